@@ -1,0 +1,18 @@
+"""jqmagic: ask questions of big, nested or remote JSON and YAML.
+
+The public API is a set of plain functions over a pure-Python core
+(``import jqmagic`` never imports IPython); ``%load_ext jqmagic`` adds the magics.
+"""
+
+from jqmagic.core.errors import JqMagicError
+
+__version__ = "0.1.0"
+
+__all__ = ["JqMagicError", "__version__", "load_ipython_extension"]
+
+
+def load_ipython_extension(ipython):
+    """Register the magics (``%load_ext jqmagic``)."""
+    from jqmagic.magics import register
+
+    register(ipython)

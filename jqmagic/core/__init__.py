@@ -1,0 +1,1 @@
+"""The pure-Python core of jqmagic. Never imports IPython, ipywidgets or the faces."""

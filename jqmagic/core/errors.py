@@ -1,0 +1,86 @@
+"""The one exception family of jqmagic, with its stable error codes.
+
+Every failure a user can cause is a :class:`JqMagicError` carrying
+
+- ``code``: a stable, machine-readable code from :data:`CODES`;
+- ``message``: one line saying what was attempted and why it failed;
+- ``hint``: the next step to take (may be empty);
+- ``detail``: optional extra lines, such as the offending line with a caret.
+
+The faces print ``code: message`` plus the hint, never a traceback.
+"""
+
+from __future__ import annotations
+
+CODES = {
+    "INVALID_JSON": "a JSON / JSON Lines / JSONC document does not parse",
+    "INVALID_YAML": "a YAML document does not parse or is refused",
+    "INVALID_QUERY": "the jq program does not compile",
+    "QUERY_ERROR": "the jq program raised an error while running",
+    "NOT_FOUND": "a file, variable or path does not exist",
+    "AMBIGUOUS_SOURCE": "no source, or more than one, was given",
+    "FILE_ERROR": "a file could not be read or written",
+    "SANDBOX_DENIED": "the sandbox refuses this file, address or command",
+    "TIMEOUT": "the operation ran past its time limit",
+    "INTERRUPTED": "the user interrupted the operation",
+    "TOO_LARGE": "an input or output is beyond a size limit",
+    "INVALID_POINTER": "a JSON Pointer is malformed",
+    "PATCH_CONFLICT": "a patch does not apply, or the file changed meanwhile",
+    "NETWORK_ERROR": "the network could not be reached",
+    "HTTP_ERROR": "the server answered with an HTTP error status",
+    "PARSE_ERROR": "a fetched document could not be converted",
+    "INVALID_URL": "a URL is malformed or uses a refused scheme",
+    "AUTH_MISSING": "credentials for a web service are missing",
+    "AUTH_INVALID": "credentials for a web service were refused",
+    "RATE_LIMIT": "a web service refused for too many requests",
+    "API_ERROR": "a web service failed in another way",
+    "INVALID_ARGUMENT": "an option or argument has a wrong value",
+    "EXEC_ERROR": "a shell command failed or exited non-zero",
+}
+
+
+class JqMagicError(Exception):
+    """A failure with a stable ``code``, a one-line ``message`` and a ``hint``."""
+
+    def __init__(self, code: str, message: str, hint: str = "", detail: str = ""):
+        if code not in CODES:
+            raise ValueError(f"unknown error code {code!r}")
+        super().__init__(message)
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.detail = detail
+
+    def __str__(self) -> str:
+        return f"{self.code}: {self.message}"
+
+    def render(self) -> str:
+        """The full text a face shows: ``code: message``, the detail, then the hint."""
+        lines = [str(self)]
+        if self.detail:
+            lines.append(self.detail)
+        if self.hint:
+            lines.append(f"Hint: {self.hint}")
+        return "\n".join(lines)
+
+    def to_dict(self) -> dict:
+        """The error as data, for JSON faces (tools, ``--json`` output)."""
+        return {"error_code": self.code, "error": self.message, "hint": self.hint}
+
+
+def caret_excerpt(text: str, line: int, column: int, width: int = 100) -> str:
+    """Show ``line`` (1-based) of ``text`` with a caret under ``column`` (1-based).
+
+    Long lines are cut to a window of ``width`` characters around the column, so an
+    error never dumps a whole minified document.
+    """
+    lines = text.splitlines() or [""]
+    if not 1 <= line <= len(lines):
+        return ""
+    src = lines[line - 1].expandtabs(1)
+    col = max(column, 1) - 1
+    start = max(0, min(col - width // 2, len(src) - width))
+    shown = src[start : start + width]
+    prefix = "..." if start else ""
+    suffix = "..." if start + width < len(src) else ""
+    return f"    {prefix}{shown}{suffix}\n    {' ' * (len(prefix) + col - start)}^"
