@@ -1,0 +1,388 @@
+"""Find the main readable content of an HTML page (a Readability-style scorer on bs4).
+
+The idea follows Mozilla Readability / arc90: score text blocks by their length and
+commas, give the score to their ancestors, penalise link-heavy and chrome-named
+elements, keep the best-scoring container plus related siblings, then prune chrome
+inside it. Pure bs4, so it needs no extra dependency.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from typing import Any
+
+from bs4 import Comment
+
+# Names (class + id) of elements that are page chrome rather than content.
+_UNLIKELY = re.compile(
+    r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|"
+    r"foot|gdpr|cookie|consent|header|legends|menu|related|remark|replies|rss|"
+    r"shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|"
+    r"pagination|pager|popup|yom-remote|newsletter|subscribe",
+    re.I,
+)
+_MAYBE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
+_POSITIVE = re.compile(
+    r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story",
+    re.I,
+)
+_NEGATIVE = re.compile(
+    r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|gdpr|"
+    r"masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|"
+    r"skyscraper|sponsor|shopping|tags|widget|cookie|consent",
+    re.I,
+)
+_SHARE = re.compile(r"(\b|_)(share|sharedaddy)(\b|_)", re.I)
+_UNLIKELY_ROLES = {
+    "menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog",
+}
+_CHROME_TAGS = ("nav", "aside", "footer")
+_CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "menu", "menubar"}
+_BLOCKS = {"blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "section",
+           "article", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "header", "footer",
+           "aside", "nav", "form", "hr", "main", "details", "video", "iframe", "li"}
+_DIV_TO_P = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
+_SCORE_TAGS = {"section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"}
+_TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3,
+              "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3,
+              "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5,
+              "th": -5}
+_MIN_CHARS = 500
+_WS = re.compile(r"\s+")
+
+
+def text_of(el: Any) -> str:
+    """The element's text with whitespace collapsed."""
+    return _WS.sub(" ", el.get_text()).strip()
+
+
+def _names(el: Any) -> str:
+    cls = el.get("class") or []
+    if isinstance(cls, str):
+        cls = [cls]
+    return " ".join(cls) + " " + (el.get("id") or "")
+
+
+def _weight(el: Any) -> int:
+    w = 0
+    cls = el.get("class") or []
+    cls = " ".join(cls) if isinstance(cls, list) else cls
+    for name in (cls, el.get("id") or ""):
+        if name:
+            if _NEGATIVE.search(name):
+                w -= 25
+            if _POSITIVE.search(name):
+                w += 25
+    return w
+
+
+def link_density(el: Any, text_len: int | None = None) -> float:
+    """Share of the element's text that sits inside links (``#`` links count 0.3)."""
+    total = len(text_of(el)) if text_len is None else text_len
+    if not total:
+        return 0.0
+    links = 0.0
+    for a in el.find_all("a"):
+        href = a.get("href") or ""
+        links += len(text_of(a)) * (0.3 if href.startswith("#") else 1.0)
+    return links / total
+
+
+def _is_hidden(el: Any) -> bool:
+    if el.attrs is None:
+        return False
+    style = (el.get("style") or "").replace(" ", "").lower()
+    if "display:none" in style or "visibility:hidden" in style:
+        return True
+    if el.has_attr("hidden"):
+        return True
+    # aria-hidden marks icons and decorations; fallback images are kept by their class.
+    return el.get("aria-hidden") == "true" and "fallback-image" not in _names(el)
+
+
+def _has_ancestor(el: Any, names: set[str], depth: int = 8) -> bool:
+    for i, parent in enumerate(el.parents):
+        if i >= depth:
+            return False
+        if parent.name in names:
+            return True
+    return False
+
+
+def _element_children(el: Any) -> list:
+    return [c for c in el.children if getattr(c, "name", None)]
+
+
+def _has_block_child(el: Any) -> bool:
+    return el.find(_DIV_TO_P) is not None
+
+
+def _wrap_inline_runs(div: Any, soup: Any) -> None:
+    """Put runs of text/inline children of a block ``div`` into ``<p>`` (so they score)."""
+    run: list = []
+
+    def flush() -> None:
+        if run and "".join(
+            n.get_text() if hasattr(n, "get_text") else str(n) for n in run
+        ).strip():
+            p = soup.new_tag("p")
+            run[0].insert_before(p)
+            for n in run:
+                p.append(n.extract())
+        run.clear()
+
+    for child in list(div.children):
+        if isinstance(child, Comment):
+            continue
+        if getattr(child, "name", None) in _BLOCKS:
+            flush()
+        else:
+            run.append(child)
+    flush()
+
+
+class _Scorer:
+    def __init__(self, soup: Any, strip_unlikely: bool, weigh: bool, clean: bool):
+        self.soup = soup
+        self.strip_unlikely = strip_unlikely
+        self.weigh = weigh
+        self.clean = clean
+        self.scores: dict[int, float] = {}
+        self.nodes: dict[int, Any] = {}
+
+    # -- scoring -----------------------------------------------------------------
+    def _init(self, el: Any) -> None:
+        self.scores[id(el)] = _TAG_BONUS.get(el.name, 0) + (_weight(el) if self.weigh else 0)
+        self.nodes[id(el)] = el
+
+    def _collect(self, body: Any) -> list:
+        to_score = []
+        for el in list(body.find_all(True)):
+            if el.decomposed or el.parent is None:
+                continue
+            if _is_hidden(el):
+                el.decompose()
+                continue
+            if self.strip_unlikely:
+                names = _names(el)
+                if (
+                    _UNLIKELY.search(names)
+                    and not _MAYBE.search(names)
+                    and el.name not in ("body", "a", "html", "main", "article")
+                    and not _has_ancestor(el, {"table", "code", "pre"}, 3)
+                ) or (el.get("role") in _UNLIKELY_ROLES):
+                    el.decompose()
+                    continue
+            if el.name in _SCORE_TAGS:
+                to_score.append(el)
+            elif el.name == "div":
+                if not _has_block_child(el):
+                    to_score.append(el)
+                else:
+                    _wrap_inline_runs(el, self.soup)
+                    to_score.extend(el.find_all("p", recursive=False))
+        return to_score
+
+    def grab(self, body: Any) -> Any | None:
+        seen: set[int] = set()
+        for el in self._collect(body):
+            if id(el) in seen or el.decomposed or el.parent is None:
+                continue
+            seen.add(id(el))
+            text = text_of(el)
+            if len(text) < 25:
+                continue
+            score = 1 + len(text.split(",")) + min(len(text) // 100, 3)
+            for level, anc in enumerate(list(el.parents)[:5]):
+                if anc.name in (None, "[document]", "html"):
+                    break
+                if id(anc) not in self.scores:
+                    self._init(anc)
+                divider = 1 if level == 0 else 2 if level == 1 else level * 3
+                self.scores[id(anc)] += score / divider
+        if not self.scores:
+            return None
+        ranked = []
+        for key, el in self.nodes.items():
+            self.scores[key] *= 1 - link_density(el)
+            ranked.append((self.scores[key], el))
+        ranked.sort(key=lambda p: -p[0])
+        top_score, top = ranked[0]
+        if top.name == "body":
+            return top
+        top = self._climb(top, top_score, ranked[1:5])
+        return self._siblings(top)
+
+    def _score(self, el: Any) -> float | None:
+        return self.scores.get(id(el))
+
+    def _climb(self, top: Any, top_score: float, others: list) -> Any:
+        alts = [el for s, el in others if top_score and s / top_score >= 0.75]
+        if len(alts) >= 3:
+            parent = top.parent
+            while parent is not None and parent.name not in ("body", "[document]"):
+                if sum(1 for a in alts if parent in a.parents) >= 3:
+                    top = parent
+                    break
+                parent = parent.parent
+        if id(top) not in self.scores:
+            self._init(top)
+        parent, last = top.parent, self.scores[id(top)]
+        threshold = last / 3
+        while parent is not None and parent.name not in ("body", "[document]"):
+            ps = self._score(parent)
+            if ps is None:
+                parent = parent.parent
+                continue
+            if ps < threshold:
+                break
+            if ps > last:
+                top = parent
+                break
+            last, parent = ps, parent.parent
+        parent = top.parent
+        while (
+            parent is not None
+            and parent.name not in ("body", "[document]")
+            and len(_element_children(parent)) == 1
+        ):
+            top, parent = parent, parent.parent
+        return top
+
+    def _siblings(self, top: Any) -> Any:
+        parent = top.parent
+        if parent is None or parent.name in ("[document]", "html"):
+            return top
+        top_score = self.scores.get(id(top), 0.0)
+        threshold = max(10.0, top_score * 0.2)
+        top_cls = top.get("class")
+        article = self.soup.new_tag("div")
+        for sib in _element_children(parent):
+            keep = sib is top
+            if not keep:
+                bonus = top_score * 0.2 if top_cls and sib.get("class") == top_cls else 0
+                s = self._score(sib)
+                if s is not None and s + bonus >= threshold:
+                    keep = True
+                elif sib.name == "p" or (sib.name == "div" and not _has_block_child(sib)):
+                    text = text_of(sib)
+                    ld = link_density(sib, len(text))
+                    if len(text) > 80 and ld < 0.25:
+                        keep = True
+                    elif 0 < len(text) <= 80 and ld == 0 and re.search(r"\.( |$)", text):
+                        keep = True
+            if keep:
+                article.append(sib.extract())
+        return article
+
+    # -- cleaning ------------------------------------------------------------------
+    def prepare(self, article: Any) -> None:
+        """Prune chrome inside the chosen content."""
+        for el in article.find_all(["nav", "aside", "footer", "form", "button", "input",
+                                    "select", "textarea", "object", "embed", "iframe",
+                                    "link", "fieldset"]):
+            if not el.decomposed and not el.find(["pre", "code"]):
+                el.decompose()
+        for el in article.find_all(True):
+            if el.decomposed:
+                continue
+            if el.get("role") in _CHROME_ROLES:
+                el.decompose()
+            elif _SHARE.search(_names(el)) and len(text_of(el)) < 500:
+                el.decompose()
+        for el in article.find_all(["h1", "h2"]):
+            if not el.decomposed and self.weigh and _weight(el) < 0:
+                el.decompose()
+        if self.clean:
+            for tag in ("table", "ul", "div", "section"):
+                for el in reversed(article.find_all(tag)):
+                    if not el.decomposed and self._drop_conditionally(el):
+                        el.decompose()
+        for p in article.find_all("p"):
+            if not p.decomposed and not text_of(p) and not p.find(
+                ["img", "embed", "object", "iframe", "video", "picture"]
+            ):
+                p.decompose()
+
+    def _drop_conditionally(self, el: Any) -> bool:
+        if el.name == "table" and _is_data_table(el):
+            return False
+        if el.find(["pre", "code"]) or _has_ancestor(el, {"pre", "code"}):
+            return False
+        if _has_ancestor(el, {"table"}) and any(
+            _is_data_table(t) for t in el.find_parents("table")
+        ):
+            return False
+        weight = _weight(el) if self.weigh else 0
+        score = self.scores.get(id(el), 0.0)
+        if weight + score < 0:
+            return True
+        text = text_of(el)
+        if text.count(",") >= 10:
+            return False
+        is_list = el.name in ("ul", "ol")
+        p = len(el.find_all("p"))
+        img = len(el.find_all("img"))
+        li = len(el.find_all("li")) - 100
+        inputs = len(el.find_all("input"))
+        headings = len(el.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]))
+        embeds = len(el.find_all(["embed", "object", "iframe", "video"]))
+        ld = link_density(el, len(text))
+        in_figure = _has_ancestor(el, {"figure"})
+        if headings and len(text) and sum(len(text_of(h)) for h in el.find_all(
+                ["h1", "h2", "h3", "h4", "h5", "h6"])) / len(text) > 0.9:
+            return False
+        return bool(
+            (img > 1 and p / img < 0.5 and not in_figure)
+            or (not is_list and li > p)
+            or (inputs > p // 3 and inputs > 0)
+            or (not is_list and len(text) < 25 and (img == 0 or img > 2) and not in_figure)
+            or (not is_list and weight < 25 and ld > 0.2)
+            or (weight >= 25 and ld > 0.5)
+            or (embeds == 1 and len(text) < 75)
+            or embeds > 1
+        )
+
+
+def _is_data_table(table: Any) -> bool:
+    if table.get("role") == "presentation":
+        return False
+    if table.get("datatable") == "0":
+        return False
+    if table.get("summary") or table.find("caption"):
+        return True
+    if table.find(["col", "colgroup", "tfoot", "thead", "th"]):
+        return True
+    if table.find("table"):
+        return False
+    rows = table.find_all("tr")
+    cols = max((len(r.find_all(["td", "th"], recursive=False)) for r in rows), default=0)
+    return len(rows) >= 10 or cols > 4 or len(rows) * cols > 10
+
+
+def main_content(soup: Any) -> Any | None:
+    """The element holding the page's main content, detached from ``soup``'s copy.
+
+    Tries strict settings first and relaxes them (keep unlikely-named elements, ignore
+    class weights, skip conditional cleaning) while less than ~500 characters are found,
+    like Readability. Returns None for a page without a body.
+    """
+    body = soup.body or soup
+    if body is None:
+        return None
+    best, best_len = None, -1
+    for flags in ((True, True, True), (False, True, True), (False, False, True),
+                  (False, False, False)):
+        work = copy.copy(body)
+        scorer = _Scorer(soup, *flags)
+        article = scorer.grab(work)
+        if article is None:
+            continue
+        scorer.prepare(article)
+        length = len(text_of(article))
+        if length >= _MIN_CHARS:
+            return article
+        if length > best_len:
+            best, best_len = article, length
+    return best

@@ -1,0 +1,217 @@
+"""HTML -> markdown: clean the page, keep its main content, render it with markdownify.
+
+Imported on first use (it pulls bs4 and markdownify); ``fetch`` calls :func:`to_markdown`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin
+
+from bs4 import BeautifulSoup, Comment, Doctype, ProcessingInstruction
+from markdownify import ATX, MarkdownConverter
+
+from jqmagic.core.extract import main_content, text_of
+
+# Never content: dropped before anything else (unless raw).
+_JUNK_TAGS = ["script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
+              "dialog", "head"]
+_COOKIE = re.compile(r"cookie|consent|gdpr|onetrust|cmp-banner", re.I)
+_LANG_CLASS = re.compile(
+    r"^(?:language|lang|highlight-source|highlight|brush:?|sourceCode)-?([\w+#.-]+)$", re.I
+)
+_KNOWN_LANGS = {
+    "python", "py", "js", "javascript", "ts", "typescript", "json", "yaml", "yml", "bash",
+    "sh", "shell", "console", "sql", "c", "cpp", "c++", "java", "go", "rust", "ruby", "php",
+    "html", "xml", "css", "diff", "text", "toml", "ini", "kotlin", "swift", "scala", "r",
+    "perl", "lua", "haskell", "csharp", "cs", "jsx", "tsx", "powershell", "dockerfile",
+    "makefile", "markdown", "md", "nginx", "graphql", "http",
+}
+_LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src")
+
+
+@dataclass
+class Page:
+    """A converted page: its title and its markdown."""
+
+    title: str
+    markdown: str
+
+
+def parse(html: str | bytes) -> Any:
+    """Parse with lxml when installed (faster, browser-like), else Python's html.parser."""
+    try:
+        import lxml  # noqa: F401
+
+        return BeautifulSoup(html, "lxml")
+    except ImportError:  # pragma: no cover - depends on the environment
+        return BeautifulSoup(html, "html.parser")
+
+
+def extract_title(soup: Any) -> str:
+    """The ``<title>`` text, else ``og:title``, else the first ``<h1>``; "" if none."""
+    tag = soup.find("title")
+    if tag and text_of(tag):
+        return text_of(tag)
+    meta = soup.find("meta", attrs={"property": "og:title"})
+    if meta and (meta.get("content") or "").strip():
+        return " ".join(meta["content"].split())
+    h1 = soup.find("h1")
+    return text_of(h1) if h1 else ""
+
+
+def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = False) -> Page:
+    """Convert an HTML document to markdown.
+
+    Args:
+        html: the document (bytes are decoded by bs4's own detection).
+        base_url: where the page came from; links and images are made absolute against
+            it (a ``<base href>`` in the page takes precedence, as in a browser).
+        raw: skip all cleaning: convert the whole document, chrome included.
+    """
+    soup = parse(html)
+    title = extract_title(soup)
+    base = _base_url(soup, base_url)
+    if raw:
+        root = soup
+    else:
+        _drop_junk(soup)
+        root = main_content(soup) or soup.body or soup
+    _absolutize(root, base)
+    return Page(title=title, markdown=render(root))
+
+
+def render(root: Any) -> str:
+    """Render a bs4 tree (already cleaned) as markdown."""
+    converter = _Converter(
+        heading_style=ATX,
+        bullets="-",
+        escape_underscores=False,
+        code_language_callback=code_language,
+        strip=["button", "input", "select", "textarea", "form"],
+    )
+    return tidy(converter.convert_soup(root))
+
+
+def code_language(pre: Any) -> str:
+    """The language a ``<pre>`` (or its ``<code>``) names in its classes, or ""."""
+    nodes = [pre, *pre.find_all("code", limit=1)]
+    for node in nodes:
+        lang = node.get("data-lang") or node.get("data-language")
+        if lang:
+            return str(lang).lower()
+        for cls in node.get("class") or []:
+            m = _LANG_CLASS.match(cls)
+            if m and m.group(1).lower() not in ("none", "plaintext", "nohighlight"):
+                return m.group(1).lower()
+            if cls.lower() in _KNOWN_LANGS:
+                return cls.lower()
+    parent = pre.parent
+    for cls in (parent.get("class") or []) if parent is not None else []:
+        m = _LANG_CLASS.match(cls)
+        if m and m.group(1).lower() not in ("source", "none"):
+            return m.group(1).lower()
+    return ""
+
+
+def tidy(md: str) -> str:
+    """Collapse runs of blank lines and trailing spaces outside fenced code blocks."""
+    out: list[str] = []
+    fence = False
+    blank = 0
+    for line in md.split("\n"):
+        if line.lstrip().startswith("```"):
+            fence = not fence
+            blank = 0
+            out.append(line.rstrip())
+            continue
+        if fence:
+            out.append(line)
+            continue
+        if line.endswith("  ") and line.strip():
+            line = line.rstrip() + "  "  # keep a markdown hard line break
+        else:
+            line = line.rstrip()
+        if not line.strip():
+            blank += 1
+            if blank > 1:
+                continue
+            line = ""
+        else:
+            blank = 0
+        out.append(line)
+    return "\n".join(out).strip("\n") + "\n" if any(s.strip() for s in out) else ""
+
+
+class _Converter(MarkdownConverter):
+    """markdownify with tweaks: no empty links, pre keeps raw text, lazy images."""
+
+    def convert_a(self, el: Any, text: str, parent_tags: Any) -> str:
+        if not text.strip():
+            return ""
+        href = el.get("href") or ""
+        if href.startswith(("javascript:", "#")) or not href:
+            return text
+        return super().convert_a(el, text, parent_tags)
+
+    def convert_img(self, el: Any, text: str, parent_tags: Any) -> str:
+        if not el.get("src"):
+            return el.get("alt") or ""
+        return super().convert_img(el, text, parent_tags)
+
+    def convert_pre(self, el: Any, text: str, parent_tags: Any) -> str:
+        # Use the element's own text: markdownify would escape or reflow markup inside.
+        code = el.get_text()
+        if not code.strip():
+            return ""
+        lang = code_language(el)
+        fence = "````" if "```" in code else "```"
+        code = code.strip("\n")
+        return f"\n\n{fence}{lang}\n{code}\n{fence}\n\n"
+
+
+def _base_url(soup: Any, base_url: str | None) -> str:
+    base = soup.find("base", href=True)
+    if base:
+        return urljoin(base_url or "", base["href"])
+    return base_url or ""
+
+
+def _drop_junk(soup: Any) -> None:
+    for node in soup.find_all(string=lambda s: isinstance(
+            s, (Comment, Doctype, ProcessingInstruction))):
+        node.extract()
+    for el in soup.find_all(_JUNK_TAGS):
+        if not el.decomposed:
+            el.decompose()
+    for el in soup.find_all(["div", "section", "aside", "dialog", "form"]):
+        if el.decomposed:
+            continue
+        names = " ".join(el.get("class") or []) + " " + (el.get("id") or "")
+        if _COOKIE.search(names) and len(text_of(el)) < 2000:
+            el.decompose()
+    for img in soup.find_all("img"):
+        if not img.get("src") or img["src"].startswith("data:"):
+            for attr in _LAZY_SRC:
+                if img.get(attr):
+                    img["src"] = img[attr]
+                    break
+            else:
+                srcset = img.get("data-srcset") or img.get("srcset") or ""
+                if srcset.strip():
+                    img["src"] = srcset.split(",")[0].split()[0]
+
+
+def _absolutize(root: Any, base: str) -> None:
+    if not base:
+        return
+    for tag, attr in (("a", "href"), ("img", "src"), ("source", "src"), ("video", "src")):
+        for el in root.find_all(tag):
+            value = el.get(attr)
+            if value and not value.startswith(("#", "javascript:", "mailto:", "data:")):
+                try:
+                    el[attr] = urljoin(base, value.strip())
+                except ValueError:
+                    continue
