@@ -1,0 +1,48 @@
+"""Result bounds: how many results and tokens are shown, and the one-line messages."""
+
+from __future__ import annotations
+
+import re
+
+NO_RESULTS = "Query returned no results"
+
+_ITERATED = re.compile(r"^(?P<head>.*?)\[\]\s*$", re.S)
+
+
+def slice_suggestion(program: str, start: int, end: int) -> str:
+    """A jq program that shows results ``start`` to ``end`` of ``program``.
+
+    >>> slice_suggestion(".items[]", 100, 200)
+    '.items[100:200][]'
+    >>> slice_suggestion(".a[] | .b", 100, 200)
+    '[.a[] | .b][100:200][]'
+    """
+    program = program.strip()
+    match = _ITERATED.match(program)
+    if match and "|" not in program and "," not in program:
+        return f"{match['head']}[{start}:{end}][]"
+    return f"[{program}][{start}:{end}][]"
+
+
+def truncation_message(program: str, shown: int, total: int, payload: str | None = None) -> str:
+    """The one line shown when only ``shown`` of ``total`` results appear."""
+    where = f" The full result is in {payload}." if payload else ""
+    nxt = slice_suggestion(program, shown, shown + max(shown, 100))
+    return (f"Truncated. Showing {shown:,} of {total:,} results.{where} "
+            f"Refine the query or use jq slicing: {nxt}")
+
+
+def token_message(tokens: int, max_tokens: int, payload: str | None = None) -> str:
+    """The one line shown when the printed text is cut at the token limit."""
+    where = f" The full result is in {payload}." if payload else ""
+    return (f"Truncated. The output is about {tokens:,} tokens, over the {max_tokens:,}-token "
+            f"limit; showing the start.{where} Select fewer fields, slice (.[0:10]) or "
+            f"use --all to lift the limit.")
+
+
+def cut_text(text: str, max_chars: int) -> str:
+    """``text`` cut to ``max_chars`` at a line boundary when one is near."""
+    if len(text) <= max_chars:
+        return text
+    cut = text.rfind("\n", 0, max_chars)
+    return text[: cut if cut > max_chars // 2 else max_chars]

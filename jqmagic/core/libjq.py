@@ -1,0 +1,298 @@
+"""Run jq programs with libjq itself, through ctypes, as the jq command line does.
+
+The PyPI ``jq`` wheel bundles libjq 1.8.2 and exports its C API. Driving that API
+directly (instead of the binding's Python layer) gives jq's real semantics: ``input`` and
+``inputs``, ``input_filename``, ``$ARGS``, ``halt_error``, files read by path, and numbers
+printed from their literals (64-bit integers stay exact). This module is only ever used
+inside the worker process (:mod:`jqmagic.core.worker`): libjq can hang or abort its
+process, and it holds the GIL while it runs.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import json
+import os
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
+from dataclasses import dataclass, field
+
+
+class _Payload(Union):
+    _fields_ = [("ptr", c_void_p), ("number", c_double)]
+
+
+class jv(Structure):  # noqa: N801 - the C type's name
+    """libjq's value type, passed by value (16 bytes)."""
+
+    _fields_ = [
+        ("kind_flags", ctypes.c_ubyte),
+        ("pad_", ctypes.c_ubyte),
+        ("offset", ctypes.c_ushort),
+        ("size", c_int),
+        ("u", _Payload),
+    ]
+
+
+KIND_INVALID, KIND_STRING = 0, 5
+PRINT_PRETTY, PRINT_ASCII, PRINT_SORTED, PRINT_TAB = 1, 2, 8, 64
+MSG_CB = CFUNCTYPE(None, c_void_p, jv)
+INPUT_ERR_CB = CFUNCTYPE(None, c_void_p, c_char_p)
+
+
+def _load() -> ctypes.CDLL:
+    import jq  # the wheel that carries libjq
+
+    lib = ctypes.CDLL(jq.__file__)
+    signatures = {
+        "jq_init": (c_void_p,),
+        "jq_teardown": (None, POINTER(c_void_p)),
+        "jq_compile_args": (c_int, c_void_p, c_char_p, jv),
+        "jq_set_attr": (None, c_void_p, jv, jv),
+        "jq_set_error_cb": (None, c_void_p, MSG_CB, c_void_p),
+        "jq_set_debug_cb": (None, c_void_p, MSG_CB, c_void_p),
+        "jq_set_stderr_cb": (None, c_void_p, MSG_CB, c_void_p),
+        "jq_set_input_cb": (None, c_void_p, c_void_p, c_void_p),
+        "jq_start": (None, c_void_p, jv, c_int),
+        "jq_next": (jv, c_void_p),
+        "jq_halted": (c_int, c_void_p),
+        "jq_get_exit_code": (jv, c_void_p),
+        "jq_get_error_message": (jv, c_void_p),
+        "jq_util_input_init": (c_void_p, INPUT_ERR_CB, c_void_p),
+        "jq_util_input_free": (None, POINTER(c_void_p)),
+        "jq_util_input_set_parser": (None, c_void_p, c_void_p, c_int),
+        "jq_util_input_add_input": (None, c_void_p, c_char_p),
+        "jq_util_input_next_input": (jv, c_void_p),
+        "jq_util_input_errors": (c_int, c_void_p),
+        "jq_util_input_get_position": (jv, c_void_p),
+        "jv_parser_new": (c_void_p, c_int),
+        "jv_parse_sized": (jv, c_char_p, c_int),
+        "jv_string_sized": (jv, c_char_p, c_int),
+        "jv_string_value": (c_char_p, jv),
+        "jv_string_length_bytes": (c_int, jv),
+        "jv_dump_string": (jv, jv, c_int),
+        "jv_get_kind": (c_int, jv),
+        "jv_copy": (jv, jv),
+        "jv_free": (None, jv),
+        "jv_invalid_has_msg": (c_int, jv),
+        "jv_invalid_get_msg": (jv, jv),
+    }
+    for name, (restype, *argtypes) in signatures.items():
+        fn = getattr(lib, name)
+        fn.restype, fn.argtypes = restype, argtypes
+    return lib
+
+
+_lib = _load()
+_NEXT_INPUT_CB = ctypes.cast(_lib.jq_util_input_next_input_cb, c_void_p)
+
+
+class CompileError(Exception):
+    """The program did not compile; ``args[0]`` holds jq's messages, one per line."""
+
+
+class RunError(Exception):
+    """The program raised an uncaught error; ``args[0]`` is jq's message."""
+
+
+class InputError(Exception):
+    """An input could not be read or parsed; ``args[0]`` is jq's message."""
+
+
+class Halt(Exception):
+    """The program called ``halt`` or ``halt_error``."""
+
+    def __init__(self, exit_code: int, message: str | None):
+        super().__init__(message or f"halted with exit code {exit_code}")
+        self.exit_code = exit_code
+        self.message = message
+
+
+def _text(value: jv) -> str:
+    """The bytes of a jv string as str; consumes ``value``."""
+    n = _lib.jv_string_length_bytes(_lib.jv_copy(value))
+    data = ctypes.string_at(_lib.jv_string_value(value), n)
+    _lib.jv_free(value)
+    return data.decode("utf-8", "replace")
+
+
+def _dump(value: jv, flags: int = 0) -> str:
+    """jq's own JSON text of a jv; consumes ``value``."""
+    return _text(_lib.jv_dump_string(value, flags))
+
+
+def _message(value: jv) -> str:
+    """A jv message as jq prints it: strings raw, anything else as JSON; consumes."""
+    if _lib.jv_get_kind(value) == KIND_STRING:
+        return _text(value)
+    return _dump(value)
+
+
+def _parse(text: str) -> jv:
+    data = text.encode()
+    return _lib.jv_parse_sized(data, len(data))
+
+
+def _string(text: str) -> jv:
+    data = text.encode()
+    return _lib.jv_string_sized(data, len(data))
+
+
+def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
+               ascii: bool = False, tab: bool = False) -> int:
+    """The ``jv_dump_string`` flags for jq's ``-c``, ``--indent``, ``--tab``, ``-S``, ``-a``."""
+    flags = 0
+    if tab and not compact:
+        flags = PRINT_TAB | PRINT_PRETTY
+    elif not compact and indent > 0:
+        flags = min(indent, 7) << 8 | PRINT_PRETTY
+    if sort_keys:
+        flags |= PRINT_SORTED
+    if ascii:
+        flags |= PRINT_ASCII
+    return flags
+
+
+@dataclass
+class Program:
+    """A compiled program: one ``jq_state`` with its named arguments bound."""
+
+    state: c_void_p
+    messages: list[str] = field(default_factory=list)
+    callbacks: tuple = ()
+
+    def close(self) -> None:
+        _lib.jq_teardown(ctypes.byref(self.state))
+
+
+def compile_program(text: str, args: dict | None = None,
+                    library_paths: list[str] | None = None) -> Program:
+    """Compile ``text`` with ``$name`` bound for each named argument; raise CompileError."""
+    state = c_void_p(_lib.jq_init())
+    program = Program(state)
+
+    def on_error(_data, msg):
+        program.messages.append(_message(msg))
+
+    def on_debug(_data, msg):
+        program.messages.append(_dump(msg))
+
+    def on_stderr(_data, msg):
+        program.messages.append(_message(msg))
+
+    program.callbacks = (MSG_CB(on_error), MSG_CB(on_debug), MSG_CB(on_stderr))
+    _lib.jq_set_error_cb(state, program.callbacks[0], None)
+    _lib.jq_set_debug_cb(state, program.callbacks[1], None)
+    _lib.jq_set_stderr_cb(state, program.callbacks[2], None)
+    paths = library_paths if library_paths is not None else ["~/.jq"]
+    _lib.jq_set_attr(state, _string("JQ_LIBRARY_PATH"), _parse(json.dumps(paths)))
+    _lib.jq_set_attr(state, _string("JQ_ORIGIN"), _string(os.getcwd()))
+    _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"), _string(os.getcwd()))
+    named = dict(args or {})
+    named_text = json.dumps(named)
+    bound = f'{{"ARGS": {{"positional": [], "named": {named_text}}}, ' + named_text[1:]
+    if not named:
+        bound = '{"ARGS": {"positional": [], "named": {}}}'
+    if not _lib.jq_compile_args(state, text.encode(), _parse(bound)):
+        messages = [m for m in program.messages if not m.endswith("compile error")
+                    and not m.endswith("compile errors")] or program.messages
+        program.close()
+        raise CompileError("\n".join(messages))
+    return program
+
+
+class ProgramCache:
+    """Compiled programs by (text, arguments, library paths), least recently used out."""
+
+    def __init__(self, size: int = 64):
+        self.size = size
+        self._programs: OrderedDict[str, Program] = OrderedDict()
+
+    def get(self, text: str, args: dict | None, library_paths: list[str] | None) -> Program:
+        key = json.dumps([text, args or {}, library_paths])
+        program = self._programs.pop(key, None)
+        if program is None:
+            program = compile_program(text, args, library_paths)
+        self._programs[key] = program
+        while len(self._programs) > self.size:
+            self._programs.popitem(last=False)[1].close()
+        return program
+
+
+def run(program: Program, files: list[str], *, null_input: bool = False,
+        slurp: bool = False, raw_input: bool = False,
+        flags: int = 0) -> Iterator[str]:
+    """Yield the JSON text of each result, running ``program`` as ``jq [-n] [-s] FILES``.
+
+    Inputs are read by libjq from ``files``; ``input``/``inputs`` consume them. Raises
+    InputError (a file that cannot be read or parsed), RunError (an uncaught jq error)
+    or Halt.
+    """
+    read_errors: list[str] = []
+    on_read_error = INPUT_ERR_CB(lambda _d, msg: read_errors.append(msg.decode("utf-8", "replace")))
+    inputs = c_void_p(_lib.jq_util_input_init(on_read_error, None))
+    try:
+        parser = None if raw_input else _lib.jv_parser_new(0)
+        _lib.jq_util_input_set_parser(inputs, parser, int(slurp))
+        for name in files:
+            _lib.jq_util_input_add_input(inputs, os.fsencode(name))
+        _lib.jq_set_input_cb(program.state, _NEXT_INPUT_CB, inputs)
+        program.messages.clear()
+        if null_input:
+            yield from _results(program, _parse("null"), flags)
+        else:
+            for value in _inputs(program.state, inputs):
+                yield from _results(program, value, flags)
+        if read_errors or _lib.jq_util_input_errors(inputs):
+            raise InputError("\n".join(read_errors) or "could not read the input")
+    finally:
+        _lib.jq_set_input_cb(program.state, None, None)
+        _lib.jq_util_input_free(ctypes.byref(inputs))
+
+
+def _inputs(state: c_void_p, inputs: c_void_p) -> Iterator[jv]:
+    while True:
+        value = _lib.jq_util_input_next_input(inputs)
+        if _lib.jv_get_kind(value) != KIND_INVALID:
+            yield value
+            continue
+        if _lib.jv_invalid_has_msg(_lib.jv_copy(value)):
+            message = _message(_lib.jv_invalid_get_msg(value))
+            where = _message(_lib.jq_util_input_get_position(state))
+            raise InputError(f"{message} (at {where})")
+        _lib.jv_free(value)
+        return
+
+
+def _results(program: Program, value: jv, flags: int) -> Iterator[str]:
+    _lib.jq_start(program.state, value, 0)
+    while True:
+        result = _lib.jq_next(program.state)
+        if _lib.jv_get_kind(result) != KIND_INVALID:
+            yield _dump(result, flags)
+            continue
+        if _lib.jq_halted(program.state):
+            _lib.jv_free(result)
+            raise _halt(program.state)
+        if _lib.jv_invalid_has_msg(_lib.jv_copy(result)):
+            raise RunError(_message(_lib.jv_invalid_get_msg(result)))
+        _lib.jv_free(result)
+        return
+
+
+def _halt(state: c_void_p) -> Halt:
+    code_text = _dump(_lib.jq_get_exit_code(state))
+    error = _lib.jq_get_error_message(state)
+    kind = _lib.jv_get_kind(error)
+    message = None if kind == KIND_INVALID else _message(error)
+    if kind == KIND_INVALID:
+        _lib.jv_free(error)
+    try:
+        exit_code = int(code_text)
+    except ValueError:
+        exit_code = 5
+    return Halt(exit_code, message)
+
+
+MessageSink = Callable[[str], None]

@@ -1,0 +1,31 @@
+"""Process-wide defaults (the magics' ``%config JqMagic.*`` traits write here)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def _cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(os.environ.get("JQMAGIC_CACHE_DIR") or os.path.join(base, "jqmagic"))
+
+
+@dataclass
+class Settings:
+    """Limits and defaults shared by every face; keyword arguments override per call."""
+
+    max_results: int = 100
+    max_tokens: int = 50_000
+    timeout: float = 30.0
+    exec_timeout: float = 60.0
+    cache_dir: Path = field(default_factory=_cache_dir)
+
+
+settings = Settings()
+
+
+def estimate_tokens(text: str) -> int:
+    """An estimate of the tokens in ``text``: about 4 characters a token (not a tokenizer)."""
+    return (len(text) + 3) // 4
