@@ -50,6 +50,7 @@ class JqMagicError(Exception):
         self.message = message
         self.hint = hint
         self.detail = detail
+        self.result = None  # a partial result, when the operation had produced some
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"

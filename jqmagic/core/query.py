@@ -99,10 +99,13 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
                    "library_paths": library_paths, "keep": None if passthrough else limit,
                    "spill": spill}
         header, body = _run(request, timeout, namespace)
-        _raise_for_status(header, program, prepared)
-    texts = _split(body, header["sizes"])
-    result = _result(program, texts, header, raw, passthrough, max_tokens, spill)
+        error = _status_error(header, program, prepared)
+    result = _result(program, _split(body, header["sizes"]), header, raw, passthrough,
+                     max_tokens, spill)
     result.elapsed = time.perf_counter() - started
+    if error is not None:
+        error.result = result  # what the program printed before it failed, as jq shows it
+        raise error
     return result
 
 
@@ -150,22 +153,24 @@ def _split(body: bytes, sizes: list[int]) -> list[str]:
     return texts
 
 
-def _raise_for_status(header: dict, program: str, prepared: sources.Prepared) -> None:
+def _status_error(header: dict, program: str,
+                  prepared: sources.Prepared) -> JqMagicError | None:
+    """The error a worker reply reports, or None when the program ended normally."""
     status, error = header["status"], header["error"]
     if status == "ok" or (status == "halt" and error["exit_code"] == 0 and not error["message"]):
-        return
+        return None
     if status == "compile_error":
-        raise _compile_error(error, program)
+        return _compile_error(error, program)
     if status == "run_error":
         after = f" (after {header['total']} result(s))" if header["total"] else ""
-        raise JqMagicError("QUERY_ERROR", f"jq error{after}: {error}",
-                           "Check the types along the path; try `%inspect` on the input or "
-                           "add `?` to skip values that do not fit.")
+        return JqMagicError("QUERY_ERROR", f"jq error{after}: {error}",
+                            "Check the types along the path; try `%inspect` on the input or "
+                            "add `?` to skip values that do not fit.")
     if status == "halt":
-        raise JqMagicError("QUERY_ERROR", f"halt_error (exit status {error['exit_code']}): "
-                           f"{(error['message'] or '').rstrip()}",
-                           "The program stopped itself with halt_error.")
-    raise _input_error(error, prepared)
+        return JqMagicError("QUERY_ERROR", f"halt_error (exit status {error['exit_code']}): "
+                            f"{(error['message'] or '').rstrip()}",
+                            "The program stopped itself with halt_error.")
+    return _input_error(error, prepared)
 
 
 def _compile_error(error: str, program: str) -> JqMagicError:
