@@ -1,0 +1,66 @@
+"""The document behind a shape request, and whether it can be read as a stream.
+
+Sources are named as in the query core (:mod:`jqmagic.core.sources`). One JSON or JSON
+Lines file, or inline JSON text, can be streamed; everything else is loaded whole. Several
+top-level values (JSON Lines, YAML streams, globs) are read as one array of them.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from jqmagic.core import sources
+
+
+@dataclass
+class Doc:
+    """One source: its kind (file, text, value, exec), the spec and the file format."""
+
+    kind: str
+    spec: Any
+    fmt: str = "json"
+
+    @property
+    def lines(self) -> bool:
+        """Whether this is JSON Lines (read as one array of its values)."""
+        return self.fmt == "jsonl"
+
+    @property
+    def streamable(self) -> bool:
+        """Whether the streaming parser can read it (one JSON or JSON Lines file, or text)."""
+        return self.kind in ("file", "text") and self.fmt in ("json", "jsonl")
+
+    @property
+    def size(self) -> int:
+        """The size in bytes (0 for a Python value or a command)."""
+        if self.kind == "file":
+            return Path(self.spec).stat().st_size
+        return len(self.spec.encode()) if self.kind == "text" else 0
+
+    def open_binary(self) -> BinaryIO:
+        """The raw bytes, for the streaming parser."""
+        if self.kind == "file":
+            return open(self.spec, "rb")  # noqa: SIM115 - the caller closes it
+        return io.BytesIO(self.spec.encode())
+
+    def load(self) -> Any:
+        """The whole parsed value (several top-level values as one array)."""
+        if self.kind == "value":
+            return self.spec
+        values = sources.load_values(**{self.kind: self.spec})
+        return values[0] if len(values) == 1 and not self.lines else values
+
+
+def open_source(source: Any = None, *, value: Any = None, file: Any = None,
+                text: str | None = None, exec: str | None = None) -> Doc:
+    """Resolve the arguments of ``shape`` into one :class:`Doc` (errors as the query core)."""
+    kind, spec = sources.pick_source(source, file=file, text=text, value=value, exec=exec)
+    if kind != "file":
+        return Doc(kind, spec)
+    files = sources.resolve_files(spec)
+    if len(files) != 1:
+        return Doc("file", files, "many")
+    return Doc("file", files[0], sources.file_format(files[0]))
