@@ -1,0 +1,197 @@
+"""Shape-aware hints for a jq query that failed, returned nothing or returned only nulls.
+
+:func:`hint_for` reads the path a program starts with (``.items[].name``, ``.a | .b``,
+``map(.x)``), walks it over the input and says what is really there: "at .items there is
+an array of 1547 objects with keys id, name, ...; try .items[].name", "no key .usr at .;
+did you mean .user?". An empty string means the shape has nothing to add.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+import re
+from typing import Any
+
+from jqmagic.core.shapenode import jq_step, type_name
+
+Step = str | int | None  # a key, an index, or None for ``[]``
+MAX_FANOUT = 10_000
+KEYS_SHOWN = 8
+
+_STEP = re.compile(r"""
+    \.?\[\]                                   # .[] or []
+  | \.?\[(?P<index>-?\d+)\]                   # .[0] or [0]
+  | \.?\[(?P<qkey>"(?:[^"\\]|\\.)*")\]        # .["odd key"]
+  | \.(?P<key>[A-Za-z_][A-Za-z0-9_]*)         # .name
+  | \.(?P<str>"(?:[^"\\]|\\.)*")              # ."odd key"
+  | \?                                        # error suppression changes no path
+""", re.X)
+_MAP = re.compile(r"^map\((?P<inner>.*)\)$", re.S)
+_SELECT = re.compile(r"^select\(.*\)$", re.S)
+
+
+def path_steps(program: str) -> list[Step]:
+    """The path a jq program starts with, as far as it is a plain path.
+
+    >>> path_steps('.items[] | .name')
+    ['items', None, 'name']
+    >>> path_steps('map(.user.id) | length')
+    [None, 'user', 'id']
+    """
+    steps: list[Step] = []
+    for segment in _split_pipes(program):
+        more = _segment_steps(segment.strip())
+        if more is None:
+            break
+        steps += more
+    return steps
+
+
+def _segment_steps(seg: str) -> list[Step] | None:
+    if seg == ".":
+        return []
+    m = _MAP.match(seg)
+    if m:
+        inner = _segment_steps(m["inner"].strip())
+        return None if inner is None else [None, *inner]
+    if _SELECT.match(seg):
+        return []
+    if not seg.startswith("."):
+        return None
+    steps: list[Step] = []
+    pos = 0
+    while pos < len(seg):
+        m = _STEP.match(seg, pos)
+        if m is None or m.end() == pos:
+            return steps or None
+        if m["index"] is not None:
+            steps.append(int(m["index"]))
+        elif m["key"] is not None:
+            steps.append(m["key"])
+        elif m["qkey"] or m["str"]:
+            steps.append(json.loads(m["qkey"] or m["str"]))
+        elif m.group(0) != "?":
+            steps.append(None)
+        pos = m.end()
+    return steps
+
+
+def _split_pipes(program: str) -> list[str]:
+    """``program`` split at ``|`` outside strings and brackets."""
+    parts, depth, start, i, in_str = [], 0, 0, 0, False
+    while i < len(program):
+        c = program[i]
+        if in_str:
+            if c == "\\":
+                i += 1
+            elif c == '"':
+                in_str = False
+        elif c == '"':
+            in_str = True
+        elif c in "([{":
+            depth += 1
+        elif c in ")]}":
+            depth -= 1
+        elif c == "|" and depth == 0:
+            parts.append(program[start:i])
+            start = i + 1
+        i += 1
+    parts.append(program[start:])
+    return parts
+
+
+def _describe_array(values: list) -> str:
+    """``1547 objects with keys id, name, ...`` for the elements of ``values`` (arrays)."""
+    elements = [e for a in values for e in a][:MAX_FANOUT]
+    n = sum(len(a) for a in values)
+    kinds = sorted({type_name(e) for e in elements})
+    if kinds == ["object"]:
+        keys = _union_keys(elements)
+        shown = ", ".join(keys[:KEYS_SHOWN]) + (", ..." if len(keys) > KEYS_SHOWN else "")
+        return f"{n} objects with keys {shown}" if keys else f"{n} empty objects"
+    if len(kinds) == 1:
+        return f"{n} {kinds[0]}s" if n != 1 else f"1 {kinds[0]}"
+    return f"{n} elements ({', '.join(kinds)})" if n else "no elements"
+
+
+def _union_keys(objects: list[dict]) -> list[str]:
+    keys: dict[str, None] = {}
+    for o in objects:
+        keys.update(dict.fromkeys(o))
+    return list(keys)
+
+
+def _render(path: str, steps: list[Step]) -> str:
+    for s in steps:
+        path = f"{path or '.'}[{s}]" if isinstance(s, int) else jq_step(path, s)
+    return path or "."
+
+
+def hint_for(program: str, value: Any, *, error: str | None = None,
+             results: list | None = None) -> str:
+    """A hint from the input's shape for ``program`` that raised ``error`` or gave ``results``.
+
+    >>> hint_for('.usr', {'user': 1}, results=[None])
+    'no key .usr at .; did you mean .user?'
+    """
+    steps = path_steps(program)
+    if not steps:
+        return ""
+    current, path = [value], ""
+    for n, step in enumerate(steps):
+        rest = steps[n + 1:]
+        objects = [v for v in current if isinstance(v, dict)]
+        arrays = [v for v in current if isinstance(v, list)]
+        here = path or "."
+        if isinstance(step, str):
+            if arrays and not objects:
+                fix = _render(jq_step(path, None), [step, *rest])
+                return f"at {here} there is an array of {_describe_array(arrays)}; try {fix}"
+            if not objects:
+                kinds = ", ".join(sorted({type_name(v) for v in current}))
+                return f"at {here} there is {_a(kinds)}, not an object; {step!r} cannot be read"
+            found = [o[step] for o in objects if step in o]
+            if not found:
+                keys = _union_keys(objects[:MAX_FANOUT])
+                close = difflib.get_close_matches(step, keys, n=1, cutoff=0.6)
+                if close:
+                    return (f"no key {jq_step('', step)} at {here}; did you mean "
+                            f"{_render(jq_step(path, close[0]), rest)}?")
+                shown = ", ".join(keys[:KEYS_SHOWN]) + (", ..." if len(keys) > KEYS_SHOWN else "")
+                return f"no key {jq_step('', step)} at {here}; keys are: {shown or '(none)'}"
+            current = found
+        elif step is None:
+            if not arrays and not objects:
+                kinds = ", ".join(sorted({type_name(v) for v in current}))
+                return f"at {here} there is {_a(kinds)}; [] iterates only arrays and objects"
+            current = [e for a in arrays for e in a] + [e for o in objects for e in o.values()]
+        else:
+            if not arrays:
+                kinds = ", ".join(sorted({type_name(v) for v in current}))
+                return f"at {here} there is {_a(kinds)}, not an array; [{step}] cannot be read"
+            longest = max(len(a) for a in arrays)
+            current = [a[step] for a in arrays if -len(a) <= step < len(a)]
+            if not current:
+                return (f"at {here} there is an array of length {longest}; index {step} is out "
+                        "of range")
+        current = current[:MAX_FANOUT]
+        path = _render(path, [step])
+    return _about_results(path or ".", current, error, results)
+
+
+def _about_results(path: str, current: list, error: str | None, results: list | None) -> str:
+    nulls = sum(v is None for v in current)
+    if current and nulls == len(current):
+        return f"every value at {path} is null ({nulls} of {nulls})"
+    if error is not None or results is not None and not any(r is not None for r in results):
+        kinds = ", ".join(sorted({type_name(v) for v in current}))
+        if not current:
+            return ""
+        counted = f"are {len(current)} values" if len(current) != 1 else "is 1 value"
+        return f"at {path} there {counted} ({kinds})"
+    return ""
+
+
+def _a(kinds: str) -> str:
+    return ("an " if kinds[:1] in "aeiou" else "a ") + kinds
