@@ -2,13 +2,24 @@
 
 The public API is a set of plain functions over a pure-Python core
 (``import jqmagic`` never imports IPython); ``%load_ext jqmagic`` adds the magics.
+
+>>> import jqmagic
+>>> jqmagic.query(".users[].name", value={"users": [{"name": "ada"}]}).values
+['ada']
 """
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import QueryResult, query
 
 __version__ = "0.1.0"
 
-__all__ = ["JqMagicError", "__version__", "load_ipython_extension"]
+__all__ = [
+    "JqMagicError",
+    "QueryResult",
+    "__version__",
+    "load_ipython_extension",
+    "query",
+]
 
 
 def load_ipython_extension(ipython):

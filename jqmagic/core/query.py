@@ -51,11 +51,6 @@ class QueryResult:
             data["payload_path"] = self.payload_path
         return data
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        from jqmagic.display import query_bundle
-
-        return query_bundle(self)
-
     def __repr__(self) -> str:
         return f"<QueryResult {self.program!r}: {self.total} result(s)>"
 

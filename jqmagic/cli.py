@@ -1,0 +1,142 @@
+"""The ``jqmagic`` command: the core's operations from a terminal or a script.
+
+Each subcommand is a pair of functions: one adds its arguments to a parser, one runs it
+and returns the exit status. Errors print ``error CODE: message`` and the hint on stderr
+and exit with status 1; no traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+
+from jqmagic.core.errors import JqMagicError
+
+
+def _print_error(exc: JqMagicError) -> int:
+    print(f"error {exc.code}: {exc.message}", file=sys.stderr)
+    if exc.detail:
+        print(exc.detail, file=sys.stderr)
+    if exc.hint:
+        print(f"hint: {exc.hint}", file=sys.stderr)
+    return 1
+
+
+# ---------------------------------------------------------------- jqmagic query
+
+
+def _query_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("filter", help="the jq program")
+    parser.add_argument("files", nargs="*", help="input files or globs (default: stdin)")
+    parser.add_argument("-r", "--raw-output", dest="raw", action="store_true",
+                        help="print strings without quotes")
+    parser.add_argument("-c", "--compact-output", dest="compact", action="store_true",
+                        help="one compact line per result")
+    parser.add_argument("-s", "--slurp", action="store_true", help="read inputs into one array")
+    parser.add_argument("-n", "--null-input", action="store_true", help="use null as input")
+    parser.add_argument("-S", "--sort-keys", action="store_true", help="sort object keys")
+    parser.add_argument("--tab", action="store_true", help="indent with tabs")
+    parser.add_argument("--indent", type=int, default=2, help="spaces of indentation")
+    parser.add_argument("--arg", nargs=2, action="append", default=[],
+                        metavar=("NAME", "VALUE"), help="bind $NAME to a string")
+    parser.add_argument("--argjson", nargs=2, action="append", default=[],
+                        metavar=("NAME", "JSON"), help="bind $NAME to a JSON value")
+    parser.add_argument("--jsonl", action="store_true", default=None, help="read JSON Lines")
+    parser.add_argument("--yaml", action="store_true", default=None, help="read YAML")
+    parser.add_argument("--jsonc", action="store_true", default=None,
+                        help="read JSON with comments")
+    parser.add_argument("--input", metavar="JSON", help="inline JSON as the input")
+    parser.add_argument("--exec", metavar="CMD", help="a shell command's stdout as the input")
+    parser.add_argument("-L", dest="library_paths", action="append",
+                        help="a directory to search for jq modules")
+    parser.add_argument("--limit", type=int, help="results shown at most (default 100)")
+    parser.add_argument("--all", dest="passthrough", action="store_true",
+                        help="print every result (lift the bounds)")
+    parser.add_argument("--timeout", type=float, help="seconds the program may run")
+
+
+def _json_args(pairs: list[list[str]]) -> dict:
+    values = {}
+    for name, text in pairs:
+        try:
+            values[name] = json.loads(text)
+        except ValueError as exc:
+            raise JqMagicError("INVALID_JSON", f"--argjson {name}: {exc.msg}.",
+                               "Give JSON text, e.g. --argjson ids '[1,2]'.") from None
+    return values
+
+
+def _run_query(args: argparse.Namespace) -> int:
+    from jqmagic.core.query import query
+
+    given = [s for s in (args.input, args.exec) if s is not None]
+    if args.files:
+        given.append(args.files)
+    if len(given) > 1:
+        raise JqMagicError("AMBIGUOUS_SOURCE", "Several sources were given.",
+                           "Give FILEs, --input or --exec, not several.")
+    source = {"file": args.files} if args.files else {}
+    if args.input is not None:
+        source = {"text": args.input}
+    elif args.exec is not None:
+        source = {"exec": args.exec}
+    elif not args.files and not args.null_input:
+        source = {"text": sys.stdin.read()}
+    jq_args = {**{n: v for n, v in args.arg}, **_json_args(args.argjson)}
+    try:
+        result = query(args.filter, raw=args.raw, compact=args.compact, slurp=args.slurp,
+                       null_input=args.null_input, args=jq_args, jsonl=args.jsonl,
+                       yaml=args.yaml, jsonc=args.jsonc, limit=args.limit,
+                       passthrough=args.passthrough, timeout=args.timeout,
+                       sort_keys=args.sort_keys, indent=args.indent, tab=args.tab,
+                       library_paths=args.library_paths, **source)
+    except JqMagicError as exc:
+        if exc.result is not None and exc.result.text:
+            print(exc.result.text)  # what jq printed before the error, as jq does
+        raise
+    for message in result.messages:
+        print(message, file=sys.stderr)
+    if result.text:
+        print(result.text)
+    if result.message:
+        print(result.message, file=sys.stderr)
+    return 0
+
+
+# ---------------------------------------------------------------- the command
+
+Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
+                Callable[[argparse.Namespace], int]]
+
+COMMANDS: list[Command] = [
+    ("query", "run a jq program over JSON, JSON Lines or YAML", _query_arguments, _run_query),
+]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="jqmagic", description="jq, shapes, patches and the web, for humans and agents.")
+    subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, summary, configure, run in COMMANDS:
+        sub = subcommands.add_parser(name, help=summary, description=summary)
+        configure(sub)
+        sub.set_defaults(run=run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Entry point of the ``jqmagic`` console script."""
+    args = build_parser().parse_args(argv)
+    try:
+        return args.run(args)
+    except JqMagicError as exc:
+        return _print_error(exc)
+    except KeyboardInterrupt:
+        print("error INTERRUPTED: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,238 @@
+"""The IPython magics: argument parsing only; each magic calls one core function.
+
+jq syntax uses ``$name`` and ``{...}``, so no magic lets IPython expand variables in its
+line (``@no_var_expand``); Python values reach jq explicitly (``--var``, ``--arg``) or as
+unbound ``$name``s looked up in the user namespace.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from typing import Any
+
+from IPython.core.error import UsageError
+from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from traitlets import Bool, Float, Int, observe, validate
+
+from jqmagic.core import settings as core_settings
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import query
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+_URL = re.compile(r"^https?://", re.I)
+
+
+def usage_error(exc: JqMagicError) -> UsageError:
+    """One short error in the notebook (IPython shows a UsageError without a traceback)."""
+    error = UsageError(exc.render())
+    error.code = exc.code
+    return error
+
+
+def source_args(func):
+    """The source options shared by %jq, %inspect and %jsonpatch."""
+    decorators = [
+        argument("--file", action="store_true", help="SOURCE is a file path or glob"),
+        argument("--var", action="store_true", help="SOURCE is a Python variable"),
+        argument("--input", metavar="JSON", help="inline JSON text as the input"),
+        argument("--url", action="store_true", help="SOURCE is a URL to fetch"),
+        argument("-x", "--exec", metavar="CMD", help="a shell command whose stdout is the input"),
+        argument("--jsonl", action="store_true", default=None,
+                 help="read JSON Lines (auto for .jsonl/.ndjson)"),
+        argument("--yaml", action="store_true", default=None,
+                 help="read YAML, all documents (auto for .yaml/.yml)"),
+        argument("--jsonc", action="store_true", default=None,
+                 help="read JSON with comments and trailing commas (auto for .jsonc)"),
+    ]
+    for decorate in reversed(decorators):
+        func = decorate(func)
+    return func
+
+
+@magics_class
+class JqMagics(Magics):
+    """%jq and %%jq, plus the settings every jqmagic magic shares (``%config JqMagic``)."""
+
+    max_results = Int(100, help="Results shown at most, unless --all.").tag(config=True)
+    max_tokens = Int(50_000, help="About this many tokens of output at most.").tag(config=True)
+    timeout = Float(30.0, help="Seconds a jq program may run.").tag(config=True)
+    debug = Bool(False, help="Show tracebacks instead of one-line errors.").tag(config=True)
+
+    @validate("max_results", "max_tokens", "timeout")
+    def _positive(self, proposal):
+        if proposal["value"] <= 0:
+            raise ValueError(f"{proposal['trait'].name} must be positive")
+        return proposal["value"]
+
+    @observe("max_results", "max_tokens", "timeout")
+    def _to_core(self, change):
+        setattr(core_settings.settings, change["name"], change["new"])
+
+    def run_core(self, operation, *args, **kwargs):
+        """Call a core operation; its JqMagicError becomes a one-line UsageError."""
+        try:
+            return operation(*args, **kwargs)
+        except JqMagicError as exc:
+            if self.debug:
+                raise
+            raise usage_error(exc) from None
+
+    def source_kwargs(self, args, sources: list[str]) -> dict[str, Any]:
+        """The core's source keywords for the SOURCE words and flags of a magic line."""
+        kwargs: dict[str, Any] = {"jsonl": args.jsonl, "yaml": args.yaml, "jsonc": args.jsonc}
+        given = [name for name in ("input", "exec") if getattr(args, name) is not None]
+        if len(given) + bool(sources) > 1:
+            raise usage_error(JqMagicError(
+                "AMBIGUOUS_SOURCE", "Several sources were given.", "Give one SOURCE only."))
+        if args.input is not None:
+            return {**kwargs, "text": args.input}
+        if args.exec is not None:
+            return {**kwargs, "exec": args.exec}
+        if not sources:
+            return kwargs
+        if args.file or len(sources) > 1:
+            return {**kwargs, "file": sources if len(sources) > 1 else sources[0]}
+        word = sources[0]
+        if args.var:
+            return {**kwargs, "value": self._variable(word), "value_given": True}
+        if args.url or _URL.match(word):
+            return {**kwargs, "text": self._fetch_json(word)}
+        if _IDENTIFIER.match(word) and word.split(".")[0] in self.shell.user_ns:
+            return {**kwargs, "value": self._variable(word), "value_given": True}
+        return {**kwargs, "source": word}
+
+    def _variable(self, name: str) -> Any:
+        try:
+            return eval(name, self.shell.user_ns)  # a name or dotted attribute, checked above
+        except Exception:
+            raise usage_error(JqMagicError(
+                "NOT_FOUND", f"No Python variable named {name}.",
+                "Define it first, or drop --var to read a file.")) from None
+
+    def _fetch_json(self, url: str) -> str:
+        from jqmagic.core.fetch import fetch
+
+        result = self.run_core(fetch, url)
+        if getattr(result, "value", None) is None:
+            raise usage_error(JqMagicError("PARSE_ERROR", f"{url} did not return JSON.",
+                                           "Use %webfetch to read it as markdown."))
+        return json.dumps(result.value)
+
+    @no_var_expand
+    @magic_arguments()
+    @argument("words", nargs="*", help="FILTER then SOURCE (line); SOURCE only (cell)")
+    @source_args
+    @argument("-r", "--raw", action="store_true", help="print strings without quotes")
+    @argument("-c", "--compact", action="store_true", help="one compact line per result")
+    @argument("-s", "--slurp", action="store_true", help="read all inputs into one array")
+    @argument("-n", "--null-input", action="store_true", help="run once with null as input")
+    @argument("-S", "--sort-keys", action="store_true", help="sort object keys")
+    @argument("--tab", action="store_true", help="indent with tabs")
+    @argument("--indent", type=int, default=2, help="spaces of indentation (0-7)")
+    @argument("--arg", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[],
+              help="bind $NAME to the string VALUE")
+    @argument("--argjson", nargs=2, action="append", metavar=("NAME", "JSON"), default=[],
+              help="bind $NAME to the JSON value")
+    @argument("--to", choices=("json", "yaml", "lines", "df"), default="json",
+              help="how to show the results")
+    @argument("-o", "--out", metavar="VAR",
+              help="store the values in this Python variable (all of them)")
+    @argument("--limit", type=int, help="results shown at most (default 100)")
+    @argument("--all", "--passthrough", dest="passthrough", action="store_true",
+              help="lift the result and token bounds")
+    @argument("--timeout", type=float, help="seconds the program may run (default 30)")
+    @argument("-h", "--help", action="store_true", help="show this help")
+    @line_cell_magic
+    def jq(self, line: str, cell: str | None = None):
+        """Run a jq program over a file, glob, Python variable, inline JSON, URL or command.
+
+        Line:  %jq FILTER [SOURCE] [options]
+        Cell:  %%jq [SOURCE] [options]   (the cell is the program: comments and defs allowed)
+
+        SOURCE is a path or glob, a Python variable, inline JSON, a URL, or -x CMD.
+        Examples:
+          %jq '.users[] | select(.active) | .name' users.json -r
+          %jq 'map(.price) | add' orders
+          %jq -n '[inputs | .id]' events.jsonl
+        """
+        args = parse_argstring(self.jq, line)
+        if args.help:
+            print(self.jq.parser.format_help())
+            return None
+        words = list(args.words)
+        if cell is None:
+            if not words:
+                raise UsageError("INVALID_QUERY: No jq filter given.\nHint: %jq '.' data.json")
+            program = words.pop(0)
+        else:
+            program = cell
+        kwargs = self.source_kwargs(args, words)
+        jq_args = {name: value for name, value in args.arg}
+        for name, text in args.argjson:
+            jq_args[name] = self._json_arg(name, text)
+        keep_all = args.passthrough or args.out is not None or args.to == "df"
+        result = self.run_core(
+            query, program, raw=args.raw, compact=args.compact, slurp=args.slurp,
+            null_input=args.null_input, args=jq_args, limit=args.limit, passthrough=keep_all,
+            timeout=args.timeout, namespace=self.shell.user_ns, sort_keys=args.sort_keys,
+            indent=args.indent, tab=args.tab, **kwargs)
+        for message in result.messages:
+            print(message, file=sys.stderr)
+        if args.out:
+            self.shell.user_ns[args.out] = result.value
+            print(f"Stored {result.total:,} result(s) in {args.out}.")
+            return None
+        return self._shown(result, args)
+
+    def _json_arg(self, name: str, text: str) -> Any:
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise usage_error(JqMagicError(
+                "INVALID_JSON", f"--argjson {name}: {exc.msg} at column {exc.colno}.",
+                "Give JSON text, e.g. --argjson n 3 or --argjson ids '[1,2]'.")) from None
+
+    def _shown(self, result, args):
+        if args.to == "df":
+            from jqmagic.dataframe import to_dataframe
+
+            return self.run_core(to_dataframe, result.values)
+        if args.to == "yaml":
+            import yaml
+
+            text = "---\n".join(yaml.safe_dump(v, sort_keys=False, allow_unicode=True)
+                                for v in result.values)
+            return _Text(text, result.message)
+        if args.to == "lines":
+            return _Text("\n".join(v if isinstance(v, str) else json.dumps(v)
+                                   for v in result.values), result.message)
+        return result
+
+
+class _Text:
+    """Plain text with its truncation line, bounded like every other output."""
+
+    def __init__(self, text: str, message: str = ""):
+        self.text, self.message = text, message
+
+    def _repr_mimebundle_(self, include=None, exclude=None):
+        from jqmagic.display import bounded_text
+
+        return {"text/plain": bounded_text(self.text, self.message)}
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+def register(ipython) -> None:
+    """Register the magics and the display formatters with a running IPython."""
+    from jqmagic.display import register as register_display
+
+    magics = JqMagics(shell=ipython)
+    ipython.register_magics(magics)
+    if magics not in ipython.configurables:
+        ipython.configurables.append(magics)
+    register_display(ipython)
