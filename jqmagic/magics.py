@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 import sys
 from typing import Any
 
 from IPython.core.error import UsageError
 from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
-from IPython.core.magic_arguments import argument, magic_arguments, parse_argstring
+from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, observe, validate
 
 from jqmagic.core import settings as core_settings
@@ -30,6 +31,16 @@ def usage_error(exc: JqMagicError) -> UsageError:
     error = UsageError(exc.render())
     error.code = exc.code
     return error
+
+
+def parse_line(magic, line: str):
+    """Parse a magic's line with shell quoting rules (quotes removed, as in a terminal)."""
+    try:
+        argv = shlex.split(line)
+    except ValueError as exc:
+        raise UsageError(f"INVALID_ARGUMENT: {exc} in the magic's line.\n"
+                         "Hint: quote the jq filter with single quotes.") from None
+    return magic.parser.parse_args(argv)
 
 
 def source_args(func):
@@ -158,7 +169,7 @@ class JqMagics(Magics):
           %jq 'map(.price) | add' orders
           %jq -n '[inputs | .id]' events.jsonl
         """
-        args = parse_argstring(self.jq, line)
+        args = parse_line(self.jq, line)
         if args.help:
             print(self.jq.parser.format_help())
             return None
