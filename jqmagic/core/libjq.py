@@ -35,7 +35,7 @@ class jv(Structure):  # noqa: N801 - the C type's name
     ]
 
 
-KIND_INVALID, KIND_STRING = 0, 5
+KIND_INVALID, KIND_NUMBER, KIND_STRING = 0, 4, 5
 PRINT_PRETTY, PRINT_ASCII, PRINT_SORTED, PRINT_TAB = 1, 2, 8, 64
 MSG_CB = CFUNCTYPE(None, c_void_p, jv)
 INPUT_ERR_CB = CFUNCTYPE(None, c_void_p, c_char_p)
@@ -176,7 +176,7 @@ def compile_program(text: str, args: dict | None = None,
         program.messages.append(_message(msg))
 
     def on_debug(_data, msg):
-        program.messages.append(_dump(msg))
+        program.messages.append(f'["DEBUG:",{_dump(msg)}]')  # as jq's command line prints it
 
     def on_stderr(_data, msg):
         program.messages.append(_message(msg))
@@ -282,17 +282,21 @@ def _results(program: Program, value: jv, flags: int) -> Iterator[str]:
 
 
 def _halt(state: c_void_p) -> Halt:
-    code_text = _dump(_lib.jq_get_exit_code(state))
-    error = _lib.jq_get_error_message(state)
-    kind = _lib.jv_get_kind(error)
-    message = None if kind == KIND_INVALID else _message(error)
-    if kind == KIND_INVALID:
-        _lib.jv_free(error)
-    try:
-        exit_code = int(code_text)
-    except ValueError:
+    """What ``halt`` / ``halt_error`` left, read as jq's main.c reads it."""
+    code = _lib.jq_get_exit_code(state)
+    if _lib.jv_get_kind(code) == KIND_INVALID:
+        _lib.jv_free(code)
+        exit_code = 0
+    elif _lib.jv_get_kind(code) == KIND_NUMBER:
+        exit_code = int(float(_dump(code)))
+    else:
+        _lib.jv_free(code)
         exit_code = 5
-    return Halt(exit_code, message)
+    error = _lib.jq_get_error_message(state)
+    if _lib.jv_get_kind(error) == KIND_INVALID:
+        _lib.jv_free(error)
+        return Halt(exit_code, None)
+    return Halt(exit_code, _message(error))
 
 
 MessageSink = Callable[[str], None]

@@ -15,6 +15,7 @@ from jqmagic.core.errors import JqMagicError, caret_excerpt
 from jqmagic.core.settings import estimate_tokens, settings
 from jqmagic.core.worker import shared_worker
 
+PRECISE_ERROR_BYTES = 64 * 1024 * 1024
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 _UNDEFINED_VAR = re.compile(r"\$(\w+) is not defined")
 _POSITION = re.compile(r"at line (\d+), column (\d+)")
@@ -87,7 +88,7 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
     layout = {"indent": indent, "compact": compact, "sort_keys": sort_keys, "tab": tab}
     with sources.prepare(source, file=file, text=text, value=value, exec=exec, jsonl=jsonl,
                          yaml=yaml, jsonc=jsonc, null_input=null_input,
-                         value_given=value_given) as prepared:
+                         exec_timeout=timeout, value_given=value_given) as prepared:
         spill = None if passthrough else _spill_path()
         request = {"program": program, "args": args, "files": prepared.files,
                    "null_input": null_input, "slurp": slurp, "layout": layout,
@@ -197,11 +198,24 @@ def _input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
             return JqMagicError("FILE_ERROR", f"Could not read {label}.",
                                 "Check that the file exists and is readable.")
         return JqMagicError("INVALID_JSON", f"{label}: {why}", "Check the JSON syntax.")
+    fmt = prepared.formats.get(path, "json")
+    precise = _python_parse_error(path, label, fmt)
+    if precise is not None:
+        return precise
     line, column = int(position[1]), int(position[2])
     why = why[: position.start()].strip()
-    text = _read_line_window(path, line)
-    fmt = prepared.formats.get(path, "json")
-    return sources.invalid_json(label, why, text, line, column, fmt)
+    return sources.invalid_json(label, why, _read_line_window(path, line), line, column, fmt)
+
+
+def _python_parse_error(path: str, label: str, fmt: str) -> JqMagicError | None:
+    """Python's parser points at the exact character; ask it when the file is not huge."""
+    if os.path.getsize(path) > PRECISE_ERROR_BYTES:
+        return None
+    try:
+        sources.parse_json(sources.read_text(path), label, fmt)
+    except JqMagicError as exc:
+        return exc if exc.code == "INVALID_JSON" else None
+    return None
 
 
 def _read_line_window(path: str, line: int) -> str:

@@ -160,9 +160,17 @@ class Worker:
     def stop(self) -> None:
         """Kill the worker (the next request starts a new one)."""
         process, self._process = self._process, None
-        if process is not None and process.poll() is None:
+        if process is None:
+            return
+        if process.poll() is None:
             process.kill()
             process.wait()
+        self._close(process)
+
+    def _close(self, process: subprocess.Popen) -> None:
+        for stream in (process.stdin, process.stdout, self._stderr):
+            if stream is not None:
+                stream.close()
 
     def request(self, request: dict, timeout: float | None) -> tuple[dict, bytes]:
         """Send one request and wait for its reply, at most ``timeout`` seconds."""
@@ -212,6 +220,8 @@ class Worker:
         self._stderr.seek(0)
         stderr = self._stderr.read()[-2000:].decode("utf-8", "replace").strip()
         self._process = None
+        if process is not None:
+            self._close(process)
         if "cannot allocate memory" in stderr or code == -signal.SIGKILL:
             return JqMagicError(
                 "TOO_LARGE", "The jq program ran out of memory and was stopped.",

@@ -1,0 +1,244 @@
+"""The query core: every source, jq option, bound and error of the foundation issue."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+
+import pytest
+
+from jqmagic import JqMagicError, query
+from jqmagic.core import bounds
+
+
+def codes(fn, *args, **kwargs) -> JqMagicError:
+    with pytest.raises(JqMagicError) as info:
+        fn(*args, **kwargs)
+    return info.value
+
+
+@pytest.fixture
+def files(tmp_path):
+    (tmp_path / "users.json").write_text(json.dumps(
+        {"users": [{"id": 1, "name": "ada", "tags": ["x"]}, {"id": 2, "name": "bob"}]}))
+    (tmp_path / "events.jsonl").write_text('{"id": 1, "kind": "a"}\n{"id": 2, "kind": "b"}\n')
+    (tmp_path / "deploy.yaml").write_text("kind: Deployment\nspec: {replicas: 3}\n---\n"
+                                          "kind: Service\nspec: {ports: [80]}\n")
+    (tmp_path / "settings.jsonc").write_text('{\n  // editor\n  "tabSize": 4,\n}\n')
+    (tmp_path / "a1.json").write_text('{"n": 1}')
+    (tmp_path / "a2.json").write_text('{"n": 2}')
+    return tmp_path
+
+
+# ---------------------------------------------------------------- sources
+
+def test_file_path_and_tilde(files, monkeypatch):
+    monkeypatch.setenv("HOME", str(files))
+    assert query(".users[].name", file="~/users.json").values == ["ada", "bob"]
+    assert query(".users | length", files / "users.json").values == [2]
+
+
+def test_glob_and_several_files_with_input_filename(files):
+    result = query("[.n, (input_filename | split(\"/\") | last)]", str(files / "a*.json"),
+                   compact=True)
+    assert result.values == [[1, "a1.json"], [2, "a2.json"]]
+    both = query(".n", file=[str(files / "a2.json"), str(files / "a1.json")])
+    assert both.values == [2, 1]
+
+
+def test_inline_text_and_positional_json(files):
+    assert query(".a", text='{"a": [1, 2]}').values == [[1, 2]]
+    assert query(".a", '{"a": 3}').values == [3]
+
+
+def test_python_value():
+    assert query("map(. * 2)", value=[1, 2, 3]).values == [[2, 4, 6]]
+    assert query(".", value=None, value_given=True).values == [None]
+
+
+def test_exec_stdout_and_failure():
+    assert query(".x", exec="echo '{\"x\": 42}'").values == [42]
+    error = codes(query, ".", exec="echo oops >&2; exit 3")
+    assert error.code == "EXEC_ERROR" and "status 3" in error.message and "oops" in error.message
+
+
+def test_exec_timeout():
+    error = codes(query, ".", exec=f"{sys.executable} -c 'import time; time.sleep(5)'",
+                  timeout=0.5)
+    assert error.code == "TIMEOUT" and "command" in error.message
+
+
+def test_json_lines_auto_and_forced(files):
+    assert query(".id", files / "events.jsonl").values == [1, 2]
+    assert query(".kind", files / "events.jsonl", slurp=False, jsonl=True).values == ["a", "b"]
+    assert query("length", files / "events.jsonl", slurp=True).values == [2]
+
+
+def test_yaml_multi_document(files):
+    assert query(".kind", files / "deploy.yaml").values == ["Deployment", "Service"]
+    assert query(".a", text="a: [1, 2]", yaml=True).values == [[1, 2]]
+
+
+def test_jsonc_by_suffix_and_flag(files):
+    assert query(".tabSize", files / "settings.jsonc").values == [4]
+    plain = files / "settings.json"
+    plain.write_text((files / "settings.jsonc").read_text())
+    error = codes(query, ".", plain)
+    assert error.code == "INVALID_JSON" and "--jsonc" in error.hint
+    assert "settings.json, line" in error.message and "^" in error.detail
+    assert query(".tabSize", plain, jsonc=True).values == [4]
+
+
+def test_exactly_one_source(files):
+    assert codes(query, ".", text="1", value=2).code == "AMBIGUOUS_SOURCE"
+    assert codes(query, ".").code == "AMBIGUOUS_SOURCE"
+    assert query("1 + 1", null_input=True).values == [2]
+
+
+def test_missing_file_suggests_close_names(files):
+    error = codes(query, ".", file=str(files / "user.json"))
+    assert error.code == "NOT_FOUND" and "users.json" in error.hint
+    assert codes(query, ".", file=str(files / "*.nothing")).code == "NOT_FOUND"
+    assert codes(query, ".", file=str(files)).code == "FILE_ERROR"
+
+
+# ---------------------------------------------------------------- jq semantics
+
+def test_arg_and_argjson():
+    result = query("[$name, $n + 1, $ARGS.named.name]", null_input=True, compact=True,
+                   args={"name": "x", "n": 41})
+    assert result.values == [["x", 42, "x"]]
+    assert codes(query, "$a", null_input=True, args={"bad name": 1}).code == "INVALID_ARGUMENT"
+
+
+def test_slurp_null_input_inputs_and_input():
+    assert query(".", text="1 2 3", slurp=True).values == [[1, 2, 3]]
+    assert query("[inputs]", text="1 2 3", null_input=True).values == [[1, 2, 3]]
+    assert query("[., input]", text="1 2 3 4", compact=True).values == [[1, 2], [3, 4]]
+    assert query("input", text="7", null_input=True).values == [7]
+
+
+def test_several_top_level_values():
+    assert query(".a", text='{"a": 1} {"a": 2}\n{"a": 3}').values == [1, 2, 3]
+
+
+def test_raw_and_compact_text():
+    result = query(".[]", value=["café", {"a": [1, 2]}], raw=True)
+    assert result.text == 'café\n{\n  "a": [\n    1,\n    2\n  ]\n}'
+    assert query(".", value={"a": [1, 2]}, compact=True).text == '{"a":[1,2]}'
+    assert query(".", value={"b": 1, "a": 2}, compact=True, sort_keys=True).text == \
+        '{"a":2,"b":1}'
+
+
+def test_64_bit_integers_survive():
+    result = query(".id", text='{"id": 1234567890123456789}')
+    assert result.values == [1234567890123456789]
+    assert result.text == "1234567890123456789"
+    assert query(".", text="1.50").text == "1.50"  # literals print as written, as jq 1.8
+
+
+def test_unbound_variable_from_namespace():
+    result = query("[.[] | select(. > $limit)]", value=[1, 5, 9], namespace={"limit": 4})
+    assert result.values == [[5, 9]]
+    error = codes(query, "$nope", null_input=True, namespace={"limit": 4})
+    assert error.code == "INVALID_QUERY" and "--arg nope" in error.hint
+
+
+def test_compile_cache_gives_the_same_answers():
+    first = query(".a + $b", value={"a": 1}, args={"b": 1}).values
+    again = query(".a + $b", value={"a": 1}, args={"b": 2}).values
+    assert (first, again) == ([2], [3])
+
+
+# ---------------------------------------------------------------- bounds
+
+def test_result_bound_and_truncation_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("JQMAGIC_CACHE_DIR", str(tmp_path))
+    result = query(".[]", value=list(range(250)))
+    assert len(result.values) == 100 and result.total == 250 and result.truncated
+    assert result.message.startswith("Truncated. Showing 100 of 250 results.")
+    assert ".[100:200][]" in result.message
+    assert result.payload_path and os.path.exists(result.payload_path)
+    with open(result.payload_path) as saved:
+        assert [json.loads(line) for line in saved] == list(range(250))
+    assert len(query(".[]", value=list(range(250)), limit=10).values) == 10
+
+
+def test_passthrough_lifts_bounds():
+    result = query(".[]", value=list(range(250)), passthrough=True)
+    assert len(result.values) == 250 and not result.truncated and result.message == ""
+
+
+def test_token_bound_cuts_text_and_keeps_values():
+    big = ["x" * 1000] * 50
+    result = query(".", value=big, max_tokens=1000)
+    assert result.truncated and len(result.text) <= 4000
+    assert "over the 1,000-token limit" in result.message
+    assert result.values == [big]
+    assert os.path.exists(result.payload_path)
+
+
+def test_no_results_is_said_and_is_not_an_error():
+    result = query(".[] | select(. > 10)", value=[1, 2])
+    assert result.values == [] and result.message == bounds.NO_RESULTS
+
+
+def test_slice_suggestions():
+    assert bounds.slice_suggestion(".items[]", 100, 200) == ".items[100:200][]"
+    assert bounds.slice_suggestion(".a[] | .b", 100, 200) == "[.a[] | .b][100:200][]"
+
+
+# ---------------------------------------------------------------- errors
+
+def test_invalid_query_points_at_the_column():
+    error = codes(query, ".a | map(", value={})
+    assert error.code == "INVALID_QUERY" and "syntax error" in error.message
+    assert error.detail.splitlines()[-1].strip() == "^"
+
+
+def test_empty_program():
+    assert codes(query, "  ", value={}).code == "INVALID_QUERY"
+
+
+def test_runtime_error_keeps_what_came_before():
+    error = codes(query, ".[] | .a", value=[{"a": 1}, [2]])
+    assert error.code == "QUERY_ERROR" and "Cannot index array" in error.message
+    assert error.result.values == [1]
+
+
+def test_invalid_json_with_line_column_and_caret(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text('{\n  "a": 1,\n  "b": tru\n}\n')
+    error = codes(query, ".", bad)
+    assert error.code == "INVALID_JSON" and "bad.json, line 3" in error.message
+    assert '"b": tru' in error.detail and "^" in error.detail
+
+
+def test_invalid_yaml_with_caret(tmp_path):
+    bad = tmp_path / "bad.yaml"
+    bad.write_text("a: 1\nb: [1, 2\nc: 3\n")
+    error = codes(query, ".", bad)
+    assert error.code == "INVALID_YAML" and "bad.yaml, line" in error.message
+    assert "^" in error.detail
+
+
+def test_yaml_never_constructs_objects(tmp_path):
+    evil = tmp_path / "evil.yaml"
+    evil.write_text("!!python/object/apply:os.system ['echo hacked']\n")
+    assert codes(query, ".", evil).code == "INVALID_YAML"
+
+
+def test_halt_error_and_halt():
+    error = codes(query, '"stop" | halt_error', null_input=True)
+    assert error.code == "QUERY_ERROR" and "stop" in error.message
+    assert query("1, halt, 2", null_input=True).values == [1]
+
+
+def test_debug_messages_are_returned():
+    result = query("debug | . + 1", value=1)
+    assert result.values == [2] and result.messages == ['["DEBUG:",1]']
+
+
+def test_non_json_python_value():
+    assert codes(query, ".", value=object()).code == "INVALID_ARGUMENT"
