@@ -64,7 +64,7 @@ def source_args(func):
 
 
 @magics_class
-class JqMagics(Magics):
+class JqMagic(Magics):
     """%jq and %%jq, plus the settings every jqmagic magic shares (``%config JqMagic``)."""
 
     max_results = Int(100, help="Results shown at most, unless --all.").tag(config=True)
@@ -242,7 +242,7 @@ def register(ipython) -> None:
     """Register the magics and the display formatters with a running IPython."""
     from jqmagic.display import register as register_display
 
-    magics = JqMagics(shell=ipython)
+    magics = JqMagic(shell=ipython)
     ipython.register_magics(magics)
     if magics not in ipython.configurables:
         ipython.configurables.append(magics)

@@ -1,0 +1,55 @@
+"""Where jq runs: a supervised worker that a runaway program cannot take down."""
+
+from __future__ import annotations
+
+import os
+import signal
+import threading
+import time
+
+import pytest
+
+from jqmagic import JqMagicError, query
+from jqmagic.core.worker import Worker, shared_worker
+
+
+def test_runaway_program_stops_at_its_timeout_and_the_next_query_works():
+    started = time.monotonic()
+    with pytest.raises(JqMagicError) as info:
+        query("def f: f; f", null_input=True, timeout=1)
+    assert info.value.code == "TIMEOUT"
+    assert time.monotonic() - started < 5
+    assert query("1 + 1", null_input=True).values == [2]
+
+
+def test_interrupt_kills_the_worker_not_the_caller():
+    timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    with pytest.raises(JqMagicError) as info:
+        query("last(range(1e18))", null_input=True, timeout=30)
+    assert info.value.code == "INTERRUPTED"
+    assert query("[limit(3; repeat(1))]", null_input=True).values == [[1, 1, 1]]
+
+
+def test_a_crash_is_reported_and_the_worker_restarts():
+    worker = shared_worker()
+    query(".", value=1)  # make sure it runs
+    os.kill(worker._process.pid, signal.SIGKILL)
+    with pytest.raises(JqMagicError) as info:
+        query(".", value=2)
+    assert info.value.code in {"TOO_LARGE", "QUERY_ERROR"}
+    assert query(".", value=3).values == [3]
+
+
+def test_memory_cap_turns_an_explosion_into_too_large():
+    worker = Worker(memory_limit=400 * 1024 * 1024)
+    request = {"program": "[range(1e9)] | length", "files": [], "null_input": True,
+               "slurp": False, "keep": 10, "spill": None}
+    try:
+        with pytest.raises(JqMagicError) as info:
+            worker.request(request, timeout=60)
+        assert info.value.code == "TOO_LARGE"
+        header, body = worker.request(dict(request, program="[range(3)]"), timeout=10)
+        assert header["status"] == "ok" and body == b"[\n  0,\n  1,\n  2\n]"
+    finally:
+        worker.stop()

@@ -1,0 +1,71 @@
+"""Golden runs of the ``jqmagic query`` command: arguments and stdin in, text out."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def jqmagic(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jqmagic", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "data.json"
+    path.write_text(json.dumps({"items": [{"id": i, "name": f"n{i}"} for i in range(150)]}))
+    return path
+
+
+def test_compact_output_one_value_per_line(data):
+    run = jqmagic("query", "-c", ".items[:2][]", str(data))
+    assert run.returncode == 0
+    assert run.stdout == '{"id":0,"name":"n0"}\n{"id":1,"name":"n1"}\n'
+
+
+def test_stdin_raw_and_big_integers():
+    run = jqmagic("query", "-r", ".name, .id", stdin='{"name": "café", "id": 1234567890123456789}')
+    assert run.stdout == "café\n1234567890123456789\n"
+
+
+def test_args_and_null_input():
+    run = jqmagic("query", "-n", "-c", "[$a, $b]", "--arg", "a", "x", "--argjson", "b", "[1]")
+    assert run.stdout == '["x",[1]]\n'
+
+
+def test_truncation_line_goes_to_stderr(data):
+    run = jqmagic("query", ".items[].id", str(data))
+    assert run.returncode == 0
+    assert len(run.stdout.splitlines()) == 100
+    assert run.stderr.startswith("Truncated. Showing 100 of 150 results.")
+    everything = jqmagic("query", "--all", ".items[].id", str(data))
+    assert len(everything.stdout.splitlines()) == 150 and everything.stderr == ""
+
+
+def test_no_results_is_said_on_stderr(data):
+    run = jqmagic("query", ".items[] | select(.id > 1000)", str(data))
+    assert (run.returncode, run.stdout, run.stderr) == (0, "", "Query returned no results\n")
+
+
+def test_errors_are_a_code_a_line_and_a_hint(data):
+    run = jqmagic("query", ".items[", str(data))
+    assert run.returncode == 1
+    assert run.stderr.startswith("error INVALID_QUERY: Invalid jq program")
+    assert "hint: " in run.stderr and "Traceback" not in run.stderr
+    missing = jqmagic("query", ".", "nope.json")
+    assert missing.returncode == 1 and missing.stderr.startswith("error NOT_FOUND: ")
+
+
+def test_results_before_a_runtime_error_are_printed(data):
+    run = jqmagic("query", "--input", "[1, \"a\"]", ".[] | . + 1")
+    assert run.returncode == 1 and run.stdout == "2\n"
+    assert run.stderr.startswith("error QUERY_ERROR: ")
+
+
+def test_exec_and_yaml():
+    run = jqmagic("query", "--yaml", "--exec", "printf 'a: 1\\n---\\na: 2\\n'", ".a")
+    assert run.stdout == "1\n2\n"

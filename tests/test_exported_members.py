@@ -1,0 +1,23 @@
+"""The public door: what ``import jqmagic`` offers, and what it must not import."""
+
+import subprocess
+import sys
+
+import jqmagic
+
+
+def test_all_is_pinned():
+    assert set(jqmagic.__all__) >= {"JqMagicError", "QueryResult", "query",
+                                    "load_ipython_extension", "__version__"}
+    for name in jqmagic.__all__:
+        assert hasattr(jqmagic, name), name
+
+
+def test_core_imports_without_ipython_or_ipywidgets():
+    code = ("import sys; sys.modules['IPython'] = None; sys.modules['ipywidgets'] = None\n"
+            "import jqmagic, jqmagic.core.query\n"
+            "print(jqmagic.query('.a', value={'a': 1}).values)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.strip() == "[1]"

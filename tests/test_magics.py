@@ -1,0 +1,98 @@
+"""%jq and %%jq in a real IPython shell."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from IPython.core.error import UsageError
+
+
+@pytest.fixture
+def users(ip, tmp_path):
+    ip.user_ns["data"] = {"users": [{"id": 1, "name": "ada"}, {"id": 2, "name": "bob"}]}
+    path = tmp_path / "users.json"
+    path.write_text(json.dumps(ip.user_ns["data"]))
+    return path
+
+
+def bundle(ip, obj):
+    return ip.display_formatter.format(obj)[0]
+
+
+def test_line_magic_on_a_variable(ip, run_cell, users):
+    result = run_cell("%jq '.users[].name' data")
+    assert result.values == ["ada", "bob"]
+    shown = bundle(ip, result)
+    assert shown["text/plain"] == '"ada"\n"bob"'
+    assert shown["application/json"] == ["ada", "bob"]
+
+
+def test_line_magic_on_a_file_with_raw_output(ip, run_cell, users):
+    result = run_cell(f"%jq -r '.users[].name' {users}")
+    assert bundle(ip, result)["text/plain"] == "ada\nbob"
+
+
+def test_cell_magic_with_comments_and_defs(run_cell, users):
+    result = run_cell("%%jq data -c\n# names of users\ndef names: .users[].name;\n[names]")
+    assert result.text == '["ada","bob"]'
+
+
+def test_dollar_is_not_expanded_by_ipython_and_reaches_jq(ip, run_cell, users):
+    ip.user_ns["min_id"] = 1
+    assert run_cell("%jq '[.users[] | select(.id > $min_id) | .name]' data").values == [["bob"]]
+    assert run_cell("%jq '$x' -n --arg x hi").values == ["hi"]
+    assert run_cell("%jq '$n + 1' -n --argjson n 41").values == [42]
+
+
+def test_out_stores_every_value(ip, run_cell, users):
+    run_cell("%jq '.users[]' data -o people --limit 1")
+    assert ip.user_ns["people"] == ip.user_ns["data"]["users"]
+
+
+def test_to_yaml_lines_and_df(ip, run_cell, users):
+    shown = bundle(ip, run_cell("%jq '.users[0]' data --to yaml"))
+    assert shown["text/plain"] == "id: 1\nname: ada\n"
+    assert bundle(ip, run_cell("%jq '.users[].id' data --to lines"))["text/plain"] == "1\n2"
+    frame = run_cell("%jq '.users' data --to df")
+    assert list(frame.columns) == ["id", "name"] and len(frame) == 2
+
+
+def test_inline_input_and_exec(run_cell):
+    assert run_cell("%jq .a --input '{\"a\": 5}'").values == [5]
+    assert run_cell("%jq .b -x 'echo {\\\"b\\\": 6}'").values == [6]
+
+
+def test_errors_are_one_line_usage_errors_with_a_code(run_cell, users):
+    with pytest.raises(UsageError) as info:
+        run_cell("%jq '.users[' data")
+    assert info.value.code == "INVALID_QUERY"
+    assert str(info.value).startswith("INVALID_QUERY: Invalid jq program")
+    assert "Hint:" in str(info.value)
+    with pytest.raises(UsageError) as info:
+        run_cell("%jq . missing-file.json")
+    assert info.value.code == "NOT_FOUND"
+
+
+def test_bounds_in_the_notebook(ip, run_cell):
+    ip.user_ns["many"] = list(range(500))
+    result = run_cell("%jq '.[]' many")
+    text = bundle(ip, result)["text/plain"]
+    assert text.splitlines()[-1].startswith("Truncated. Showing 100 of 500 results.")
+    assert len(bundle(ip, result)["application/json"]) == 100
+
+
+def test_settings_are_traits(ip, run_cell):
+    from jqmagic.core.settings import settings
+
+    ip.run_line_magic("config", "JqMagic.max_results = 7")
+    try:
+        assert settings.max_results == 7
+        assert len(run_cell("%jq '.[]' --input '[1,2,3,4,5,6,7,8,9]'").values) == 7
+    finally:
+        ip.run_line_magic("config", "JqMagic.max_results = 100")
+
+
+def test_help(ip, capsys):
+    ip.run_line_magic("jq", "-h")
+    assert "Run a jq program" in capsys.readouterr().out
