@@ -170,7 +170,7 @@ def render(node: Node, fmt: str, depth: int, pointer: str, jq: str, stats: bool)
 def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | None = None,
           text: str | None = None, exec: str | None = None, path: str = "", depth: int = 2,
           format: str = "shape", stats: bool = False, stream: bool | None = None,
-          stream_threshold: int = STREAM_THRESHOLD) -> ShapeResult:
+          stream_threshold: int = STREAM_THRESHOLD, value_given: bool = False) -> ShapeResult:
     """The shape of a document (or of the subtree at JSON Pointer ``path``).
 
     Args:
@@ -180,6 +180,7 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
         format: ``shape``, ``jqschema`` (the gh-aw filter) or ``jsonschema`` (2020-12).
         stats: add per-path ``profiles`` (format ``shape``): counts, distinct, min/max, samples.
         stream: read a file in one streaming pass; default when it is over ``stream_threshold``.
+        value_given: ``value=None`` means the JSON value null, not "no value".
 
     >>> shape(value={"users": [{"id": 1}, {"id": 2, "email": None}]}, depth=1).value["children"]
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -199,7 +200,8 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
     parts = parse_pointer(path)
     from jqmagic.core import shapesource
 
-    doc = shapesource.open_source(source, value=value, file=file, text=text, exec=exec)
+    doc = shapesource.open_source(source, value=value, file=file, text=text, exec=exec,
+                                  value_given=value_given)
     if doc.streamable and (stream or (stream is None and doc.size > stream_threshold)):
         return _shape_stream(doc, parts, depth, format, stats)
     target, steps = resolve(doc.load(), parts)
@@ -215,9 +217,20 @@ def _shape_stream(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool
                   ) -> ShapeResult:
     from jqmagic.core import shapestream
 
+    try:
+        return _stream_once(doc, parts, depth, fmt, stats, None)
+    except shapestream.IntegerOverflow:  # integers past 64 bits: the exact, slower parser
+        return _stream_once(doc, parts, depth, fmt, stats, "python")
+
+
+def _stream_once(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool,
+                 backend: str | None) -> ShapeResult:
+    from jqmagic.core import shapestream
+
     pointer, steps = to_pointer(parts), []
     with doc.open_binary() as fh:
-        events = shapestream.subtree(shapestream.events(fh, lines=doc.lines), parts, steps)
+        events = shapestream.events(fh, lines=doc.lines, backend=backend)
+        events = shapestream.subtree(events, parts, steps)
         jq = jq_path(steps)
         if fmt == "jqschema":
             return ShapeResult(shapestream.jqschema(events), fmt, pointer, jq, streamed=True)

@@ -8,6 +8,7 @@ top-level values (JSON Lines, YAML streams, globs) are read as one array of them
 from __future__ import annotations
 
 import io
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
@@ -55,9 +56,13 @@ class Doc:
 
 
 def open_source(source: Any = None, *, value: Any = None, file: Any = None,
-                text: str | None = None, exec: str | None = None) -> Doc:
+                text: str | None = None, exec: str | None = None,
+                value_given: bool = False) -> Doc:
     """Resolve the arguments of ``shape`` into one :class:`Doc` (errors as the query core)."""
-    kind, spec = sources.pick_source(source, file=file, text=text, value=value, exec=exec)
+    if isinstance(file, os.PathLike):
+        file = os.fspath(file)
+    kind, spec = sources.pick_source(source, file=file, text=text, value=value, exec=exec,
+                                     value_given=value_given)
     if kind != "file":
         return Doc(kind, spec)
     files = sources.resolve_files(spec)

@@ -19,20 +19,29 @@ _SCALAR_TYPES = {"string": "string", "number": "number", "boolean": "boolean", "
 _KEYS_REMEMBERED = 1000
 
 
-def events(stream: BinaryIO, *, lines: bool = False) -> Iterator[Event]:
+class IntegerOverflow(Exception):
+    """The C parser met an integer beyond 64 bits; read again with ijson's Python backend."""
+
+
+def events(stream: BinaryIO, *, lines: bool = False, backend: str | None = None
+           ) -> Iterator[Event]:
     """ijson's basic events of ``stream`` (floats, not Decimals); INVALID_JSON on bad input.
 
     With ``lines`` (JSON Lines) the values are wrapped as the elements of one array.
+    ``backend`` names an ijson backend (default: the fastest, yajl2_c).
     """
     import ijson
 
+    parser = ijson if backend is None else ijson.get_backend(backend)
     try:
         if lines:
             yield ("start_array", None)
-        yield from ijson.basic_parse(stream, use_float=True, multiple_values=lines)
+        yield from parser.basic_parse(stream, use_float=True, multiple_values=lines)
         if lines:
             yield ("end_array", None)
     except ijson.JSONError as exc:
+        if "integer overflow" in str(exc):
+            raise IntegerOverflow from exc
         raise JqMagicError("INVALID_JSON", f"the document does not parse as JSON: {exc}",
                            "Check the file with `jq . FILE`; for JSON Lines use --jsonl.") from exc
 

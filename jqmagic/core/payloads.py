@@ -1,0 +1,173 @@
+"""The payload store: a result too big to show is kept on disk under a 32-hex id.
+
+Layout (as the gh-aw jqschema middleware): ``<dir>/<id>/payload.json``. The folder is
+``directory=``, else ``$JQMAGIC_PAYLOAD_DIR``, else ``<cache dir>/payloads``
+(``~/.cache/jqmagic/payloads``). Past a size budget (``$JQMAGIC_PAYLOAD_BUDGET`` bytes,
+default 1 GiB) the oldest payloads are pruned, never the one just written. Writes are
+atomic; a full disk is a FILE_ERROR that leaves nothing half-written behind.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import re
+import secrets
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import IO, Any
+
+from jqmagic.core.errors import JqMagicError
+
+FILENAME = "payload.json"
+PREVIEW_CHARS = 500
+DEFAULT_BUDGET = 2**30
+_ID = re.compile(r"^[0-9a-f]{32}$")
+
+
+@dataclass(frozen=True)
+class PayloadRef:
+    """Where a stored payload is: its id, the path of its ``payload.json`` and its size."""
+
+    id: str
+    path: Path
+    size: int
+
+
+def payload_dir(directory: str | os.PathLike | None = None) -> Path:
+    """The store's folder (not created)."""
+    if directory is not None:
+        return Path(directory).expanduser()
+    env = os.environ.get("JQMAGIC_PAYLOAD_DIR")
+    if env:
+        return Path(env).expanduser()
+    from jqmagic.core.settings import settings
+
+    return Path(settings.cache_dir) / "payloads"
+
+
+def _budget(budget: int | None) -> int:
+    if budget is not None:
+        return budget
+    env = os.environ.get("JQMAGIC_PAYLOAD_BUDGET", "")
+    return int(env) if env.isdigit() else DEFAULT_BUDGET
+
+
+def _open_for_write(fd: int) -> IO[bytes]:
+    return os.fdopen(fd, "wb")
+
+
+def store(text: str | bytes, *, directory: str | os.PathLike | None = None,
+          budget: int | None = None) -> PayloadRef:
+    """Keep ``text`` under a new random id, then prune the store down to ``budget`` bytes."""
+    data = text.encode() if isinstance(text, str) else text
+    root = payload_dir(directory)
+    pid = secrets.token_hex(16)
+    folder = root / pid
+    tmp = None
+    try:
+        folder.mkdir(parents=True)
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=".payload-")
+        with _open_for_write(fd) as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, folder / FILENAME)
+    except OSError as exc:
+        shutil.rmtree(folder, ignore_errors=True)
+        raise _write_error(exc, root, len(data)) from exc
+    prune(_budget(budget), directory=root, keep={pid})
+    return PayloadRef(pid, folder / FILENAME, len(data))
+
+
+def _write_error(exc: OSError, root: Path, size: int) -> JqMagicError:
+    why = "the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else \
+        (exc.strerror or str(exc))
+    return JqMagicError(
+        "FILE_ERROR", f"Could not store a payload of {size:,} bytes in {root}: {why}.",
+        "Free disk space, prune old payloads, or set JQMAGIC_PAYLOAD_DIR to a folder with room; "
+        "meanwhile narrow the query so the result fits on screen.")
+
+
+def find(pid: str, *, directory: str | os.PathLike | None = None) -> PayloadRef:
+    """The stored payload ``pid``; INVALID_ARGUMENT for a malformed id, NOT_FOUND if gone."""
+    if not isinstance(pid, str) or not _ID.match(pid):
+        raise JqMagicError("INVALID_ARGUMENT", f"{pid!r} is not a payload id",
+                           "A payload id is 32 lowercase hex characters, as shown with the "
+                           "truncated result.")
+    path = payload_dir(directory) / pid / FILENAME
+    try:
+        size = path.stat().st_size
+    except FileNotFoundError:
+        raise JqMagicError("NOT_FOUND", f"No payload {pid} in {path.parent.parent}",
+                           "It may have been pruned past the size budget; run the query "
+                           "again.") from None
+    return PayloadRef(pid, path, size)
+
+
+def load(pid: str, *, directory: str | os.PathLike | None = None) -> str:
+    """The text of payload ``pid``."""
+    ref = find(pid, directory=directory)
+    try:
+        return ref.path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise JqMagicError("FILE_ERROR", f"Could not read payload {pid}: {exc.strerror}",
+                           "Check the payload folder's permissions.") from exc
+
+
+def payload(pid: str, *, directory: str | os.PathLike | None = None) -> Any:
+    """The value of payload ``pid`` (several top-level JSON values come back as a list)."""
+    from jqmagic.core.sources import parse_json
+
+    values = parse_json(load(pid, directory=directory), f"payload {pid}")
+    return values[0] if len(values) == 1 else values
+
+
+def entries(directory: str | os.PathLike | None = None) -> list[PayloadRef]:
+    """Every stored payload, oldest first."""
+    root = payload_dir(directory)
+    found = []
+    if root.is_dir():
+        for folder in root.iterdir():
+            path = folder / FILENAME
+            if _ID.match(folder.name):
+                try:
+                    st = path.stat()
+                except OSError:
+                    continue
+                found.append((st.st_mtime_ns, PayloadRef(folder.name, path, st.st_size)))
+    return [ref for _, ref in sorted(found, key=lambda e: (e[0], e[1].id))]
+
+
+def prune(budget: int, *, directory: str | os.PathLike | None = None,
+          keep: set[str] | frozenset[str] = frozenset()) -> list[str]:
+    """Remove the oldest payloads until the store holds at most ``budget`` bytes."""
+    refs = entries(directory)
+    total = sum(r.size for r in refs)
+    removed = []
+    for ref in refs:
+        if total <= budget:
+            break
+        if ref.id in keep:
+            continue
+        shutil.rmtree(ref.path.parent, ignore_errors=True)
+        total -= ref.size
+        removed.append(ref.id)
+    return removed
+
+
+_NO_VALUE = object()
+
+
+def summary(ref: PayloadRef, text: str, value: Any = _NO_VALUE) -> dict:
+    """What is shown instead of a stored result: preview, jqschema shape, id, path, size."""
+    from jqmagic.core.shape import jq_schema
+
+    out: dict[str, Any] = {"queryID": ref.id, "payloadPath": str(ref.path),
+                           "preview": text[:PREVIEW_CHARS]}
+    if value is not _NO_VALUE:
+        out["schema"] = jq_schema(value)
+    out.update(originalSize=ref.size, truncated=len(text) > PREVIEW_CHARS)
+    return out
