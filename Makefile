@@ -3,23 +3,26 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: demo test lint lab bench clean
+.PHONY: demo test lint lab clean
 
-$(VENV)/.installed: pyproject.toml
+# One venv; each target installs the extras it needs (pip skips what is there).
+$(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
+
+$(VENV)/.test: $(VENV)/bin/python pyproject.toml
 	$(PY) -m pip install -q -e '.[test,demo,df]'
 	touch $@
 
-test: $(VENV)/.installed
+test: $(VENV)/.test
 	$(PY) -m pytest -q
 
-demo: $(VENV)/.installed
-	mkdir -p build
-	$(PY) -m jqmagic.demo notebooks/01-tour.ipynb build/tour.html
-	@echo "Open build/tour.html in a browser, or run 'make lab' to open the notebooks in JupyterLab."
+demo: $(VENV)/.test
+	$(PY) scripts/run_notebook.py notebooks/01-tour.ipynb build/tour.html
+	@echo "Open build/tour.html in a browser, or run 'make lab' for JupyterLab on notebooks/."
 
-lab: $(VENV)/.installed
+lab: $(VENV)/.test
+	$(PY) -m pip install -q -e '.[lab]'
 	$(VENV)/bin/jupyter lab notebooks/
 
 clean:
