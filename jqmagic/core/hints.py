@@ -51,6 +51,8 @@ def path_steps(program: str) -> list[Step]:
 def _segment_steps(seg: str) -> list[Step] | None:
     if seg == ".":
         return []
+    if seg.startswith("(") and seg.endswith(")") and len(_split_pipes(seg[1:-1])) == 1:
+        return _segment_steps(seg[1:-1].strip())
     m = _MAP.match(seg)
     if m:
         inner = _segment_steps(m["inner"].strip())
