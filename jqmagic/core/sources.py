@@ -321,9 +321,14 @@ def parse_yaml(text: str, label: str = "<input>") -> list[Any]:
     """Every document of a YAML stream, with the safe loader; INVALID_YAML on errors."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
     try:
-        return [doc for doc in yaml.load_all(text, Loader=loader)]
+        documents = []
+        while loader.check_node():
+            node = loader.get_node()
+            _check_alias_expansion(node, label)
+            documents.append(loader.construct_document(node))
+        return documents
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
@@ -334,6 +339,50 @@ def parse_yaml(text: str, label: str = "<input>") -> list[Any]:
             "INVALID_YAML", f"{label}, line {mark.line + 1}, column {mark.column + 1}: {problem}",
             "Check the indentation and quoting on that line.",
             caret_excerpt(text, mark.line + 1, mark.column + 1)) from None
+    finally:
+        loader.dispose()
+
+
+def _check_alias_expansion(root: Any, label: str) -> None:
+    """Refuse alias bombs ("billion laughs") and cycles before anything is constructed.
+
+    Counts the nodes the document would have once every alias is expanded, without
+    expanding them; a document that grows more than tenfold (and past 100k nodes)
+    through aliases is refused.
+    """
+    expanded: dict[int, int] = {}
+    open_nodes: set[int] = set()
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if key in expanded:
+            continue
+        children = _yaml_children(node)
+        if children_done:
+            open_nodes.discard(key)
+            expanded[key] = 1 + sum(expanded[id(c)] for c in children)
+            continue
+        if key in open_nodes:
+            raise JqMagicError("INVALID_YAML", f"{label}: an alias refers to itself (a cycle).",
+                               "JSON cannot hold cycles; remove the recursive alias.")
+        open_nodes.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in children if id(child) not in expanded)
+    total = expanded[id(root)]
+    if total > max(10 * len(expanded), 100_000):
+        raise JqMagicError(
+            "INVALID_YAML", f"{label}: aliases expand {len(expanded):,} nodes into {total:,} "
+            "(an alias bomb?); refused.", "Remove the nested aliases (&anchor / *alias).")
+
+
+def _yaml_children(node: Any) -> list[Any]:
+    value = node.value
+    if isinstance(value, list):
+        if value and isinstance(value[0], tuple):  # a mapping's (key, value) pairs
+            return [part for pair in value for part in pair]
+        return value
+    return []
 
 
 def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any]:
