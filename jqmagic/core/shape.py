@@ -170,7 +170,9 @@ def render(node: Node, fmt: str, depth: int, pointer: str, jq: str, stats: bool)
 def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | None = None,
           text: str | None = None, exec: str | None = None, path: str = "", depth: int = 2,
           format: str = "shape", stats: bool = False, stream: bool | None = None,
-          stream_threshold: int = STREAM_THRESHOLD, value_given: bool = False) -> ShapeResult:
+          stream_threshold: int = STREAM_THRESHOLD, value_given: bool = False,
+          jsonl: bool | None = None, yaml: bool | None = None, jsonc: bool | None = None,
+          ) -> ShapeResult:
     """The shape of a document (or of the subtree at JSON Pointer ``path``).
 
     Args:
@@ -181,6 +183,7 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
         stats: add per-path ``profiles`` (format ``shape``): counts, distinct, min/max, samples.
         stream: read a file in one streaming pass; default when it is over ``stream_threshold``.
         value_given: ``value=None`` means the JSON value null, not "no value".
+        jsonl, yaml, jsonc: force how a file or text is read (default: by its suffix).
 
     >>> shape(value={"users": [{"id": 1}, {"id": 2, "email": None}]}, depth=1).value["children"]
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -201,7 +204,7 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
     from jqmagic.core import shapesource
 
     doc = shapesource.open_source(source, value=value, file=file, text=text, exec=exec,
-                                  value_given=value_given)
+                                  value_given=value_given, jsonl=jsonl, yaml=yaml, jsonc=jsonc)
     if doc.streamable and (stream or (stream is None and doc.size > stream_threshold)):
         return _shape_stream(doc, parts, depth, format, stats)
     target, steps = resolve(doc.load(), parts)

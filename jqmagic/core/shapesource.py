@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import io
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -23,6 +23,7 @@ class Doc:
     kind: str
     spec: Any
     fmt: str = "json"
+    flags: dict = field(default_factory=dict)  # jsonl / yaml / jsonc forced by the caller
 
     @property
     def lines(self) -> bool:
@@ -51,21 +52,26 @@ class Doc:
         """The whole parsed value (several top-level values as one array)."""
         if self.kind == "value":
             return self.spec
-        values = sources.load_values(**{self.kind: self.spec})
+        values = sources.load_values(**{self.kind: self.spec}, **self.flags)
         return values[0] if len(values) == 1 and not self.lines else values
 
 
 def open_source(source: Any = None, *, value: Any = None, file: Any = None,
-                text: str | None = None, exec: str | None = None,
-                value_given: bool = False) -> Doc:
+                text: str | None = None, exec: str | None = None, value_given: bool = False,
+                jsonl: bool | None = None, yaml: bool | None = None, jsonc: bool | None = None
+                ) -> Doc:
     """Resolve the arguments of ``shape`` into one :class:`Doc` (errors as the query core)."""
+    flags = {"jsonl": jsonl, "yaml": yaml, "jsonc": jsonc}
     if isinstance(file, os.PathLike):
         file = os.fspath(file)
     kind, spec = sources.pick_source(source, file=file, text=text, value=value, exec=exec,
                                      value_given=value_given)
+    if kind == "text":
+        fmt = "yaml" if yaml else "jsonc" if jsonc else "jsonl" if jsonl else "json"
+        return Doc(kind, spec, fmt, flags)
     if kind != "file":
-        return Doc(kind, spec)
+        return Doc(kind, spec, flags=flags)
     files = sources.resolve_files(spec)
     if len(files) != 1:
-        return Doc("file", files, "many")
-    return Doc("file", files[0], sources.file_format(files[0]))
+        return Doc("file", files, "many", flags)
+    return Doc("file", files[0], sources.file_format(files[0], jsonl, yaml, jsonc), flags)

@@ -362,3 +362,13 @@ def test_integers_past_64_bits_stream():
     value = {"n": [2**70, 1], "x": "y"}
     assert both(value=value, format="jsonschema").value["properties"]["n"]["items"] == \
         {"type": "integer"}
+
+
+def test_forced_formats(tmp_path):
+    assert shape(text="a: [1]", yaml=True).value["keys"] == ["a"]
+    lines = tmp_path / "d.txt"
+    lines.write_text('{"a": 1}\n{"b": 2}\n')
+    for stream in (False, True):
+        out = shape(lines, jsonl=True, stream=stream).value
+        assert out["keyPresence"] == {"a": 1, "b": 1}
+    assert shape(text='{"a": 1}\n', jsonl=True, stream=True).value["arrayLength"] == 1
