@@ -36,6 +36,8 @@ def _query_arguments(parser: argparse.ArgumentParser) -> None:
                         help="one compact line per result")
     parser.add_argument("-s", "--slurp", action="store_true", help="read inputs into one array")
     parser.add_argument("-n", "--null-input", action="store_true", help="use null as input")
+    parser.add_argument("-R", "--raw-input", action="store_true",
+                        help="each line of input is a string")
     parser.add_argument("-S", "--sort-keys", action="store_true", help="sort object keys")
     parser.add_argument("--tab", action="store_true", help="indent with tabs")
     parser.add_argument("--indent", type=int, default=2, help="spaces of indentation")
@@ -87,7 +89,8 @@ def _run_query(args: argparse.Namespace) -> int:
     jq_args = {**{n: v for n, v in args.arg}, **_json_args(args.argjson)}
     try:
         result = query(args.filter, raw=args.raw, compact=args.compact, slurp=args.slurp,
-                       null_input=args.null_input, args=jq_args, jsonl=args.jsonl,
+                       null_input=args.null_input, raw_input=args.raw_input, args=jq_args,
+                       jsonl=args.jsonl,
                        yaml=args.yaml, jsonc=args.jsonc, limit=args.limit,
                        passthrough=args.passthrough, timeout=args.timeout,
                        sort_keys=args.sort_keys, indent=args.indent, tab=args.tab,
@@ -105,6 +108,42 @@ def _run_query(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- jqmagic inspect
+
+
+def _inspect_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("source", nargs="?", help="a file or glob (default: stdin)")
+    parser.add_argument("-p", "--path", default="", help="JSON Pointer of the part to inspect")
+    parser.add_argument("-d", "--depth", type=int, default=2, help="levels shown (default 2)")
+    parser.add_argument("--format", choices=("shape", "jqschema", "jsonschema"),
+                        default="shape", help="shape (merged), jqschema or jsonschema")
+    parser.add_argument("--stats", action="store_true", help="add per-path profiles")
+    parser.add_argument("--stream", action="store_true", default=None,
+                        help="read in one streaming pass (automatic for big files)")
+    parser.add_argument("--input", metavar="JSON", help="inline JSON as the input")
+    parser.add_argument("--jsonl", action="store_true", default=None, help="read JSON Lines")
+    parser.add_argument("--yaml", action="store_true", default=None, help="read YAML")
+    parser.add_argument("-c", "--compact-output", dest="compact", action="store_true",
+                        help="print the shape on one line")
+
+
+def _run_inspect(args: argparse.Namespace) -> int:
+    from jqmagic.core.shape import shape
+
+    if args.source is not None and args.input is not None:
+        raise JqMagicError("AMBIGUOUS_SOURCE", "Both SOURCE and --input were given.",
+                           "Give one of them.")
+    if args.source is not None:
+        source = {"file": args.source}
+    else:
+        source = {"text": args.input if args.input is not None else sys.stdin.read()}
+    result = shape(path=args.path, depth=args.depth, format=args.format, stats=args.stats,
+                   stream=args.stream, jsonl=args.jsonl, yaml=args.yaml, **source)
+    print(json.dumps(result.value, ensure_ascii=False,
+                     **({"separators": (",", ":")} if args.compact else {"indent": 2})))
+    return 0
+
+
 # ---------------------------------------------------------------- the command
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -112,6 +151,8 @@ Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
 
 COMMANDS: list[Command] = [
     ("query", "run a jq program over JSON, JSON Lines or YAML", _query_arguments, _run_query),
+    ("inspect", "show the shape of a document (merged, jqschema or JSON Schema) as JSON",
+     _inspect_arguments, _run_inspect),
 ]
 
 

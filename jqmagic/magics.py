@@ -14,7 +14,13 @@ import sys
 from typing import Any
 
 from IPython.core.error import UsageError
-from IPython.core.magic import Magics, line_cell_magic, magics_class, no_var_expand
+from IPython.core.magic import (
+    Magics,
+    line_cell_magic,
+    line_magic,
+    magics_class,
+    no_var_expand,
+)
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, observe, validate
 
@@ -140,6 +146,7 @@ class JqMagic(Magics):
     @argument("-c", "--compact", action="store_true", help="one compact line per result")
     @argument("-s", "--slurp", action="store_true", help="read all inputs into one array")
     @argument("-n", "--null-input", action="store_true", help="run once with null as input")
+    @argument("-R", "--raw-input", action="store_true", help="each input line is a string")
     @argument("-S", "--sort-keys", action="store_true", help="sort object keys")
     @argument("--tab", action="store_true", help="indent with tabs")
     @argument("--indent", type=int, default=2, help="spaces of indentation (0-7)")
@@ -187,7 +194,8 @@ class JqMagic(Magics):
         keep_all = args.passthrough or args.out is not None or args.to == "df"
         result = self.run_core(
             query, program, raw=args.raw, compact=args.compact, slurp=args.slurp,
-            null_input=args.null_input, args=jq_args, limit=args.limit, passthrough=keep_all,
+            null_input=args.null_input, raw_input=args.raw_input, args=jq_args, limit=args.limit,
+            passthrough=keep_all,
             timeout=args.timeout, namespace=self.shell.user_ns, sort_keys=args.sort_keys,
             indent=args.indent, tab=args.tab, **kwargs)
         for message in result.messages:
@@ -220,6 +228,52 @@ class JqMagic(Magics):
         if args.to == "lines":
             return _Text("\n".join(v if isinstance(v, str) else json.dumps(v)
                                    for v in result.values), result.message)
+        return result
+
+    @no_var_expand
+    @magic_arguments()
+    @argument("words", nargs="*", help="SOURCE: a path, glob, Python variable, JSON or URL")
+    @source_args
+    @argument("-p", "--path", default="", help="JSON Pointer of the part to inspect")
+    @argument("-d", "--depth", type=int, default=2, help="levels of children shown (default 2)")
+    @argument("--format", choices=("shape", "jqschema", "jsonschema"), default="shape",
+              help="shape (merged, default), jqschema (gh-aw filter) or jsonschema (2020-12)")
+    @argument("--stats", action="store_true",
+              help="per-path profiles: counts, missing, null, distinct, min/max, samples")
+    @argument("--stream", action="store_true", default=None,
+              help="read in one streaming pass (automatic for big files)")
+    @argument("--browse", action="store_true", help="open the SchemaBrowser widget")
+    @argument("-o", "--out", metavar="VAR", help="store the shape (plain data) in this variable")
+    @argument("-h", "--help", action="store_true", help="show this help")
+    @line_magic
+    def inspect(self, line: str):
+        """Show the shape of a document: keys, merged array elements, types, presence.
+
+        %inspect SOURCE [--path POINTER] [--depth N] [--format shape|jqschema|jsonschema]
+                        [--stats] [--stream] [--browse]
+        Examples:
+          %inspect api.json --path /items --depth 1
+          %inspect manifest.json --stats
+          %inspect users --browse
+        """
+        args = parse_line(self.inspect, line)
+        if args.help:
+            print(self.inspect.parser.format_help())
+            return None
+        kwargs = self.source_kwargs(args, list(args.words))
+        if args.browse:
+            from jqmagic.widget import SchemaBrowser
+
+            kwargs = {k: v for k, v in kwargs.items() if k not in ("jsonl", "yaml", "jsonc")}
+            return self.run_core(SchemaBrowser, path=args.path, stream=args.stream, **kwargs)
+        from jqmagic.core.shape import shape
+
+        result = self.run_core(shape, path=args.path, depth=args.depth, format=args.format,
+                               stats=args.stats, stream=args.stream, **kwargs)
+        if args.out:
+            self.shell.user_ns[args.out] = result.value
+            print(f"Stored the shape of {result.path or 'the document'} in {args.out}.")
+            return None
         return result
 
 

@@ -69,3 +69,8 @@ def test_results_before_a_runtime_error_are_printed(data):
 def test_exec_and_yaml():
     run = jqmagic("query", "--yaml", "--exec", "printf 'a: 1\\n---\\na: 2\\n'", ".a")
     assert run.stdout == "1\n2\n"
+
+
+def test_raw_input_lines():
+    run = jqmagic("query", "-R", "-c", "split(\",\")", stdin="a,b\nc\n")
+    assert run.stdout == '["a","b"]\n["c"]\n'

@@ -59,7 +59,7 @@ class QueryResult:
 def query(program: str, source: Any = None, *, file: Any = None, text: str | None = None,
           value: Any = None, exec: str | None = None, raw: bool = False,
           compact: bool = False, slurp: bool = False, null_input: bool = False,
-          args: dict[str, Any] | None = None, jsonl: bool | None = None,
+          raw_input: bool = False, args: dict[str, Any] | None = None, jsonl: bool | None = None,
           yaml: bool | None = None, jsonc: bool | None = None, limit: int | None = None,
           passthrough: bool = False, timeout: float | None = None,
           namespace: dict[str, Any] | None = None, sort_keys: bool = False,
@@ -70,7 +70,8 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
     Sources: a positional ``source`` (path, glob, list of paths, JSON text or a Python
     value), or one of ``file``, ``text``, ``value``, ``exec`` (a shell command's stdout);
     none with ``null_input``. ``args`` binds ``$name`` to JSON values (``--arg`` /
-    ``--argjson``); a ``$name`` left unbound is looked up in ``namespace``.
+    ``--argjson``); ``raw_input`` reads lines as strings (``-R``); a ``$name`` left
+    unbound is looked up in ``namespace``.
     At most ``limit`` results (default 100) and about ``max_tokens`` tokens of text are
     kept unless ``passthrough``; the rest is saved to disk and the result says where.
 
@@ -91,7 +92,8 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
                          exec_timeout=timeout, value_given=value_given) as prepared:
         spill = None if passthrough else _spill_path()
         request = {"program": program, "args": args, "files": prepared.files,
-                   "null_input": null_input, "slurp": slurp, "layout": layout,
+                   "null_input": null_input, "slurp": slurp, "raw_input": raw_input,
+                   "layout": layout,
                    "library_paths": library_paths, "keep": None if passthrough else limit,
                    "spill": spill}
         header, body = _run(request, timeout, namespace)
@@ -232,7 +234,7 @@ def _read_line_window(path: str, line: int) -> str:
 def _result(program: str, texts: list[str], header: dict, raw: bool, passthrough: bool,
             max_tokens: int, spill: str | None) -> QueryResult:
     values = [json.loads(t) for t in texts]
-    printed = [v if raw and isinstance(v, str) else t for v, t in zip(values, texts)]
+    printed = [v if raw and isinstance(v, str) else t for v, t in zip(values, texts, strict=True)]
     text = "\n".join(printed)
     total = header["total"]
     result = QueryResult(program, values, text, total, raw=raw, messages=header["messages"])

@@ -148,7 +148,7 @@ class Worker:
     def _start(self) -> subprocess.Popen:
         if self._process is not None and self._process.poll() is None:
             return self._process
-        self._stderr = tempfile.TemporaryFile()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close
         env = dict(os.environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit))
         self._process = subprocess.Popen(
             [sys.executable, "-m", "jqmagic.core.worker"],

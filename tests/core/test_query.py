@@ -242,3 +242,8 @@ def test_debug_messages_are_returned():
 
 def test_non_json_python_value():
     assert codes(query, ".", value=object()).code == "INVALID_ARGUMENT"
+
+
+def test_raw_input_reads_lines_as_strings():
+    assert query(".", text="a b\nc\n", raw_input=True).values == ["a b", "c"]
+    assert query(".", text="a\nb\n", raw_input=True, slurp=True).values == ["a\nb\n"]

@@ -12,7 +12,7 @@ from jqmagic.core import jsonc, sources
 
 CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "json"
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
-    f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefg", "bcdefgh"))
+    f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True))
 
 
 def test_positional_string_that_is_both_file_and_json_is_ambiguous(tmp_path, monkeypatch):
