@@ -9,17 +9,32 @@ The public API is a set of plain functions over a pure-Python core
 """
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.payloads import payload
 from jqmagic.core.query import QueryResult, query
+from jqmagic.core.shape import ShapeResult, shape
 
 __version__ = "0.1.0"
 
 __all__ = [
     "JqMagicError",
     "QueryResult",
+    "SchemaBrowser",
+    "ShapeResult",
     "__version__",
     "load_ipython_extension",
+    "payload",
     "query",
+    "shape",
 ]
+
+
+def __getattr__(name: str):
+    # SchemaBrowser needs ipywidgets: import it on first use, never with ``import jqmagic``
+    if name == "SchemaBrowser":
+        from jqmagic.widget import SchemaBrowser
+
+        return SchemaBrowser
+    raise AttributeError(f"module 'jqmagic' has no attribute {name!r}")
 
 
 def load_ipython_extension(ipython):

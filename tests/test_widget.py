@@ -140,3 +140,15 @@ def test_streamed_file(tmp_path):
     assert "<code>/users/*/settings/theme</code>" in b.details.value
     b.query = "."
     assert '"dark"' in b.run_query()
+
+
+def test_import_jqmagic_does_not_import_ipywidgets():
+    import subprocess
+    import sys
+
+    code = ("import sys, jqmagic\n"
+            "assert 'ipywidgets' not in sys.modules\n"
+            "assert {'shape', 'payload', 'SchemaBrowser'} <= set(jqmagic.__all__)\n"
+            "assert jqmagic.SchemaBrowser.__name__ == 'SchemaBrowser'\n"
+            "assert 'ipywidgets' in sys.modules")
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from typing import Any
 
 from jsonpointer import JsonPointer, JsonPointerException
@@ -12,6 +13,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.shapenode import jq_step, type_name
 
 KEYS_IN_ERROR = 12
+_PLAIN_KEY = re.compile(r"[\w.@/$-]+")
 
 
 def parse_pointer(pointer: str) -> list[str]:
@@ -47,6 +49,10 @@ def index_of(token: str) -> int | None:
     return None
 
 
+def _show_key(key: str) -> str:
+    return key if _PLAIN_KEY.fullmatch(key) else json.dumps(key, ensure_ascii=False)
+
+
 def _where(parent: str) -> str:
     return repr(parent) if parent else "the root"
 
@@ -55,7 +61,7 @@ def missing_key(pointer: str, parent: str, token: str, keys: list[str], nkeys: i
                 ) -> JqMagicError:
     """NOT_FOUND for a key the object at ``parent`` does not have."""
     close = difflib.get_close_matches(token, keys, n=1, cutoff=0.6)
-    shown = ", ".join(keys[:KEYS_IN_ERROR]) + (f", ... ({nkeys} in all)"
+    shown = ", ".join(_show_key(k) for k in keys[:KEYS_IN_ERROR]) + (f", ... ({nkeys} in all)"
                                                  if nkeys > KEYS_IN_ERROR else "")
     hint = f"Did you mean {json.dumps(parent + '/' + close[0])}? " if close else ""
     hint += f"Keys are: {shown}." if keys else "The object is empty."

@@ -35,6 +35,12 @@ class ShapeResult:
     jq_path: str
     streamed: bool = False
     node: Node | None = field(default=None, repr=False)  # the merged accumulator
+    depth: int = 2
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        from jqmagic.display import shape_bundle
+
+        return shape_bundle(self)
 
     @property
     def text(self) -> str:
@@ -210,10 +216,10 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
     target, steps = resolve(doc.load(), parts)
     pointer, jq = to_pointer(parts), jq_path(steps)
     if format == "jqschema":
-        return ShapeResult(jq_schema(target), format, pointer, jq)
+        return ShapeResult(jq_schema(target), format, pointer, jq, depth=depth)
     node = build(target, stats=stats)
     return ShapeResult(render(node, format, depth, pointer, jq, stats), format, pointer, jq,
-                       node=node)
+                       node=node, depth=depth)
 
 
 def _shape_stream(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool
@@ -236,11 +242,12 @@ def _stream_once(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool,
         events = shapestream.subtree(events, parts, steps)
         jq = jq_path(steps)
         if fmt == "jqschema":
-            return ShapeResult(shapestream.jqschema(events), fmt, pointer, jq, streamed=True)
+            return ShapeResult(shapestream.jqschema(events), fmt, pointer, jq, streamed=True,
+                               depth=depth)
         node = Node(Limits(stats=stats))
         shapestream.feed(events, node)
     return ShapeResult(render(node, fmt, depth, pointer, jq, stats), fmt, pointer, jq,
-                       streamed=True, node=node)
+                       streamed=True, node=node, depth=depth)
 
 
 __all__ = ["FORMATS", "ShapeResult", "build", "jq_schema", "json_schema", "shape"]

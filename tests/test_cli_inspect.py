@@ -1,0 +1,61 @@
+"""Golden runs of ``jqmagic inspect``: the shape as JSON on stdout, errors on stderr."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CORPUS = Path("/work/shared/corpus/json")
+
+
+def jqmagic(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "jqmagic", "inspect", *args], input=stdin,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture
+def data(tmp_path):
+    path = tmp_path / "users.json"
+    path.write_text(json.dumps({"users": [{"id": 1, "email": None}, {"id": 2, "email": "b"}]}))
+    return path
+
+
+def test_shape_of_a_file(data):
+    run = jqmagic(str(data), "--path", "/users", "--depth", "1")
+    assert run.returncode == 0, run.stderr
+    out = json.loads(run.stdout)
+    assert out["arrayLength"] == 2
+    assert out["elementTemplate"] == {"id": "number", "email": "null|string"}
+    assert out["keyPresence"] == {"id": 2, "email": 2}
+
+
+def test_stdin_compact_and_formats():
+    run = jqmagic("-c", "--format", "jqschema", stdin='{"b": [1], "a": "x"}')
+    assert run.stdout == '{"a":"string","b":["number"]}\n'
+    schema = json.loads(jqmagic("--format", "jsonschema", "--input", "[1, 2.5]").stdout)
+    assert schema["items"] == {"type": "number"}
+
+
+def test_stats_and_stream(data):
+    out = json.loads(jqmagic(str(data), "--stats", "--stream").stdout)
+    assert out["profiles"][".users[].email"]["null"] == 1
+
+
+def test_errors_print_code_and_hint(data):
+    run = jqmagic(str(data), "--path", "/users/5")
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr.startswith("error NOT_FOUND: Path '/users/5' not found. Array length is 2")
+    assert "hint: Use an index from 0 to 1" in run.stderr
+    bad = jqmagic(str(data), "--path", "users")
+    assert bad.stderr.startswith("error INVALID_POINTER")
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+def test_corpus_yaml_stream_of_documents():
+    run = jqmagic(str(CORPUS / "k8s/ingress-nginx-cloud-deploy.yaml"), "--depth", "0")
+    out = json.loads(run.stdout)
+    assert out["arrayLength"] == 19 and out["keyPresence"]["kind"] == 19

@@ -1,0 +1,47 @@
+"""%inspect in a real IPython shell."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from IPython.core.error import UsageError
+
+
+def test_inspect_a_variable_and_its_display(ip, run_cell):
+    ip.user_ns["doc"] = {"users": [{"id": 1, "name": "a"}, {"id": 2}]}
+    result = run_cell("%inspect doc --path /users")
+    assert result.value["keyPresence"] == {"id": 2, "name": 1}
+    bundle, _ = result._repr_mimebundle_()
+    assert bundle["text/plain"].splitlines()[:3] == [
+        ".users  array [2]", "  []  object {2 keys}", "    id  number"]
+    assert "name  string  (1/2)" in bundle["text/plain"]
+    assert bundle["application/json"] == result.value
+
+
+def test_inspect_a_file_with_stats_and_format(tmp_path, run_cell):
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps([{"a": 1}, {"a": None}]))
+    stats = run_cell(f"%inspect {path} --stats")
+    assert stats.value["profiles"][".[].a"]["null"] == 1
+    assert "Profiles:" in stats._repr_mimebundle_()[0]["text/plain"]
+    schema = run_cell(f"%inspect {path} --format jqschema")
+    assert schema.value == [{"a": "number"}]
+
+
+def test_inspect_errors_are_one_line(ip):
+    ip.user_ns["doc"] = {"users": []}
+    with pytest.raises(UsageError) as exc:
+        ip.run_line_magic("inspect", "doc --path /usr")
+    assert exc.value.code == "NOT_FOUND"
+    assert 'Did you mean "/users"?' in str(exc.value)
+
+
+def test_inspect_out_and_browse(ip, run_cell):
+    ip.user_ns["doc"] = {"k": [1, 2]}
+    ip.run_line_magic("inspect", "doc -o shp")
+    assert ip.user_ns["shp"]["children"]["k"]["arrayLength"] == 2
+    browser = run_cell("%inspect doc --browse")
+    assert type(browser).__name__ == "SchemaBrowser"
+    browser.select(".k[]")
+    assert "<code>/k/0</code>" in browser.details.value
