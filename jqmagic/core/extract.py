@@ -268,10 +268,9 @@ class _Scorer:
                 elif sib.name == "p" or (sib.name == "div" and not _has_block_child(sib)):
                     text = text_of(sib)
                     ld = link_density(sib, len(text))
-                    if len(text) > 80 and ld < 0.25:
-                        keep = True
-                    elif 0 < len(text) <= 80 and ld == 0 and re.search(r"\.( |$)", text):
-                        keep = True
+                    keep = (len(text) > 80 and ld < 0.25) or (
+                        0 < len(text) <= 80 and ld == 0 and bool(re.search(r"\.( |$)", text))
+                    )
             if keep:
                 article.append(sib.extract())
         return article
@@ -287,9 +286,9 @@ class _Scorer:
         for el in article.find_all(True):
             if el.decomposed:
                 continue
-            if el.get("role") in _CHROME_ROLES:
-                el.decompose()
-            elif _SHARE.search(_names(el)) and len(text_of(el)) < 500:
+            if el.get("role") in _CHROME_ROLES or (
+                _SHARE.search(_names(el)) and len(text_of(el)) < 500
+            ):
                 el.decompose()
         for el in article.find_all(["h1", "h2"]):
             if not el.decomposed and self.weigh and _weight(el) < 0:

@@ -130,10 +130,8 @@ def tidy(md: str) -> str:
         if fence:
             out.append(line)
             continue
-        if line.endswith("  ") and line.strip():
-            line = line.rstrip() + "  "  # keep a markdown hard line break
-        else:
-            line = line.rstrip()
+        hard_break = line.endswith("  ") and line.strip()  # keep markdown's "  \n"
+        line = line.rstrip() + ("  " if hard_break else "")
         if not line.strip():
             blank += 1
             if blank > 1:

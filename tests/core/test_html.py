@@ -1,0 +1,213 @@
+"""HTML -> markdown: rendering rules, chrome removal, and scores on the shared corpus."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+from pathlib import Path
+
+import pytest
+
+from jqmagic.core.html import code_language, parse, to_markdown
+
+BASE = "https://site.example/docs/page.html"
+FILLER = ("This sentence is here so that the block holds real reading text, with commas, "
+          "clauses, and enough length to count as the content of the page. ") * 3
+
+
+def md(body: str, head: str = "<title>T</title>", **kw) -> str:
+    return to_markdown(f"<html><head>{head}</head><body>{body}</body></html>", BASE,
+                       **kw).markdown
+
+
+def article(inner: str) -> str:
+    return f"<article><p>{FILLER}</p>{inner}<p>{FILLER}</p></article>"
+
+
+# -- title ---------------------------------------------------------------------------------
+def test_title_from_title_tag():
+    page = to_markdown("<html><head><title>\n  Hello   World </title></head><body>"
+                       "<p>x</p></body></html>")
+    assert page.title == "Hello World"
+
+
+@pytest.mark.parametrize(("head", "body", "title"), [
+    ('<meta property="og:title" content="From OG">', "<p>x</p>", "From OG"),
+    ("", "<h1>From H1</h1><p>x</p>", "From H1"),
+    ("", "<p>nothing</p>", ""),
+])
+def test_title_fallbacks(head, body, title):
+    assert to_markdown(f"<html><head>{head}</head><body>{body}</body></html>").title == title
+
+
+# -- rendering rules -------------------------------------------------------------------------
+def test_atx_headings_and_inline_styles():
+    out = md(article("<h2>Section</h2><h3>Sub</h3><p><b>bold</b> <em>it</em> "
+                     "<code>x_y*z</code> snake_case</p>"))
+    assert "## Section" in out and "### Sub" in out
+    assert "**bold** *it* `x_y*z` snake_case" in out
+
+
+def test_links_become_absolute():
+    out = md(article('<p><a href="../api/">API</a> <a href="/root">Root</a> '
+                     '<a href="#frag">Local</a> <a href="https://x.org/">X</a></p>'))
+    assert "[API](https://site.example/api/)" in out
+    assert "[Root](https://site.example/root)" in out
+    assert "[X](https://x.org/)" in out
+    assert "Local" in out and "(#frag)" not in out
+
+
+def test_base_href_wins():
+    html = ('<html><head><base href="https://cdn.example/b/"></head><body>'
+            + article('<p><a href="x.html">rel</a></p>') + "</body></html>")
+    assert "[rel](https://cdn.example/b/x.html)" in to_markdown(html, BASE).markdown
+
+
+def test_nested_lists_are_indented():
+    out = md(article("<ul><li>one</li><li>two<ul><li>deep</li></ul></li></ul>"
+                     "<ol><li>first</li><li>second</li></ol>"))
+    lines = out.splitlines()
+    assert "- one" in lines and "- two" in lines
+    assert any(line.startswith((" ", "\t")) and line.strip() == "- deep" for line in lines)
+    assert "1. first" in lines and "2. second" in lines
+
+
+def test_tables_are_gfm():
+    out = md(article("<table><thead><tr><th>Name</th><th>Qty</th></tr></thead><tbody>"
+                     "<tr><td>apple</td><td>3</td></tr><tr><td>pear</td><td>5</td></tr>"
+                     "</tbody></table>"))
+    assert "| Name | Qty |" in out
+    assert "| --- | --- |" in out
+    assert "| apple | 3 |" in out
+
+
+@pytest.mark.parametrize(("pre", "lang"), [
+    ('<pre><code class="language-python">x = 1</code></pre>', "python"),
+    ('<pre class="lang-js">x = 1</pre>', "js"),
+    ('<div class="highlight-source-rust"><pre>x = 1</pre></div>', "rust"),
+    ('<pre class="brush: sql">x = 1</pre>', "sql"),  # SyntaxHighlighter's two classes
+    ('<pre data-lang="Go">x = 1</pre>', "go"),
+    ("<pre>x = 1</pre>", ""),
+])
+def test_code_language(pre, lang):
+    assert code_language(parse(pre).find("pre")) == lang
+
+
+def test_pre_is_a_fenced_block_with_exact_code():
+    code = 'def f(a_b, *args):\n    return a_b < 2 and "**" or [x]\n\n\n    # end'
+    esc = code.replace("&", "&amp;").replace("<", "&lt;")
+    out = md(article(f'<pre><code class="language-python">{esc}</code></pre>'))
+    assert f"```python\n{code}\n```" in out
+
+
+def test_images_keep_alt_and_absolute_src_including_lazy_ones():
+    out = md(article('<p><img src="img/a.png" alt="A chart"></p>'
+                     '<figure><img src="data:image/gif;base64,R0lG" data-src="/lazy.jpg" '
+                     'alt="Lazy"><figcaption>Caption text</figcaption></figure>'))
+    assert "![A chart](https://site.example/docs/img/a.png)" in out
+    assert "![Lazy](https://site.example/lazy.jpg)" in out
+    assert "Caption text" in out
+
+
+def test_blockquote():
+    out = md(article("<blockquote><p>Quoted words</p></blockquote>"))
+    assert "> Quoted words" in out
+
+
+def test_junk_is_dropped():
+    out = md(article("<script>SCRIPT1</script><style>p{}</style><noscript>NOSCRIPT</noscript>"
+                     "<!-- COMMENT --><template>TEMPLATE</template>"
+                     '<p style="display:none">HIDDEN</p><p hidden>HIDDEN2</p>'),
+             head="<title>T</title><script>HEADSCRIPT</script>")
+    for junk in ("SCRIPT1", "p{}", "NOSCRIPT", "COMMENT", "TEMPLATE", "HIDDEN", "HEADSCRIPT"):
+        assert junk not in out
+
+
+CHROME = """
+<div id="cookie-banner"><p>We use cookies. COOKIE-TEXT Accept all?</p></div>
+<header class="site-header"><a href="/">LOGO-TEXT</a><nav><a href="/a">NAV-A</a>
+<a href="/b">NAV-B</a></nav></header>
+<aside class="sidebar"><h3>Popular</h3><ul><li><a href="/p1">SIDEBAR-LINK</a></li></ul></aside>
+{main}
+<footer><p>FOOTER-TEXT, all rights reserved, and more words in the footer here.</p></footer>
+"""
+
+
+@pytest.mark.parametrize("wrapper", [
+    "<main>{}</main>", "<article>{}</article>", '<div role="main">{}</div>',
+    '<div class="x">{}</div>',  # no semantic element: the densest block wins
+])
+def test_page_chrome_is_dropped_around_main_content(wrapper):
+    main = wrapper.format(f"<h1>Headline</h1><p>{FILLER}</p><h2>Part</h2><p>{FILLER}</p>")
+    out = md(CHROME.format(main=main))
+    assert "## Part" in out and FILLER.split(",")[0] in out
+    for chrome in ("COOKIE-TEXT", "LOGO-TEXT", "NAV-A", "SIDEBAR-LINK", "FOOTER-TEXT"):
+        assert chrome not in out, chrome
+
+
+def test_raw_keeps_everything():
+    main = f"<main><p>{FILLER}</p></main>"
+    out = md(CHROME.format(main=main), raw=True)
+    for chrome in ("COOKIE-TEXT", "NAV-A", "SIDEBAR-LINK", "FOOTER-TEXT"):
+        assert chrome in out
+
+
+def test_short_page_keeps_its_text():
+    out = md("<p>Just one short line.</p>")
+    assert out.strip() == "Just one short line."
+
+
+def test_empty_and_odd_documents():
+    assert to_markdown("").markdown == ""
+    assert to_markdown("<html><body></body></html>").markdown == ""
+    assert "plain" in to_markdown("plain text, no tags").markdown
+    assert "ok" in to_markdown(b"<p>ok</p>").markdown
+
+
+def test_blank_lines_are_collapsed_but_code_is_not():
+    out = md(article("<p>a</p><br><br><br><p>b</p><pre>x\n\n\n\ny</pre>"))
+    assert "\n\n\n" not in out.replace("x\n\n\n\ny", "")
+    assert "x\n\n\n\ny" in out
+
+
+# -- the shared corpus -------------------------------------------------------------------------
+ROOT = Path(__file__).resolve().parents[2]
+CORPUS = ROOT.parent / "shared" / "corpus" / "html"
+
+
+@pytest.fixture(scope="module")
+def scorer():
+    if not (CORPUS / "index.json").is_file():
+        pytest.skip(f"corpus not found at {CORPUS} (it lives in the shared folder)")
+    spec = importlib.util.spec_from_file_location("score_html", ROOT / "bench" /
+                                                  "score_html.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_corpus_scores(scorer):
+    """Every page keeps its main content: mean F1 >= 0.95, no page under 0.7."""
+    index = json.loads((CORPUS / "index.json").read_text())
+    f1s = {}
+    missing = []
+    for entry in index:
+        name = entry["name"]
+        src = (CORPUS / name / "source.html").read_text("utf-8")
+        ref = (CORPUS / name / "expected.html").read_text("utf-8")
+        page = to_markdown(src, scorer.BASE)
+        cjk = name in scorer.CJK_PAGES
+        _, _, f1s[name] = scorer.prf(scorer.tokens(scorer.strip_markdown(page.markdown), cjk),
+                                     scorer.tokens(scorer.reference_text(ref), cjk))
+        st = scorer.structure(page.markdown)
+        counts = entry.get("expected_tag_counts", {})
+        if counts.get("table") and not st["table"]:
+            missing.append(f"{name}: table")
+        if counts.get("pre") and not st["fence"]:
+            missing.append(f"{name}: fence")
+        assert page.title, name
+    mean = sum(f1s.values()) / len(f1s)
+    worst = min(f1s, key=f1s.get)
+    assert mean >= 0.95, f"mean F1 {mean:.3f}"
+    assert f1s[worst] >= 0.7, f"{worst}: {f1s[worst]:.2f}"
+    assert not missing
