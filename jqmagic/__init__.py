@@ -9,21 +9,27 @@ The public API is a set of plain functions over a pure-Python core
 """
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.fetch import FetchResult, fetch
 from jqmagic.core.payloads import payload
 from jqmagic.core.query import QueryResult, query
+from jqmagic.core.search import SearchResults, search
 from jqmagic.core.shape import ShapeResult, shape
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "FetchResult",
     "JqMagicError",
     "QueryResult",
     "SchemaBrowser",
+    "SearchResults",
     "ShapeResult",
     "__version__",
+    "fetch",
     "load_ipython_extension",
     "payload",
     "query",
+    "search",
     "shape",
 ]
 

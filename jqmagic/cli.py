@@ -144,6 +144,92 @@ def _run_inspect(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- jqmagic fetch / search
+
+
+def _print_json(data: dict) -> None:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+
+
+def _failure(exc: JqMagicError) -> dict:
+    return {"success": False, "error": exc.message, "error_code": exc.code}
+
+
+def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("url", help="the http(s) URL to fetch")
+    parser.add_argument("--offset", type=int, help="first line to print (1-based)")
+    parser.add_argument("--limit", type=int, help="lines printed at most")
+    parser.add_argument("--raw", action="store_true", help="HTML without cleaning")
+    parser.add_argument("--jq", metavar="FILTER", help="a jq filter run on a JSON response")
+    parser.add_argument("-H", "--header", action="append", default=[], metavar="'K: V'",
+                        help="an extra request header (repeatable)")
+    parser.add_argument("--max-bytes", type=int, help="refuse bodies larger than this")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="refuse private, loopback and link-local addresses")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"success": ..., "url", "title", "content", ...}')
+
+
+def _run_fetch(args: argparse.Namespace) -> int:
+    from jqmagic.core.fetch import fetch, parse_headers
+
+    options = {"max_bytes": args.max_bytes} if args.max_bytes else {}
+    if args.sandbox:
+        options["private_addresses"] = False
+    try:
+        result = fetch(args.url, offset=args.offset, limit=args.limit, raw=args.raw,
+                       jq=args.jq, headers=parse_headers(args.header), **options)
+    except JqMagicError as exc:
+        if not args.json:
+            raise
+        _print_json(_failure(exc))
+        return 1
+    if args.json:
+        _print_json(result.to_dict())
+        return 0
+    if result.content:
+        print(result.content)
+    if result.next_offset is not None:
+        print(f"Lines {result.offset}-{result.next_offset - 1} of {result.total_lines}. "
+              f"Read on with --offset {result.next_offset}.", file=sys.stderr)
+    return 0
+
+
+def _search_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("query", nargs="+", help="the search terms")
+    parser.add_argument("--provider", choices=("brave", "google"), default="brave",
+                        help="search API (default brave)")
+    parser.add_argument("--count", type=int, default=10,
+                        help="results (brave 1-20, google 1-10)")
+    parser.add_argument("--offset", type=int, default=0,
+                        help="brave: page offset (0-9); google: results skipped")
+    parser.add_argument("--allow", action="append", default=[], metavar="DOMAIN",
+                        help="keep only results from this domain (repeatable)")
+    parser.add_argument("--block", action="append", default=[], metavar="DOMAIN",
+                        help="drop results from this domain (repeatable)")
+    parser.add_argument("--json", action="store_true",
+                        help='print {"success": ..., "results": [...], "count"}')
+
+
+def _run_search(args: argparse.Namespace) -> int:
+    from jqmagic.core.search import search
+
+    try:
+        result = search(" ".join(args.query), provider=args.provider, count=args.count,
+                        offset=args.offset, allowed_domains=args.allow,
+                        blocked_domains=args.block)
+    except JqMagicError as exc:
+        if not args.json:
+            raise
+        _print_json(_failure(exc))
+        return 1
+    if args.json:
+        _print_json(result.to_dict())
+    else:
+        print(result.to_markdown())
+    return 0
+
+
 # ---------------------------------------------------------------- the command
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -153,6 +239,8 @@ COMMANDS: list[Command] = [
     ("query", "run a jq program over JSON, JSON Lines or YAML", _query_arguments, _run_query),
     ("inspect", "show the shape of a document (merged, jqschema or JSON Schema) as JSON",
      _inspect_arguments, _run_inspect),
+    ("fetch", "fetch a URL as markdown (HTML), JSON or text", _fetch_arguments, _run_fetch),
+    ("search", "search the web with Brave or Google", _search_arguments, _run_search),
 ]
 
 

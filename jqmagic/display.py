@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from jqmagic.core.fetch import FetchResult
 from jqmagic.core.query import QueryResult
+from jqmagic.core.search import SearchResults
 from jqmagic.core.settings import settings
 from jqmagic.core.shape import ShapeResult
 
@@ -111,8 +113,41 @@ def shape_bundle(result) -> tuple[dict, dict]:
     return bundle, metadata
 
 
+def fetch_note(result) -> str:
+    """One line saying which lines of a fetched page are shown and how to read on."""
+    if result.next_offset is None:
+        return ""
+    last = result.next_offset - 1
+    return (f"Lines {result.offset:,}-{last:,} of {result.total_lines:,}. Read on with "
+            f"--offset {result.next_offset}.")
+
+
+def fetch_bundle(result) -> tuple[dict, dict]:
+    """The bundle of a :class:`jqmagic.core.fetch.FetchResult`: markdown, or JSON for Lab."""
+    note = fetch_note(result)
+    if len(result.content) > _max_chars() and not note:
+        note = (f"Truncated: the page has {result.total_lines:,} lines. Read it in parts "
+                "with --offset N --limit M.")
+    bundle = {"text/plain": bounded_text(result.content, note)}
+    if result.value is not None:
+        mime, metadata = json_bundle(result.value)
+        bundle.update(mime)
+        return bundle, metadata
+    if result.content_type in ("text/html", "application/xhtml+xml"):
+        head = f"**{result.title}** <{result.final_url}>\n\n" if result.title else ""
+        bundle["text/markdown"] = head + bounded_text(result.content, note)
+    return bundle, {}
+
+
+def search_bundle(result) -> tuple[dict, dict]:
+    """The bundle of :class:`jqmagic.core.search.SearchResults`: a list of markdown links."""
+    text = bounded_text(result.to_markdown())
+    return {"text/plain": text, "text/markdown": text}, {}
+
+
 # Result type -> the function that renders it; the faces add theirs here.
-RENDERERS = {QueryResult: query_bundle, ShapeResult: shape_bundle}
+RENDERERS = {QueryResult: query_bundle, ShapeResult: shape_bundle, FetchResult: fetch_bundle,
+             SearchResults: search_bundle}
 
 
 def register(ipython) -> None:

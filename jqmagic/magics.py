@@ -277,6 +277,85 @@ class JqMagic(Magics):
         return result
 
 
+    @no_var_expand
+    @magic_arguments()
+    @argument("url", nargs="?", help="the http(s) URL to fetch")
+    @argument("--offset", type=int, help="first line to show (1-based)")
+    @argument("--limit", type=int, help="lines shown at most")
+    @argument("--raw", action="store_true", help="HTML without cleaning (chrome included)")
+    @argument("--jq", metavar="FILTER", help="run a jq filter on a JSON response")
+    @argument("-H", "--header", action="append", default=[], metavar="'K: V'",
+              help="an extra request header (repeatable)")
+    @argument("-o", "--out", metavar="VAR",
+              help="store the JSON value (or the markdown text) in this variable")
+    @argument("-h", "--help", action="store_true", help="show this help")
+    @line_magic
+    def webfetch(self, line: str):
+        """Fetch a web page as clean markdown, or a JSON API response as JSON.
+
+        %webfetch URL [--offset N] [--limit N] [--raw] [--jq FILTER] [-H 'K: V'] [-o VAR]
+        HTML keeps its main content (title, headings, links, lists, tables, code);
+        JSON stays JSON (--jq queries it); text passes through.
+        Examples:
+          %webfetch https://docs.python.org/3/library/json.html --limit 80
+          %webfetch https://api.github.com/repos/jqlang/jq --jq '.stargazers_count'
+        """
+        args = parse_line(self.webfetch, line)
+        if args.help or not args.url:
+            print(self.webfetch.parser.format_help())
+            return None
+        from jqmagic.core.fetch import fetch, parse_headers
+
+        headers = self.run_core(parse_headers, args.header)
+        result = self.run_core(fetch, args.url, offset=args.offset, limit=args.limit,
+                               raw=args.raw, jq=args.jq, headers=headers)
+        if args.out:
+            stored = result.value if result.value is not None else result.content
+            self.shell.user_ns[args.out] = stored
+            print(f"Stored {'the JSON value' if result.value is not None else 'the text'} "
+                  f"of {result.final_url} in {args.out}.")
+            return None
+        return result
+
+    @no_var_expand
+    @magic_arguments()
+    @argument("words", nargs="*", help="the search query")
+    @argument("--provider", choices=("brave", "google"), default="brave",
+              help="search API (default brave)")
+    @argument("--count", type=int, default=10, help="results (brave 1-20, google 1-10)")
+    @argument("--offset", type=int, default=0, help="brave: page offset; google: results "
+              "skipped")
+    @argument("--allow", action="append", default=[], metavar="DOMAIN",
+              help="keep only results from this domain (repeatable)")
+    @argument("--block", action="append", default=[], metavar="DOMAIN",
+              help="drop results from this domain (repeatable)")
+    @argument("-o", "--out", metavar="VAR", help="store the results (a list) in this variable")
+    @argument("-h", "--help", action="store_true", help="show this help")
+    @line_magic
+    def websearch(self, line: str):
+        """Search the web (Brave or Google) and list the results as markdown links.
+
+        %websearch QUERY [--provider brave|google] [--count N] [--allow D] [--block D]
+        Keys: BRAVE_API_KEY, or GOOGLE_SEARCH_API_KEY + GOOGLE_SEARCH_ENGINE_ID, or
+        ~/.config/jqmagic/credentials.json.
+        Example:
+          %websearch jq manual --allow jqlang.org --count 5
+        """
+        args = parse_line(self.websearch, line)
+        if args.help or not args.words:
+            print(self.websearch.parser.format_help())
+            return None
+        from jqmagic.core.search import search
+
+        result = self.run_core(search, " ".join(args.words), provider=args.provider,
+                               count=args.count, offset=args.offset,
+                               allowed_domains=args.allow, blocked_domains=args.block)
+        if args.out:
+            self.shell.user_ns[args.out] = result.results
+            print(f"Stored {result.count} result(s) in {args.out}.")
+            return None
+        return result
+
 class _Text:
     """Plain text with its truncation line, bounded like every other output."""
 

@@ -52,6 +52,11 @@ class FetchResult:
     elapsed: float = 0.0
     headers: dict[str, str] = field(default_factory=dict, repr=False)
 
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> Any:
+        from jqmagic.display import fetch_bundle  # rendering lives with the faces
+
+        return fetch_bundle(self)
+
     def to_dict(self) -> dict[str, Any]:
         """The spec's success shape (``url`` is the final URL after redirects)."""
         out: dict[str, Any] = {
@@ -162,6 +167,18 @@ def fetch(
         bytes=len(body), elapsed=time.monotonic() - started,
         headers=dict(resp.headers),
     )
+
+
+def parse_headers(lines: list[str] | tuple[str, ...] | None) -> dict[str, str]:
+    """Headers given as ``"Name: value"`` lines (curl's ``-H``) as a dict."""
+    headers: dict[str, str] = {}
+    for line in lines or ():
+        name, sep, value = line.partition(":")
+        if not sep or not name.strip() or any(c in name for c in " \t\r\n"):
+            raise JqMagicError("INVALID_ARGUMENT", f"Malformed header {name.strip()[:30]!r}",
+                               "Give headers as 'Name: value', e.g. -H 'Accept: text/html'.")
+        headers[name.strip()] = value.strip()
+    return headers
 
 
 # -- request ---------------------------------------------------------------------------
