@@ -36,6 +36,12 @@ def m_jqmagic(html: str, base: str) -> str:
     return to_markdown(html, base).markdown
 
 
+def m_jqmagic_stdlib(html: str, base: str) -> str:
+    from jqmagic.core.html import to_markdown
+
+    return to_markdown(html, base, parser="html.parser").markdown
+
+
 def m_markdownify(html: str, base: str) -> str:
     from markdownify import markdownify
 
@@ -60,6 +66,7 @@ def m_readability(html: str, base: str) -> str:
 
 METHODS = {
     "jqmagic": m_jqmagic,
+    "jqmagic (html.parser)": m_jqmagic_stdlib,
     "markdownify": m_markdownify,
     "trafilatura": m_trafilatura,
     "readability+markdownify": m_readability,
@@ -187,7 +194,9 @@ def main(argv: list[str] | None = None) -> int:
         out.write_text(
             "# HTML -> markdown: readable-content scores\n\n"
             f"{len(pages)} pages of the shared corpus (Readability's test pages; reference = "
-            "expected.html). Bag-of-words precision / recall / F1 after stripping markdown "
+            "expected.html). `jqmagic` parses with lxml when it is installed (the bench extra "
+            "brings it), `jqmagic (html.parser)` with the standard library's parser, as a "
+            "plain install does. Bag-of-words precision / recall / F1 after stripping markdown "
             "syntax, links and URLs; CJK pages by character. Made by `bench/score_html.py`.\n\n"
             + table + "\n\n"
             + "".join(f"- {n}: structure missing on {', '.join(m)}\n"

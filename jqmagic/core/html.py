@@ -29,6 +29,7 @@ _KNOWN_LANGS = {
     "perl", "lua", "haskell", "csharp", "cs", "jsx", "tsx", "powershell", "dockerfile",
     "makefile", "markdown", "md", "nginx", "graphql", "http",
 }
+MAX_DEPTH = 150
 _LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src")
 
 
@@ -40,14 +41,33 @@ class Page:
     markdown: str
 
 
-def parse(html: str | bytes) -> Any:
-    """Parse with lxml when installed (faster, browser-like), else Python's html.parser."""
+def parse(html: str | bytes, parser: str | None = None) -> Any:
+    """Parse with ``parser``, else lxml when installed (faster), else html.parser."""
+    if parser:
+        return BeautifulSoup(html, parser)
     try:
         import lxml  # noqa: F401
 
         return BeautifulSoup(html, "lxml")
     except ImportError:  # pragma: no cover - depends on the environment
         return BeautifulSoup(html, "html.parser")
+
+
+def flatten_deep(soup: Any, limit: int = MAX_DEPTH) -> int:
+    """Unwrap elements nested deeper than ``limit`` (their text stays), so a pathological
+    page cannot exhaust recursion in the converter. Returns how many were unwrapped."""
+    depth: dict[int, int] = {id(soup): 0}
+    deep = []
+    for el in soup.descendants:
+        if getattr(el, "name", None) is None:
+            continue
+        d = depth[id(el.parent)] + 1
+        depth[id(el)] = d
+        if d > limit:
+            deep.append(el)
+    for el in reversed(deep):
+        el.unwrap()
+    return len(deep)
 
 
 def extract_title(soup: Any) -> str:
@@ -62,7 +82,8 @@ def extract_title(soup: Any) -> str:
     return text_of(h1) if h1 else ""
 
 
-def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = False) -> Page:
+def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = False,
+                parser: str | None = None) -> Page:
     """Convert an HTML document to markdown.
 
     Args:
@@ -70,8 +91,10 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
         base_url: where the page came from; links and images are made absolute against
             it (a ``<base href>`` in the page takes precedence, as in a browser).
         raw: skip all cleaning: convert the whole document, chrome included.
+        parser: bs4's parser name; default lxml if installed, else html.parser.
     """
-    soup = parse(html)
+    soup = parse(html, parser)
+    flatten_deep(soup)
     title = extract_title(soup)
     base = _base_url(soup, base_url)
     if raw:

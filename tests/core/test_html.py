@@ -211,3 +211,11 @@ def test_corpus_scores(scorer):
     assert mean >= 0.95, f"mean F1 {mean:.3f}"
     assert f1s[worst] >= 0.7, f"{worst}: {f1s[worst]:.2f}"
     assert not missing
+
+
+def test_pathologically_deep_nesting_is_flattened():
+    para = "<p>" + "Deep text, with commas, kept whole. " * 10 + "</p>"
+    html = "<html><body>" + "<div>" * 3000 + para + "</div>" * 3000 + "</body></html>"
+    out = to_markdown(html).markdown
+    assert out.strip().startswith("Deep text, with commas, kept whole.")
+    assert out.count("Deep text") == 10
