@@ -3,11 +3,14 @@
 A :class:`TextDoc` keeps the original text of a file. Locating a value walks only the
 containers on the pointer's path: their members are scanned here (so comments, trailing
 commas and offsets are known) while the values in between are skipped by the json module's
-C scanner. An edit replaces the characters of one value or one member with text rendered in
-the document's own style (indent unit, separators, newline, ASCII escaping); every other
-character is left as it was, so number literals, key order, escapes and comments survive.
-Offsets are character offsets into the text decoded with ``surrogateescape``, so any byte
-sequence round-trips; :meth:`TextDoc.chunks` maps them back to bytes.
+C scanner. An edit replaces the bytes of one value or one member with text rendered in
+the document's own style (indent unit, separators, newline, ASCII escaping); every other byte
+is left as it was, so number literals, key order, escapes and comments survive.
+
+The text is the file's bytes decoded as latin-1: one character per byte, so offsets are byte
+offsets, any byte sequence round-trips, and a 100 MB file costs 100 MB of text. JSON syntax
+is ASCII, so scanning is unaffected; keys, values read, new text, errors and diffs pass
+through :func:`_raw` / :func:`_real` (UTF-8) at the boundary.
 """
 
 from __future__ import annotations
@@ -41,10 +44,21 @@ def _reject_constant(name: str) -> None:
     raise ValueError(f"{name} is not JSON")
 
 
-# Both decoders reject NaN / Infinity. _SKIP drops each object once built, so skipping a
-# large sibling costs time at C speed but almost no memory.
+class _DuplicateKey(Exception):
+    """An object repeats a key (not a ValueError, so no fallback parse catches it)."""
+
+
+def _unique(pairs: list) -> None:
+    if len(pairs) > 1 and len(dict(pairs)) != len(pairs):
+        raise _DuplicateKey
+    return None
+
+
+# The decoders reject NaN / Infinity. _SKIP drops each object once built, so skipping a
+# large sibling costs time at C speed but almost no memory; _CHECK also finds repeated keys.
 _READ = json.JSONDecoder(parse_constant=_reject_constant).scan_once
 _SKIP = json.JSONDecoder(object_hook=lambda _: None, parse_constant=_reject_constant).scan_once
+_CHECK = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_reject_constant).scan_once
 
 
 class Member(NamedTuple):
@@ -117,15 +131,39 @@ def not_container(tokens: list[str], depth: int, kind: str) -> JqMagicError:
                                   pointers.to_pointer(tokens[:depth]), tokens[depth], kind)
 
 
+def _raw(text: str) -> str:
+    """Real text -> its UTF-8 bytes as latin-1 characters (the form TextDoc holds)."""
+    if text.isascii():
+        return text
+    try:
+        return text.encode("utf-8", "surrogateescape").decode("latin-1")
+    except UnicodeEncodeError:  # a lone surrogate from a \ud800 escape
+        return text.encode("utf-8", "surrogatepass").decode("latin-1")
+
+
+def _real(text: str) -> str:
+    """The inverse of :func:`_raw`; bytes that are not UTF-8 come back as surrogates."""
+    if text.isascii():
+        return text
+    data = text.encode("latin-1")
+    try:
+        return data.decode("utf-8", "surrogatepass")
+    except UnicodeDecodeError:
+        return data.decode("utf-8", "surrogateescape")
+
+
 def invalid(text: str, pos: int, why: str) -> JqMagicError:
     """An INVALID_JSON error pointing at ``pos`` with a caret."""
+    start = text.rfind("\n", 0, pos) + 1
+    end = text.find("\n", pos)
     line = text.count("\n", 0, pos) + 1
-    column = pos - text.rfind("\n", 0, pos)
+    column = len(_real(text[start:pos])) + 1
+    shown = _real(text[start : len(text) if end < 0 else end]).encode("utf-8", "replace")
     return JqMagicError(
         "INVALID_JSON",
         f"Invalid JSON at line {line}, column {column}: {why}.",
         "Fix the file first; nothing was changed.",
-        caret_excerpt(text, line, column),
+        caret_excerpt(shown.decode("utf-8"), 1, column),
     )
 
 
@@ -171,18 +209,26 @@ def _walk_end(text: str, pos: int) -> int:
 def read(text: str, pos: int) -> Any:
     """The Python value of the JSON / JSONC value starting at ``pos``."""
     try:
-        return _READ(text, pos)[0]
-    except (ValueError, StopIteration):
-        pass
-    if text[pos : pos + 1] == "{":
-        return {m.key: read(text, m.vstart) for m in members(text, pos)}
-    if text[pos : pos + 1] == "[":
-        return [read(text, m.vstart) for m in members(text, pos)]
-    return json.loads(text[pos : _scalar_end(text, pos)])
+        value, end = _READ(text, pos)
+    except (ValueError, StopIteration):  # comments or trailing commas
+        return _build(text, pos)
+    return value if text[pos:end].isascii() else json.loads(_real(text[pos:end]))
 
 
-def members(text: str, pos: int) -> Iterator[Member]:
-    """The members of the object or array opening at ``pos``, in order."""
+def _build(text: str, pos: int) -> Any:
+    if text[pos] == "{":
+        return {_real(m.key): _build(text, m.vstart) for m in members(text, pos)}
+    if text[pos] == "[":
+        return [_build(text, m.vstart) for m in members(text, pos)]
+    return json.loads(_real(text[pos : _scalar_end(text, pos)]))
+
+
+def members(text: str, pos: int, until: str | int | None = None) -> Iterator[Member]:
+    """The members of the object or array opening at ``pos``, in order.
+
+    Iteration stops at the member whose key (or index) is ``until``; its ``vend`` is -1, as
+    its value (maybe huge) is not skipped.
+    """
     is_object = text[pos] == "{"
     close = "}" if is_object else "]"
     cur = ws(text, pos + 1)
@@ -196,6 +242,9 @@ def members(text: str, pos: int) -> Iterator[Member]:
             if text[cur : cur + 1] != ":":
                 raise invalid(text, cur, "expected ':' after the key")
             cur = ws(text, cur + 1)
+        if key == until:
+            yield Member(key, start, kend, cur, -1)
+            return
         vend = value_end(text, cur)
         yield Member(key, start, kend, cur, vend)
         count += 1
@@ -211,7 +260,7 @@ def _key(text: str, pos: int) -> tuple[str, int]:
     if found is None:
         raise invalid(text, pos, "expected a key string")
     raw = found.group()
-    return (json.loads(raw) if "\\" in raw else raw[1:-1]), found.end()
+    return (_raw(json.loads(_real(raw))) if "\\" in raw else raw[1:-1]), found.end()
 
 
 def closing(text: str, after: int) -> int:
@@ -222,15 +271,20 @@ def closing(text: str, after: int) -> int:
     return cur
 
 
-def root_start(text: str) -> int:
-    """Validate the whole document and return the offset where its value starts."""
+def validate(text: str) -> tuple[int, bool]:
+    """Check the whole document; return where its value starts and whether it is plain JSON
+    whose objects never repeat a key (then a lookup may stop at the first match)."""
     start = ws(text, 0)
     if start == len(text):
         raise invalid(text, start, "the document is empty")
-    end = ws(text, value_end(text, start))
+    try:
+        end, plain = _CHECK(text, start)[1], True
+    except (_DuplicateKey, ValueError, StopIteration):  # repeated keys, JSONC or an error
+        end, plain = value_end(text, start), False
+    end = ws(text, end)
     if end != len(text):
         raise invalid(text, end, "extra data after the document (JSON Lines is not supported)")
-    return start
+    return start, plain
 
 
 def detect_style(text: str) -> Style:
@@ -306,16 +360,14 @@ class TextDoc:
     def __init__(self, data: bytes):
         self.bom = data.startswith(BOM)
         self.data = data
-        try:
-            self.original = data[3 if self.bom else 0 :].decode("utf-8", "surrogateescape")
-        except UnicodeDecodeError as exc:  # pragma: no cover - surrogateescape never fails
-            raise JqMagicError("INVALID_JSON", "The file is not UTF-8 text.") from exc
-        self.root = root_start(self.original)
+        self.original = data[3 if self.bom else 0 :].decode("latin-1")
+        self.root, self._first_wins = validate(self.original)
         self.style = detect_style(self.original)
         self._text = self.original
         self._pending: list[tuple[int, int, str]] = []  # splices on self._text, not applied
         self._rewritten = False  # True once _text is not the original string
         self._edited = False
+        self._located: dict[tuple[str, ...], Located] = {}
         self._lo = len(self.original)  # everything before _lo is unchanged
         self._tail = len(self.original)  # the last _tail characters are unchanged
 
@@ -342,6 +394,7 @@ class TextDoc:
         if not edits:
             return
         self._edited = True
+        self._located.clear()
         self._lo = min(self._lo, *(e[0] for e in edits))
         self._tail = min(self._tail, *(len(text) - e[1] for e in edits))
         self._pending = sorted(edits)
@@ -353,35 +406,35 @@ class TextDoc:
         if self.bom:
             yield BOM
         if self._rewritten:
-            yield self.text.encode("utf-8", "surrogateescape")
+            yield self.text.encode("latin-1")
             return
         body = memoryview(self.data)[3 if self.bom else 0 :]
         done = 0
         for start, end, new in self._pending:
-            yield body[self._byte(done) : self._byte(start)]
-            yield new.encode("utf-8", "surrogateescape")
+            yield body[done:start]
+            yield new.encode("latin-1")
             done = end
-        yield body[self._byte(done) :]
-
-    def _byte(self, pos: int) -> int:
-        if len(self.original) == len(self.data) - (3 if self.bom else 0):
-            return pos  # pure ASCII: characters are bytes
-        return len(self.original[:pos].encode("utf-8", "surrogateescape"))
+        yield body[done:]
 
     def diff(self, name: str, context: int = 3) -> str:
         """A unified diff of the edits, computed on the changed lines only."""
         if not self.changed:
             return ""
-        old, new = self.original, self.text
+        old = self.original
         start = old.rfind("\n", 0, self._lo) + 1
         for _ in range(context):
             start = old.rfind("\n", 0, max(start - 1, 0)) + 1
         old_end = _lines_after(old, len(old) - self._tail, context)
-        new_end = _lines_after(new, len(new) - self._tail, context)
+        if self._rewritten:
+            new = self.text
+            new_part = new[start : _lines_after(new, len(new) - self._tail, context)]
+        else:  # one pending splice: apply it to the window, not to the whole text
+            new_part = _apply(old[start:old_end], [
+                (a - start, b - start, piece) for a, b, piece in self._pending])
         offset = old.count("\n", 0, start)
         lines = difflib.unified_diff(
-            old[start:old_end].splitlines(keepends=True),
-            new[start:new_end].splitlines(keepends=True),
+            _real(old[start:old_end]).splitlines(keepends=True),
+            _real(new_part).splitlines(keepends=True),
             f"a/{name}", f"b/{name}", n=context,
         )
         return "".join(_shift_hunk(line, offset) for line in lines)
@@ -390,9 +443,22 @@ class TextDoc:
 
     def locate(self, tokens: list[str]) -> Located:
         """The span of the value at ``tokens``; raises NOT_FOUND / INVALID_POINTER."""
+        key = tuple(tokens)
+        if key not in self._located:
+            self._located[key] = self._locate(tokens)
+        return self._located[key]
+
+    def _locate(self, tokens: list[str]) -> Located:
         text = self.text
-        pos, multiline = self.root, self.style.indent is not None
-        for depth in range(len(tokens)):
+        pos, multiline, done = self.root, self.style.indent is not None, 0
+        for done in range(len(tokens) - 1, 0, -1):  # start from the longest known prefix
+            known = self._located.get(tuple(tokens[:done]))
+            if known is not None:
+                pos, multiline = known.start, known.multiline
+                break
+        else:
+            done = 0
+        for depth in range(done, len(tokens)):
             hit, first = self._child(text, pos, tokens, depth)
             multiline = text.find("\n", pos, first) >= 0
             pos = hit.vstart
@@ -401,13 +467,13 @@ class TextDoc:
     def _child(self, text: str, pos: int, tokens: list[str], depth: int) -> tuple[Member, int]:
         char = text[pos]
         if char == "{":
-            hit, first, keys = None, pos, []
-            for member in members(text, pos):
+            hit, first, keys, key = None, pos, [], _raw(tokens[depth])
+            for member in members(text, pos, key if self._first_wins else None):
                 first = first if keys else member.start
                 keys.append(member.key)
-                hit = member if member.key == tokens[depth] else hit  # the last duplicate wins
+                hit = member if member.key == key else hit  # the last duplicate wins
             if hit is None:
-                raise missing_key(tokens, depth, keys)
+                raise missing_key(tokens, depth, [_real(k) for k in keys])
             return hit, first
         if char == "[":
             return self._element(text, pos, tokens, depth)
@@ -417,7 +483,7 @@ class TextDoc:
         token = tokens[depth]
         wanted = int(token) if _INDEX.fullmatch(token) else -1
         first, count = pos, 0
-        for member in members(text, pos):
+        for member in members(text, pos, wanted):
             first = member.start if count == 0 else first
             if member.key == wanted:
                 return member, first
@@ -439,14 +505,19 @@ class TextDoc:
         An element whose text has no backslash and lacks one of ``needles`` (exact JSON
         texts of wanted values) cannot match and is not parsed.
         """
-        text = self.text
+        text, needles = self.text, [_raw(n) for n in needles]
         pos = self.locate(tokens).start
+        multiline = None
         for member in members(text, pos):
             start, end = member.vstart, member.vend
+            if multiline is None:
+                multiline = text.find("\n", pos, start) >= 0
             if needles and text.find("\\", start, end) < 0 and any(
                 text.find(n, start, end) < 0 for n in needles
             ):
                 continue
+            # remember where it is: editing a match must not walk the array again
+            self._located[(*tokens, str(member.key))] = Located(start, end, multiline)
             yield member.key, read(text, start)
 
     # ---------------------------------------------------------------- editing
@@ -455,7 +526,7 @@ class TextDoc:
         """Replace the value at ``tokens`` (which must exist)."""
         found = self.locate(tokens)
         multiline = found.multiline and not _inline_container(self.text, found.start, found.end)
-        new = render(value, self.style, multiline, line_indent(self.text, found.start))
+        new = _raw(render(value, self.style, multiline, line_indent(self.text, found.start)))
         self.splice([(found.start, found.end, new)])
 
     def add(self, tokens: list[str], value: Any) -> int | None:
@@ -469,7 +540,7 @@ class TextDoc:
             return self._insert(parent, tokens, value)
         if char != "{":
             raise not_container(tokens, len(tokens) - 1, kind_at(self.text, parent.start))
-        if any(m.key == tokens[-1] for m in members(self.text, parent.start)):
+        if any(m.key == _raw(tokens[-1]) for m in members(self.text, parent.start)):
             self.replace(tokens, value)
         else:
             self._add_member(parent, None, tokens[-1], value)
@@ -498,7 +569,7 @@ class TextDoc:
         multiline = _is_multiline(text, open_, head, close, parent.multiline, self.style)
         indent = self._child_indent(text, open_, head)
         inline = bool(head) and _inline_container(text, head[0].vstart, head[0].vend)
-        member = self._member_text(text, head, key, value, multiline and not inline, indent)
+        member = _raw(self._member_text(text, head, key, value, multiline and not inline, indent))
         gap = self.style.newline + indent if multiline else self._inline_gap(text, head)
         if not head:
             inner = text[open_ + 1 : close].rstrip()
@@ -564,7 +635,7 @@ class TextDoc:
         self, text: str, open_: int, tokens: list[str]
     ) -> tuple[Member | None, Member, Member | None]:
         self._child(text, open_, tokens, len(tokens) - 1)  # raises if missing
-        wanted: str | int = tokens[-1] if text[open_] == "{" else int(tokens[-1])
+        wanted: str | int = _raw(tokens[-1]) if text[open_] == "{" else int(tokens[-1])
         prev = target = after = before_target = None
         for member in members(text, open_):
             if member.key == wanted:

@@ -327,3 +327,23 @@ def test_jsonc_edits_keep_every_comment_outside_the_edit(doc, new, trailing, dat
     result = b"".join(text_doc.chunks()).decode()
     assert TextDoc(result.encode()).get([]) == tree.root
     assert kept <= set(comments.findall(result))
+
+
+def test_non_ascii_keys_written_raw_or_escaped():
+    doc = TextDoc('{"caf\\u00e9": 1, "thé": {"ü": [2]}, "\\ud800": 3}'.encode())
+    assert doc.get(["café"]) == 1 and doc.get(["thé", "ü", "0"]) == 2 and doc.get(["\ud800"]) == 3
+    doc.replace(["thé", "ü"], "ñ")
+    doc.add(["ß"], {"é": "€"})
+    assert b"".join(doc.chunks()).decode() == (
+        '{"caf\\u00e9": 1, "thé": {"ü": "ñ"}, "\\ud800": 3, "ß": {"é": "€"}}'
+    )
+    with pytest.raises(JqMagicError) as caught:
+        doc.get(["thè"])
+    assert 'Keys are: café, thé, "\ud800", ß.' in caught.value.hint
+
+
+def test_error_columns_count_characters_not_bytes():
+    with pytest.raises(JqMagicError) as caught:
+        TextDoc('{"é": tru}'.encode())
+    assert "line 1, column 7" in caught.value.message
+    assert caught.value.detail == '    {"é": tru}\n          ^'

@@ -273,6 +273,17 @@ def test_dry_run_shows_a_diff_and_writes_nothing(users):
     assert '+    {"id": "u2", "name": "Bob", "status": "active"},' in result["diff"]
 
 
+def test_dry_run_of_several_edits(users):
+    result = patch(users, rfc6902=[
+        {"op": "replace", "path": "/config/theme", "value": "dark"},
+        {"op": "remove", "path": "/users/2"}], dry_run=True)
+    assert users.read_text() == USERS
+    lines = result["diff"].splitlines()[2:]
+    assert sum(x.startswith("-") for x in lines) == 3 and sum(x.startswith("+") for x in lines) == 2
+    assert '+    "theme": "dark",' in result["diff"]
+    assert '+    {"id": "u2", "name": "Bob", "status": "new"}\n' in result["diff"]
+
+
 def test_a_file_changed_meanwhile_is_a_conflict(users, monkeypatch):
     read_file = patch_module._read
 
