@@ -18,7 +18,7 @@ from traitlets import Int, Unicode, observe, validate
 
 from jqmagic.core import shapesource
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.pointers import parse_pointer, resolve, to_pointer
+from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
 from jqmagic.core.shape import STREAM_THRESHOLD, shape
 from jqmagic.core.shapenode import Node, jq_step
 
@@ -333,8 +333,6 @@ def _range(low: int | None, high: int | None) -> str:
 
 
 def _steps_jq(steps: list[str | int]) -> str:
-    from jqmagic.core.pointers import jq_path
-
     path = jq_path(steps)
     return "" if path == "." else path
 

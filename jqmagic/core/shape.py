@@ -191,7 +191,7 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
         value_given: ``value=None`` means the JSON value null, not "no value".
         jsonl, yaml, jsonc: force how a file or text is read (default: by its suffix).
 
-    >>> shape(value={"users": [{"id": 1}, {"id": 2, "email": None}]}, depth=1).value["children"]
+    >>> shape(value={"users": [{"id": 1}, {"id": 2, "email": None}]}).value["children"]
     ... # doctest: +NORMALIZE_WHITESPACE
     {'users': {'type': 'array', 'arrayLength': 2, 'elementType': 'object',
      'elementTemplate': {'id': 'number', 'email': 'null'}, 'availableKeys': ['id', 'email'],
