@@ -13,6 +13,7 @@ the header's ``sizes`` says where each ends.
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
 import resource
@@ -239,6 +240,7 @@ def shared_worker() -> Worker:
     global _shared
     if _shared is None:
         _shared = Worker()
+        atexit.register(_shared.stop)
     return _shared
 
 
