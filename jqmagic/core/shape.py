@@ -226,26 +226,38 @@ def _shape_stream(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool
                   ) -> ShapeResult:
     from jqmagic.core import shapestream
 
-    try:
-        return _stream_once(doc, parts, depth, fmt, stats, None)
-    except shapestream.IntegerOverflow:  # integers past 64 bits: the exact, slower parser
-        return _stream_once(doc, parts, depth, fmt, stats, "python")
+    lines, backend = doc.lines, None
+    while True:
+        try:
+            return _stream_once(doc, parts, depth, fmt, stats, lines, backend)
+        except shapestream.IntegerOverflow:  # integers past 64 bits: the exact, slower parser
+            backend = "python"
+        except _MoreValues:  # several top-level values: one array of them, as in memory
+            lines = True
 
 
-def _stream_once(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool,
+class _MoreValues(Exception):
+    """The document holds more than one top-level value."""
+
+
+def _stream_once(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool, lines: bool,
                  backend: str | None) -> ShapeResult:
     from jqmagic.core import shapestream
 
     pointer, steps = to_pointer(parts), []
     with doc.open_binary() as fh:
-        events = shapestream.events(fh, lines=doc.lines, backend=backend)
-        events = shapestream.subtree(events, parts, steps)
+        raw = shapestream.events(fh, lines=lines, backend=backend)
+        events = shapestream.subtree(raw, parts, steps)
         jq = jq_path(steps)
         if fmt == "jqschema":
-            return ShapeResult(shapestream.jqschema(events), fmt, pointer, jq, streamed=True,
-                               depth=depth)
-        node = Node(Limits(stats=stats))
-        shapestream.feed(events, node)
+            value = shapestream.jqschema(events)
+        else:
+            node = Node(Limits(stats=stats))
+            shapestream.feed(events, node)
+        if not parts and next(raw, None) is not None:
+            raise _MoreValues
+    if fmt == "jqschema":
+        return ShapeResult(value, fmt, pointer, jq, streamed=True, depth=depth)
     return ShapeResult(render(node, fmt, depth, pointer, jq, stats), fmt, pointer, jq,
                        streamed=True, node=node, depth=depth)
 

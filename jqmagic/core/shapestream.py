@@ -36,7 +36,8 @@ def events(stream: BinaryIO, *, lines: bool = False, backend: str | None = None
     try:
         if lines:
             yield ("start_array", None)
-        yield from parser.basic_parse(stream, use_float=True, multiple_values=lines)
+        # several values are allowed so that shape can notice them and read them as lines
+        yield from parser.basic_parse(stream, use_float=True, multiple_values=True)
         if lines:
             yield ("end_array", None)
     except ijson.JSONError as exc:

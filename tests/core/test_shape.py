@@ -372,3 +372,14 @@ def test_forced_formats(tmp_path):
         out = shape(lines, jsonl=True, stream=stream).value
         assert out["keyPresence"] == {"a": 1, "b": 1}
     assert shape(text='{"a": 1}\n', jsonl=True, stream=True).value["arrayLength"] == 1
+
+
+def test_several_top_level_values_read_as_an_array_when_streamed_too():
+    text = '{"a": 1} {"a": "x", "b": null}'
+    memory = shape(text=text, stream=False).value
+    assert memory["arrayLength"] == 2 and memory["elementTemplate"]["a"] == "number|string"
+    assert shape(text=text, stream=True).value == memory
+    assert shape(text=text, stream=True, format="jqschema").value == [{"a": "number"}]
+    with pytest.raises(JqMagicError) as exc:
+        shape(text='{"a": 1} x', stream=True)
+    assert exc.value.code == "INVALID_JSON"
