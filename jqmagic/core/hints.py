@@ -111,7 +111,8 @@ def _describe_array(values: list) -> str:
     if kinds == ["object"]:
         keys = _union_keys(elements)
         shown = ", ".join(keys[:KEYS_SHOWN]) + (", ..." if len(keys) > KEYS_SHOWN else "")
-        return f"{n} objects with keys {shown}" if keys else f"{n} empty objects"
+        noun = "object" if n == 1 else "objects"
+        return f"{n} {noun} with keys {shown}" if keys else f"{n} empty {noun}"
     if len(kinds) == 1:
         return f"{n} {kinds[0]}s" if n != 1 else f"1 {kinds[0]}"
     return f"{n} elements ({', '.join(kinds)})" if n else "no elements"
@@ -180,6 +181,26 @@ def hint_for(program: str, value: Any, *, error: str | None = None,
         current = current[:MAX_FANOUT]
         path = _render(path, [step])
     return _about_results(path or ".", current, error, results)
+
+
+def hint_for_source(program: str, *, error: str | None = None, results: list | None = None,
+                    max_bytes: int = 64 * 2**20, **source: Any) -> str:
+    """:func:`hint_for` over a source named as for ``query`` (``file=``, ``text=``, ...).
+
+    Sources over ``max_bytes`` (and sources that do not load) give no hint rather than a
+    slow one.
+    """
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.core.shapesource import open_source
+
+    try:
+        doc = open_source(**source)
+        if doc.size > max_bytes:
+            return ""
+        value = doc.load()
+    except (JqMagicError, OSError):
+        return ""
+    return hint_for(program, value, error=error, results=results)
 
 
 def _about_results(path: str, current: list, error: str | None, results: list | None) -> str:

@@ -383,3 +383,16 @@ def test_several_top_level_values_read_as_an_array_when_streamed_too():
     with pytest.raises(JqMagicError) as exc:
         shape(text='{"a": 1} x', stream=True)
     assert exc.value.code == "INVALID_JSON"
+
+
+def test_hint_for_a_source(tmp_path):
+    from jqmagic.core.hints import hint_for_source
+
+    path = tmp_path / "d.json"
+    path.write_text(json.dumps(HINT_DOC))
+    assert hint_for_source(".usr", file=str(path), results=[None]) == \
+        "no key .usr at .; did you mean .user?"
+    assert hint_for_source(".usr", file=str(path), results=[None], max_bytes=10) == ""
+    assert hint_for_source(".usr", file=str(tmp_path / "missing.json")) == ""
+    assert hint_for_source(".a.b", value={"a": [{"b": 1}]}, error="Cannot index array") == \
+        "at .a there is an array of 1 object with keys b; try .a[].b"
