@@ -10,6 +10,7 @@ The public API is a set of plain functions over a pure-Python core
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.fetch import FetchResult, fetch
+from jqmagic.core.patch import patch
 from jqmagic.core.payloads import payload
 from jqmagic.core.query import QueryResult, query
 from jqmagic.core.search import SearchResults, search
@@ -27,6 +28,7 @@ __all__ = [
     "__version__",
     "fetch",
     "load_ipython_extension",
+    "patch",
     "payload",
     "query",
     "search",

@@ -230,6 +230,56 @@ def _run_search(args: argparse.Namespace) -> int:
     return 0
 
 
+# ---------------------------------------------------------------- jqmagic patch
+
+
+def _patch_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("target", help="the JSON or JSONC file to edit (formatting is kept)")
+    parser.add_argument("words", nargs="*", metavar="OP [POINTER] [VALUE]",
+                        help="set, insert, remove or merge; a JSON Pointer; a JSON value "
+                             "(options go after these words)")
+    parser.add_argument("--match", metavar="ARRAY",
+                        help="edit the elements of this array that match --where")
+    parser.add_argument("--where", metavar="JSON", help="properties a matching element has")
+    parser.add_argument("--all", action="store_true", help="edit every match, not the first")
+    parser.add_argument("--dry-run", action="store_true", help="show a diff, write nothing")
+    parser.add_argument("--rfc6902", metavar="FILE",
+                        help="apply an RFC 6902 JSON Patch from FILE ('-': stdin), all or nothing")
+    parser.add_argument("--merge-patch", metavar="FILE",
+                        help="apply an RFC 7386 merge patch from FILE ('-': stdin)")
+
+
+def _json_file(name: str, what: str):
+    from jqmagic.core.patch import parse_json
+
+    if name == "-":
+        return parse_json(sys.stdin.read(), what)
+    try:
+        with open(name, encoding="utf-8") as handle:
+            return parse_json(handle.read(), what)
+    except OSError as exc:
+        raise JqMagicError("FILE_ERROR", f"Cannot read {what} {name}: {exc.strerror}.",
+                           "Check the path of the patch file.") from exc
+
+
+def _run_patch(args: argparse.Namespace) -> int:
+    from jqmagic.core.patch import command_kwargs, patch
+
+    try:
+        kwargs = command_kwargs(args.words, args.match, args.where)
+        if args.rfc6902:
+            kwargs["rfc6902"] = _json_file(args.rfc6902, "--rfc6902")
+        if args.merge_patch:
+            kwargs["merge_patch"] = _json_file(args.merge_patch, "--merge-patch")
+        result = patch(args.target, all=args.all, dry_run=args.dry_run, **kwargs)
+    except JqMagicError as exc:
+        _print_json({"status": "error", "code": exc.code, "message": exc.message,
+                     "suggestion": exc.hint})
+        return 1
+    _print_json(result)
+    return 0
+
+
 # ---------------------------------------------------------------- the command
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -241,6 +291,8 @@ COMMANDS: list[Command] = [
      _inspect_arguments, _run_inspect),
     ("fetch", "fetch a URL as markdown (HTML), JSON or text", _fetch_arguments, _run_fetch),
     ("search", "search the web with Brave or Google", _search_arguments, _run_search),
+    ("patch", "edit a JSON/JSONC file in place, keeping its formatting; prints the result as "
+     "JSON", _patch_arguments, _run_patch),
 ]
 
 

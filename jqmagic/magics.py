@@ -356,6 +356,91 @@ class JqMagic(Magics):
             return None
         return result
 
+    @no_var_expand
+    @magic_arguments()
+    @argument("words", nargs="*",
+              help="TARGET OP [POINTER] [VALUE] (line); TARGET (cell: the patch as JSON)")
+    @argument("--file", action="store_true", help="TARGET is a file path")
+    @argument("--var", action="store_true", help="TARGET is a Python variable")
+    @argument("--match", metavar="ARRAY", help="edit the elements of this array that match")
+    @argument("--where", metavar="JSON", help="properties a matching element has (JSON)")
+    @argument("--all", action="store_true", help="edit every match, not only the first")
+    @argument("--dry-run", action="store_true", help="show the diff, change nothing")
+    @argument("--merge", action="store_true",
+              help="cell: the cell is an RFC 7386 merge patch (default: RFC 6902)")
+    @argument("-o", "--out", metavar="VAR", help="store the result (a dict) in this variable")
+    @argument("-h", "--help", action="store_true", help="show this help")
+    @line_cell_magic
+    def jsonpatch(self, line: str, cell: str | None = None):
+        """Edit a JSON/JSONC file (formatting and comments kept) or a dict/list variable.
+
+        Line:  %jsonpatch TARGET OP [POINTER] [VALUE] [--match ARRAY --where JSON] [--all]
+                          [--dry-run]
+        Cell:  %%jsonpatch TARGET [--merge] [--dry-run]   (the cell: an RFC 6902 patch)
+
+        OP is set (add or replace; /arr/- appends), insert (before an array index),
+        remove or merge (deep, never deletes). VALUE is JSON. With --match, POINTER is
+        inside each matched element; set with an object and no POINTER sets its keys.
+        Examples:
+          %jsonpatch config.json set /server/port 8080
+          %jsonpatch users.json set '{"status": "active"}' --match /users --where '{"id": 7}'
+          %jsonpatch settings.jsonc remove /editor.fontSize --dry-run
+        """
+        from jqmagic.core.patch import command_kwargs, parse_json, patch
+
+        args = parse_line(self.jsonpatch, line)
+        if args.help or not args.words:
+            print(self.jsonpatch.parser.format_help())
+            return None
+        kwargs = self.run_core(command_kwargs, [] if cell is not None else args.words[1:],
+                               args.match, args.where)
+        if cell is not None:
+            body = self.run_core(parse_json, cell, "The cell")
+            kwargs["merge_patch" if args.merge else "rfc6902"] = body
+        target = self._patch_target(args.words[0], args)
+        result = self.run_core(patch, target, all=args.all, dry_run=args.dry_run, **kwargs)
+        if args.out:
+            self.shell.user_ns[args.out] = result
+            print(f"Stored the result in {args.out}.")
+            return None
+        return _Text(_patch_text(result, matched=args.match is not None))
+
+    def _patch_target(self, word: str, args) -> Any:
+        """A dict/list variable, or else a file path."""
+        from pathlib import Path
+
+        is_name = _IDENTIFIER.match(word) and word.split(".")[0] in self.shell.user_ns
+        if args.file or (not args.var and (Path(word).expanduser().exists() or not is_name)):
+            return word
+        value = self._variable(word)
+        if not isinstance(value, (dict, list)):
+            raise usage_error(JqMagicError(
+                "INVALID_ARGUMENT", f"{word} is a {type(value).__name__}, not a dict or list.",
+                "Patch a dict or list variable, or give --file for a file path."))
+        return value
+
+
+def _patch_text(result: dict, matched: bool) -> str:
+    """What %jsonpatch shows: one line per change, then the diff of a dry run."""
+    many = isinstance(result["targetPath"], list)
+    changes = zip(*(result[k] if many else [result[k]]
+                    for k in ("targetPath", "previousValue", "newValue")), strict=True)
+    lines = [f"{result['operation']} {path}: {_short(old)} -> {_short(new)}"
+             for path, old, new in changes]
+    if matched:
+        lines.append(f"{result['matched']} matched.")
+    if not result["changed"]:
+        lines.append("No change: the document already holds these values.")
+    if result.get("dryRun"):
+        lines += ["Dry run: nothing was written.", result["diff"]]
+    return "\n".join(lines)
+
+
+def _short(value: Any, width: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
 class _Text:
     """Plain text with its truncation line, bounded like every other output."""
 

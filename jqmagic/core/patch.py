@@ -116,6 +116,44 @@ def patch(
     )
 
 
+# ------------------------------------------------------------------------- text faces
+
+
+def command_kwargs(words: list[str], match: str | None = None, where: str | None = None
+                   ) -> dict:
+    """:func:`patch` keywords from command words ``OP [POINTER] [VALUE]`` (VALUE and
+    ``where`` are JSON text). With ``match``, a lone word after OP is the VALUE, except
+    for remove."""
+    kwargs: dict[str, Any] = {}
+    if match is not None:
+        kwargs.update(match=match, where=parse_json(where, "--where") if where else None)
+    if not words:
+        return kwargs
+    op, rest = words[0], list(words[1:])
+    if len(rest) > 2:
+        raise _bad(f"Too many words after {op}: {' '.join(rest)}.",
+                   "Give OP [POINTER] [VALUE]; quote a VALUE that has spaces.")
+    if len(rest) == 1 and match is not None and op != "remove":
+        rest.insert(0, None)
+    kwargs["op"] = op
+    if rest and rest[0] is not None:
+        kwargs["path"] = rest[0]
+    if len(rest) == 2:
+        kwargs["value"] = parse_json(rest[1], "VALUE")
+    return kwargs
+
+
+def parse_json(text: str, what: str) -> Any:
+    """JSON text given on a command line or in a cell; INVALID_JSON says where it broke."""
+    try:
+        return json.loads(text)
+    except ValueError as exc:
+        raise JqMagicError(
+            "INVALID_JSON", f"{what} is not JSON: {exc.msg} at column {exc.colno}.",
+            "Write JSON: strings in double quotes ('\"dark\"'), objects like '{\"a\": 1}'.",
+        ) from None
+
+
 # ------------------------------------------------------------------------- planning
 
 
