@@ -54,11 +54,14 @@ def _unique(pairs: list) -> None:
     return None
 
 
-# The decoders reject NaN / Infinity. _SKIP drops each object once built, so skipping a
-# large sibling costs time at C speed but almost no memory; _CHECK also finds repeated keys.
+# The decoders reject NaN / Infinity. _SKIP drops each object once built and turns numbers
+# into True (bool is a C callable), so skipping a large sibling runs at C speed and keeps
+# almost nothing; _CHECK also finds repeated keys.
 _READ = json.JSONDecoder(parse_constant=_reject_constant).scan_once
-_SKIP = json.JSONDecoder(object_hook=lambda _: None, parse_constant=_reject_constant).scan_once
-_CHECK = json.JSONDecoder(object_pairs_hook=_unique, parse_constant=_reject_constant).scan_once
+_SKIP = json.JSONDecoder(object_hook=lambda _: None, parse_int=bool, parse_float=bool,
+                         parse_constant=_reject_constant).scan_once
+_CHECK = json.JSONDecoder(object_pairs_hook=_unique, parse_int=bool, parse_float=bool,
+                          parse_constant=_reject_constant).scan_once
 
 
 class Member(NamedTuple):

@@ -421,7 +421,8 @@ def _apply_operation(store: Store, operation: Any) -> Change:
 
 
 def _add(store: Store, tokens: list[str], value: Any) -> Change:
-    old = store.get(tokens) if tokens and tokens[-1] != "-" and _exists(store, tokens) else None
+    replaces = not tokens or (store.kind(tokens[:-1]) == "object" and _exists(store, tokens))
+    old = store.get(tokens) if replaces else None  # into an array, add inserts
     index = store.add(tokens, value)
     written = tokens if index is None else tokens[:-1] + [str(index)]
     return Change(to_pointer(written), old, value)
@@ -494,9 +495,9 @@ class TreeStore:
             self.root = value
             self._undo.append(lambda: setattr(self, "root", old))
             return
+        self._walk(tokens)  # raises if missing
         parent = self._walk(tokens[:-1])
         key = tokens[-1] if isinstance(parent, dict) else int(tokens[-1])
-        self._walk(tokens)  # raises if missing
         old = parent[key]
         parent[key] = value
         self._undo.append(lambda: parent.__setitem__(key, old))
@@ -666,6 +667,9 @@ def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes) -> None:
 
 def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None:
     """Write next to ``path``, fsync, keep the mode, then replace ``path`` atomically."""
+    if not os.access(path, os.W_OK):  # replacing would bypass the file's own mode
+        raise JqMagicError("FILE_ERROR", f"Cannot write {path}: it is read-only.",
+                           "Make it writable first; nothing was changed.")
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     except OSError as exc:

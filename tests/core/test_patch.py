@@ -318,6 +318,26 @@ def test_a_failed_write_keeps_the_original(users, monkeypatch):
     assert users.read_text() == USERS and no_temp_files(users.parent)
 
 
+def test_a_read_only_file_is_refused(users, monkeypatch):
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # root may write anything
+    assert "read-only" in fails("FILE_ERROR", users, "set", "/config/theme", "dark").message
+    assert users.read_text() == USERS
+    assert patch(users, "set", "/config/theme", "dark", dry_run=True)["changed"] is True
+
+
+def test_rfc6902_reports_what_each_op_replaced(users):
+    result = patch(users, rfc6902=[
+        {"op": "add", "path": "/users/0", "value": {"id": "u0"}},
+        {"op": "add", "path": "/config/theme", "value": "dark"},
+        {"op": "add", "path": "/config/new", "value": 1}])
+    assert result["previousValue"] == [None, "light", None]
+    assert result["targetPath"] == ["/users/0", "/config/theme", "/config/new"]
+    doc = {"a": [1]}
+    with pytest.raises(JqMagicError) as caught:
+        patch(doc, rfc6902=[{"op": "replace", "path": "/a/-", "value": 2}])
+    assert caught.value.code == "NOT_FOUND" and doc == {"a": [1]}
+
+
 def test_home_is_expanded(users, monkeypatch):
     monkeypatch.setenv("HOME", str(users.parent))
     patch("~/users.json", "set", "/config/theme", "dark")
