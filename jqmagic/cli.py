@@ -276,8 +276,20 @@ def _run_patch(args: argparse.Namespace) -> int:
         _print_json({"status": "error", "code": exc.code, "message": exc.message,
                      "suggestion": exc.hint})
         return 1
+    for key in ("previousValue", "newValue"):
+        result[key] = _bounded(result[key])
     _print_json(result)
     return 0
+
+
+def _bounded(value, limit: int = 10_000):
+    """A value whose JSON is longer than ``limit`` becomes a one-line description."""
+    size = len(json.dumps(value, ensure_ascii=False))
+    if size <= limit:
+        return value
+    kind = {dict: "object", list: "array"}.get(type(value), "value")
+    count = f" of {len(value):,} members" if isinstance(value, (dict, list)) else ""
+    return f"<{kind}{count}, {size:,} characters of JSON: not shown>"
 
 
 # ---------------------------------------------------------------- the command

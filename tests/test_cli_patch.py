@@ -99,3 +99,12 @@ def test_patch_is_exported():
     from jqmagic.core.patch import patch
 
     assert jqmagic.patch is patch and "patch" in jqmagic.__all__
+
+
+def test_big_values_are_not_printed(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"rows": list(range(5000))}))
+    result = ok(jqmagic(str(path), "remove", "/rows"))
+    assert result["previousValue"] == (
+        "<array of 5,000 members, 28,890 characters of JSON: not shown>")
+    assert json.loads(path.read_text()) == {}

@@ -305,7 +305,7 @@ def detect_style(text: str) -> Style:
             item_sep = "," + found.group("comma")
         if key_sep is not None and item_sep is not None:
             break
-    key_sep = key_sep or ":"
+    key_sep = key_sep or (": " if unit else ":")
     return Style(
         indent=unit,
         key_sep=key_sep,

@@ -233,6 +233,11 @@ def test_style_detection():
     assert detect_style('{\n\t"a": 1\n}').indent == "\t"
 
 
+def test_a_comment_before_the_colon_does_not_change_the_style():
+    new = edit('{\n  "a" /* c */ : 1\n}', lambda d: d.add(["b"], {"x": 1}))
+    assert new == '{\n  "a" /* c */ : 1,\n  "b": {\n    "x": 1\n  }\n}'
+
+
 def test_diff_counts_lines_from_the_top_of_a_long_file():
     source = json.dumps({f"k{i}": i for i in range(500)}, indent=2) + "\n"
     doc = TextDoc(source.encode())
