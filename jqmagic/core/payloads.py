@@ -82,6 +82,23 @@ def store(text: str | bytes, *, directory: str | os.PathLike | None = None,
     return PayloadRef(pid, folder / FILENAME, len(data))
 
 
+def reserve(*, directory: str | os.PathLike | None = None) -> PayloadRef:
+    """A new id and the path its ``payload.json`` will have; nothing is created yet.
+
+    For writers that stream a payload themselves (the jq worker spills results there);
+    call :func:`settle` once the file is written.
+    """
+    pid = secrets.token_hex(16)
+    return PayloadRef(pid, payload_dir(directory) / pid / FILENAME, 0)
+
+
+def settle(ref: PayloadRef, *, budget: int | None = None) -> PayloadRef:
+    """Prune the store around a payload written through :func:`reserve`; its final size."""
+    root = ref.path.parent.parent
+    prune(_budget(budget), directory=root, keep={ref.id})
+    return PayloadRef(ref.id, ref.path, ref.path.stat().st_size)
+
+
 def _write_error(exc: OSError, root: Path, size: int) -> JqMagicError:
     why = "the disk is full" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else \
         (exc.strerror or str(exc))

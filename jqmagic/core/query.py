@@ -5,12 +5,11 @@ from __future__ import annotations
 import json
 import os
 import re
-import tempfile
 import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from jqmagic.core import bounds, sources
+from jqmagic.core import bounds, payloads, sources
 from jqmagic.core.errors import JqMagicError, caret_excerpt
 from jqmagic.core.settings import estimate_tokens, settings
 from jqmagic.core.worker import shared_worker
@@ -34,9 +33,14 @@ class QueryResult:
     raw: bool = False
     truncated: bool = False
     message: str = ""
-    payload_path: str | None = None
+    payload_id: str | None = None
     messages: list[str] = field(default_factory=list)
     elapsed: float = 0.0
+
+    @property
+    def payload_path(self) -> str | None:
+        """Where the whole result is kept on disk, when it was too big to show."""
+        return str(payloads.find(self.payload_id).path) if self.payload_id else None
 
     @property
     def value(self) -> Any:
@@ -48,7 +52,8 @@ class QueryResult:
                 "truncated": self.truncated}
         if self.message:
             data["message"] = self.message
-        if self.payload_path:
+        if self.payload_id:
+            data["payload_id"] = self.payload_id
             data["payload_path"] = self.payload_path
         return data
 
@@ -90,21 +95,41 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
     with sources.prepare(source, file=file, text=text, value=value, exec=exec, jsonl=jsonl,
                          yaml=yaml, jsonc=jsonc, null_input=null_input,
                          exec_timeout=timeout, value_given=value_given) as prepared:
-        spill = None if passthrough else _spill_path()
+        slot = None if passthrough else payloads.reserve()
         request = {"program": program, "args": args, "files": prepared.files,
                    "null_input": null_input, "slurp": slurp, "raw_input": raw_input,
                    "layout": layout,
                    "library_paths": library_paths, "keep": None if passthrough else limit,
-                   "spill": spill}
+                   "spill": None if slot is None else str(slot.path)}
         header, body = _run(request, timeout, namespace)
         error = _status_error(header, program, prepared)
     result = _result(program, _split(body, header["sizes"]), header, raw, passthrough,
-                     max_tokens, spill)
+                     max_tokens, payloads.settle(slot) if header["spilled"] else None)
     result.elapsed = time.perf_counter() - started
+    if exec is None and not null_input:
+        _add_shape_hint(result, error, dict(source=source, file=file, text=text, value=value,
+                                            value_given=value_given, jsonl=jsonl, yaml=yaml,
+                                            jsonc=jsonc))
     if error is not None:
         error.result = result  # what the program printed before it failed, as jq shows it
         raise error
     return result
+
+
+def _add_shape_hint(result: QueryResult, error: JqMagicError | None, source: dict) -> None:
+    """Say what is there when a path fails, finds nothing or finds only nulls."""
+    from jqmagic.core.hints import hint_for_source
+
+    if error is not None and error.code == "QUERY_ERROR":
+        hint = hint_for_source(result.program, error=error.message, **source)
+        error.hint = hint or error.hint
+        return
+    only_nulls = result.values and not result.truncated and all(v is None for v in
+                                                                  result.values)
+    if error is None and (result.total == 0 or only_nulls):
+        hint = hint_for_source(result.program, results=result.values, **source)
+        if hint:
+            result.message = (f"{result.message}. " if result.message else "") + f"Hint: {hint}"
 
 
 def _check_args(args: dict[str, Any] | None) -> dict[str, Any]:
@@ -132,15 +157,6 @@ def _run(request: dict, timeout: float, namespace: dict[str, Any] | None) -> tup
 
 def _jsonable_vars(found: dict[str, Any]) -> dict[str, Any]:
     return {name: json.loads(sources.dumps(val)) for name, val in found.items()}
-
-
-def _spill_path() -> str:
-    folder = settings.cache_dir / "results"
-    folder.mkdir(parents=True, exist_ok=True)
-    fd, path = tempfile.mkstemp(dir=folder, suffix=".jsonl")
-    os.close(fd)
-    os.unlink(path)  # the worker creates it only when results overflow
-    return path
 
 
 def _split(body: bytes, sizes: list[int]) -> list[str]:
@@ -232,25 +248,26 @@ def _read_line_window(path: str, line: int) -> str:
 
 
 def _result(program: str, texts: list[str], header: dict, raw: bool, passthrough: bool,
-            max_tokens: int, spill: str | None) -> QueryResult:
+            max_tokens: int, spilled: payloads.PayloadRef | None) -> QueryResult:
     values = [json.loads(t) for t in texts]
     printed = [v if raw and isinstance(v, str) else t for v, t in zip(values, texts, strict=True)]
     text = "\n".join(printed)
     total = header["total"]
     result = QueryResult(program, values, text, total, raw=raw, messages=header["messages"])
-    payload = spill if header["spilled"] else None
+    payload = None
+    if spilled is not None:
+        result.payload_id, payload = spilled.id, f"payload {spilled.id} ({spilled.path})"
     if total == 0:
         result.message = bounds.NO_RESULTS
     elif not passthrough and total > len(values):
-        result.truncated, result.payload_path = True, payload
+        result.truncated = True
         result.message = bounds.truncation_message(program, len(values), total, payload)
     max_chars = max_tokens * 4
     if not passthrough and len(text) > max_chars:
         if payload is None:
-            payload = _spill_path()
-            with open(payload, "w", encoding="utf-8") as out:
-                out.write(text + "\n")
+            stored = payloads.store(text + "\n")
+            result.payload_id, payload = stored.id, f"payload {stored.id} ({stored.path})"
         result.text = bounds.cut_text(text, max_chars)
-        result.truncated, result.payload_path = True, payload
+        result.truncated = True
         result.message = bounds.token_message(estimate_tokens(text), max_tokens, payload)
     return result

@@ -91,6 +91,7 @@ def _execute(libjq, cache, request: dict) -> tuple[dict, bytes]:
             if spill is None:
                 if spill_path is None:
                     continue
+                os.makedirs(os.path.dirname(spill_path), exist_ok=True)
                 spill = open(spill_path, "wb")  # noqa: SIM115 - closed in finally
                 for previous in kept:
                     spill.write(previous + b"\n")

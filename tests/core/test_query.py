@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
 
 import pytest
 
-from jqmagic import JqMagicError, query
+from jqmagic import JqMagicError, payload, query
 from jqmagic.core import bounds
 
 
@@ -154,14 +153,13 @@ def test_compile_cache_gives_the_same_answers():
 # ---------------------------------------------------------------- bounds
 
 def test_result_bound_and_truncation_line(tmp_path, monkeypatch):
-    monkeypatch.setenv("JQMAGIC_CACHE_DIR", str(tmp_path))
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path))
     result = query(".[]", value=list(range(250)))
     assert len(result.values) == 100 and result.total == 250 and result.truncated
     assert result.message.startswith("Truncated. Showing 100 of 250 results.")
-    assert ".[100:200][]" in result.message
-    assert result.payload_path and os.path.exists(result.payload_path)
-    with open(result.payload_path) as saved:
-        assert [json.loads(line) for line in saved] == list(range(250))
+    assert ".[100:200][]" in result.message and result.payload_id in result.message
+    assert result.payload_path.startswith(str(tmp_path))
+    assert payload(result.payload_id) == list(range(250))
     assert len(query(".[]", value=list(range(250)), limit=10).values) == 10
 
 
@@ -170,18 +168,19 @@ def test_passthrough_lifts_bounds():
     assert len(result.values) == 250 and not result.truncated and result.message == ""
 
 
-def test_token_bound_cuts_text_and_keeps_values():
+def test_token_bound_cuts_text_and_keeps_values(tmp_path, monkeypatch):
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path))
     big = ["x" * 1000] * 50
     result = query(".", value=big, max_tokens=1000)
     assert result.truncated and len(result.text) <= 4000
     assert "over the 1,000-token limit" in result.message
     assert result.values == [big]
-    assert os.path.exists(result.payload_path)
+    assert payload(result.payload_id) == big
 
 
 def test_no_results_is_said_and_is_not_an_error():
     result = query(".[] | select(. > 10)", value=[1, 2])
-    assert result.values == [] and result.message == bounds.NO_RESULTS
+    assert result.values == [] and result.message.startswith(bounds.NO_RESULTS)
 
 
 def test_slice_suggestions():
@@ -247,3 +246,13 @@ def test_non_json_python_value():
 def test_raw_input_reads_lines_as_strings():
     assert query(".", text="a b\nc\n", raw_input=True).values == ["a b", "c"]
     assert query(".", text="a\nb\n", raw_input=True, slurp=True).values == ["a\nb\n"]
+
+
+def test_shape_hints_for_errors_empty_and_null_results():
+    doc = {"items": [{"id": 1, "name": "a"}, {"id": 2, "name": "b"}], "user": {"n": 1}}
+    error = codes(query, ".items.name", value=doc)
+    assert error.code == "QUERY_ERROR" and ".items[].name" in error.hint
+    nulls = query(".usr", value=doc)
+    assert nulls.values == [None] and "did you mean .user?" in nulls.message
+    empty = query(".items[] | select(.id > 5)", value=doc)
+    assert empty.message.startswith("Query returned no results")
