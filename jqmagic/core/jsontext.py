@@ -74,6 +74,14 @@ class Member(NamedTuple):
     vend: int
 
 
+class Verbatim(NamedTuple):
+    """A value with the text it was read from, so a move or copy writes it as written."""
+
+    value: Any
+    text: str  # latin-1 form, as in TextDoc
+    indent: str  # the indentation of the line where it starts
+
+
 @dataclass(frozen=True)
 class Style:
     """How a document writes JSON, so new text looks like the old."""
@@ -498,6 +506,13 @@ class TextDoc:
         """The Python value at ``tokens``."""
         return read(self.text, self.locate(tokens).start)
 
+    def verbatim(self, tokens: list[str]) -> Verbatim:
+        """The value at ``tokens`` with its text, for a move or a copy."""
+        found = self.locate(tokens)
+        text = self.text
+        return Verbatim(read(text, found.start), text[found.start : found.end],
+                        line_indent(text, found.start))
+
     def kind(self, tokens: list[str]) -> str:
         """The JSON type name of the value at ``tokens``."""
         return kind_at(self.text, self.locate(tokens).start)
@@ -529,8 +544,19 @@ class TextDoc:
         """Replace the value at ``tokens`` (which must exist)."""
         found = self.locate(tokens)
         multiline = found.multiline and not _inline_container(self.text, found.start, found.end)
-        new = _raw(render(value, self.style, multiline, line_indent(self.text, found.start)))
+        new = self._value_text(value, multiline, line_indent(self.text, found.start))
         self.splice([(found.start, found.end, new)])
+
+    def _value_text(self, value: Any, multiline: bool, base: str) -> str:
+        """``value`` in this document's style (latin-1 form); a Verbatim keeps its text."""
+        if isinstance(value, Verbatim):
+            lines = value.text.count("\n")
+            if not lines:
+                return value.text
+            if multiline and value.text.count("\n" + value.indent) == lines:
+                return value.text.replace("\n" + value.indent, "\n" + base)
+            value = value.value  # it does not fit here as written: render it
+        return _raw(render(value, self.style, multiline, base))
 
     def add(self, tokens: list[str], value: Any) -> int | None:
         """RFC 6902 add: set an object key, or insert into an array; returns the index used."""
@@ -572,7 +598,7 @@ class TextDoc:
         multiline = _is_multiline(text, open_, head, close, parent.multiline, self.style)
         indent = self._child_indent(text, open_, head)
         inline = bool(head) and _inline_container(text, head[0].vstart, head[0].vend)
-        member = _raw(self._member_text(text, head, key, value, multiline and not inline, indent))
+        member = self._member_text(text, head, key, value, multiline and not inline, indent)
         gap = self.style.newline + indent if multiline else self._inline_gap(text, head)
         if not head:
             inner = text[open_ + 1 : close].rstrip()
@@ -605,13 +631,13 @@ class TextDoc:
         self, text: str, head: list[Member], key: str | None, value: Any, multiline: bool,
         indent: str,
     ) -> str:
-        rendered = render(value, self.style, multiline, indent)
+        rendered = self._value_text(value, multiline, indent)
         if key is None:
             return rendered
         sep = text[head[0].kend : head[0].vstart] if head else self.style.key_sep
         if "\n" in sep or "/" in sep:
             sep = self.style.key_sep
-        return json.dumps(key, ensure_ascii=self.style.ensure_ascii) + sep + rendered
+        return _raw(json.dumps(key, ensure_ascii=self.style.ensure_ascii)) + sep + rendered
 
     def _inline_gap(self, text: str, head: list[Member]) -> str:
         if len(head) == 2:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.jsontext import TextDoc, array_index, missing_key, not_container
+from jqmagic.core.jsontext import TextDoc, Verbatim, array_index, missing_key, not_container
 from jqmagic.core.pointers import parse_pointer, to_pointer
 from jqmagic.core.shapenode import type_name
 
@@ -56,6 +56,7 @@ class Store(Protocol):
 
     def get(self, tokens: list[str]) -> Any: ...
     def kind(self, tokens: list[str]) -> str: ...
+    def verbatim(self, tokens: list[str]) -> Any: ...
     def elements(self, tokens: list[str], needles: list[str]) -> Iterator[tuple[int, Any]]: ...
     def replace(self, tokens: list[str], value: Any) -> None: ...
     def add(self, tokens: list[str], value: Any) -> int | None: ...
@@ -395,11 +396,11 @@ def _apply_operation(store: Store, operation: Any) -> Change:
         return _remove(store, tokens)
     if name in ("move", "copy"):
         source = _parse(_member(operation, "from"))
-        value = store.get(source)
+        value = store.verbatim(source)  # a file keeps the moved text as it was written
         if name == "copy":
             return _add(store, tokens, copy.deepcopy(value))
         if source == tokens:
-            return Change(where, value, value)
+            return Change(where, _plain(value), _plain(value))
         if tokens[: len(source)] == source:
             raise _bad(f"Cannot move {to_pointer(source)} into its own child {where}.")
         store.remove(source)
@@ -425,7 +426,11 @@ def _add(store: Store, tokens: list[str], value: Any) -> Change:
     old = store.get(tokens) if replaces else None  # into an array, add inserts
     index = store.add(tokens, value)
     written = tokens if index is None else tokens[:-1] + [str(index)]
-    return Change(to_pointer(written), old, value)
+    return Change(to_pointer(written), old, _plain(value))
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Verbatim) else value
 
 
 def _member(operation: dict, name: str) -> Any:
@@ -485,6 +490,9 @@ class TreeStore:
 
     def kind(self, tokens: list[str]) -> str:
         return type_name(self._walk(tokens))
+
+    def verbatim(self, tokens: list[str]) -> Any:
+        return self._walk(tokens)
 
     def elements(self, tokens: list[str], needles: list[str]) -> Iterator[tuple[int, Any]]:
         return enumerate(self._walk(tokens))

@@ -352,3 +352,29 @@ def test_error_columns_count_characters_not_bytes():
         TextDoc('{"é": tru}'.encode())
     assert "line 1, column 7" in caught.value.message
     assert caught.value.detail == '    {"é": tru}\n          ^'
+
+
+@settings(max_examples=150, deadline=None)
+@given(doc=st.dictionaries(st.text(max_size=3), json_values, min_size=1, max_size=4),
+       layout=layouts, name=st.sampled_from(["move", "copy"]), data=st.data())
+def test_moves_and_copies_as_text_equal_moves_on_values(doc, layout, name, data):
+    from jqmagic.core.patch import _rfc6902
+    from jqmagic.core.pointers import to_pointer
+
+    pointers = list(_pointers(doc))[1:]
+    source = data.draw(st.sampled_from(pointers))
+    parents = [p for p in _pointers(doc) if isinstance(TreeStore(doc).get(p), dict)
+               and (name == "copy" or p[: len(source)] != source)]
+    target = data.draw(st.sampled_from(parents)) + ["moved"]
+    ops = [{"op": name, "from": to_pointer(source), "path": to_pointer(target)}]
+    text_doc, tree = TextDoc(json.dumps(doc, **layout).encode()), TreeStore(copy.deepcopy(doc))
+    codes = []
+    for store in (tree, text_doc):  # a move may shift the target away: then both refuse
+        try:
+            _rfc6902(store, ops)
+            codes.append(None)
+        except JqMagicError as exc:
+            codes.append(exc.code)
+    assert codes[0] == codes[1]
+    if codes[0] is None:
+        assert json.loads(b"".join(text_doc.chunks())) == tree.root

@@ -225,6 +225,17 @@ def test_rfc6902_applies_whole_or_not_at_all(users):
     assert [u["id"] for u in read(users)["users"]] == ["u2", "u3", "u1"]
 
 
+def test_move_and_copy_keep_the_text_as_written(tmp_path):
+    target = tmp_path / "prices.jsonc"
+    target.write_text('{\n  "a": {\n    "price": 1.50, // dollars\n    "name": "caf\\u00e9"\n  },\n'
+                      '  "b": {\n    "deep": {}\n  },\n  "c": [1.0]\n}\n')
+    patch(target, rfc6902=[{"op": "move", "from": "/a", "path": "/b/deep/a"},
+                           {"op": "copy", "from": "/b/deep/a/price", "path": "/c/-"}])
+    assert target.read_text() == (
+        '{\n  "b": {\n    "deep": {\n      "a": {\n        "price": 1.50, // dollars\n'
+        '        "name": "caf\\u00e9"\n      }\n    }\n  },\n  "c": [1.0, 1.50]\n}\n')
+
+
 def test_a_failed_test_op_is_a_conflict(users):
     error = fails("PATCH_CONFLICT", users, rfc6902=[
         {"op": "test", "path": "/config/theme", "value": "dark"}])
