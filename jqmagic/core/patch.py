@@ -97,8 +97,12 @@ def patch(
 
     Returns:
         ``{"status": "success", "operation", "targetPath", "previousValue", "newValue",
-        "matched", "changed"}`` (``targetPath`` and both values are lists when the operation
-        wrote several values), plus ``diff`` with ``dry_run``.
+        "matched", "changed"}``: ``targetPath`` and both values are lists when the operation
+        wrote several values (one per key, match or RFC 6902 operation; ``merge`` lists only
+        the leaves it changed); ``previousValue`` is None where nothing was there;
+        ``matched`` counts matched elements (1 for a pointer, the operations for RFC 6902);
+        ``changed`` is False when the document already held the values. ``dryRun`` and a
+        unified ``diff`` are added with ``dry_run``.
 
     Raises:
         JqMagicError: NOT_FOUND, INVALID_POINTER, INVALID_ARGUMENT, INVALID_JSON,

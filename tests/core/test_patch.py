@@ -437,3 +437,9 @@ def test_the_core_does_not_import_ipython():
             "print(patch({'a': 1}, 'remove', '/a')['status'])")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "success"
+
+
+def test_the_documented_example_runs():
+    import doctest
+
+    assert doctest.testmod(patch_module).failed == 0
