@@ -8,6 +8,8 @@ The public API is a set of plain functions over a pure-Python core
 ['ada']
 """
 
+import sys
+
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.fetch import FetchResult, fetch
 from jqmagic.core.patch import patch
@@ -50,3 +52,16 @@ def load_ipython_extension(ipython):
     from jqmagic.magics import register
 
     register(ipython)
+
+
+def _register_display_in_running_ipython() -> None:
+    """Inside IPython, results render richly even without ``%load_ext jqmagic``."""
+    ipython_module = sys.modules.get("IPython")
+    shell = ipython_module.get_ipython() if ipython_module is not None else None
+    if shell is not None:
+        from jqmagic.display import register
+
+        register(shell)
+
+
+_register_display_in_running_ipython()

@@ -12,7 +12,7 @@ def test_inspect_a_variable_and_its_display(ip, run_cell):
     ip.user_ns["doc"] = {"users": [{"id": 1, "name": "a"}, {"id": 2}]}
     result = run_cell("%inspect doc --path /users")
     assert result.value["keyPresence"] == {"id": 2, "name": 1}
-    bundle, _ = result._repr_mimebundle_()
+    bundle, _ = ip.display_formatter.format(result)
     assert bundle["text/plain"].splitlines()[:3] == [
         ".users  array [2]", "  []  object {2 keys}", "    id  number"]
     assert "name  string  (1/2)" in bundle["text/plain"]
@@ -24,7 +24,7 @@ def test_inspect_a_file_with_stats_and_format(tmp_path, run_cell):
     path.write_text(json.dumps([{"a": 1}, {"a": None}]))
     stats = run_cell(f"%inspect {path} --stats")
     assert stats.value["profiles"][".[].a"]["null"] == 1
-    assert "Profiles:" in stats._repr_mimebundle_()[0]["text/plain"]
+    assert "Profiles:" in ip.display_formatter.format(stats)[0]["text/plain"]
     schema = run_cell(f"%inspect {path} --format jqschema")
     assert schema.value == [{"a": "number"}]
 

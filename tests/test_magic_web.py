@@ -33,7 +33,7 @@ def test_webfetch_renders_markdown(web, run_cell):
     url = web.add("/guide", PAGE)
     result = run_cell(f"%webfetch {url}")
     assert result.title == "Guide" and "MENU-LINK" not in result.content
-    bundle, _ = result._repr_mimebundle_()
+    bundle, _ = ip.display_formatter.format(result)
     assert "```bash\npip install x\n```" in bundle["text/plain"]
     assert bundle["text/markdown"].startswith(f"**Guide** <{url}>")
 
@@ -41,7 +41,7 @@ def test_webfetch_renders_markdown(web, run_cell):
 def test_webfetch_paging_note(web, run_cell):
     url = web.add("/t", "\n".join(f"row {i}" for i in range(1, 21)), "text/plain")
     result = run_cell(f"%webfetch {url} --offset 5 --limit 3")
-    text = result._repr_mimebundle_()[0]["text/plain"]
+    text = ip.display_formatter.format(result)[0]["text/plain"]
     assert text.splitlines() == ["row 5", "row 6", "row 7",
                                  "Lines 5-7 of 20. Read on with --offset 8."]
 
@@ -50,7 +50,7 @@ def test_webfetch_json_jq_and_out(web, ip, run_cell):
     url = web.add("/api", json.dumps({"a": {"b": [1, 2, 3]}}), "application/json")
     result = run_cell(f"%webfetch {url} --jq '.a.b | map(. * 10)' -H 'X-A: 1'")
     assert result.value == [10, 20, 30]
-    bundle, _ = result._repr_mimebundle_()
+    bundle, _ = ip.display_formatter.format(result)
     assert bundle["application/json"] == [10, 20, 30]
     ip.run_line_magic("webfetch", f"{url} -o doc")
     assert ip.user_ns["doc"] == {"a": {"b": [1, 2, 3]}}
@@ -83,7 +83,7 @@ def test_websearch_lists_links(web, ip, run_cell, monkeypatch):
     result = run_cell("%websearch jq tricks --count 5 --allow example.com --allow python.org")
     assert [r["url"] for r in result.results] == ["https://docs.python.org/page0",
                                                   "https://www.example.com/page1"]
-    bundle, _ = result._repr_mimebundle_()
+    bundle, _ = ip.display_formatter.format(result)
     assert bundle["text/markdown"].startswith("- [jq tricks result 0 & more]"
                                               "(https://docs.python.org/page0)")
     ip.run_line_magic("websearch", "jq --count 2 -o hits")

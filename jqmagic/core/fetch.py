@@ -52,11 +52,6 @@ class FetchResult:
     elapsed: float = 0.0
     headers: dict[str, str] = field(default_factory=dict, repr=False)
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> Any:
-        from jqmagic.display import fetch_bundle  # rendering lives with the faces
-
-        return fetch_bundle(self)
-
     def to_dict(self) -> dict[str, Any]:
         """The spec's success shape (``url`` is the final URL after redirects)."""
         out: dict[str, Any] = {

@@ -50,11 +50,6 @@ class SearchResults:
     def count(self) -> int:
         return len(self.results)
 
-    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> Any:
-        from jqmagic.display import search_bundle  # rendering lives with the faces
-
-        return search_bundle(self)
-
     def to_dict(self) -> dict[str, Any]:
         """The spec's success shape."""
         return {"success": True, "results": list(self.results), "count": self.count}

@@ -37,11 +37,6 @@ class ShapeResult:
     node: Node | None = field(default=None, repr=False)  # the merged accumulator
     depth: int = 2
 
-    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        from jqmagic.display import shape_bundle
-
-        return shape_bundle(self)
-
     @property
     def text(self) -> str:
         """``value`` as indented JSON."""
