@@ -17,6 +17,7 @@ from jqmagic.core.payloads import payload
 from jqmagic.core.query import QueryResult, query
 from jqmagic.core.search import SearchResults, search
 from jqmagic.core.shape import ShapeResult, shape
+from jqmagic.teach import check
 
 __version__ = "0.1.0"
 
@@ -28,6 +29,7 @@ __all__ = [
     "SearchResults",
     "ShapeResult",
     "__version__",
+    "check",
     "fetch",
     "load_ipython_extension",
     "patch",

@@ -1,0 +1,228 @@
+"""Check a learner's jq answer against the expected result: a friendly diff and a hint.
+
+>>> check(".name", "ada", value={"name": "ada"}).passed
+True
+>>> check("[.[] | . * 2]", [2, 4], value=[1, 2]).passed
+True
+"""
+
+from __future__ import annotations
+
+import difflib
+import html
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+
+MAX_DIFF_LINES = 40
+_OK = "\u2714"
+_NO = "\u2718"
+
+
+@dataclass
+class CheckResult:
+    """The verdict on one answer: passed or not, what it gave, and what to try next."""
+
+    answer: str
+    expected: Any
+    passed: bool
+    got: list[Any] = field(default_factory=list)
+    outputs: bool = False  # True when ``expected`` lists every output of the filter
+    notes: list[str] = field(default_factory=list)  # what differs, in words
+    diff: str = ""
+    hint: str = ""
+    error: str = ""
+
+    @property
+    def text(self) -> str:
+        """The verdict as plain text (what a terminal or a saved notebook shows)."""
+        if self.passed:
+            return f"{_OK} Correct: {self.answer}"
+        lines = [f"{_NO} Not yet: {self.answer}"]
+        if self.error:
+            lines.append(self.error)
+        lines += self.notes
+        if self.diff:
+            lines += ["Diff (- expected, + yours):", self.diff]
+        if self.hint:
+            lines.append(f"Hint: {self.hint}")
+        return "\n".join(lines)
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict:
+        color = "#1a7f37" if self.passed else "#b35900"
+        body = [f"<div style='color:{color};font-weight:bold'>"
+                f"{html.escape(self.text.splitlines()[0])}</div>"]
+        if not self.passed:
+            if self.error:
+                body.append(f"<pre style='color:#b00'>{html.escape(self.error)}</pre>")
+            body += [f"<div>{html.escape(note)}</div>" for note in self.notes]
+            if self.diff:
+                body.append("<pre>" + "\n".join(_diff_line_html(line)
+                                                for line in self.diff.splitlines()) + "</pre>")
+            if self.hint:
+                body.append(f"<div><b>Hint:</b> {html.escape(self.hint)}</div>")
+        return {"text/plain": self.text, "text/html": "".join(body)}
+
+
+def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
+          outputs: bool = False, **query_kwargs: Any) -> CheckResult:
+    """Run the jq filter ``answer`` and compare what it gives with ``expected``.
+
+    Args:
+        answer: the learner's jq filter.
+        expected: the value the filter should give. With ``outputs=True`` it is the list
+            of every output instead (for filters that give a stream, like ``.[]``).
+        source: the input, as for :func:`jqmagic.query` (also ``value=``, ``file=``,
+            ``text=``, ``args=``, ``null_input=``, ``slurp=``, ...).
+        hint: shown when the answer is not right yet.
+
+    Returns:
+        A :class:`CheckResult`; it displays as a verdict, a diff and the hint, and is
+        truthy when the answer is right. A filter that fails to compile or run is reported
+        in the result, never raised.
+    """
+    from jqmagic.core.query import query
+
+    if outputs and not isinstance(expected, (list, tuple)):
+        raise TypeError("with outputs=True, expected is the list of every output")
+    query_kwargs.setdefault("timeout", 10.0)
+    try:
+        result = query(answer, source, passthrough=True, **query_kwargs)
+    except JqMagicError as exc:
+        return CheckResult(answer, expected, False, outputs=outputs, hint=hint,
+                           error=exc.render())
+    got = result.values
+    want = list(expected) if outputs else [expected]
+    if same(got, want):
+        return CheckResult(answer, expected, True, got, outputs)
+    notes = describe_difference(got, want, outputs)
+    diff = _diff(want if outputs else want[0], got if outputs or len(got) != 1 else got[0])
+    return CheckResult(answer, expected, False, got, outputs, notes, diff, hint)
+
+
+def same(a: Any, b: Any) -> bool:
+    """JSON equality: ``true`` is not ``1``; ``1`` equals ``1.0`` as in jq; key order is free."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return type(a) is type(b) and a == b
+
+
+def json_type(value: Any) -> str:
+    """jq's name for the type of ``value`` (``null``, ``boolean``, ``number``, ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, (int, float)):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, (list, tuple)):
+        return "array"
+    return "object"
+
+
+def describe_difference(got: list[Any], want: list[Any], outputs: bool) -> list[str]:
+    """What differs between two output streams, said in words a beginner can act on."""
+    notes: list[str] = []
+    if not got:
+        notes.append("Your filter gave no output at all (an empty stream). A select() that "
+                     "lets nothing through, or `empty`, does that.")
+        return notes
+    if not outputs and len(got) > 1:
+        notes.append(f"Your filter gave {len(got)} separate outputs (a stream); one value "
+                     "was expected.")
+        if isinstance(want[0], list) and same(got, want[0]):
+            notes.append("They are the right values: collect them into one array with "
+                         "[ ... ] around the filter.")
+        return notes
+    if outputs and len(got) != len(want):
+        notes.append(f"Your filter gave {len(got)} output(s); {len(want)} were expected.")
+        if len(got) == 1 and isinstance(got[0], list) and same(got[0], want):
+            notes.append("You gave one array of the right values; the exercise wants them "
+                         "as separate outputs: drop the [ ... ] or add .[] at the end.")
+        return notes
+    pairs = list(zip(want, got))
+    for index, (w, g) in enumerate(pairs):
+        if same(w, g):
+            continue
+        where = f"Output {index + 1}: " if len(pairs) > 1 else ""
+        notes.append(where + _value_note(w, g))
+        break
+    return notes
+
+
+def _value_note(want: Any, got: Any) -> str:
+    wt, gt = json_type(want), json_type(got)
+    if wt != gt:
+        return f"Expected {_article(wt)} {wt}, got {_article(gt)} {gt}."
+    if wt == "object":
+        missing = [k for k in want if k not in got]
+        extra = [k for k in got if k not in want]
+        parts = []
+        if missing:
+            parts.append("missing key(s) " + ", ".join(map(json.dumps, missing)))
+        if extra:
+            parts.append("unexpected key(s) " + ", ".join(map(json.dumps, extra)))
+        if parts:
+            return "The object has " + "; ".join(parts) + "."
+        wrong = [k for k in want if not same(want[k], got[k])]
+        return "Right keys; different value(s) at " + ", ".join(map(json.dumps, wrong)) + "."
+    if wt == "array":
+        if len(want) != len(got):
+            return f"Expected an array of {len(want)} element(s), got {len(got)}."
+        if sorted(map(_canonical, want)) == sorted(map(_canonical, got)):
+            return "Right elements, different order: look at sort_by or the order of steps."
+        index = next(i for i, (w, g) in enumerate(zip(want, got)) if not same(w, g))
+        return f"The arrays differ first at index {index}."
+    return f"Expected {_short(want)}, got {_short(got)}."
+
+
+def _article(type_name: str) -> str:
+    return "an" if type_name[0] in "aeiou" else "a"
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
+
+
+def _short(value: Any, width: int = 60) -> str:
+    text = json.dumps(value, ensure_ascii=False, default=str)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def _diff(want: Any, got: Any) -> str:
+    """A unified diff of the two values pretty-printed with sorted keys, bounded in length."""
+    a = json.dumps(want, indent=2, sort_keys=True, ensure_ascii=False, default=str).splitlines()
+    b = json.dumps(got, indent=2, sort_keys=True, ensure_ascii=False, default=str).splitlines()
+    lines = [line for line in difflib.unified_diff(a, b, lineterm="", n=2)
+             if not line.startswith(("---", "+++"))]
+    if len(lines) > MAX_DIFF_LINES:
+        hidden = len(lines) - MAX_DIFF_LINES
+        lines = lines[:MAX_DIFF_LINES] + [f"... {hidden} more diff line(s)"]
+    return "\n".join(lines)
+
+
+def _diff_line_html(line: str) -> str:
+    escaped = html.escape(line)
+    if line.startswith("-"):
+        return f"<span style='color:#b00'>{escaped}</span>"
+    if line.startswith("+"):
+        return f"<span style='color:#1a7f37'>{escaped}</span>"
+    if line.startswith("@@"):
+        return f"<span style='color:#888'>{escaped}</span>"
+    return escaped
