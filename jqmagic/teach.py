@@ -117,7 +117,7 @@ def same(a: Any, b: Any) -> bool:
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
     if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
     return type(a) is type(b) and a == b
 
 
@@ -156,7 +156,7 @@ def describe_difference(got: list[Any], want: list[Any], outputs: bool) -> list[
             notes.append("You gave one array of the right values; the exercise wants them "
                          "as separate outputs: drop the [ ... ] or add .[] at the end.")
         return notes
-    pairs = list(zip(want, got))
+    pairs = list(zip(want, got, strict=True))
     for index, (w, g) in enumerate(pairs):
         if same(w, g):
             continue
@@ -187,7 +187,7 @@ def _value_note(want: Any, got: Any) -> str:
             return f"Expected an array of {len(want)} element(s), got {len(got)}."
         if sorted(map(_canonical, want)) == sorted(map(_canonical, got)):
             return "Right elements, different order: look at sort_by or the order of steps."
-        index = next(i for i, (w, g) in enumerate(zip(want, got)) if not same(w, g))
+        index = next(i for i, (w, g) in enumerate(zip(want, got, strict=True)) if not same(w, g))
         return f"The arrays differ first at index {index}."
     return f"Expected {_short(want)}, got {_short(got)}."
 
