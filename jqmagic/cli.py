@@ -51,6 +51,7 @@ def _query_arguments(parser: argparse.ArgumentParser) -> None:
                         help="read JSON with comments")
     parser.add_argument("--input", metavar="JSON", help="inline JSON as the input")
     parser.add_argument("--exec", metavar="CMD", help="a shell command's stdout as the input")
+    parser.add_argument("--payload", metavar="ID", help="a stored payload as the input")
     parser.add_argument("-L", dest="library_paths", action="append",
                         help="a directory to search for jq modules")
     parser.add_argument("--limit", type=int, help="results shown at most (default 100)")
@@ -71,16 +72,19 @@ def _json_args(pairs: list[list[str]]) -> dict:
 
 
 def _run_query(args: argparse.Namespace) -> int:
+    from jqmagic.core import payloads
     from jqmagic.core.query import query
 
-    given = [s for s in (args.input, args.exec) if s is not None]
+    given = [s for s in (args.input, args.exec, args.payload) if s is not None]
     if args.files:
         given.append(args.files)
     if len(given) > 1:
         raise JqMagicError("AMBIGUOUS_SOURCE", "Several sources were given.",
                            "Give FILEs, --input or --exec, not several.")
     source = {"file": args.files} if args.files else {}
-    if args.input is not None:
+    if args.payload is not None:
+        source = {"file": str(payloads.find(args.payload).path)}
+    elif args.input is not None:
         source = {"text": args.input}
     elif args.exec is not None:
         source = {"exec": args.exec}

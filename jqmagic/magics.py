@@ -25,6 +25,7 @@ from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, observe, validate
 
 from jqmagic.core import settings as core_settings
+from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import query
 
@@ -55,6 +56,7 @@ def source_args(func):
         argument("--file", action="store_true", help="SOURCE is a file path or glob"),
         argument("--var", action="store_true", help="SOURCE is a Python variable"),
         argument("--input", metavar="JSON", help="inline JSON text as the input"),
+        argument("--payload", metavar="ID", help="a stored payload (a result too big to show)"),
         argument("--url", action="store_true", help="SOURCE is a URL to fetch"),
         argument("-x", "--exec", metavar="CMD", help="a shell command whose stdout is the input"),
         argument("--jsonl", action="store_true", default=None,
@@ -100,10 +102,12 @@ class JqMagic(Magics):
     def source_kwargs(self, args, sources: list[str]) -> dict[str, Any]:
         """The core's source keywords for the SOURCE words and flags of a magic line."""
         kwargs: dict[str, Any] = {"jsonl": args.jsonl, "yaml": args.yaml, "jsonc": args.jsonc}
-        given = [name for name in ("input", "exec") if getattr(args, name) is not None]
+        given = [name for name in ("input", "exec", "payload") if getattr(args, name) is not None]
         if len(given) + bool(sources) > 1:
             raise usage_error(JqMagicError(
                 "AMBIGUOUS_SOURCE", "Several sources were given.", "Give one SOURCE only."))
+        if args.payload is not None:
+            return {**kwargs, "file": str(self.run_core(payloads.find, args.payload).path)}
         if args.input is not None:
             return {**kwargs, "text": args.input}
         if args.exec is not None:

@@ -75,3 +75,11 @@ def test_exec_and_yaml():
 def test_raw_input_lines():
     run = jqmagic("query", "-R", "-c", "split(\",\")", stdin="a,b\nc\n")
     assert run.stdout == '["a","b"]\n["c"]\n'
+
+
+def test_payload_source(data):
+    from jqmagic import query
+
+    result = query(".items[].id", file=str(data))
+    run = jqmagic("query", "-s", "-c", "[length, .[-1]]", "--payload", result.payload_id)
+    assert run.stdout == "[150,149]\n"

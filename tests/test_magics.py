@@ -96,3 +96,14 @@ def test_settings_are_traits(ip, run_cell):
 def test_help(ip, capsys):
     ip.run_line_magic("jq", "-h")
     assert "Run a jq program" in capsys.readouterr().out
+
+
+def test_payload_of_a_truncated_result_is_queryable(ip, run_cell):
+    ip.user_ns["many"] = list(range(500))
+    result = run_cell("%jq '.[]' many")
+    assert result.payload_id
+    again = run_cell(f"%jq -s 'length' --payload {result.payload_id}")
+    assert again.values == [500]
+    with pytest.raises(UsageError) as info:
+        run_cell("%jq . --payload 0123")
+    assert info.value.code == "INVALID_ARGUMENT"
