@@ -13,6 +13,8 @@ import sys
 from collections.abc import Callable
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.mcp import mcp_arguments, run_mcp
+from jqmagic.tools.protocol import run_tool, tool_arguments
 
 
 def _print_error(exc: JqMagicError) -> int:
@@ -309,6 +311,10 @@ COMMANDS: list[Command] = [
     ("search", "search the web with Brave or Google", _search_arguments, _run_search),
     ("patch", "edit a JSON/JSONC file in place, keeping its formatting; prints the result as "
      "JSON", _patch_arguments, _run_patch),
+    ("tool", "run an agent tool: one JSON request on stdin, one JSON response on stdout",
+     tool_arguments, run_tool),
+    ("mcp", "serve the agent tools over MCP on stdio (needs the mcp extra)", mcp_arguments,
+     run_mcp),
 ]
 
 

@@ -1,0 +1,69 @@
+"""``jqmagic mcp``: the agent tools over MCP (stdio), with the official ``mcp`` SDK (an extra).
+
+Tool calls run in a worker thread; a tool's failure is a result with ``isError`` set and
+the same JSON as ``jqmagic tool`` prints, never a protocol error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
+
+
+def build_server() -> Any:
+    """An ``mcp`` low-level server listing and calling every jqmagic tool."""
+    import anyio
+    from mcp import types
+    from mcp.server.lowlevel import Server
+
+    from jqmagic import __version__
+    from jqmagic.tools import call, tools
+
+    listed = [types.Tool(name=t.name, description=t.description, input_schema=t.parameters,
+                         annotations=types.ToolAnnotations(
+                             read_only_hint=t.read_only, destructive_hint=t.destructive,
+                             idempotent_hint=t.idempotent, open_world_hint=t.open_world))
+              for t in tools().values()]
+
+    async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        return types.ListToolsResult(tools=listed)
+
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        response = await anyio.to_thread.run_sync(call, params.name, params.arguments or {})
+        text = json.dumps(response, ensure_ascii=False)
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    is_error=not response["success"])
+
+    return Server("jqmagic", version=__version__,
+                  instructions="Query, inspect and patch JSON and YAML, read files and the web "
+                               "with bounded results. Start big JSON with json_inspect.",
+                  on_list_tools=list_tools, on_call_tool=call_tool)
+
+
+async def serve_stdio() -> None:
+    """Serve the tools on stdin / stdout until the client hangs up."""
+    from mcp.server.stdio import stdio_server
+
+    server = build_server()
+    async with stdio_server() as (read_stream, write_stream):
+        await server.run(read_stream, write_stream, server.create_initialization_options())
+
+
+def mcp_arguments(parser: argparse.ArgumentParser) -> None:
+    """``jqmagic mcp`` takes no arguments: it speaks MCP on stdio."""
+
+
+def run_mcp(args: argparse.Namespace) -> int:
+    """``jqmagic mcp``."""
+    try:
+        import anyio
+        import mcp  # noqa: F401 - only to say what to install
+    except ImportError:
+        print(f"error: {INSTALL_HINT}", file=sys.stderr)
+        return 1
+    anyio.run(serve_stdio)
+    return 0

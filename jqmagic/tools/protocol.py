@@ -1,0 +1,105 @@
+"""The external-tool protocol: ``--schema``, one JSON request on stdin, one JSON response out.
+
+``jqmagic tool NAME`` and the web tools spec's executables (``web-search-brave-tool``,
+``web-search-google-tool``, ``web-fetch-tool``) speak it: the response goes to stdout,
+the exit status is non-zero on failure, and a search without credentials also writes a
+``config_required`` event as one JSON line on stderr.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any, TextIO
+
+
+def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
+    """Answer one request for tool ``name``; the exit status."""
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.tools.registry import call, failure, get
+
+    text = stdin.read()
+    try:
+        request: Any = json.loads(text) if text.strip() else {}
+    except ValueError as exc:
+        response = failure(JqMagicError(
+            "INVALID_JSON", f"The request is not JSON: {exc}.",
+            'Send one JSON object on stdin, e.g. {"query": ".name", "file": "data.json"}.'))
+    else:
+        response = call(name, request)
+    if response.get("error_code") == "AUTH_MISSING":
+        event = get(name).config_required
+        if event is not None:
+            print(json.dumps(event(), ensure_ascii=False), file=stderr)
+    print(json.dumps(response, ensure_ascii=False), file=stdout)
+    return 0 if response["success"] else 1
+
+
+def _print(data: Any) -> int:
+    print(json.dumps(data, ensure_ascii=False, indent=2))
+    return 0
+
+
+# ---------------------------------------------------------------- jqmagic tool
+
+
+def tool_arguments(parser: argparse.ArgumentParser) -> None:
+    """The arguments of ``jqmagic tool``."""
+    parser.add_argument("name", nargs="?", help="the tool to run (see --list)")
+    parser.add_argument("--list", action="store_true",
+                        help="list the tools: name, summary and MCP annotations")
+    parser.add_argument("--schema", action="store_true",
+                        help='print the tool\'s {"name", "description", "parameters"}')
+
+
+def run_tool(args: argparse.Namespace) -> int:
+    """``jqmagic tool``: list, print a schema, or answer one request from stdin."""
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.tools.registry import failure, get, tools
+
+    if args.list:
+        return _print([{"name": t.name, "summary": t.summary, "annotations": t.annotations}
+                       for t in tools().values()])
+    if args.name is None:
+        raise JqMagicError("INVALID_ARGUMENT", "No tool named.",
+                           "Give a tool name, e.g. jqmagic tool jq; see jqmagic tool --list.")
+    try:
+        found = get(args.name)
+    except JqMagicError as exc:
+        print(json.dumps(failure(exc)))
+        return 1
+    if args.schema:
+        return _print(found.definition())
+    return serve(args.name, sys.stdin, sys.stdout, sys.stderr)
+
+
+# ---------------------------------------------------------------- the spec's executables
+
+
+def _executable(name: str) -> int:
+    parser = argparse.ArgumentParser(
+        prog=f"{name.replace('_', '-')}-tool",
+        description=f"The {name} tool: one JSON request on stdin, one JSON response on stdout.")
+    parser.add_argument("--schema", action="store_true", help="print the tool's schema")
+    args = parser.parse_args()
+    if args.schema:
+        from jqmagic.tools.registry import get
+
+        return _print(get(name).definition())
+    return serve(name, sys.stdin, sys.stdout, sys.stderr)
+
+
+def web_search_brave_tool() -> int:
+    """``web-search-brave-tool``."""
+    return _executable("web_search_brave")
+
+
+def web_search_google_tool() -> int:
+    """``web-search-google-tool``."""
+    return _executable("web_search_google")
+
+
+def web_fetch_tool() -> int:
+    """``web-fetch-tool``."""
+    return _executable("web_fetch")

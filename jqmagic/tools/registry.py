@@ -1,0 +1,112 @@
+"""The tool registry and dispatcher: definitions, validation, one call, one JSON response."""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.tools import schema
+
+_TOOLS: dict[str, Tool] = {}
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool: its handler (signature = parameters, docstring = description) and hints.
+
+    ``bounds_itself`` tools keep their own output within bounds (the query core, line
+    windows); the dispatcher bounds the others' responses. ``config_required`` gives the
+    setup event to show a user when credentials are missing.
+    """
+
+    name: str
+    handler: Callable[..., dict[str, Any]]
+    read_only: bool = True
+    destructive: bool = False
+    idempotent: bool = True
+    open_world: bool = False
+    bounds_itself: bool = False
+    advice: str = ""
+    config_required: Callable[[], dict[str, str]] | None = None
+    parameters: dict[str, Any] = field(init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "parameters", schema.parameters(self.handler))
+
+    @property
+    def description(self) -> str:
+        return inspect.cleandoc(self.handler.__doc__ or "")
+
+    @property
+    def summary(self) -> str:
+        return self.description.split("\n", 1)[0]
+
+    @property
+    def annotations(self) -> dict[str, Any]:
+        """MCP tool annotations."""
+        return {"readOnlyHint": self.read_only,
+                "destructiveHint": self.destructive, "idempotentHint": self.idempotent,
+                "openWorldHint": self.open_world}
+
+    def definition(self) -> dict[str, Any]:
+        """``{"name", "description", "parameters"}``, as agent hosts read it."""
+        return {"name": self.name, "description": self.description,
+                "parameters": self.parameters}
+
+
+def tool(**options: Any) -> Callable[[Callable[..., dict]], Callable[..., dict]]:
+    """Register the decorated handler as a tool named after it."""
+
+    def register(handler: Callable[..., dict]) -> Callable[..., dict]:
+        _TOOLS[handler.__name__] = Tool(handler.__name__, handler, **options)
+        return handler
+
+    return register
+
+
+def tools() -> dict[str, Tool]:
+    """Every tool, by name, in definition order."""
+    from jqmagic.tools import data, web  # noqa: F401 - importing registers them
+
+    return _TOOLS
+
+
+def get(name: str) -> Tool:
+    """The tool ``name``; NOT_FOUND lists the others."""
+    found = tools().get(name)
+    if found is None:
+        raise JqMagicError("NOT_FOUND", f"Unknown tool {name!r}.",
+                           f"Tools: {', '.join(tools())}.")
+    return found
+
+
+def call(name: str, request: Any) -> dict[str, Any]:
+    """Validate ``request``, run tool ``name``, return its bounded JSON response.
+
+    Success is ``{"success": true, ...}``; a failure is ``{"success": false, "error",
+    "error_code", "hint"}`` (never an exception for what a caller got wrong).
+    """
+    try:
+        found = get(name)
+        response = {"success": True, **found.handler(**schema.validate(found.parameters,
+                                                                       request))}
+    except JqMagicError as exc:
+        return failure(exc)
+    if found.bounds_itself:
+        return response
+    from jqmagic.tools.results import bounded
+
+    return bounded(response, found.advice)
+
+
+def failure(exc: JqMagicError) -> dict[str, Any]:
+    """The failure response of an error: message, stable code, hint and detail."""
+    out: dict[str, Any] = {"success": False, "error": exc.message, "error_code": exc.code}
+    if exc.hint:
+        out["hint"] = exc.hint
+    if exc.detail:
+        out["detail"] = exc.detail
+    return out

@@ -1,0 +1,186 @@
+"""Tool parameters from one typed definition: a handler's signature becomes a JSON Schema.
+
+Each parameter is ``Annotated[type, Param(...)]``; its default makes it optional. Types:
+``str``, ``int``, ``float``, ``bool``, ``list[str]``, ``dict`` (any object), a
+``TypedDict`` (an object with exactly those keys), ``Literal[...]`` (an enum), and
+``X | None`` for "may be left out". :func:`validate` checks a request against the schema
+with messages a weak model can act on.
+"""
+
+from __future__ import annotations
+
+import difflib
+import inspect
+import types
+import typing
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+
+_JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object"}
+
+
+@dataclass(frozen=True)
+class Param:
+    """What a parameter means and its bounds, as JSON Schema keywords."""
+
+    description: str
+    minimum: int | float | None = None
+    maximum: int | float | None = None
+    min_length: int | None = None
+    format: str | None = None
+
+    def keywords(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"description": self.description}
+        for key, value in (("minimum", self.minimum), ("maximum", self.maximum),
+                           ("minLength", self.min_length), ("format", self.format)):
+            if value is not None:
+                out[key] = value
+        return out
+
+
+def parameters(func: Callable[..., Any]) -> dict[str, Any]:
+    """The JSON Schema (``type: object``) of ``func``'s keyword parameters."""
+    hints = typing.get_type_hints(func, include_extras=True)
+    properties: dict[str, Any] = {}
+    required = []
+    for name, param in inspect.signature(func).parameters.items():
+        base, meta = _split(hints[name])
+        prop = {**type_schema(base), **meta.keywords()}
+        if param.default is inspect.Parameter.empty:
+            required.append(name)
+        elif param.default is not None:
+            prop["default"] = param.default
+        properties[name] = prop
+    schema: dict[str, Any] = {"type": "object", "properties": properties}
+    if required:
+        schema["required"] = required
+    schema["additionalProperties"] = False
+    return schema
+
+
+def _split(hint: Any) -> tuple[Any, Param]:
+    if typing.get_origin(hint) is not typing.Annotated:
+        raise TypeError(f"tool parameter {hint!r} needs Annotated[..., Param(...)]")
+    base, *extras = typing.get_args(hint)
+    meta = next(e for e in extras if isinstance(e, Param))
+    return _optional_base(base), meta
+
+
+def _optional_base(hint: Any) -> Any:
+    """``X`` for ``X | None``; ``hint`` otherwise."""
+    if typing.get_origin(hint) in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(hint) if a is not type(None)]
+        if len(args) == 1:
+            return args[0]
+    return hint
+
+
+def type_schema(hint: Any) -> dict[str, Any]:
+    """The JSON Schema of one Python type."""
+    origin = typing.get_origin(hint)
+    if origin is typing.Literal:
+        values = list(typing.get_args(hint))
+        return {"type": _JSON_TYPES[type(values[0])], "enum": values}
+    if origin is list:
+        (item,) = typing.get_args(hint)
+        return {"type": "array", "items": type_schema(item)}
+    if typing.is_typeddict(hint):
+        fields = typing.get_type_hints(hint, include_extras=True)
+        props = {}
+        for key, field_hint in fields.items():
+            base, meta = _split(field_hint)
+            props[key] = {**type_schema(base), **meta.keywords()}
+        return {"type": "object", "properties": props, "required": sorted(hint.__required_keys__),
+                "additionalProperties": False}
+    return {"type": _JSON_TYPES[hint]}
+
+
+# ---------------------------------------------------------------- validation
+
+
+def validate(schema: dict[str, Any], request: Any) -> dict[str, Any]:
+    """The request's arguments, checked against ``schema``; INVALID_ARGUMENT says what is wrong.
+
+    A ``null`` for an optional parameter counts as left out; a whole number written as
+    ``10.0`` is accepted where an integer is expected.
+    """
+    if not isinstance(request, dict):
+        raise _invalid(f"The request must be a JSON object, not {_kind(request)}.",
+                       'Send e.g. {"query": ".name", "input": "{\\"name\\": 1}"}.')
+    return _check_object(schema, request, "")
+
+
+def _check_object(schema: dict[str, Any], data: dict, where: str) -> dict[str, Any]:
+    props = schema["properties"]
+    unknown = [key for key in data if key not in props]
+    if unknown:
+        key = unknown[0]
+        close = difflib.get_close_matches(key, list(props), n=1)
+        hint = f"Did you mean {close[0]!r}? " if close else ""
+        raise _invalid(f"Unknown field {where + key!r}.",
+                       f"{hint}Fields: {', '.join(props)}.")
+    out = {}
+    for key, value in data.items():
+        if value is None and key not in schema.get("required", ()):
+            continue
+        out[key] = _check(props[key], value, where + key)
+    missing = [key for key in schema.get("required", ()) if out.get(key) is None]
+    if missing:
+        raise _invalid(f"Missing required field {where + missing[0]!r}.",
+                       f"{where + missing[0]}: {props[missing[0]]['description']}")
+    return out
+
+
+def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
+    kind = schema["type"]
+    if kind == "integer" and isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if not _is(kind, value):
+        raise _invalid(f"Field {name!r} must be {_a(kind)}, not {_kind(value)}.",
+                       f"{name}: {schema.get('description', '')}".rstrip(": "))
+    if "enum" in schema and value not in schema["enum"]:
+        raise _invalid(f"Field {name!r} must be one of {', '.join(map(repr, schema['enum']))}; "
+                       f"got {value!r}.", schema.get("description", ""))
+    if "minimum" in schema and value < schema["minimum"]:
+        raise _invalid(f"Field {name!r} must be at least {schema['minimum']}; got {value}.",
+                       schema.get("description", ""))
+    if "maximum" in schema and value > schema["maximum"]:
+        raise _invalid(f"Field {name!r} must be at most {schema['maximum']}; got {value}.",
+                       schema.get("description", ""))
+    if "minLength" in schema and len(value) < schema["minLength"]:
+        raise _invalid(f"Field {name!r} needs at least {schema['minLength']} character(s).",
+                       schema.get("description", ""))
+    if kind == "array":
+        return [_check(schema["items"], item, f"{name}[{i}]") for i, item in enumerate(value)]
+    if kind == "object" and "properties" in schema:
+        return _check_object(schema, value, f"{name}.")
+    return value
+
+
+def _is(kind: str, value: Any) -> bool:
+    if kind == "number":
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+    if kind == "integer":
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, {"string": str, "boolean": bool, "array": list,
+                              "object": dict}[kind])
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    for kind in ("boolean", "integer", "number", "string", "array", "object"):
+        if _is(kind, value):
+            return _a(kind)
+    return type(value).__name__
+
+
+def _a(kind: str) -> str:
+    return f"an {kind}" if kind[0] in "aeiou" else f"a {kind}"
+
+
+def _invalid(message: str, hint: str) -> JqMagicError:
+    return JqMagicError("INVALID_ARGUMENT", message, hint)

@@ -1,0 +1,157 @@
+"""The web tools: web_fetch, web_search_brave and web_search_google (the web tools spec)."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from jqmagic.tools.registry import tool
+from jqmagic.tools.schema import Param
+
+_SIGNUP = {"brave": "https://brave.com/search/api/",
+           "google": "https://developers.google.com/custom-search/v1/overview"}
+_EXAMPLE = {"brave": {"api_key": "your-api-key-here"},
+            "google": {"api_key": "your-api-key-here", "engine_id": "your-search-engine-id"}}
+
+
+@tool(open_world=True, bounds_itself=True)
+def web_fetch(
+    url: Annotated[str, Param("The URL to fetch content from (http or https).",
+                              format="uri", min_length=1)],
+    offset: Annotated[int | None, Param("Line number to start reading from (1-based).",
+                                        minimum=1)] = None,
+    limit: Annotated[int | None, Param("Maximum number of lines to return.", minimum=1)] = None,
+) -> dict[str, Any]:
+    """Fetch a web page or document and return it as markdown (JSON and text as they are).
+
+    Use it to read a page you know the URL of (documentation, an article, a search
+    result, a JSON API). Returns `title`, `content` (markdown: headings, links, lists,
+    code), `url` (after redirects), `total_lines` and `next_offset` when lines are left.
+    Lines are counted in the markdown, so page through with offset and limit.
+
+    Examples:
+    - Whole page: url="https://docs.python.org/3/library/json.html"
+    - First 100 lines: url="https://example.com/guide", limit=100
+    - The next 100: url="https://example.com/guide", offset=101, limit=100
+
+    Limits: about 50,000 tokens are returned at a time; a longer page is cut at a line
+    and the message says which offset to read on from.
+    """
+    from jqmagic.core.fetch import fetch
+
+    result = fetch(url, offset=offset, limit=limit)
+    out = result.to_dict()
+    out.pop("value", None)  # the parsed JSON repeats `content`
+    if not out["content"] and result.total_lines and (offset or 1) > result.total_lines:
+        out["message"] = (f"No lines at offset {offset}: the page has "
+                          f"{result.total_lines:,} lines.")
+    return _bounded_page(out, limit)
+
+
+def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
+    """Cut ``content`` after the last whole line under the token bound; keep the whole."""
+    from jqmagic.core.settings import settings
+    from jqmagic.tools.results import spill
+
+    max_chars = settings.max_tokens * 4
+    if len(out["content"]) <= max_chars:
+        return out
+    stored = spill(out)
+    lines, kept, size = out["content"].split("\n"), 0, 0
+    for line in lines:
+        size += len(line) + 1
+        if size > max_chars and kept:
+            break
+        kept += 1
+    last = out["offset"] + kept - 1
+    more = f", limit={limit}" if limit else ""
+    out.update(content="\n".join(lines[:kept])[:max_chars], next_offset=last + 1,
+               truncated=True, payload_id=stored["queryID"], payload_path=stored["payloadPath"],
+               message=f"Truncated. Showing lines {out['offset']:,}-{last:,} of "
+                       f"{out['total_lines']:,} (about {settings.max_tokens:,} tokens at most). "
+                       f"The full text is in payload {stored['queryID']} "
+                       f"({stored['payloadPath']}). Read on with offset={last + 1}{more}.")
+    return out
+
+
+def _search(provider: str, query: str, count: int, offset: int, allowed: list[str] | None,
+            blocked: list[str] | None) -> dict[str, Any]:
+    from jqmagic.core.search import search
+
+    result = search(query, provider=provider, count=count, offset=offset,
+                    allowed_domains=allowed, blocked_domains=blocked)
+    out = result.to_dict()
+    if not result.results:
+        out["message"] = result.to_markdown()
+    return out
+
+
+def config_required(provider: str) -> dict[str, str]:
+    """The ``config_required`` event for a search provider whose credentials are missing."""
+    from jqmagic.core.search import AUTH_HELP, credentials_path
+
+    path = credentials_path()
+    example = json.dumps({"web_search": {provider: _EXAMPLE[provider]}}, indent=2)
+    data: dict[str, Any] = {"tool": f"web_search_{provider}", "signup_url": _SIGNUP[provider]}
+    if provider == "brave":
+        data["credential"] = "api_key"
+    else:
+        data["credentials"] = ["api_key", "engine_id"]
+    return {"kind": "config_required",
+            "content": f"⚠ Configuration Required\n\n{AUTH_HELP[provider].format(path=path)}"
+                       f"\n\nExample:\n{example}",
+            "data_json": json.dumps(data)}
+
+
+_QUERY = Param("The search query to use", min_length=2)
+_ALLOWED = Param("Only include search results from these domains")
+_BLOCKED = Param("Never include search results from these domains")
+
+
+@tool(open_world=True, config_required=lambda: config_required("brave"))
+def web_search_brave(
+    query: Annotated[str, _QUERY],
+    count: Annotated[int, Param("Number of results to return (1-20)", minimum=1,
+                                maximum=20)] = 10,
+    offset: Annotated[int, Param("Result offset for pagination", minimum=0)] = 0,
+    allowed_domains: Annotated[list[str] | None, _ALLOWED] = None,
+    blocked_domains: Annotated[list[str] | None, _BLOCKED] = None,
+) -> dict[str, Any]:
+    """Search the web with the Brave Search API: titles, links and snippets.
+
+    Use it for current events, recent releases, documentation you have no URL for, or
+    facts to check; then read the best results with web_fetch. Returns `results`, each
+    {title, url, snippet}, and `count`.
+
+    Examples:
+    - query="python 3.13 release notes"
+    - query="jq select multiple fields", count=5
+    - Only official docs: query="asyncio timeout", allowed_domains=["docs.python.org"]
+    - Next page: query="rust async guide", offset=1
+    """
+    return _search("brave", query, count, offset, allowed_domains, blocked_domains)
+
+
+@tool(open_world=True, config_required=lambda: config_required("google"))
+def web_search_google(
+    query: Annotated[str, _QUERY],
+    num: Annotated[int, Param("Number of results to return (1-10)", minimum=1,
+                              maximum=10)] = 10,
+    start: Annotated[int, Param("Result index offset for pagination (1-based, max 91)",
+                                minimum=1, maximum=91)] = 1,
+    allowed_domains: Annotated[list[str] | None, _ALLOWED] = None,
+    blocked_domains: Annotated[list[str] | None, _BLOCKED] = None,
+) -> dict[str, Any]:
+    """Search the web with Google Custom Search: titles, links and snippets.
+
+    Use it for current events, recent releases, documentation you have no URL for, or
+    facts to check; then read the best results with web_fetch. Returns `results`, each
+    {title, url, snippet}, and `count`.
+
+    Examples:
+    - query="python 3.13 release notes"
+    - query="jq select multiple fields", num=5
+    - Only official docs: query="asyncio timeout", allowed_domains=["docs.python.org"]
+    - Results 11-20: query="rust async guide", start=11
+    """
+    return _search("google", query, num, start - 1, allowed_domains, blocked_domains)

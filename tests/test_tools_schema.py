@@ -1,0 +1,160 @@
+"""Tool definitions: schemas derived from the handlers, the specs' contracts, validation."""
+
+from __future__ import annotations
+
+import pytest
+
+import jqmagic.tools as tools
+from jqmagic.core.errors import JqMagicError
+from jqmagic.tools.schema import validate
+
+NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "json_patch", "read_file",
+         "web_fetch", "web_search_brave", "web_search_google"]
+
+# The parameters of the web tools spec (tool-schemas), copied from its --schema outputs.
+DOMAINS = {"type": "array", "items": {"type": "string"}}
+SPEC_PARAMETERS = {
+    "web_search_brave": {
+        "query": {"type": "string", "minLength": 2},
+        "count": {"type": "integer", "minimum": 1, "maximum": 20, "default": 10},
+        "offset": {"type": "integer", "minimum": 0, "default": 0},
+        "allowed_domains": DOMAINS, "blocked_domains": DOMAINS},
+    "web_search_google": {
+        "query": {"type": "string", "minLength": 2},
+        "num": {"type": "integer", "minimum": 1, "maximum": 10, "default": 10},
+        "start": {"type": "integer", "minimum": 1, "maximum": 91, "default": 1},
+        "allowed_domains": DOMAINS, "blocked_domains": DOMAINS},
+    "web_fetch": {
+        "url": {"type": "string", "format": "uri"},
+        "offset": {"type": "integer", "minimum": 1},
+        "limit": {"type": "integer", "minimum": 1}},
+    "jq": {"query": {"type": "string"}, "file": {"type": "string"},
+           "input": {"type": "string"}, "exec": {"type": "string"},
+           "raw": {"type": "boolean"}, "compact": {"type": "boolean"}},
+    "json_inspect": {"filePath": {"type": "string"}, "path": {"type": "string"},
+                     "depth": {"type": "integer", "default": 2}},
+}
+SPEC_REQUIRED = {"web_search_brave": ["query"], "web_search_google": ["query"],
+                 "web_fetch": ["url"], "jq": ["query"], "json_inspect": ["filePath"],
+                 "json_patch": ["filePath", "operation"],
+                 "query_json": ["file_path", "jq_expression"],
+                 "query_yaml": ["file_path", "yq_expression"], "read_file": ["file_path"]}
+
+
+def test_every_tool_is_defined_in_order():
+    assert [d["name"] for d in tools.definitions()] == NAMES
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_definitions_are_described_objects(name):
+    definition = tools.get(name).definition()
+    assert set(definition) == {"name", "description", "parameters"}
+    params = definition["parameters"]
+    assert params["type"] == "object" and params["additionalProperties"] is False
+    assert params["required"] == SPEC_REQUIRED[name]
+    for prop, spec in params["properties"].items():
+        assert len(spec["description"]) > 10, prop
+    description = definition["description"]
+    examples = [line for line in description.splitlines() if line.startswith("- ")]
+    assert 2 <= len(examples) <= 6, description
+    assert "Examples:" in description and "Use it" in description
+
+
+@pytest.mark.parametrize("name", sorted(SPEC_PARAMETERS))
+def test_parameters_keep_the_specs_contract(name):
+    props = tools.get(name).parameters["properties"]
+    for prop, expected in SPEC_PARAMETERS[name].items():
+        assert {k: props[prop].get(k) for k in expected} == expected, prop
+
+
+def test_query_tools_follow_the_query_spec():
+    for name, expr in (("query_json", "jq_expression"), ("query_yaml", "yq_expression")):
+        props = tools.get(name).parameters["properties"]
+        assert set(props) == {"file_path", expr, "timeout", "large_result_passthrough"}
+        assert props["timeout"]["default"] == 30 and props["timeout"]["type"] == "number"
+        assert "100 results" in tools.get(name).description
+    assert "large_file_passthrough" in tools.get("read_file").parameters["properties"]
+
+
+def test_json_patch_schema():
+    props = tools.get("json_patch").parameters["properties"]
+    assert props["operation"]["enum"] == ["set", "insert", "remove", "merge"]
+    assert props["match"]["required"] == ["arrayPath", "where"]
+    assert props["match"]["additionalProperties"] is False
+    assert props["value"]["type"] == "string"
+
+
+@pytest.mark.parametrize(("name", "read_only", "destructive", "open_world"), [
+    ("jq", True, False, True), ("query_json", True, False, False),
+    ("json_inspect", True, False, False), ("json_patch", False, True, False),
+    ("read_file", True, False, False), ("web_fetch", True, False, True),
+    ("web_search_google", True, False, True)])
+def test_annotations(name, read_only, destructive, open_world):
+    hints = tools.get(name).annotations
+    assert (hints["readOnlyHint"], hints["destructiveHint"], hints["openWorldHint"]) == (
+        read_only, destructive, open_world)
+
+
+def test_unknown_tool():
+    out = tools.call("nope", {})
+    assert out["success"] is False and out["error_code"] == "NOT_FOUND"
+    assert "jq" in out["hint"]
+
+
+# ---------------------------------------------------------------- validation
+
+BRAVE = tools.get("web_search_brave").parameters
+PATCH = tools.get("json_patch").parameters
+
+
+def invalid(schema, request) -> JqMagicError:
+    with pytest.raises(JqMagicError) as info:
+        validate(schema, request)
+    assert info.value.code == "INVALID_ARGUMENT"
+    return info.value
+
+
+def test_unknown_field_suggests_the_close_one():
+    error = invalid(BRAVE, {"query": "jq", "cuont": 3})
+    assert error.message == "Unknown field 'cuont'."
+    assert error.hint.startswith("Did you mean 'count'?")
+
+
+@pytest.mark.parametrize(("request_", "message"), [
+    ({"query": 5}, "Field 'query' must be a string, not an integer."),
+    ({"query": "jq", "count": "5"}, "Field 'count' must be an integer, not a string."),
+    ({"query": "jq", "count": 2.5}, "Field 'count' must be an integer, not a number."),
+    ({"query": "jq", "count": True}, "Field 'count' must be an integer, not a boolean."),
+    ({"query": "jq", "count": 21}, "Field 'count' must be at most 20; got 21."),
+    ({"query": "jq", "offset": -1}, "Field 'offset' must be at least 0; got -1."),
+    ({"query": "j"}, "Field 'query' needs at least 2 character(s)."),
+    ({"query": "jq", "allowed_domains": "a.com"},
+     "Field 'allowed_domains' must be an array, not a string."),
+    ({"query": "jq", "blocked_domains": ["a.com", 3]},
+     "Field 'blocked_domains[1]' must be a string, not an integer."),
+    ({}, "Missing required field 'query'."),
+    ({"query": None}, "Field 'query' must be a string, not null."),
+])
+def test_wrong_types_ranges_and_missing(request_, message):
+    assert invalid(BRAVE, request_).message == message
+
+
+def test_nested_objects_and_enums():
+    base = {"filePath": "f.json", "operation": "set"}
+    assert invalid(PATCH, {**base, "operation": "replace"}).message.startswith(
+        "Field 'operation' must be one of 'set', 'insert', 'remove', 'merge'")
+    assert invalid(PATCH, {**base, "match": {"arrayPath": "/u"}}).message == \
+        "Missing required field 'match.where'."
+    assert invalid(PATCH, {**base, "match": {"arrayPath": "/u", "where": {}, "x": 1}}
+                   ).message == "Unknown field 'match.x'."
+    assert invalid(PATCH, {**base, "match": {"arrayPath": "/u", "where": []}}).message == \
+        "Field 'match.where' must be an object, not an array."
+
+
+def test_leniency_null_optional_and_whole_floats():
+    assert validate(BRAVE, {"query": "jq", "count": 5.0, "offset": None}) == {
+        "query": "jq", "count": 5}
+
+
+def test_request_must_be_an_object():
+    assert invalid(BRAVE, ["jq"]).message == "The request must be a JSON object, not an array."
