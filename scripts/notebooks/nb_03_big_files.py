@@ -1,0 +1,166 @@
+# ruff: noqa: E501  (cell text is kept as a reader sees it in the notebook)
+"""notebooks/03-big-files.ipynb: a generated 200 MB file, inspected and queried within bounds."""
+
+NAME = "03-big-files.ipynb"
+
+CELLS = [
+    ("md", """
+# Big files: look first, then ask precise questions
+
+A 200 MB JSON file is too big to open in an editor and too big to print. This notebook
+makes one (an order export), then works the way that scales:
+
+1. **inspect** its shape without printing it,
+2. ask **targeted** questions whose answers are small,
+3. let the **bounds** cut the big answers, and find the whole result in the **payload store**,
+4. keep an eye on the **timings**.
+
+The size is a variable: 200 MB by default, 5 MB when `JQMAGIC_NOTEBOOK_SMALL=1` is set (the
+test suite sets it so it stays fast).
+"""),
+    ("code", """
+%load_ext jqmagic
+import json
+import os
+import random
+import time
+from pathlib import Path
+
+import jqmagic
+
+TARGET_MB = 5 if os.environ.get('JQMAGIC_NOTEBOOK_SMALL') == '1' else 200
+path = Path('big/orders.json')  # the magics below spell the name out
+timings = {}
+
+
+def make_orders(path, target_mb, seed=42):
+    \"\"\"Write {"generated", "source", "orders": [...]} of about target_mb megabytes.\"\"\"
+    rng = random.Random(seed)
+    countries = ['FR', 'DE', 'US', 'JP', 'BR', 'IN', 'NG', 'CA']
+    statuses = ['paid'] * 90 + ['refunded'] * 2 + ['pending'] * 8
+    skus = [f'SKU-{i:04d}' for i in range(500)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    written, count = 0, 0
+    with open(path, 'w') as out:
+        written += out.write('{"generated": "2025-01-01T00:00:00Z", "source": "jqmagic", '
+                             '"orders": [\\n')
+        while written < target_mb * 1_000_000:
+            items = [{'sku': rng.choice(skus), 'qty': rng.randint(1, 5),
+                      'price': rng.randint(100, 20000) / 100}
+                     for _ in range(rng.randint(1, 4))]
+            order = {'id': count,
+                     'customer': {'id': rng.randint(1, 50000), 'country': rng.choice(countries)},
+                     'status': rng.choice(statuses), 'created': 1700000000 + 7 * count,
+                     'items': items, 'total': round(sum(i['qty'] * i['price'] for i in items), 2)}
+            written += out.write((',\\n' if count else '') + json.dumps(order, separators=(',', ':')))
+            count += 1
+        out.write('\\n]}\\n')
+    return count
+
+
+started = time.perf_counter()
+if not path.exists() or abs(path.stat().st_size / 1e6 - TARGET_MB) > 1:  # made once
+    make_orders(path, TARGET_MB)
+timings['generate (or reuse)'] = time.perf_counter() - started
+print(f'{path}: {path.stat().st_size / 1e6:,.1f} MB')
+"""),
+    ("md", """
+## 1. Inspect first
+
+`%inspect` reads the file once and shows its merged shape: every key, its types, array
+lengths, how often a key is present. Nothing of the data itself is printed, so this is safe
+on any size (files over 256 MB are read in one streaming pass, in about 20 MB of memory).
+"""),
+    ("code", """
+%%time
+%inspect big/orders.json
+"""),
+    ("md", """
+`--path` narrows to a part, and `--stats` adds a profile of each field: counts, distinct
+values, min and max, samples. It tells us the values of `status` and the range of `total`
+before we write a single filter.
+"""),
+    ("code", """
+started = time.perf_counter()
+orders_shape = jqmagic.shape(file=str(path), path='/orders', stats=True, depth=3)
+timings['inspect /orders --stats'] = time.perf_counter() - started
+orders_shape
+"""),
+    ("md", """
+## 2. Targeted questions, small answers
+
+Each question below has an answer of a few bytes, however big the file.
+"""),
+    ("code", """
+def timed(label, program, **kwargs):
+    \"\"\"Run one query on the big file and remember how long it took.\"\"\"
+    result = jqmagic.query(program, file=str(path), **kwargs)
+    timings[label] = result.elapsed
+    return result
+
+timed('count the orders', '.orders | length')
+"""),
+    ("code", "timed('one order by position', '.orders[12345]')"),
+    ("code", "timed('count with select', '[.orders[] | select(.total > 390)] | length')"),
+    ("code", """
+timed('group by country', '.orders | group_by(.customer.country) '
+      '| map({country: .[0].customer.country, orders: length, revenue: (map(.total) | add | round)})',
+      compact=True)
+"""),
+    ("md", """
+## 3. Bounded output and the payload store
+
+Some questions have big answers. jqmagic shows at most 100 results (`limit=20` here, to
+keep the page short) and about 50k tokens, says so in one line, and keeps the **whole**
+result on disk in the payload store, under an id. Here: the ids of all refunded orders.
+"""),
+    ("code", """
+refunded = timed('refunded ids (bounded)', '.orders[] | select(.status == "refunded") | .id', limit=20)
+refunded
+"""),
+    ("code", """
+print('total results:', refunded.total)
+print('shown:', len(refunded.values), '| truncated:', refunded.truncated)
+print('payload id:', refunded.payload_id)
+print('payload file:', refunded.payload_path)
+"""),
+    ("md", """
+The payload is plain JSON text (one value per line), so any tool reads it:
+`jqmagic.payload(id)` gives the values back, and a stored payload is a source for further
+queries (`%jq --payload ID`, `jqmagic query --payload ID`, or its path).
+"""),
+    ("code", """
+every_id = jqmagic.payload(refunded.payload_id)
+len(every_id), every_id[:5]
+"""),
+    ("code", "jqmagic.query('length', file=refunded.payload_path, slurp=True).value"),
+    ("md", """
+One huge value is bounded too: a slice of 2,000 orders is far more than the token bound, so
+the text is cut and a line says how much there was (and the JSON tree is left out), so a
+saved notebook never holds megabytes. The bounds are settings; here we lower the token bound
+to 2,000 to keep the page short, and put it back afterwards.
+"""),
+    ("code", """
+%config JqMagic.max_tokens = 2000
+%jq -c '.orders[:2000]' big/orders.json
+"""),
+    ("code", "%config JqMagic.max_tokens = 50000"),
+    ("md", """
+When you do want everything, say so: `-o VAR` stores every value in a Python variable (and
+prints only how many), `--all` lifts the bounds for display.
+"""),
+    ("code", "%jq '.orders[] | select(.customer.country == \"NG\" and .total > 600) | {id, total}' big/orders.json -o rich_ng\nlen(rich_ng), rich_ng[:2]"),
+    ("md", """
+## 4. Timings
+
+Everything above, in seconds. Each query reads the file again; the whole time goes to
+parsing (libjq parses about 20 MB a second here), which is why the shape comes first and
+every question is asked once, precisely.
+"""),
+    ("code", """
+width = max(map(len, timings))
+for label, seconds in timings.items():
+    print(f'{label:<{width}}  {seconds:7.2f} s')
+"""),
+]
+
