@@ -46,6 +46,10 @@ def __getattr__(name: str):
         from jqmagic.widget import SchemaBrowser
 
         return SchemaBrowser
+    if name == "tools":  # the agent face: jqmagic.tools.call / .wrap, loaded on first use
+        import jqmagic.tools
+
+        return jqmagic.tools
     raise AttributeError(f"module 'jqmagic' has no attribute {name!r}")
 
 
