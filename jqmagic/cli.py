@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from jqmagic.core.errors import JqMagicError
+from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.mcp import mcp_arguments, run_mcp
 from jqmagic.tools.protocol import run_tool, tool_arguments
 
@@ -336,6 +336,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except JqMagicError as exc:
         return _print_error(exc)
+    except RecursionError:  # a result nested past Python's limit, wherever it surfaced
+        return _print_error(too_deep("The result", "Query a part of it, or print it with "
+                                     "tojson (-r) as text."))
     except KeyboardInterrupt:
         print("error INTERRUPTED: interrupted", file=sys.stderr)
         return 130

@@ -22,11 +22,11 @@ from IPython.core.magic import (
     no_var_expand,
 )
 from IPython.core.magic_arguments import argument, magic_arguments
-from traitlets import Bool, Float, Int, observe, validate
+from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 
 from jqmagic.core import settings as core_settings
 from jqmagic.core import payloads
-from jqmagic.core.errors import JqMagicError
+from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import query
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
@@ -79,6 +79,11 @@ class JqMagic(Magics):
     max_tokens = Int(50_000, help="About this many tokens of output at most.").tag(config=True)
     timeout = Float(30.0, help="Seconds a jq program may run.").tag(config=True)
     debug = Bool(False, help="Show tracebacks instead of one-line errors.").tag(config=True)
+    sandbox = Bool(False, help="Confine files to allowed_roots, refuse --exec and private "
+                   "web addresses (JQMAGIC_SANDBOX=1 turns it on too).").tag(config=True)
+    allowed_roots = List(Unicode(), help="Folders the sandbox allows (default: the working "
+                         "directory).").tag(config=True)
+    exec_allowed = Bool(False, help="Let --exec run in the sandbox.").tag(config=True)
 
     @validate("max_results", "max_tokens", "timeout")
     def _positive(self, proposal):
@@ -86,7 +91,7 @@ class JqMagic(Magics):
             raise ValueError(f"{proposal['trait'].name} must be positive")
         return proposal["value"]
 
-    @observe("max_results", "max_tokens", "timeout")
+    @observe("max_results", "max_tokens", "timeout", "sandbox", "allowed_roots", "exec_allowed")
     def _to_core(self, change):
         setattr(core_settings.settings, change["name"], change["new"])
 
@@ -98,6 +103,11 @@ class JqMagic(Magics):
             if self.debug:
                 raise
             raise usage_error(exc) from None
+        except RecursionError:  # a value nested past Python's limit, wherever it surfaced
+            if self.debug:
+                raise
+            raise usage_error(too_deep("The result", "Query a part of it, or print it with "
+                                       "tojson (-r) as text.")) from None
 
     def source_kwargs(self, args, sources: list[str]) -> dict[str, Any]:
         """The core's source keywords for the SOURCE words and flags of a magic line."""

@@ -12,6 +12,8 @@ The faces print ``code: message`` plus the hint, never a traceback.
 
 from __future__ import annotations
 
+import sys
+
 CODES = {
     "INVALID_JSON": "a JSON / JSON Lines / JSONC document does not parse",
     "INVALID_YAML": "a YAML document does not parse or is refused",
@@ -67,6 +69,12 @@ class JqMagicError(Exception):
     def to_dict(self) -> dict:
         """The error as data, for JSON faces (tools, ``--json`` output)."""
         return {"error_code": self.code, "error": self.message, "hint": self.hint}
+
+
+def too_deep(what: str, hint: str) -> JqMagicError:
+    """TOO_LARGE for a value nested deeper than Python can recurse (from a RecursionError)."""
+    return JqMagicError("TOO_LARGE", f"{what} is nested too deeply to handle here "
+                        f"(over about {sys.getrecursionlimit():,} levels).", hint)
 
 
 def caret_excerpt(text: str, line: int, column: int, width: int = 100) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import codecs
 import ipaddress
 import json
-import os
 import re
 import socket
 import time
@@ -73,8 +72,10 @@ class FetchResult:
 
 
 def sandbox_enabled() -> bool:
-    """Whether the sandbox is on by default (``JQMAGIC_SANDBOX=1``; off otherwise)."""
-    return os.environ.get("JQMAGIC_SANDBOX", "").strip().lower() in ("1", "true", "yes", "on")
+    """Whether the sandbox is on (:func:`jqmagic.core.sandbox.enabled`)."""
+    from jqmagic.core import sandbox
+
+    return sandbox.enabled()
 
 
 def fetch(

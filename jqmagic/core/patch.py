@@ -15,16 +15,20 @@ from __future__ import annotations
 
 import copy
 import difflib
+import errno
+import fcntl
+import glob
 import json
 import os
 import stat
 import tempfile
 from collections.abc import Callable, Iterator
-from contextlib import suppress
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, NamedTuple, Protocol
 
-from jqmagic.core.errors import JqMagicError
+from jqmagic.core import sandbox
+from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.jsontext import TextDoc, Verbatim, array_index, missing_key, not_container
 from jqmagic.core.pointers import parse_pointer, to_pointer
 from jqmagic.core.shapenode import type_name
@@ -110,10 +114,14 @@ def patch(
             A failed patch changes nothing.
     """
     operation, run = _plan(op, path, value, match, where, all, rfc6902, merge_patch)
-    if isinstance(target, (dict, list)):
-        return _patch_value(target, operation, run, dry_run)
-    if isinstance(target, (str, os.PathLike)):
-        return _patch_file(Path(os.path.expanduser(target)), operation, run, dry_run)
+    try:
+        if isinstance(target, (dict, list)):
+            return _patch_value(target, operation, run, dry_run)
+        if isinstance(target, (str, os.PathLike)):
+            return _patch_file(Path(os.path.expanduser(target)), operation, run, dry_run)
+    except RecursionError:
+        raise too_deep("The document", "Nothing was changed; patch it with a tool that "
+                       "streams, or restructure it.") from None
     raise JqMagicError(
         "INVALID_ARGUMENT",
         f"Cannot patch a {type(target).__name__}.",
@@ -644,7 +652,7 @@ def _check_file(path: Path) -> Path:
     if path.suffix.lower() in _NOT_JSON_SUFFIXES:
         raise _bad(f"Cannot patch {path}: jsonpatch edits JSON and JSONC files, not "
                    f"{path.suffix} files.", "Convert it to JSON first, or edit it as text.")
-    real = Path(os.path.realpath(path))
+    real = Path(sandbox.check_path(str(path), "patch"))
     if not real.exists():
         raise JqMagicError("NOT_FOUND", f"File {path} not found.",
                            "Check the path (in the magic, TARGET may also be a variable).")
@@ -654,21 +662,28 @@ def _check_file(path: Path) -> Path:
 
 
 def _read(path: Path) -> tuple[bytes, os.stat_result]:
+    from jqmagic.core.sources import check_encoding, open_file
+
     try:
-        with open(path, "rb") as handle:
-            return handle.read(), os.fstat(handle.fileno())
+        with open(open_file(str(path)), "rb") as handle:
+            data, stamp = handle.read(), os.fstat(handle.fileno())
     except OSError as exc:
         raise JqMagicError("FILE_ERROR", f"Cannot read {path}: {exc.strerror}.",
                            "Check the file's permissions.") from exc
+    check_encoding(str(path), data[:4])
+    return data, stamp
 
 
 def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes) -> None:
-    now = os.stat(path)
-    same = (now.st_size, now.st_mtime_ns, now.st_ino) == (
-        stamp.st_size, stamp.st_mtime_ns, stamp.st_ino
-    )
-    if same and now.st_size <= _COMPARE_BYTES:
-        same = path.read_bytes() == data
+    try:
+        now = os.stat(path)
+        same = (now.st_size, now.st_mtime_ns, now.st_ino) == (
+            stamp.st_size, stamp.st_mtime_ns, stamp.st_ino
+        )
+        if same and now.st_size <= _COMPARE_BYTES:
+            same = path.read_bytes() == data
+    except FileNotFoundError:
+        same = False
     if not same:
         raise JqMagicError(
             "PATCH_CONFLICT",
@@ -679,23 +694,27 @@ def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes) -> None:
 
 def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None:
     """Write next to ``path``, fsync, keep the mode, then replace ``path`` atomically."""
-    if not os.access(path, os.W_OK):  # replacing would bypass the file's own mode
+    if path.exists() and not os.access(path, os.W_OK):  # replacing would bypass its mode
         raise JqMagicError("FILE_ERROR", f"Cannot write {path}: it is read-only.",
                            "Make it writable first; nothing was changed.")
     try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        _remove_stale_temps(path)
+        handle, temp = _new_temp(path)
     except OSError as exc:
         raise JqMagicError("FILE_ERROR", f"Cannot write next to {path}: {exc.strerror}.",
                            "Check that the folder is writable; the file is unchanged.") from exc
     try:
-        with os.fdopen(handle, "wb") as out:
+        with os.fdopen(handle, "wb") as out:  # open (and locked) until replaced
             for chunk in doc.chunks():
                 out.write(chunk)
             out.flush()
             os.fsync(out.fileno())
-        os.chmod(temp, stat.S_IMODE(stamp.st_mode))
-        _check_unchanged(path, stamp, data)
-        os.replace(temp, path)
+            os.chmod(temp, stat.S_IMODE(stamp.st_mode))
+            with _turn(path):
+                _check_unchanged(path, stamp, data)
+                sandbox.check_path(str(path), "patch")  # a folder swapped meanwhile
+                sandbox.check_fd(out.fileno(), str(path), "patch")
+                os.replace(temp, path)
     except OSError as exc:
         with suppress(OSError):
             os.unlink(temp)
@@ -706,6 +725,57 @@ def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None
             os.unlink(temp)
         raise
     _fsync_folder(path.parent)
+
+
+def _temp_pattern(path: Path) -> str:
+    return f".{glob.escape(path.name)}.*.tmp"
+
+
+def _new_temp(path: Path) -> tuple[int, str]:
+    """A temporary file beside ``path``, locked while it lives (see _remove_stale_temps)."""
+    for _ in range(3):
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        with suppress(FileNotFoundError):
+            if os.path.samestat(os.fstat(handle), os.lstat(temp)):
+                return handle, temp
+        os.close(handle)  # a cleaner took it for stale before it was locked
+    raise OSError(errno.EAGAIN, "temporary files beside it keep disappearing")
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Remove the temporary files of writers killed mid-write: a live writer holds a lock
+    on its own, a dead one's lock is gone."""
+    for stale in path.parent.glob(_temp_pattern(path)):
+        try:
+            fd = os.open(stale, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            with suppress(OSError):  # locked: a live writer's file
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if os.path.samestat(os.fstat(fd), os.lstat(stale)):
+                    os.unlink(stale)
+        finally:
+            os.close(fd)
+
+
+@contextmanager
+def _turn(path: Path) -> Iterator[None]:
+    """Writers through jqmagic take turns between their last check and the replace: each
+    locks the inode ``path`` names, so a second writer sees the first one's new file and
+    reports PATCH_CONFLICT instead of silently overwriting it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        fd = None  # removed meanwhile: the check that follows reports it
+    try:
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
 
 
 def _fsync_folder(folder: Path) -> None:

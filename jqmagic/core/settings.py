@@ -20,7 +20,12 @@ class Settings:
     max_tokens: int = 50_000
     timeout: float = 30.0
     exec_timeout: float = 60.0
+    exec_max_bytes: int = 2**30  # a command's output (and any file it writes) at most
     cache_dir: Path = field(default_factory=_cache_dir)
+    # The sandbox (see core/sandbox.py); the environment can only turn these on.
+    sandbox: bool = False  # or JQMAGIC_SANDBOX=1
+    allowed_roots: list[str] = field(default_factory=list)  # or JQMAGIC_ALLOWED_ROOTS; else cwd
+    exec_allowed: bool = False  # in the sandbox only; or JQMAGIC_EXEC_ALLOWED=1
 
 
 settings = Settings()

@@ -14,7 +14,7 @@ import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from jqmagic.core.errors import JqMagicError
+from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
 from jqmagic.core.shapenode import Limits, Node, jq_step, type_name
 
@@ -206,8 +206,17 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
 
     doc = shapesource.open_source(source, value=value, file=file, text=text, exec=exec,
                                   value_given=value_given, jsonl=jsonl, yaml=yaml, jsonc=jsonc)
-    if doc.streamable and (stream or (stream is None and doc.size > stream_threshold)):
-        return _shape_stream(doc, parts, depth, format, stats)
+    try:
+        if doc.streamable and (stream or (stream is None and doc.size > stream_threshold)):
+            return _shape_stream(doc, parts, depth, format, stats)
+        return _shape_loaded(doc, parts, depth, format, stats)
+    except RecursionError:
+        raise too_deep("The document", "Inspect a deeper part with --path, or query it with "
+                       "jq (%jq), which reads up to 10,000 levels.") from None
+
+
+def _shape_loaded(doc: Any, parts: list[str], depth: int, format: str, stats: bool
+                  ) -> ShapeResult:
     target, steps = resolve(doc.load(), parts)
     pointer, jq = to_pointer(parts), jq_path(steps)
     if format == "jqschema":

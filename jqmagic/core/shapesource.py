@@ -39,13 +39,19 @@ class Doc:
     def size(self) -> int:
         """The size in bytes (0 for a Python value or a command)."""
         if self.kind == "file":
-            return Path(self.spec).stat().st_size
+            try:
+                return Path(self.spec).stat().st_size
+            except OSError as exc:
+                raise sources.read_error(self.spec, exc) from exc
         return len(self.spec.encode()) if self.kind == "text" else 0
 
     def open_binary(self) -> BinaryIO:
         """The raw bytes, for the streaming parser."""
         if self.kind == "file":
-            return open(self.spec, "rb")  # noqa: SIM115 - the caller closes it
+            stream = open(sources.open_file(self.spec), "rb")  # noqa: SIM115 - caller closes
+            if stream.peek(3)[:3] == b"\xef\xbb\xbf":  # a UTF-8 BOM is not JSON: skip it
+                stream.read(3)
+            return stream
         return io.BytesIO(self.spec.encode())
 
     def load(self) -> Any:

@@ -19,6 +19,25 @@ _SCALAR_TYPES = {"string": "string", "number": "number", "boolean": "boolean", "
 _KEYS_REMEMBERED = 1000
 
 
+class _GrowingReader:
+    """Chunks that double while no event comes out: yajl rescans a token that spans chunks
+    from its start, so a 100 MB string read in 64 KB chunks would cost minutes."""
+
+    BASE, MOST = 64 * 1024, 64 * 2**20
+
+    def __init__(self, stream: BinaryIO):
+        self.stream = stream
+        self.size = self.BASE
+        self.quiet_reads = 0  # reads since the last event
+
+    def read(self, n: int = -1) -> bytes:
+        if n == 0:  # ijson probes the type of the stream
+            return self.stream.read(0)
+        self.quiet_reads += 1
+        self.size = min(self.size * 2, self.MOST) if self.quiet_reads > 2 else self.BASE
+        return self.stream.read(self.size)
+
+
 class IntegerOverflow(Exception):
     """The C parser met an integer beyond 64 bits; read again with ijson's Python backend."""
 
@@ -36,8 +55,11 @@ def events(stream: BinaryIO, *, lines: bool = False, backend: str | None = None
     try:
         if lines:
             yield ("start_array", None)
+        reader = _GrowingReader(stream)
         # several values are allowed so that shape can notice them and read them as lines
-        yield from parser.basic_parse(stream, use_float=True, multiple_values=True)
+        for event in parser.basic_parse(reader, use_float=True, multiple_values=True):
+            reader.quiet_reads = 0
+            yield event
         if lines:
             yield ("end_array", None)
     except ijson.JSONError as exc:

@@ -17,6 +17,7 @@ import os
 import re
 import shutil
 import signal
+import stat
 import subprocess
 import tempfile
 from collections.abc import Iterator
@@ -24,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jqmagic.core import jsonc
-from jqmagic.core.errors import JqMagicError, caret_excerpt
+from jqmagic.core import jsonc, sandbox
+from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
 from jqmagic.core.settings import settings
 
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
@@ -40,6 +41,7 @@ class Prepared:
     files: list[str] = field(default_factory=list)
     labels: dict[str, str] = field(default_factory=dict)
     formats: dict[str, str] = field(default_factory=dict)
+    fds: list[int] = field(default_factory=list)  # files held open for libjq (sandbox)
 
     def label(self, path: str) -> str:
         return self.labels.get(path, path)
@@ -78,6 +80,8 @@ def _looks_like_json(text: str) -> bool:
         return False
     try:
         json.loads(stripped)
+    except RecursionError:  # deeply nested brackets: JSON text, too deep for Python
+        return True
     except ValueError:
         return stripped[0] in "{[" and "\n" in stripped  # JSON Lines / several values
     return True
@@ -121,10 +125,16 @@ def _expand(pattern: str, missing_ok: bool = False) -> list[str]:
 
 
 def resolve_files(spec: str | list[str]) -> list[str]:
-    """Expand ``~`` and globs; every result is a readable file, or an error says why not."""
+    """Expand ``~`` and globs; every result is a readable file, or an error says why not.
+
+    In the sandbox, a path outside the allowed roots is SANDBOX_DENIED whether or not it
+    exists (judged before anything about it is said).
+    """
     patterns = [spec] if isinstance(spec, str) else list(spec)
     files: list[str] = []
     for pattern in patterns:
+        if not glob.has_magic(pattern):
+            sandbox.check_path(pattern)
         found = _expand(pattern)
         if not found:
             raise _not_found(pattern)
@@ -133,10 +143,38 @@ def resolve_files(spec: str | list[str]) -> list[str]:
         if os.path.isdir(path):
             raise JqMagicError("FILE_ERROR", f"{path} is a directory, not a file.",
                                f"Name a file inside it, or a glob such as {path}/*.json.")
+        sandbox.check_path(path)
         if not os.access(path, os.R_OK):
             raise JqMagicError("FILE_ERROR", f"{path} is not readable.",
                                "Check the file's permissions.")
+        with open(open_file(path), "rb") as head:
+            check_encoding(path, head.read(4))
     return files
+
+
+def _not_regular(path: str) -> JqMagicError:
+    return JqMagicError("FILE_ERROR", f"{path} is not a regular file (a FIFO, socket or "
+                        "device).", "Copy its content to a file first, or pipe it with --exec.")
+
+
+def check_encoding(path: str, head: bytes) -> None:
+    """FILE_ERROR for UTF-16 / UTF-32 text (by its BOM, or zero bytes around the first
+    ASCII character as RFC 4627 detects it); jqmagic reads UTF-8."""
+    def ascii_at(i: int) -> bool:
+        return len(head) > i and 0x09 <= head[i] <= 0x7E
+
+    name = None
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        name = "UTF-32"
+    elif head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        name = "UTF-16"
+    elif (ascii_at(0) and head[1:4] == b"\x00" * 3) or (head[:3] == b"\x00" * 3 and ascii_at(3)):
+        name = "UTF-32"
+    elif (ascii_at(0) and head[1:2] == b"\x00") or (head[:1] == b"\x00" and ascii_at(1)):
+        name = "UTF-16"
+    if name:
+        raise JqMagicError("FILE_ERROR", f"{path} is {name} text; convert it to UTF-8.",
+                           f"e.g. iconv -f {name} -t UTF-8 {path} > converted.json")
 
 
 def _not_found(pattern: str) -> JqMagicError:
@@ -194,6 +232,8 @@ def prepare(source: Any = None, *, file: Any = None, text: str | None = None,
                              exec_timeout=exec_timeout)
         yield prepared
     finally:
+        for fd in prepared.fds:
+            os.close(fd)
         shutil.rmtree(workdir, ignore_errors=True)
 
 
@@ -205,6 +245,11 @@ def _prepare_files(prepared: Prepared, spec, workdir, *, jsonl, yaml, jsonc, **_
             converted = _temp(workdir, _convert(text, fmt, path))
             prepared.labels[converted] = path
             path_for_jq = converted
+        elif sandbox.enabled():  # libjq reads the checked file, whatever its name becomes
+            fd = open_file(path)
+            prepared.fds.append(fd)
+            path_for_jq = f"/proc/{os.getpid()}/fd/{fd}"
+            prepared.labels[path_for_jq] = path
         else:
             path_for_jq = path
         prepared.files.append(path_for_jq)
@@ -248,24 +293,60 @@ def _temp(workdir: str, text: str) -> str:
     return path
 
 
+def open_file(path: str) -> int:
+    """A descriptor for reading ``path``, which must be a regular file (a FIFO never blocks
+    here) and, in the sandbox, really lie inside the allowed roots once opened."""
+    try:
+        fd = os.open(os.path.expanduser(path), os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise read_error(path, exc) from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _not_regular(path)
+        sandbox.check_fd(fd, path)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_error(path: str, exc: OSError) -> JqMagicError:
+    if isinstance(exc, FileNotFoundError):
+        return JqMagicError("NOT_FOUND", f"File not found: {path} (it was removed while being "
+                            "read).", "Check the path and run again.")
+    return JqMagicError("FILE_ERROR", f"Could not read {path}: {exc.strerror or exc}.",
+                        "Check the path and its permissions.")
+
+
 def read_text(path: str) -> str:
     """A file's text as UTF-8 (a BOM is dropped); FILE_ERROR if it cannot be read."""
     try:
-        with open(path, encoding="utf-8-sig") as handle:
-            return handle.read()
+        with open(open_file(path), "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise read_error(path, exc) from exc
+    check_encoding(path, data[:4])
+    try:
+        return data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text ({exc.reason} at byte "
-                           f"{exc.start}).", "Convert it to UTF-8 first (iconv).") from exc
-    except OSError as exc:
-        raise JqMagicError("FILE_ERROR", f"Could not read {path}: {exc.strerror}.",
-                           "Check the path and its permissions.") from exc
+                           f"{exc.start}).", "Convert it to UTF-8 first (iconv).") from None
 
 
 def run_command(command: str, out_path: str, timeout: float | None = None) -> None:
-    """Run ``command`` in a shell, its stdout into ``out_path``; EXEC_ERROR or TIMEOUT."""
+    """Run ``command`` in a shell, its stdout into ``out_path``; EXEC_ERROR or TIMEOUT.
+
+    The sandbox may refuse it (SANDBOX_DENIED). Files the command writes, its output
+    included, stop at ``settings.exec_max_bytes`` (the shell's ``ulimit -f``): TOO_LARGE.
+    """
+    sandbox.check_exec(command)
     timeout = settings.exec_timeout if timeout is None else timeout
+    cap = settings.exec_max_bytes
+    # POSIX sh counts ulimit -f in 512-byte blocks; the limit binds the command's children.
+    limited = ["/bin/sh", "-c", f'ulimit -f {-(-cap // 512)} && eval "$1"', "sh", command]
     with open(out_path, "wb") as out:
-        process = subprocess.Popen(command, shell=True, stdout=out, stderr=subprocess.PIPE,
+        process = subprocess.Popen(limited, stdout=out, stderr=subprocess.PIPE,
                                    stdin=subprocess.DEVNULL, start_new_session=True)
         try:
             _, stderr = process.communicate(timeout=timeout)
@@ -278,6 +359,10 @@ def run_command(command: str, out_path: str, timeout: float | None = None) -> No
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             raise
+    if os.path.getsize(out_path) >= cap:
+        raise JqMagicError("TOO_LARGE", f"The command's output passed the {cap:,}-byte cap: "
+                           f"{command}", "Make the command print less (filter it first), or "
+                           "raise JqMagic exec_max_bytes.")
     if process.returncode != 0:
         lines = stderr.decode("utf-8", "replace").strip().splitlines()
         why = lines[-1] if lines else "no error output"
@@ -305,6 +390,8 @@ def dumps(value: Any) -> str:
     """JSON text of a Python value (dates as ISO text); INVALID_ARGUMENT otherwise."""
     try:
         return json.dumps(value, default=_jsonable, ensure_ascii=False)
+    except RecursionError:
+        raise too_deep("The value", "Pass a part of it, or its JSON text with text=...") from None
     except (TypeError, ValueError) as exc:
         raise JqMagicError("INVALID_ARGUMENT",
                            f"A value of type {exc} cannot be turned into JSON.",
@@ -329,9 +416,17 @@ def parse_yaml(text: str, label: str = "<input>") -> list[Any]:
             _check_alias_expansion(node, label)
             documents.append(loader.construct_document(node))
         return documents
+    except RecursionError:
+        raise too_deep(label, "Flatten the YAML, or convert it to JSON for jq.") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        if isinstance(exc, yaml.constructor.ConstructorError) and mark is not None:
+            raise JqMagicError(
+                "INVALID_YAML", f"{label}, line {mark.line + 1}: {problem}",
+                "YAML is read with the safe loader: tags that build Python objects are "
+                "refused; remove the tag.", caret_excerpt(text, mark.line + 1, mark.column + 1)
+            ) from None
         if mark is None:
             raise JqMagicError("INVALID_YAML", f"{label}: {problem}",
                                "Check the YAML syntax.") from None
@@ -400,6 +495,8 @@ def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any
             pos = space.match(text, pos).end()
     except json.JSONDecodeError as exc:
         raise invalid_json(label, exc.msg, text, exc.lineno, exc.colno, fmt) from None
+    except RecursionError:
+        raise too_deep(label, "Query it with jq (%jq), which reads up to 10,000 levels.") from None
     return values
 
 

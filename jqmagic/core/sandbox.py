@@ -1,0 +1,95 @@
+"""The sandbox policy: which files, commands and web addresses jqmagic may touch.
+
+One switch, for notebooks and tools driven by agents: ``settings.sandbox`` or the
+environment variable ``JQMAGIC_SANDBOX=1`` (the environment can turn it on, never off).
+When on:
+
+- files are read and written only under the allowed roots (``settings.allowed_roots``,
+  else ``JQMAGIC_ALLOWED_ROOTS`` separated by ``os.pathsep``, else the working directory),
+  judged after ``~``, ``..`` and every symlink are resolved; an opened file is judged again
+  by what the descriptor really is, so a path swapped after the check is still caught;
+- shell commands (``exec``) are refused unless ``settings.exec_allowed`` or
+  ``JQMAGIC_EXEC_ALLOWED=1``;
+- web fetches refuse private, loopback, link-local, multicast and metadata addresses
+  (:func:`jqmagic.core.fetch.check_url` applies the rule after DNS and on every redirect).
+
+The payload store (jqmagic's own cache folder) is outside this policy.
+"""
+
+from __future__ import annotations
+
+import os
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.settings import settings
+
+_TRUE = ("1", "true", "yes", "on")
+
+
+def _env_flag(name: str) -> bool:
+    return os.environ.get(name, "").strip().lower() in _TRUE
+
+
+def enabled() -> bool:
+    """Whether the sandbox is on (the setting, or ``JQMAGIC_SANDBOX=1``)."""
+    return settings.sandbox or _env_flag("JQMAGIC_SANDBOX")
+
+
+def exec_allowed() -> bool:
+    """Whether shell commands may run: always outside the sandbox, on request inside."""
+    return not enabled() or settings.exec_allowed or _env_flag("JQMAGIC_EXEC_ALLOWED")
+
+
+def roots() -> list[str]:
+    """The allowed roots, resolved (symlinks, ``..``, ``~``)."""
+    given = settings.allowed_roots or [
+        r for r in os.environ.get("JQMAGIC_ALLOWED_ROOTS", "").split(os.pathsep) if r.strip()]
+    return [os.path.realpath(os.path.expanduser(r)) for r in given or [os.getcwd()]]
+
+
+def _inside(real: str, allowed: list[str]) -> bool:
+    return any(real == root or real.startswith(root.rstrip(os.sep) + os.sep)
+               for root in allowed)
+
+
+def denied(what: str, shown: str) -> JqMagicError:
+    """SANDBOX_DENIED for a file outside the roots."""
+    return JqMagicError(
+        "SANDBOX_DENIED", f"The sandbox refuses to {what} {shown}: it is outside the allowed "
+        "folders.", f"Use a file under {os.pathsep.join(roots())}, or ask the notebook's owner "
+        "to add its folder to JqMagic allowed_roots (JQMAGIC_ALLOWED_ROOTS).")
+
+
+def check_path(path: str, what: str = "read") -> str:
+    """The real path of ``path`` (``~``, ``..`` and symlinks resolved); SANDBOX_DENIED when
+    the sandbox is on and it lies outside the allowed roots."""
+    real = os.path.realpath(os.path.expanduser(path))
+    if enabled() and not _inside(real, roots()):
+        raise denied(what, path)
+    return real
+
+
+def check_fd(fd: int, shown: str, what: str = "read") -> None:
+    """Judge an open file by what it really is, not by the name it was opened with."""
+    if not enabled():
+        return
+    try:
+        real = os.readlink(f"/proc/self/fd/{fd}")
+    except OSError:  # no /proc: the path check before opening stands alone
+        return
+    if not _inside(real, roots()):
+        raise denied(what, shown)
+
+
+def check_exec(command: str) -> None:
+    """SANDBOX_DENIED for a shell command when the sandbox does not allow commands."""
+    if not exec_allowed():
+        raise JqMagicError(
+            "SANDBOX_DENIED", f"The sandbox refuses to run the command {command[:60]!r}.",
+            "Read a file or pass the data inline instead; the notebook's owner can allow "
+            "commands with JqMagic exec_allowed (JQMAGIC_EXEC_ALLOWED=1).")
+
+
+def private_addresses_allowed() -> bool:
+    """Whether web fetches may reach private, loopback and link-local addresses."""
+    return not enabled()
