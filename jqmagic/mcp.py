@@ -23,10 +23,9 @@ def build_server() -> Any:
     from jqmagic import __version__
     from jqmagic.tools import call, tools
 
-    listed = [types.Tool(name=t.name, description=t.description, input_schema=t.parameters,
-                         annotations=types.ToolAnnotations(
-                             read_only_hint=t.read_only, destructive_hint=t.destructive,
-                             idempotent_hint=t.idempotent, open_world_hint=t.open_world))
+    listed = [types.Tool.model_validate({"name": t.name, "description": t.description,
+                                         "inputSchema": t.parameters,
+                                         "annotations": t.annotations})
               for t in tools().values()]
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:

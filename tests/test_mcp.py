@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import sys
 from pathlib import Path
 from typing import Any
@@ -160,3 +161,12 @@ def test_web(session):
     error(session, "brave_short", "INVALID_ARGUMENT")
     assert ok(session, "google")["count"] == 1
     error(session, "google_quota", "RATE_LIMIT")
+
+
+def test_without_the_extra_says_what_to_install():
+    code = ("import sys; sys.modules['mcp'] = None\n"
+            "from jqmagic.cli import main; sys.exit(main(['mcp']))")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, stdin=subprocess.DEVNULL)
+    assert run.returncode == 1 and run.stdout == ""
+    assert run.stderr == "error: MCP needs the mcp extra: pip install 'jqmagic[mcp]'\n"

@@ -290,3 +290,10 @@ def test_read_file_refuses_large_files(tmp_path, suffix, pointer):
     assert whole["total_lines"] == 5_000 and len(whole["content"]) == 499_999
     part = ok("read_file", {"file_path": str(path), "offset": 4_001})
     assert part["next_offset"] is None and len(part["content"].splitlines()) == 1_000
+
+
+def test_read_file_refuses_large_windows(tmp_path):
+    path = tmp_path / "big.log"
+    path.write_text(("z" * 99 + "\n") * 5_000)
+    out = fails("read_file", {"file_path": str(path), "offset": 2, "limit": 4_500}, "TOO_LARGE")
+    assert out["error"].startswith("These lines are about 112,")

@@ -275,8 +275,8 @@ def read_file(
     start = (offset or 1) - 1
     end = len(lines) if limit is None else min(start + limit, len(lines))
     content = "\n".join(lines[start:end])
-    if not large_file_passthrough:
-        _refuse_large(path, estimate_tokens(content), whole)
+    if not (whole or large_file_passthrough):
+        _refuse_large(path, estimate_tokens(content), whole=False)
     out: dict[str, Any] = {"path": path, "content": content, "total_lines": len(lines),
                            "offset": start + 1,
                            "next_offset": end + 1 if end < len(lines) else None}
