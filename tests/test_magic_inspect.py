@@ -19,7 +19,7 @@ def test_inspect_a_variable_and_its_display(ip, run_cell):
     assert bundle["application/json"] == result.value
 
 
-def test_inspect_a_file_with_stats_and_format(tmp_path, run_cell):
+def test_inspect_a_file_with_stats_and_format(ip, tmp_path, run_cell):
     path = tmp_path / "d.json"
     path.write_text(json.dumps([{"a": 1}, {"a": None}]))
     stats = run_cell(f"%inspect {path} --stats")

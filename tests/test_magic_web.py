@@ -29,7 +29,7 @@ def web(monkeypatch, tmp_path):
         server.stop()
 
 
-def test_webfetch_renders_markdown(web, run_cell):
+def test_webfetch_renders_markdown(web, ip, run_cell):
     url = web.add("/guide", PAGE)
     result = run_cell(f"%webfetch {url}")
     assert result.title == "Guide" and "MENU-LINK" not in result.content
@@ -38,7 +38,7 @@ def test_webfetch_renders_markdown(web, run_cell):
     assert bundle["text/markdown"].startswith(f"**Guide** <{url}>")
 
 
-def test_webfetch_paging_note(web, run_cell):
+def test_webfetch_paging_note(web, ip, run_cell):
     url = web.add("/t", "\n".join(f"row {i}" for i in range(1, 21)), "text/plain")
     result = run_cell(f"%webfetch {url} --offset 5 --limit 3")
     text = ip.display_formatter.format(result)[0]["text/plain"]
