@@ -47,7 +47,13 @@ def parse_line(magic, line: str):
     except ValueError as exc:
         raise UsageError(f"INVALID_ARGUMENT: {exc} in the magic's line.\n"
                          "Hint: quote the jq filter with single quotes.") from None
-    return magic.parser.parse_args(argv)
+    try:
+        return magic.parser.parse_args(argv)
+    except UsageError as exc:  # argparse's own complaint, given a stable code
+        error = usage_error(JqMagicError("INVALID_ARGUMENT", f"{exc}.", "Write an option's "
+                                         "value that starts with '-' as --option=VALUE; see "
+                                         "-h for the options."))
+        raise error from None
 
 
 def source_args(func):

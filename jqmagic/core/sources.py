@@ -414,7 +414,8 @@ def parse_yaml(text: str, label: str = "<input>") -> list[Any]:
         while loader.check_node():
             node = loader.get_node()
             _check_alias_expansion(node, label)
-            documents.append(loader.construct_document(node))
+            # as JSON holds it: keys as text ({1: x} -> {"1": x}), dates as ISO text
+            documents.append(json.loads(dumps(loader.construct_document(node))))
         return documents
     except RecursionError:
         raise too_deep(label, "Flatten the YAML, or convert it to JSON for jq.") from None
@@ -505,7 +506,8 @@ def invalid_json(label: str, why: str, text: str, line: int, column: int,
     """INVALID_JSON at a place, with a caret excerpt and a hint fitting the likely cause."""
     excerpt = caret_excerpt(text, line, column)
     hint = "Check the JSON syntax at that place."
-    offending = text.splitlines()[line - 1] if 0 < line <= text.count("\n") + 1 else ""
+    lines = text.splitlines()
+    offending = lines[line - 1] if 0 < line <= len(lines) else ""  # past a final newline: ""
     if fmt == "json" and ("//" in offending or "/*" in offending
                           or re.search(r",\s*[\]}]", offending)):
         hint = ("If the file has comments or trailing commas (JSONC, as in tsconfig.json), "
