@@ -110,7 +110,8 @@ def _run_query(args: argparse.Namespace) -> int:
     if result.text:
         print(result.text)
     if result.message:
-        print(result.message, file=sys.stderr)
+        more = " Use --all to print everything." if result.truncated else ""
+        print(result.message + more, file=sys.stderr)
     return 0
 
 

@@ -220,6 +220,8 @@ class JqMagic(Magics):
             indent=args.indent, tab=args.tab, **kwargs)
         for message in result.messages:
             print(message, file=sys.stderr)
+        if result.truncated:
+            result.message += " Use --all to show everything."
         if args.out:
             self.shell.user_ns[args.out] = result.value
             print(f"Stored {result.total:,} result(s) in {args.out}.")

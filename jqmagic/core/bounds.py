@@ -36,8 +36,7 @@ def token_message(tokens: int, max_tokens: int, payload: str | None = None) -> s
     """The one line shown when the printed text is cut at the token limit."""
     where = f" The full result is in {payload}." if payload else ""
     return (f"Truncated. The output is about {tokens:,} tokens, over the {max_tokens:,}-token "
-            f"limit; showing the start.{where} Select fewer fields, slice (.[0:10]) or "
-            f"use --all to lift the limit.")
+            f"limit; showing the start.{where} Select fewer fields or slice (.[0:10]).")
 
 
 def cut_text(text: str, max_chars: int) -> str:
