@@ -1,4 +1,4 @@
-"""One jq query: prepare the source, run the program in the worker, bound the result."""
+"""One jq query: run the program (fast path, else the libjq worker), bound the result."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from jqmagic.core import bounds, payloads, sources
+from jqmagic.core import bounds, fastpath, payloads, sources
 from jqmagic.core.errors import JqMagicError, caret_excerpt
 from jqmagic.core.settings import estimate_tokens, settings
 from jqmagic.core.worker import shared_worker
@@ -69,7 +69,8 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
           passthrough: bool = False, timeout: float | None = None,
           namespace: dict[str, Any] | None = None, sort_keys: bool = False,
           indent: int = 2, tab: bool = False, library_paths: list[str] | None = None,
-          max_tokens: int | None = None, value_given: bool = False) -> QueryResult:
+          max_tokens: int | None = None, value_given: bool = False,
+          cache: bool = True) -> QueryResult:
     """Run the jq ``program`` over exactly one source, as the jq command line would.
 
     Sources: a positional ``source`` (path, glob, list of paths, JSON text or a Python
@@ -79,6 +80,9 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
     unbound is looked up in ``namespace``.
     At most ``limit`` results (default 100) and about ``max_tokens`` tokens of text are
     kept unless ``passthrough``; the rest is saved to disk and the result says where.
+    Programs in jqlang's subset run in-process on parsed trees (files stay parsed for
+    later queries unless ``cache`` is false); the rest runs in the libjq worker. Both give
+    the same answer.
 
     >>> query(".a", text='{"a": 1234567890123456789}').values
     [1234567890123456789]
@@ -92,19 +96,32 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
     max_tokens = settings.max_tokens if max_tokens is None else max_tokens
     timeout = settings.timeout if timeout is None else timeout
     layout = {"indent": indent, "compact": compact, "sort_keys": sort_keys, "tab": tab}
-    with sources.prepare(source, file=file, text=text, value=value, exec=exec, jsonl=jsonl,
-                         yaml=yaml, jsonc=jsonc, null_input=null_input,
-                         exec_timeout=timeout, value_given=value_given) as prepared:
-        slot = None if passthrough else payloads.reserve()
-        request = {"program": program, "args": args, "files": prepared.files,
-                   "null_input": null_input, "slurp": slurp, "raw_input": raw_input,
-                   "layout": layout,
-                   "library_paths": library_paths, "keep": None if passthrough else limit,
-                   "spill": None if slot is None else str(slot.path)}
-        header, body = _run(request, timeout, namespace)
-        error = _status_error(header, program, prepared)
-    result = _result(program, _split(body, header["sizes"]), header, raw, passthrough,
-                     max_tokens, payloads.settle(slot) if header["spilled"] else None)
+    slot = None if passthrough else payloads.reserve()
+    keep, spill = None if passthrough else limit, None if slot is None else str(slot.path)
+    picked = None if raw_input or exec is not None else sources.pick_source(
+        source, file=file, text=text, value=value, null_input=null_input,
+        value_given=value_given)
+    fast = None if raw_input or exec is not None else fastpath.answer(fastpath.Request(
+        program, picked, args, namespace, slurp, null_input, layout, keep, spill, timeout,
+        cache, {"jsonl": jsonl, "yaml": yaml, "jsonc": jsonc}))
+    error = None
+    if fast is not None:
+        header = {"total": fast.total, "spilled": fast.spilled, "messages": []}
+        texts, values = fast.texts, fast.values
+    else:
+        with sources.prepare(source, file=file, text=text, value=value, exec=exec,
+                             jsonl=jsonl, yaml=yaml, jsonc=jsonc, null_input=null_input,
+                             exec_timeout=timeout, value_given=value_given) as prepared:
+            request = {"program": program, "args": args, "files": prepared.files,
+                       "null_input": null_input, "slurp": slurp, "raw_input": raw_input,
+                       "layout": layout, "library_paths": library_paths, "keep": keep,
+                       "spill": spill}
+            header, body = _run(request, timeout, namespace)
+            error = _status_error(header, program, prepared)
+        texts = _split(body, header["sizes"])
+        values = [json.loads(t) for t in texts]
+    result = _result(program, texts, values, header, raw, passthrough, max_tokens,
+                     payloads.settle(slot) if header["spilled"] else None)
     result.elapsed = time.perf_counter() - started
     if exec is None and not null_input:
         _add_shape_hint(result, error, dict(source=source, file=file, text=text, value=value,
@@ -247,9 +264,9 @@ def _read_line_window(path: str, line: int) -> str:
     return "".join(out)
 
 
-def _result(program: str, texts: list[str], header: dict, raw: bool, passthrough: bool,
-            max_tokens: int, spilled: payloads.PayloadRef | None) -> QueryResult:
-    values = [json.loads(t) for t in texts]
+def _result(program: str, texts: list[str], values: list[Any], header: dict, raw: bool,
+            passthrough: bool, max_tokens: int,
+            spilled: payloads.PayloadRef | None) -> QueryResult:
     printed = [v if raw and isinstance(v, str) else t for v, t in zip(values, texts, strict=True)]
     text = "\n".join(printed)
     total = header["total"]

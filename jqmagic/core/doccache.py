@@ -1,0 +1,126 @@
+"""Parsed documents kept between queries: one parse per file version (path, size, mtime).
+
+Files are parsed with orjson while the garbage collector is paused (the fastest parser on
+this machine, see DESIGN.md); YAML and JSONC are converted to JSON text first, exactly as
+the worker gets them. The cache holds at most ``settings.doc_cache_bytes`` bytes of source
+text (the parsed trees take several times that in memory); the least recently used
+documents go first, and a file bigger than the whole budget is parsed but not kept.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.numbers import Literals, file_stamp
+from jqmagic.core.settings import settings
+
+BOM = b"\xef\xbb\xbf"
+
+
+@dataclass
+class Document:
+    """A source's top-level values and what its number literals allow."""
+
+    values: list[Any]
+    literals: Literals
+    size: int
+
+
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Pause the cyclic garbage collector (JSON trees hold no cycles; it only costs time)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def parse_one(data: bytes | str) -> Any:
+    """One JSON value; NotMine when orjson refuses it (libjq then reports or reads it)."""
+    try:
+        with gc_paused():
+            return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise NotMine("not one JSON value orjson reads") from exc
+
+
+def parse_text(text: str) -> Document:
+    """An inline JSON text (also a Python value's JSON)."""
+    data = text.encode()
+    return Document([parse_one(data)], Literals.of_text(data).settle(), len(data))
+
+
+def load_file(path: str, fmt: str) -> Document:
+    """Parse one file as the worker would read it (``fmt``: json, yaml or jsonc)."""
+    from jqmagic.core import jsonc, sources
+
+    if fmt == "json":
+        with open(path, "rb") as handle:
+            stamp = file_stamp(os.fstat(handle.fileno()))
+            data = handle.read()
+        value = parse_one(data[3:] if data.startswith(BOM) else data)
+        return Document([value], Literals.of_file(path, stamp), len(data))
+    text = sources.read_text(path)
+    if fmt == "jsonc":
+        return parse_text(jsonc.to_json(text))
+    converted = [sources.dumps(doc) for doc in sources.parse_yaml(text, path)]
+    data = "\n".join(converted).encode()
+    return Document([parse_one(t) for t in converted], Literals.of_text(data).settle(),
+                    len(data))
+
+
+class DocumentCache:
+    """Documents by (real path, format), valid while the file's size and mtime match."""
+
+    def __init__(self) -> None:
+        self._entries: OrderedDict[tuple[str, str], tuple[tuple[int, int], Document]] = \
+            OrderedDict()
+        self._lock = threading.Lock()
+
+    @property
+    def size(self) -> int:
+        """Bytes of source text held."""
+        return sum(doc.size for _, doc in self._entries.values())
+
+    def get(self, path: str, fmt: str, use_cache: bool = True) -> Document:
+        """The parsed document at ``path``, from the cache when its version is there."""
+        key = (os.path.realpath(path), fmt)
+        stamp = file_stamp(os.stat(path))
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and hit[0] == stamp and use_cache:
+                self._entries.move_to_end(key)
+                return hit[1]
+        doc = load_file(path, fmt)
+        if use_cache and doc.size <= settings.doc_cache_bytes:
+            self._keep(key, stamp, doc)
+        return doc
+
+    def _keep(self, key: tuple[str, str], stamp: tuple[int, int], doc: Document) -> None:
+        with self._lock:
+            self._entries.pop(key, None)
+            budget = settings.doc_cache_bytes - doc.size
+            while self._entries and self.size > budget:
+                self._entries.popitem(last=False)
+            self._entries[key] = (stamp, doc)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+
+documents = DocumentCache()
+"""The process-wide document cache."""

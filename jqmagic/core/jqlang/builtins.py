@@ -1,0 +1,465 @@
+"""The jq builtins of the fast path, keyed by (name, arity), each as jq 1.8.2 defines it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from itertools import islice
+from typing import Any
+
+from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
+from jqmagic.core.jqlang.runtime import chunked
+
+BUILTINS: dict[tuple[str, int], Callable[..., Compiled]] = {}
+truthy, sort_key = jv.truthy, jv.sort_key
+
+
+def builtin(name: str, arity: int = 0):
+    def register(factory):
+        BUILTINS[(name, arity)] = factory
+        return factory
+    return register
+
+
+def unary(name: str):
+    """Register a function of the input alone."""
+    def register(fn: Callable[[Any], Any]):
+        BUILTINS[(name, 0)] = lambda: singular(lambda v, e: fn(v))
+        return fn
+    return register
+
+
+def _items(v: Any) -> list:
+    """The values ``.[]`` yields, as a list."""
+    if type(v) is list:
+        return v
+    if type(v) is dict:
+        return list(v.values())
+    raise JqError("cannot iterate")
+
+
+def _array(v: Any) -> list:
+    if type(v) is list:
+        return v
+    raise JqError("not an array")
+
+
+def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
+    """jq's ``map([f])`` as sort keys, one per item."""
+    g = f.gen
+    return [sort_key(list(g(x, e))) for x in chunked(items)]
+
+
+def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
+    items = _array(v)
+    keyed = sorted(zip(_keys_of(f, items, e), range(len(items)), strict=True),
+                   key=lambda p: p[0])
+    groups: list[list] = []
+    last = None
+    for key, i in keyed:
+        if not groups or key != last:
+            groups.append([])
+            last = key
+        groups[-1].append(items[i])
+    return groups
+
+
+def _minmax(items: list, keys: list, is_min: bool) -> Any:
+    """jq's ``minmax_by``: the first least item, or the last greatest; null when empty."""
+    best, best_key = None, None
+    for i, (item, key) in enumerate(zip(items, keys, strict=True)):
+        if i == 0 or (key < best_key) == is_min:
+            best, best_key = item, key
+    return best
+
+
+# ---------------------------------------------------------------- of the input alone
+
+unary("length")(jv.length)
+unary("true")(lambda v: True)
+unary("false")(lambda v: False)
+unary("null")(lambda v: None)
+unary("type")(jv.type_name)
+unary("not")(lambda v: not truthy(v))
+
+
+@unary("keys")
+def _keys(v):
+    if type(v) is dict:
+        return sorted(v)
+    if type(v) is list:
+        return list(range(len(v)))
+    raise JqError("has no keys")
+
+
+@unary("keys_unsorted")
+def _keys_unsorted(v):
+    if type(v) is dict:
+        return list(v)
+    return _keys(v)
+
+
+@unary("utf8bytelength")
+def _utf8bytelength(v):
+    if type(v) is str:
+        return len(v.encode())
+    raise JqError("only strings have UTF-8 byte length")
+
+
+@unary("add")
+def _add(v):
+    items = _items(v)
+    if items and all(type(x) is str for x in items):
+        return "".join(items)
+    total = None
+    for x in chunked(items):
+        total = jv.add(total, x)
+    return total
+
+
+@unary("min")
+def _min(v):
+    items = _array(v)
+    return _minmax(items, [sort_key(x) for x in items], True)
+
+
+@unary("max")
+def _max(v):
+    items = _array(v)
+    return _minmax(items, [sort_key(x) for x in items], False)
+
+
+@unary("sort")
+def _sort(v):
+    return sorted(_array(v), key=sort_key)
+
+
+@unary("unique")
+def _unique(v):
+    out, last = [], None
+    for x in sorted(_array(v), key=sort_key):
+        key = sort_key(x)
+        if not out or key != last:
+            out.append(x)
+            last = key
+    return out
+
+
+@unary("reverse")
+def _reverse(v):
+    if v is None:
+        return []
+    if type(v) is list:
+        return v[::-1]
+    raise NotMine("reverse of this kind")
+
+
+@unary("first")
+def _first(v):
+    return jv.index(v, 0)
+
+
+@unary("last")
+def _last(v):
+    return jv.index(v, -1)
+
+
+@unary("to_entries")
+def _to_entries(v):
+    if type(v) is dict:
+        return [{"key": k, "value": x} for k, x in v.items()]
+    if type(v) is list:
+        return [{"key": i, "value": x} for i, x in enumerate(v)]
+    raise JqError("has no keys")
+
+
+@unary("flatten")
+def _flatten(v):
+    return _flatten_to(v, -1)
+
+
+def _flatten_to(v: Any, depth: int) -> list:
+    out: list = []
+    for x in _items(v):
+        if type(x) is list and depth != 0:
+            out.extend(_flatten_to(x, depth - 1))
+        else:
+            out.append(x)
+    return out
+
+
+@unary("ascii_downcase")
+def _downcase(v):
+    if type(v) is str:
+        return v.translate(_LOWER)
+    raise JqError("cannot be lowercased")
+
+
+@unary("ascii_upcase")
+def _upcase(v):
+    if type(v) is str:
+        return v.translate(_UPPER)
+    raise JqError("cannot be uppercased")
+
+
+_LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
+_UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}
+
+
+@unary("tostring")
+def _tostring(v):
+    if type(v) is str:
+        return v
+    if v is None or type(v) is bool or type(v) is int:
+        return "null" if v is None else ("true" if v is True else "false" if v is False
+                                         else str(v))
+    raise NotMine("tostring of this kind")
+
+
+@unary("abs")
+def _abs(v):
+    if type(v) in jv.NUMBER:
+        return jv.negate(v) if v < 0 else v
+    raise JqError("has no absolute value")
+
+
+@builtin("empty")
+def _empty():
+    return many(lambda v, e: ())
+
+
+@builtin("recurse")
+def _recurse():
+    return many(lambda v, e: jv.recurse(v))
+
+
+def _type_filter(name: str, *kinds: str):
+    wanted = frozenset(kinds)
+
+    def opt(v, e):
+        return v if jv.type_name(v) in wanted else NOTHING
+
+    BUILTINS[(name, 0)] = lambda: optional(opt)
+
+
+for _name, _kinds in {"nulls": ("null",), "booleans": ("boolean",), "numbers": ("number",),
+                      "strings": ("string",), "arrays": ("array",), "objects": ("object",),
+                      "iterables": ("array", "object"),
+                      "scalars": ("null", "boolean", "number", "string"),
+                      "values": ("boolean", "number", "string", "array", "object")}.items():
+    _type_filter(_name, *_kinds)
+
+
+@builtin("any")
+def _any0():
+    return singular(lambda v, e: any(truthy(x) for x in _items(v)))
+
+
+@builtin("all")
+def _all0():
+    return singular(lambda v, e: all(truthy(x) for x in _items(v)))
+
+
+# ---------------------------------------------------------------- with arguments
+
+
+def _each(f: Compiled, v: Any, e: dict) -> Iterator[Any]:
+    """Outputs of ``f`` (a parameter evaluated against the input)."""
+    return iter(f.gen(v, e))
+
+
+@builtin("select", 1)
+def _select(f):
+    if f.one:
+        fc = f.one
+        return optional(lambda v, e: v if truthy(fc(v, e)) else NOTHING)
+    g = f.gen
+    return many(lambda v, e: (v for c in g(v, e) if truthy(c)))
+
+
+@builtin("map", 1)
+def _map(f):
+    if f.one:
+        fm = f.one
+        return singular(lambda v, e: [fm(x, e) for x in chunked(_items(v))])
+    if f.opt:
+        fo = f.opt
+        return singular(lambda v, e: [y for x in chunked(_items(v))
+                                      if (y := fo(x, e)) is not NOTHING])
+    g = f.gen
+    return singular(lambda v, e: [y for x in chunked(_items(v)) for y in g(x, e)])
+
+
+@builtin("map_values", 1)
+def _map_values(f):
+    g = f.gen
+
+    def first(x, e):
+        return next(iter(g(x, e)), NOTHING)
+
+    def one(v, e):
+        if type(v) is dict:
+            return {k: y for k, x in v.items() if (y := first(x, e)) is not NOTHING}
+        if type(v) is list:
+            return [y for x in chunked(v) if (y := first(x, e)) is not NOTHING]
+        raise JqError("cannot iterate")
+
+    return singular(one)
+
+
+@builtin("has", 1)
+def _has(f):
+    def has(v, k):
+        if type(v) is dict and type(k) is str:
+            return k in v
+        if type(v) is list and type(k) is int:
+            return 0 <= k < len(v)
+        if type(k) is float:
+            raise NotMine("has() with a fraction")
+        raise JqError("cannot check whether it has a key")
+
+    return _over_arg(f, has)
+
+
+def _over_arg(f: Compiled, fn: Callable[[Any, Any], Any]) -> Compiled:
+    """``fn(input, x)`` for each output ``x`` of the argument ``f``."""
+    if f.one:
+        fa = f.one
+        return singular(lambda v, e: fn(v, fa(v, e)))
+    g = f.gen
+    return many(lambda v, e: (fn(v, x) for x in g(v, e)))
+
+
+def _by(name: str, pick: Callable[[Any, Compiled, dict], Any]) -> None:
+    BUILTINS[(name, 1)] = lambda f: singular(lambda v, e: pick(v, f, e))
+
+
+_by("sort_by", lambda v, f, e: [x for _, x in sorted(
+    zip(_keys_of(f, _array(v), e), v, strict=True), key=lambda p: p[0])])
+_by("group_by", _groups)
+_by("unique_by", lambda v, f, e: [group[0] for group in _groups(v, f, e)])
+_by("min_by", lambda v, f, e: _minmax(_array(v), _keys_of(f, _array(v), e), True))
+_by("max_by", lambda v, f, e: _minmax(_array(v), _keys_of(f, _array(v), e), False))
+
+
+@builtin("first", 1)
+def _first1(f):
+    g = f.gen
+    return optional(lambda v, e: next(iter(g(v, e)), NOTHING))
+
+
+@builtin("last", 1)
+def _last1(f):
+    g = f.gen
+
+    def opt(v, e):
+        out = NOTHING
+        for out in g(v, e):  # noqa: B007 - the last one is wanted
+            pass
+        return out
+
+    return optional(opt)
+
+
+@builtin("limit", 2)
+def _limit(n, f):
+    g, counts = f.gen, n.gen
+
+    def gen(v, e):
+        for count in counts(v, e):
+            if type(count) is not int:
+                raise NotMine("limit with a fraction")
+            if count < 0:
+                raise JqError("limit doesn't support negative count")
+            yield from islice(g(v, e), count)
+
+    return many(gen)
+
+
+@builtin("isempty", 1)
+def _isempty(f):
+    g = f.gen
+    return singular(lambda v, e: next(iter(g(v, e)), NOTHING) is NOTHING)
+
+
+@builtin("any", 1)
+def _any1(f):
+    g = f.gen
+    return singular(lambda v, e: any(truthy(c) for x in _items(v) for c in g(x, e)))
+
+
+@builtin("all", 1)
+def _all1(f):
+    g = f.gen
+    return singular(lambda v, e: all(truthy(c) for x in _items(v) for c in g(x, e)))
+
+
+@builtin("any", 2)
+def _any2(gen_, cond):
+    g, c = gen_.gen, cond.gen
+    return singular(lambda v, e: any(truthy(y) for x in g(v, e) for y in c(x, e)))
+
+
+@builtin("all", 2)
+def _all2(gen_, cond):
+    g, c = gen_.gen, cond.gen
+    return singular(lambda v, e: all(truthy(y) for x in g(v, e) for y in c(x, e)))
+
+
+@builtin("flatten", 1)
+def _flatten1(f):
+    def flatten(v, depth):
+        if type(depth) is not int:
+            raise NotMine("flatten with a fraction")
+        if depth < 0:
+            raise JqError("flatten depth must not be negative")
+        return _flatten_to(v, depth)
+
+    return _over_arg(f, flatten)
+
+
+def _strings(name: str, fn: Callable[[str, str], Any], lenient: bool = False) -> None:
+    """A string function of the input and one string argument."""
+    def call(v, x):
+        if type(v) is str and type(x) is str:
+            return fn(v, x)
+        if lenient:
+            raise NotMine(f"{name} on a non-string")
+        raise JqError(f"{name}() requires string inputs")
+
+    BUILTINS[(name, 1)] = lambda f: _over_arg(f, call)
+
+
+_strings("startswith", str.startswith)
+_strings("endswith", str.endswith)
+_strings("ltrimstr", lambda v, x: v[len(x):] if x and v.startswith(x) else v, lenient=True)
+_strings("rtrimstr", lambda v, x: v[:-len(x)] if x and v.endswith(x) else v, lenient=True)
+
+
+def _split(v: str, sep: str) -> list[str]:
+    if not v or not sep:
+        raise NotMine("split of or by an empty string")
+    return v.split(sep)
+
+
+_strings("split", _split, lenient=True)
+
+
+@builtin("join", 1)
+def _join(f):
+    def join(v, sep):
+        out = None
+        for x in _items(v):
+            if x is None:
+                piece = ""
+            elif type(x) is str:
+                piece = x
+            elif type(x) is bool or type(x) is int:
+                piece = _tostring(x)
+            else:
+                raise NotMine("join of this kind")
+            out = jv.add("" if out is None else jv.add(out, sep), piece)
+        return "" if out is None else out
+
+    return _over_arg(f, join)

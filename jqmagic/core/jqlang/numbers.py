@@ -1,0 +1,172 @@
+"""Numbers as jq 1.8.2 prints them, and which literals of a JSON text it would print as written.
+
+jq prints a computed double the way its ``jvp_dtoa_fmt`` does (shortest digits, exponent
+form below 1e-4 or past 15 + digits places, a two-digit signed exponent). A number read
+from JSON text or written in a program keeps its literal and is printed as written
+(``1.50``, ``1E+2``, ``-0``) and compared exactly (as decimals). The fast path holds
+doubles, so it answers only where the two agree: :class:`Literals` finds out, lazily and
+conservatively, whether a text holds literals for which they could differ.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator
+
+from jqmagic.core.jqlang.errors import NotMine
+
+MAX_EXACT = 2**53
+"""Integers up to this magnitude are exact as doubles: jq and Python agree on them."""
+
+
+def format_float(x: float) -> str:
+    """jq's text for a computed double.
+
+    >>> [format_float(v) for v in (2.0, 0.1, 1e15, 1e16, 1e-05, 0.0001, 1.5e300)]
+    ['2', '0.1', '1000000000000000', '1e+16', '1e-05', '0.0001', '1.5e+300']
+    """
+    if not math.isfinite(x):
+        raise NotMine("non-finite number")
+    text = repr(x)
+    sign = "-" if text[0] == "-" else ""
+    mantissa, _, exponent = text.lstrip("-").partition("e")
+    whole, _, fraction = mantissa.partition(".")
+    significant = (whole + fraction).lstrip("0")
+    if not significant.strip("0"):
+        return sign + "0"
+    decpt = len(significant) + int(exponent or 0) - len(fraction)
+    digits = significant.rstrip("0")
+    if decpt <= -4 or decpt > len(digits) + 15:
+        head = digits[0] + ("." + digits[1:] if len(digits) > 1 else "")
+        exp = decpt - 1
+        return f"{sign}{head}e{'-' if exp < 0 else '+'}{abs(exp):02d}"
+    if decpt <= 0:
+        return f"{sign}0.{'0' * -decpt}{digits}"
+    if decpt >= len(digits):
+        return sign + digits + "0" * (decpt - len(digits))
+    return f"{sign}{digits[:decpt]}.{digits[decpt:]}"
+
+
+def literal_number(text: str) -> int | float:
+    """The value of a number literal in a program, when jq prints it as we would."""
+    if text.isdigit():
+        value = int(text)
+        if str(value) == text and value <= MAX_EXACT:
+            return value
+        raise NotMine(f"number literal {text}")
+    value = float(text)
+    if _plain(value) == text:
+        return value
+    raise NotMine(f"number literal {text}")
+
+
+def _plain(value: float) -> str | None:
+    """``repr(value)`` when jq prints that same text for both the literal and the double."""
+    text = repr(value)
+    if "e" in text or not math.isfinite(value) or format_float(value) != text:
+        return None
+    return text
+
+
+def canonical_json_number(value: int | float) -> bool:
+    """Whether ``json.dumps(value)`` is what jq would print for it (a named argument)."""
+    if isinstance(value, float):
+        return _plain(value) is not None
+    return abs(value) <= MAX_EXACT
+
+
+# ---------------------------------------------------------------- literals of a text
+
+_CHUNK = 16 * 2**20
+_OVERLAP = 64
+
+
+def _table(mapping: dict[bytes, bytes]) -> bytes:
+    table = bytearray(b" " * 256)
+    for chars, to in mapping.items():
+        for c in chars:
+            table[c] = to[0]
+    return bytes(table)
+
+
+_DIGITS = _table({b"0123456789.": b"0"})
+_EXPONENTS = _table({b"0123456789": b"0", b"eE": b"e", b"+-": b"+"})
+_ZEROS = _table({b"0": b"z", b"123456789.eE": b"1", b"-": b"-"})
+_FRACTION = re.compile(rb"\.[0-9]+")
+
+
+class Literals:
+    """Lazy, conservative facts about the number literals of one JSON text.
+
+    ``chunks`` gives the text again (in pieces) each time a fact is first needed. Digits
+    inside strings count as literals too, which only makes the answers more cautious.
+    """
+
+    def __init__(self, chunks: Callable[[], Iterable[bytes]]):
+        self._chunks = chunks
+        self._facts: dict[str, bool] = {}
+
+    @classmethod
+    def of_text(cls, data: bytes) -> Literals:
+        return cls(lambda: (data[i:i + _CHUNK + _OVERLAP] for i in range(0, len(data), _CHUNK)))
+
+    @classmethod
+    def of_file(cls, path: str, stamp: tuple[int, int]) -> Literals:
+        """Facts read from the file again when needed; NotMine if it changed meanwhile."""
+        return cls(lambda: _file_chunks(path, stamp))
+
+    def settle(self) -> Literals:
+        """Establish every fact now and let go of the text."""
+        for name in ("long", "odd_floats", "negative_zero"):
+            getattr(self, name)
+        self._chunks = lambda: ()
+        return self
+
+    def _fact(self, name: str, test: Callable[[bytes], bool]) -> bool:
+        if name not in self._facts:
+            self._facts[name] = any(test(chunk) for chunk in self._chunks())
+        return self._facts[name]
+
+    @property
+    def long(self) -> bool:
+        """A literal may have 15 or more digits: comparing it as a double may be wrong."""
+        return self._fact("long", lambda c: b"0" * 16 in c.translate(_DIGITS))
+
+    @property
+    def odd_floats(self) -> bool:
+        """A fractional literal may print differently from its double (1.50, 1e2, 1.0)."""
+        return self.long or self._fact("odd", _odd_floats)
+
+    @property
+    def negative_zero(self) -> bool:
+        """A ``-0`` literal may be there (jq prints it as ``-0``, Python reads it as 0)."""
+        return self._fact("zero", lambda c: b"-z " in c.translate(_ZEROS) + b" ")
+
+
+def file_stamp(st: os.stat_result) -> tuple[int, int]:
+    """What identifies one version of a file: its size and modification time."""
+    return st.st_size, st.st_mtime_ns
+
+
+def _file_chunks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
+    with open(path, "rb") as handle:
+        if file_stamp(os.fstat(handle.fileno())) != stamp:
+            raise NotMine(f"{path} changed")
+        tail = b""
+        while chunk := handle.read(_CHUNK):
+            yield tail + chunk
+            tail = chunk[-_OVERLAP:]
+
+
+def _odd_floats(chunk: bytes) -> bool:
+    exponents = chunk.translate(_EXPONENTS)
+    if b"0e0" in exponents or b"0e+0" in exponents:
+        return True
+    fractions = set(_FRACTION.findall(chunk))
+    return any(f.endswith(b"0") or f.startswith(b".0000") for f in fractions)
+
+
+NO_LITERALS = Literals(lambda: ())
+"""Facts for values made by the program itself (no literal text behind them)."""

@@ -1,0 +1,99 @@
+"""jq's printed text of a result value (``jv_dump_string``), fast with orjson where it agrees."""
+
+from __future__ import annotations
+
+import json
+import re
+from typing import Any
+
+import orjson
+
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.numbers import format_float
+
+_FLOATISH = re.compile(rb"[0-9][.eE]")
+_ZERO = re.compile(rb"(?<![0-9.eE+-])-?0(?![0-9.eE])")
+
+
+class Printer:
+    """Prints values as ``jq`` with the given layout; ``literals`` says which number
+    literals the inputs may hold (see :class:`.numbers.Literals`)."""
+
+    def __init__(self, literals: Any, indent: int = 2, compact: bool = False,
+                 sort_keys: bool = False, tab: bool = False):
+        self.literals = literals
+        if tab and not compact:
+            self.unit = "\t"
+        else:
+            self.unit = "" if compact or indent <= 0 else " " * min(indent, 7)
+        self.sort_keys = sort_keys
+        option = orjson.OPT_SORT_KEYS if sort_keys else 0
+        if self.unit == "  ":
+            option |= orjson.OPT_INDENT_2
+        self.option = option if self.unit in ("", "  ") else None
+
+    def text(self, value: Any) -> str:
+        """The text jq prints for ``value``; NotMine where it might differ."""
+        data = None
+        if self.option is not None:
+            try:
+                data = orjson.dumps(value, option=self.option)
+            except TypeError:  # an integer past 64 bits
+                data = None
+        if data is None or _FLOATISH.search(data):
+            return self._precise(value)
+        if b"\x7f" in data:
+            data = data.replace(b"\x7f", b"\\u007f")
+        if self.literals.negative_zero and _ZERO.search(data):
+            raise NotMine("a -0 literal may be printed")
+        return data.decode()
+
+    def _precise(self, value: Any) -> str:
+        out: list[str] = []
+        self._write(value, 0, out)
+        text = "".join(out)
+        if self.literals.negative_zero and _ZERO.search(text.encode()):
+            raise NotMine("a -0 literal may be printed")
+        return text
+
+    def _write(self, v: Any, level: int, out: list[str]) -> None:
+        t = type(v)
+        if t is str:
+            out.append(json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f"))
+        elif v is None or t is bool:
+            out.append("null" if v is None else "true" if v else "false")
+        elif t is int:
+            out.append(str(v))
+        elif t is float:
+            if self.literals.odd_floats:
+                raise NotMine("a number literal may print differently")
+            out.append(format_float(v))
+        elif not v:
+            out.append("[]" if t is list else "{}")
+        else:
+            self._container(v, level, out)
+
+    def _container(self, v: list | dict, level: int, out: list[str]) -> None:
+        unit, is_list = self.unit, type(v) is list
+        inner = "\n" + unit * (level + 1) if unit else ""
+        out.append("[" if is_list else "{")
+        if is_list:
+            items = [(None, x) for x in v]
+        else:
+            keys = sorted(v) if self.sort_keys else list(v)
+            items = [(k, v[k]) for k in keys]
+        colon = ": " if unit else ":"
+        for i, (key, item) in enumerate(items):
+            out.append(("," if i else "") + inner)
+            if key is not None:
+                out.append(json.dumps(key, ensure_ascii=False).replace("\x7f", "\\u007f") + colon)
+            self._write(item, level + 1, out)
+        out.append(("\n" + unit * level if unit else "") + ("]" if is_list else "}"))
+
+
+def fresh_value(value: Any, text: str) -> Any:
+    """The value as the worker path gives it (``json.loads`` of jq's text): new
+    containers, and doubles printed as integers read back as ints."""
+    if type(value) in (list, dict, float):
+        return json.loads(text)
+    return value

@@ -1,0 +1,53 @@
+"""Per-run state of the fast path: the deadline it checks as it goes, and what it noticed."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+
+CHUNK = 4096
+"""Long loops look at the clock once per this many items."""
+
+
+class _State(threading.local):
+    deadline: float | None = None
+    timeout: float = 0.0
+    floats_compared: bool = False
+    sliced: bool = False  # an array slice was made (jq compares slices by identity)
+
+
+state = _State()
+
+
+def start(timeout: float | None) -> None:
+    """Begin a run that must end within ``timeout`` seconds (None: no limit)."""
+    state.timeout = timeout or 0.0
+    state.deadline = None if timeout is None else time.monotonic() + timeout
+    state.floats_compared = False
+    state.sliced = False
+
+
+def check() -> None:
+    """Raise TIMEOUT, worded as the worker words it, once the deadline has passed."""
+    if state.deadline is not None and time.monotonic() > state.deadline:
+        raise timeout_error(state.timeout)
+
+
+def timeout_error(timeout: float) -> JqMagicError:
+    return JqMagicError(
+        "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
+        "Narrow the input (e.g. .items[:100]) or raise the limit with --timeout.")
+
+
+def chunked(items: list[Any]) -> Iterator[Any]:
+    """Iterate ``items``, checking the deadline every :data:`CHUNK` items."""
+    if len(items) <= CHUNK:
+        yield from items
+        return
+    for start_at in range(0, len(items), CHUNK):
+        check()
+        yield from items[start_at:start_at + CHUNK]

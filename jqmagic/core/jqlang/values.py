@@ -1,0 +1,270 @@
+"""jq 1.8.2's semantics on Python values: types, truth, order, arithmetic, paths.
+
+Values are what orjson reads: None, bool, int, float, str, list, dict. A jq error raises
+:class:`JqError` (its message is libjq's business); anything the fast path cannot
+reproduce exactly (integers past 2^53 in arithmetic, non-integer indices, ...) raises
+:class:`NotMine`.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.numbers import MAX_EXACT
+from jqmagic.core.jqlang.runtime import check, chunked, state
+
+NUMBER = (int, float)
+_TYPE_NAMES = {type(None): "null", bool: "boolean", int: "number", float: "number",
+               str: "string", list: "array", dict: "object"}
+
+
+def type_name(v: Any) -> str:
+    return _TYPE_NAMES[type(v)]
+
+
+def truthy(v: Any) -> bool:
+    return not (v is None or v is False)
+
+
+def _exact(v: int) -> int:
+    if -MAX_EXACT <= v <= MAX_EXACT:
+        return v
+    raise NotMine("integer beyond 2^53")
+
+
+def _number(v: int | float) -> int | float:
+    """A number about to take part in a comparison or computation."""
+    if type(v) is int:
+        return _exact(v)
+    state.floats_compared = True
+    return v
+
+
+def sort_key(v: Any) -> tuple:
+    """A key ordering values as jq does: null < false < true < numbers < strings < arrays
+    < objects; arrays element-wise; objects by their sorted keys, then values."""
+    t = type(v)
+    if t is str:
+        return (4, v)
+    if t is int or t is float:
+        return (3, _number(v))
+    if v is None:
+        return (0,)
+    if t is bool:
+        return (2,) if v else (1,)
+    if state.sliced:
+        # libjq 1.8.2 takes two slices of one array with the same length for the same
+        # value ([1,2,3] | .[1:] == .[:2] is true); the fast path does not track slices.
+        raise NotMine("comparing containers after an array slice")
+    if t is list:
+        return (5, tuple(map(sort_key, v)))
+    keys = sorted(v)
+    return (6, tuple(keys), tuple(sort_key(v[k]) for k in keys))
+
+
+def equal(a: Any, b: Any) -> bool:
+    ta, tb = type(a), type(b)
+    if ta is str and tb is str:
+        return a == b
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return _number(a) == _number(b)
+    return sort_key(a) == sort_key(b)
+
+
+def less(a: Any, b: Any) -> bool:
+    ta, tb = type(a), type(b)
+    if (ta is int or ta is float) and (tb is int or tb is float):
+        return _number(a) < _number(b)
+    if ta is str and tb is str:
+        return a < b
+    return sort_key(a) < sort_key(b)
+
+
+COMPARISONS = {
+    "==": equal,
+    "!=": lambda a, b: not equal(a, b),
+    "<": less,
+    ">": lambda a, b: less(b, a),
+    "<=": lambda a, b: not less(b, a),
+    ">=": lambda a, b: not less(a, b),
+}
+
+
+# ---------------------------------------------------------------- arithmetic
+
+
+def _float(x: float) -> float:
+    if math.isfinite(x):
+        return x
+    raise NotMine("non-finite result")
+
+
+def _numbers(a: Any, b: Any) -> bool:
+    ta, tb = type(a), type(b)
+    return (ta is int or ta is float) and (tb is int or tb is float)
+
+
+def add(a: Any, b: Any) -> Any:
+    if _numbers(a, b):
+        if type(a) is int and type(b) is int:
+            return _exact(_exact(a) + _exact(b))
+        return _float(_number(a) + _number(b))
+    if a is None:
+        return b
+    if b is None:
+        return a
+    ta = type(a)
+    if ta is type(b) and ta in (str, list):
+        return a + b
+    if ta is dict and type(b) is dict:
+        return {**a, **b}
+    raise JqError("cannot be added")
+
+
+def subtract(a: Any, b: Any) -> Any:
+    if _numbers(a, b):
+        if type(a) is int and type(b) is int:
+            return _exact(_exact(a) - _exact(b))
+        return _float(_number(a) - _number(b))
+    if type(a) is list and type(b) is list:
+        drop = {sort_key(x) for x in b}
+        return [x for x in a if sort_key(x) not in drop]
+    raise JqError("cannot be subtracted")
+
+
+def multiply(a: Any, b: Any) -> Any:
+    if _numbers(a, b):
+        if type(a) is int and type(b) is int:
+            return _exact(_exact(a) * _exact(b))
+        return _float(_number(a) * _number(b))
+    if type(a) is dict and type(b) is dict:
+        return _deep_merge(a, b)
+    if type(a) is str or type(b) is str:
+        raise NotMine("string repetition")
+    raise JqError("cannot be multiplied")
+
+
+def _deep_merge(a: dict, b: dict) -> dict:
+    out = dict(a)
+    for key, value in b.items():
+        old = out.get(key)
+        out[key] = (_deep_merge(old, value) if type(old) is dict and type(value) is dict
+                    else value)
+    return out
+
+
+def divide(a: Any, b: Any) -> Any:
+    if _numbers(a, b):
+        if _number(b) == 0:
+            raise JqError("division by zero")
+        return _float(_number(a) / b)
+    if type(a) is str and type(b) is str:
+        raise NotMine("string division")
+    raise JqError("cannot be divided")
+
+
+def modulo(a: Any, b: Any) -> Any:
+    if type(a) is int and type(b) is int:
+        if b == 0:
+            raise JqError("remainder by zero")
+        r = abs(_exact(a)) % abs(_exact(b))
+        return -r if a < 0 else r
+    if _numbers(a, b):
+        raise NotMine("remainder of a fraction")
+    raise JqError("cannot be divided")
+
+
+ARITHMETIC = {"+": add, "-": subtract, "*": multiply, "/": divide, "%": modulo}
+
+
+def negate(a: Any) -> Any:
+    t = type(a)
+    if t is int:
+        return -_exact(a)
+    if t is float:
+        if a == 0:
+            raise NotMine("negative zero")
+        return -a
+    raise JqError("cannot be negated")
+
+
+# ---------------------------------------------------------------- paths
+
+
+def field(v: Any, name: str) -> Any:
+    if type(v) is dict:
+        return v.get(name)
+    if v is None:
+        return None
+    raise JqError("cannot index")
+
+
+def index(v: Any, k: Any) -> Any:
+    tv, tk = type(v), type(k)
+    if tk is str:
+        return field(v, k)
+    if tk is int and (tv is list or v is None):
+        if v is None:
+            return None
+        if k < 0:
+            k += len(v)
+        return v[k] if 0 <= k < len(v) else None
+    if tk is float or tk is list or tk is dict or v is None:
+        raise NotMine("index of this kind")
+    raise JqError("cannot index")
+
+
+def slice_of(v: Any, start: Any, stop: Any) -> Any:
+    for bound in (start, stop):
+        if bound is not None and type(bound) is not int:
+            raise NotMine("slice bound of this kind")
+    if v is None:
+        return None
+    if type(v) is list:
+        state.sliced = True
+        return v[start:stop]
+    if type(v) is str:
+        return v[start:stop]
+    raise JqError("cannot slice")
+
+
+def iterate(v: Any) -> Iterator[Any]:
+    t = type(v)
+    if t is list:
+        return chunked(v)
+    if t is dict:
+        return chunked(list(v.values())) if len(v) > 64 else iter(list(v.values()))
+    raise JqError("cannot iterate")
+
+
+def recurse(v: Any) -> Iterator[Any]:
+    """``..``: the value, then everything inside it, depth first."""
+    stack = [v]
+    count = 0
+    while stack:
+        item = stack.pop()
+        yield item
+        t = type(item)
+        if t is list:
+            stack.extend(reversed(item))
+        elif t is dict:
+            stack.extend(reversed(list(item.values())))
+        count += 1
+        if count % 4096 == 0:
+            check()
+
+
+def length(v: Any) -> Any:
+    t = type(v)
+    if t is str or t is list or t is dict:
+        return len(v)
+    if v is None:
+        return 0
+    if t is int:
+        return abs(_exact(v))
+    if t is float:
+        return abs(v)
+    raise JqError("has no length")

@@ -1,0 +1,50 @@
+"""Run one program both ways, the fast path and the libjq worker, for differential tests."""
+
+from __future__ import annotations
+
+import json
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Any
+
+from jqmagic import JqMagicError
+from jqmagic.core import fastpath
+from jqmagic.core.query import query
+from jqmagic.core.settings import settings
+
+
+@dataclass
+class Outcome:
+    text: str
+    values: str  # json.dumps of the values: 1 and 1.0, 1 and true differ
+
+
+@contextmanager
+def worker_only():
+    saved, settings.fast_path = settings.fast_path, False
+    try:
+        yield
+    finally:
+        settings.fast_path = saved
+
+
+def fast(program: str, text: str, args: dict[str, Any] | None = None, **layout) -> Outcome | None:
+    """The fast path's answer (None when it declines)."""
+    layout = {"indent": 2, "compact": False, "sort_keys": False, "tab": False, **layout}
+    request = fastpath.Request(program, ("text", text), args or {}, None, False, False, layout,
+                               None, None, 20, False, {})
+    got = fastpath.answer(request)
+    if got is None:
+        return None
+    return Outcome("\n".join(got.texts), json.dumps(got.values))
+
+
+def libjq(program: str, text: str, args: dict[str, Any] | None = None, **layout) -> Outcome:
+    """The worker's answer; an error is reported as its code."""
+    with worker_only():
+        try:
+            result = query(program, text=text, args=args, passthrough=True, timeout=20,
+                           library_paths=[], **layout)
+        except JqMagicError as exc:
+            return Outcome(f"error {exc.code}", "")
+    return Outcome(result.text, json.dumps(result.values))

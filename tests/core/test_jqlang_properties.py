@@ -1,0 +1,74 @@
+"""Properties: on generated programs of the subset and generated JSON texts (with literals
+such as 1.50, 1e2, -0 and 20-digit integers), the fast path answers exactly as libjq or
+declines."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from tests.core.jqlang_oracle import fast, libjq
+
+ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]", "..",
+         "1", "2.5", "0", '"x"', "null", "true", "false", "[]", "{}", "$v", "length", "keys",
+         "type", "add", "sort", "unique", "min", "max", "first", "last", "to_entries", "not",
+         "flatten", "reverse", "tostring", "values", "numbers", "strings", "arrays",
+         "objects", "keys_unsorted", "any", "all", "-1", '.["a"]', "empty"]
+UNARY = ["select({})", "map({})", "[{}]", "{{a: {}}}", "({})?", "sort_by({})",
+         "group_by({})", "unique_by({})", "min_by({})", "max_by({})", "first({})",
+         "last({})", "limit(2; {})", "any({})", "all({})", "({} | length)", "-({})",
+         "try {}", "isempty({})", "map_values({})", "{{({} | tostring): 1}}",
+         'has("a")', "has(0)", "({} as $x | [$x, .])", "({})[0]", "({}).a"]
+BINARY = ["{} | {}", "{}, {}", "{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} % {}",
+          "{} == {}", "{} != {}", "{} < {}", "{} >= {}", "{} and {}", "{} or {}",
+          "{} // {}", "if {} then {} else . end", "({}) | ({})"]
+
+programs = st.recursive(
+    st.sampled_from(ATOMS),
+    lambda inner: st.one_of(
+        st.tuples(st.sampled_from(UNARY), inner).map(lambda p: p[0].format(p[1])),
+        st.tuples(st.sampled_from(BINARY), inner, inner).map(lambda p: p[0].format(p[1], p[2])),
+    ),
+    max_leaves=6,
+)
+
+number_texts = st.one_of(
+    st.integers(-10, 10).map(str),
+    st.integers(-(2**70), 2**70).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+    st.sampled_from(["1.50", "1e2", "1E+2", "-0", "-0.0", "1.0", "0.1", "0.00001",
+                     "100000000000000000001", "0.10000000000000000001", "3.25", "-2.5"]),
+)
+scalars = st.one_of(st.sampled_from(["null", "true", "false"]), number_texts,
+                    st.text(alphabet="ab\x7f\x01é😀\"\\ ", max_size=4).map(json.dumps))
+documents = st.recursive(
+    scalars,
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4).map(lambda xs: "[" + ",".join(xs) + "]"),
+        st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), inner), max_size=4).map(
+            lambda kv: "{" + ",".join(f'"{k}":{v}' for k, v in kv) + "}"),
+    ),
+    max_leaves=10,
+)
+layouts = st.sampled_from([{"compact": True}, {}, {"sort_keys": True}, {"indent": 4},
+                           {"tab": True}])
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=programs, document=documents, layout=layouts,
+       v=st.sampled_from([1, "s", [1, 2], {"a": None}]))
+def test_fast_path_equals_libjq_or_declines(program, document, layout, v):
+    got = fast(program, document, {"v": v}, **layout)
+    event("declined" if got is None else "answered")
+    if got is not None:
+        assert got == libjq(program, document, {"v": v}, **layout)
+
+
+@settings(max_examples=300, deadline=None)
+@given(document=documents)
+def test_identity_prints_what_libjq_prints(document):
+    got = fast(".", document)
+    if got is not None:
+        assert got == libjq(".", document)
