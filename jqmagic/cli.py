@@ -60,6 +60,8 @@ def _query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--all", dest="passthrough", action="store_true",
                         help="print every result (lift the bounds)")
     parser.add_argument("--timeout", type=float, help="seconds the program may run")
+    parser.add_argument("--no-cache", dest="cache", action="store_false",
+                        help="parse files again instead of reusing parsed trees")
 
 
 def _json_args(pairs: list[list[str]]) -> dict:
@@ -100,7 +102,7 @@ def _run_query(args: argparse.Namespace) -> int:
                        yaml=args.yaml, jsonc=args.jsonc, limit=args.limit,
                        passthrough=args.passthrough, timeout=args.timeout,
                        sort_keys=args.sort_keys, indent=args.indent, tab=args.tab,
-                       library_paths=args.library_paths, **source)
+                       library_paths=args.library_paths, cache=args.cache, **source)
     except JqMagicError as exc:
         if exc.result is not None and exc.result.text:
             print(exc.result.text)  # what jq printed before the error, as jq does

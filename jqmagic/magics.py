@@ -182,6 +182,8 @@ class JqMagic(Magics):
     @argument("--all", "--passthrough", dest="passthrough", action="store_true",
               help="lift the result and token bounds")
     @argument("--timeout", type=float, help="seconds the program may run (default 30)")
+    @argument("--no-cache", dest="cache", action="store_false",
+              help="parse the file again instead of reusing its parsed tree")
     @argument("-h", "--help", action="store_true", help="show this help")
     @line_cell_magic
     def jq(self, line: str, cell: str | None = None):
@@ -217,7 +219,7 @@ class JqMagic(Magics):
             null_input=args.null_input, raw_input=args.raw_input, args=jq_args, limit=args.limit,
             passthrough=keep_all,
             timeout=args.timeout, namespace=self.shell.user_ns, sort_keys=args.sort_keys,
-            indent=args.indent, tab=args.tab, **kwargs)
+            indent=args.indent, tab=args.tab, cache=args.cache, **kwargs)
         for message in result.messages:
             print(message, file=sys.stderr)
         if result.truncated:
