@@ -11,7 +11,7 @@ $(VENV)/bin/python:
 	$(PY) -m pip install -q --upgrade pip
 
 $(VENV)/.test: $(VENV)/bin/python pyproject.toml
-	$(PY) -m pip install -q -e '.[test,demo,df]'
+	$(PY) -m pip install -q -e '.[test,demo,df,e2e]'
 	touch $@
 
 test: $(VENV)/.test
