@@ -96,7 +96,11 @@ def settle(ref: PayloadRef, *, budget: int | None = None) -> PayloadRef:
     """Prune the store around a payload written through :func:`reserve`; its final size."""
     root = ref.path.parent.parent
     prune(_budget(budget), directory=root, keep={ref.id})
-    return PayloadRef(ref.id, ref.path, ref.path.stat().st_size)
+    try:
+        size = ref.path.stat().st_size
+    except FileNotFoundError:  # another session pruned it already: find() says NOT_FOUND
+        size = 0
+    return PayloadRef(ref.id, ref.path, size)
 
 
 def _write_error(exc: OSError, root: Path, size: int) -> JqMagicError:
