@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: demo test lint lab clean
+.PHONY: demo test lint lab clean bench
 
 # One venv; each target installs the extras it needs (pip skips what is there).
 $(VENV)/bin/python:
@@ -24,6 +24,12 @@ demo: $(VENV)/.test
 lab: $(VENV)/.test
 	$(PY) -m pip install -q -e '.[lab]'
 	$(VENV)/bin/jupyter lab notebooks/
+
+# The query benchmark against the jq CLI, jaq and plain Python -> bench/RESULTS.md.
+bench: $(VENV)/.test
+	$(PY) -m pip install -q -e '.[bench]'
+	@command -v jq >/dev/null || (echo "jq CLI missing: apt-get install -y jq" && false)
+	$(PY) bench/run.py
 
 clean:
 	rm -rf $(VENV) build

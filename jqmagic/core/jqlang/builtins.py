@@ -9,6 +9,7 @@ from typing import Any
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
+from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import chunked
 
 BUILTINS: dict[tuple[str, int], Callable[..., Compiled]] = {}
@@ -130,13 +131,24 @@ def _max(v):
     return _minmax(items, [sort_key(x) for x in items], False)
 
 
+def _plain_kind(items: list) -> bool:
+    """All strings, or all integers jq holds exactly: Python's order is jq's."""
+    kinds = set(map(type, items))
+    if kinds == {str}:
+        return True
+    return kinds == {int} and all(-MAX_EXACT <= x <= MAX_EXACT for x in items)
+
+
 @unary("sort")
 def _sort(v):
-    return sorted(_array(v), key=sort_key)
+    items = _array(v)
+    return sorted(items) if _plain_kind(items) else sorted(items, key=sort_key)
 
 
 @unary("unique")
 def _unique(v):
+    if _plain_kind(_array(v)):
+        return sorted(set(v))
     out, last = [], None
     for x in sorted(_array(v), key=sort_key):
         key = sort_key(x)
@@ -273,7 +285,12 @@ def _each(f: Compiled, v: Any, e: dict) -> Iterator[Any]:
 def _select(f):
     if f.one:
         fc = f.one
-        return optional(lambda v, e: v if truthy(fc(v, e)) else NOTHING)
+
+        def opt(v, e):
+            c = fc(v, e)
+            return NOTHING if c is None or c is False else v
+
+        return optional(opt)
     g = f.gen
     return many(lambda v, e: (v for c in g(v, e) if truthy(c)))
 

@@ -82,10 +82,26 @@ def _bind(node, bound):
 
 
 def _field(node, bound):
-    _, target, name = node
+    names: list[str] = []
+    while node[0] == "field":  # .a.b.c: one closure walks the whole chain
+        names.insert(0, node[2])
+        node = node[1]
+    step = singular(_field_chain(tuple(names)))
+    return step if node == ("dot",) else pipe(compile_node(node, bound), step)
+
+
+def _field_chain(names: tuple[str, ...]):
     field = jv.field
-    step = singular(lambda v, e: field(v, name))
-    return step if target == ("dot",) else pipe(compile_node(target, bound), step)
+    if len(names) == 1:
+        name = names[0]
+        return lambda v, e: v.get(name) if type(v) is dict else field(v, name)
+
+    def walk(v, e):
+        for name in names:
+            v = v.get(name) if type(v) is dict else field(v, name)
+        return v
+
+    return walk
 
 
 def _index(node, bound):
@@ -169,6 +185,9 @@ def _binop(node, bound):
     _, op, left, right = node
     fn = jv.COMPARISONS.get(op) or jv.ARITHMETIC[op]
     a, b = compile_node(left, bound), compile_node(right, bound)
+    if a.one and right[0] == "literal" and op in jv.COMPARISONS:
+        fa, test = a.one, jv.compare_with(op, right[1])
+        return singular(lambda v, e: test(fa(v, e)))
     if a.one and b.one:
         fa, fb = a.one, b.one
         return singular(lambda v, e: fn(fa(v, e), fb(v, e)))

@@ -83,6 +83,31 @@ def less(a: Any, b: Any) -> bool:
     return sort_key(a) < sort_key(b)
 
 
+def compare_with(op: str, constant: Any):
+    """``x OP constant`` as a function of ``x``, fast for numbers and strings."""
+    general = COMPARISONS[op]
+    number = {"==": float.__eq__, "!=": float.__ne__, "<": float.__lt__, ">": float.__gt__,
+              "<=": float.__le__, ">=": float.__ge__}[op]
+    kind = type(constant)
+    if kind is int or kind is float:
+        c = float(_number(constant))
+
+        def test(x):
+            t = type(x)
+            if t is int and -MAX_EXACT <= x <= MAX_EXACT:
+                return number(float(x), c)
+            if t is float:
+                state.floats_compared = True
+                return number(x, c)
+            return general(x, constant)
+
+        return test
+    if kind is str:
+        strings = getattr(str, number.__name__)
+        return lambda x: strings(x, constant) if type(x) is str else general(x, constant)
+    return lambda x: general(x, constant)
+
+
 COMPARISONS = {
     "==": equal,
     "!=": lambda a, b: not equal(a, b),
