@@ -17,11 +17,16 @@ $(VENV)/.test: $(VENV)/bin/python pyproject.toml
 test: $(VENV)/.test
 	$(PY) -m pytest -q
 
-demo: $(VENV)/.test
-	$(PY) scripts/run_notebook.py notebooks/01-tour.ipynb build/tour.html
-	@echo "Open build/tour.html in a browser, or run 'make lab' for JupyterLab on notebooks/."
+$(VENV)/.demo: $(VENV)/bin/python pyproject.toml
+	$(PY) -m pip install -q -e '.[demo,df]'
+	touch $@
 
-lab: $(VENV)/.test
+demo: $(VENV)/.demo
+	$(PY) scripts/run_notebook.py notebooks/01-tour.ipynb build/tour.html
+	@echo "The tour ran headless: open file://$(CURDIR)/build/tour.html in a browser."
+	@echo "For JupyterLab on notebooks/ (the tour, learn-jq, big files, agents): make lab"
+
+lab: $(VENV)/.demo
 	$(PY) -m pip install -q -e '.[lab]'
 	$(VENV)/bin/jupyter lab notebooks/
 
