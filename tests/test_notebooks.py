@@ -147,8 +147,25 @@ def check_big_files(notebook, workdir: Path) -> None:
 
 
 def check_agents(notebook, workdir: Path) -> None:
-    text = outputs_text(notebook)
-    assert "Truncated" in text
+    listing = output_of(notebook, "'tool', '--list'")
+    assert re.search(r"json_patch +destructive +Edit a JSON file", listing), listing
+    assert '"jq_expression": {' in output_of(notebook, "definition = next(")
+    assert '"error_code": "TOO_LARGE"' in output_of(notebook, "call('read_file'")
+    assert '"arrayLength": 3000' in output_of(notebook, "call('json_inspect'")
+    names = output_of(notebook, "jq_expression='.[] | .full_name')")
+    assert '"count": 3000' in names and "Showing 100 of 3,000 results" in names
+    assert '"output": "\\"linus/project-100\\"' in output_of(notebook, "[100:103][]")
+    whole = output_of(notebook, "whole = call('jq'")
+    assert "over the 50,000-token limit" in whole and '"output": "3000"' in whole
+    assert "keys are: login, type" in output_of(notebook, ".[0].owner.name | ascii_upcase")
+    assert "Did you mean 'jq_expression'?" in output_of(notebook, "expression='keys'")
+    assert '"dryRun": true' in output_of(notebook, "dryRun=True")
+    assert '"lint": "eslint ."' in (workdir / "sample-data" / "agent-package.json").read_text()
+    assert output_of(notebook, "JQMAGIC_SANDBOX'] = '1'").count('"SANDBOX_DENIED"') == 2
+    assert '"error_code": "AUTH_MISSING"' in output_of(notebook, "call('web_search_brave'")
+    shell = output_of(notebook, "'tool', 'web_search_brave'")
+    assert "exit status 1" in shell and '{"kind": "config_required"' in shell
+    assert '"service": "string"' in output_of(notebook, "jqmagic.tools.wrap(list_events)")
 
 
 CHECKS = {"01-tour.ipynb": check_tour, "02-learn-jq.ipynb": check_course,

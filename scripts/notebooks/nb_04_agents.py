@@ -1,0 +1,177 @@
+# ruff: noqa: E501  (cell text is kept as a reader sees it in the notebook)
+"""notebooks/04-agents.ipynb: the tool protocol and its bounds, as an LLM agent sees them."""
+
+NAME = "04-agents.ipynb"
+
+CELLS = [
+    ("md", """
+# jqmagic as tools for an LLM agent
+
+An agent (a language model driving a notebook kernel or a shell) cannot *look* at a 200 MB
+file: whatever a tool returns lands in its context window, and a flood there costs money,
+time and attention. jqmagic's tools are made for that reader:
+
+- each tool is a **definition**: a name, a description written for a weak model (what it
+  does, what it returns, its limits, examples) and a JSON Schema of its parameters;
+- a call is **one JSON object in, one JSON object out**, the same from Python
+  (`jqmagic.tools.call`), from a shell (`jqmagic tool NAME`, one request on stdin) and over
+  MCP (`jqmagic mcp`, with the `mcp` extra);
+- every response is **bounded** (at most 100 results and about 50,000 tokens); what does
+  not fit is kept in the payload store, and the response says how to get the rest;
+- **failures are results**: `{"success": false, "error_code", "error", "hint"}`, with a hint
+  naming the next step, never a traceback.
+
+This notebook plays the agent's side on the bundled samples.
+"""),
+    ("code", """
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import jqmagic
+import jqmagic.tools
+from jqmagic import samples
+
+samples.write('sample-data')
+Path('sample-data/many-repos.json').write_text(json.dumps(samples.repos(3000), indent=1))
+
+
+def call(tool, **request):
+    \"\"\"Call a tool as an agent host would, and show the exchange (long text shortened here).\"\"\"
+    response = jqmagic.tools.call(tool, request)
+    text = json.dumps(response, indent=2, ensure_ascii=False)
+    print(f'-> {tool} {json.dumps(request)}')
+    print(f'<- {len(text):,} characters, about {len(text) // 4:,} tokens')
+    if len(text) > 2000:  # its start and its end; the agent gets all of it
+        text = text[:1000] + f'\\n   ... {len(text) - 1800:,} characters left out here ...\\n' + text[-800:]
+    print(text)
+    return response
+"""),
+    ("md", """
+## What the agent is told
+
+The host lists the tools and hands their definitions to the model. `jqmagic tool --list`
+gives names, one-line summaries and the MCP annotations (`json_patch` is destructive,
+`web_fetch` reaches the open world):
+"""),
+    ("code", """
+listing = subprocess.run([sys.executable, '-m', 'jqmagic', 'tool', '--list'],
+                         capture_output=True, text=True, check=True).stdout
+for entry in json.loads(listing):
+    hints = [k.removesuffix('Hint') for k, v in entry['annotations'].items() if v]
+    print(f"{entry['name']:<18} {', '.join(hints):<38} {entry['summary'][:70]}")
+"""),
+    ("md", "One full definition, exactly as the model reads it:"),
+    ("code", """
+definition = next(d for d in jqmagic.tools.definitions() if d['name'] == 'query_json')
+print(definition['description'])
+print(json.dumps(definition['parameters'], indent=2))
+"""),
+    ("md", """
+## Look before reading
+
+A first instinct is to read the file. `read_file` refuses anything over about 100,000
+tokens and says what to do instead:
+"""),
+    ("code", "r = call('read_file', file_path='sample-data/many-repos.json')"),
+    ("md", "So the agent inspects the structure: keys, types, lengths, presence; no values."),
+    ("code", "r = call('json_inspect', filePath='sample-data/many-repos.json', depth=1)"),
+    ("md", """
+## Ask, and get a bounded answer
+
+3,000 names are more than the bound: the response holds the first 100, the total
+`count`, and a `message` that names the next slice and where the whole result is kept.
+"""),
+    ("code", "r = call('query_json', file_path='sample-data/many-repos.json', jq_expression='.[] | .full_name')"),
+    ("code", "r = call('query_json', file_path='sample-data/many-repos.json', jq_expression='[.[] | .full_name][100:103][]')"),
+    ("md", """
+A single huge value is cut by the token bound in the same way; the payload is plain JSON on
+disk, so the agent can query it in turn:
+"""),
+    ("code", """
+whole = call('jq', query='.', file='sample-data/many-repos.json')
+r = call('query_json', file_path=whole['payload_path'], jq_expression='length')
+"""),
+    ("md", """
+## Failures are results, with the next step
+
+A wrong path: the hint says what *is* there. A malformed request: the hint names the
+field the model meant. Neither raises.
+"""),
+    ("code", "r = call('query_json', file_path='sample-data/repos.json', jq_expression='.[0].owner.name | ascii_upcase')"),
+    ("code", "r = call('query_json', file_path='sample-data/repos.json', expression='keys')"),
+    ("md", """
+## Edits: dry run first
+
+`json_patch` is marked destructive. A careful agent asks for the diff before it writes;
+the file keeps its formatting either way, and a failed edit changes nothing.
+"""),
+    ("code", """
+Path('sample-data/agent-package.json').write_text(Path('sample-data/package.json').read_text())
+r = call('json_patch', filePath='sample-data/agent-package.json', operation='set',
+         path='/scripts/lint', value='"eslint ."', dryRun=True)
+"""),
+    ("code", "r = call('json_patch', filePath='sample-data/agent-package.json', operation='set', path='/scripts/lint', value='\"eslint .\"')"),
+    ("md", """
+## The web, inside a sandbox
+
+With `JQMAGIC_SANDBOX=1` (what a kernel handed to an agent should run with), fetches to
+loopback, private, link-local and metadata addresses are refused, after DNS resolution and
+on every redirect. A search without credentials fails with `AUTH_MISSING` and a hint.
+"""),
+    ("code", """
+os.environ['JQMAGIC_SANDBOX'] = '1'
+r = call('web_fetch', url='http://127.0.0.1:8888/admin')
+r = call('web_fetch', url='http://169.254.169.254/latest/meta-data/')
+del os.environ['JQMAGIC_SANDBOX']
+"""),
+    ("code", "r = call('web_search_brave', query='jq manual', count=3)"),
+    ("md", """
+## The same from a shell
+
+`jqmagic tool NAME` reads one JSON request on stdin and writes one JSON response on
+stdout (exit status 1 on failure); `--schema` prints the definition. A search without
+credentials also writes a `config_required` event on stderr, for a host that can ask its
+user for a key.
+"""),
+    ("code", """
+request = json.dumps({'file_path': 'sample-data/repos.json',
+                      'jq_expression': 'group_by(.language) | map({language: .[0].language, n: length})'})
+run = subprocess.run([sys.executable, '-m', 'jqmagic', 'tool', 'query_json'],
+                     input=request, capture_output=True, text=True)
+print('exit status', run.returncode)
+print(run.stdout)
+"""),
+    ("code", """
+run = subprocess.run([sys.executable, '-m', 'jqmagic', 'tool', 'web_search_brave'],
+                     input='{"query": "jq manual"}', capture_output=True, text=True,
+                     env={k: v for k, v in os.environ.items() if not k.startswith('BRAVE')})
+print('exit status', run.returncode)
+print('stdout:', run.stdout.strip())
+print('stderr:', run.stderr.strip())
+"""),
+    ("md", """
+## Your own tools, bounded the same way
+
+`jqmagic.tools.wrap` puts any tool handler behind the same bound (the jqschema
+middleware): the whole response goes to the payload store, and the model gets a preview,
+the response's shape and the payload id.
+"""),
+    ("code", """
+def list_events():
+    \"\"\"A tool of your own that returns far too much.\"\"\"
+    return [json.loads(line) for line in open('sample-data/events.jsonl')]
+
+bounded_events = jqmagic.tools.wrap(list_events)
+summary = bounded_events()
+print(json.dumps({k: v for k, v in summary.items() if k != 'preview'}, indent=2))
+print('preview:', summary['preview'][:120], '...')
+"""),
+    ("md", """
+Next: `jqmagic mcp` serves all of these tools over the Model Context Protocol (install
+the `mcp` extra), and the same bounds apply in the notebook magics (`01-tour.ipynb`) and
+on big files (`03-big-files.ipynb`).
+"""),
+]
