@@ -1,6 +1,6 @@
 """Benchmark jqmagic against the jq CLI, jaq and plain Python on the same files, in one run.
 
-Every row runs each tool in its own process (wall time, peak RSS from ``wait4``) and reports
+Every row runs each tool in its own process (wall time, peak RSS from GNU time) and reports
 the median of N runs and the ratio to the jq CLI. Warm rows time a second, different query
 inside one jqmagic process. Data is generated deterministically under bench/data/.
 
@@ -28,6 +28,7 @@ import datagen  # noqa: E402
 
 PY = sys.executable
 JQ = shutil.which("jq") or "/usr/bin/jq"
+TIME = "/usr/bin/time"  # GNU time (Debian package "time")
 JAQ = shutil.which("jaq", path=str(Path(PY).parent)) or shutil.which("jaq")
 SELECT = "[.[] | select(.score > 900) | .id] | length"
 UNIQUE = "[.[] | .owner.login] | unique | length"
@@ -57,20 +58,21 @@ class Row:
     cells: dict[str, list[Run]] = field(default_factory=dict)
 
 
-def measure(argv: list[str], runs: int, env: dict | None = None) -> list[Run]:
-    """Run ``argv`` ``runs`` times: wall time, peak RSS (MB) and stdout of each."""
+def measure(argv: list[str], runs: int) -> list[Run]:
+    """Run ``argv`` ``runs`` times: wall time, peak RSS (MB) and stdout of each.
+
+    Peak RSS comes from ``/usr/bin/time -f %M``: a child of this (bigger) process would
+    inherit its high-water mark across fork and exec.
+    """
     out = []
     for _ in range(runs):
         started = time.perf_counter()
-        proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
-        stdout = proc.stdout.read()
-        proc.stderr.read()
-        _, status, usage = os.wait4(proc.pid, 0)
-        proc.returncode = os.waitstatus_to_exitcode(status)
+        done = subprocess.run([TIME, "-f", "%M", *argv], capture_output=True)
         elapsed = time.perf_counter() - started
-        if proc.returncode:
-            raise RuntimeError(f"{argv[:3]} failed with {proc.returncode}")
-        out.append(Run(elapsed, usage.ru_maxrss / 1024, stdout.decode().strip()))
+        if done.returncode:
+            raise RuntimeError(f"{argv[:3]} failed: {done.stderr.decode()[-300:]}")
+        rss_kb = int(done.stderr.decode().strip().splitlines()[-1])
+        out.append(Run(elapsed, rss_kb / 1024, done.stdout.decode().strip()))
     return out
 
 

@@ -14,6 +14,8 @@ RUN = Path(__file__).resolve().parents[1] / "bench" / "run.py"
 
 @pytest.mark.skipif(shutil.which("jq") is None, reason="the jq CLI is the reference: "
                     "apt-get install -y jq")
+@pytest.mark.skipif(not Path("/usr/bin/time").exists(), reason="peak RSS comes from GNU "
+                    "time: apt-get install -y time")
 def test_quick_benchmark_runs_and_tools_agree(tmp_path):
     done = subprocess.run([sys.executable, str(RUN), "--quick", "--data", str(tmp_path),
                            "--out", str(tmp_path / "RESULTS.md")],

@@ -81,7 +81,8 @@ def load_file(path: str, fmt: str) -> Document:
             stamp = file_stamp(os.fstat(handle.fileno()))
             data = handle.read()
         value = parse_one(data[3:] if data.startswith(BOM) else data)
-        return Document([value], Literals.of_file(path, stamp), len(data))
+        literals = Literals.of_file(path, stamp).learn_long(data)  # most queries compare
+        return Document([value], literals, len(data))
     text = sources.read_text(path)
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))

@@ -20,6 +20,7 @@ from jqmagic.core import sources
 from jqmagic.core.doccache import BOM, Document, documents, gc_paused, parse_text
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime, variables
+from jqmagic.core.jqlang.node import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer, fresh_value
 from jqmagic.core.settings import settings
@@ -173,18 +174,20 @@ def _json_lines(path: str) -> Iterator[Any]:
             lines = (rest + block).split(b"\n")
             rest = lines.pop()
             runtime.check()
-            for line in lines:
-                if line.strip():
-                    yield _load_line(loads, line)
-        if rest.strip():
-            yield _load_line(loads, rest)
+            try:
+                yield from list(map(loads, lines))
+            except orjson.JSONDecodeError:  # blank lines, or one orjson refuses
+                yield from _careful(lines)
+        yield from _careful([rest])
 
 
-def _load_line(loads, line: bytes) -> Any:
-    try:
-        return loads(line)
-    except orjson.JSONDecodeError as exc:
-        raise NotMine("a line orjson refuses") from exc
+def _careful(lines: list[bytes]) -> Iterator[Any]:
+    for line in lines:
+        if line.strip():
+            try:
+                yield orjson.loads(line)
+            except orjson.JSONDecodeError as exc:
+                raise NotMine("a line orjson refuses") from exc
 
 
 def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLiterals,
@@ -192,9 +195,15 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
     printer = Printer(literals, **request.layout)
     out = FastAnswer()
     keep, spill = request.keep, None
+    opt = program.compiled.opt  # at most one output: no iterator per input
     try:
         for value in inputs:
-            for result in program.run(value, env):
+            if opt is None:
+                results = program.run(value, env)
+            else:
+                one = opt(value, env)
+                results = () if one is NOTHING else (one,)
+            for result in results:
                 out.total += 1
                 if spill is None and (keep is None or len(out.texts) < keep):
                     text = printer.text(result)

@@ -244,6 +244,12 @@ def _alt(node, bound):
 def _array(node, bound):
     if node[1] is None:
         return singular(lambda v, e: [])
+    if node[1][0] == "pipe" and node[1][1][0] == "iterate":  # [X[] | F]: one comprehension
+        source, step = compile_node(node[1][1][1], bound), compile_node(node[1][2], bound)
+        if source.one and step.opt:
+            fs, fo, iterate = source.one, step.opt, jv.iterate
+            return singular(lambda v, e: [y for x in iterate(fs(v, e))
+                                          if (y := fo(x, e)) is not NOTHING])
     body = compile_node(node[1], bound)
     if body.one:
         f = body.one

@@ -132,7 +132,12 @@ class Literals:
     @property
     def long(self) -> bool:
         """A literal may have 15 or more digits: comparing it as a double may be wrong."""
-        return self._fact("long", lambda c: b"0" * 16 in c.translate(_DIGITS))
+        return self._fact("long", _long)
+
+    def learn_long(self, data: bytes) -> Literals:
+        """Establish :attr:`long` from the text at hand (cheaper than reading it again)."""
+        self._facts["long"] = any(map(_long, Literals.of_text(data)._chunks()))
+        return self
 
     @property
     def odd_floats(self) -> bool:
@@ -158,6 +163,10 @@ def _file_chunks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
         while chunk := handle.read(_CHUNK):
             yield tail + chunk
             tail = chunk[-_OVERLAP:]
+
+
+def _long(chunk: bytes) -> bool:
+    return b"0" * 16 in chunk.translate(_DIGITS)
 
 
 def _odd_floats(chunk: bytes) -> bool:

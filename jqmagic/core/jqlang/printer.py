@@ -34,6 +34,8 @@ class Printer:
 
     def text(self, value: Any) -> str:
         """The text jq prints for ``value``; NotMine where it might differ."""
+        if type(value) is int and value:  # printed as written, whatever its size
+            return str(value)
         data = None
         if self.option is not None:
             try:
