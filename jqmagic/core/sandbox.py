@@ -60,11 +60,31 @@ def denied(what: str, shown: str) -> JqMagicError:
         "to add its folder to JqMagic allowed_roots (JQMAGIC_ALLOWED_ROOTS).")
 
 
+def resolve(path: str) -> str | None:
+    """``path`` with ``~``, ``..`` and every symlink resolved, or None when that fails (a
+    symlink loop, or links swapped while being read: the lenient ``realpath`` would then
+    hand back a name that still holds a link)."""
+    expanded = os.path.abspath(os.path.expanduser(path))
+    for _ in range(3):
+        try:
+            return os.path.realpath(expanded, strict=True)
+        except FileNotFoundError:
+            if not os.path.lexists(expanded):  # a name still free: judge its folder
+                parent, name = os.path.split(expanded)
+                folder = resolve(parent) if parent != expanded else parent
+                return None if folder is None else os.path.join(folder, name)
+        except OSError:
+            return None
+    return None
+
+
 def check_path(path: str, what: str = "read") -> str:
-    """The real path of ``path`` (``~``, ``..`` and symlinks resolved); SANDBOX_DENIED when
-    the sandbox is on and it lies outside the allowed roots."""
-    real = os.path.realpath(os.path.expanduser(path))
-    if enabled() and not _inside(real, roots()):
+    """The real path of ``path`` (see :func:`resolve`); SANDBOX_DENIED when the sandbox is
+    on and it lies outside the allowed roots (or cannot be resolved)."""
+    real = resolve(path)
+    if not enabled():
+        return real or os.path.realpath(os.path.expanduser(path))
+    if real is None or not _inside(real, roots()):
         raise denied(what, path)
     return real
 

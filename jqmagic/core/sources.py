@@ -276,7 +276,8 @@ def _prepare_exec(prepared: Prepared, spec: str, workdir, *, yaml, jsonc, exec_t
     run_command(spec, path, exec_timeout)
     if yaml or jsonc:
         fmt = "yaml" if yaml else "jsonc"
-        path = _temp(workdir, _convert(read_text(path), fmt, f"<exec: {spec}>"))
+        path = _temp(workdir, _convert(read_text(path, confined=False), fmt,
+                                       f"<exec: {spec}>"))
     prepared.files.append(path)
     prepared.labels[path] = f"<exec: {spec}>"
     prepared.formats[path] = "json"
@@ -293,9 +294,10 @@ def _temp(workdir: str, text: str) -> str:
     return path
 
 
-def open_file(path: str) -> int:
+def open_file(path: str, confined: bool = True) -> int:
     """A descriptor for reading ``path``, which must be a regular file (a FIFO never blocks
-    here) and, in the sandbox, really lie inside the allowed roots once opened."""
+    here) and, in the sandbox, really lie inside the allowed roots once opened (unless not
+    ``confined``: jqmagic's own temporary files)."""
     try:
         fd = os.open(os.path.expanduser(path), os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
@@ -303,7 +305,8 @@ def open_file(path: str) -> int:
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise _not_regular(path)
-        sandbox.check_fd(fd, path)
+        if confined:
+            sandbox.check_fd(fd, path)
         os.set_blocking(fd, True)
     except BaseException:
         os.close(fd)
@@ -319,10 +322,13 @@ def read_error(path: str, exc: OSError) -> JqMagicError:
                         "Check the path and its permissions.")
 
 
-def read_text(path: str) -> str:
-    """A file's text as UTF-8 (a BOM is dropped); FILE_ERROR if it cannot be read."""
+def read_text(path: str, confined: bool = True) -> str:
+    """A file's text as UTF-8 (a BOM is dropped); FILE_ERROR if it cannot be read.
+
+    ``confined``: the sandbox judges the file (not for jqmagic's own temporary files).
+    """
     try:
-        with open(open_file(path), "rb") as handle:
+        with open(open_file(path, confined), "rb") as handle:
             data = handle.read()
     except OSError as exc:
         raise read_error(path, exc) from exc
@@ -534,7 +540,7 @@ def load_values(source: Any = None, *, file: Any = None, text: str | None = None
         with tempfile.TemporaryDirectory(prefix="jqmagic-") as workdir:
             out = os.path.join(workdir, "exec.out")
             run_command(spec, out)
-            return parse_json(read_text(out), f"<exec: {spec}>")
+            return parse_json(read_text(out, confined=False), f"<exec: {spec}>")
     values: list[Any] = []
     for path in resolve_files(spec):
         fmt = file_format(path, jsonl, yaml, jsonc)

@@ -37,3 +37,8 @@ def web():
         yield server
     finally:
         server.stop()
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "soak: the long mixed-load test (runs in CI, ~1 min; "
+                                       "deselect locally with -m 'not soak')")

@@ -44,7 +44,11 @@ def cli(*argv: str) -> tuple[str, str]:
     if status == 0:
         return OK, text
     found = _CLI_CODE.search(err.getvalue())
-    code = found[1] if found else json.loads(out.getvalue())["code"]  # patch prints JSON
+    if found:
+        code = found[1]
+    else:  # patch and fetch --json print the error as JSON
+        printed = json.loads(out.getvalue())
+        code = printed.get("code") or printed["error_code"]
     assert code in CODES, text[-500:]
     return code, text
 
