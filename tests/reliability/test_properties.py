@@ -1,7 +1,7 @@
 """Properties over every public entry point: random documents, programs, pointers, patches
 and HTML. The only allowed outcomes are a result or a JqMagicError with a stable code.
 
-Example counts are chosen for two shared cores (about 100-300 each; see ``settings``).
+Example counts are chosen for two shared cores (100-300 each, 3,100 in all).
 """
 
 from __future__ import annotations
@@ -260,3 +260,62 @@ def test_magic_jsonpatch_on_a_variable(ip, doc, op, path, value):
     code, _ = magic(ip, "jsonpatch", line)
     if code != OK:
         assert target == before
+
+
+# ---------------------------------------------------------------- tool protocol
+
+DATA_TOOLS = ["jq", "query_json", "query_yaml", "json_inspect", "json_patch", "read_file"]
+
+
+def tool_parameters() -> dict[str, list[str]]:
+    from jqmagic import tools
+
+    return {d["name"]: list(d["parameters"].get("properties", {})) for d in tools.definitions()
+            if d["name"] in DATA_TOOLS}
+
+
+@st.composite
+def tool_requests(draw) -> tuple[str, dict]:
+    name = draw(st.sampled_from(DATA_TOOLS))
+    names = tool_parameters()[name] + ["bogus"]
+    values = json_values | near_json() | programs | pointers | st.sampled_from(
+        ["doc.json", "doc.yaml", "missing.json", ".", "/etc/passwd", "../doc.json"])
+    return name, draw(st.dictionaries(st.sampled_from(names), values, max_size=5))
+
+
+@settings(max_examples=SOME, deadline=None, suppress_health_check=SLOW)
+@given(request=tool_requests())
+def test_tool_calls_answer_success_or_a_stable_error(tmp_path_factory, monkeypatch, request):
+    """Random requests to the data tools, confined to a folder by the sandbox."""
+    from jqmagic import tools
+    from jqmagic.core.errors import CODES
+    from jqmagic.core.settings import settings as core_settings
+
+    folder = tmp_path_factory.mktemp("tool")
+    (folder / "doc.json").write_text('{"a": [1, 2], "b": {"c": null}}')
+    (folder / "doc.yaml").write_text("a: [1, 2]\nb: {c: null}\n")
+    monkeypatch.chdir(folder)
+    core_settings.sandbox, core_settings.allowed_roots = True, [str(folder)]
+    name, arguments = request
+    response = tools.call(name, arguments)
+    assert isinstance(response["success"], bool)
+    if not response["success"]:
+        assert response["error_code"] in CODES and response["error"]
+    json.dumps(response)
+
+
+@settings(max_examples=FEW, deadline=None, suppress_health_check=SLOW)
+@given(name=st.sampled_from(DATA_TOOLS), text=near_json() | st.text(max_size=40))
+def test_the_tool_protocol_on_random_stdin(tmp_path_factory, monkeypatch, name, text):
+    import io
+
+    monkeypatch.chdir(tmp_path_factory.mktemp("stdin"))  # whatever it names, nothing of ours
+
+    from jqmagic.core.errors import CODES
+    from jqmagic.tools.protocol import serve
+
+    out, err = io.StringIO(), io.StringIO()
+    status = serve(name, io.StringIO(text), out, err)
+    response = json.loads(out.getvalue())
+    assert status == (0 if response["success"] else 1) and "Traceback" not in err.getvalue()
+    assert response["success"] or response["error_code"] in CODES
