@@ -9,6 +9,7 @@ installs both; ``apt-get install chromium`` on Debian).
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 import secrets
@@ -38,6 +39,15 @@ pytestmark = [
 ]
 
 
+def require(module: str):
+    """Import ``module`` from the e2e extra; a clear failure, not a skip, when it is missing
+    (``make test`` installs the extra, so only Chromium may be absent)."""
+    try:
+        return importlib.import_module(module)
+    except ImportError:
+        pytest.fail(f"{module} is missing: pip install -e '.[e2e]' (make test does)")
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
@@ -47,7 +57,7 @@ def free_port() -> int:
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
     """JupyterLab serving a copy of the tour from a scratch folder, with a token."""
-    pytest.importorskip("jupyterlab", reason="the e2e extra is missing: pip install -e '.[e2e]'")
+    require("jupyterlab")
     root = tmp_path_factory.mktemp("lab")
     shutil.copy(ROOT / "notebooks" / "01-tour.ipynb", root / "01-tour.ipynb")
     # every cell in the DOM (JupyterLab 4 renders only the visible ones by default), no news
@@ -101,8 +111,7 @@ def lab(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def page(lab):
-    sync_api = pytest.importorskip("playwright.sync_api",
-                                   reason="the e2e extra is missing: pip install -e '.[e2e]'")
+    sync_api = require("playwright.sync_api")
     with sync_api.sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                              args=CHROMIUM_ARGS)
