@@ -32,7 +32,7 @@ class Profile:
     """Statistics of the scalar values seen at one path."""
 
     __slots__ = ("distinct_cap", "exact", "kmv", "kmv_set", "nmin", "nmax", "lmin", "lmax",
-                 "samples")
+                 "samples", "seen")
 
     def __init__(self, distinct_cap: int = 1000):
         self.distinct_cap = distinct_cap
@@ -42,11 +42,13 @@ class Profile:
         self.nmin = self.nmax = None
         self.lmin = self.lmax = None
         self.samples: list = []
+        self.seen = 0  # non-null values: the estimate can never exceed it
 
     def see(self, value: Any) -> None:
         """Account for one scalar (str, int, float, bool or None)."""
         if value is None:
             return
+        self.seen += 1
         t = type(value)
         if t is bool:
             key: Any = ("b", value)
@@ -96,7 +98,7 @@ class Profile:
             return len(self.exact), False
         if len(self.kmv) < KMV_SIZE:
             return len(self.kmv), False
-        return round((KMV_SIZE - 1) * _HASH_SPACE / -self.kmv[0]), True
+        return min(round((KMV_SIZE - 1) * _HASH_SPACE / -self.kmv[0]), self.seen), True
 
     def to_dict(self) -> dict:
         """The profile as plain data (only the fields that have a value)."""

@@ -130,7 +130,8 @@ def resolve_files(spec: str | list[str]) -> list[str]:
     In the sandbox, a path outside the allowed roots is SANDBOX_DENIED whether or not it
     exists (judged before anything about it is said).
     """
-    patterns = [spec] if isinstance(spec, str) else list(spec)
+    patterns = [os.fspath(spec)] if isinstance(spec, (str, os.PathLike)) else \
+        [os.fspath(s) for s in spec]
     files: list[str] = []
     for pattern in patterns:
         if not glob.has_magic(pattern):

@@ -36,6 +36,7 @@ def test_file_path_and_tilde(files, monkeypatch):
     monkeypatch.setenv("HOME", str(files))
     assert query(".users[].name", file="~/users.json").values == ["ada", "bob"]
     assert query(".users | length", files / "users.json").values == [2]
+    assert query(".users | length", file=files / "users.json").values == [2]
 
 
 def test_glob_and_several_files_with_input_filename(files):

@@ -396,3 +396,13 @@ def test_hint_for_a_source(tmp_path):
     assert hint_for_source(".usr", file=str(tmp_path / "missing.json")) == ""
     assert hint_for_source(".a.b", value={"a": [{"b": 1}]}, error="Cannot index array") == \
         "at .a there is an array of 1 object with keys b; try .a[].b"
+
+
+def test_distinct_estimate_never_exceeds_the_values_seen():
+    from jqmagic.core.profile import Profile
+
+    profile = Profile(distinct_cap=10)
+    for i in range(5000):
+        profile.see(f"id-{i}")
+    estimate, estimated = profile.distinct()
+    assert estimated and estimate <= 5000
