@@ -16,7 +16,7 @@ from collections import OrderedDict
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 import orjson
 
@@ -72,12 +72,13 @@ def parse_text(text: str) -> Document:
     return Document([parse_one(data)], Literals.of_text(data).settle(), len(data))
 
 
-def load_file(path: str, fmt: str) -> Document:
-    """Parse one file as the worker would read it (``fmt``: json, yaml or jsonc)."""
+def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
+    """Parse one file as the worker would read it (``fmt``: json, yaml or jsonc); ``handle``
+    is the file already opened through the sandbox (:func:`sources.open_file`)."""
     from jqmagic.core import jsonc, sources
 
     if fmt == "json":
-        with open(path, "rb") as handle:
+        with handle or open(sources.open_file(path), "rb") as handle:
             stamp = file_stamp(os.fstat(handle.fileno()))
             data = handle.read()
         value = parse_one(data[3:] if data.startswith(BOM) else data)
@@ -93,11 +94,10 @@ def load_file(path: str, fmt: str) -> Document:
 
 
 class DocumentCache:
-    """Documents by (real path, format), valid while the file's size and mtime match."""
+    """Documents by (device, inode, format), valid while the file's size and mtime match."""
 
     def __init__(self) -> None:
-        self._entries: OrderedDict[tuple[str, str], tuple[tuple[int, int], Document]] = \
-            OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[tuple[int, int], Document]] = OrderedDict()
         self._lock = threading.Lock()
 
     @property
@@ -106,20 +106,27 @@ class DocumentCache:
         return sum(doc.size for _, doc in self._entries.values())
 
     def get(self, path: str, fmt: str, use_cache: bool = True) -> Document:
-        """The parsed document at ``path``, from the cache when its version is there."""
-        key = (os.path.realpath(path), fmt)
-        stamp = file_stamp(os.stat(path))
-        with self._lock:
-            hit = self._entries.get(key)
-            if hit is not None and hit[0] == stamp and use_cache:
-                self._entries.move_to_end(key)
-                return hit[1]
-        doc = load_file(path, fmt)
+        """The parsed document at ``path``, from the cache when its version is there.
+
+        The file is opened first (the sandbox judges the descriptor; a missing file is
+        NOT_FOUND, as in the worker path) and known by its device and inode.
+        """
+        from jqmagic.core import sources
+
+        with open(sources.open_file(path), "rb") as handle:
+            st = os.fstat(handle.fileno())
+            key, stamp = (st.st_dev, st.st_ino, fmt), file_stamp(st)
+            with self._lock:
+                hit = self._entries.get(key)
+                if hit is not None and hit[0] == stamp and use_cache:
+                    self._entries.move_to_end(key)
+                    return hit[1]
+            doc = load_file(path, fmt, handle)
         if use_cache and doc.size <= settings.doc_cache_bytes:
             self._keep(key, stamp, doc)
         return doc
 
-    def _keep(self, key: tuple[str, str], stamp: tuple[int, int], doc: Document) -> None:
+    def _keep(self, key: tuple, stamp: tuple[int, int], doc: Document) -> None:
         with self._lock:
             self._entries.pop(key, None)
             budget = settings.doc_cache_bytes - doc.size

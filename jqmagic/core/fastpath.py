@@ -71,7 +71,7 @@ def answer(request: Request) -> FastAnswer | None:
         with gc_paused():
             inputs, literals = _inputs(request)
             return _run(program, env, inputs, literals, request)
-    except (NotMine, JqError, RecursionError):
+    except (NotMine, JqError, RecursionError, OSError):  # the worker answers, or reports
         _discard(request.spill)
         return None
     except KeyboardInterrupt:
@@ -153,18 +153,18 @@ def _inline(kind: str, spec: Any, formats: dict[str, bool | None]) -> Document:
 def _file_values(path: str, request: Request, literals: list[Literals]) -> Iterator[Any]:
     fmt = sources.file_format(path, **request.formats)
     if fmt == "jsonl":
-        stamp = file_stamp(os.stat(path))
-        literals.append(Literals.of_file(path, stamp))
-        return _json_lines(path)
+        handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - closed by _json_lines
+        literals.append(Literals.of_file(path, file_stamp(os.fstat(handle.fileno()))))
+        return _json_lines(handle)
     doc = documents.get(path, fmt, request.cache)
     literals.append(doc.literals)
     return iter(doc.values)
 
 
-def _json_lines(path: str) -> Iterator[Any]:
+def _json_lines(handle: IO[bytes]) -> Iterator[Any]:
     """Each line's value, read in blocks; NotMine for a line orjson refuses."""
     loads = orjson.loads
-    with open(path, "rb") as handle:
+    with handle:
         rest = b""
         first = True
         while block := handle.read(_READ):

@@ -29,9 +29,9 @@ def loads(monkeypatch):
     parsed: list[str] = []
     real = doccache.load_file
 
-    def counting(path, fmt):
+    def counting(path, fmt, handle=None):
         parsed.append(os.path.basename(path))
-        return real(path, fmt)
+        return real(path, fmt, handle)
 
     monkeypatch.setattr(doccache, "load_file", counting)
     return parsed

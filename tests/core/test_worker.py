@@ -10,6 +10,7 @@ import time
 import pytest
 
 from jqmagic import JqMagicError, query
+from jqmagic.core.settings import settings
 from jqmagic.core.worker import Worker, shared_worker
 
 
@@ -31,7 +32,8 @@ def test_interrupt_kills_the_worker_not_the_caller():
     assert query("[limit(3; repeat(1))]", null_input=True).values == [[1, 1, 1]]
 
 
-def test_a_crash_is_reported_and_the_worker_restarts():
+def test_a_crash_is_reported_and_the_worker_restarts(monkeypatch):
+    monkeypatch.setattr(settings, "fast_path", False)  # these queries must reach the worker
     worker = shared_worker()
     query(".", value=1)  # make sure it runs
     os.kill(worker._process.pid, signal.SIGKILL)

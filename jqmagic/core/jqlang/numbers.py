@@ -80,6 +80,7 @@ def canonical_json_number(value: int | float) -> bool:
 # ---------------------------------------------------------------- literals of a text
 
 _CHUNK = 16 * 2**20
+_FILE_CHUNK = 2**20  # read back in small pieces: streamed inputs stay small in memory
 _OVERLAP = 64
 
 
@@ -156,11 +157,15 @@ def file_stamp(st: os.stat_result) -> tuple[int, int]:
 
 
 def _file_chunks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
-    with open(path, "rb") as handle:
+    try:
+        handle = open(path, "rb")  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise NotMine(f"{path} cannot be read again") from exc
+    with handle:
         if file_stamp(os.fstat(handle.fileno())) != stamp:
             raise NotMine(f"{path} changed")
         tail = b""
-        while chunk := handle.read(_CHUNK):
+        while chunk := handle.read(_FILE_CHUNK):
             yield tail + chunk
             tail = chunk[-_OVERLAP:]
 
