@@ -24,6 +24,7 @@ from jqmagic.core.jqlang.node import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer, fresh_value
 from jqmagic.core.settings import settings
+from jqmagic.core.spill import Spill
 
 _READ = 1 << 20
 
@@ -36,6 +37,7 @@ class FastAnswer:
     values: list[Any] = field(default_factory=list)
     total: int = 0
     spilled: bool = False
+    spill_error: str | None = None
 
 
 @dataclass
@@ -194,7 +196,7 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
          request: Request) -> FastAnswer:
     printer = Printer(literals, **request.layout)
     out = FastAnswer()
-    keep, spill = request.keep, None
+    keep, spill = request.keep, Spill(request.spill)
     opt = program.compiled.opt  # at most one output: no iterator per input
     try:
         for value in inputs:
@@ -205,32 +207,19 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
                 results = () if one is NOTHING else (one,)
             for result in results:
                 out.total += 1
-                if spill is None and (keep is None or len(out.texts) < keep):
+                if keep is None or len(out.texts) < keep:
                     text = printer.text(result)
                     out.texts.append(text)
                     out.values.append(fresh_value(result, text))
-                    continue
-                if request.spill is None:
-                    continue
-                if spill is None:
-                    spill = _open_spill(request.spill, out.texts)
-                spill.write(printer.text(result).encode() + b"\n")
+                elif request.spill is not None:
+                    spill.add(out.texts, printer.text(result).encode())
         runtime.check()
     finally:
-        if spill is not None:
-            spill.close()
+        spill.close()
     if runtime.state.floats_compared and literals.long:
         raise NotMine("long number literals were compared")
-    out.spilled = spill is not None
+    out.spilled, out.spill_error = spill.written, spill.error
     return out
-
-
-def _open_spill(path: str, kept: list[str]) -> IO[bytes]:
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    spill = open(path, "wb")  # noqa: SIM115 - closed by the caller
-    for text in kept:
-        spill.write(text.encode() + b"\n")
-    return spill
 
 
 def _discard(path: str | None) -> None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core import bounds, fastpath, payloads, sources
-from jqmagic.core.errors import JqMagicError, caret_excerpt
+from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
 from jqmagic.core.settings import estimate_tokens, settings
 from jqmagic.core.worker import shared_worker
 
@@ -106,7 +106,8 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
         cache, {"jsonl": jsonl, "yaml": yaml, "jsonc": jsonc}))
     error = None
     if fast is not None:
-        header = {"total": fast.total, "spilled": fast.spilled, "messages": []}
+        header = {"total": fast.total, "spilled": fast.spilled,
+                  "spill_error": fast.spill_error, "messages": []}
         texts, values = fast.texts, fast.values
     else:
         with sources.prepare(source, file=file, text=text, value=value, exec=exec,
@@ -119,7 +120,7 @@ def query(program: str, source: Any = None, *, file: Any = None, text: str | Non
             header, body = _run(request, timeout, namespace)
             error = _status_error(header, program, prepared)
         texts = _split(body, header["sizes"])
-        values = [json.loads(t) for t in texts]
+        values = _parse_results(texts)
     result = _result(program, texts, values, header, raw, passthrough, max_tokens,
                      payloads.settle(slot) if header["spilled"] else None)
     result.elapsed = time.perf_counter() - started
@@ -264,6 +265,24 @@ def _read_line_window(path: str, line: int) -> str:
     return "".join(out)
 
 
+def _store(json_text: str, result: QueryResult) -> str:
+    """Keep the whole output in the payload store; say where, or why it could not be kept."""
+    try:
+        stored = payloads.store(json_text)
+    except JqMagicError as exc:  # a full disk must not cost the user the answer
+        return f"nowhere: it could not be saved ({exc.message})"
+    result.payload_id = stored.id
+    return f"payload {stored.id} ({stored.path})"
+
+
+def _parse_results(texts: list[str]) -> list[Any]:
+    try:
+        return [json.loads(t) for t in texts]
+    except RecursionError:
+        raise too_deep("A result", "Select a part of it, e.g. .a.b, or print it with "
+                       "tojson.") from None
+
+
 def _result(program: str, texts: list[str], values: list[Any], header: dict, raw: bool,
             passthrough: bool, max_tokens: int,
             spilled: payloads.PayloadRef | None) -> QueryResult:
@@ -274,6 +293,8 @@ def _result(program: str, texts: list[str], values: list[Any], header: dict, raw
     payload = None
     if spilled is not None:
         result.payload_id, payload = spilled.id, f"payload {spilled.id} ({spilled.path})"
+    elif header.get("spill_error"):
+        payload = f"nowhere: it could not be saved ({header['spill_error']})"
     if total == 0:
         result.message = bounds.NO_RESULTS
     elif not passthrough and total > len(values):
@@ -282,8 +303,7 @@ def _result(program: str, texts: list[str], values: list[Any], header: dict, raw
     max_chars = max_tokens * 4
     if not passthrough and len(text) > max_chars:
         if payload is None:
-            stored = payloads.store(text + "\n")
-            result.payload_id, payload = stored.id, f"payload {stored.id} ({stored.path})"
+            payload = _store("\n".join(texts) + "\n", result)
         result.text = bounds.cut_text(text, max_chars)
         result.truncated = True
         result.message = bounds.token_message(estimate_tokens(text), max_tokens, payload)

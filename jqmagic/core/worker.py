@@ -28,6 +28,7 @@ import time
 from typing import Any, BinaryIO
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.spill import Spill
 
 _HEADER = struct.Struct("<Q")
 
@@ -73,10 +74,9 @@ def _serve(requests: BinaryIO, replies: BinaryIO) -> None:
 
 def _execute(libjq, cache, request: dict) -> tuple[dict, bytes]:
     """Run one request; results beyond ``keep`` go to ``spill`` (when given) only."""
-    keep, spill_path = request["keep"], request.get("spill")
+    keep, spill = request["keep"], Spill(request.get("spill"))
     kept: list[bytes] = []
     total = 0
-    spill = None
     try:
         program = cache.get(request["program"], request.get("args"), request.get("library_paths"))
         flags = libjq.dump_flags(**request.get("layout", {}))
@@ -85,17 +85,10 @@ def _execute(libjq, cache, request: dict) -> tuple[dict, bytes]:
                               flags=flags):
             total += 1
             data = text.encode()
-            if spill is None and (keep is None or len(kept) < keep):
+            if keep is None or len(kept) < keep:
                 kept.append(data)
-                continue
-            if spill is None:
-                if spill_path is None:
-                    continue
-                os.makedirs(os.path.dirname(spill_path), exist_ok=True)
-                spill = open(spill_path, "wb")  # noqa: SIM115 - closed in finally
-                for previous in kept:
-                    spill.write(previous + b"\n")
-            spill.write(data + b"\n")
+            else:
+                spill.add(kept, data)
         status, error = "ok", None
     except libjq.CompileError as exc:
         status, error = "compile_error", str(exc)
@@ -106,12 +99,11 @@ def _execute(libjq, cache, request: dict) -> tuple[dict, bytes]:
     except libjq.Halt as exc:
         status, error = "halt", {"exit_code": exc.exit_code, "message": exc.message}
     finally:
-        if spill is not None:
-            spill.close()
+        spill.close()
     messages = program.messages[:] if status != "compile_error" else []
     header = {
         "status": status, "error": error, "total": total, "sizes": [len(d) for d in kept],
-        "spilled": spill is not None, "messages": messages[:100],
+        "spilled": spill.written, "spill_error": spill.error, "messages": messages[:100],
     }
     return header, b"".join(kept)
 

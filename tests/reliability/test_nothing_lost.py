@@ -15,8 +15,6 @@ import textwrap
 import time
 from pathlib import Path
 
-import pytest
-
 from jqmagic import patch, query
 from jqmagic.core import payloads
 from tests.reliability.faces import OK, core
@@ -162,18 +160,12 @@ def test_the_payload_store_survives_a_full_disk(tmp_path, monkeypatch):
     assert payloads.load(payloads.store("after", directory=store).id, directory=store) == "after"
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "query.py lets the payload store's FILE_ERROR replace the result; it should keep the "
-    "bounded result and say in its message that the whole could not be stored (report)."))
 def test_a_query_still_returns_its_result_when_the_payload_cannot_be_stored(monkeypatch):
     monkeypatch.setattr(payloads, "_open_for_write", FullDisk)
     result = query(".", text=json.dumps("y" * 10_000), max_tokens=100)
     assert result.truncated and result.payload_id is None and "disk" in result.message
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "worker.py does not catch an OSError while spilling results past the limit: the worker "
-    "dies and the query fails with QUERY_ERROR; it should stop spilling and report (report)."))
 def test_a_query_still_returns_its_results_when_the_spill_cannot_be_written(tmp_path,
                                                                           monkeypatch):
     blocker = tmp_path / "file"

@@ -156,10 +156,7 @@ def flipping(link: Path, targets: list[Path], stop: threading.Event) -> threadin
 
 
 RACED = {
-    "query": pytest.param(lambda p: query(".", file=p).values, marks=pytest.mark.xfail(
-        strict=False, reason="the fast path (core/doccache.py load_file, fastpath.py "
-        "_json_lines, in progress by another engineer) opens files by name; it should open "
-        "them with sources.open_file, which judges the opened descriptor (report)")),
+    "query": lambda p: query(".", file=p).values,
     "query-worker": lambda p: query("input_filename, .", file=p).values[1:],
     "load_values": lambda p: load_values(file=p),
     "shape-stream": lambda p: shape(file=p, stream=True).value["keys"],
