@@ -1,12 +1,16 @@
-"""Test-wide environment: what jq's suite assumes, set before any worker starts."""
+"""Test-wide environment (what jq's suite assumes, set before any worker starts) and
+the fixtures many test files share: a real IPython shell and local web servers."""
 
 import os
+from pathlib import Path
 
 os.environ.setdefault("PAGER", "less")
 os.environ["LC_ALL"] = "C"
 
 
 import pytest
+
+from tests.web_servers import WebServer
 
 
 @pytest.fixture(scope="session")
@@ -32,3 +36,35 @@ def run_cell(ip):
         return result.result
 
     return run
+
+
+_PROXY_VARS = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy",
+               "all_proxy", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+_SEARCH_VARS = ("BRAVE_API_KEY", "GOOGLE_SEARCH_API_KEY", "GOOGLE_SEARCH_ENGINE_ID",
+                "JQMAGIC_BRAVE_ENDPOINT", "JQMAGIC_GOOGLE_ENDPOINT", "JQMAGIC_SANDBOX")
+
+
+@pytest.fixture
+def clean_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Path:
+    """No proxies, no real credentials, config home in a temp folder (returned)."""
+    for name in _PROXY_VARS + _SEARCH_VARS:
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    return tmp_path / "config"
+
+
+@pytest.fixture
+def web(clean_env: Path):
+    """A fresh server on 127.0.0.1 (port 0) for one test."""
+    server = WebServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def env(clean_env: Path, tmp_path: Path) -> dict[str, str]:
+    """The environment for a jqmagic subprocess: clean_env's, plus its own payload store."""
+    return dict(os.environ, JQMAGIC_PAYLOAD_DIR=str(tmp_path / "payloads"))

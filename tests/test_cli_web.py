@@ -3,35 +3,18 @@
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 
 import pytest
 
-from tests.web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, WebServer, fake_brave, fake_google
+from tests.web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, fake_brave, fake_google
 
 PAGE = ("<html><head><title>Doc page</title></head><body><nav>MENU</nav><article>"
         "<h1>Doc</h1><h2>Usage</h2><p>" + "Words that make the body of this page. " * 20
         + "</p><p>Line after.</p></article></body></html>")
 
 
-@pytest.fixture
-def web():
-    server = WebServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def env(tmp_path):
-    clean = {k: v for k, v in os.environ.items()
-             if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")
-             and not k.startswith(("BRAVE_", "GOOGLE_SEARCH", "JQMAGIC_"))}
-    clean.update(NO_PROXY="127.0.0.1,localhost", XDG_CONFIG_HOME=str(tmp_path / "cfg"))
-    return clean
 
 
 def jqmagic(env: dict, *args: str) -> subprocess.CompletedProcess:

@@ -11,29 +11,12 @@ import sys
 
 import pytest
 
-from tests.web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, WebServer, fake_brave, fake_google
+from tests.web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, fake_brave, fake_google
 
 SCRIPTS = {"web-search-brave-tool": "web_search_brave",
            "web-search-google-tool": "web_search_google", "web-fetch-tool": "web_fetch"}
 
 
-@pytest.fixture(scope="module")
-def web():
-    server = WebServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def env(tmp_path):
-    clean = {k: v for k, v in os.environ.items()
-             if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")
-             and not k.startswith(("BRAVE_", "GOOGLE_SEARCH", "JQMAGIC_"))}
-    clean.update(NO_PROXY="127.0.0.1,localhost", XDG_CONFIG_HOME=str(tmp_path / "cfg"),
-                 JQMAGIC_PAYLOAD_DIR=str(tmp_path / "payloads"))
-    return clean
 
 
 def run(script: str, env: dict, *args: str, request: object = None

@@ -9,29 +9,12 @@ import sys
 
 import pytest
 
-from tests.web_servers import BRAVE_KEY, WebServer, fake_brave
+from tests.web_servers import BRAVE_KEY, fake_brave
 
 NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "json_patch", "read_file",
          "web_fetch", "web_search_brave", "web_search_google"]
 
 
-@pytest.fixture(scope="module")
-def web():
-    server = WebServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
-
-
-@pytest.fixture
-def env(tmp_path):
-    clean = {k: v for k, v in os.environ.items()
-             if k.lower() not in ("http_proxy", "https_proxy", "all_proxy")
-             and not k.startswith(("BRAVE_", "GOOGLE_SEARCH", "JQMAGIC_"))}
-    clean.update(NO_PROXY="127.0.0.1,localhost", XDG_CONFIG_HOME=str(tmp_path / "cfg"),
-                 JQMAGIC_PAYLOAD_DIR=str(tmp_path / "payloads"))
-    return clean
 
 
 def tool(env: dict, *args: str, request: object = None, stdin: str | None = None

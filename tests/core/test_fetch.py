@@ -10,10 +10,10 @@ import sys
 import time
 
 import pytest
-from web_servers import drip, endless, slow
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.fetch import check_url, decode, fetch, is_private_address
+from tests.web_servers import drip, endless, slow
 
 PAGE = """<!doctype html><html><head><title> Async  Guide </title>
 <script>var tracking = "SCRIPT-TEXT";</script><style>.x{color:red}</style></head>

@@ -257,3 +257,11 @@ def test_shape_hints_for_errors_empty_and_null_results():
     assert nulls.values == [None] and "did you mean .user?" in nulls.message
     empty = query(".items[] | select(.id > 5)", value=doc)
     assert empty.message.startswith("Query returned no results")
+
+
+def test_payload_keeps_json_even_for_raw_output(tmp_path, monkeypatch):
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path))
+    lines = [f"line {i} " + "x" * 100 for i in range(100)]
+    result = query(".[]", value=lines, raw=True, max_tokens=500)
+    assert result.truncated and result.text.startswith("line 0 x")
+    assert payload(result.payload_id) == lines

@@ -6,10 +6,10 @@ import json
 import socket
 
 import pytest
-from web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, fake_brave, fake_google, slow
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.search import credentials, credentials_path, domain_matches, search
+from tests.web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, fake_brave, fake_google, slow
 
 
 @pytest.fixture

@@ -1,17 +1,12 @@
-"""Fixtures for the reliability tests: a local web server, clean settings, the faces."""
+"""Fixtures for the reliability tests: clean settings and a clean network environment."""
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-from web_servers import WebServer  # noqa: E402
-
-from jqmagic.core.settings import settings  # noqa: E402
+from jqmagic.core.settings import settings
 
 _ENV = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
         "JQMAGIC_SANDBOX", "JQMAGIC_ALLOWED_ROOTS", "JQMAGIC_EXEC_ALLOWED")
@@ -27,16 +22,6 @@ def clean_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     saved = dict(vars(settings))
     yield
     vars(settings).update(saved)
-
-
-@pytest.fixture
-def web():
-    """A fresh server on 127.0.0.1 (port 0) for one test."""
-    server = WebServer().start()
-    try:
-        yield server
-    finally:
-        server.stop()
 
 
 def pytest_configure(config: pytest.Config) -> None:
