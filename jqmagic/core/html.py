@@ -17,7 +17,7 @@ from jqmagic.core.extract import main_content, text_of
 
 # Never content: dropped before anything else (unless raw).
 _JUNK_TAGS = ["script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
-              "dialog", "head"]
+              "dialog", "head", "title"]
 _COOKIE = re.compile(r"cookie|consent|gdpr|onetrust|cmp-banner", re.I)
 _LANG_CLASS = re.compile(
     r"^(?:language|lang|highlight-source|highlight|brush:?|sourceCode)-?([\w+#.-]+)$", re.I

@@ -219,3 +219,9 @@ def test_pathologically_deep_nesting_is_flattened():
     out = to_markdown(html).markdown
     assert out.strip().startswith("Deep text, with commas, kept whole.")
     assert out.count("Deep text") == 10
+
+
+def test_a_title_outside_head_is_not_content():
+    """html.parser (the default without lxml) keeps a bare <title> in the body."""
+    page = to_markdown("<title>Hi</title><h1>Hello</h1><p>Some words.</p>", parser="html.parser")
+    assert page.title == "Hi" and page.markdown.startswith("# Hello")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -72,3 +73,12 @@ def test_identity_prints_what_libjq_prints(document):
     got = fast(".", document)
     if got is not None:
         assert got == libjq(".", document)
+
+
+@pytest.mark.parametrize("program, document", [
+    ("-(length)", "[]"), ("[-(1 - 1)]", "null"), ("[.[] | -.]", "[0, 0.0, 1, -0]"),
+    ("0 | -.", "null")])
+def test_negative_zero_is_answered_as_libjq_or_declined(program, document):
+    """Found by the property above: jq prints -0 for a computed zero, 0 for a literal."""
+    got = fast(program, document, {}, compact=True)
+    assert got is None or got == libjq(program, document, {}, compact=True)

@@ -207,11 +207,12 @@ ARITHMETIC = {"+": add, "-": subtract, "*": multiply, "/": divide, "%": modulo}
 
 def negate(a: Any) -> Any:
     t = type(a)
+    if (t is int or t is float) and a == 0:
+        # jq prints -0 for a computed zero but 0 for a literal one: not ours to guess
+        raise NotMine("negative zero")
     if t is int:
         return -_exact(a)
     if t is float:
-        if a == 0:
-            raise NotMine("negative zero")
         return -a
     raise JqError("cannot be negated")
 
