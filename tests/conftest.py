@@ -4,13 +4,19 @@ the fixtures many test files share: a real IPython shell and local web servers."
 import os
 from pathlib import Path
 
+import pytest
+from hypothesis import settings as hypothesis_settings
+
+from tests.web_servers import WebServer
+
 os.environ.setdefault("PAGER", "less")
 os.environ["LC_ALL"] = "C"
 
-
-import pytest
-
-from tests.web_servers import WebServer
+# The suite's property tests draw the same examples on every run, so CI is repeatable;
+# HYPOTHESIS_PROFILE=explore draws fresh ones (what found the -0 and <title> bugs).
+hypothesis_settings.register_profile("repeatable", derandomize=True)
+hypothesis_settings.register_profile("explore", derandomize=False)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
 
 @pytest.fixture(scope="session")
