@@ -185,9 +185,23 @@ def _run_fetch(args: argparse.Namespace) -> int:
     options = {"max_bytes": args.max_bytes} if args.max_bytes else {}
     if args.sandbox:
         options["private_addresses"] = False
+
+    def show(result) -> None:
+        if result.content:
+            print(result.content)
+        if result.next_offset is not None:
+            print(f"Lines {result.offset}-{result.next_offset - 1} of {result.total_lines}. "
+                  f"Read on with --offset {result.next_offset}.", file=sys.stderr)
+
+    return _answer(args, lambda: fetch(args.url, offset=args.offset, limit=args.limit,
+                                       raw=args.raw, jq=args.jq,
+                                       headers=parse_headers(args.header), **options), show)
+
+
+def _answer(args: argparse.Namespace, produce: Callable, show: Callable) -> int:
+    """Run ``produce``; with --json print its result or its failure as JSON, else ``show``."""
     try:
-        result = fetch(args.url, offset=args.offset, limit=args.limit, raw=args.raw,
-                       jq=args.jq, headers=parse_headers(args.header), **options)
+        result = produce()
     except JqMagicError as exc:
         if not args.json:
             raise
@@ -195,12 +209,8 @@ def _run_fetch(args: argparse.Namespace) -> int:
         return 1
     if args.json:
         _print_json(result.to_dict())
-        return 0
-    if result.content:
-        print(result.content)
-    if result.next_offset is not None:
-        print(f"Lines {result.offset}-{result.next_offset - 1} of {result.total_lines}. "
-              f"Read on with --offset {result.next_offset}.", file=sys.stderr)
+    else:
+        show(result)
     return 0
 
 
@@ -223,20 +233,11 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_search(args: argparse.Namespace) -> int:
     from jqmagic.core.search import search
 
-    try:
-        result = search(" ".join(args.query), provider=args.provider, count=args.count,
-                        offset=args.offset, allowed_domains=args.allow,
-                        blocked_domains=args.block)
-    except JqMagicError as exc:
-        if not args.json:
-            raise
-        _print_json(_failure(exc))
-        return 1
-    if args.json:
-        _print_json(result.to_dict())
-    else:
-        print(result.to_markdown())
-    return 0
+    return _answer(args, lambda: search(" ".join(args.query), provider=args.provider,
+                                        count=args.count, offset=args.offset,
+                                        allowed_domains=args.allow,
+                                        blocked_domains=args.block),
+                   lambda result: print(result.to_markdown()))
 
 
 # ---------------------------------------------------------------- jqmagic patch
