@@ -24,8 +24,8 @@ from IPython.core.magic import (
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 
-from jqmagic.core import settings as core_settings
 from jqmagic.core import payloads
+from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import query
 
