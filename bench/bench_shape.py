@@ -20,20 +20,11 @@ import sys
 import time
 from pathlib import Path
 
+from jqmagic.core.shape import JQSCHEMA_FILTER
+
 HERE = Path(__file__).resolve().parent
 DATA = HERE / "data"
 RESULTS = HERE / "RESULTS-shape.md"
-JQSCHEMA = """def walk(f):
-  . as $in |
-  if type == "object" then
-    reduce keys[] as $k ({}; . + {($k): ($in[$k] | walk(f))})
-  elif type == "array" then
-    if length == 0 then [] else [.[0] | walk(f)] end
-  else
-    type
-  end;
-walk(.)
-"""
 MEMORY_LIMIT_MB = 256  # the default stream threshold: above it jqmagic streams anyway
 
 
@@ -96,7 +87,7 @@ def tools(path: Path, megabytes: int) -> list[tuple[str, list[str] | None]]:
     ours = "from jqmagic.core.shape import shape; import json, sys; " \
            "print(json.dumps(shape(file=sys.argv[1], {kw}).value))"
     filt = DATA / "jqschema.jq"
-    filt.write_text(JQSCHEMA)
+    filt.write_text(JQSCHEMA_FILTER)
     in_memory = [py, "-c", ours.format(kw="stream=False"), str(path)] \
         if megabytes <= MEMORY_LIMIT_MB else None
     jaq = shutil.which("jaq") or str(Path(sys.executable).parent / "jaq")

@@ -5,11 +5,12 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
-CORPUS = Path("/work/shared/corpus/json")
+from tests.shared import CORPUS_JSON
+
+CORPUS = CORPUS_JSON
 
 
 def jqmagic(*args: str, stdin: str = "") -> subprocess.CompletedProcess:

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.widget import SchemaBrowser
+from tests.shared import CORPUS_JSON
 
-CORPUS = Path("/work/shared/corpus/json")
+CORPUS = CORPUS_JSON
 DOC = {
     "total": 3,
     "users": [

@@ -24,6 +24,20 @@ MAX_KEYS_SHOWN = 100
 MAX_PROFILE_PATHS = 500
 JSON_SCHEMA_DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
+# The gh-aw jqschema filter: format="jqschema" gives exactly what it gives (tested against
+# the jq command line, and the benchmark's reference).
+JQSCHEMA_FILTER = """def walk(f):
+  . as $in |
+  if type == "object" then
+    reduce keys[] as $k ({}; . + {($k): ($in[$k] | walk(f))})
+  elif type == "array" then
+    if length == 0 then [] else [.[0] | walk(f)] end
+  else
+    type
+  end;
+walk(.)
+"""
+
 
 @dataclass
 class ShapeResult:

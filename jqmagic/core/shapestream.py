@@ -71,16 +71,8 @@ def events(stream: BinaryIO, *, lines: bool = False, backend: str | None = None
 
 def _skip(first: str, it: Iterator[Event]) -> None:
     """Consume the rest of a value that began with event ``first``."""
-    if first != "start_map" and first != "start_array":
-        return
-    depth = 1
-    for ev, _ in it:
-        if ev == "start_map" or ev == "start_array":
-            depth += 1
-        elif ev == "end_map" or ev == "end_array":
-            depth -= 1
-            if depth == 0:
-                return
+    for _ in _value((first, None), it):
+        pass
 
 
 def _value(first: Event, it: Iterator[Event]) -> Iterator[Event]:

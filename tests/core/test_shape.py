@@ -7,7 +7,6 @@ import shutil
 import subprocess
 import sys
 import tracemalloc
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -15,22 +14,11 @@ from hypothesis import strategies as st
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.hints import hint_for, path_steps
-from jqmagic.core.shape import shape
+from jqmagic.core.shape import JQSCHEMA_FILTER, shape
+from tests.shared import CORPUS_JSON
 
-CORPUS = Path("/work/shared/corpus/json")
+CORPUS = CORPUS_JSON
 needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
-JQSCHEMA = """
-def walk(f):
-  . as $in |
-  if type == "object" then
-    reduce keys[] as $k ({}; . + {($k): ($in[$k] | walk(f))})
-  elif type == "array" then
-    if length == 0 then [] else [.[0] | walk(f)] end
-  else
-    type
-  end;
-walk(.)
-"""
 
 USERS = {
     "total": 3,
@@ -122,8 +110,8 @@ def test_jqschema_matches_the_middleware_example():
                                   "openapi/kubernetes-1.36-swagger.json"])
 def test_jqschema_is_exactly_the_jq_filter(name):
     path = CORPUS / name
-    jq_out = subprocess.run(["jq", "-c", JQSCHEMA, str(path)], capture_output=True, text=True,
-                            check=True).stdout.strip()
+    jq_out = subprocess.run(["jq", "-c", JQSCHEMA_FILTER, str(path)], capture_output=True,
+                            text=True, check=True).stdout.strip()
     for stream in (False, True):
         ours = shape(file=path, format="jqschema", stream=stream).value
         assert json.dumps(ours, separators=(",", ":"), ensure_ascii=False) == jq_out

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 
 from jqmagic import JqMagicError, query
 from jqmagic.core import jsonc, sources
+from tests.shared import CORPUS_JSON
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "json"
+CORPUS = CORPUS_JSON
 BOMB = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
     f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefg", "bcdefgh", strict=True))
 
