@@ -23,7 +23,7 @@ def _max_chars() -> int:
 
 def bounded_text(text: str, message: str = "") -> str:
     """The text form: ``text`` cut to the token bound, then the one-line message."""
-    from jqmagic.core.bounds import cut_text
+    from jqmagic.core.query.bounds import cut_text
 
     shown = cut_text(text, _max_chars())
     if len(shown) < len(text) and not message:

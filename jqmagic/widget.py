@@ -316,7 +316,7 @@ class SchemaBrowser(widgets.VBox):
         return self._show(text)
 
     def _show(self, text: str, error: bool = False) -> str:
-        from jqmagic.core.bounds import cut_text
+        from jqmagic.core.query.bounds import cut_text
 
         shown = cut_text(text, 20_000)
         color = "color:#b00;" if error else ""

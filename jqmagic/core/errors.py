@@ -53,6 +53,7 @@ class JqMagicError(Exception):
         self.hint = hint
         self.detail = detail
         self.result = None  # a partial result, when the operation had produced some
+        self.exit_code: int | None = None  # halt_error's status, when the program set one
 
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
@@ -65,6 +66,18 @@ class JqMagicError(Exception):
         if self.hint:
             lines.append(f"Hint: {self.hint}")
         return "\n".join(lines)
+
+    def to_wire(self) -> dict:
+        """Everything needed to raise this error again in another process."""
+        return {"code": self.code, "message": self.message, "hint": self.hint,
+                "detail": self.detail, "exit_code": self.exit_code}
+
+    @classmethod
+    def from_wire(cls, data: dict) -> JqMagicError:
+        """The error :meth:`to_wire` described."""
+        error = cls(data["code"], data["message"], data.get("hint", ""), data.get("detail", ""))
+        error.exit_code = data.get("exit_code")
+        return error
 
     def to_dict(self) -> dict:
         """The error as data, for JSON faces (tools, ``--json`` output)."""

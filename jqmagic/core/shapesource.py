@@ -70,8 +70,13 @@ def open_source(source: Any = None, *, value: Any = None, file: Any = None,
     flags = {"jsonl": jsonl, "yaml": yaml, "jsonc": jsonc}
     if isinstance(file, os.PathLike):
         file = os.fspath(file)
-    kind, spec = sources.pick_source(source, file=file, text=text, value=value, exec=exec,
-                                     value_given=value_given)
+    from jqmagic.core.options import Formats, Source  # bridge until shape/ takes a Source
+
+    given = {k: v for k, v in (("file", file), ("text", text), ("exec", exec)) if v is not None}
+    if value is not None or value_given:
+        given["value"] = value
+    picked = Source.of(source, **given)
+    kind, spec = picked.kind, picked.spec
     if kind == "text":
         fmt = "yaml" if yaml else "jsonc" if jsonc else "jsonl" if jsonl else "json"
         return Doc(kind, spec, fmt, flags)
@@ -80,4 +85,4 @@ def open_source(source: Any = None, *, value: Any = None, file: Any = None,
     files = sources.resolve_files(spec)
     if len(files) != 1:
         return Doc("file", files, "many", flags)
-    return Doc("file", files[0], sources.file_format(files[0], jsonl, yaml, jsonc), flags)
+    return Doc("file", files[0], Formats(jsonl, yaml, jsonc).for_path(files[0]), flags)

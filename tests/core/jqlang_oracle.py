@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic import JqMagicError
-from jqmagic.core import fastpath
+from jqmagic.core.query import fastpath
 from jqmagic.core.query import query
 from jqmagic.core.settings import settings
 
@@ -31,12 +31,15 @@ def worker_only():
 def fast(program: str, text: str, args: dict[str, Any] | None = None, **layout) -> Outcome | None:
     """The fast path's answer (None when it declines)."""
     layout = {"indent": 2, "compact": False, "sort_keys": False, "tab": False, **layout}
-    request = fastpath.Request(program, ("text", text), args or {}, None, False, False, layout,
-                               None, None, 20, False, {})
+    request = {"program": program, "args": args or {}, "layout": layout, "keep": None,
+               "spill": None, "source": {"kind": "text", "spec": text, "formats": {}},
+               "run": {"slurp": False, "null_input": False, "raw_input": False, "timeout": 20,
+                       "cache": False}}
     got = fastpath.answer(request)
     if got is None:
         return None
-    return Outcome("\n".join(got.texts), json.dumps(got.values))
+    values = [json.loads(t) for t in got.texts]
+    return Outcome("\n".join(got.texts), json.dumps(values))
 
 
 def libjq(program: str, text: str, args: dict[str, Any] | None = None, **layout) -> Outcome:

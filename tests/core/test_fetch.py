@@ -130,7 +130,7 @@ def test_jq_on_html_is_refused(web):
 def jq_worker():
     """Stop the shared jq worker after the test (no process left at exit)."""
     yield
-    from jqmagic.core.worker import shared_worker
+    from jqmagic.core.query.worker import shared_worker
 
     shared_worker().stop()
 

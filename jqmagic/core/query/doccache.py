@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 
 import orjson
 
+from jqmagic.core import jsonc, sources
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.settings import settings
@@ -75,8 +76,6 @@ def parse_text(text: str) -> Document:
 def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
     """Parse one file as the worker would read it (``fmt``: json, yaml or jsonc); ``handle``
     is the file already opened through the sandbox (:func:`sources.open_file`)."""
-    from jqmagic.core import jsonc, sources
-
     if fmt == "json":
         with handle or open(sources.open_file(path), "rb") as handle:
             stamp = file_stamp(os.fstat(handle.fileno()))
@@ -111,8 +110,6 @@ class DocumentCache:
         The file is opened first (the sandbox judges the descriptor; a missing file is
         NOT_FOUND, as in the worker path) and known by its device and inode.
         """
-        from jqmagic.core import sources
-
         with open(sources.open_file(path), "rb") as handle:
             st = os.fstat(handle.fileno())
             key, stamp = (st.st_dev, st.st_ino, fmt), file_stamp(st)

@@ -11,7 +11,7 @@ import pytest
 
 from jqmagic import JqMagicError, query
 from jqmagic.core.settings import settings
-from jqmagic.core.worker import Worker, shared_worker
+from jqmagic.core.query.worker import Worker, shared_worker
 
 
 def test_runaway_program_stops_at_its_timeout_and_the_next_query_works():
@@ -45,8 +45,11 @@ def test_a_crash_is_reported_and_the_worker_restarts(monkeypatch):
 
 def test_memory_cap_turns_an_explosion_into_too_large():
     worker = Worker(memory_limit=400 * 1024 * 1024)
-    request = {"program": "[range(1e9)] | length", "files": [], "null_input": True,
-               "slurp": False, "keep": 10, "spill": None}
+    request = {"program": "[range(1e9)] | length", "args": {}, "keep": 10, "spill": None,
+               "source": {"kind": "null", "spec": None, "formats": {}},
+               "run": {"null_input": True, "slurp": False, "raw_input": False,
+                       "timeout": 60, "library_paths": [], "cache": True},
+               "layout": {"indent": 2, "compact": False, "sort_keys": False, "tab": False}}
     try:
         with pytest.raises(JqMagicError) as info:
             worker.request(request, timeout=60)

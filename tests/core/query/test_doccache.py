@@ -11,15 +11,18 @@ from pathlib import Path
 import pytest
 
 from jqmagic import JqMagicError, query
-from jqmagic.core import doccache, fastpath
+from jqmagic.core.query import doccache, fastpath
 from jqmagic.core.settings import settings
 from tests.core.jqlang_oracle import worker_only
+from tests.core.query.inline import inline_worker
 
 
 @pytest.fixture(autouse=True)
-def fresh_cache():
+def fresh_cache(monkeypatch):
+    """The worker's cache, watched from here: the worker's code runs in this process."""
     doccache.documents.clear()
-    yield
+    with inline_worker(monkeypatch):
+        yield
     doccache.documents.clear()
 
 

@@ -1,14 +1,11 @@
-"""The supervised libjq worker process: where jq programs run.
+"""The supervisor of the worker process where every query runs (see ``serve``).
 
-libjq holds the GIL while it runs, aborts its process when memory runs out and can loop
-forever, so it never runs in the caller's (the notebook kernel's) process. One long-lived
-worker, started on first use, keeps compiled programs and reads input files by path.
-A timeout, an interrupt, a memory cap or a crash costs one restarted worker, never the
-caller; each is reported as a :class:`JqMagicError`.
-
-Wire format (both directions): frames of an 8-byte little-endian length, then JSON. A
-reply is a JSON header followed by one raw frame holding the result texts back to back;
-the header's ``sizes`` says where each ends.
+libjq holds the GIL while it runs and aborts its process when memory runs out; any
+program can loop forever or build a value bigger than memory. So no query runs in the
+caller's (the notebook kernel's) process: one long-lived worker, started on first use,
+keeps compiled programs and parsed documents. A timeout, an interrupt, a memory cap or a
+crash costs one restarted worker, never the caller; each is reported as a
+:class:`JqMagicError`.
 """
 
 from __future__ import annotations
@@ -16,110 +13,20 @@ from __future__ import annotations
 import atexit
 import json
 import os
-import resource
 import select
 import signal
-import struct
 import subprocess
 import sys
 import tempfile
 import threading
 import time
-from typing import Any, BinaryIO
+from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.spill import Spill
+from jqmagic.core.query.wire import read_frame, write_frame
+from jqmagic.core.sources import dumps
 
-_HEADER = struct.Struct("<Q")
-
-
-def _write_frame(stream: BinaryIO, data: bytes) -> None:
-    stream.write(_HEADER.pack(len(data)))
-    stream.write(data)
-
-
-def _read_exact(stream: BinaryIO, n: int) -> bytes:
-    chunks, left = [], n
-    while left:
-        chunk = stream.read(left)
-        if not chunk:
-            raise EOFError
-        chunks.append(chunk)
-        left -= len(chunk)
-    return b"".join(chunks)
-
-
-def _read_frame(stream: BinaryIO) -> bytes:
-    (size,) = _HEADER.unpack(_read_exact(stream, _HEADER.size))
-    return _read_exact(stream, size)
-
-
-# ---------------------------------------------------------------- the worker side
-
-
-def _serve(requests: BinaryIO, replies: BinaryIO) -> None:
-    from jqmagic.core import libjq
-
-    cache = libjq.ProgramCache()
-    while True:
-        try:
-            request = json.loads(_read_frame(requests))
-        except EOFError:
-            return
-        header, body = _execute(libjq, cache, request)
-        _write_frame(replies, json.dumps(header).encode())
-        _write_frame(replies, body)
-        replies.flush()
-
-
-def _execute(libjq, cache, request: dict) -> tuple[dict, bytes]:
-    """Run one request; results beyond ``keep`` go to ``spill`` (when given) only."""
-    keep, spill = request["keep"], Spill(request.get("spill"))
-    kept: list[bytes] = []
-    total = 0
-    try:
-        program = cache.get(request["program"], request.get("args"), request.get("library_paths"))
-        flags = libjq.dump_flags(**request.get("layout", {}))
-        for text in libjq.run(program, request["files"], null_input=request["null_input"],
-                              slurp=request["slurp"], raw_input=request.get("raw_input", False),
-                              flags=flags):
-            total += 1
-            data = text.encode()
-            if keep is None or len(kept) < keep:
-                kept.append(data)
-            else:
-                spill.add(kept, data)
-        status, error = "ok", None
-    except libjq.CompileError as exc:
-        status, error = "compile_error", str(exc)
-    except libjq.RunError as exc:
-        status, error = "run_error", str(exc)
-    except libjq.InputError as exc:
-        status, error = "input_error", str(exc)
-    except libjq.Halt as exc:
-        status, error = "halt", {"exit_code": exc.exit_code, "message": exc.message}
-    finally:
-        spill.close()
-    messages = program.messages[:] if status != "compile_error" else []
-    header = {
-        "status": status, "error": error, "total": total, "sizes": [len(d) for d in kept],
-        "spilled": spill.written, "spill_error": spill.error, "messages": messages[:100],
-    }
-    return header, b"".join(kept)
-
-
-def main() -> None:
-    """Entry point of the worker process (``python -m jqmagic.core.worker``)."""
-    limit = int(os.environ.get("JQMAGIC_WORKER_MEMORY", "0"))
-    if limit:
-        resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
-    replies = os.fdopen(os.dup(1), "wb")
-    os.dup2(2, 1)  # anything libjq prints must not corrupt the replies
-    _serve(sys.stdin.buffer, replies)
-
-
-# ---------------------------------------------------------------- the supervisor side
+GRACE = 1.0  # seconds past a timeout before the worker is killed
 
 
 def default_memory_limit() -> int:
@@ -145,7 +52,7 @@ class Worker:
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close
         env = dict(os.environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit))
         self._process = subprocess.Popen(
-            [sys.executable, "-m", "jqmagic.core.worker"],
+            [sys.executable, "-m", "jqmagic.core.query.serve"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
             env=env, start_new_session=True, bufsize=0,
         )
@@ -161,18 +68,24 @@ class Worker:
             process.wait()
         self._close(process)
 
+    def clear_cache(self) -> None:
+        """Forget every parsed document the worker keeps (no-op when none runs)."""
+        if self._process is not None and self._process.poll() is None:
+            self.request({"op": "clear_cache"}, 30)
+
     def _close(self, process: subprocess.Popen) -> None:
         for stream in (process.stdin, process.stdout, self._stderr):
             if stream is not None:
                 stream.close()
 
     def request(self, request: dict, timeout: float | None) -> tuple[dict, bytes]:
-        """Send one request and wait for its reply, at most ``timeout`` seconds."""
+        """Send one request and wait for its reply, at most ``timeout`` seconds (plus a
+        moment's grace, in which the fast path stops itself and keeps its parsed trees)."""
         with self._lock:
             process = self._start()
-            deadline = None if timeout is None else time.monotonic() + timeout
+            deadline = None if timeout is None else time.monotonic() + timeout + GRACE
             try:
-                _write_frame(process.stdin, json.dumps(request).encode())
+                write_frame(process.stdin, dumps(request).encode())
                 process.stdin.flush()
                 header = json.loads(self._receive(process, deadline))
                 body = self._receive(process, deadline)
@@ -197,7 +110,7 @@ class Worker:
         while not select.select([fd], [], [], self._slice(deadline))[0]:
             if process.poll() is not None:
                 raise EOFError
-        return _read_frame(stream)
+        return read_frame(stream)
 
     @staticmethod
     def _slice(deadline: float | None) -> float:
@@ -236,6 +149,3 @@ def shared_worker() -> Worker:
         atexit.register(_shared.stop)
     return _shared
 
-
-if __name__ == "__main__":
-    main()

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from jqmagic import JqMagicError, payload, query
-from jqmagic.core import bounds
+from jqmagic.core.query import bounds
 
 
 def codes(fn, *args, **kwargs) -> JqMagicError:

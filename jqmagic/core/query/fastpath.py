@@ -1,14 +1,13 @@
-"""Answer a query in-process on parsed trees when jqlang knows the program, or decline.
+"""The fast path: answer on cached parsed trees when jqlang knows the program, or decline.
 
-The answer must be the one the libjq worker would give: same values, texts, totals and
-spill file. Anything in doubt (a program outside the subset, a jq error, a number literal
-that might print or compare differently, an input orjson refuses) returns None and the
-caller asks the worker.
+It runs in the worker process (``serve``), beside libjq, and must give libjq's answer:
+same texts, totals and spill file. Anything in doubt (a program outside the subset, a jq
+error, a number literal that might print or compare differently, an input orjson refuses)
+returns None and libjq answers.
 """
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,15 +15,15 @@ from typing import IO, Any
 
 import orjson
 
-from jqmagic.core import sources
-from jqmagic.core.doccache import BOM, Document, documents, gc_paused, parse_text
-from jqmagic.core.errors import JqMagicError
-from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime, variables
+from jqmagic.core import payloads, sources
+from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime
 from jqmagic.core.jqlang.node import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
-from jqmagic.core.jqlang.printer import Printer, fresh_value
+from jqmagic.core.jqlang.printer import Printer
+from jqmagic.core.options import Formats, Source
+from jqmagic.core.query.doccache import BOM, Document, documents, gc_paused, parse_text
+from jqmagic.core.query.spill import Spill
 from jqmagic.core.settings import settings
-from jqmagic.core.spill import Spill
 
 _READ = 1 << 20
 
@@ -34,68 +33,45 @@ class FastAnswer:
     """What the worker's reply would have held."""
 
     texts: list[str] = field(default_factory=list)
-    values: list[Any] = field(default_factory=list)
     total: int = 0
     spilled: bool = False
     spill_error: str | None = None
 
 
-@dataclass
-class Request:
-    """One query as the fast path needs it."""
-
-    program: str
-    picked: tuple[str, Any] | None
-    args: dict[str, Any]
-    namespace: dict[str, Any] | None
-    slurp: bool
-    null_input: bool
-    layout: dict[str, Any]
-    keep: int | None
-    spill: str | None
-    timeout: float | None
-    cache: bool
-    formats: dict[str, bool | None]
+def source_of(wire: dict[str, Any]) -> Source:
+    """The :class:`Source` a worker request names."""
+    return Source(wire["kind"], wire["spec"], Formats(**wire["formats"]))
 
 
-def answer(request: Request) -> FastAnswer | None:
-    """The fast path's answer, or None when the worker must answer."""
-    if not settings.fast_path or (request.null_input and request.picked is not None):
+def answer(request: dict) -> FastAnswer | None:
+    """The fast path's answer to a worker request, or None when libjq must answer."""
+    run = request["run"]
+    source = request["source"]
+    if not settings.fast_path or run["raw_input"] or source["kind"] == "exec" or (
+            run["null_input"] and source["kind"] != "null"):
         return None
-    env = _environment(request)
+    env = _environment(request["args"])
     if env is None:
         return None
-    program = compile_program(request.program, frozenset(env))
+    program = compile_program(request["program"], frozenset(env))
     if program is None:
         return None
-    runtime.start(request.timeout)
+    runtime.start(run["timeout"])
     try:
         with gc_paused():
             inputs, literals = _inputs(request)
             return _run(program, env, inputs, literals, request)
-    except (NotMine, JqError, RecursionError, OSError):  # the worker answers, or reports
-        _discard(request.spill)
+    except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports
+        _discard(request["spill"])
         return None
-    except KeyboardInterrupt:
-        _discard(request.spill)
-        raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
-                           "Nothing else was lost; narrow the input or run it again.") from None
     except BaseException:
-        _discard(request.spill)
+        _discard(request["spill"])
         raise
 
 
-def _environment(request: Request) -> dict[str, Any] | None:
-    """``$name`` values: named arguments, then unbound names found in the namespace."""
-    given = dict(request.args)
-    for name in variables(request.program) - set(given):
-        if request.namespace and name in request.namespace:
-            given[name] = request.namespace[name]
-    try:
-        env = json.loads(sources.dumps(given))
-    except JqMagicError:
-        return None
-    return env if _plain_numbers(env) else None
+def _environment(args: dict[str, Any]) -> dict[str, Any] | None:
+    """``$name`` values, when jq would print and compare their numbers as Python does."""
+    return args if _plain_numbers(args) else None
 
 
 def _plain_numbers(value: Any) -> bool:
@@ -121,44 +97,42 @@ class _AllLiterals:
     negative_zero = property(lambda self: any(p.negative_zero for p in self.parts))
 
 
-def _inputs(request: Request) -> tuple[Iterator[Any], _AllLiterals]:
+def _inputs(request: dict) -> tuple[Iterator[Any], _AllLiterals]:
     """The program's inputs in order, lazily (JSON Lines are read line by line)."""
     literals: list[Literals] = []
-    picked = request.picked
-    if picked is None:
+    source = source_of(request["source"])
+    cache = request["run"]["cache"]
+    if source.kind == "null":
         streams: list[Iterator[Any]] = [iter([None])]
+    elif source.kind in ("file", "payload"):
+        paths = [str(payloads.find(source.spec).path)] if source.kind == "payload" else \
+            sources.resolve_files(source.spec)
+        streams = [_file_values(path, source.formats.for_path(path), cache, literals)
+                   for path in paths]
     else:
-        kind, spec = picked
-        if kind == "exec":
-            raise NotMine("command output")
-        if kind == "file":
-            streams = [_file_values(path, request, literals)
-                       for path in sources.resolve_files(spec)]
-        else:
-            doc = _inline(kind, spec, request.formats)
-            literals.append(doc.literals)
-            streams = [iter(doc.values)]
+        doc = _inline(source)
+        literals.append(doc.literals)
+        streams = [iter(doc.values)]
     values = (v for stream in streams for v in stream)
-    if request.slurp:
+    if request["run"]["slurp"] and source.kind != "null":  # -n -s: the input is null
         values = iter([list(values)])
     return values, _AllLiterals(literals)
 
 
-def _inline(kind: str, spec: Any, formats: dict[str, bool | None]) -> Document:
-    if kind == "value":
-        return parse_text(sources.dumps(spec))
-    if formats.get("yaml") or formats.get("jsonc"):
+def _inline(source: Source) -> Document:
+    if source.kind == "value":
+        return parse_text(sources.dumps(source.spec))
+    if source.formats.for_text() in ("yaml", "jsonc"):
         raise NotMine("inline YAML or JSONC")
-    return parse_text(spec)
+    return parse_text(source.spec)
 
 
-def _file_values(path: str, request: Request, literals: list[Literals]) -> Iterator[Any]:
-    fmt = sources.file_format(path, **request.formats)
+def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals]) -> Iterator[Any]:
     if fmt == "jsonl":
         handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - closed by _json_lines
         literals.append(Literals.of_file(path, file_stamp(os.fstat(handle.fileno()))))
         return _json_lines(handle)
-    doc = documents.get(path, fmt, request.cache)
+    doc = documents.get(path, fmt, cache)
     literals.append(doc.literals)
     return iter(doc.values)
 
@@ -193,10 +167,10 @@ def _careful(lines: list[bytes]) -> Iterator[Any]:
 
 
 def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLiterals,
-         request: Request) -> FastAnswer:
-    printer = Printer(literals, **request.layout)
+         request: dict) -> FastAnswer:
+    printer = Printer(literals, **request["layout"])
     out = FastAnswer()
-    keep, spill = request.keep, Spill(request.spill)
+    keep, spill = request["keep"], Spill(request["spill"])
     opt = program.compiled.opt  # at most one output: no iterator per input
     try:
         for value in inputs:
@@ -208,10 +182,8 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
             for result in results:
                 out.total += 1
                 if keep is None or len(out.texts) < keep:
-                    text = printer.text(result)
-                    out.texts.append(text)
-                    out.values.append(fresh_value(result, text))
-                elif request.spill is not None:
+                    out.texts.append(printer.text(result))
+                elif request["spill"] is not None:
                     spill.add(out.texts, printer.text(result).encode())
         runtime.check()
     finally:

@@ -1,0 +1,100 @@
+"""What went wrong in a run, as a coded error: jq's compile, run, input and halt errors."""
+
+from __future__ import annotations
+
+import os
+import re
+
+from jqmagic.core import sources
+from jqmagic.core.errors import JqMagicError, caret_excerpt
+from jqmagic.core.words import cut
+
+PRECISE_ERROR_BYTES = 64 * 1024 * 1024
+MESSAGE_CHARS = 2_000  # a jq error message shown at most (error("x" * 1e7) stays bounded)
+UNDEFINED_VAR = re.compile(r"\$(\w+) is not defined")
+_POSITION = re.compile(r"at line (\d+), column (\d+)")
+_COMPILE_PLACE = re.compile(r"^jq: error: (?P<what>.*?)(?: at <top-level>, line (?P<line>\d+)"
+                            r"(?:, column (?P<col>\d+))?)?:?$")
+
+
+def compile_error(error: str, program: str) -> JqMagicError:
+    """INVALID_QUERY from libjq's compile messages, with a caret under the place."""
+    lines = [line for line in error.splitlines() if line.strip()]
+    first = lines[0] if lines else "the program does not compile"
+    match = _COMPILE_PLACE.match(first)
+    what = match["what"] if match else first.removeprefix("jq: error: ")
+    detail = ""
+    if match and match["line"] and match["col"]:
+        detail = caret_excerpt(program, int(match["line"]), int(match["col"]))
+    hint = "Check the jq syntax; quote keys with special characters: .\"my-key\"."
+    var = UNDEFINED_VAR.search(error)
+    if var:
+        hint = (f"Bind it with --arg {var[1]} VALUE or --argjson {var[1]} JSON, or define a "
+                f"JSON-serializable Python variable {var[1]}.")
+    extra = len([line for line in lines[1:] if line.startswith("jq: error")])
+    more = f" (and {extra} more error(s))" if extra else ""
+    return JqMagicError("INVALID_QUERY", f"Invalid jq program: {cut(what, MESSAGE_CHARS)}{more}",
+                        hint, detail)
+
+
+def run_error(error: str, total: int) -> JqMagicError:
+    """QUERY_ERROR for an uncaught jq error after ``total`` results."""
+    after = f" (after {total} result(s))" if total else ""
+    return JqMagicError("QUERY_ERROR", f"jq error{after}: {cut(error, MESSAGE_CHARS)}",
+                        "Check the types along the path; try `%inspect` on the input or "
+                        "add `?` to skip values that do not fit.")
+
+
+def halt_error(exit_code: int, message: str | None) -> JqMagicError | None:
+    """QUERY_ERROR for ``halt_error``; None for a plain ``halt`` (status 0, no message)."""
+    if exit_code == 0 and not message:
+        return None
+    error = JqMagicError("QUERY_ERROR", f"halt_error (exit status {exit_code}): "
+                         f"{cut((message or '').rstrip(), MESSAGE_CHARS)}",
+                         "The program stopped itself with halt_error.")
+    error.exit_code = exit_code
+    return error
+
+
+def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
+    """INVALID_JSON / FILE_ERROR for an input libjq could not read, at the exact place."""
+    where = re.search(r"\(at (?P<file>.*):\d+\)$", error)
+    path = where["file"] if where else (prepared.files[0] if prepared.files else "<input>")
+    why = error[: where.start()].strip() if where else error
+    label = prepared.label(path)
+    position = _POSITION.search(why)
+    if position is None or not os.path.isfile(path):
+        if why == path or os.path.basename(why) == os.path.basename(path):
+            return JqMagicError("FILE_ERROR", f"Could not read {label}.",
+                                "Check that the file exists and is readable.")
+        return JqMagicError("INVALID_JSON", f"{label}: {cut(why, MESSAGE_CHARS)}",
+                            "Check the JSON syntax.")
+    fmt = prepared.formats.get(path, "json")
+    precise = _python_parse_error(path, label, fmt)
+    if precise is not None:
+        return precise
+    line, column = int(position[1]), int(position[2])
+    why = why[: position.start()].strip()
+    return sources.invalid_json(label, why, _read_line_window(path, line), line, column, fmt)
+
+
+def _python_parse_error(path: str, label: str, fmt: str) -> JqMagicError | None:
+    """Python's parser points at the exact character; ask it when the file is not huge."""
+    if os.path.getsize(path) > PRECISE_ERROR_BYTES:
+        return None
+    try:
+        sources.parse_json(sources.read_text(path, confined=False), label, fmt)
+    except JqMagicError as exc:
+        return exc if exc.code == "INVALID_JSON" else None
+    return None
+
+
+def _read_line_window(path: str, line: int) -> str:
+    """The file's text up to ``line`` (only the lines needed for an excerpt)."""
+    out = []
+    with open(path, encoding="utf-8", errors="replace") as handle:
+        for number, text in enumerate(handle, 1):
+            out.append(text if number >= line - 1 else "\n")
+            if number >= line:
+                break
+    return "".join(out)

@@ -1,0 +1,92 @@
+"""One query as data: the program, its source, its ``$name`` arguments and its options,
+normalised once from the friendly keywords of :func:`jqmagic.query`."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from jqmagic.core import sources
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import SOURCE_KINDS, Bounds, Formats, PrintOptions, Source
+
+_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How the program runs, as jq's -s, -n, -R and jqmagic's limits set it."""
+
+    slurp: bool = False
+    null_input: bool = False
+    raw_input: bool = False
+    timeout: float | None = None
+    library_paths: tuple[str, ...] = ()
+    cache: bool = True
+
+
+@dataclass(frozen=True)
+class Request:
+    """Everything one query needs; the stages of :func:`jqmagic.core.query.query` read it."""
+
+    program: str
+    source: Source
+    args: dict[str, Any] = field(default_factory=dict)
+    run: RunOptions = field(default_factory=RunOptions)
+    printing: PrintOptions = field(default_factory=PrintOptions)
+    bounds: Bounds = field(default_factory=Bounds)
+
+
+_GROUPS = {"run": RunOptions, "printing": PrintOptions}
+_BOUND_KEYS = {"limit": "max_results", "max_tokens": "max_tokens", "passthrough": "passthrough"}
+_FORMAT_KEYS = ("jsonl", "yaml", "jsonc")
+
+
+def build(program: Any, source: Any, args: dict[str, Any] | None,
+          keywords: dict[str, Any]) -> Request:
+    """A :class:`Request` from :func:`query`'s arguments; INVALID_QUERY / INVALID_ARGUMENT
+    for a bad program or argument, TypeError for an unknown keyword (a programming error)."""
+    if not isinstance(program, str) or not program.strip():
+        raise JqMagicError("INVALID_QUERY", "The jq program is empty." if isinstance(
+            program, str) or program is None else f"The jq program must be text, not "
+            f"{type(program).__name__}.", "Give a filter; '.' returns the input unchanged.")
+    keywords = dict(keywords)
+    keywords.pop("value_given", None)  # value=None given is the JSON value null
+    formats = Formats(**{k: keywords.pop(k) for k in _FORMAT_KEYS if k in keywords})
+    given = {k: keywords.pop(k) for k in SOURCE_KINDS if k in keywords}
+    groups: dict[str, dict[str, Any]] = {name: {} for name in _GROUPS}
+    bounds: dict[str, Any] = {}
+    for key, value in keywords.items():
+        if key in _BOUND_KEYS:
+            bounds[_BOUND_KEYS[key]] = value
+            continue
+        group = next((g for g, cls in _GROUPS.items() if key in _field_names(cls)), None)
+        if group is None:
+            raise TypeError(f"query() got an unexpected keyword argument {key!r}")
+        groups[group][key] = value
+    run = RunOptions(**groups["run"])
+    if run.library_paths is None or isinstance(run.library_paths, list):
+        run = RunOptions(**{**groups["run"], "library_paths": tuple(run.library_paths or ())})
+    raw_or_exec = run.raw_input
+    src = Source.of(source, formats=formats, null_input=run.null_input or raw_or_exec, **given)
+    return Request(program, src, check_args(args), run, PrintOptions(**groups["printing"]),
+                   Bounds.default(**bounds))
+
+
+def _field_names(cls: type) -> set[str]:
+    return {f.name for f in fields(cls)}
+
+
+def check_args(args: dict[str, Any] | None) -> dict[str, Any]:
+    """``$name`` arguments with valid names and JSON values; INVALID_ARGUMENT otherwise."""
+    if args is not None and not isinstance(args, dict):
+        raise JqMagicError("INVALID_ARGUMENT", f"args must be a dict of names to values, not "
+                           f"{type(args).__name__}.", "e.g. args={'user': 'ada'}.")
+    for name in args or {}:
+        if not isinstance(name, str) or not _NAME.match(name):
+            raise JqMagicError("INVALID_ARGUMENT", f"{name!r} is not a valid jq variable name.",
+                               "Use letters, digits and underscores, e.g. --arg user_id 42.")
+    checked = dict(args or {})
+    sources.dumps(checked)  # fails early, with a clear message, on a non-JSON value
+    return checked

@@ -1,0 +1,109 @@
+"""What a query gave (:class:`QueryResult`), and how its text is bounded."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from jqmagic.core import payloads
+from jqmagic.core.errors import JqMagicError, too_deep
+from jqmagic.core.options import Bounds
+from jqmagic.core.query import bounds
+from jqmagic.core.settings import estimate_tokens
+
+
+@dataclass
+class QueryResult:
+    """What a query gave: values, jq's printed text, and how they were bounded."""
+
+    program: str
+    values: list[Any]
+    text: str
+    total: int
+    raw: bool = False
+    truncated: bool = False
+    message: str = ""
+    payload_id: str | None = None
+    messages: list[str] = field(default_factory=list)
+    elapsed: float = 0.0
+    engine: str | None = None
+
+    @property
+    def payload_path(self) -> str | None:
+        """Where the whole result is kept on disk, when it was too big to show."""
+        return str(payloads.find(self.payload_id).path) if self.payload_id else None
+
+    @property
+    def value(self) -> Any:
+        """The only value, or the list of values when there are several."""
+        return self.values[0] if len(self.values) == 1 else self.values
+
+    def to_dict(self) -> dict:
+        data = {"success": True, "output": self.text, "count": self.total,
+                "truncated": self.truncated}
+        if self.message:
+            data["message"] = self.message
+        if self.payload_id:
+            data["payload_id"] = self.payload_id
+            data["payload_path"] = self.payload_path
+        return data
+
+    def __repr__(self) -> str:
+        return f"<QueryResult {self.program!r}: {self.total} result(s)>"
+
+
+def split(body: bytes, sizes: list[int]) -> list[str]:
+    """The result texts a worker reply holds back to back."""
+    texts, pos = [], 0
+    for size in sizes:
+        texts.append(body[pos:pos + size].decode("utf-8", "surrogatepass"))
+        pos += size
+    return texts
+
+
+def parse_values(texts: list[str]) -> list[Any]:
+    """The values of jq's result texts (integers stay exact)."""
+    try:
+        return [json.loads(t) for t in texts]
+    except RecursionError:
+        raise too_deep("A result", "Select a part of it, e.g. .a.b, or print it with "
+                       "tojson.") from None
+
+
+def _store(json_text: str, result: QueryResult) -> str:
+    """Keep the whole output in the payload store; say where, or why it could not be kept."""
+    try:
+        stored = payloads.store(json_text)
+    except JqMagicError as exc:  # a full disk must not cost the user the answer
+        return f"nowhere: it could not be saved ({exc.message})"
+    result.payload_id = stored.id
+    return f"payload {stored.id} ({stored.path})"
+
+
+def bounded(program: str, texts: list[str], header: dict, raw: bool, limits: Bounds,
+            spilled: payloads.PayloadRef | None) -> QueryResult:
+    """The result of a run, cut to ``limits`` with one line saying how and where the rest is."""
+    values = parse_values(texts)
+    printed = [v if raw and isinstance(v, str) else t for v, t in zip(values, texts, strict=True)]
+    text = "\n".join(printed)
+    total = header["total"]
+    result = QueryResult(program, values, text, total, raw=raw, messages=header["messages"],
+                         engine=header.get("engine"))
+    payload = None
+    if spilled is not None:
+        result.payload_id, payload = spilled.id, f"payload {spilled.id} ({spilled.path})"
+    elif header.get("spill_error"):
+        payload = f"nowhere: it could not be saved ({header['spill_error']})"
+    if total == 0:
+        result.message = bounds.NO_RESULTS
+    elif not limits.passthrough and total > len(values):
+        result.truncated = True
+        result.message = bounds.truncation_message(program, len(values), total, payload)
+    if not limits.passthrough and len(text) > limits.max_chars:
+        if payload is None:
+            payload = _store("\n".join(texts) + "\n", result)
+        result.text = bounds.cut_text(text, limits.max_chars)
+        result.truncated = True
+        result.message = bounds.token_message(estimate_tokens(text), limits.max_tokens, payload)
+    return result

@@ -1,0 +1,138 @@
+"""One query, in stages: build the request, run it in the worker, bound the result, hint."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import replace
+from typing import Any
+
+from jqmagic.core import jqlang, payloads
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.hints import hint_for_source
+from jqmagic.core.query import request as requests
+from jqmagic.core.query.failures import UNDEFINED_VAR
+from jqmagic.core.query.result import QueryResult, bounded, split
+from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.settings import settings
+
+# What the worker must know of the caller's settings (the sandbox and the limits).
+_WORKER_SETTINGS = ("sandbox", "allowed_roots", "exec_allowed", "exec_timeout",
+                    "exec_max_bytes", "doc_cache_bytes", "fast_path")
+
+
+def query(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
+          namespace: dict[str, Any] | None = None, **options: Any) -> QueryResult:
+    """Run the jq ``program`` over exactly one source, as the jq command line would.
+
+    Sources: a positional ``source`` (path, glob, list of paths, JSON text or a Python
+    value), or one of ``file=``, ``text=``, ``value=`` (``value=None`` is null), ``exec=``
+    (a shell command's stdout) or ``payload=`` (a stored result's id); none with
+    ``null_input=True``. ``args`` binds ``$name`` to JSON values (``--arg`` /
+    ``--argjson``); a ``$name`` left unbound is looked up in ``namespace``.
+
+    Options: ``raw``, ``compact``, ``indent``, ``tab``, ``sort_keys`` (printing);
+    ``slurp``, ``null_input``, ``raw_input``, ``timeout``, ``library_paths``, ``cache``
+    (running); ``jsonl``, ``yaml``, ``jsonc`` (forcing a format); ``limit``,
+    ``max_tokens``, ``passthrough`` (bounds: at most ``limit`` results, default 100, and
+    about ``max_tokens`` tokens are kept unless ``passthrough``; the rest is saved in the
+    payload store and the result says where).
+
+    Every query runs in a supervised worker process (the fast path on cached parsed
+    trees, else libjq): a runaway or out-of-memory program costs that worker, never the
+    caller.
+
+    >>> query(".a", text='{"a": 1234567890123456789}').values
+    [1234567890123456789]
+    """
+    started = time.perf_counter()
+    request = requests.build(program, source, args, options)
+    request = _bind_namespace(request, namespace)
+    slot = None if request.bounds.passthrough else payloads.reserve()
+    header, body = _run(request, slot, namespace)
+    texts = split(body, header["sizes"])
+    spilled = payloads.settle(slot) if header["spilled"] else None
+    result = bounded(request.program, texts, header, request.printing.raw, request.bounds,
+                     spilled)
+    result.elapsed = time.perf_counter() - started
+    error = JqMagicError.from_wire(header["error"]) if header["error"] else None
+    if request.source.kind not in ("exec", "null"):
+        _add_shape_hint(result, error, request)
+    if error is not None:
+        error.result = result  # what the program printed before it failed, as jq shows it
+        raise error
+    return result
+
+
+def _bind_namespace(request: requests.Request,
+                    namespace: dict[str, Any] | None) -> requests.Request:
+    """Bind the ``$name``s the program uses and ``args`` lacks from ``namespace``."""
+    if not namespace:
+        return request
+    found = {name: namespace[name] for name in jqlang.variables(request.program)
+             if name not in request.args and name in namespace}
+    return _with_args(request, found) if found else request
+
+
+def _with_args(request: requests.Request, found: dict[str, Any]) -> requests.Request:
+    return replace(request, args={**request.args, **requests.check_args(found)})
+
+
+def _wire(request: requests.Request, slot: payloads.PayloadRef | None) -> dict:
+    run = request.run
+    return {
+        "program": request.program, "args": request.args,
+        "source": {"kind": request.source.kind, "spec": request.source.spec,
+                   "formats": vars(request.source.formats)},
+        "run": {"slurp": run.slurp, "null_input": run.null_input, "raw_input": run.raw_input,
+                "timeout": _timeout(request), "library_paths": list(run.library_paths),
+                "cache": run.cache},
+        "layout": request.printing.layout(),
+        "keep": None if request.bounds.passthrough else request.bounds.max_results,
+        "spill": None if slot is None else str(slot.path),
+        "settings": {name: getattr(settings, name) for name in _WORKER_SETTINGS},
+    }
+
+
+def _timeout(request: requests.Request) -> float:
+    return settings.timeout if request.run.timeout is None else request.run.timeout
+
+
+def _run(request: requests.Request, slot: payloads.PayloadRef | None,
+         namespace: dict[str, Any] | None) -> tuple[dict, bytes]:
+    """Ask the worker; bind ``$name``s jq reports undefined from ``namespace`` and retry."""
+    worker = shared_worker()
+    while True:
+        header, body = worker.request(_wire(request, slot), _timeout(request))
+        error = header["error"]
+        if not error or error["code"] != "INVALID_QUERY" or not namespace:
+            return header, body
+        missing = set(UNDEFINED_VAR.findall(error["message"] + error.get("hint", "")))
+        found = {name: namespace[name] for name in missing - set(request.args)
+                 if name in namespace}
+        if not found or len(found) < len(missing - set(request.args)):
+            return header, body
+        request = _with_args(request, found)
+
+
+def clear_cache() -> None:
+    """Forget every parsed document kept for later queries (frees the worker's memory)."""
+    shared_worker().clear_cache()
+
+
+def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
+                    request: requests.Request) -> None:
+    """Say what is there when a path fails, finds nothing or finds only nulls."""
+    source = request.source
+    keywords = {source.kind: source.spec, **vars(source.formats)}
+    if source.kind == "payload":
+        keywords = {"file": str(payloads.find(source.spec).path)}
+    if error is not None and error.code == "QUERY_ERROR":
+        hint = hint_for_source(result.program, error=error.message, **keywords)
+        error.hint = hint or error.hint
+        return
+    only_nulls = result.values and not result.truncated and all(v is None for v in
+                                                                  result.values)
+    if error is None and (result.total == 0 or only_nulls):
+        hint = hint_for_source(result.program, results=result.values, **keywords)
+        if hint:
+            result.message = (f"{result.message}. " if result.message else "") + f"Hint: {hint}"

@@ -1,0 +1,134 @@
+"""The worker process's side: read a request, answer it with the fast path or libjq.
+
+Everything that can run away or run out of memory happens here, never in the caller:
+reading and converting the source (YAML, JSONC, a command's output), parsing it (kept in
+the document cache for later queries), and running the program. Errors travel back as
+data (``code``, ``message``, ``hint``, ``detail``), so the caller raises the very error
+this side made.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import resource
+import signal
+import sys
+from typing import Any, BinaryIO
+
+from jqmagic.core import sources
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import failures, fastpath, libjq
+from jqmagic.core.query.spill import Spill
+from jqmagic.core.query.wire import read_frame, write_frame
+from jqmagic.core.settings import settings
+
+MAX_MESSAGES = 100
+MESSAGE_CHARS = 2_000
+
+
+def _apply_settings(given: dict[str, Any]) -> None:
+    for name, value in given.items():
+        setattr(settings, name, value)
+
+
+def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
+    """Answer one request: the fast path when it knows the program, else libjq."""
+    _apply_settings(request.get("settings", {}))
+    try:
+        fast = fastpath.answer(request)
+        if fast is not None:
+            header = {"status": "ok", "error": None, "total": fast.total,
+                      "sizes": [len(t.encode()) for t in fast.texts], "spilled": fast.spilled,
+                      "spill_error": fast.spill_error, "messages": [], "engine": "fast"}
+            return header, "".join(fast.texts).encode()
+        return _with_libjq(programs, request)
+    except JqMagicError as exc:
+        return _failed(exc, 0, []), b""
+    except MemoryError:
+        fastpath.documents.clear()
+        return _failed(JqMagicError(
+            "TOO_LARGE", "The jq program ran out of memory and was stopped.",
+            "Query a smaller part (e.g. .items[:1000]) or stream with --jsonl."), 0, []), b""
+
+
+def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
+    run = request["run"]
+    keep, spill = request["keep"], Spill(request.get("spill"))
+    kept: list[bytes] = []
+    total, error, program = 0, None, None
+    source = fastpath.source_of(request["source"])
+    with sources.prepare(source, run.get("timeout")) as prepared:
+        try:
+            program = programs.get(request["program"], request.get("args"),
+                                   run.get("library_paths") or None)
+            flags = libjq.dump_flags(**request["layout"])
+            for text in libjq.run(program, prepared.files, null_input=run["null_input"],
+                                  slurp=run["slurp"], raw_input=run["raw_input"], flags=flags):
+                total += 1
+                data = text.encode()
+                if keep is None or len(kept) < keep:
+                    kept.append(data)
+                else:
+                    spill.add(kept, data)
+        except libjq.CompileError as exc:
+            error = failures.compile_error(str(exc), request["program"])
+        except libjq.RunError as exc:
+            error = failures.run_error(str(exc), total)
+        except libjq.InputError as exc:
+            error = failures.input_error(str(exc), prepared)
+        except libjq.Halt as exc:
+            error = failures.halt_error(exc.exit_code, exc.message)
+        finally:
+            spill.close()
+    messages = program.messages[:MAX_MESSAGES] if program is not None else []
+    header = _failed(error, total, messages) if error else {"status": "ok", "error": None}
+    header.update({"total": total, "sizes": [len(d) for d in kept], "spilled": spill.written,
+                   "spill_error": spill.error, "engine": "libjq",
+                   "messages": [m[:MESSAGE_CHARS] for m in messages]})
+    return header, b"".join(kept)
+
+
+def _failed(error: JqMagicError, total: int, messages: list[str]) -> dict:
+    return {"status": "error", "error": error.to_wire(), "total": total, "sizes": [],
+            "spilled": False, "spill_error": None, "messages": messages, "engine": None}
+
+
+def serve(requests: BinaryIO, replies: BinaryIO) -> None:
+    """Answer requests until the caller closes the pipe."""
+    programs = libjq.ProgramCache()
+    while True:
+        try:
+            request = json.loads(read_frame(requests))
+        except EOFError:
+            return
+        if request.get("op") == "clear_cache":
+            fastpath.documents.clear()
+            header, body = {"status": "ok", "error": None}, b""
+        else:
+            header, body = execute(programs, request)
+        write_frame(replies, json.dumps(header).encode())
+        write_frame(replies, body)
+        replies.flush()
+
+
+def limit_memory(limit: int) -> None:
+    """Cap the address space at ``limit`` bytes, within any limit the host already set."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if limit and (soft == resource.RLIM_INFINITY or limit < soft):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
+
+
+def main() -> None:
+    """Entry point of the worker process (``python -m jqmagic.core.query.serve``)."""
+    limit_memory(int(os.environ.get("JQMAGIC_WORKER_MEMORY", "0")))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything libjq prints must not corrupt the replies
+    serve(sys.stdin.buffer, replies)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""Files on disk: globs resolved, opened under the sandbox, read as UTF-8 text."""
+
+from __future__ import annotations
+
+import difflib
+import glob
+import os
+import stat
+from pathlib import Path
+
+from jqmagic.core import sandbox
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.sources.resolve import expand
+
+
+def resolve_files(spec: str | list[str]) -> list[str]:
+    """Expand ``~`` and globs; every result is a readable file, or an error says why not.
+
+    In the sandbox, a path outside the allowed roots is SANDBOX_DENIED whether or not it
+    exists (judged before anything about it is said).
+    """
+    patterns = [os.fspath(spec)] if isinstance(spec, (str, os.PathLike)) else \
+        [os.fspath(s) for s in spec]
+    files: list[str] = []
+    for pattern in patterns:
+        if not glob.has_magic(pattern):
+            sandbox.check_path(pattern)
+        found = expand(pattern)
+        if not found:
+            raise _not_found(pattern)
+        files.extend(found)
+    for path in files:
+        if os.path.isdir(path):
+            raise JqMagicError("FILE_ERROR", f"{path} is a directory, not a file.",
+                               f"Name a file inside it, or a glob such as {path}/*.json.")
+        sandbox.check_path(path)
+        if not os.access(path, os.R_OK):
+            raise JqMagicError("FILE_ERROR", f"{path} is not readable.",
+                               "Check the file's permissions.")
+        with open(open_file(path), "rb") as head:
+            check_encoding(path, head.read(4))
+    return files
+
+
+def _not_regular(path: str) -> JqMagicError:
+    return JqMagicError("FILE_ERROR", f"{path} is not a regular file (a FIFO, socket or "
+                        "device).", "Copy its content to a file first, or pipe it with --exec.")
+
+
+def check_encoding(path: str, head: bytes) -> None:
+    """FILE_ERROR for UTF-16 / UTF-32 text (by its BOM, or zero bytes around the first
+    ASCII character as RFC 4627 detects it); jqmagic reads UTF-8."""
+    def ascii_at(i: int) -> bool:
+        return len(head) > i and 0x09 <= head[i] <= 0x7E
+
+    name = None
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")):
+        name = "UTF-32"
+    elif head.startswith((b"\xff\xfe", b"\xfe\xff")):
+        name = "UTF-16"
+    elif (ascii_at(0) and head[1:4] == b"\x00" * 3) or (head[:3] == b"\x00" * 3 and ascii_at(3)):
+        name = "UTF-32"
+    elif (ascii_at(0) and head[1:2] == b"\x00") or (head[:1] == b"\x00" and ascii_at(1)):
+        name = "UTF-16"
+    if name:
+        raise JqMagicError("FILE_ERROR", f"{path} is {name} text; convert it to UTF-8.",
+                           f"e.g. iconv -f {name} -t UTF-8 {path} > converted.json")
+
+
+def _not_found(pattern: str) -> JqMagicError:
+    path = Path(os.path.expanduser(pattern))
+    if glob.has_magic(str(path)):
+        return JqMagicError("NOT_FOUND", f"No file matches {pattern}.",
+                            "Check the folder and the pattern (** needs recursive globs).")
+    folder = path.parent if str(path.parent) else Path(".")
+    hint = "Check the path; ~ and globs are expanded."
+    if folder.is_dir():
+        names = [p.name for p in folder.iterdir()]
+        close = difflib.get_close_matches(path.name, names, n=3)
+        if close:
+            hint = "Did you mean " + ", ".join(str(folder / c) for c in close) + "?"
+    return JqMagicError("NOT_FOUND", f"File not found: {pattern}", hint)
+
+
+
+def open_file(path: str, confined: bool = True) -> int:
+    """A descriptor for reading ``path``, which must be a regular file (a FIFO never blocks
+    here) and, in the sandbox, really lie inside the allowed roots once opened (unless not
+    ``confined``: jqmagic's own temporary files)."""
+    try:
+        fd = os.open(os.path.expanduser(path), os.O_RDONLY | os.O_NONBLOCK)
+    except OSError as exc:
+        raise read_error(path, exc) from exc
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _not_regular(path)
+        if confined:
+            sandbox.check_fd(fd, path)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_error(path: str, exc: OSError) -> JqMagicError:
+    if isinstance(exc, FileNotFoundError):
+        return JqMagicError("NOT_FOUND", f"File not found: {path} (it was removed while being "
+                            "read).", "Check the path and run again.")
+    return JqMagicError("FILE_ERROR", f"Could not read {path}: {exc.strerror or exc}.",
+                        "Check the path and its permissions.")
+
+
+def read_text(path: str, confined: bool = True) -> str:
+    """A file's text as UTF-8 (a BOM is dropped); FILE_ERROR if it cannot be read.
+
+    ``confined``: the sandbox judges the file (not for jqmagic's own temporary files).
+    """
+    try:
+        with open(open_file(path, confined), "rb") as handle:
+            data = handle.read()
+    except OSError as exc:
+        raise read_error(path, exc) from exc
+    check_encoding(path, data[:4])
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text ({exc.reason} at byte "
+                           f"{exc.start}).", "Convert it to UTF-8 first (iconv).") from None
+

@@ -1,0 +1,75 @@
+"""JSON text in and out: parse JSON, JSON Lines and JSONC with a caret at errors; dump values."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import re
+from typing import Any
+
+from jqmagic.core import jsonc
+from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
+
+
+def _jsonable(obj: Any) -> Any:
+    if isinstance(obj, (dt.date, dt.datetime, dt.time)):
+        return obj.isoformat()
+    if isinstance(obj, (set, frozenset, tuple)):
+        return list(obj)
+    if isinstance(obj, bytes):
+        return obj.decode("utf-8", "replace")
+    for method in ("tolist", "to_dict", "item"):  # NumPy, pandas
+        if hasattr(obj, method):
+            return getattr(obj, method)()
+    raise TypeError(type(obj).__name__)
+
+
+def dumps(value: Any) -> str:
+    """JSON text of a Python value (dates as ISO text); INVALID_ARGUMENT otherwise."""
+    try:
+        return json.dumps(value, default=_jsonable, ensure_ascii=False)
+    except RecursionError:
+        raise too_deep("The value", "Pass a part of it, or its JSON text with text=...") from None
+    except (TypeError, ValueError) as exc:
+        raise JqMagicError("INVALID_ARGUMENT",
+                           f"A value of type {exc} cannot be turned into JSON.",
+                           "Pass dicts, lists, strings, numbers, booleans or None.") from None
+
+
+
+def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any]:
+    """All top-level JSON values of ``text`` (one for JSON, one a line for JSON Lines)."""
+    if fmt == "jsonc":
+        text = jsonc.to_json(text)
+    decoder = json.JSONDecoder()
+    values, pos, end = [], 0, len(text)
+    space = re.compile(r"\s*")
+    try:
+        pos = space.match(text, pos).end()
+        while pos < end:
+            value, pos = decoder.raw_decode(text, pos)
+            values.append(value)
+            pos = space.match(text, pos).end()
+    except json.JSONDecodeError as exc:
+        raise invalid_json(label, exc.msg, text, exc.lineno, exc.colno, fmt) from None
+    except RecursionError:
+        raise too_deep(label, "Query it with jq (%jq), which reads up to 10,000 levels.") from None
+    return values
+
+
+def invalid_json(label: str, why: str, text: str, line: int, column: int,
+                 fmt: str = "json") -> JqMagicError:
+    """INVALID_JSON at a place, with a caret excerpt and a hint fitting the likely cause."""
+    excerpt = caret_excerpt(text, line, column)
+    hint = "Check the JSON syntax at that place."
+    lines = text.splitlines()
+    offending = lines[line - 1] if 0 < line <= len(lines) else ""  # past a final newline: ""
+    if fmt == "json" and ("//" in offending or "/*" in offending
+                          or re.search(r",\s*[\]}]", offending)):
+        hint = ("If the file has comments or trailing commas (JSONC, as in tsconfig.json), "
+                "read it with --jsonc.")
+    if fmt == "yaml":
+        hint = "Read it as YAML with --yaml."
+    return JqMagicError("INVALID_JSON", f"{label}, line {line}, column {column}: {why}",
+                        hint, excerpt)
+

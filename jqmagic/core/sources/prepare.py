@@ -1,0 +1,120 @@
+"""Files for libjq to read: YAML, JSONC, text, values and command output written out first."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+
+from jqmagic.core import jsonc, payloads, sandbox
+from jqmagic.core.options import Source
+from jqmagic.core.sources.command import run_command
+from jqmagic.core.sources.files import open_file, read_text, resolve_files
+from jqmagic.core.sources.formats import dumps
+from jqmagic.core.sources.yamldocs import parse_yaml
+
+
+@dataclass
+class Prepared:
+    """Files ready for libjq, with the names the user knows them by."""
+
+    files: list[str] = field(default_factory=list)
+    labels: dict[str, str] = field(default_factory=dict)
+    formats: dict[str, str] = field(default_factory=dict)
+    fds: list[int] = field(default_factory=list)  # files held open for libjq (sandbox)
+
+    def label(self, path: str) -> str:
+        return self.labels.get(path, path)
+
+
+
+@contextlib.contextmanager
+def prepare(source: Source, exec_timeout: float | None = None) -> Iterator[Prepared]:
+    """Files for libjq to read, cleaned up on exit."""
+    prepared = Prepared()
+    workdir = tempfile.mkdtemp(prefix="jqmagic-")
+    try:
+        if source.kind != "null":
+            _PREPARERS[source.kind](prepared, source, workdir, exec_timeout)
+        yield prepared
+    finally:
+        for fd in prepared.fds:
+            os.close(fd)
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def _prepare_files(prepared: Prepared, source: Source, workdir: str, _timeout) -> None:
+    for path in resolve_files(source.spec):
+        fmt = source.formats.for_path(path)
+        if fmt in ("yaml", "jsonc"):
+            converted = _temp(workdir, convert(read_text(path), fmt, path))
+            prepared.labels[converted] = path
+            path_for_jq = converted
+        elif sandbox.enabled():  # libjq reads the checked file, whatever its name becomes
+            fd = open_file(path)
+            prepared.fds.append(fd)
+            path_for_jq = f"/proc/{os.getpid()}/fd/{fd}"
+            prepared.labels[path_for_jq] = path
+        else:
+            path_for_jq = path
+        prepared.files.append(path_for_jq)
+        prepared.formats[path_for_jq] = fmt
+
+
+def _prepare_payload(prepared: Prepared, source: Source, workdir: str, _timeout) -> None:
+    path = str(payloads.find(source.spec).path)  # jqmagic's own store: not confined
+    prepared.files.append(path)
+    prepared.labels[path] = source.label
+    prepared.formats[path] = "json"
+
+
+def _prepare_text(prepared: Prepared, source: Source, workdir: str, _timeout) -> None:
+    _add_text(prepared, source, workdir, source.spec)
+
+
+def _prepare_value(prepared: Prepared, source: Source, workdir: str, _timeout) -> None:
+    _add_text(prepared, Source("value"), workdir, dumps(source.spec))
+
+
+def _prepare_exec(prepared: Prepared, source: Source, workdir: str, timeout) -> None:
+    path = os.path.join(workdir, "exec.out")
+    run_command(source.spec, path, timeout)
+    if source.formats.for_text() in ("json", "jsonl"):  # libjq reads the output as it is
+        prepared.files.append(path)
+        prepared.labels[path] = source.label
+        prepared.formats[path] = "json"
+    else:
+        _add_text(prepared, source, workdir, read_text(path, confined=False))
+
+
+def _add_text(prepared: Prepared, source: Source, workdir: str, text: str) -> None:
+    fmt = source.formats.for_text()
+    path = _temp(workdir, convert(text, fmt, source.label))
+    prepared.files.append(path)
+    prepared.labels[path] = source.label
+    prepared.formats[path] = fmt
+
+
+_PREPARERS = {"file": _prepare_files, "text": _prepare_text, "value": _prepare_value,
+              "exec": _prepare_exec, "payload": _prepare_payload}
+
+
+def _temp(workdir: str, text: str) -> str:
+    fd, path = tempfile.mkstemp(dir=workdir, suffix=".json")
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(text)
+    return path
+
+
+
+def convert(text: str, fmt: str, label: str) -> str:
+    """JSON text for libjq: JSONC without comments, YAML documents one per line."""
+    if fmt in ("json", "jsonl"):
+        return text
+    if fmt == "jsonc":
+        return jsonc.to_json(text)
+    return "\n".join(dumps(doc) for doc in parse_yaml(text, label))
+

@@ -1,0 +1,58 @@
+"""Small words about JSON values that every message uses: type names, articles, previews,
+JSON equality, and the one cut of long text."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+_TYPE_NAMES = {type(None): "null", bool: "boolean", int: "number", float: "number",
+               str: "string", list: "array", dict: "object"}
+PREVIEW_CHARS = 40
+
+
+def type_name(value: Any) -> str:
+    """jq's name of the type of a parsed JSON value (``number`` for any other number type)."""
+    return _TYPE_NAMES.get(type(value), "number")
+
+
+def a(noun: str) -> str:
+    """``noun`` with its indefinite article: ``an array``, ``a string``.
+
+    >>> a("object"), a("number")
+    ('an object', 'a number')
+    """
+    return ("an " if noun[:1] in "aeiou" else "a ") + noun
+
+
+def preview(value: Any, width: int = PREVIEW_CHARS) -> str:
+    """A value's JSON text cut to ``width`` characters (``...`` marks the cut), as gojq and
+    jq preview values in errors; never a whole document."""
+    if isinstance(value, str) and len(value) > 4 * width:
+        value = value[: 4 * width]  # never serialise a huge string to show 40 characters
+    text = json.dumps(value, ensure_ascii=False, default=repr)
+    return text if len(text) <= width else text[: width - 3] + "..."
+
+
+def cut(text: str, limit: int, what: str = "characters") -> str:
+    """``text`` kept within ``limit`` characters, saying how much was cut.
+
+    >>> cut("abcdef", 3)
+    'abc… (3 more characters)'
+    """
+    if len(text) <= limit:
+        return text
+    return f"{text[:limit]}… ({len(text) - limit:,} more {what})"
+
+
+def json_equal(left: Any, right: Any) -> bool:
+    """Equality as JSON sees it: ``1 == 1.0``, but ``True != 1`` and ``"1" != 1``."""
+    if isinstance(left, bool) or isinstance(right, bool):
+        return type(left) is type(right) and left == right
+    if isinstance(left, (int, float)) and isinstance(right, (int, float)):
+        return left == right
+    if isinstance(left, dict) and isinstance(right, dict):
+        return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
+    if isinstance(left, list) and isinstance(right, list):
+        return len(left) == len(right) and all(map(json_equal, left, right))
+    return type(left) is type(right) and left == right
