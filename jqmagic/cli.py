@@ -12,6 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 
+from jqmagic import flags
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.mcp import mcp_arguments, run_mcp
 from jqmagic.tools.protocol import run_tool, tool_arguments
@@ -32,77 +33,18 @@ def _print_error(exc: JqMagicError) -> int:
 def _query_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("filter", help="the jq program")
     parser.add_argument("files", nargs="*", help="input files or globs (default: stdin)")
-    parser.add_argument("-r", "--raw-output", dest="raw", action="store_true",
-                        help="print strings without quotes")
-    parser.add_argument("-c", "--compact-output", dest="compact", action="store_true",
-                        help="one compact line per result")
-    parser.add_argument("-s", "--slurp", action="store_true", help="read inputs into one array")
-    parser.add_argument("-n", "--null-input", action="store_true", help="use null as input")
-    parser.add_argument("-R", "--raw-input", action="store_true",
-                        help="each line of input is a string")
-    parser.add_argument("-S", "--sort-keys", action="store_true", help="sort object keys")
-    parser.add_argument("--tab", action="store_true", help="indent with tabs")
-    parser.add_argument("--indent", type=int, default=2, help="spaces of indentation")
-    parser.add_argument("--arg", nargs=2, action="append", default=[],
-                        metavar=("NAME", "VALUE"), help="bind $NAME to a string")
-    parser.add_argument("--argjson", nargs=2, action="append", default=[],
-                        metavar=("NAME", "JSON"), help="bind $NAME to a JSON value")
-    parser.add_argument("--jsonl", action="store_true", default=None, help="read JSON Lines")
-    parser.add_argument("--yaml", action="store_true", default=None, help="read YAML")
-    parser.add_argument("--jsonc", action="store_true", default=None,
-                        help="read JSON with comments")
-    parser.add_argument("--input", metavar="JSON", help="inline JSON as the input")
-    parser.add_argument("--exec", metavar="CMD", help="a shell command's stdout as the input")
-    parser.add_argument("--payload", metavar="ID", help="a stored payload as the input")
-    parser.add_argument("-L", dest="library_paths", action="append",
-                        help="a directory to search for jq modules")
-    parser.add_argument("--limit", type=int, help="results shown at most (default 100)")
-    parser.add_argument("--all", dest="passthrough", action="store_true",
-                        help="print every result (lift the bounds)")
-    parser.add_argument("--timeout", type=float, help="seconds the program may run")
-    parser.add_argument("--no-cache", dest="cache", action="store_false",
-                        help="parse files again instead of reusing parsed trees")
-
-
-def _json_args(pairs: list[list[str]]) -> dict:
-    values = {}
-    for name, text in pairs:
-        try:
-            values[name] = json.loads(text)
-        except ValueError as exc:
-            raise JqMagicError("INVALID_JSON", f"--argjson {name}: {exc.msg}.",
-                               "Give JSON text, e.g. --argjson ids '[1,2]'.") from None
-    return values
+    flags.add_to_parser(parser, flags.QUERY + flags.SOURCE, flags.CLI)
 
 
 def _run_query(args: argparse.Namespace) -> int:
-    from jqmagic.core import payloads
     from jqmagic.core.query import query
 
-    given = [s for s in (args.input, args.exec, args.payload) if s is not None]
-    if args.files:
-        given.append(args.files)
-    if len(given) > 1:
-        raise JqMagicError("AMBIGUOUS_SOURCE", "Several sources were given.",
-                           "Give FILEs, --input or --exec, not several.")
-    source = {"file": args.files} if args.files else {}
-    if args.payload is not None:
-        source = {"file": str(payloads.find(args.payload).path)}
-    elif args.input is not None:
-        source = {"text": args.input}
-    elif args.exec is not None:
-        source = {"exec": args.exec}
-    elif not args.files and not args.null_input:
+    source = flags.named_source(args, args.files)
+    if not source and not args.null_input:
         source = {"text": sys.stdin.read()}
-    jq_args = {**{n: v for n, v in args.arg}, **_json_args(args.argjson)}
     try:
-        result = query(args.filter, raw=args.raw, compact=args.compact, slurp=args.slurp,
-                       null_input=args.null_input, raw_input=args.raw_input, args=jq_args,
-                       jsonl=args.jsonl,
-                       yaml=args.yaml, jsonc=args.jsonc, limit=args.limit,
-                       passthrough=args.passthrough, timeout=args.timeout,
-                       sort_keys=args.sort_keys, indent=args.indent, tab=args.tab,
-                       library_paths=args.library_paths, cache=args.cache, **source)
+        result = query(args.filter, args=flags.jq_args(args), **flags.query_keywords(args),
+                       **source)
     except JqMagicError as exc:
         if exc.result is not None and exc.result.text:
             print(exc.result.text)  # what jq printed before the error, as jq does

@@ -24,7 +24,7 @@ from IPython.core.magic import (
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 
-from jqmagic.core import payloads
+from jqmagic import flags
 from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import query
@@ -54,27 +54,6 @@ def parse_line(magic, line: str):
                                          "value that starts with '-' as --option=VALUE; see "
                                          "-h for the options."))
         raise error from None
-
-
-def source_args(func):
-    """The source options shared by %jq, %inspect and %jsonpatch."""
-    decorators = [
-        argument("--file", action="store_true", help="SOURCE is a file path or glob"),
-        argument("--var", action="store_true", help="SOURCE is a Python variable"),
-        argument("--input", metavar="JSON", help="inline JSON text as the input"),
-        argument("--payload", metavar="ID", help="a stored payload (a result too big to show)"),
-        argument("--url", action="store_true", help="SOURCE is a URL to fetch"),
-        argument("-x", "--exec", metavar="CMD", help="a shell command whose stdout is the input"),
-        argument("--jsonl", action="store_true", default=None,
-                 help="read JSON Lines (auto for .jsonl/.ndjson)"),
-        argument("--yaml", action="store_true", default=None,
-                 help="read YAML, all documents (auto for .yaml/.yml)"),
-        argument("--jsonc", action="store_true", default=None,
-                 help="read JSON with comments and trailing commas (auto for .jsonc)"),
-    ]
-    for decorate in reversed(decorators):
-        func = decorate(func)
-    return func
 
 
 @magics_class
@@ -115,31 +94,21 @@ class JqMagic(Magics):
             raise usage_error(too_deep("The result", "Query a part of it, or print it with "
                                        "tojson (-r) as text.")) from None
 
-    def source_kwargs(self, args, sources: list[str]) -> dict[str, Any]:
-        """The core's source keywords for the SOURCE words and flags of a magic line."""
-        kwargs: dict[str, Any] = {"jsonl": args.jsonl, "yaml": args.yaml, "jsonc": args.jsonc}
-        given = [name for name in ("input", "exec", "payload") if getattr(args, name) is not None]
-        if len(given) + bool(sources) > 1:
-            raise usage_error(JqMagicError(
-                "AMBIGUOUS_SOURCE", "Several sources were given.", "Give one SOURCE only."))
-        if args.payload is not None:
-            return {**kwargs, "file": str(self.run_core(payloads.find, args.payload).path)}
-        if args.input is not None:
-            return {**kwargs, "text": args.input}
-        if args.exec is not None:
-            return {**kwargs, "exec": args.exec}
-        if not sources:
-            return kwargs
-        if args.file or len(sources) > 1:
-            return {**kwargs, "file": sources if len(sources) > 1 else sources[0]}
-        word = sources[0]
-        if args.var:
-            return {**kwargs, "value": self._variable(word), "value_given": True}
-        if args.url or _URL.match(word):
-            return {**kwargs, "text": self._fetch_json(word)}
+    def source_kwargs(self, args, words: list[str]) -> dict[str, Any]:
+        """The core's source keywords for the SOURCE words and flags of a magic line: a
+        bare word is a file, a Python variable, inline JSON or a URL, by what it names."""
+        formats = {"jsonl": args.jsonl, "yaml": args.yaml, "jsonc": args.jsonc}
+        named = self.run_core(flags.named_source, args, words)
+        word = named.get("file") if isinstance(named.get("file"), str) else None
+        if word is None or args.force_file:
+            return {**formats, **named}
+        if args.force_var:
+            return {**formats, "value": self._variable(word)}
+        if args.force_url or _URL.match(word):
+            return {**formats, "text": self._fetch_json(word)}
         if _IDENTIFIER.match(word) and word.split(".")[0] in self.shell.user_ns:
-            return {**kwargs, "value": self._variable(word), "value_given": True}
-        return {**kwargs, "source": word}
+            return {**formats, "value": self._variable(word)}
+        return {**formats, "source": word}
 
     def _variable(self, name: str) -> Any:
         try:
@@ -161,29 +130,7 @@ class JqMagic(Magics):
     @no_var_expand
     @magic_arguments()
     @argument("words", nargs="*", help="FILTER then SOURCE (line); SOURCE only (cell)")
-    @source_args
-    @argument("-r", "--raw", action="store_true", help="print strings without quotes")
-    @argument("-c", "--compact", action="store_true", help="one compact line per result")
-    @argument("-s", "--slurp", action="store_true", help="read all inputs into one array")
-    @argument("-n", "--null-input", action="store_true", help="run once with null as input")
-    @argument("-R", "--raw-input", action="store_true", help="each input line is a string")
-    @argument("-S", "--sort-keys", action="store_true", help="sort object keys")
-    @argument("--tab", action="store_true", help="indent with tabs")
-    @argument("--indent", type=int, default=2, help="spaces of indentation (0-7)")
-    @argument("--arg", nargs=2, action="append", metavar=("NAME", "VALUE"), default=[],
-              help="bind $NAME to the string VALUE")
-    @argument("--argjson", nargs=2, action="append", metavar=("NAME", "JSON"), default=[],
-              help="bind $NAME to the JSON value")
-    @argument("--to", choices=("json", "yaml", "lines", "df"), default="json",
-              help="how to show the results")
-    @argument("-o", "--out", metavar="VAR",
-              help="store the values in this Python variable (all of them)")
-    @argument("--limit", type=int, help="results shown at most (default 100)")
-    @argument("--all", "--passthrough", dest="passthrough", action="store_true",
-              help="lift the result and token bounds")
-    @argument("--timeout", type=float, help="seconds the program may run (default 30)")
-    @argument("--no-cache", dest="cache", action="store_false",
-              help="parse the file again instead of reusing its parsed tree")
+    @flags.magic_arguments(flags.SOURCE + flags.QUERY)
     @argument("-h", "--help", action="store_true", help="show this help")
     @line_cell_magic
     def jq(self, line: str, cell: str | None = None):
@@ -209,17 +156,10 @@ class JqMagic(Magics):
             program = words.pop(0)
         else:
             program = cell
-        kwargs = self.source_kwargs(args, words)
-        jq_args = {name: value for name, value in args.arg}
-        for name, text in args.argjson:
-            jq_args[name] = self._json_arg(name, text)
-        keep_all = args.passthrough or args.out is not None or args.to == "df"
-        result = self.run_core(
-            query, program, raw=args.raw, compact=args.compact, slurp=args.slurp,
-            null_input=args.null_input, raw_input=args.raw_input, args=jq_args, limit=args.limit,
-            passthrough=keep_all,
-            timeout=args.timeout, namespace=self.shell.user_ns, sort_keys=args.sort_keys,
-            indent=args.indent, tab=args.tab, cache=args.cache, **kwargs)
+        keywords = {**flags.query_keywords(args), **self.source_kwargs(args, words)}
+        keywords["passthrough"] = args.passthrough or args.out is not None or args.to == "df"
+        result = self.run_core(query, program, args=self.run_core(flags.jq_args, args),
+                               namespace=self.shell.user_ns, **keywords)
         for message in result.messages:
             print(message, file=sys.stderr)
         if result.truncated:
@@ -229,14 +169,6 @@ class JqMagic(Magics):
             print(f"Stored {result.total:,} result(s) in {args.out}.")
             return None
         return self._shown(result, args)
-
-    def _json_arg(self, name: str, text: str) -> Any:
-        try:
-            return json.loads(text)
-        except ValueError as exc:
-            raise usage_error(JqMagicError(
-                "INVALID_JSON", f"--argjson {name}: {exc.msg} at column {exc.colno}.",
-                "Give JSON text, e.g. --argjson n 3 or --argjson ids '[1,2]'.")) from None
 
     def _shown(self, result, args):
         if args.to == "df":
@@ -257,7 +189,7 @@ class JqMagic(Magics):
     @no_var_expand
     @magic_arguments()
     @argument("words", nargs="*", help="SOURCE: a path, glob, Python variable, JSON or URL")
-    @source_args
+    @flags.magic_arguments(flags.SOURCE)
     @argument("-p", "--path", default="", help="JSON Pointer of the part to inspect")
     @argument("-d", "--depth", type=int, default=2, help="levels of children shown (default 2)")
     @argument("--format", choices=("shape", "jqschema", "jsonschema"), default="shape",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import time
 from dataclasses import replace
 from typing import Any
@@ -90,6 +91,7 @@ def _wire(request: requests.Request, slot: payloads.PayloadRef | None) -> dict:
         "keep": None if request.bounds.passthrough else request.bounds.max_results,
         "spill": None if slot is None else str(slot.path),
         "settings": {name: getattr(settings, name) for name in _WORKER_SETTINGS},
+        "cwd": os.getcwd(), "home": os.path.expanduser("~"),  # paths read as the caller's
     }
 
 

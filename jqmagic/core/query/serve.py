@@ -27,14 +27,22 @@ MAX_MESSAGES = 100
 MESSAGE_CHARS = 2_000
 
 
-def _apply_settings(given: dict[str, Any]) -> None:
-    for name, value in given.items():
+def _apply_caller(request: dict[str, Any]) -> None:
+    """Take the caller's settings, working directory and home, so paths read as there."""
+    for name, value in request.get("settings", {}).items():
         setattr(settings, name, value)
+    if request.get("home"):
+        os.environ["HOME"] = request["home"]
+    if request.get("cwd") and request["cwd"] != os.getcwd():
+        try:
+            os.chdir(request["cwd"])
+        except OSError:
+            pass  # a folder removed since: relative paths then fail as NOT_FOUND
 
 
 def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
     """Answer one request: the fast path when it knows the program, else libjq."""
-    _apply_settings(request.get("settings", {}))
+    _apply_caller(request)
     try:
         fast = fastpath.answer(request)
         if fast is not None:

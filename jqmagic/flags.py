@@ -1,0 +1,172 @@
+"""The one option table: every flag's spelling, help text and core keyword, from which both
+the command line's argparse parsers and the magics' arguments are made.
+
+A flag is spelt as jq spells it (``-r/--raw-output``); jqmagic's own flags are spelt once
+for every face. Flags a face does not have (the magic's ``--var``, the command line's
+file arguments) say so in ``faces``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+
+CLI, MAGIC = "cli", "magic"
+
+
+@dataclass(frozen=True)
+class Flag:
+    """One option: its spellings, the core keyword it sets, its help and its argparse kind."""
+
+    names: tuple[str, ...]
+    keyword: str
+    help: str
+    action: str = "store_true"
+    type: Callable[[str], Any] | None = None
+    metavar: str | tuple[str, ...] | None = None
+    default: Any = None
+    choices: tuple[str, ...] | None = None
+    faces: tuple[str, ...] = (CLI, MAGIC)
+
+    def argparse_options(self) -> dict[str, Any]:
+        """The keyword arguments of ``add_argument`` for this flag."""
+        options: dict[str, Any] = {"dest": self.keyword, "help": self.help}
+        if self.action == "pair":
+            options.update(nargs=2, action="append", default=[])
+        elif self.action == "append":
+            options.update(action="append", default=[])
+        else:
+            options.update(action=self.action, default=self.default)
+        if self.type is not None:
+            options["type"] = self.type
+        if self.metavar is not None:
+            options["metavar"] = self.metavar
+        if self.choices is not None:
+            options["choices"] = self.choices
+        return options
+
+
+def _switch(names: tuple[str, ...], keyword: str, help: str, **more: Any) -> Flag:  # noqa: A002
+    return Flag(names, keyword, help, **more)
+
+
+def _value(names: tuple[str, ...], keyword: str, help: str, **more: Any) -> Flag:  # noqa: A002
+    return Flag(names, keyword, help, action="store", **more)
+
+
+# What to read, and how: %jq, %inspect, jqmagic query, jqmagic inspect.
+SOURCE = (
+    _value(("--input",), "text", "inline JSON text as the input", metavar="JSON"),
+    _value(("-x", "--exec"), "exec", "a shell command whose stdout is the input",
+           metavar="CMD"),
+    _value(("--payload",), "payload", "a stored payload (a result too big to show) as the "
+           "input", metavar="ID"),
+    _switch(("--jsonl",), "jsonl", "read JSON Lines (auto for .jsonl/.ndjson)", default=None),
+    _switch(("--yaml",), "yaml", "read YAML, every document (auto for .yaml/.yml)",
+            default=None),
+    _switch(("--jsonc",), "jsonc", "read JSON with comments and trailing commas (auto for "
+            ".jsonc)", default=None),
+    _switch(("--file",), "force_file", "SOURCE is a file path or glob", faces=(MAGIC,)),
+    _switch(("--var",), "force_var", "SOURCE is a Python variable", faces=(MAGIC,)),
+    _switch(("--url",), "force_url", "SOURCE is a URL to fetch", faces=(MAGIC,)),
+)
+
+# How a jq program runs and prints, as jq spells it, plus jqmagic's bounds.
+QUERY = (
+    _switch(("-r", "--raw-output", "--raw"), "raw", "print strings without quotes"),
+    _switch(("-c", "--compact-output", "--compact"), "compact", "one compact line per result"),
+    _switch(("-s", "--slurp"), "slurp", "read every input into one array"),
+    _switch(("-n", "--null-input"), "null_input", "run once with null as the input"),
+    _switch(("-R", "--raw-input"), "raw_input", "each input line is a string"),
+    _switch(("-S", "--sort-keys"), "sort_keys", "sort the keys of objects"),
+    _switch(("--tab",), "tab", "indent with tabs"),
+    _value(("--indent",), "indent", "spaces of indentation (0-7, default 2)", type=int,
+           default=2, metavar="N"),
+    Flag(("--arg",), "arg", "bind $NAME to the string VALUE", action="pair",
+         metavar=("NAME", "VALUE")),
+    Flag(("--argjson",), "argjson", "bind $NAME to the JSON value", action="pair",
+         metavar=("NAME", "JSON")),
+    Flag(("-L", "--library-path"), "library_paths", "a directory to search for jq modules",
+         action="append", metavar="DIR"),
+    _value(("--limit",), "limit", "results shown at most (default 100)", type=int,
+           metavar="N"),
+    _switch(("--all",), "passthrough", "show every result (lift the result and token bounds)"),
+    _value(("--timeout",), "timeout", "seconds the program may run (default 30)", type=float,
+           metavar="S"),
+    _switch(("--no-cache",), "cache", "parse the file again instead of reusing its parsed "
+            "tree", action="store_false", default=True),
+    _value(("--to",), "to", "how to show the results", choices=("json", "yaml", "lines", "df"),
+           default="json", faces=(MAGIC,)),
+    _value(("-o", "--out"), "out", "store every value in this Python variable",
+           metavar="VAR", faces=(MAGIC,)),
+)
+
+# Keywords a face reads itself rather than passing to query().
+FACE_ONLY = {"arg", "argjson", "to", "out", "force_file", "force_var", "force_url", "text",
+             "exec", "payload"}
+
+
+def for_face(flags: Iterable[Flag], face: str) -> list[Flag]:
+    """The flags a face has."""
+    return [flag for flag in flags if face in flag.faces]
+
+
+def add_to_parser(parser: argparse.ArgumentParser, flags: Iterable[Flag], face: str) -> None:
+    """Add ``flags`` to an argparse parser (the command line's subcommands)."""
+    for flag in for_face(flags, face):
+        parser.add_argument(*flag.names, **flag.argparse_options())
+
+
+def magic_arguments(flags: Iterable[Flag]) -> Callable[[Callable], Callable]:
+    """A decorator adding ``flags`` to a magic, as IPython's ``@argument`` lines would."""
+    from IPython.core.magic_arguments import argument
+
+    chosen = for_face(flags, MAGIC)
+
+    def decorate(func: Callable) -> Callable:
+        for flag in reversed(chosen):
+            func = argument(*flag.names, **flag.argparse_options())(func)
+        return func
+
+    return decorate
+
+
+def query_keywords(namespace: argparse.Namespace) -> dict[str, Any]:
+    """The keywords of :func:`jqmagic.query` that the QUERY and SOURCE flags set."""
+    keywords = {flag.keyword: getattr(namespace, flag.keyword) for flag in QUERY + SOURCE
+                if flag.keyword not in FACE_ONLY and hasattr(namespace, flag.keyword)}
+    keywords["library_paths"] = keywords.get("library_paths") or []
+    return {k: v for k, v in keywords.items() if v is not None}
+
+
+def jq_args(namespace: argparse.Namespace) -> dict[str, Any]:
+    """``$name`` bindings from ``--arg`` and ``--argjson`` (INVALID_JSON for bad JSON)."""
+    values: dict[str, Any] = dict(namespace.arg)
+    for name, text in namespace.argjson:
+        try:
+            values[name] = json.loads(text)
+        except ValueError as exc:
+            raise JqMagicError("INVALID_JSON", f"--argjson {name}: {exc.msg} at column "
+                               f"{exc.colno}.", "Give JSON text, e.g. --argjson n 3 or "
+                               "--argjson ids '[1,2]'.") from None
+    return values
+
+
+def named_source(namespace: argparse.Namespace, words: list[str]) -> dict[str, Any]:
+    """The source keyword the flags and SOURCE words name (``{}`` when none): the one
+    place both faces resolve "exactly one source" (AMBIGUOUS_SOURCE otherwise)."""
+    given = {kind: getattr(namespace, kind) for kind in ("text", "exec", "payload")
+             if getattr(namespace, kind, None) is not None}
+    if words:
+        given["file"] = words if len(words) > 1 else words[0]
+    if len(given) > 1:
+        flags = {"text": "--input", "exec": "--exec", "payload": "--payload", "file": "SOURCE"}
+        raise JqMagicError("AMBIGUOUS_SOURCE", "Several sources were given ("
+                           f"{', '.join(flags[k] for k in sorted(given))}).",
+                           "Give exactly one: a SOURCE, --input, --exec or --payload.")
+    return given
