@@ -102,10 +102,6 @@ def _print_json(data: dict) -> None:
     print(json.dumps(data, ensure_ascii=False, indent=2))
 
 
-def _failure(exc: JqMagicError) -> dict:
-    return {"success": False, "error": exc.message, "error_code": exc.code}
-
-
 def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", help="the http(s) URL to fetch")
     parser.add_argument("--offset", type=int, help="first line to print (1-based)")
@@ -147,7 +143,7 @@ def _answer(args: argparse.Namespace, produce: Callable, show: Callable) -> int:
     except JqMagicError as exc:
         if not args.json:
             raise
-        _print_json(_failure(exc))
+        _print_json(exc.to_dict())
         return 1
     if args.json:
         _print_json(result.to_dict())

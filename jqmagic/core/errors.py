@@ -80,8 +80,15 @@ class JqMagicError(Exception):
         return error
 
     def to_dict(self) -> dict:
-        """The error as data, for JSON faces (tools, ``--json`` output)."""
-        return {"error_code": self.code, "error": self.message, "hint": self.hint}
+        """The error as data, the one shape every JSON face answers with (tools, MCP,
+        ``--json``): ``{"success": false, "error", "error_code", "hint", "detail"}``
+        (hint and detail only when there are some)."""
+        out: dict = {"success": False, "error": self.message, "error_code": self.code}
+        if self.hint:
+            out["hint"] = self.hint
+        if self.detail:
+            out["detail"] = self.detail
+        return out
 
 
 def too_deep(what: str, hint: str) -> JqMagicError:

@@ -10,6 +10,7 @@ atomic; a full disk is a FILE_ERROR that leaves nothing half-written behind.
 from __future__ import annotations
 
 import errno
+import json
 import os
 import re
 import secrets
@@ -19,12 +20,12 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO, Any
 
+from jqmagic.core import settings as config
 from jqmagic.core.errors import JqMagicError
 
 FILENAME = "payload.json"
-PREVIEW_CHARS = 500
-DEFAULT_BUDGET = 2**30
 _ID = re.compile(r"^[0-9a-f]{32}$")
+_SPACE = re.compile(r"\s*")
 
 
 @dataclass(frozen=True)
@@ -40,19 +41,13 @@ def payload_dir(directory: str | os.PathLike | None = None) -> Path:
     """The store's folder (not created)."""
     if directory is not None:
         return Path(directory).expanduser()
-    env = os.environ.get("JQMAGIC_PAYLOAD_DIR")
-    if env:
-        return Path(env).expanduser()
-    from jqmagic.core.settings import settings
-
-    return Path(settings.cache_dir) / "payloads"
+    return config.payload_dir()
 
 
 def _budget(budget: int | None) -> int:
     if budget is not None:
         return budget
-    env = os.environ.get("JQMAGIC_PAYLOAD_BUDGET", "")
-    return int(env) if env.isdigit() else DEFAULT_BUDGET
+    return config.payload_budget()
 
 
 def _open_for_write(fd: int) -> IO[bytes]:
@@ -140,9 +135,12 @@ def load(pid: str, *, directory: str | os.PathLike | None = None) -> str:
 
 def payload(pid: str, *, directory: str | os.PathLike | None = None) -> Any:
     """The value of payload ``pid`` (several top-level JSON values come back as a list)."""
-    from jqmagic.core.sources import parse_json
-
-    values = parse_json(load(pid, directory=directory), f"payload {pid}")
+    text, decoder = load(pid, directory=directory), json.JSONDecoder()
+    values, pos = [], _SPACE.match(text).end()
+    while pos < len(text):  # jqmagic wrote it: JSON values, one a line
+        value, pos = decoder.raw_decode(text, pos)
+        values.append(value)
+        pos = _SPACE.match(text, pos).end()
     return values[0] if len(values) == 1 else values
 
 
@@ -177,18 +175,3 @@ def prune(budget: int, *, directory: str | os.PathLike | None = None,
         total -= ref.size
         removed.append(ref.id)
     return removed
-
-
-_NO_VALUE = object()
-
-
-def summary(ref: PayloadRef, text: str, value: Any = _NO_VALUE) -> dict:
-    """What is shown instead of a stored result: preview, jqschema shape, id, path, size."""
-    from jqmagic.core.shape import jq_schema
-
-    out: dict[str, Any] = {"queryID": ref.id, "payloadPath": str(ref.path),
-                           "preview": text[:PREVIEW_CHARS]}
-    if value is not _NO_VALUE:
-        out["schema"] = jq_schema(value)
-    out.update(originalSize=ref.size, truncated=len(text) > PREVIEW_CHARS)
-    return out

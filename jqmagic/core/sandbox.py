@@ -21,29 +21,22 @@ from __future__ import annotations
 import os
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import settings
-
-_TRUE = ("1", "true", "yes", "on")
-
-
-def _env_flag(name: str) -> bool:
-    return os.environ.get(name, "").strip().lower() in _TRUE
+from jqmagic.core.settings import env_flag, env_paths, settings
 
 
 def enabled() -> bool:
     """Whether the sandbox is on (the setting, or ``JQMAGIC_SANDBOX=1``)."""
-    return settings.sandbox or _env_flag("JQMAGIC_SANDBOX")
+    return settings.sandbox or env_flag("JQMAGIC_SANDBOX")
 
 
 def exec_allowed() -> bool:
     """Whether shell commands may run: always outside the sandbox, on request inside."""
-    return not enabled() or settings.exec_allowed or _env_flag("JQMAGIC_EXEC_ALLOWED")
+    return not enabled() or settings.exec_allowed or env_flag("JQMAGIC_EXEC_ALLOWED")
 
 
 def roots() -> list[str]:
     """The allowed roots, resolved (symlinks, ``..``, ``~``)."""
-    given = settings.allowed_roots or [
-        r for r in os.environ.get("JQMAGIC_ALLOWED_ROOTS", "").split(os.pathsep) if r.strip()]
+    given = settings.allowed_roots or env_paths("JQMAGIC_ALLOWED_ROOTS")
     return [os.path.realpath(os.path.expanduser(r)) for r in given or [os.getcwd()]]
 
 

@@ -32,6 +32,39 @@ class Settings:
 
 settings = Settings()
 
+# ---------------------------------------------------------------- the environment
+# Every variable jqmagic reads, read here (when asked, so a changed environment counts).
+
+_TRUE = ("1", "true", "yes", "on")
+DEFAULT_PAYLOAD_BUDGET = 2**30
+
+
+def env_flag(name: str) -> bool:
+    """Whether the environment turns ``name`` on (1, true, yes or on)."""
+    return os.environ.get(name, "").strip().lower() in _TRUE
+
+
+def env_paths(name: str) -> list[str]:
+    """The folders listed in ``name`` (separated by ``os.pathsep``)."""
+    return [p for p in os.environ.get(name, "").split(os.pathsep) if p.strip()]
+
+
+def env_text(name: str, default: str = "") -> str:
+    """The text of ``name``, stripped."""
+    return os.environ.get(name, default).strip()
+
+
+def payload_dir() -> Path:
+    """The payload store's folder: ``$JQMAGIC_PAYLOAD_DIR``, else ``<cache dir>/payloads``."""
+    given = env_text("JQMAGIC_PAYLOAD_DIR")
+    return Path(given).expanduser() if given else Path(settings.cache_dir) / "payloads"
+
+
+def payload_budget() -> int:
+    """Bytes the payload store keeps before pruning (``$JQMAGIC_PAYLOAD_BUDGET``, 1 GiB)."""
+    given = env_text("JQMAGIC_PAYLOAD_BUDGET")
+    return int(given) if given.isdigit() else DEFAULT_PAYLOAD_BUDGET
+
 
 def estimate_tokens(text: str) -> int:
     """An estimate of the tokens in ``text``: about 4 characters a token (not a tokenizer)."""

@@ -103,10 +103,5 @@ def call(name: str, request: Any) -> dict[str, Any]:
 
 
 def failure(exc: JqMagicError) -> dict[str, Any]:
-    """The failure response of an error: message, stable code, hint and detail."""
-    out: dict[str, Any] = {"success": False, "error": exc.message, "error_code": exc.code}
-    if exc.hint:
-        out["hint"] = exc.hint
-    if exc.detail:
-        out["detail"] = exc.detail
-    return out
+    """The failure response of an error (:meth:`JqMagicError.to_dict`)."""
+    return exc.to_dict()

@@ -16,8 +16,21 @@ from typing import Any, TypeVar
 
 from jqmagic.core import payloads
 from jqmagic.core.settings import estimate_tokens, settings
+from jqmagic.core.shape import jq_schema
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
+PREVIEW_CHARS = 500
+_NO_VALUE = object()
+
+
+def summary(ref: payloads.PayloadRef, text: str, value: Any = _NO_VALUE) -> dict:
+    """What is shown instead of a stored result: preview, jqschema shape, id, path, size."""
+    out: dict[str, Any] = {"queryID": ref.id, "payloadPath": str(ref.path),
+                           "preview": text[:PREVIEW_CHARS]}
+    if value is not _NO_VALUE:
+        out["schema"] = jq_schema(value)
+    out.update(originalSize=ref.size, truncated=len(text) > PREVIEW_CHARS)
+    return out
 
 
 def _text(value: Any) -> str:
@@ -31,7 +44,7 @@ def spill(value: Any, text: str | None = None) -> dict[str, Any]:
     "truncated"}``, as the jqschema middleware returns.
     """
     text = _text(value) if text is None else text
-    return payloads.summary(payloads.store(text), text, value)
+    return summary(payloads.store(text), text, value)
 
 
 def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
@@ -54,7 +67,7 @@ def rewrite(response: Any) -> Any:
         try:
             value = json.loads(text)
         except ValueError:  # not JSON: stored and previewed, without a schema
-            return json.dumps(payloads.summary(payloads.store(text), text))
+            return json.dumps(summary(payloads.store(text), text))
         return json.dumps(spill(value, text))
     return spill(response)
 

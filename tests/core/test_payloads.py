@@ -10,6 +10,7 @@ import time
 import pytest
 
 from jqmagic.core import payloads
+from jqmagic.tools.results import summary
 from jqmagic.core.errors import JqMagicError
 
 
@@ -103,11 +104,11 @@ def test_summary_is_the_middleware_response(tmp_path):
     value = {"total_count": 1000, "items": [{"login": f"user{i}", "id": i} for i in range(100)]}
     text = json.dumps(value)
     ref = payloads.store(text, directory=tmp_path)
-    out = payloads.summary(ref, text, value)
+    out = summary(ref, text, value)
     assert out["queryID"] == ref.id and out["payloadPath"] == str(ref.path)
     assert out["preview"] == text[:500]
     assert out["schema"] == {"items": [{"id": "number", "login": "string"}],
                              "total_count": "number"}
     assert out["originalSize"] == len(text) and out["truncated"] is True
-    assert "schema" not in payloads.summary(ref, "1")
-    assert payloads.summary(ref, "null", None)["schema"] == "null"
+    assert "schema" not in summary(ref, "1")
+    assert summary(ref, "null", None)["schema"] == "null"
