@@ -58,7 +58,8 @@ def test_fetch_json_failure(web, env, status, code):
     run = jqmagic(env, "fetch", web.add("/e", b"x", "text/plain", status=status), "--json")
     assert run.returncode == 1
     out = json.loads(run.stdout)
-    assert out == {"success": False, "error": out["error"], "error_code": code}
+    assert out == {"success": False, "error": out["error"], "error_code": code,
+                   "hint": out["hint"]}  # the one error shape of every JSON face
     assert out["error"].startswith(f"HTTP {status}")
 
 

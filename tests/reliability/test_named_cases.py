@@ -281,6 +281,7 @@ def test_a_file_deleted_between_resolving_and_reading(tmp_path, monkeypatch):
         return found
 
     monkeypatch.setattr(sources, "resolve_files", resolve_then_delete)
+    monkeypatch.setattr(sources.load, "resolve_files", resolve_then_delete)
     for call in (lambda: sources.load_values(file=str(path)), lambda: shape(file=str(path)),
                  lambda: shape(file=str(path), stream=True)):
         path.write_text('{"a": 1}')

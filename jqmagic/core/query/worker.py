@@ -26,7 +26,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query.wire import read_frame, write_frame
 from jqmagic.core.sources import dumps
 
-GRACE = 1.0  # seconds past a timeout before the worker is killed
+GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)
 
 
 def default_memory_limit() -> int:
