@@ -14,7 +14,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.fetch import FetchResult, fetch
 from jqmagic.core.patch import patch
 from jqmagic.core.payloads import payload
-from jqmagic.core.query import QueryResult, query
+from jqmagic.core.query import QueryResult, clear_cache, query
 from jqmagic.core.search import SearchResults, search
 from jqmagic.core.shape import ShapeResult, shape
 from jqmagic.teach import check
@@ -30,6 +30,7 @@ __all__ = [
     "ShapeResult",
     "__version__",
     "check",
+    "clear_cache",
     "fetch",
     "load_ipython_extension",
     "patch",

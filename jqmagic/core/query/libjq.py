@@ -4,7 +4,7 @@ The PyPI ``jq`` wheel bundles libjq 1.8.2 and exports its C API. Driving that AP
 directly (instead of the binding's Python layer) gives jq's real semantics: ``input`` and
 ``inputs``, ``input_filename``, ``$ARGS``, ``halt_error``, files read by path, and numbers
 printed from their literals (64-bit integers stay exact). This module is only ever used
-inside the worker process (:mod:`jqmagic.core.worker`): libjq can hang or abort its
+inside the worker process (:mod:`jqmagic.core.query.serve`): libjq can hang or abort its
 process, and it holds the GIL while it runs.
 """
 
@@ -14,7 +14,7 @@ import ctypes
 import json
 import os
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
 from dataclasses import dataclass, field
 
@@ -77,6 +77,11 @@ def _load() -> ctypes.CDLL:
         "jv_free": (None, jv),
         "jv_invalid_has_msg": (c_int, jv),
         "jv_invalid_get_msg": (jv, jv),
+        "jv_parser_set_buf": (None, c_void_p, c_char_p, c_int, c_int),
+        "jv_parser_next": (jv, c_void_p),
+        "jv_parser_free": (None, c_void_p),
+        "jv_array": (jv,),
+        "jv_array_append": (jv, jv, jv),
     }
     for name, (restype, *argtypes) in signatures.items():
         fn = getattr(lib, name)
@@ -251,6 +256,82 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
         _lib.jq_util_input_free(ctypes.byref(inputs))
 
 
+def parse_inputs(files: list[str]) -> list[jv]:
+    """Every top-level value of ``files``, parsed by libjq as ``jq`` reads them (owned jvs:
+    free them with :func:`free_values`); InputError on the first bad one."""
+    errors: list[str] = []
+    on_error = INPUT_ERR_CB(lambda _d, msg: errors.append(msg.decode("utf-8", "replace")))
+    inputs = c_void_p(_lib.jq_util_input_init(on_error, None))
+    values: list[jv] = []
+    try:
+        _lib.jq_util_input_set_parser(inputs, _lib.jv_parser_new(0), 0)
+        for name in files:
+            _lib.jq_util_input_add_input(inputs, os.fsencode(name))
+        while True:
+            value = _lib.jq_util_input_next_input(inputs)
+            if _lib.jv_get_kind(value) == KIND_INVALID:
+                has_message = _lib.jv_invalid_has_msg(_lib.jv_copy(value))
+                _lib.jv_free(value)
+                if has_message or errors or _lib.jq_util_input_errors(inputs):
+                    raise InputError("\n".join(errors) or "could not read the input")
+                return values
+            values.append(value)
+    except BaseException:
+        free_values(values)
+        raise
+    finally:
+        _lib.jq_util_input_free(ctypes.byref(inputs))
+
+
+def parse_text(text: str) -> list[jv]:
+    """Every top-level value of JSON ``text`` (owned jvs); InputError on a bad one."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) >= 2**31:  # libjq's buffer length is an int
+        raise InputError("the converted text is over 2 GiB; convert the file to JSON first")
+    parser = c_void_p(_lib.jv_parser_new(0))
+    values: list[jv] = []
+    try:
+        _lib.jv_parser_set_buf(parser, data, len(data), 1)
+        while True:
+            value = _lib.jv_parser_next(parser)
+            if _lib.jv_get_kind(value) != KIND_INVALID:
+                values.append(value)
+                continue
+            if _lib.jv_invalid_has_msg(_lib.jv_copy(value)):
+                raise InputError(_message(_lib.jv_invalid_get_msg(value)))
+            _lib.jv_free(value)
+            return values
+    except BaseException:
+        free_values(values)
+        raise
+    finally:
+        _lib.jv_parser_free(parser)
+
+
+def free_values(values: list[jv]) -> None:
+    """Release values :func:`parse_inputs` made."""
+    for value in values:
+        _lib.jv_free(value)
+    values.clear()
+
+
+def run_parsed(program: Program, values: list[jv], *, null_input: bool = False,
+               slurp: bool = False, flags: int = 0) -> Iterator[str]:
+    """Like :func:`run`, over values parsed before (borrowed, not consumed), for programs
+    that never read ``input``/``inputs``/``input_filename`` (no input callback is set)."""
+    program.messages.clear()
+    if null_input:
+        yield from _results(program, _parse("null"), flags)
+    elif slurp:
+        whole = _lib.jv_array()
+        for value in values:
+            whole = _lib.jv_array_append(whole, _lib.jv_copy(value))
+        yield from _results(program, whole, flags)
+    else:
+        for value in values:
+            yield from _results(program, _lib.jv_copy(value), flags)
+
+
 def _inputs(state: c_void_p, inputs: c_void_p) -> Iterator[jv]:
     while True:
         value = _lib.jq_util_input_next_input(inputs)
@@ -298,5 +379,3 @@ def _halt(state: c_void_p) -> Halt:
         return Halt(exit_code, None)
     return Halt(exit_code, _message(error))
 
-
-MessageSink = Callable[[str], None]

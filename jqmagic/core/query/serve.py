@@ -9,8 +9,10 @@ this side made.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
+import re
 import resource
 import signal
 import sys
@@ -19,10 +21,13 @@ from typing import Any, BinaryIO
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import failures, fastpath, libjq
+from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.wire import read_frame, write_frame
 from jqmagic.core.settings import settings
 
+jv_documents = JvCache(lambda: fastpath.documents.size)
+"""Files parsed by libjq (the fast path's trees are ``fastpath.documents``): one budget."""
 MAX_MESSAGES = 100
 MESSAGE_CHARS = 2_000
 
@@ -34,10 +39,8 @@ def _apply_caller(request: dict[str, Any]) -> None:
     if request.get("home"):
         os.environ["HOME"] = request["home"]
     if request.get("cwd") and request["cwd"] != os.getcwd():
-        try:
+        with contextlib.suppress(OSError):  # a folder removed since: paths are NOT_FOUND
             os.chdir(request["cwd"])
-        except OSError:
-            pass  # a folder removed since: relative paths then fail as NOT_FOUND
 
 
 def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
@@ -55,6 +58,7 @@ def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
         return _failed(exc, 0, []), b""
     except MemoryError:
         fastpath.documents.clear()
+        jv_documents.clear()
         return _failed(JqMagicError(
             "TOO_LARGE", "The jq program ran out of memory and was stopped.",
             "Query a smaller part (e.g. .items[:1000]) or stream with --jsonl."), 0, []), b""
@@ -64,37 +68,69 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
     run = request["run"]
     keep, spill = request["keep"], Spill(request.get("spill"))
     kept: list[bytes] = []
-    total, error, program = 0, None, None
+    total, error, program, prepared = 0, None, None, None
+
+    def take(texts) -> None:
+        nonlocal total
+        for text in texts:
+            total += 1
+            data = text.encode()
+            if keep is None or len(kept) < keep:
+                kept.append(data)
+            else:
+                spill.add(kept, data)
+
     source = fastpath.source_of(request["source"])
-    with sources.prepare(source, run.get("timeout")) as prepared:
-        try:
-            program = programs.get(request["program"], request.get("args"),
-                                   run.get("library_paths") or None)
-            flags = libjq.dump_flags(**request["layout"])
-            for text in libjq.run(program, prepared.files, null_input=run["null_input"],
-                                  slurp=run["slurp"], raw_input=run["raw_input"], flags=flags):
-                total += 1
-                data = text.encode()
-                if keep is None or len(kept) < keep:
-                    kept.append(data)
-                else:
-                    spill.add(kept, data)
-        except libjq.CompileError as exc:
-            error = failures.compile_error(str(exc), request["program"])
-        except libjq.RunError as exc:
-            error = failures.run_error(str(exc), total)
-        except libjq.InputError as exc:
-            error = failures.input_error(str(exc), prepared)
-        except libjq.Halt as exc:
-            error = failures.halt_error(exc.exit_code, exc.message)
-        finally:
-            spill.close()
+    try:
+        program = programs.get(request["program"], request.get("args"),
+                               run.get("library_paths") or None)
+        flags = libjq.dump_flags(**request["layout"])
+        with contextlib.ExitStack() as stack:
+            parsed = _cached_inputs(stack, source, request)
+            if parsed is not None:
+                take(libjq.run_parsed(program, parsed, null_input=run["null_input"],
+                                      slurp=run["slurp"], flags=flags))
+            else:
+                prepared = stack.enter_context(sources.prepare(source, run.get("timeout")))
+                take(libjq.run(program, prepared.files, null_input=run["null_input"],
+                               slurp=run["slurp"], raw_input=run["raw_input"], flags=flags))
+    except libjq.CompileError as exc:
+        error = failures.compile_error(str(exc), request["program"])
+    except libjq.RunError as exc:
+        error = failures.run_error(str(exc), total)
+    except libjq.InputError as exc:
+        error = failures.input_error(str(exc), prepared or sources.Prepared())
+    except libjq.Halt as exc:
+        error = failures.halt_error(exc.exit_code, exc.message)
+    finally:
+        spill.close()
     messages = program.messages[:MAX_MESSAGES] if program is not None else []
     header = _failed(error, total, messages) if error else {"status": "ok", "error": None}
     header.update({"total": total, "sizes": [len(d) for d in kept], "spilled": spill.written,
                    "spill_error": spill.error, "engine": "libjq",
                    "messages": [m[:MESSAGE_CHARS] for m in messages]})
     return header, b"".join(kept)
+
+
+_READS_INPUTS = re.compile(r"\binput")
+
+
+def _cached_inputs(stack: contextlib.ExitStack, source, request: dict) -> list | None:
+    """The source's values from the parsed-file cache, or None when the program must read
+    its inputs itself (``input``, ``inputs``, ``input_filename``, ``-R``, no cache, not a
+    file) or a file does not parse (libjq then reads it and reports where)."""
+    run = request["run"]
+    if (source.kind != "file" or not run["cache"] or run["raw_input"] or run["null_input"]
+            or _READS_INPUTS.search(request["program"])):
+        return None
+    values: list = []
+    try:
+        for path in sources.resolve_files(source.spec):
+            values.extend(stack.enter_context(
+                jv_documents.values(path, source.formats.for_path(path))))
+    except libjq.InputError:
+        return None
+    return values
 
 
 def _failed(error: JqMagicError, total: int, messages: list[str]) -> dict:
@@ -112,6 +148,7 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             return
         if request.get("op") == "clear_cache":
             fastpath.documents.clear()
+            jv_documents.clear()
             header, body = {"status": "ok", "error": None}, b""
         else:
             header, body = execute(programs, request)

@@ -1,0 +1,116 @@
+"""Files parsed by libjq, kept between queries: programs outside the fast path skip the parse.
+
+One entry per file version (device, inode, format; size, mtime and ctime), least recently
+used out, within the document budget counted in resident bytes (the growth of the worker's
+resident set while the file was parsed).
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+from jqmagic.core import sources
+from jqmagic.core.query import libjq
+from jqmagic.core.settings import settings
+
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+
+
+def version(st: os.stat_result) -> tuple[int, int, int]:
+    """What changes when a file's content may have: size, mtime and ctime (a file rewritten
+    with its old mtime restored still gets a new ctime)."""
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def resident_bytes() -> int:
+    """This process's resident set, in bytes (0 where /proc is absent)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
+@dataclass
+class Parsed:
+    """A file's top-level values as libjq holds them, and what they cost in memory."""
+
+    values: list
+    resident: int
+    kept: bool = False
+
+    def free(self) -> None:
+        libjq.free_values(self.values)
+
+
+class JvCache:
+    """Parsed files by (device, inode, format), valid while their version matches."""
+
+    def __init__(self, others: Callable[[], int] = lambda: 0) -> None:
+        self._entries: OrderedDict[tuple, tuple[tuple, Parsed]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._others = others  # resident bytes the other cache of the budget holds
+
+    @property
+    def size(self) -> int:
+        """Resident bytes held."""
+        return sum(parsed.resident for _, parsed in self._entries.values())
+
+    @contextmanager
+    def values(self, path: str, fmt: str) -> Iterator[list]:
+        """The parsed values of ``path`` read as ``fmt`` (json, jsonl, yaml or jsonc), for
+        the block; a file over the budget is parsed, used and freed."""
+        parsed = self._get(path, fmt)
+        try:
+            yield parsed.values
+        finally:
+            if not parsed.kept:
+                parsed.free()
+
+    def _get(self, path: str, fmt: str) -> Parsed:
+        fd = sources.open_file(path)
+        try:
+            st = os.fstat(fd)
+        finally:
+            os.close(fd)
+        key, stamp = (st.st_dev, st.st_ino, fmt), version(st)
+        with self._lock:
+            hit = self._entries.get(key)
+            if hit is not None and hit[0] == stamp and settings.doc_cache_bytes:
+                self._entries.move_to_end(key)
+                return hit[1]
+        before = resident_bytes()
+        parsed = Parsed(_parse(path, fmt), 0)
+        parsed.resident = max(resident_bytes() - before, st.st_size)
+        self._keep(key, stamp, parsed)
+        return parsed
+
+    def _keep(self, key: tuple, stamp: tuple, parsed: Parsed) -> None:
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                old[1].free()
+            while self._entries and self.size + self._others() + parsed.resident > \
+                    settings.doc_cache_bytes:
+                self._entries.popitem(last=False)[1][1].free()
+            if parsed.resident <= settings.doc_cache_bytes:
+                self._entries[key] = (stamp, parsed)
+                parsed.kept = True
+
+    def clear(self) -> None:
+        """Free every parsed file."""
+        with self._lock:
+            for _, parsed in self._entries.values():
+                parsed.free()
+            self._entries.clear()
+
+
+def _parse(path: str, fmt: str) -> list:
+    if fmt in ("json", "jsonl"):
+        return libjq.parse_inputs([path])
+    return libjq.parse_text(sources.convert(sources.read_text(path), fmt, path))

@@ -1,0 +1,96 @@
+"""Programs outside the fast path skip the parse too: libjq's parsed files are kept per
+file version, within the budget, and give the answers a fresh parse gives."""
+
+from __future__ import annotations
+
+import json
+import os
+
+import pytest
+
+from jqmagic import query
+from jqmagic.core.query import libjq, serve
+from jqmagic.core.query.run import clear_cache
+from jqmagic.core.settings import settings
+from tests.core.query.inline import inline_worker
+
+OUTSIDE_THE_FAST_PATH = '[.items[] | "\\(.name)=\\(.n)"] | join(",")'
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """The files libjq parses for the cache, watched in this process."""
+    serve.jv_documents.clear()
+    seen: list[str] = []
+    real = libjq.parse_inputs
+
+    def counting(files):
+        seen.extend(os.path.basename(f) for f in files)
+        return real(files)
+
+    monkeypatch.setattr(libjq, "parse_inputs", counting)
+    with inline_worker(monkeypatch):
+        yield seen
+    serve.jv_documents.clear()
+
+
+def write(path, n: int) -> str:
+    path.write_text(json.dumps({"items": [{"name": f"i{k}", "n": k} for k in range(n)]}))
+    return str(path)
+
+
+def test_a_file_is_parsed_once_for_every_later_question(tmp_path, parses):
+    path = write(tmp_path / "a.json", 3)
+    first = query(OUTSIDE_THE_FAST_PATH, path)
+    again = query(OUTSIDE_THE_FAST_PATH + ' | ascii_upcase', path)
+    assert first.engine == again.engine == "libjq"
+    assert first.values == ["i0=0,i1=1,i2=2"] and again.values == ["I0=0,I1=1,I2=2"]
+    assert parses == ["a.json"]
+
+
+def test_a_file_rewritten_with_its_old_mtime_is_parsed_again(tmp_path, parses):
+    path = write(tmp_path / "a.json", 3)
+    stamp = os.stat(path)
+    query(OUTSIDE_THE_FAST_PATH, path)
+    write(tmp_path / "a.json", 3)
+    text = (tmp_path / "a.json").read_text().replace('"i1"', '"XX"')
+    with open(path, "w") as handle:  # same size, same mtime: only the ctime tells
+        handle.write(text)
+    os.utime(path, ns=(stamp.st_atime_ns, stamp.st_mtime_ns))
+    assert query(OUTSIDE_THE_FAST_PATH, path).values == ["i0=0,XX=1,i2=2"]
+    assert parses == ["a.json", "a.json"]
+
+
+def test_programs_that_read_their_inputs_read_the_file(tmp_path, parses):
+    path = write(tmp_path / "a.json", 2)
+    result = query('[inputs | .items | length], (input_filename | ltrimstr("x"))', path,
+                   null_input=True)
+    assert result.values[0] == [2] and result.values[1].endswith("a.json")
+    assert parses == []
+
+
+def test_a_bad_file_falls_back_to_libjq_reading_it(tmp_path, parses):
+    path = tmp_path / "bad.json"
+    path.write_text('{"items": []} {"items": [')
+    with pytest.raises(Exception) as info:
+        query(OUTSIDE_THE_FAST_PATH, str(path))
+    assert info.value.code == "INVALID_JSON"
+    assert info.value.result.values == [""]  # the first value's answer, as jq prints it
+
+
+def test_over_the_budget_is_used_then_freed_and_clear_cache_empties(tmp_path, parses,
+                                                                     monkeypatch):
+    path = write(tmp_path / "a.json", 50)
+    monkeypatch.setattr(settings, "doc_cache_bytes", 10)
+    assert query(OUTSIDE_THE_FAST_PATH + " | length", path).values[0] > 0
+    assert serve.jv_documents.size == 0
+    monkeypatch.setattr(settings, "doc_cache_bytes", 1 << 30)
+    query(OUTSIDE_THE_FAST_PATH, path)
+    assert serve.jv_documents.size > 0
+
+
+def test_clear_cache_empties_the_real_worker(tmp_path):
+    path = write(tmp_path / "a.json", 2)
+    assert query(OUTSIDE_THE_FAST_PATH, path).values == ["i0=0,i1=1"]
+    clear_cache()
+    assert query(OUTSIDE_THE_FAST_PATH, path).values == ["i0=0,i1=1"]
