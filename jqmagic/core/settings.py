@@ -20,7 +20,8 @@ class Settings:
     max_tokens: int = 50_000
     timeout: float = 30.0
     exec_timeout: float = 60.0
-    doc_cache_bytes: int = 1 << 30  # source bytes of parsed files kept for later queries
+    doc_cache_bytes: int = 1 << 30  # resident bytes of parsed files kept for later queries
+    worker_memory: int = 0  # bytes the query worker may map; 0: 3/4 of physical memory
     fast_path: bool = True  # answer the jq subset in-process (jqmagic.core.jqlang)
     exec_max_bytes: int = 2**30  # a command's output (and any file it writes) at most
     cache_dir: Path = field(default_factory=_cache_dir)

@@ -3,6 +3,7 @@ face stays usable afterwards; the supervision costs little on small queries."""
 
 from __future__ import annotations
 
+import json
 import statistics
 import time
 
@@ -109,3 +110,23 @@ def test_a_kernel_interrupt_stops_runaway_programs_and_the_kernel_goes_on():
         assert seconds(runaway) < 3 + 5  # stopped soon after the interrupt
     assert "TIMEOUT" in shown(cells[5]) and seconds(cells[5]) < 1 + LATE + 1
     assert [shown(c).strip() for c in (cells[3], cells[6], cells[7])] == ["3", "6", "1"]
+
+
+def test_a_memory_blow_up_and_a_huge_file_end_in_too_large_and_the_kernel_goes_on(tmp_path):
+    """In a real kernel: the query that killed kernels (a 1.4 MB file printed 40,000 times
+    over) and a file bigger than the worker's memory cap each cost the worker, not the
+    kernel, which answers the next query."""
+    mid = tmp_path / "mid.json"
+    mid.write_text(json.dumps([{"k": i, "s": "x" * 20} for i in range(40_000)]))
+    huge = tmp_path / "huge.json"
+    huge.write_text("[" + ",".join(['{"a": [1, 2, 3], "b": "yyyyyyyy"}'] * 2_000_000) + "]")
+    cells = run_notebook([
+        "%load_ext jqmagic",
+        "from jqmagic.core.settings import settings; settings.worker_memory = 2**30\n"
+        "from jqmagic.core.query.worker import shared_worker; shared_worker().stop()",
+        f"%jq '[.[] as $x | .]' {mid}", f"%jq 'length' {mid}",
+        f"%jq '[.[] | [., ., ., .]] | length' {huge} --timeout 120",
+        "%jq -n '[1, 2] | add'"], interrupt_after=120)
+    for blow_up in (cells[2], cells[4]):
+        assert "TOO_LARGE" in shown(blow_up) and "Traceback" not in shown(blow_up)
+    assert [shown(c).strip() for c in (cells[3], cells[5])] == ["40000", "3"]

@@ -23,6 +23,7 @@ import time
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.settings import settings
 from jqmagic.core.query.wire import read_frame, write_frame
 from jqmagic.core.sources import dumps
 
@@ -41,7 +42,8 @@ class Worker:
     """A handle on one worker process, restarted when it dies or is killed."""
 
     def __init__(self, memory_limit: int | None = None):
-        self.memory_limit = default_memory_limit() if memory_limit is None else memory_limit
+        self._given_limit = memory_limit
+        self.memory_limit = memory_limit or settings.worker_memory or default_memory_limit()
         self._process: subprocess.Popen | None = None
         self._stderr: Any = None
         self._lock = threading.Lock()
@@ -49,6 +51,8 @@ class Worker:
     def _start(self) -> subprocess.Popen:
         if self._process is not None and self._process.poll() is None:
             return self._process
+        self.memory_limit = self._given_limit or settings.worker_memory or \
+            default_memory_limit()
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close
         env = dict(os.environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit))
         self._process = subprocess.Popen(
@@ -129,10 +133,15 @@ class Worker:
         self._process = None
         if process is not None:
             self._close(process)
-        if "cannot allocate memory" in stderr or code == -signal.SIGKILL:
+        # Out of memory ends libjq in an abort, orjson in a segfault, the kernel's OOM killer
+        # in SIGKILL: each is the memory cap at work, not a bug to report as such.
+        if "cannot allocate memory" in stderr or "MemoryError" in stderr or code in (
+                -signal.SIGKILL, -signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS):
             return JqMagicError(
-                "TOO_LARGE", "The jq program ran out of memory and was stopped.",
-                "Query a smaller part (e.g. .items[:1000]) or stream with --jsonl.")
+                "TOO_LARGE", f"The query ran out of memory (the worker's cap is "
+                f"{self.memory_limit / 2**30:.1f} GiB) and was stopped.",
+                "Query a smaller part (e.g. .items[:1000]), print less (length, keys), or "
+                "stream with --jsonl.")
         last = stderr.splitlines()[-1] if stderr else f"exit status {code}"
         return JqMagicError("QUERY_ERROR", f"The jq worker crashed: {last}",
                             "The worker was restarted; try again or simplify the program.")
