@@ -100,6 +100,8 @@ QUERY = (
            metavar="S"),
     _switch(("--no-cache",), "cache", "parse the file again instead of reusing its parsed "
             "tree", action="store_false", default=True),
+    _switch(("--clear-cache",), "clear_cache", "first forget every parsed file kept for later "
+            "queries (alone: only that)", faces=(MAGIC,)),
     _value(("--to",), "to", "how to show the results", choices=("json", "yaml", "lines", "df"),
            default="json", faces=(MAGIC,)),
     _value(("-o", "--out"), "out", "store every value in this Python variable",
@@ -107,8 +109,8 @@ QUERY = (
 )
 
 # Keywords a face reads itself rather than passing to query().
-FACE_ONLY = {"arg", "argjson", "to", "out", "force_file", "force_var", "force_url", "text",
-             "exec", "payload"}
+FACE_ONLY = {"arg", "argjson", "to", "out", "clear_cache", "force_file", "force_var",
+             "force_url", "text", "exec", "payload"}
 
 
 def for_face(flags: Iterable[Flag], face: str) -> list[Flag]:

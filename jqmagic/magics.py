@@ -27,7 +27,7 @@ from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 from jqmagic import flags
 from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.query import query
+from jqmagic.core.query import clear_cache, query
 
 _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 _URL = re.compile(r"^https?://", re.I)
@@ -56,27 +56,43 @@ def parse_line(magic, line: str):
         raise error from None
 
 
+_DEFAULTS = core_settings.Settings()
+
+
 @magics_class
 class JqMagic(Magics):
     """%jq and %%jq, plus the settings every jqmagic magic shares (``%config JqMagic``)."""
 
-    max_results = Int(100, help="Results shown at most, unless --all.").tag(config=True)
-    max_tokens = Int(50_000, help="About this many tokens of output at most.").tag(config=True)
-    timeout = Float(30.0, help="Seconds a jq program may run.").tag(config=True)
+    # Defaults come from the core's Settings: one place for every limit.
+    max_results = Int(_DEFAULTS.max_results, help="Results shown at most, unless --all."
+                      ).tag(config=True)
+    max_tokens = Int(_DEFAULTS.max_tokens, help="About this many tokens of output at most."
+                     ).tag(config=True)
+    timeout = Float(_DEFAULTS.timeout, help="Seconds a jq program may run.").tag(config=True)
+    exec_timeout = Float(_DEFAULTS.exec_timeout, help="Seconds an --exec command may run."
+                         ).tag(config=True)
+    exec_max_bytes = Int(_DEFAULTS.exec_max_bytes, help="Bytes an --exec command may print."
+                         ).tag(config=True)
+    doc_cache_bytes = Int(_DEFAULTS.doc_cache_bytes, help="Resident bytes of parsed files "
+                          "kept for later queries.").tag(config=True)
+    worker_memory = Int(_DEFAULTS.worker_memory, help="Bytes the query worker may map (0: "
+                        "three quarters of physical memory).").tag(config=True)
     debug = Bool(False, help="Show tracebacks instead of one-line errors.").tag(config=True)
-    sandbox = Bool(False, help="Confine files to allowed_roots, refuse --exec and private "
-                   "web addresses (JQMAGIC_SANDBOX=1 turns it on too).").tag(config=True)
+    sandbox = Bool(_DEFAULTS.sandbox, help="Confine files to allowed_roots, refuse --exec and "
+                   "private web addresses (JQMAGIC_SANDBOX=1 turns it on too).").tag(config=True)
     allowed_roots = List(Unicode(), help="Folders the sandbox allows (default: the working "
                          "directory).").tag(config=True)
-    exec_allowed = Bool(False, help="Let --exec run in the sandbox.").tag(config=True)
+    exec_allowed = Bool(_DEFAULTS.exec_allowed, help="Let --exec run in the sandbox."
+                        ).tag(config=True)
 
-    @validate("max_results", "max_tokens", "timeout")
+    @validate("max_results", "max_tokens", "timeout", "exec_timeout", "exec_max_bytes")
     def _positive(self, proposal):
         if proposal["value"] <= 0:
             raise ValueError(f"{proposal['trait'].name} must be positive")
         return proposal["value"]
 
-    @observe("max_results", "max_tokens", "timeout", "sandbox", "allowed_roots", "exec_allowed")
+    @observe("max_results", "max_tokens", "timeout", "exec_timeout", "exec_max_bytes",
+             "doc_cache_bytes", "worker_memory", "sandbox", "allowed_roots", "exec_allowed")
     def _to_core(self, change):
         setattr(core_settings.settings, change["name"], change["new"])
 
@@ -150,6 +166,11 @@ class JqMagic(Magics):
             print(self.jq.parser.format_help())
             return None
         words = list(args.words)
+        if args.clear_cache:
+            self.run_core(clear_cache)
+            if not words and cell is None:
+                print("Cleared the parsed files kept for later queries.")
+                return None
         if cell is None:
             if not words:
                 raise UsageError("INVALID_QUERY: No jq filter given.\nHint: %jq '.' data.json")

@@ -107,3 +107,21 @@ def test_payload_of_a_truncated_result_is_queryable(ip, run_cell):
     with pytest.raises(UsageError) as info:
         run_cell("%jq . --payload 0123")
     assert info.value.code == "INVALID_ARGUMENT"
+
+
+def test_clear_cache_option_and_settings_from_the_core(ip, tmp_path, capsys):
+    from jqmagic.core.settings import Settings, settings
+
+    path = tmp_path / "a.json"
+    path.write_text('{"a": [1, 2]}')
+    assert ip.run_line_magic("jq", f"'.a | length' {path}").values == [2]
+    ip.run_line_magic("jq", "--clear-cache")
+    assert "Cleared" in capsys.readouterr().out
+    assert ip.run_line_magic("jq", f"--clear-cache '.a[1]' {path}").values == [2]
+    magic = next(m for m in ip.configurables if type(m).__name__ == "JqMagic")
+    assert magic.doc_cache_bytes == Settings().doc_cache_bytes
+    ip.run_line_magic("config", "JqMagic.exec_max_bytes = 1000")
+    try:
+        assert settings.exec_max_bytes == 1000
+    finally:
+        ip.run_line_magic("config", f"JqMagic.exec_max_bytes = {Settings().exec_max_bytes}")
