@@ -87,6 +87,11 @@ def reserve(*, directory: str | os.PathLike | None = None) -> PayloadRef:
     return PayloadRef(pid, payload_dir(directory) / pid / FILENAME, 0)
 
 
+def release(ref: PayloadRef) -> None:
+    """Remove what was written through :func:`reserve` for a query that failed."""
+    shutil.rmtree(ref.path.parent, ignore_errors=True)
+
+
 def settle(ref: PayloadRef, *, budget: int | None = None) -> PayloadRef:
     """Prune the store around a payload written through :func:`reserve`; its final size."""
     root = ref.path.parent.parent

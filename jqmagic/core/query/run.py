@@ -49,7 +49,12 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
     request = requests.build(program, source, args, options)
     request = _bind_namespace(request, namespace)
     slot = None if request.bounds.passthrough else payloads.reserve()
-    header, body = _run(request, slot, namespace)
+    try:
+        header, body = _run(request, slot, namespace)
+    except JqMagicError:  # stopped, interrupted or crashed: no partial payload stays behind
+        if slot is not None:
+            payloads.release(slot)
+        raise
     texts = split(body, header["sizes"])
     spilled = payloads.settle(slot) if header["spilled"] else None
     result = bounded(request.program, texts, header, request.printing.raw, request.bounds,

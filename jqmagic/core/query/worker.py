@@ -14,6 +14,7 @@ import atexit
 import json
 import os
 import select
+import shutil
 import signal
 import subprocess
 import sys
@@ -46,6 +47,7 @@ class Worker:
         self.memory_limit = memory_limit or settings.worker_memory or default_memory_limit()
         self._process: subprocess.Popen | None = None
         self._stderr: Any = None
+        self._tmpdir = ""
         self._lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen:
@@ -54,7 +56,11 @@ class Worker:
         self.memory_limit = self._given_limit or settings.worker_memory or \
             default_memory_limit()
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close
-        env = dict(os.environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit))
+        # The worker's temporary files live in a folder of its own, removed with it, so a
+        # killed worker leaves nothing behind.
+        self._tmpdir = tempfile.mkdtemp(prefix="jqmagic-worker-")
+        env = dict(os.environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit),
+                   TMPDIR=self._tmpdir)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "jqmagic.core.query.serve"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
@@ -81,6 +87,7 @@ class Worker:
         for stream in (process.stdin, process.stdout, self._stderr):
             if stream is not None:
                 stream.close()
+        shutil.rmtree(self._tmpdir, ignore_errors=True)
 
     def request(self, request: dict, timeout: float | None) -> tuple[dict, bytes]:
         """Send one request and wait for its reply, at most ``timeout`` seconds (plus a

@@ -58,3 +58,20 @@ def test_memory_cap_turns_an_explosion_into_too_large():
         assert header["status"] == "ok" and body == b"[\n  0,\n  1,\n  2\n]"
     finally:
         worker.stop()
+
+
+def test_a_stopped_query_leaves_no_temporary_file_or_partial_payload(tmp_path, monkeypatch):
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path / "payloads"))
+    monkeypatch.setattr(settings, "fast_path", False)  # libjq: only the kill stops it
+    big = tmp_path / "big.yaml"
+    big.write_text("".join(f"- {{a: {i}}}\n" for i in range(2000)))
+    with pytest.raises(JqMagicError) as info:
+        query(".[] | (range(1000), last(range(1e18)))", str(big), timeout=1)  # 900 spilled
+    assert info.value.code == "TIMEOUT"
+    assert not list((tmp_path / "payloads").glob("*/payload.json"))
+    worker = shared_worker()
+    assert worker._process is None  # killed; its folder of temporary files went with it
+    assert query(".", value=1).values == [1]
+    folder = worker._tmpdir
+    worker.stop()
+    assert not os.path.exists(folder)
