@@ -17,6 +17,11 @@ $(VENV)/.test: $(VENV)/bin/python pyproject.toml
 test: $(VENV)/.test
 	$(PY) -m pytest -q
 
+# ruff with the rules chosen in pyproject.toml, over the package, tests, bench and scripts.
+lint: $(VENV)/.test
+	$(PY) -m pip install -q ruff
+	$(PY) -m ruff check jqmagic tests bench scripts
+
 $(VENV)/.demo: $(VENV)/bin/python pyproject.toml
 	$(PY) -m pip install -q -e '.[demo,df]'
 	touch $@

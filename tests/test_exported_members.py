@@ -7,8 +7,10 @@ import jqmagic
 
 
 def test_all_is_pinned():
-    assert set(jqmagic.__all__) >= {"JqMagicError", "QueryResult", "query",
-                                    "load_ipython_extension", "__version__"}
+    assert sorted(jqmagic.__all__) == [
+        "FetchResult", "JqMagicError", "QueryResult", "SchemaBrowser", "SearchResults",
+        "ShapeResult", "__version__", "check", "clear_cache", "fetch", "load_ipython_extension",
+        "patch", "payload", "query", "search", "shape"]
     for name in jqmagic.__all__:
         assert hasattr(jqmagic, name), name
 
