@@ -8,8 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic import JqMagicError
-from jqmagic.core.query import fastpath
-from jqmagic.core.query import query
+from jqmagic.core.query import fastpath, query
 from jqmagic.core.settings import settings
 
 

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from jqmagic.core import payloads
-from jqmagic.tools.results import summary
 from jqmagic.core.errors import JqMagicError
+from jqmagic.tools.results import summary
 
 
 def test_store_and_load_round_trip(tmp_path):

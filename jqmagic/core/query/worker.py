@@ -24,8 +24,8 @@ import time
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import settings
 from jqmagic.core.query.wire import read_frame, write_frame
+from jqmagic.core.settings import settings
 from jqmagic.core.sources import dumps
 
 GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)

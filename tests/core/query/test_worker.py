@@ -10,8 +10,8 @@ import time
 import pytest
 
 from jqmagic import JqMagicError, query
-from jqmagic.core.settings import settings
 from jqmagic.core.query.worker import Worker, shared_worker
+from jqmagic.core.settings import settings
 
 
 def test_runaway_program_stops_at_its_timeout_and_the_next_query_works():
