@@ -11,7 +11,7 @@ import json
 from typing import Any
 
 from jqmagic.core.fetch import FetchResult
-from jqmagic.core.query import QueryResult
+from jqmagic.core.query import QueryResult, progress
 from jqmagic.core.search import SearchResults
 from jqmagic.core.settings import settings
 from jqmagic.core.shape import ShapeResult
@@ -150,8 +150,28 @@ RENDERERS = {QueryResult: query_bundle, ShapeResult: shape_bundle, FetchResult: 
              SearchResults: search_bundle}
 
 
+class NotebookProgress(progress.Reporter):
+    """Parsing progress as one output line that updates in place in the notebook."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._handle = None
+
+    def show(self, text: str, done: bool) -> None:
+        from IPython.display import display
+
+        if self._handle is None:
+            self._handle = display({"text/plain": text}, raw=True, display_id=True)
+        else:
+            self._handle.update({"text/plain": text}, raw=True)
+        if done:
+            self._handle = None
+
+
 def register(ipython) -> None:
-    """Teach IPython's display machinery to render jqmagic's result types."""
+    """Teach IPython's display machinery to render jqmagic's result types, and show the
+    parsing of big files as it happens."""
     formatter = ipython.display_formatter.mimebundle_formatter
     for result_type, render in RENDERERS.items():
         formatter.for_type(result_type, render)
+    progress.reporter = NotebookProgress()

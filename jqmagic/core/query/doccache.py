@@ -1,10 +1,11 @@
-"""Parsed documents kept between queries: one parse per file version (path, size, mtime).
+"""Parsed documents kept between queries: one parse per file version (size, mtime, ctime).
 
 Files are parsed with orjson while the garbage collector is paused (the fastest parser on
 this machine, see DESIGN.md); YAML and JSONC are converted to JSON text first, exactly as
-the worker gets them. The cache holds at most ``settings.doc_cache_bytes`` bytes of source
-text (the parsed trees take several times that in memory); the least recently used
-documents go first, and a file bigger than the whole budget is parsed but not kept.
+libjq gets them. With libjq's own cache (``jvcache``) it holds at most
+``settings.doc_cache_bytes`` resident bytes (what each parse added to the worker's resident
+set); the least recently used documents go first, and a file bigger than the whole budget
+is parsed but not kept.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import gc
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -23,9 +24,11 @@ import orjson
 from jqmagic.core import jsonc, sources
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
+from jqmagic.core.query import progress
 from jqmagic.core.settings import settings
 
 BOM = b"\xef\xbb\xbf"
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 FREEZE_BYTES = 1 << 20
 
 
@@ -36,6 +39,22 @@ class Document:
     values: list[Any]
     literals: Literals
     size: int
+    resident: int = 0  # bytes the parsed tree added to the worker's resident set
+
+
+def version(st: os.stat_result) -> tuple[int, int, int]:
+    """What changes when a file's content may have: size, mtime and ctime (a file rewritten
+    with its old mtime restored still gets a new ctime)."""
+    return st.st_size, st.st_mtime_ns, st.st_ctime_ns
+
+
+def resident_bytes() -> int:
+    """This process's resident set, in bytes (0 where /proc is absent)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0
 
 
 @contextmanager
@@ -93,16 +112,17 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
 
 
 class DocumentCache:
-    """Documents by (device, inode, format), valid while the file's size and mtime match."""
+    """Documents by (device, inode, format), valid while the file's version matches."""
 
     def __init__(self) -> None:
-        self._entries: OrderedDict[tuple, tuple[tuple[int, int], Document]] = OrderedDict()
+        self._entries: OrderedDict[tuple, tuple[tuple, Document]] = OrderedDict()
         self._lock = threading.Lock()
+        self.others: Callable[[], int] = lambda: 0  # what libjq's cache holds of the budget
 
     @property
     def size(self) -> int:
-        """Bytes of source text held."""
-        return sum(doc.size for _, doc in self._entries.values())
+        """Resident bytes held."""
+        return sum(doc.resident for _, doc in self._entries.values())
 
     def get(self, path: str, fmt: str, use_cache: bool = True) -> Document:
         """The parsed document at ``path``, from the cache when its version is there.
@@ -112,21 +132,25 @@ class DocumentCache:
         """
         with open(sources.open_file(path), "rb") as handle:
             st = os.fstat(handle.fileno())
-            key, stamp = (st.st_dev, st.st_ino, fmt), file_stamp(st)
+            key, stamp = (st.st_dev, st.st_ino, fmt), version(st)
             with self._lock:
                 hit = self._entries.get(key)
                 if hit is not None and hit[0] == stamp and use_cache:
                     self._entries.move_to_end(key)
                     return hit[1]
+            before = resident_bytes()
+            progress.parsing(path, st.st_size)
             doc = load_file(path, fmt, handle)
-        if use_cache and doc.size <= settings.doc_cache_bytes:
+            progress.parsed(path, st.st_size)
+            doc.resident = max(resident_bytes() - before, doc.size)
+        if use_cache and doc.resident <= settings.doc_cache_bytes:
             self._keep(key, stamp, doc)
         return doc
 
-    def _keep(self, key: tuple, stamp: tuple[int, int], doc: Document) -> None:
+    def _keep(self, key: tuple, stamp: tuple, doc: Document) -> None:
         with self._lock:
             self._entries.pop(key, None)
-            budget = settings.doc_cache_bytes - doc.size
+            budget = settings.doc_cache_bytes - doc.resident - self.others()
             while self._entries and self.size > budget:
                 self._entries.popitem(last=False)
             self._entries[key] = (stamp, doc)

@@ -56,10 +56,10 @@ def answer(request: dict) -> FastAnswer | None:
     program = compile_program(request["program"], frozenset(env))
     if program is None:
         return None
-    runtime.start(run["timeout"])
     try:
         with gc_paused():
-            inputs, literals = _inputs(request)
+            inputs, literals = _inputs(request)  # files parse here, before the clock starts
+            runtime.start(run["timeout"])
             return _run(program, env, inputs, literals, request)
     except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports
         _discard(request["spill"])

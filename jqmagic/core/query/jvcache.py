@@ -15,25 +15,9 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from jqmagic.core import sources
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, progress
+from jqmagic.core.query.doccache import resident_bytes, version
 from jqmagic.core.settings import settings
-
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
-
-
-def version(st: os.stat_result) -> tuple[int, int, int]:
-    """What changes when a file's content may have: size, mtime and ctime (a file rewritten
-    with its old mtime restored still gets a new ctime)."""
-    return st.st_size, st.st_mtime_ns, st.st_ctime_ns
-
-
-def resident_bytes() -> int:
-    """This process's resident set, in bytes (0 where /proc is absent)."""
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[1]) * _PAGE
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 @dataclass
@@ -85,7 +69,9 @@ class JvCache:
                 self._entries.move_to_end(key)
                 return hit[1]
         before = resident_bytes()
+        progress.parsing(path, st.st_size)
         parsed = Parsed(_parse(path, fmt), 0)
+        progress.parsed(path, st.st_size)
         parsed.resident = max(resident_bytes() - before, st.st_size)
         self._keep(key, stamp, parsed)
         return parsed

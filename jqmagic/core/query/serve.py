@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import failures, fastpath, libjq
+from jqmagic.core.query import failures, fastpath, libjq, progress
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.wire import read_frame, write_frame
@@ -28,6 +28,7 @@ from jqmagic.core.settings import settings
 
 jv_documents = JvCache(lambda: fastpath.documents.size)
 """Files parsed by libjq (the fast path's trees are ``fastpath.documents``): one budget."""
+fastpath.documents.others = lambda: jv_documents.size
 MAX_MESSAGES = 100
 MESSAGE_CHARS = 2_000
 
@@ -151,10 +152,18 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
             jv_documents.clear()
             header, body = {"status": "ok", "error": None}, b""
         else:
+            progress.sending(lambda event: _send_event(replies, event))
+            _send_event(replies, {"event": "begin"})
             header, body = execute(programs, request)
+            progress.sending(None)
         write_frame(replies, json.dumps(header).encode())
         write_frame(replies, body)
         replies.flush()
+
+
+def _send_event(replies: BinaryIO, event: dict) -> None:
+    write_frame(replies, json.dumps(event).encode())
+    replies.flush()
 
 
 def limit_memory(limit: int) -> None:

@@ -24,11 +24,13 @@ import time
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import progress
 from jqmagic.core.query.wire import read_frame, write_frame
 from jqmagic.core.settings import settings
 from jqmagic.core.sources import dumps
 
 GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)
+START_UP = 60.0  # seconds a worker may take to start and take a request
 
 
 def default_memory_limit() -> int:
@@ -94,11 +96,20 @@ class Worker:
         moment's grace, in which the fast path stops itself and keeps its parsed trees)."""
         with self._lock:
             process = self._start()
-            deadline = None if timeout is None else time.monotonic() + timeout + GRACE
+            deadline = time.monotonic() + START_UP  # the program's clock starts at "begin"
             try:
                 write_frame(process.stdin, dumps(request).encode())
                 process.stdin.flush()
                 header = json.loads(self._receive(process, deadline))
+                while "event" in header:  # progress, before the reply
+                    if header["event"] != "begin":
+                        progress.reporter(header)
+                    if header["event"] in ("begin", "parsed"):  # the program's clock (re)starts
+                        deadline = None if timeout is None else \
+                            time.monotonic() + timeout + GRACE
+                    elif header["event"] == "parsing":  # bounded by memory, not by time
+                        deadline = None
+                    header = json.loads(self._receive(process, deadline))
                 body = self._receive(process, deadline)
             except KeyboardInterrupt:
                 self.stop()

@@ -1,0 +1,68 @@
+"""Progress of the slow step before a query runs (reading and parsing a big file): events
+the worker sends as they happen, and the reporter that shows them on the caller's side.
+
+Parsing counts against the memory cap, not against the program's timeout: the supervisor
+starts the program's clock again when it hears that parsing has ended.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+SHOWN_FROM_BYTES = 50 * 1024 * 1024  # smaller files parse in well under a second
+Event = dict[str, Any]
+
+# ---------------------------------------------------------------- the worker's side
+
+_send: Callable[[Event], None] | None = None
+
+
+def sending(sink: Callable[[Event], None] | None) -> None:
+    """Send this request's events to ``sink`` (None: drop them)."""
+    global _send
+    _send = sink
+
+
+def parsing(label: str, size: int) -> None:
+    """A file of ``size`` bytes is about to be parsed."""
+    if _send is not None:
+        _send({"event": "parsing", "label": label, "bytes": size})
+
+
+def parsed(label: str, size: int) -> None:
+    """Parsing has ended: the program's clock starts now."""
+    if _send is not None:
+        _send({"event": "parsed", "label": label, "bytes": size})
+
+
+# ---------------------------------------------------------------- the caller's side
+
+
+class Reporter:
+    """Shows parsing progress; faces replace :data:`reporter` with their own (a notebook
+    line, a terminal line). This one writes to stderr when it is a terminal."""
+
+    def __init__(self) -> None:
+        self._started: float | None = None
+
+    def __call__(self, event: Event) -> None:
+        if event["bytes"] < SHOWN_FROM_BYTES:
+            return
+        if event["event"] == "parsing":
+            self._started = time.monotonic()
+            self.show(f"Parsing {event['label']} ({event['bytes'] / 1e6:,.0f} MB)...", False)
+        else:
+            took = time.monotonic() - (self._started or time.monotonic())
+            self.show(f"Parsed {event['label']} ({event['bytes'] / 1e6:,.0f} MB) in "
+                      f"{took:.1f} s; it stays parsed for later queries.", True)
+
+    def show(self, text: str, done: bool) -> None:
+        if sys.stderr.isatty():
+            print(f"\r{text}", end="\n" if done else "", file=sys.stderr, flush=True)
+
+
+reporter: Callable[[Event], None] = Reporter()
+"""What the caller does with each event (replaced by the magics in a notebook)."""
