@@ -189,7 +189,7 @@ def _patch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--match", metavar="ARRAY",
                         help="edit the elements of this array that match --where")
     parser.add_argument("--where", metavar="JSON", help="properties a matching element has")
-    parser.add_argument("--all", action="store_true", help="edit every match, not the first")
+    parser.add_argument("--every", action="store_true", help="edit every match, not the first")
     parser.add_argument("--dry-run", action="store_true", help="show a diff, write nothing")
     parser.add_argument("--rfc6902", metavar="FILE",
                         help="apply an RFC 6902 JSON Patch from FILE ('-': stdin), all or nothing")
@@ -219,7 +219,7 @@ def _run_patch(args: argparse.Namespace) -> int:
             kwargs["rfc6902"] = _json_file(args.rfc6902, "--rfc6902")
         if args.merge_patch:
             kwargs["merge_patch"] = _json_file(args.merge_patch, "--merge-patch")
-        result = patch(args.target, all=args.all, dry_run=args.dry_run, **kwargs)
+        result = patch(args.target, every=args.every, dry_run=args.dry_run, **kwargs).to_dict()
     except JqMagicError as exc:
         _print_json({"status": "error", "code": exc.code, "message": exc.message,
                      "suggestion": exc.hint})

@@ -341,7 +341,7 @@ class JqMagic(Magics):
     @argument("--var", action="store_true", help="TARGET is a Python variable")
     @argument("--match", metavar="ARRAY", help="edit the elements of this array that match")
     @argument("--where", metavar="JSON", help="properties a matching element has (JSON)")
-    @argument("--all", action="store_true", help="edit every match, not only the first")
+    @argument("--every", action="store_true", help="edit every match, not only the first")
     @argument("--dry-run", action="store_true", help="show the diff, change nothing")
     @argument("--merge", action="store_true",
               help="cell: the cell is an RFC 7386 merge patch (default: RFC 6902)")
@@ -375,7 +375,8 @@ class JqMagic(Magics):
             body = self.run_core(parse_json, cell, "The cell")
             kwargs["merge_patch" if args.merge else "rfc6902"] = body
         target = self._patch_target(args.words[0], args)
-        result = self.run_core(patch, target, all=args.all, dry_run=args.dry_run, **kwargs)
+        result = self.run_core(patch, target, every=args.every, dry_run=args.dry_run,
+                               **kwargs)
         if args.out:
             self.shell.user_ns[args.out] = result
             print(f"Stored the result in {args.out}.")

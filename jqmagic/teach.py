@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.words import a, json_equal
 
 MAX_DIFF_LINES = 40
 _OK = "\u2714"
@@ -108,17 +109,7 @@ def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
     return CheckResult(answer, expected, False, got, outputs, notes, diff, hint)
 
 
-def same(a: Any, b: Any) -> bool:
-    """JSON equality: ``true`` is not ``1``; ``1`` equals ``1.0`` as in jq; key order is free."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
-        return a == b
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
-    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
-        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and a == b
+same = json_equal  # JSON equality: true is not 1; 1 equals 1.0 as in jq
 
 
 def json_type(value: Any) -> str:
@@ -169,7 +160,7 @@ def describe_difference(got: list[Any], want: list[Any], outputs: bool) -> list[
 def _value_note(want: Any, got: Any) -> str:
     wt, gt = json_type(want), json_type(got)
     if wt != gt:
-        return f"Expected {_article(wt)} {wt}, got {_article(gt)} {gt}."
+        return f"Expected {a(wt)}, got {a(gt)}."
     if wt == "object":
         missing = [k for k in want if k not in got]
         extra = [k for k in got if k not in want]
@@ -190,10 +181,6 @@ def _value_note(want: Any, got: Any) -> str:
         index = next(i for i, (w, g) in enumerate(zip(want, got, strict=True)) if not same(w, g))
         return f"The arrays differ first at index {index}."
     return f"Expected {_short(want)}, got {_short(got)}."
-
-
-def _article(type_name: str) -> str:
-    return "an" if type_name[0] in "aeiou" else "a"
 
 
 def _canonical(value: Any) -> str:

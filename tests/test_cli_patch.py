@@ -54,7 +54,7 @@ def test_match_where_with_a_lone_value(settings):
 def test_remove_all_matches_and_insert(settings):
     ok(jqmagic(str(settings), "insert", "/servers/0", '{"name": "z", "port": 1}'))
     result = ok(jqmagic(str(settings), "remove", "--match", "/servers", "--where",
-                        '{"name": "a"}', "--all"))
+                        '{"name": "a"}', "--every"))
     assert result["matched"] == 1 and result["targetPath"] == "/servers/1"
     assert '"servers": [\n    {"name": "z", "port": 1},\n    {"name": "b", "port": 8081},\n' \
         in settings.read_text()

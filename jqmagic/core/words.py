@@ -53,6 +53,6 @@ def json_equal(left: Any, right: Any) -> bool:
         return left == right
     if isinstance(left, dict) and isinstance(right, dict):
         return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
-    if isinstance(left, list) and isinstance(right, list):
+    if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
         return len(left) == len(right) and all(map(json_equal, left, right))
     return type(left) is type(right) and left == right

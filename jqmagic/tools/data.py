@@ -228,12 +228,12 @@ def json_patch(
                            "Give path or match to say what to edit.",
                            'e.g. "path": "/config/timeout", or "match": {"arrayPath": '
                            '"/users", "where": {"id": "123"}}.')
-    options: dict[str, Any] = {"all": all, "dry_run": dryRun}
+    options: dict[str, Any] = {"every": all, "dry_run": dryRun}
     if value is not None:
         options["value"] = parse_json(value, "value")
     if match is not None:
         options.update(match=match["arrayPath"], where=match["where"])
-    result = patch(filePath, operation, path, **options)
+    result = patch(filePath, operation, path, **options).to_dict()
     for key in ("previousValue", "newValue"):
         if len(json.dumps(result[key], ensure_ascii=False)) > PATCH_VALUE_CHARS:
             result[key] = spill(result[key])

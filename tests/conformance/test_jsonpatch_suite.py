@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.patch import TreeStore, _merge_patch, _rfc6902, patch
+from jqmagic.core.patch import patch
+from jqmagic.core.patch.operations import _merge_patch, _rfc6902
+from jqmagic.core.patch.stores import TreeStore
 
 SUITE = Path(__file__).resolve().parents[3] / "shared" / "suites" / "jsonpatch"
 

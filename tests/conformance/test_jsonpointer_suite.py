@@ -13,8 +13,8 @@ from urllib.parse import unquote
 import pytest
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.jsontext import TextDoc
-from jqmagic.core.patch import TreeStore
+from jqmagic.core.patch.stores import TreeStore
+from jqmagic.core.patch.textdoc import TextDoc
 from jqmagic.core.pointers import parse_pointer
 
 SUITE = Path(__file__).resolve().parents[3] / "shared" / "suites" / "jsonpointer"

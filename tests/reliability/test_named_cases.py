@@ -306,7 +306,7 @@ def test_a_file_truncated_while_streamed(tmp_path, monkeypatch):
 
 
 def test_a_file_deleted_while_being_patched(tmp_path, monkeypatch):
-    from jqmagic.core import patch as patch_module
+    from jqmagic.core.patch import targets as patch_module
 
     path = tmp_path / "p.json"
     path.write_text('{"a": 1}')

@@ -67,14 +67,15 @@ def test_a_stray_temp_file_of_a_killed_writer_is_removed_by_the_next_write(tmp_p
     path.write_bytes(version(0))
     child = python("""
         import sys, time
-        from jqmagic.core import jsontext, patch
-        chunks = jsontext.TextDoc.chunks
+        from jqmagic.core import patch
+        from jqmagic.core.patch import textdoc
+        chunks = textdoc.TextDoc.chunks
         def slow(self):
             for chunk in chunks(self):
                 yield chunk
                 print("writing", flush=True)
                 time.sleep(60)
-        jsontext.TextDoc.chunks = slow
+        textdoc.TextDoc.chunks = slow
         patch.patch(sys.argv[1], "set", "/n", 1)
     """, str(path))
     assert child.stdout.readline() == "writing\n"

@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.jsontext import TextDoc, detect_style
-from jqmagic.core.patch import TreeStore
+from jqmagic.core.patch.jsonscan import detect_style
+from jqmagic.core.patch.stores import TreeStore
+from jqmagic.core.patch.textdoc import TextDoc
 
 PRETTY = """{
   "name": "café \\u00e9\\n",
@@ -358,7 +359,7 @@ def test_error_columns_count_characters_not_bytes():
 @given(doc=st.dictionaries(st.text(max_size=3), json_values, min_size=1, max_size=4),
        layout=layouts, name=st.sampled_from(["move", "copy"]), data=st.data())
 def test_moves_and_copies_as_text_equal_moves_on_values(doc, layout, name, data):
-    from jqmagic.core.patch import _rfc6902
+    from jqmagic.core.patch.operations import _rfc6902
     from jqmagic.core.pointers import to_pointer
 
     pointers = list(_pointers(doc))[1:]

@@ -12,9 +12,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core import patch as patch_module
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.patch import json_equal, patch
+from jqmagic.core.patch import patch
+from jqmagic.core.patch import targets as patch_module
+from jqmagic.core.words import json_equal
 
 USERS = """{
   "config": {
@@ -168,21 +169,21 @@ def test_match_sets_each_key_of_the_first_match(users):
 
 def test_match_all_with_a_path_inside_the_element(users):
     result = patch(users, "set", "/status", "gone", match="/users", where={"status": "new"},
-                   all=True)
+                   every=True)
     assert result["matched"] == 2 and result["targetPath"] == ["/users/0/status",
                                                                "/users/1/status"]
     assert [u["status"] for u in read(users)["users"]] == ["gone", "gone", "active"]
 
 
 def test_match_remove_all(users):
-    result = patch(users, "remove", match="/users", where={"status": "new"}, all=True)
+    result = patch(users, "remove", match="/users", where={"status": "new"}, every=True)
     assert result["targetPath"] == ["/users/0", "/users/1"]
     assert [u["id"] for u in read(users)["users"]] == ["u3"]
 
 
 def test_match_insert_before_each(users):
     result = patch(users, "insert", value={"id": "x"}, match="/users", where={"status": "new"},
-                   all=True)
+                   every=True)
     assert result["targetPath"] == ["/users/0", "/users/2"]
     assert [u["id"] for u in read(users)["users"]] == ["x", "u1", "x", "u2", "u3"]
 

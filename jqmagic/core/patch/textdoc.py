@@ -1,16 +1,16 @@
-"""Lossless JSON / JSONC text: find a value by pointer and splice one edit into the text.
+"""A JSON / JSONC file's text as a store: each edit is a splice of the bytes of the value it
+changes; every other byte (comments, spacing, key order, number literals) stays.
 
 A :class:`TextDoc` keeps the original text of a file. Locating a value walks only the
-containers on the pointer's path: their members are scanned here (so comments, trailing
-commas and offsets are known) while the values in between are skipped by the json module's
-C scanner. An edit replaces the bytes of one value or one member with text rendered in
-the document's own style (indent unit, separators, newline, ASCII escaping); every other byte
-is left as it was, so number literals, key order, escapes and comments survive.
+containers on the pointer's path: their members are scanned (``jsonscan``: comments,
+trailing commas and offsets are known) while the values in between are skipped by the json
+module's C scanner. An edit replaces the bytes of one value or one member with text
+rendered in the document's own style (indent unit, separators, newline, ASCII escaping).
 
-The text is the file's bytes decoded as latin-1: one character per byte, so offsets are byte
-offsets, any byte sequence round-trips, and a 100 MB file costs 100 MB of text. JSON syntax
-is ASCII, so scanning is unaffected; keys, values read, new text, errors and diffs pass
-through :func:`_raw` / :func:`_real` (UTF-8) at the boundary.
+The text is the file's bytes decoded as latin-1: one character per byte, so offsets are
+byte offsets, any byte sequence round-trips, and a 100 MB file costs 100 MB of text. JSON
+syntax is ASCII, so scanning is unaffected; keys, values read, new text, errors and diffs
+pass through ``_raw`` / ``_real`` (UTF-8) at the boundary.
 """
 
 from __future__ import annotations
@@ -19,350 +19,36 @@ import difflib
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from itertools import islice
-from typing import Any, NamedTuple
+from typing import Any
 
-from jqmagic.core import pointers
-from jqmagic.core.errors import JqMagicError, caret_excerpt
-
-BOM = b"\xef\xbb\xbf"
-_WS = re.compile(r"(?:[ \t\n\r]+|//[^\n]*|/\*.*?\*/)*", re.S)
-_HWS = re.compile(r"[ \t]*")
-_STRING = re.compile(r'"(?:[^"\\\x00-\x1f]|\\["\\/bfnrt]|\\u[0-9a-fA-F]{4})*"')
-_NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LITERALS = {"t": "true", "f": "false", "n": "null"}
-_KINDS = {"{": "object", "[": "array", '"': "string", "t": "boolean", "f": "boolean", "n": "null"}
-_STYLE = re.compile(
-    r'"(?:[^"\\\n]|\\.)*"(?P<colon>[ \t]*:[ \t]*)?|,(?P<comma>[ \t]*)(?=[^ \t\r\n])'
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch.jsonscan import (
+    _HWS,
+    _INDEX,
+    _KINDS,
+    BOM,
+    Located,
+    Member,
+    Style,
+    Verbatim,
+    _line_comment_end,
+    _raw,
+    _real,
+    _starts_line,
+    array_index,
+    closing,
+    detect_style,
+    line_indent,
+    members,
+    missing_key,
+    not_container,
+    read,
+    render,
+    validate,
+    value_end,
+    ws,
 )
-_SAMPLE = 1 << 16
-_INDEX = re.compile(r"0|[1-9][0-9]*")
-
-
-def _reject_constant(name: str) -> None:
-    raise ValueError(f"{name} is not JSON")
-
-
-class _DuplicateKey(Exception):
-    """An object repeats a key (not a ValueError, so no fallback parse catches it)."""
-
-
-def _unique(pairs: list) -> None:
-    if len(pairs) > 1 and len(dict(pairs)) != len(pairs):
-        raise _DuplicateKey
-    return None
-
-
-# The decoders reject NaN / Infinity. _SKIP drops each object once built and turns numbers
-# into True (bool is a C callable), so skipping a large sibling runs at C speed and keeps
-# almost nothing; _CHECK also finds repeated keys.
-_READ = json.JSONDecoder(parse_constant=_reject_constant).scan_once
-_SKIP = json.JSONDecoder(object_hook=lambda _: None, parse_int=bool, parse_float=bool,
-                         parse_constant=_reject_constant).scan_once
-_CHECK = json.JSONDecoder(object_pairs_hook=_unique, parse_int=bool, parse_float=bool,
-                          parse_constant=_reject_constant).scan_once
-
-
-class Member(NamedTuple):
-    """One member of an object (``key`` is a str) or array (``key`` is the index)."""
-
-    key: str | int
-    start: int  # the key's opening quote, or the value for arrays
-    kend: int  # just after the key string (== start for arrays)
-    vstart: int
-    vend: int
-
-
-class Verbatim(NamedTuple):
-    """A value with the text it was read from, so a move or copy writes it as written."""
-
-    value: Any
-    text: str  # latin-1 form, as in TextDoc
-    indent: str  # the indentation of the line where it starts
-
-
-@dataclass(frozen=True)
-class Style:
-    """How a document writes JSON, so new text looks like the old."""
-
-    indent: str | None  # indent unit ("  ", "    ", "\t"), None for single-line documents
-    key_sep: str
-    item_sep: str  # between members on one line
-    newline: str
-    ensure_ascii: bool
-
-
-@dataclass(frozen=True)
-class Located:
-    """A value's span, and whether the container holding it spreads over several lines."""
-
-    start: int
-    end: int
-    multiline: bool
-
-
-def array_index(tokens: list[str], depth: int, length: int, *, append: bool = False) -> int:
-    """The index ``tokens[depth]`` names in an array of ``length``; raises if none.
-
-    With ``append`` (RFC 6902 add, insert), ``-`` and ``length`` name the end of the array.
-    """
-    token, where = tokens[depth], pointers.to_pointer(tokens[: depth + 1])
-    parent = pointers.to_pointer(tokens[:depth])
-    if token == "-" and append:
-        return length
-    if not _INDEX.fullmatch(token):
-        reason = ("'-' names the end of the array, after its last element" if token == "-"
-                  else f"{token!r} is not an array index")
-        raise JqMagicError(
-            "NOT_FOUND" if token == "-" else "INVALID_POINTER",
-            f"Path '{where}' not found: {reason}. Array length is {length}.",
-            "Indexes are 0, 1, 2... (no sign, no leading zeros); '-' appends.",
-        )
-    if int(token) < length or (append and int(token) == length):
-        return int(token)
-    how = f"Use '{parent}/-' to append, " if append else "Use "
-    raise JqMagicError(
-        "NOT_FOUND",
-        f"Path '{where}' not found. Array length is {length}.",
-        f"{how}--match or %inspect {parent or chr(39) * 2}.",
-    )
-
-
-def missing_key(tokens: list[str], depth: int, keys: list[str]) -> JqMagicError:
-    """NOT_FOUND for ``tokens[depth]``, a key the object at ``tokens[:depth]`` lacks."""
-    return pointers.missing_key(pointers.to_pointer(tokens[: depth + 1]),
-                                pointers.to_pointer(tokens[:depth]), tokens[depth], keys,
-                                len(keys))
-
-
-def not_container(tokens: list[str], depth: int, kind: str) -> JqMagicError:
-    """NOT_FOUND for a step below the string, number, boolean or null at ``tokens[:depth]``."""
-    return pointers.not_container(pointers.to_pointer(tokens[: depth + 1]),
-                                  pointers.to_pointer(tokens[:depth]), tokens[depth], kind)
-
-
-def _raw(text: str) -> str:
-    """Real text -> its UTF-8 bytes as latin-1 characters (the form TextDoc holds)."""
-    if text.isascii():
-        return text
-    try:
-        return text.encode("utf-8", "surrogateescape").decode("latin-1")
-    except UnicodeEncodeError:  # a lone surrogate from a \ud800 escape
-        return text.encode("utf-8", "surrogatepass").decode("latin-1")
-
-
-def _real(text: str) -> str:
-    """The inverse of :func:`_raw`; bytes that are not UTF-8 come back as surrogates."""
-    if text.isascii():
-        return text
-    data = text.encode("latin-1")
-    try:
-        return data.decode("utf-8", "surrogatepass")
-    except UnicodeDecodeError:
-        return data.decode("utf-8", "surrogateescape")
-
-
-def invalid(text: str, pos: int, why: str) -> JqMagicError:
-    """An INVALID_JSON error pointing at ``pos`` with a caret."""
-    start = text.rfind("\n", 0, pos) + 1
-    end = text.find("\n", pos)
-    line = text.count("\n", 0, pos) + 1
-    column = len(_real(text[start:pos])) + 1
-    shown = _real(text[start : len(text) if end < 0 else end]).encode("utf-8", "replace")
-    return JqMagicError(
-        "INVALID_JSON",
-        f"Invalid JSON at line {line}, column {column}: {why}.",
-        "Fix the file first; nothing was changed.",
-        caret_excerpt(shown.decode("utf-8"), 1, column),
-    )
-
-
-def ws(text: str, pos: int) -> int:
-    """Skip whitespace and comments from ``pos``."""
-    return _WS.match(text, pos).end()
-
-
-def _scalar_end(text: str, pos: int) -> int:
-    char = text[pos : pos + 1]
-    if char == '"':
-        found = _STRING.match(text, pos)
-        if found is None:
-            raise invalid(text, pos, "unterminated string or bad escape")
-        return found.end()
-    literal = _LITERALS.get(char)
-    if literal is not None and text.startswith(literal, pos):
-        return pos + len(literal)
-    found = _NUMBER.match(text, pos)
-    if found is None:
-        what = repr(char) if char else "end of text"
-        raise invalid(text, pos, f"expected a value, found {what}")
-    return found.end()
-
-
-def value_end(text: str, pos: int) -> int:
-    """The offset just after the value starting at ``pos`` (validated on the way)."""
-    if text[pos : pos + 1] not in ("{", "["):
-        return _scalar_end(text, pos)
-    try:
-        return _SKIP(text, pos)[1]
-    except (ValueError, StopIteration):  # comments, trailing commas or an error: walk it
-        return _walk_end(text, pos)
-
-
-def _walk_end(text: str, pos: int) -> int:
-    last = pos + 1
-    for member in members(text, pos):
-        last = member.vend
-    return closing(text, last) + 1
-
-
-def read(text: str, pos: int) -> Any:
-    """The Python value of the JSON / JSONC value starting at ``pos``."""
-    try:
-        value, end = _READ(text, pos)
-    except (ValueError, StopIteration):  # comments or trailing commas
-        return _build(text, pos)
-    return value if text[pos:end].isascii() else json.loads(_real(text[pos:end]))
-
-
-def _build(text: str, pos: int) -> Any:
-    if text[pos] == "{":
-        return {_real(m.key): _build(text, m.vstart) for m in members(text, pos)}
-    if text[pos] == "[":
-        return [_build(text, m.vstart) for m in members(text, pos)]
-    return json.loads(_real(text[pos : _scalar_end(text, pos)]))
-
-
-def members(text: str, pos: int, until: str | int | None = None) -> Iterator[Member]:
-    """The members of the object or array opening at ``pos``, in order.
-
-    Iteration stops at the member whose key (or index) is ``until``; its ``vend`` is -1, as
-    its value (maybe huge) is not skipped.
-    """
-    is_object = text[pos] == "{"
-    close = "}" if is_object else "]"
-    cur = ws(text, pos + 1)
-    count = 0
-    while text[cur : cur + 1] != close:
-        start = kend = cur
-        key: str | int = count
-        if is_object:
-            key, kend = _key(text, cur)
-            cur = ws(text, kend)
-            if text[cur : cur + 1] != ":":
-                raise invalid(text, cur, "expected ':' after the key")
-            cur = ws(text, cur + 1)
-        if key == until:
-            yield Member(key, start, kend, cur, -1)
-            return
-        vend = value_end(text, cur)
-        yield Member(key, start, kend, cur, vend)
-        count += 1
-        cur = ws(text, vend)
-        if text[cur : cur + 1] == ",":
-            cur = ws(text, cur + 1)
-        elif text[cur : cur + 1] != close:
-            raise invalid(text, cur, f"expected ',' or '{close}'")
-
-
-def _key(text: str, pos: int) -> tuple[str, int]:
-    found = _STRING.match(text, pos)
-    if found is None:
-        raise invalid(text, pos, "expected a key string")
-    raw = found.group()
-    return (_raw(json.loads(_real(raw))) if "\\" in raw else raw[1:-1]), found.end()
-
-
-def closing(text: str, after: int) -> int:
-    """The closing bracket's offset, given the end of the last member (or the opening)."""
-    cur = ws(text, after)
-    if text[cur : cur + 1] == ",":
-        cur = ws(text, cur + 1)
-    return cur
-
-
-def validate(text: str) -> tuple[int, bool]:
-    """Check the whole document; return where its value starts and whether it is plain JSON
-    whose objects never repeat a key (then a lookup may stop at the first match)."""
-    start = ws(text, 0)
-    if start == len(text):
-        raise invalid(text, start, "the document is empty")
-    try:
-        end, plain = _CHECK(text, start)[1], True
-    except (_DuplicateKey, ValueError, StopIteration):  # repeated keys, JSONC or an error
-        end, plain = value_end(text, start), False
-    end = ws(text, end)
-    if end != len(text):
-        raise invalid(text, end, "extra data after the document (JSON Lines is not supported)")
-    return start, plain
-
-
-def detect_style(text: str) -> Style:
-    """Guess the indent unit, separators, newline and escaping from the start of the text."""
-    sample = text[:_SAMPLE]
-    indents = re.findall(r"\n([ \t]+)[^ \t\r\n]", sample[:4096])
-    unit = None
-    if indents:
-        unit = "\t" if indents[0].startswith("\t") else " " * min(len(i) for i in indents)
-    key_sep = item_sep = None
-    for found in _STYLE.finditer(sample):
-        if key_sep is None and found.group("colon") is not None:
-            key_sep = ": " if found.group("colon").endswith((" ", "\t")) else ":"
-        if item_sep is None and found.group("comma") is not None:
-            item_sep = "," + found.group("comma")
-        if key_sep is not None and item_sep is not None:
-            break
-    key_sep = key_sep or (": " if unit else ":")
-    return Style(
-        indent=unit,
-        key_sep=key_sep,
-        item_sep=item_sep or ("," if key_sep == ":" else ", "),
-        newline="\r\n" if "\r\n" in sample else "\n",
-        ensure_ascii=text.isascii() and "\\u" in text,
-    )
-
-
-def render(value: Any, style: Style, multiline: bool, base: str = "") -> str:
-    """``value`` as JSON text in ``style``; continuation lines start with ``base``."""
-    try:
-        if multiline and style.indent is not None:
-            out = json.dumps(
-                value, indent=style.indent, separators=(",", style.key_sep),
-                ensure_ascii=style.ensure_ascii, allow_nan=False,
-            )
-            return out.replace("\n", style.newline + base)
-        return json.dumps(
-            value, separators=(style.item_sep, style.key_sep),
-            ensure_ascii=style.ensure_ascii, allow_nan=False,
-        )
-    except (TypeError, ValueError) as exc:
-        raise JqMagicError(
-            "INVALID_ARGUMENT",
-            f"The new value is not JSON: {exc}.",
-            "Use dicts, lists, strings, finite numbers, booleans and None.",
-        ) from exc
-
-
-def line_indent(text: str, pos: int) -> str:
-    """The leading whitespace of the line holding ``pos``."""
-    start = text.rfind("\n", 0, pos) + 1
-    return text[start : _HWS.match(text, start, pos).end()]
-
-
-def _starts_line(text: str, pos: int) -> bool:
-    start = text.rfind("\n", 0, pos) + 1
-    return _HWS.match(text, start, pos).end() == pos
-
-
-def _line_comment_end(text: str, pos: int) -> int | None:
-    """If only a ``//`` comment follows ``pos`` on its line, where that line ends."""
-    cur = _HWS.match(text, pos).end()
-    if not text.startswith("//", cur):
-        return None
-    end = text.find("\n", cur)
-    end = len(text) if end < 0 else end
-    return end - 1 if text[end - 1 : end] == "\r" else end
 
 
 class TextDoc:
@@ -767,3 +453,4 @@ def _shift_hunk(line: str, offset: int) -> str:
     return re.sub(
         r"([-+])(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line, count=2
     )
+

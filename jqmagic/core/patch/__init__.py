@@ -1,0 +1,88 @@
+"""Safe JSON edits: set / insert / remove / merge by pointer or by match, RFC 6902, RFC 7386.
+
+Every operation runs against a *store*: :class:`~jqmagic.core.jsontext.TextDoc` for a file
+(edits are splices of the file's text, written atomically only if everything succeeded) or
+:class:`TreeStore` for a Python dict / list (edited in place, undone on failure).
+
+>>> doc = {"users": [{"id": 1, "status": "new"}]}
+>>> patch(doc, "set", "/status", "active", match="/users", where={"id": 1})["targetPath"]
+'/users/0/status'
+>>> doc
+{'users': [{'id': 1, 'status': 'active'}]}
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError, too_deep
+from jqmagic.core.patch.operations import plan
+from jqmagic.core.patch.plan import MISSING, command_kwargs, parse_json
+from jqmagic.core.patch.result import PatchResult
+from jqmagic.core.patch.targets import patch_file, patch_value
+
+__all__ = ["MISSING", "PatchResult", "command_kwargs", "parse_json", "patch"]
+
+
+def patch(
+    target: str | os.PathLike | dict | list,
+    op: str | None = None,
+    path: str | None = None,
+    value: Any = MISSING,
+    *,
+    match: str | None = None,
+    where: dict | None = None,
+    every: bool = False,
+    dry_run: bool = False,
+    rfc6902: list | None = None,
+    merge_patch: Any = MISSING,
+) -> PatchResult:
+    """Edit a JSON / JSONC file (format kept, atomic write) or a Python dict / list in place.
+
+    Args:
+        target: a file path (``~`` expanded) or a dict / list, which is edited in place.
+        op: ``set`` (add or replace; creates missing parents; ``/arr/-`` appends),
+            ``insert`` (into an array, before the index), ``remove`` or ``merge`` (deep-merge
+            an object; never deletes keys).
+        path: a JSON Pointer; with ``match``, a pointer inside each matched element.
+        value: the new value (a Python value; None is JSON null).
+        match, where: a pointer to an array and the properties its elements must have
+            (shallow equality). ``set`` with an object and no ``path`` sets each key.
+        every: edit every matching element, not only the first.
+        dry_run: change nothing; the result carries a unified ``diff``.
+        rfc6902: a JSON Patch (list of operations), applied whole or not at all.
+        merge_patch: an RFC 7386 merge patch.
+
+    Returns:
+        A :class:`PatchResult`; as a mapping (``to_dict()``) it is
+        ``{"status": "success", "operation", "targetPath", "previousValue", "newValue",
+        "matched", "changed"}``: ``targetPath`` and both values are lists when the operation
+        wrote several values (one per key, match or RFC 6902 operation; ``merge`` lists only
+        the leaves it changed); ``previousValue`` is None where nothing was there;
+        ``matched`` counts matched elements (1 for a pointer, the operations for RFC 6902);
+        ``changed`` is False when the document already held the values. ``dryRun`` and a
+        unified ``diff`` are added with ``dry_run``.
+
+    Raises:
+        JqMagicError: NOT_FOUND, INVALID_POINTER, INVALID_ARGUMENT, INVALID_JSON,
+            PATCH_CONFLICT (failed ``test``, or the file changed meanwhile) or FILE_ERROR.
+            A failed patch changes nothing.
+    """
+    operation, run = plan(op, path, value, match, where, every, rfc6902, merge_patch)
+    try:
+        if isinstance(target, (dict, list)):
+            return patch_value(target, operation, run, dry_run)
+        if isinstance(target, (str, os.PathLike)):
+            return patch_file(Path(os.path.expanduser(target)), operation, run, dry_run)
+    except RecursionError:
+        raise too_deep("The document", "Nothing was changed; patch it with a tool that "
+                       "streams, or restructure it.") from None
+    raise JqMagicError(
+        "INVALID_ARGUMENT",
+        f"Cannot patch a {type(target).__name__}.",
+        "The target is a file path, a dict or a list.",
+    )
+
+

@@ -1,0 +1,282 @@
+"""The edits themselves, on any store: set, insert, remove, merge, by pointer or by match,
+RFC 6902 operations and RFC 7386 merge patches."""
+
+from __future__ import annotations
+
+import copy
+import json
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch.jsonscan import Verbatim
+from jqmagic.core.patch.plan import (
+    MISSING,
+    RFC6902_OPS,
+    Change,
+    Runner,
+    Store,
+    bad,
+    check_op,
+    pointer_tokens,
+)
+from jqmagic.core.pointers import to_pointer
+from jqmagic.core.words import a, json_equal, preview, type_name
+
+
+def _single(store: Store, op: str, tokens: list[str], value: Any) -> list[Change]:
+    if op == "set":
+        return [_set(store, tokens, value)]
+    if op == "insert":
+        return [_insert(store, tokens, value)]
+    if op == "remove":
+        return [_remove(store, tokens)]
+    return _merge_into(store, tokens, value)
+
+
+def _exists(store: Store, tokens: list[str]) -> bool:
+    try:
+        store.kind(tokens)
+    except JqMagicError as exc:
+        if exc.code != "NOT_FOUND":
+            raise
+        return False
+    return True
+
+
+def _set(store: Store, tokens: list[str], value: Any) -> Change:
+    """Replace, or add with any missing parents (``-`` in a missing part makes an array)."""
+    if _exists(store, tokens):
+        old = store.get(tokens)
+        if not json_equal(old, value):
+            store.replace(tokens, value)
+        return Change(to_pointer(tokens), old, value)
+    depth = len(tokens) - 1
+    while depth > 0 and not _exists(store, tokens[:depth]):
+        depth -= 1
+    rest = tokens[depth + 1 :]
+    nested = value
+    for token in reversed(rest):
+        nested = [nested] if token == "-" else {token: nested}
+    index = store.add(tokens[: depth + 1], nested)
+    head = tokens[:depth] + [tokens[depth] if index is None else str(index)]
+    return Change(to_pointer(head + ["0" if t == "-" else t for t in rest]), None, value)
+
+
+def _insert(store: Store, tokens: list[str], value: Any) -> Change:
+    where = to_pointer(tokens)
+    if not tokens:
+        raise bad("insert needs an array position, like '/items/0'.",
+                   "Use set '' to replace the whole document.")
+    kind = store.kind(tokens[:-1])
+    if kind != "array":
+        raise bad(f"Cannot insert at '{where}': {to_pointer(tokens[:-1]) or 'the root'} is "
+                   f"{a(kind)}, not an array.", "insert works on arrays; use set to add a key.")
+    index = store.add(tokens, value)
+    return Change(to_pointer(tokens[:-1] + [str(index)]), None, value)
+
+
+def _remove(store: Store, tokens: list[str]) -> Change:
+    if not tokens:
+        raise bad("Cannot remove the whole document.", "Remove a member, or set '' to replace it.")
+    old = store.get(tokens)
+    store.remove(tokens)
+    return Change(to_pointer(tokens), old, None)
+
+
+def _merge_into(store: Store, tokens: list[str], value: Any) -> list[Change]:
+    where = to_pointer(tokens) or "the root"
+    if not isinstance(value, dict):
+        raise bad(f"merge needs an object value, not {a(type_name(value))}.",
+                   "Use set to replace a value.")
+    kind = store.kind(tokens)
+    if kind != "object":
+        raise bad(f"Cannot merge into {where}: it is {a(kind)}, not an object.",
+                   "Use set to replace it.")
+    return _merge(store, tokens, value, delete_nulls=False)
+
+
+def _merge(store: Store, tokens: list[str], value: dict, delete_nulls: bool) -> list[Change]:
+    """Deep-merge ``value`` into the object at ``tokens``, writing only what differs."""
+    changes = []
+    for key, new in value.items():
+        child = tokens + [key]
+        if not _exists(store, child):
+            if not (delete_nulls and new is None):
+                new = _strip_nulls(new) if delete_nulls else new
+                store.add(child, new)
+                changes.append(Change(to_pointer(child), None, new))
+        elif delete_nulls and new is None:
+            changes.append(_remove(store, child))
+        elif isinstance(new, dict) and store.kind(child) == "object":
+            changes += _merge(store, child, new, delete_nulls)
+        else:
+            change = _set(store, child, _strip_nulls(new) if delete_nulls else new)
+            if not json_equal(change.previous, change.new):
+                changes.append(change)
+    return changes
+
+
+def _merge_patch(store: Store, patch_value: Any) -> list[Change]:
+    """RFC 7386: objects merge recursively, null deletes, anything else replaces."""
+    if isinstance(patch_value, dict) and store.kind([]) == "object":
+        return _merge(store, [], patch_value, delete_nulls=True)
+    return [_set(store, [], _strip_nulls(patch_value))]
+
+
+def _strip_nulls(value: Any) -> Any:
+    if not isinstance(value, dict):
+        return value
+    return {k: _strip_nulls(v) for k, v in value.items() if v is not None}
+
+
+def _by_match(
+    store: Store, op: str, array: list[str], where: dict, every: bool, inner: list[str],
+    value: Any,
+) -> tuple[list[Change], int]:
+    """Apply ``op`` to the matching elements (from the end, so indexes stay valid)."""
+    found = _find(store, array, where, every)
+    if op == "set" and not inner and not isinstance(value, dict):
+        raise bad("With --match and no path, set needs an object of keys to set.",
+                   "Or give a path inside the element, e.g. '/status'.")
+    changes: list[Change] = []
+    for index in sorted(found, reverse=True):
+        element = array + [str(index)] + inner
+        if op == "set" and not inner:
+            changes[:0] = [_set(store, element + [k], v) for k, v in value.items()]
+        else:
+            changes[:0] = _single(store, op, element, value)
+    if op == "insert" and not inner:  # report where the new elements ended up
+        changes = [Change(to_pointer(array + [str(i + n)]), None, value)
+                   for n, i in enumerate(sorted(found))]
+    return changes, len(found)
+
+
+def _find(store: Store, array: list[str], where: dict, every: bool) -> list[int]:
+    where_text = to_pointer(array) or "the root"
+    kind = store.kind(array)
+    if kind != "array":
+        raise bad(f"--match needs an array, but {where_text} is {a(kind)}.",
+                   f"Use %inspect {where_text} to find the array.")
+    found = []
+    for index, element in store.elements(array, _needles(where)):
+        if isinstance(element, dict) and all(
+            key in element and json_equal(element[key], want) for key, want in where.items()
+        ):
+            found.append(index)
+            if not every:
+                break
+    if not found:
+        raise JqMagicError(
+            "NOT_FOUND",
+            f"No element of {where_text} matches {preview(where)}.",
+            f"Values compare by type ('5' is not 5). Use %inspect {where_text} to see them.",
+        )
+    return found
+
+
+def _needles(where: dict) -> list[str]:
+    """Texts that an element must contain verbatim (if it has no escapes) to match."""
+    needles = []
+    for key, want in where.items():
+        for item in (key, want):
+            if isinstance(item, str) and json.dumps(item, ensure_ascii=False) == f'"{item}"':
+                needles.append(f'"{item}"')
+            elif item is None or isinstance(item, bool):
+                needles.append(json.dumps(item))
+    return needles
+
+
+def _rfc6902(store: Store, operations: list) -> list[Change]:
+    changes = []
+    for number, operation in enumerate(operations):
+        try:
+            changes.append(_apply_operation(store, operation))
+        except JqMagicError as exc:
+            raise JqMagicError(
+                exc.code, f"Operation {number} of the patch failed: {exc.message}",
+                (exc.hint + " " if exc.hint else "") + "Nothing was changed.", exc.detail,
+            ) from exc
+    return changes
+
+
+def _apply_operation(store: Store, operation: Any) -> Change:
+    """One RFC 6902 operation."""
+    name = operation.get("op") if isinstance(operation, dict) else None
+    if name not in RFC6902_OPS:
+        raise bad(f"Unknown op {preview(name)}.", f"Use one of: {', '.join(RFC6902_OPS)}.")
+    tokens = pointer_tokens(_member(operation, "path"))
+    where = to_pointer(tokens)
+    if name == "remove":
+        return _remove(store, tokens)
+    if name in ("move", "copy"):
+        source = pointer_tokens(_member(operation, "from"))
+        value = store.verbatim(source)  # a file keeps the moved text as it was written
+        if name == "copy":
+            return _add(store, tokens, copy.deepcopy(value))
+        if source == tokens:
+            return Change(where, _plain(value), _plain(value))
+        if tokens[: len(source)] == source:
+            raise bad(f"Cannot move {to_pointer(source)} into its own child {where}.")
+        store.remove(source)
+        return _add(store, tokens, value)
+    value = _member(operation, "value")
+    if name == "add":
+        return _add(store, tokens, value)
+    old = store.get(tokens)
+    if name == "replace":
+        store.replace(tokens, value)
+        return Change(where, old, value)
+    if not json_equal(old, value):
+        raise JqMagicError(
+            "PATCH_CONFLICT",
+            f"Test failed at '{where}': the value is {preview(old)}, not {preview(value)}.",
+            "Re-read the document; the patch expects other content.",
+        )
+    return Change(where, old, old)
+
+
+def _add(store: Store, tokens: list[str], value: Any) -> Change:
+    replaces = not tokens or (store.kind(tokens[:-1]) == "object" and _exists(store, tokens))
+    old = store.get(tokens) if replaces else None  # into an array, add inserts
+    index = store.add(tokens, value)
+    written = tokens if index is None else tokens[:-1] + [str(index)]
+    return Change(to_pointer(written), old, _plain(value))
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, Verbatim) else value
+
+
+def _member(operation: dict, name: str) -> Any:
+    if name not in operation:
+        raise bad(f"The {operation['op']!r} operation has no {name!r} member.",
+                   f"e.g. {{\"op\": \"{operation['op']}\", \"{name}\": ...}}.")
+    return operation[name]
+
+
+def plan(
+    op: str | None, path: str | None, value: Any, match: str | None, where: dict | None,
+    every: bool, rfc6902: list | None, merge_patch: Any,
+) -> tuple[str, Runner]:
+    """Check the arguments (before any file is read) and return what to run."""
+    if (op is not None) + (rfc6902 is not None) + (merge_patch is not MISSING) != 1:
+        raise bad("Give exactly one of: an operation (set, insert, remove, merge), an RFC "
+                   "6902 patch or a merge patch.", "e.g. patch('f.json', 'set', '/a', 1).")
+    if rfc6902 is not None:
+        if not isinstance(rfc6902, list):
+            raise bad("An RFC 6902 patch is a list of operations.",
+                       'e.g. [{"op": "replace", "path": "/a", "value": 1}].')
+        return "rfc6902", lambda store: (_rfc6902(store, rfc6902), len(rfc6902))
+    if merge_patch is not MISSING:
+        return "merge-patch", lambda store: (_merge_patch(store, merge_patch), 1)
+    check_op(op, value)
+    if match is None:
+        if path is None:
+            raise bad(f"{op} needs a path or --match.", "e.g. '/config/timeout'; '' is the root.")
+        tokens = pointer_tokens(path)
+        return op, lambda store: (_single(store, op, tokens, value), 1)
+    if not isinstance(where, dict) or not where:
+        raise bad("--match needs --where: an object of properties to compare.",
+                   'e.g. --match /users --where \'{"id": "user-123"}\'.')
+    array, inner = pointer_tokens(match), pointer_tokens(path) if path else []
+    return op, lambda store: _by_match(store, op, array, where, every, inner, value)

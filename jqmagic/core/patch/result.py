@@ -1,0 +1,58 @@
+"""What an edit did (:class:`PatchResult`): where, what was there, what is there now."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from jqmagic.core.patch.plan import Change
+
+
+@dataclass(frozen=True, eq=False)  # equal to its mapping, as Mapping compares
+class PatchResult(Mapping):
+    """The changes one edit made; ``to_dict()`` (and reading it as a mapping) gives the
+    JsonPatch spec's answer: ``status``, ``operation``, ``targetPath``, ``previousValue``,
+    ``newValue``, ``matched``, ``changed`` (+ ``dryRun`` and ``diff``). Paths and values
+    are lists when the edit wrote several values."""
+
+    operation: str
+    changes: tuple[Change, ...]
+    matched: int
+    changed: bool
+    dry_run: bool = False
+    diff: str | None = None
+
+    def _each(self, attribute: str) -> Any:
+        values = [getattr(change, attribute) for change in self.changes]
+        return values[0] if len(values) == 1 else values
+
+    @property
+    def target_path(self) -> str | list[str]:
+        return self._each("path")
+
+    @property
+    def previous_value(self) -> Any:
+        """What was there (None where nothing was)."""
+        return self._each("previous")
+
+    @property
+    def new_value(self) -> Any:
+        return self._each("new")
+
+    def to_dict(self) -> dict[str, Any]:
+        data = {"status": "success", "operation": self.operation,
+                "targetPath": self.target_path, "previousValue": self.previous_value,
+                "newValue": self.new_value, "matched": self.matched, "changed": self.changed}
+        if self.dry_run:
+            data.update(dryRun=True, diff=self.diff)
+        return data
+
+    def __getitem__(self, key: str) -> Any:
+        return self.to_dict()[key]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.to_dict())
+
+    def __len__(self) -> int:
+        return len(self.to_dict())

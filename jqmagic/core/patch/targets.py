@@ -1,0 +1,213 @@
+"""Where an edit lands: a Python value (in place) or a file (format kept, atomic, locked)."""
+
+from __future__ import annotations
+
+import difflib
+import errno
+import fcntl
+import glob
+import json
+import os
+import stat
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+from jqmagic.core import sandbox
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch.plan import Runner, bad
+from jqmagic.core.patch.result import PatchResult
+from jqmagic.core.patch.stores import TreeStore
+from jqmagic.core.patch.textdoc import TextDoc
+
+_NOT_JSON_SUFFIXES = {".yaml", ".yml", ".jsonl", ".ndjson"}
+_COMPARE_BYTES = 16 << 20  # below this size, a conflict check also compares the content
+
+
+# ------------------------------------------------------------------------- targets
+
+
+def patch_value(obj: dict | list, operation: str, run: Runner, dry_run: bool) -> PatchResult:
+    """Edit a Python value in place (undone whole on failure, or after a dry run)."""
+    store = TreeStore(obj)
+    before = _dump(obj) if dry_run else ""
+    try:
+        changes, matched = run(store)
+        store.settle(obj)
+        diff = _text_diff(before, _dump(obj), "value") if dry_run else None
+        result = PatchResult(operation, tuple(changes), matched, store.changed, dry_run, diff)
+        if dry_run:
+            store.rollback()
+    except BaseException:
+        store.rollback()
+        raise
+    return result
+
+
+def _dump(value: Any) -> str:
+    return json.dumps(value, indent=2, ensure_ascii=False, default=repr) + "\n"
+
+
+def _text_diff(old: str, new: str, name: str) -> str:
+    return "".join(difflib.unified_diff(
+        old.splitlines(keepends=True), new.splitlines(keepends=True), f"a/{name}", f"b/{name}"
+    ))
+
+
+def patch_file(path: Path, operation: str, run: Runner, dry_run: bool) -> PatchResult:
+    """Edit a JSON / JSONC file: every other byte kept, written atomically under a lock."""
+    real = _check_file(path)
+    data, stamp = _read(real)
+    try:
+        doc = TextDoc(data)
+    except JqMagicError as exc:
+        raise JqMagicError(exc.code, f"Cannot patch {path}: {exc.message}", exc.hint,
+                           exc.detail) from None
+    changes, matched = run(doc)
+    result = PatchResult(operation, tuple(changes), matched, doc.changed, dry_run,
+                         doc.diff(path.name) if dry_run else None)
+    if not dry_run and doc.changed:
+        _write(real, doc, stamp, data)
+    return result
+
+
+def _check_file(path: Path) -> Path:
+    if path.suffix.lower() in _NOT_JSON_SUFFIXES:
+        raise bad(f"Cannot patch {path}: jsonpatch edits JSON and JSONC files, not "
+                   f"{path.suffix} files.", "Convert it to JSON first, or edit it as text.")
+    real = Path(sandbox.check_path(str(path), "patch"))
+    if not real.exists():
+        raise JqMagicError("NOT_FOUND", f"File {path} not found.",
+                           "Check the path (in the magic, TARGET may also be a variable).")
+    if not real.is_file():
+        raise JqMagicError("FILE_ERROR", f"Cannot patch {path}: it is not a regular file.")
+    return real
+
+
+def _read(path: Path) -> tuple[bytes, os.stat_result]:
+    from jqmagic.core.sources import check_encoding, open_file
+
+    try:
+        with open(open_file(str(path)), "rb") as handle:
+            data, stamp = handle.read(), os.fstat(handle.fileno())
+    except OSError as exc:
+        raise JqMagicError("FILE_ERROR", f"Cannot read {path}: {exc.strerror}.",
+                           "Check the file's permissions.") from exc
+    check_encoding(str(path), data[:4])
+    return data, stamp
+
+
+def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes) -> None:
+    try:
+        now = os.stat(path)
+        same = (now.st_size, now.st_mtime_ns, now.st_ino) == (
+            stamp.st_size, stamp.st_mtime_ns, stamp.st_ino
+        )
+        if same and now.st_size <= _COMPARE_BYTES:
+            same = path.read_bytes() == data
+    except FileNotFoundError:
+        same = False
+    if not same:
+        raise JqMagicError(
+            "PATCH_CONFLICT",
+            f"{path} changed on disk while it was being patched; nothing was written.",
+            "Run the patch again to apply it to the new content.",
+        )
+
+
+def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None:
+    """Write next to ``path``, fsync, keep the mode, then replace ``path`` atomically."""
+    if path.exists() and not os.access(path, os.W_OK):  # replacing would bypass its mode
+        raise JqMagicError("FILE_ERROR", f"Cannot write {path}: it is read-only.",
+                           "Make it writable first; nothing was changed.")
+    try:
+        _remove_stale_temps(path)
+        handle, temp = _new_temp(path)
+    except OSError as exc:
+        raise JqMagicError("FILE_ERROR", f"Cannot write next to {path}: {exc.strerror}.",
+                           "Check that the folder is writable; the file is unchanged.") from exc
+    try:
+        with os.fdopen(handle, "wb") as out:  # open (and locked) until replaced
+            for chunk in doc.chunks():
+                out.write(chunk)
+            out.flush()
+            os.fsync(out.fileno())
+            os.chmod(temp, stat.S_IMODE(stamp.st_mode))
+            with _turn(path):
+                _check_unchanged(path, stamp, data)
+                sandbox.check_path(str(path), "patch")  # a folder swapped meanwhile
+                sandbox.check_fd(out.fileno(), str(path), "patch")
+                os.replace(temp, path)
+    except OSError as exc:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise JqMagicError("FILE_ERROR", f"Cannot write {path}: {exc.strerror}.",
+                           "The original file is unchanged.") from exc
+    except BaseException:
+        with suppress(OSError):
+            os.unlink(temp)
+        raise
+    _fsync_folder(path.parent)
+
+
+def _temp_pattern(path: Path) -> str:
+    return f".{glob.escape(path.name)}.*.tmp"
+
+
+def _new_temp(path: Path) -> tuple[int, str]:
+    """A temporary file beside ``path``, locked while it lives (see _remove_stale_temps)."""
+    for _ in range(3):
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        with suppress(FileNotFoundError):
+            if os.path.samestat(os.fstat(handle), os.lstat(temp)):
+                return handle, temp
+        os.close(handle)  # a cleaner took it for stale before it was locked
+    raise OSError(errno.EAGAIN, "temporary files beside it keep disappearing")
+
+
+def _remove_stale_temps(path: Path) -> None:
+    """Remove the temporary files of writers killed mid-write: a live writer holds a lock
+    on its own, a dead one's lock is gone."""
+    for stale in path.parent.glob(_temp_pattern(path)):
+        try:
+            fd = os.open(stale, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+        except OSError:
+            continue
+        try:
+            with suppress(OSError):  # locked: a live writer's file
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                if os.path.samestat(os.fstat(fd), os.lstat(stale)):
+                    os.unlink(stale)
+        finally:
+            os.close(fd)
+
+
+@contextmanager
+def _turn(path: Path) -> Iterator[None]:
+    """Writers through jqmagic take turns between their last check and the replace: each
+    locks the inode ``path`` names, so a second writer sees the first one's new file and
+    reports PATCH_CONFLICT instead of silently overwriting it."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except FileNotFoundError:
+        fd = None  # removed meanwhile: the check that follows reports it
+    try:
+        if fd is not None:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _fsync_folder(folder: Path) -> None:
+    with suppress(OSError):
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
