@@ -16,11 +16,12 @@ from typing import Any
 import ipywidgets as widgets
 from traitlets import Int, Unicode, observe, validate
 
-from jqmagic.core import shapesource
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
+from jqmagic.core.options import Source
+from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_pointer
 from jqmagic.core.shape import STREAM_THRESHOLD, shape
-from jqmagic.core.shapenode import Node, jq_step
+from jqmagic.core.shape.node import Node
+from jqmagic.core.shape.source import open_source
 
 MORE = " more"  # suffix of the key of an "N more" row
 OTHER_KEYS = "<other keys>"
@@ -54,8 +55,10 @@ class SchemaBrowser(widgets.VBox):
                  text: str | None = None, path: str = "", value_given: bool = False,
                  stream: bool | None = None, stream_threshold: int = STREAM_THRESHOLD,
                  **kwargs: Any):
-        doc = shapesource.open_source(source, value=value, file=file, text=text,
-                                      value_given=value_given)
+        given = {k: v for k, v in (("file", file), ("text", text)) if v is not None}
+        if value is not None or value_given:
+            given["value"] = value
+        doc = open_source(Source.of(source, **given))
         parts = parse_pointer(path)
         self._doc = doc
         self._value: Any = None
@@ -294,8 +297,8 @@ class SchemaBrowser(widgets.VBox):
 
     def run_query(self) -> str:
         """Run the query box's filter on the selected node; show and return the text."""
-        from jqmagic.core.hints import hint_for
         from jqmagic.core.query import query
+        from jqmagic.core.shape.hints import hint_for
 
         if OTHER_KEYS in self.selected:
             return self._show("Untracked keys are merged; select a tracked node to query.")

@@ -126,6 +126,16 @@ class Source:
         return f"<{self.kind if self.kind != 'text' else 'input'}>"
 
 
+def source_from(source: Any, keywords: dict[str, Any], null_input: bool = False) -> Source:
+    """The :class:`Source` named by an operation's friendly keywords, which it takes out
+    of ``keywords``: ``source`` or one of :data:`SOURCE_KINDS`, and ``jsonl``, ``yaml``,
+    ``jsonc`` (``value_given``, once needed for ``value=None``, is taken and ignored)."""
+    keywords.pop("value_given", None)
+    formats = Formats(**{k: keywords.pop(k) for k in ("jsonl", "yaml", "jsonc") if k in keywords})
+    given = {k: keywords.pop(k) for k in SOURCE_KINDS if k in keywords}
+    return Source.of(source, formats=formats, null_input=null_input, **given)
+
+
 @dataclass(frozen=True)
 class PrintOptions:
     """How results are printed, as jq's -r, -c, --tab, --indent and -S set it."""

@@ -10,7 +10,7 @@ from typing import Any
 from jsonpointer import JsonPointer, JsonPointerException
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.shapenode import jq_step, type_name
+from jqmagic.core.words import type_name
 
 KEYS_IN_ERROR = 12
 _PLAIN_KEY = re.compile(r"[\w.@/$-]+")
@@ -113,3 +113,18 @@ def resolve(value: Any, parts: list[str]) -> tuple[Any, list[str | int]]:
         else:
             raise not_container(pointer, parent, token, type_name(value))
     return value, steps
+
+
+_JQ_KEYWORDS = frozenset({
+    "and", "or", "not", "if", "then", "elif", "else", "end", "as", "def", "reduce", "foreach",
+    "try", "catch", "label", "import", "include", "__loc__",
+})
+
+
+def jq_step(path: str, key: str | None) -> str:
+    """``path`` extended by member ``key`` (``.a.b``, ``.a["odd key"]``) or by ``[]``."""
+    if key is None:
+        return (path or ".") + "[]"
+    if key.isascii() and key.isidentifier() and key not in _JQ_KEYWORDS:
+        return f"{path}.{key}"
+    return (path or ".") + "[" + json.dumps(key, ensure_ascii=False) + "]"

@@ -291,7 +291,7 @@ def test_a_file_deleted_between_resolving_and_reading(tmp_path, monkeypatch):
 def test_a_file_truncated_while_streamed(tmp_path, monkeypatch):
     path = tmp_path / "t.json"
     path.write_text('{"items": [' + ", ".join(['{"id": 1}'] * 50_000) + "]}")
-    from jqmagic.core import shapestream
+    from jqmagic.core.shape import stream as shapestream
 
     events = shapestream.events
 

@@ -9,7 +9,7 @@ from typing import Any
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import SOURCE_KINDS, Bounds, Formats, PrintOptions, Source
+from jqmagic.core.options import Bounds, PrintOptions, Source, source_from
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -40,7 +40,6 @@ class Request:
 
 _GROUPS = {"run": RunOptions, "printing": PrintOptions}
 _BOUND_KEYS = {"limit": "max_results", "max_tokens": "max_tokens", "passthrough": "passthrough"}
-_FORMAT_KEYS = ("jsonl", "yaml", "jsonc")
 
 
 def build(program: Any, source: Any, args: dict[str, Any] | None,
@@ -52,9 +51,8 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
             program, str) or program is None else f"The jq program must be text, not "
             f"{type(program).__name__}.", "Give a filter; '.' returns the input unchanged.")
     keywords = dict(keywords)
-    keywords.pop("value_given", None)  # value=None given is the JSON value null
-    formats = Formats(**{k: keywords.pop(k) for k in _FORMAT_KEYS if k in keywords})
-    given = {k: keywords.pop(k) for k in SOURCE_KINDS if k in keywords}
+    null_input = bool(keywords.get("null_input"))
+    src = source_from(source, keywords, null_input)
     groups: dict[str, dict[str, Any]] = {name: {} for name in _GROUPS}
     bounds: dict[str, Any] = {}
     for key, value in keywords.items():
@@ -68,8 +66,6 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
     run = RunOptions(**groups["run"])
     if run.library_paths is None or isinstance(run.library_paths, list):
         run = RunOptions(**{**groups["run"], "library_paths": tuple(run.library_paths or ())})
-    raw_or_exec = run.raw_input
-    src = Source.of(source, formats=formats, null_input=run.null_input or raw_or_exec, **given)
     return Request(program, src, check_args(args), run, PrintOptions(**groups["printing"]),
                    Bounds.default(**bounds))
 

@@ -9,12 +9,13 @@ from typing import Any
 
 from jqmagic.core import jqlang, payloads
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.hints import hint_for_source
+from jqmagic.core.options import Source
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.failures import UNDEFINED_VAR
 from jqmagic.core.query.result import QueryResult, bounded, split
 from jqmagic.core.query.worker import shared_worker
 from jqmagic.core.settings import settings
+from jqmagic.core.shape.hints import hint_for_source
 
 # What the worker must know of the caller's settings (the sandbox and the limits).
 _WORKER_SETTINGS = ("sandbox", "allowed_roots", "exec_allowed", "exec_timeout",
@@ -130,16 +131,15 @@ def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
                     request: requests.Request) -> None:
     """Say what is there when a path fails, finds nothing or finds only nulls."""
     source = request.source
-    keywords = {source.kind: source.spec, **vars(source.formats)}
     if source.kind == "payload":
-        keywords = {"file": str(payloads.find(source.spec).path)}
+        source = Source("file", str(payloads.find(source.spec).path))
     if error is not None and error.code == "QUERY_ERROR":
-        hint = hint_for_source(result.program, error=error.message, **keywords)
+        hint = hint_for_source(result.program, source, error=error.message)
         error.hint = hint or error.hint
         return
     only_nulls = result.values and not result.truncated and all(v is None for v in
                                                                   result.values)
     if error is None and (result.total == 0 or only_nulls):
-        hint = hint_for_source(result.program, results=result.values, **keywords)
+        hint = hint_for_source(result.program, source, results=result.values)
         if hint:
             result.message = (f"{result.message}. " if result.message else "") + f"Hint: {hint}"

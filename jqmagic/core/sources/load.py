@@ -7,7 +7,7 @@ import tempfile
 from typing import Any
 
 from jqmagic.core import payloads
-from jqmagic.core.options import Formats, Source
+from jqmagic.core.options import source_from
 from jqmagic.core.sources.command import run_command
 from jqmagic.core.sources.files import read_text, resolve_files
 from jqmagic.core.sources.formats import parse_json
@@ -21,9 +21,9 @@ def load_values(source: Any = None, /, **given: Any) -> list[Any]:
     keywords (``file=``, ``text=``, ``value=``, ``exec=``, ``payload=``, and ``jsonl``,
     ``yaml``, ``jsonc`` to force a format).
     """
-    formats = Formats(**{k: given.pop(k) for k in ("jsonl", "yaml", "jsonc") if k in given})
-    given.pop("value_given", None)  # value=None given is the JSON value null
-    source = Source.of(source, formats=formats, **given)
+    source = source_from(source, given)
+    if given:
+        raise TypeError(f"load_values() got unexpected keyword(s): {', '.join(given)}")
     if source.kind == "value":
         return [source.spec]
     if source.kind == "text":

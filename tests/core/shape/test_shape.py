@@ -13,8 +13,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.hints import hint_for, path_steps
 from jqmagic.core.shape import JQSCHEMA_FILTER, shape
+from jqmagic.core.shape.hints import hint_for, path_steps
 from tests.shared import CORPUS_JSON
 
 CORPUS = CORPUS_JSON
@@ -306,8 +306,8 @@ def test_corpus_stream_equals_memory(name):
 
 def test_core_imports_without_ipython():
     code = ("import sys; sys.modules['IPython'] = None; sys.modules['ipywidgets'] = None; "
-            "import jqmagic.core.shape, jqmagic.core.hints, jqmagic.core.payloads, "
-            "jqmagic.core.shapestream")
+            "import jqmagic.core.shape, jqmagic.core.shape.hints, jqmagic.core.payloads, "
+            "jqmagic.core.shape.stream")
     subprocess.run([sys.executable, "-c", code], check=True)
 
 
@@ -374,20 +374,22 @@ def test_several_top_level_values_read_as_an_array_when_streamed_too():
 
 
 def test_hint_for_a_source(tmp_path):
-    from jqmagic.core.hints import hint_for_source
+    from jqmagic.core.options import Source
+    from jqmagic.core.shape.hints import hint_for_source
 
     path = tmp_path / "d.json"
     path.write_text(json.dumps(HINT_DOC))
-    assert hint_for_source(".usr", file=str(path), results=[None]) == \
+    assert hint_for_source(".usr", Source("file", str(path)), results=[None]) == \
         "no key .usr at .; did you mean .user?"
-    assert hint_for_source(".usr", file=str(path), results=[None], max_bytes=10) == ""
-    assert hint_for_source(".usr", file=str(tmp_path / "missing.json")) == ""
-    assert hint_for_source(".a.b", value={"a": [{"b": 1}]}, error="Cannot index array") == \
+    assert hint_for_source(".usr", Source("file", str(path)), results=[None], max_bytes=10) == ""
+    assert hint_for_source(".usr", Source("file", str(tmp_path / "missing.json"))) == ""
+    assert hint_for_source(".a.b", Source("value", {"a": [{"b": 1}]}),
+                           error="Cannot index array") == \
         "at .a there is an array of 1 object with keys b; try .a[].b"
 
 
 def test_distinct_estimate_never_exceeds_the_values_seen():
-    from jqmagic.core.profile import Profile
+    from jqmagic.core.shape.profile import Profile
 
     profile = Profile(distinct_cap=10)
     for i in range(5000):

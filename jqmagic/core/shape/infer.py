@@ -10,13 +10,16 @@ the stream threshold (or ``stream=True``) are read in one streaming pass.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
-from jqmagic.core.shapenode import Limits, Node, jq_step, type_name
+from jqmagic.core.options import source_from
+from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_pointer
+from jqmagic.core.shape import stream as shapestream
+from jqmagic.core.shape.node import Limits, Node
+from jqmagic.core.shape.source import open_source
+from jqmagic.core.words import type_name
 
 FORMATS = ("shape", "jqschema", "jsonschema")
 STREAM_THRESHOLD = 256 * 2**20
@@ -182,23 +185,20 @@ def render(node: Node, fmt: str, depth: int, pointer: str, jq: str, stats: bool)
 
 
 # -- the operation ------------------------------------------------------------------------
-def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | None = None,
-          text: str | None = None, exec: str | None = None, path: str = "", depth: int = 2,
-          format: str = "shape", stats: bool = False, stream: bool | None = None,
-          stream_threshold: int = STREAM_THRESHOLD, value_given: bool = False,
-          jsonl: bool | None = None, yaml: bool | None = None, jsonc: bool | None = None,
-          ) -> ShapeResult:
+def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "shape",
+          stats: bool = False, stream: bool | None = None,
+          stream_threshold: int = STREAM_THRESHOLD, **source_keywords: Any) -> ShapeResult:
     """The shape of a document (or of the subtree at JSON Pointer ``path``).
 
     Args:
-        source: a path, glob, JSON text or Python value, as for ``query`` (or name the kind
-            with ``value=``, ``file=``, ``text=`` or ``exec=``, a shell command's output).
+        source: a path, glob, JSON text or Python value, or a :class:`Source`, as for
+            ``query``; or name the kind with ``value=``, ``file=``, ``text=``, ``exec=`` (a
+            shell command's output) or ``payload=``, and force a format with ``jsonl=``,
+            ``yaml=`` or ``jsonc=`` (default: by the file's suffix).
         depth: levels of ``children`` / element templates (format ``shape`` only).
         format: ``shape``, ``jqschema`` (the gh-aw filter) or ``jsonschema`` (2020-12).
         stats: add per-path ``profiles`` (format ``shape``): counts, distinct, min/max, samples.
         stream: read a file in one streaming pass; default when it is over ``stream_threshold``.
-        value_given: ``value=None`` means the JSON value null, not "no value".
-        jsonl, yaml, jsonc: force how a file or text is read (default: by its suffix).
 
     >>> shape(value={"users": [{"id": 1}, {"id": 2, "email": None}]}).value["children"]
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -216,10 +216,10 @@ def shape(source: Any = None, *, value: Any = None, file: str | os.PathLike | No
         raise JqMagicError("INVALID_ARGUMENT", f"depth must be a whole number >= 0, not {depth!r}",
                            "Use e.g. depth=2.")
     parts = parse_pointer(path)
-    from jqmagic.core import shapesource
-
-    doc = shapesource.open_source(source, value=value, file=file, text=text, exec=exec,
-                                  value_given=value_given, jsonl=jsonl, yaml=yaml, jsonc=jsonc)
+    named = source_from(source, source_keywords)
+    if source_keywords:
+        raise TypeError(f"shape() got unexpected keyword(s): {', '.join(source_keywords)}")
+    doc = open_source(named)
     try:
         if doc.streamable and (stream or (stream is None and doc.size > stream_threshold)):
             return _shape_stream(doc, parts, depth, format, stats)
@@ -242,7 +242,6 @@ def _shape_loaded(doc: Any, parts: list[str], depth: int, format: str, stats: bo
 
 def _shape_stream(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool
                   ) -> ShapeResult:
-    from jqmagic.core import shapestream
 
     lines, backend = doc.lines, None
     while True:
@@ -260,7 +259,6 @@ class _MoreValues(Exception):
 
 def _stream_once(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool, lines: bool,
                  backend: str | None) -> ShapeResult:
-    from jqmagic.core import shapestream
 
     pointer, steps = to_pointer(parts), []
     with doc.open_binary() as fh:

@@ -9,22 +9,16 @@ Both the in-memory walk (:meth:`Node.add`) and the streaming parser feed the sam
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterator
 from typing import Any
 
-from jqmagic.core.profile import Profile
+from jqmagic.core.pointers import jq_step
+from jqmagic.core.shape.profile import Profile
 
 # jq's order of types, used to write several types as "null|string"
 TYPE_ORDER = ("null", "boolean", "number", "string", "array", "object")
-_TYPE_OF = {type(None): "null", bool: "boolean", int: "number", float: "number", str: "string",
-            list: "array", dict: "object"}
+_SCALARS = {type(None): "null", bool: "boolean", int: "number", float: "number", str: "string"}
 MAX_TRACKED_KEYS = 1000
-
-
-def type_name(value: Any) -> str:
-    """jq's name of the type of a parsed JSON value."""
-    return _TYPE_OF.get(type(value), "number")
 
 
 class Limits:
@@ -78,7 +72,7 @@ class Node:
     def see_scalar(self, value: Any) -> None:
         """Count one scalar value."""
         self.count += 1
-        name = _TYPE_OF.get(type(value))
+        name = _SCALARS.get(type(value))
         if name is None:  # Decimal, Fraction, ...: numbers from other parsers
             name = "number"
             value = float(value)
@@ -163,18 +157,3 @@ class Node:
             if node.items is not None:
                 below.append((jq_step(p, None), node.items, node))
             stack.extend(reversed(below))
-
-
-_JQ_KEYWORDS = frozenset({
-    "and", "or", "not", "if", "then", "elif", "else", "end", "as", "def", "reduce", "foreach",
-    "try", "catch", "label", "import", "include", "__loc__",
-})
-
-
-def jq_step(path: str, key: str | None) -> str:
-    """``path`` extended by member ``key`` (``.a.b``, ``.a["odd key"]``) or by ``[]``."""
-    if key is None:
-        return (path or ".") + "[]"
-    if key.isascii() and key.isidentifier() and key not in _JQ_KEYWORDS:
-        return f"{path}.{key}"
-    return (path or ".") + "[" + json.dumps(key, ensure_ascii=False) + "]"

@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.pointers import bad_index, index_of, missing_key, not_container, to_pointer
-from jqmagic.core.shapenode import Node
+from jqmagic.core.shape.node import Node
 
 Event = tuple[str, Any]
 _SCALAR_TYPES = {"string": "string", "number": "number", "boolean": "boolean", "null": "null"}

@@ -13,7 +13,11 @@ import json
 import re
 from typing import Any
 
-from jqmagic.core.shapenode import jq_step, type_name
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import Source
+from jqmagic.core.pointers import jq_step
+from jqmagic.core.shape.source import open_source
+from jqmagic.core.words import a, type_name
 
 Step = str | int | None  # a key, an index, or None for ``[]``
 MAX_FANOUT = 10_000
@@ -153,7 +157,7 @@ def hint_for(program: str, value: Any, *, error: str | None = None,
                 return f"at {here} there is an array of {_describe_array(arrays)}; try {fix}"
             if not objects:
                 kinds = ", ".join(sorted({type_name(v) for v in current}))
-                return f"at {here} there is {_a(kinds)}, not an object; {step!r} cannot be read"
+                return f"at {here} there is {a(kinds)}, not an object; {step!r} cannot be read"
             found = [o[step] for o in objects if step in o]
             if not found:
                 keys = _union_keys(objects[:MAX_FANOUT])
@@ -167,12 +171,12 @@ def hint_for(program: str, value: Any, *, error: str | None = None,
         elif step is None:
             if not arrays and not objects:
                 kinds = ", ".join(sorted({type_name(v) for v in current}))
-                return f"at {here} there is {_a(kinds)}; [] iterates only arrays and objects"
+                return f"at {here} there is {a(kinds)}; [] iterates only arrays and objects"
             current = [e for a in arrays for e in a] + [e for o in objects for e in o.values()]
         else:
             if not arrays:
                 kinds = ", ".join(sorted({type_name(v) for v in current}))
-                return f"at {here} there is {_a(kinds)}, not an array; [{step}] cannot be read"
+                return f"at {here} there is {a(kinds)}, not an array; [{step}] cannot be read"
             longest = max(len(a) for a in arrays)
             current = [a[step] for a in arrays if -len(a) <= step < len(a)]
             if not current:
@@ -183,18 +187,15 @@ def hint_for(program: str, value: Any, *, error: str | None = None,
     return _about_results(path or ".", current, error, results)
 
 
-def hint_for_source(program: str, *, error: str | None = None, results: list | None = None,
-                    max_bytes: int = 64 * 2**20, **source: Any) -> str:
-    """:func:`hint_for` over a source named as for ``query`` (``file=``, ``text=``, ...).
+def hint_for_source(program: str, source: Source, *, error: str | None = None,
+                    results: list | None = None, max_bytes: int = 64 * 2**20) -> str:
+    """:func:`hint_for` over a :class:`Source`.
 
     Sources over ``max_bytes`` (and sources that do not load) give no hint rather than a
     slow one.
     """
-    from jqmagic.core.errors import JqMagicError
-    from jqmagic.core.shapesource import open_source
-
     try:
-        doc = open_source(**source)
+        doc = open_source(source)
         if doc.size > max_bytes:
             return ""
         value = doc.load()
@@ -214,7 +215,3 @@ def _about_results(path: str, current: list, error: str | None, results: list | 
         counted = f"are {len(current)} values" if len(current) != 1 else "is 1 value"
         return f"at {path} there {counted} ({kinds})"
     return ""
-
-
-def _a(kinds: str) -> str:
-    return ("an " if kinds[:1] in "aeiou" else "a ") + kinds

@@ -1,0 +1,19 @@
+"""Shapes: what a document looks like, merged across its elements, with per-path statistics.
+
+- ``infer``: :func:`shape` and its three formats (shape, jqschema, JSON Schema);
+- ``node``: the merged-shape accumulator; ``profile``: per-path statistics;
+- ``source``: the document behind a request; ``stream``: one streaming pass with ijson;
+- ``hints``: what is there when a query fails or finds nothing.
+"""
+
+from jqmagic.core.shape.infer import (
+                                      FORMATS,
+                                      JQSCHEMA_FILTER,
+                                      STREAM_THRESHOLD,
+                                      ShapeResult,
+                                      jq_schema,
+                                      shape,
+)
+
+__all__ = ["FORMATS", "JQSCHEMA_FILTER", "STREAM_THRESHOLD", "ShapeResult", "jq_schema",
+           "shape"]
