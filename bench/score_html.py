@@ -31,13 +31,13 @@ _WORD = re.compile(r"\w+", re.UNICODE)
 
 # -- methods: each takes (html, base_url) and returns markdown or text ---------------
 def m_jqmagic(html: str, base: str) -> str:
-    from jqmagic.core.html import to_markdown
+    from jqmagic.core.web.html import to_markdown
 
     return to_markdown(html, base).markdown
 
 
 def m_jqmagic_stdlib(html: str, base: str) -> str:
-    from jqmagic.core.html import to_markdown
+    from jqmagic.core.web.html import to_markdown
 
     return to_markdown(html, base, parser="html.parser").markdown
 
@@ -59,7 +59,7 @@ def m_trafilatura(html: str, base: str) -> str:
 def m_readability(html: str, base: str) -> str:
     from readability import Document
 
-    from jqmagic.core.html import parse, render
+    from jqmagic.core.web.html import parse, render
 
     return render(parse(Document(html, url=base).summary(html_partial=True)))
 

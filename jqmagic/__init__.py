@@ -11,12 +11,12 @@ The public API is a set of plain functions over a pure-Python core
 import sys
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.fetch import FetchResult, fetch
 from jqmagic.core.patch import patch
 from jqmagic.core.payloads import payload
 from jqmagic.core.query import QueryResult, clear_cache, query
-from jqmagic.core.search import SearchResults, search
 from jqmagic.core.shape import ShapeResult, shape
+from jqmagic.core.web.fetch import FetchResult, fetch
+from jqmagic.core.web.search import SearchResults, search
 from jqmagic.teach import check
 
 __version__ = "0.1.0"

@@ -118,7 +118,7 @@ def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_fetch(args: argparse.Namespace) -> int:
-    from jqmagic.core.fetch import fetch, parse_headers
+    from jqmagic.core.web.fetch import fetch, parse_headers
 
     options = {"max_bytes": args.max_bytes} if args.max_bytes else {}
     if args.sandbox:
@@ -169,7 +169,7 @@ def _search_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_search(args: argparse.Namespace) -> int:
-    from jqmagic.core.search import search
+    from jqmagic.core.web.search import search
 
     return _answer(args, lambda: search(" ".join(args.query), provider=args.provider,
                                         count=args.count, offset=args.offset,

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jqmagic.core.fetch import FetchResult
 from jqmagic.core.query import QueryResult, progress
-from jqmagic.core.search import SearchResults
 from jqmagic.core.settings import settings
 from jqmagic.core.shape import ShapeResult
+from jqmagic.core.web.fetch import FetchResult
+from jqmagic.core.web.search import SearchResults
 
 
 def _max_chars() -> int:
@@ -140,7 +140,7 @@ def fetch_bundle(result) -> tuple[dict, dict]:
 
 
 def search_bundle(result) -> tuple[dict, dict]:
-    """The bundle of :class:`jqmagic.core.search.SearchResults`: a list of markdown links."""
+    """The bundle of :class:`jqmagic.core.web.search.SearchResults`: a list of markdown links."""
     text = bounded_text(result.to_markdown())
     return {"text/plain": text, "text/markdown": text}, {}
 

@@ -135,7 +135,7 @@ class JqMagic(Magics):
                 "Define it first, or drop --var to read a file.")) from None
 
     def _fetch_json(self, url: str) -> str:
-        from jqmagic.core.fetch import fetch
+        from jqmagic.core.web.fetch import fetch
 
         result = self.run_core(fetch, url)
         if getattr(result, "value", None) is None:
@@ -281,7 +281,7 @@ class JqMagic(Magics):
         if args.help or not args.url:
             print(self.webfetch.parser.format_help())
             return None
-        from jqmagic.core.fetch import fetch, parse_headers
+        from jqmagic.core.web.fetch import fetch, parse_headers
 
         headers = self.run_core(parse_headers, args.header)
         result = self.run_core(fetch, args.url, offset=args.offset, limit=args.limit,
@@ -322,7 +322,7 @@ class JqMagic(Magics):
         if args.help or not args.words:
             print(self.websearch.parser.format_help())
             return None
-        from jqmagic.core.search import search
+        from jqmagic.core.web.search import search
 
         result = self.run_core(search, " ".join(args.words), provider=args.provider,
                                count=args.count, offset=args.offset,

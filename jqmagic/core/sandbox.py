@@ -11,14 +11,17 @@ When on:
 - shell commands (``exec``) are refused unless ``settings.exec_allowed`` or
   ``JQMAGIC_EXEC_ALLOWED=1``;
 - web fetches refuse private, loopback, link-local, multicast and metadata addresses
-  (:func:`jqmagic.core.fetch.check_url` applies the rule after DNS and on every redirect).
+  (:class:`AddressPolicy`, applied after DNS and on every redirect by the web fetch).
 
 The payload store (jqmagic's own cache folder) is outside this policy.
 """
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
+from dataclasses import dataclass
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import env_flag, env_paths, settings
@@ -103,6 +106,57 @@ def check_exec(command: str) -> None:
             "commands with JqMagic exec_allowed (JQMAGIC_EXEC_ALLOWED=1).")
 
 
-def private_addresses_allowed() -> bool:
-    """Whether web fetches may reach private, loopback and link-local addresses."""
-    return not enabled()
+# ---------------------------------------------------------------- web addresses
+
+_METADATA_HOSTS = {"metadata.google.internal", "metadata", "instance-data"}
+
+
+@dataclass(frozen=True)
+class AddressPolicy:
+    """Which web addresses a fetch may reach: everything (``private_ok``), or public
+    addresses only, plus the ``allowed`` ones (e.g. a known local service)."""
+
+    private_ok: bool
+    allowed: frozenset[str] = frozenset()
+
+    @classmethod
+    def current(cls, private_ok: bool | None = None, allowed: tuple[str, ...] = ()
+                ) -> AddressPolicy:
+        """The policy of the sandbox (private addresses refused when it is on), unless
+        ``private_ok`` says otherwise."""
+        return cls(not enabled() if private_ok is None else private_ok, frozenset(allowed))
+
+    def check(self, shown: str, host: str, port: int) -> None:
+        """SANDBOX_DENIED when ``host`` is (or resolves to) a refused address: every
+        address it resolves to is checked."""
+        if self.private_ok:
+            return
+        if host.lower().rstrip(".") in _METADATA_HOSTS:
+            raise _address_denied(shown, host)
+        try:
+            infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+        except (socket.gaierror, UnicodeError) as exc:
+            raise JqMagicError("NETWORK_ERROR", f"Failed to fetch {shown}: DNS lookup failed "
+                               f"for {host}", "Check the host name.") from exc
+        for info in infos:
+            addr = info[4][0]
+            if addr not in self.allowed and is_private_address(addr):
+                raise _address_denied(shown, host, addr)
+
+
+def is_private_address(addr: str) -> bool:
+    """True for loopback, private, link-local, multicast, reserved or unspecified IPs
+    (the cloud metadata address 169.254.169.254 is link-local)."""
+    ip = ipaddress.ip_address(addr.split("%")[0])
+    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
+        ip = ip.ipv4_mapped
+    return bool(ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
+                or ip.is_reserved or ip.is_unspecified or not ip.is_global)
+
+
+def _address_denied(shown: str, host: str, addr: str | None = None) -> JqMagicError:
+    where = f"{host} ({addr})" if addr and addr != host else host
+    return JqMagicError(
+        "SANDBOX_DENIED",
+        f"Refused to fetch {shown}: {where} is a private, loopback, link-local or metadata "
+        "address", "The sandbox blocks local network targets; fetch a public URL instead.")

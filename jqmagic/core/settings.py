@@ -24,6 +24,11 @@ class Settings:
     worker_memory: int = 0  # bytes the query worker may map; 0: 3/4 of physical memory
     fast_path: bool = True  # answer the jq subset in-process (jqmagic.core.jqlang)
     exec_max_bytes: int = 2**30  # a command's output (and any file it writes) at most
+    fetch_max_bytes: int = 10 * 1024 * 1024  # a fetched body at most
+    fetch_connect_timeout: float = 10.0
+    fetch_read_timeout: float = 30.0
+    fetch_total_timeout: float = 60.0  # seconds a whole fetch may take
+    fetch_max_redirects: int = 10
     cache_dir: Path = field(default_factory=_cache_dir)
     # The sandbox (see core/sandbox.py); the environment can only turn these on.
     sandbox: bool = False  # or JQMAGIC_SANDBOX=1

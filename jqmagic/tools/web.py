@@ -37,7 +37,7 @@ def web_fetch(
     Limits: about 50,000 tokens are returned at a time; a longer page is cut at a line
     and the message says which offset to read on from.
     """
-    from jqmagic.core.fetch import fetch
+    from jqmagic.core.web.fetch import fetch
 
     result = fetch(url, offset=offset, limit=limit)
     out = result.to_dict()
@@ -76,7 +76,7 @@ def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
 
 def _search(provider: str, query: str, count: int, offset: int, allowed: list[str] | None,
             blocked: list[str] | None) -> dict[str, Any]:
-    from jqmagic.core.search import search
+    from jqmagic.core.web.search import search
 
     result = search(query, provider=provider, count=count, offset=offset,
                     allowed_domains=allowed, blocked_domains=blocked)
@@ -88,7 +88,7 @@ def _search(provider: str, query: str, count: int, offset: int, allowed: list[st
 
 def config_required(provider: str) -> dict[str, str]:
     """The ``config_required`` event for a search provider whose credentials are missing."""
-    from jqmagic.core.search import AUTH_HELP, credentials_path
+    from jqmagic.core.web.search import AUTH_HELP, credentials_path
 
     path = credentials_path()
     example = json.dumps({"web_search": {provider: _EXAMPLE[provider]}}, indent=2)

@@ -16,7 +16,7 @@ import pytest
 
 from jqmagic import JqMagicError, patch, query, shape
 from jqmagic.core import sources
-from jqmagic.core.html import to_markdown
+from jqmagic.core.web.html import to_markdown
 from tests.reliability.faces import OK, cli, core, file_entries, magic, patch_entries
 
 READERS = ["query", "shape", "shape-stream", "load_values", "cli-query", "cli-inspect", "%jq",

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from jqmagic import patch, query, shape
 from jqmagic.core import sources
-from jqmagic.core.html import to_markdown
+from jqmagic.core.web.html import to_markdown
 from tests.reliability.faces import OK, cli, core, magic
 
 SLOW = [HealthCheck.too_slow, HealthCheck.function_scoped_fixture]

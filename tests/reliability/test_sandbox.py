@@ -16,9 +16,9 @@ import pytest
 
 from jqmagic import patch, query, shape
 from jqmagic.core import sandbox
-from jqmagic.core.fetch import fetch
 from jqmagic.core.settings import settings
 from jqmagic.core.sources import load_values
+from jqmagic.core.web.fetch import fetch
 from tests.reliability.faces import OK, cli, core, magic
 
 SECRET = '{"secret": "s3cr3t"}'

@@ -14,8 +14,8 @@ import psutil
 import pytest
 
 from jqmagic import patch, query, shape
-from jqmagic.core.fetch import fetch
 from jqmagic.core.sources import load_values
+from jqmagic.core.web.fetch import fetch
 from tests.reliability.faces import OK, core
 
 OPERATIONS = 10_000

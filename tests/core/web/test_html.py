@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from jqmagic.core.html import code_language, parse, to_markdown
+from jqmagic.core.web.html import code_language, parse, to_markdown
 
 BASE = "https://site.example/docs/page.html"
 FILLER = ("This sentence is here so that the block holds real reading text, with commas, "
@@ -171,7 +171,7 @@ def test_blank_lines_are_collapsed_but_code_is_not():
 
 
 # -- the shared corpus -------------------------------------------------------------------------
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 CORPUS = ROOT.parent / "shared" / "corpus" / "html"
 
 

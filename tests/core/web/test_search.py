@@ -8,7 +8,7 @@ import socket
 import pytest
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.search import credentials, credentials_path, domain_matches, search
+from jqmagic.core.web.search import credentials, credentials_path, domain_matches, search
 from tests.web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, fake_brave, fake_google, slow
 
 

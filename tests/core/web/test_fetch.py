@@ -12,7 +12,10 @@ import time
 import pytest
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.fetch import check_url, decode, fetch, is_private_address
+from jqmagic.core.sandbox import AddressPolicy, is_private_address
+from jqmagic.core.web.decode import decode
+from jqmagic.core.web.download import check_url
+from jqmagic.core.web.fetch import fetch
 from tests.web_servers import drip, endless, slow
 
 PAGE = """<!doctype html><html><head><title> Async  Guide </title>
@@ -404,12 +407,13 @@ def test_is_private_address(addr, private):
 
 
 def test_check_url_public_literal_passes():
-    check_url("https://93.184.216.34/", private_ok=False)
+    host, port = check_url("https://93.184.216.34/")
+    AddressPolicy(private_ok=False).check("https://93.184.216.34/", host, port)
 
 
 def test_core_imports_without_ipython_or_network_libraries():
     code = ("import sys; sys.modules['IPython'] = None; "
-            "import jqmagic.core.fetch, jqmagic.core.search; "
+            "import jqmagic.core.web.fetch, jqmagic.core.web.search; "
             "print(sorted(m for m in ('requests', 'bs4', 'markdownify') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          check=True)

@@ -14,6 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.settings import env_text
 
 BRAVE_ENDPOINT = "https://api.search.brave.com/res/v1/web/search"
 GOOGLE_ENDPOINT = "https://www.googleapis.com/customsearch/v1"
@@ -70,7 +71,7 @@ class SearchResults:
 
 def credentials_path() -> Path:
     """``$XDG_CONFIG_HOME/jqmagic/credentials.json`` (default ``~/.config/...``)."""
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    base = env_text("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
     return Path(base) / "jqmagic" / "credentials.json"
 
 
@@ -82,7 +83,7 @@ def credentials(provider: str) -> dict[str, str]:
     env = {"brave": {"api_key": "BRAVE_API_KEY"},
            "google": {"api_key": "GOOGLE_SEARCH_API_KEY",
                       "engine_id": "GOOGLE_SEARCH_ENGINE_ID"}}[provider]
-    found = {k: os.environ.get(v, "").strip() for k, v in env.items()}
+    found = {k: env_text(v) for k, v in env.items()}
     if all(found.values()):
         return found
     path = credentials_path()
@@ -151,11 +152,11 @@ def search(
     blocked = _domains(blocked_domains)
     creds = credentials(provider)
     if provider == "brave":
-        endpoint = os.environ.get("JQMAGIC_BRAVE_ENDPOINT") or BRAVE_ENDPOINT
+        endpoint = env_text("JQMAGIC_BRAVE_ENDPOINT") or BRAVE_ENDPOINT
         params: dict[str, Any] = {"q": query, "count": count, "offset": offset}
         headers = {"X-Subscription-Token": creds["api_key"], "Accept": "application/json"}
     else:
-        endpoint = os.environ.get("JQMAGIC_GOOGLE_ENDPOINT") or GOOGLE_ENDPOINT
+        endpoint = env_text("JQMAGIC_GOOGLE_ENDPOINT") or GOOGLE_ENDPOINT
         params = {"key": creds["api_key"], "cx": creds["engine_id"], "q": query,
                   "num": count, "start": offset + 1}
         headers = {"Accept": "application/json"}

@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 from bs4 import BeautifulSoup, Comment, Doctype, ProcessingInstruction
 from markdownify import ATX, MarkdownConverter
 
-from jqmagic.core.extract import main_content, text_of
+from jqmagic.core.web.extract import main_content, text_of
 
 # Never content: dropped before anything else (unless raw).
 _JUNK_TAGS = ["script", "style", "noscript", "template", "link", "meta", "svg", "canvas",

@@ -1,0 +1,247 @@
+"""HTTP GET with caps: timeouts, a redirect limit, a streaming byte cap, the sandbox's address
+rule on every hop, and credentials never forwarded to another host."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urljoin, urlsplit, urlunsplit
+
+from jqmagic.core import sandbox
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.settings import settings
+
+_CHUNK = 64 * 1024
+_SECRET_HEADERS = {"authorization", "cookie", "proxy-authorization"}
+
+
+@dataclass(frozen=True)
+class FetchLimits:
+    """How much a fetch may take: bytes, seconds (connect, read, whole) and redirects."""
+
+    max_bytes: int = 0
+    timeout: tuple[float, float] = (0.0, 0.0)
+    total_timeout: float = 0.0
+    max_redirects: int = 0
+
+    @classmethod
+    def of(cls, **given: Any) -> FetchLimits:
+        """The settings' limits, with the ``given`` ones instead (TypeError for others)."""
+        return cls(**{"max_bytes": settings.fetch_max_bytes,
+                      "timeout": (settings.fetch_connect_timeout, settings.fetch_read_timeout),
+                      "total_timeout": settings.fetch_total_timeout,
+                      "max_redirects": settings.fetch_max_redirects, **given})
+
+
+def user_agent() -> str:
+    """The descriptive User-Agent sent with every request."""
+    try:
+        from importlib.metadata import version
+
+        ver = version("jqmagic")
+    except Exception:  # pragma: no cover - not installed as a distribution
+        ver = "0"
+    return f"jqmagic/{ver} (web fetch for notebooks and agents; python-requests)"
+
+
+def download(url: str, headers: dict[str, str], limits: FetchLimits, deadline: float,
+             policy: sandbox.AddressPolicy, session: Any = None) -> tuple[Any, bytes, str]:
+    """GET ``url`` (following redirects by hand, each hop checked): (response, body, final
+    URL)."""
+    import requests
+
+    own = session is None
+    sess = session or requests.Session()
+    sess.max_redirects = limits.max_redirects
+    req_headers = {
+        "User-Agent": user_agent(),
+        "Accept": "text/html,application/xhtml+xml,application/json;q=0.9,"
+                  "text/plain;q=0.8,*/*;q=0.5",
+    }
+    req_headers.update(headers)
+    current = url
+    try:
+        for hop in range(limits.max_redirects + 1):
+            host, port = check_url(current)
+            policy.check(redact(current), host, port)
+            try:
+                resp = sess.get(current, headers=req_headers, timeout=limits.timeout, stream=True,
+                                allow_redirects=False)
+            except requests.exceptions.InvalidURL as exc:
+                raise JqMagicError("INVALID_URL", f"Malformed URL {redact(current)}",
+                                   "Check the host and port.") from exc
+            except requests.exceptions.Timeout as exc:
+                raise JqMagicError(
+                    "NETWORK_ERROR", f"Failed to fetch {redact(current)}: timed out",
+                    "The server is slow or unreachable; try again or raise the timeout.",
+                ) from exc
+            except requests.exceptions.RequestException as exc:
+                raise JqMagicError(
+                    "NETWORK_ERROR",
+                    f"Failed to fetch {redact(current)}: {_reason(exc)}",
+                    "Check the address and your network connection.",
+                ) from exc
+            if resp.is_redirect and resp.headers.get("Location"):
+                resp.close()
+                if hop == limits.max_redirects:
+                    break
+                target = urljoin(current, resp.headers["Location"])
+                if urlsplit(target).hostname != urlsplit(current).hostname:
+                    # Never forward credentials to another host (as requests does).
+                    req_headers = {k: v for k, v in req_headers.items()
+                                   if k.lower() not in _SECRET_HEADERS}
+                current = target
+                continue
+            if resp.status_code >= 400:
+                reason = resp.reason or ""
+                resp.close()
+                raise JqMagicError(
+                    "HTTP_ERROR", f"HTTP {resp.status_code}: {reason}".rstrip(": ")
+                    + f" ({redact(current)})",
+                    _status_hint(resp.status_code),
+                )
+            body = _read_capped(resp, current, limits.max_bytes, deadline)
+            return resp, body, current
+        raise JqMagicError(
+            "NETWORK_ERROR",
+            f"Failed to fetch {redact(url)}: more than {limits.max_redirects} redirects",
+            "The site redirects in a loop; open the last URL in a browser to see why.",
+        )
+    finally:
+        if own:
+            sess.close()
+
+
+def _read_capped(resp: Any, url: str, max_bytes: int, deadline: float) -> bytes:
+    import requests
+
+    declared = resp.headers.get("Content-Length")
+    if declared and declared.isdigit() and int(declared) > max_bytes:
+        resp.close()
+        raise JqMagicError(
+            "TOO_LARGE",
+            f"{redact(url)} is {int(declared):,} bytes, over the {max_bytes:,}-byte cap",
+            "Raise max_bytes if you really need the whole document.",
+        )
+    chunks, size = [], 0
+    try:
+        for chunk in _chunks(resp):
+            size += len(chunk)
+            if size > max_bytes:
+                raise JqMagicError(
+                    "TOO_LARGE",
+                    f"{redact(url)} is over the {max_bytes:,}-byte cap (stopped reading)",
+                    "Raise max_bytes if you really need the whole document.",
+                )
+            if time.monotonic() > deadline:
+                raise JqMagicError(
+                    "NETWORK_ERROR", f"Failed to fetch {redact(url)}: timed out while reading",
+                    "The server sends too slowly; try again or raise total_timeout.",
+                )
+            chunks.append(chunk)
+    except requests.exceptions.Timeout as exc:
+        raise JqMagicError(
+            "NETWORK_ERROR", f"Failed to fetch {redact(url)}: timed out while reading",
+            "The server is slow; try again or raise the timeout.",
+        ) from exc
+    except requests.exceptions.RequestException as exc:
+        raise JqMagicError(
+            "NETWORK_ERROR", f"Failed to fetch {redact(url)}: {_reason(exc)}",
+            "The connection broke while reading; try again.",
+        ) from exc
+    finally:
+        resp.close()
+    return b"".join(chunks)
+
+
+def _chunks(resp: Any) -> Any:
+    """Body chunks as they arrive (decompressed): ``read1`` returns what is there, so a
+    server dripping bytes cannot hold us past the deadline between checks."""
+    raw = resp.raw
+    if not hasattr(raw, "read1"):  # pragma: no cover - urllib3 < 2
+        yield from resp.iter_content(_CHUNK)
+        return
+    while True:
+        try:
+            chunk = raw.read1(_CHUNK, decode_content=True)
+        except Exception as exc:
+            import requests
+            import urllib3
+
+            if isinstance(exc, urllib3.exceptions.ReadTimeoutError):
+                raise requests.exceptions.ReadTimeout(str(exc)) from exc
+            if isinstance(exc, urllib3.exceptions.HTTPError | OSError):
+                raise requests.exceptions.ConnectionError(str(exc)) from exc
+            raise
+        if not chunk:
+            return
+        yield chunk
+
+
+def _reason(exc: Exception) -> str:
+    """A short, secret-free reason for a requests exception (no URL, no query)."""
+    text = str(exc)
+    for key in ("Name or service not known", "nodename nor servname", "Temporary failure in "
+                "name resolution", "No address associated"):
+        if key in text:
+            return "DNS lookup failed"
+    if "Connection refused" in text:
+        return "connection refused"
+    if "CERTIFICATE_VERIFY_FAILED" in text or "SSLError" in type(exc).__name__:
+        return "TLS/SSL error"
+    if "RemoteDisconnected" in text or "Connection aborted" in text:
+        return "connection closed by the server"
+    if "TooManyRedirects" in type(exc).__name__:
+        return "too many redirects"
+    return type(exc).__name__
+
+
+def _status_hint(status: int) -> str:
+    if status in (401, 403):
+        return "The server refuses access; pass credentials with -H 'Authorization: ...'."
+    if status == 404:
+        return "Check the URL; the page may have moved."
+    if status == 429:
+        return "Too many requests; wait and try again."
+    if status >= 500:
+        return "The server failed; try again later."
+    return "Check the URL and request headers."
+
+
+
+
+def check_url(url: str) -> tuple[str, int]:
+    """The host and port of an http(s) URL; INVALID_URL for anything else."""
+    try:
+        parts = urlsplit(url)
+        port = parts.port
+    except ValueError as exc:
+        raise JqMagicError("INVALID_URL", f"Malformed URL {redact(url)!r}: {exc}",
+                           "Use a full URL such as https://example.com/page.") from exc
+    if parts.scheme.lower() not in ("http", "https"):
+        hint = "Use a full URL such as https://example.com/page."
+        if not parts.scheme:
+            hint = f"Add a scheme: https://{url}" if "." in url else hint
+        raise JqMagicError(
+            "INVALID_URL",
+            f"Refused URL {redact(url)!r}: only http and https are fetched"
+            if parts.scheme else f"Malformed URL {redact(url)!r}: no scheme",
+            hint,
+        )
+    if not parts.hostname:
+        raise JqMagicError("INVALID_URL", f"Malformed URL {redact(url)!r}: no host",
+                           "Use a full URL such as https://example.com/page.")
+    return parts.hostname, port or (443 if parts.scheme.lower() == "https" else 80)
+
+
+def redact(url: str) -> str:
+    """The URL without user:password and without its query (which may hold a key)."""
+    try:
+        parts = urlsplit(url)
+    except ValueError:
+        return "<malformed URL>"
+    netloc = parts.netloc.rsplit("@", 1)[-1]
+    query = "..." if parts.query else ""
+    return urlunsplit((parts.scheme, netloc, parts.path, query, ""))
+

@@ -1,0 +1,165 @@
+"""Fetch a URL as markdown (HTML), text or JSON, in windows of lines; jq on a JSON answer."""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import query
+from jqmagic.core.sandbox import AddressPolicy
+from jqmagic.core.web.decode import decode, kind_of, parse_json
+from jqmagic.core.web.download import FetchLimits, download, redact
+
+
+@dataclass
+class FetchResult:
+    """One fetched document, converted; ``content`` is the requested slice of lines."""
+
+    url: str
+    final_url: str
+    status: int
+    content_type: str
+    title: str
+    content: str
+    total_lines: int
+    offset: int = 1
+    limit: int | None = None
+    next_offset: int | None = None
+    value: Any = None
+    bytes: int = 0
+    elapsed: float = 0.0
+    headers: dict[str, str] = field(default_factory=dict, repr=False)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The spec's success shape (``url`` is the final URL after redirects)."""
+        out: dict[str, Any] = {
+            "success": True,
+            "url": self.final_url,
+            "title": self.title,
+            "content": self.content,
+            "total_lines": self.total_lines,
+            "offset": self.offset,
+            "next_offset": self.next_offset,
+            "content_type": self.content_type,
+            "status": self.status,
+        }
+        if self.final_url != self.url:
+            out["requested_url"] = self.url
+        if self.value is not None:
+            out["value"] = self.value
+        return out
+
+
+def fetch(
+    url: str,
+    offset: int | None = None,
+    limit: int | None = None,
+    raw: bool = False,
+    jq: str | None = None,
+    headers: dict[str, str] | None = None,
+    *,
+    private_addresses: bool | None = None,
+    allowed_addresses: tuple[str, ...] = (),
+    session: Any = None,
+    **limits: Any,
+) -> FetchResult:
+    """Fetch ``url`` and return it as markdown (HTML), text (text/*) or JSON.
+
+    Args:
+        url: an http(s) URL.
+        offset: first line to return (1-based) of the converted content.
+        limit: most lines to return; the result says ``total_lines`` and ``next_offset``.
+        raw: HTML without cleaning (the whole page, chrome included).
+        jq: a jq filter run on a JSON response (its outputs become ``value``/``content``).
+        headers: extra request headers.
+        private_addresses: allow loopback/private/link-local/multicast/metadata targets.
+            None means "unless the sandbox is on". Checked after DNS resolution and on
+            every redirect (:class:`~jqmagic.core.sandbox.AddressPolicy`).
+        allowed_addresses: IPs exempt from that check (e.g. a known local service).
+        limits: ``max_bytes`` (bodies larger are TOO_LARGE, counted while streaming),
+            ``timeout`` ((connect, read) seconds), ``total_timeout`` (the whole),
+            ``max_redirects``; the defaults are settings (:class:`FetchLimits`).
+
+    Raises:
+        JqMagicError: INVALID_URL, SANDBOX_DENIED, NETWORK_ERROR, HTTP_ERROR, TOO_LARGE,
+            PARSE_ERROR, INVALID_ARGUMENT, or a jq error code.
+    """
+    _check_window(offset, limit)
+    caps = FetchLimits.of(**limits)
+    policy = AddressPolicy.current(private_addresses, tuple(allowed_addresses))
+    started = time.monotonic()
+    resp, body, final_url = download(url, headers or {}, caps, started + caps.total_timeout,
+                                     policy, session)
+    ctype = (resp.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+    kind = kind_of(ctype, body)
+    title, value = "", None
+    if kind == "json":
+        value = parse_json(body, final_url)
+        text = json.dumps(value, indent=2, ensure_ascii=False)
+        if jq is not None:
+            value, text = _run_jq(jq, value)
+    elif jq is not None:
+        raise JqMagicError(
+            "INVALID_ARGUMENT",
+            f"--jq needs a JSON response; {redact(final_url)} is {ctype or 'untyped'}",
+            "Drop --jq, or fetch the JSON endpoint of this resource.",
+        )
+    elif kind == "html":
+        from jqmagic.core.web.html import to_markdown  # bs4 and markdownify: on first use
+
+        html = decode(body, resp.headers.get("Content-Type", ""), html=True)
+        try:
+            page = to_markdown(html, final_url, raw=raw)
+        except Exception as exc:  # a converter bug must not look like a network error
+            raise JqMagicError(
+                "PARSE_ERROR", f"Failed to parse HTML from {redact(final_url)}: {exc}",
+                "Try --raw, or fetch the page another way.",
+            ) from exc
+        title, text = page.title, page.markdown
+    else:
+        text = decode(body, resp.headers.get("Content-Type", ""), html=False)
+    lines = text.splitlines()
+    start = (offset or 1) - 1
+    end = len(lines) if limit is None else min(start + limit, len(lines))
+    window = lines[start:end] if start < len(lines) else []
+    return FetchResult(
+        url=url, final_url=final_url, status=resp.status_code,
+        content_type=ctype or "application/octet-stream", title=title,
+        content="\n".join(window), total_lines=len(lines), offset=start + 1, limit=limit,
+        next_offset=end + 1 if window and end < len(lines) else None, value=value,
+        bytes=len(body), elapsed=time.monotonic() - started,
+        headers=dict(resp.headers),
+    )
+
+
+def parse_headers(lines: list[str] | tuple[str, ...] | None) -> dict[str, str]:
+    """Headers given as ``"Name: value"`` lines (curl's ``-H``) as a dict."""
+    headers: dict[str, str] = {}
+    for line in lines or ():
+        name, sep, value = line.partition(":")
+        if not sep or not name.strip() or any(c in name for c in " \t\r\n"):
+            raise JqMagicError("INVALID_ARGUMENT", f"Malformed header {name.strip()[:30]!r}",
+                               "Give headers as 'Name: value', e.g. -H 'Accept: text/html'.")
+        headers[name.strip()] = value.strip()
+    return headers
+
+
+def _check_window(offset: int | None, limit: int | None) -> None:
+    if offset is not None and (isinstance(offset, bool) or int(offset) < 1):
+        raise JqMagicError("INVALID_ARGUMENT", f"offset must be 1 or more, got {offset}",
+                           "Lines are numbered from 1.")
+    if limit is not None and (isinstance(limit, bool) or int(limit) < 1):
+        raise JqMagicError("INVALID_ARGUMENT", f"limit must be 1 or more, got {limit}",
+                           "Leave limit out to get every line.")
+
+
+def _run_jq(program: str, value: Any) -> tuple[Any, str]:
+    """Run ``program`` on ``value`` through the query core; (value, printed text)."""
+    result = query(program, value=value)
+    text = result.text
+    if result.truncated and result.message:
+        text = f"{text}\n{result.message}"
+    return result.value, text
