@@ -126,6 +126,11 @@ class JqMagic(Magics):
             return {**formats, "value": self._variable(word)}
         return {**formats, "source": word}
 
+    def _store(self, name: str, value: Any, what: str) -> None:
+        """``-o NAME``: keep ``value`` in the notebook's variable ``name`` and say so."""
+        self.shell.user_ns[name] = value
+        print(f"Stored {what} in {name}.")
+
     def _variable(self, name: str) -> Any:
         try:
             return eval(name, self.shell.user_ns)  # a name or dotted attribute, checked above
@@ -186,9 +191,7 @@ class JqMagic(Magics):
         if result.truncated:
             result.message += " Use --all to show everything."
         if args.out:
-            self.shell.user_ns[args.out] = result.value
-            print(f"Stored {result.total:,} result(s) in {args.out}.")
-            return None
+            return self._store(args.out, result.value, f"{result.total:,} result(s)")
         return self._shown(result, args)
 
     def _shown(self, result, args):
@@ -248,9 +251,8 @@ class JqMagic(Magics):
         result = self.run_core(shape, path=args.path, depth=args.depth, format=args.format,
                                stats=args.stats, stream=args.stream, **kwargs)
         if args.out:
-            self.shell.user_ns[args.out] = result.value
-            print(f"Stored the shape of {result.path or 'the document'} in {args.out}.")
-            return None
+            return self._store(args.out, result.value,
+                               f"the shape of {result.path or 'the document'}")
         return result
 
 
@@ -288,10 +290,8 @@ class JqMagic(Magics):
                                raw=args.raw, jq=args.jq, headers=headers)
         if args.out:
             stored = result.value if result.value is not None else result.content
-            self.shell.user_ns[args.out] = stored
-            print(f"Stored {'the JSON value' if result.value is not None else 'the text'} "
-                  f"of {result.final_url} in {args.out}.")
-            return None
+            what = "the JSON value" if result.value is not None else "the text"
+            return self._store(args.out, stored, f"{what} of {result.final_url}")
         return result
 
     @no_var_expand
@@ -328,9 +328,7 @@ class JqMagic(Magics):
                                count=args.count, offset=args.offset,
                                allowed_domains=args.allow, blocked_domains=args.block)
         if args.out:
-            self.shell.user_ns[args.out] = result.results
-            print(f"Stored {result.count} result(s) in {args.out}.")
-            return None
+            return self._store(args.out, result.results, f"{result.count} result(s)")
         return result
 
     @no_var_expand
@@ -378,9 +376,7 @@ class JqMagic(Magics):
         result = self.run_core(patch, target, every=args.every, dry_run=args.dry_run,
                                **kwargs)
         if args.out:
-            self.shell.user_ns[args.out] = result
-            print(f"Stored the result in {args.out}.")
-            return None
+            return self._store(args.out, result, "the result")
         return _Text(_patch_text(result, matched=args.match is not None))
 
     def _patch_target(self, word: str, args) -> Any:

@@ -71,17 +71,8 @@ def download(url: str, headers: dict[str, str], limits: FetchLimits, deadline: f
             except requests.exceptions.InvalidURL as exc:
                 raise JqMagicError("INVALID_URL", f"Malformed URL {redact(current)}",
                                    "Check the host and port.") from exc
-            except requests.exceptions.Timeout as exc:
-                raise JqMagicError(
-                    "NETWORK_ERROR", f"Failed to fetch {redact(current)}: timed out",
-                    "The server is slow or unreachable; try again or raise the timeout.",
-                ) from exc
             except requests.exceptions.RequestException as exc:
-                raise JqMagicError(
-                    "NETWORK_ERROR",
-                    f"Failed to fetch {redact(current)}: {_reason(exc)}",
-                    "Check the address and your network connection.",
-                ) from exc
+                raise _network_error(current, exc, reading=False) from exc
             if resp.is_redirect and resp.headers.get("Location"):
                 resp.close()
                 if hop == limits.max_redirects:
@@ -140,16 +131,8 @@ def _read_capped(resp: Any, url: str, max_bytes: int, deadline: float) -> bytes:
                     "The server sends too slowly; try again or raise total_timeout.",
                 )
             chunks.append(chunk)
-    except requests.exceptions.Timeout as exc:
-        raise JqMagicError(
-            "NETWORK_ERROR", f"Failed to fetch {redact(url)}: timed out while reading",
-            "The server is slow; try again or raise the timeout.",
-        ) from exc
     except requests.exceptions.RequestException as exc:
-        raise JqMagicError(
-            "NETWORK_ERROR", f"Failed to fetch {redact(url)}: {_reason(exc)}",
-            "The connection broke while reading; try again.",
-        ) from exc
+        raise _network_error(url, exc, reading=True) from exc
     finally:
         resp.close()
     return b"".join(chunks)
@@ -177,6 +160,20 @@ def _chunks(resp: Any) -> Any:
         if not chunk:
             return
         yield chunk
+
+
+def _network_error(url: str, exc: Exception, reading: bool) -> JqMagicError:
+    """NETWORK_ERROR for a requests exception, before or while reading the body."""
+    import requests
+
+    if isinstance(exc, requests.exceptions.Timeout):
+        why = "timed out while reading" if reading else "timed out"
+        hint = "The server is slow or unreachable; try again or raise the timeout."
+    else:
+        why = _reason(exc)
+        hint = ("The connection broke while reading; try again." if reading else
+                "Check the address and your network connection.")
+    return JqMagicError("NETWORK_ERROR", f"Failed to fetch {redact(url)}: {why}", hint)
 
 
 def _reason(exc: Exception) -> str:
