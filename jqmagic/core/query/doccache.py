@@ -30,6 +30,7 @@ from jqmagic.core.settings import settings
 BOM = b"\xef\xbb\xbf"
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 FREEZE_BYTES = 1 << 20
+MEASURED_FROM_BYTES = 1 << 20
 
 
 @dataclass
@@ -55,6 +56,14 @@ def resident_bytes() -> int:
             return int(statm.read().split()[1]) * _PAGE
     except (OSError, ValueError, IndexError):
         return 0
+
+
+def resident_cost(before: int, size: int) -> int:
+    """What a parse of ``size`` bytes that started at ``before`` resident bytes cost; the
+    size itself for small files, where the resident set moves by whole arenas."""
+    if size < MEASURED_FROM_BYTES:
+        return size
+    return max(resident_bytes() - before, size)
 
 
 @contextmanager
@@ -142,7 +151,7 @@ class DocumentCache:
             progress.parsing(path, st.st_size)
             doc = load_file(path, fmt, handle)
             progress.parsed(path, st.st_size)
-            doc.resident = max(resident_bytes() - before, doc.size)
+            doc.resident = resident_cost(before, doc.size)
         if use_cache and doc.resident <= settings.doc_cache_bytes:
             self._keep(key, stamp, doc)
         return doc

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from jqmagic.core import sources
 from jqmagic.core.query import libjq, progress
-from jqmagic.core.query.doccache import resident_bytes, version
+from jqmagic.core.query.doccache import resident_bytes, resident_cost, version
 from jqmagic.core.settings import settings
 
 
@@ -72,7 +72,7 @@ class JvCache:
         progress.parsing(path, st.st_size)
         parsed = Parsed(_parse(path, fmt), 0)
         progress.parsed(path, st.st_size)
-        parsed.resident = max(resident_bytes() - before, st.st_size)
+        parsed.resident = resident_cost(before, st.st_size)
         self._keep(key, stamp, parsed)
         return parsed
 

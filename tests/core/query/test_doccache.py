@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from jqmagic import JqMagicError, query
-from jqmagic.core.query import doccache, fastpath
+from jqmagic.core.query import doccache, fastpath, serve
 from jqmagic.core.settings import settings
 from tests.core.jqlang_oracle import worker_only
 from tests.core.query.inline import inline_worker
@@ -21,9 +21,11 @@ from tests.core.query.inline import inline_worker
 def fresh_cache(monkeypatch):
     """The worker's cache, watched from here: the worker's code runs in this process."""
     doccache.documents.clear()
+    serve.jv_documents.clear()
     with inline_worker(monkeypatch):
         yield
     doccache.documents.clear()
+    serve.jv_documents.clear()
 
 
 @pytest.fixture
