@@ -171,7 +171,12 @@ def _file_chunks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
 
 
 def _long(chunk: bytes) -> bool:
-    return b"0" * 16 in chunk.translate(_DIGITS)
+    """Digits enough (16) or an exponent at a double's limits (3 digits, as in 1e-400 or
+    6e-324) that two literals may compare apart in jq and alike as doubles."""
+    if b"0" * 16 in chunk.translate(_DIGITS):
+        return True
+    exponents = chunk.translate(_EXPONENTS)
+    return b"e000" in exponents or b"e+000" in exponents
 
 
 def _odd_floats(chunk: bytes) -> bool:

@@ -136,6 +136,7 @@ class _Parser:
 
     def postfix(self) -> Node:
         node = self.primary()
+        stepped = False  # whether node ends in a postfix step (.a, [k], [a:b], [])
         while True:
             tok = self.tok
             if tok.kind == "field":
@@ -145,23 +146,32 @@ class _Parser:
                 self.i += 1
                 node = ("field", node, self.string())
             elif self.at(".") and self.tokens[self.i + 1].text == "[":
-                self.i += 1
+                self.i += 2
+                node = self.bracket(node, dotted=True)
             elif self.take("["):
                 node = self.bracket(node)
             elif self.take("?"):
-                node = ("try", node)
+                node = _optional_step(node) if stepped else ("try", node)
+                stepped = False
+                continue
             else:
                 return node
+            stepped = True
 
-    def bracket(self, target: Node) -> Node:
+    def bracket(self, target: Node, dotted: bool = False) -> Node:
+        """``[]``, ``[k]`` or ``[a:b]`` after ``target``; jq 1.8.2 has no ``.x.[a:b]``."""
         if self.take("]"):
             return ("iterate", target)
+        if dotted and self.at(":"):
+            raise NotMine("a slice after '.': jq reports the syntax error")
         if self.take(":"):
             upper = self.pipe()
             self.expect("]")
             return ("slice", target, None, upper)
         key = self.pipe()
         if self.take(":"):
+            if dotted:
+                raise NotMine("a slice after '.': jq reports the syntax error")
             upper = None if self.at("]") else self.pipe()
             self.expect("]")
             return ("slice", target, key, upper)
@@ -286,3 +296,19 @@ class _Parser:
         if self.at("as"):
             raise NotMine("binding in an object value")
         return node
+
+
+OPTIONAL = "?opt"  # variable names no program can write
+
+
+def _optional_step(step: Node) -> Node:
+    """``TERM STEP?``: as jq runs it, ``?`` covers only the last step itself, applied to
+    each output of TERM (``[.[].a?]`` on ``[1, {"a": 2}]`` is ``[2]``); TERM and the step's
+    keys are read outside it: ``KEY as $k | TERM as $t | try ($t[$k])``."""
+    kind, term, *keys = step
+    names = [f"{OPTIONAL}{i}" if isinstance(k, tuple) else None for i, k in enumerate(keys)]
+    inner = (kind, ("var", OPTIONAL), *[("var", n) if n else k for n, k in zip(names, keys, strict=True)])
+    node: Node = ("bind", term, OPTIONAL, ("try", inner))
+    for name, key in reversed([(n, k) for n, k in zip(names, keys, strict=True) if n]):
+        node = ("bind", key, name, node)
+    return node

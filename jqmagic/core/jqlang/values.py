@@ -163,7 +163,9 @@ def subtract(a: Any, b: Any) -> Any:
 def multiply(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
-            return _exact(_exact(a) * _exact(b))
+            product = _exact(_exact(a) * _exact(b))
+            # jq multiplies doubles: 0 * -3 is -0, which jq prints as -0
+            return float(a) * float(b) if product == 0 else product
         return _float(_number(a) * _number(b))
     if type(a) is dict and type(b) is dict:
         return _deep_merge(a, b)
