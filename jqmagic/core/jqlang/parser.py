@@ -307,8 +307,9 @@ def _optional_step(step: Node) -> Node:
     keys are read outside it: ``KEY as $k | TERM as $t | try ($t[$k])``."""
     kind, term, *keys = step
     names = [f"{OPTIONAL}{i}" if isinstance(k, tuple) else None for i, k in enumerate(keys)]
-    inner = (kind, ("var", OPTIONAL), *[("var", n) if n else k for n, k in zip(names, keys, strict=True)])
+    pairs = list(zip(names, keys, strict=True))
+    inner = (kind, ("var", OPTIONAL), *[("var", n) if n else k for n, k in pairs])
     node: Node = ("bind", term, OPTIONAL, ("try", inner))
-    for name, key in reversed([(n, k) for n, k in zip(names, keys, strict=True) if n]):
+    for name, key in reversed([(n, k) for n, k in pairs if n]):
         node = ("bind", key, name, node)
     return node
