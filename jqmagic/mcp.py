@@ -53,7 +53,10 @@ async def serve_stdio() -> None:
 
 
 def mcp_arguments(parser: argparse.ArgumentParser) -> None:
-    """``jqmagic mcp`` takes no arguments: it speaks MCP on stdio."""
+    """``jqmagic mcp`` speaks MCP on stdio; its flags open the sandbox up."""
+    from jqmagic.tools import policy
+
+    policy.add_arguments(parser)
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -64,5 +67,8 @@ def run_mcp(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"error: {INSTALL_HINT}", file=sys.stderr)
         return 1
+    from jqmagic.tools import policy
+
+    policy.apply(args)
     anyio.run(serve_stdio)
     return 0

@@ -72,5 +72,9 @@ def web(clean_env: Path):
 
 @pytest.fixture
 def env(clean_env: Path, tmp_path: Path) -> dict[str, str]:
-    """The environment for a jqmagic subprocess: clean_env's, plus its own payload store."""
-    return dict(os.environ, JQMAGIC_PAYLOAD_DIR=str(tmp_path / "payloads"))
+    """The environment for a jqmagic subprocess: clean_env's, plus its own payload store.
+    The agent faces run sandboxed: this opens their sandbox to the test's folder, its
+    local web servers and its commands (tests/tools/test_policy.py tries it closed)."""
+    return dict(os.environ, JQMAGIC_PAYLOAD_DIR=str(tmp_path / "payloads"),
+                JQMAGIC_ALLOWED_ROOTS=str(tmp_path), JQMAGIC_PRIVATE_ADDRESSES="1",
+                JQMAGIC_EXEC_ALLOWED="1")

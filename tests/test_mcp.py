@@ -82,7 +82,9 @@ def session(tmp_path_factory) -> dict[str, Any]:
                "JQMAGIC_PAYLOAD_DIR": str(folder / "payloads"),
                "JQMAGIC_BRAVE_ENDPOINT": fake_brave(web), "BRAVE_API_KEY": BRAVE_KEY,
                "JQMAGIC_GOOGLE_ENDPOINT": fake_google(web), "GOOGLE_SEARCH_API_KEY": GOOGLE_KEY,
-               "GOOGLE_SEARCH_ENGINE_ID": GOOGLE_CX}
+               "GOOGLE_SEARCH_ENGINE_ID": GOOGLE_CX,
+               # the server runs sandboxed: open it to this folder and the local servers
+               "JQMAGIC_ALLOWED_ROOTS": str(folder), "JQMAGIC_PRIVATE_ADDRESSES": "1"}
         seen = asyncio.run(converse(env, calls(folder, web)))
     finally:
         web.stop()

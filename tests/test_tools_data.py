@@ -115,8 +115,10 @@ def test_query_json_token_bound(tmp_path):
     path = tmp_path / "big.json"
     path.write_text(json.dumps([{"text": "x" * 5000} for _ in range(60)]))
     out = ok("query_json", {"file_path": str(path), "jq_expression": "."})
-    assert out["truncated"] and out["message"].startswith("Truncated. The output is about")
-    assert len(out["output"]) <= 200_000
+    # over the bound: nothing cut mid-value is sent; the shape, a preview, the payload
+    assert out["truncated"] and out["message"].startswith("Not sent: the output is over")
+    assert "output" not in out and out["shape"] == [[{"text": "string"}]]
+    assert len(json.dumps(out)) < 5_000 and out["preview"][0][0]["text"].startswith("x" * 200)
     assert payloads.payload(out["payload_id"])[59]["text"] == "x" * 5000
 
 
@@ -176,10 +178,11 @@ def test_json_inspect_bounded_by_the_dispatcher(tmp_path, monkeypatch):
                                 for i in range(100)}))
     monkeypatch.setattr(settings, "max_tokens", 2_000)
     out = ok("json_inspect", {"filePath": str(path), "depth": 2})
-    assert out["message"].startswith("Truncated. The response is about")
+    assert out["message"].startswith("Not sent: the answer is")
     assert "Inspect a deeper path or lower the depth." in out["message"]
-    assert out["schema"]["keys"] == ["string"] and len(out["preview"]) == 500
-    whole = payloads.payload(out["queryID"])
+    assert out["shape"]["keys"] == ["string"] and out["preview"]["success"] is True
+    assert len(json.dumps(out)) < 4 * 2_000  # shape and preview are cut by depth and width
+    whole = payloads.payload(out["payload_id"])
     assert len(whole["keys"]) == 100 and whole["success"] is True
 
 

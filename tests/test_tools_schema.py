@@ -6,6 +6,7 @@ import pytest
 
 import jqmagic.tools as tools
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.settings import settings
 from jqmagic.tools.schema import validate
 
 NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "json_patch", "read_file",
@@ -89,10 +90,21 @@ def test_json_patch_schema():
     ("json_inspect", True, False, False), ("json_patch", False, True, False),
     ("read_file", True, False, False), ("web_fetch", True, False, True),
     ("web_search_google", True, False, True)])
-def test_annotations(name, read_only, destructive, open_world):
+def test_annotations(name, read_only, destructive, open_world, monkeypatch):
+    monkeypatch.setattr(settings, "sandbox", True)  # as the agent faces run
     hints = tools.get(name).annotations
     assert (hints["readOnlyHint"], hints["destructiveHint"], hints["openWorldHint"]) == (
         read_only, destructive, open_world)
+
+
+def test_annotations_tell_the_truth_when_commands_run(monkeypatch):
+    """Outside the sandbox (or with commands allowed) the jq tool's exec runs anything."""
+    for sandboxed, allowed in ((False, False), (True, True)):
+        monkeypatch.setattr(settings, "sandbox", sandboxed)
+        monkeypatch.setattr(settings, "exec_allowed", allowed)
+        hints = tools.get("jq").annotations
+        assert hints["readOnlyHint"] is False and hints["destructiveHint"] is True
+    assert tools.get("query_json").annotations["readOnlyHint"] is True
 
 
 def test_unknown_tool():

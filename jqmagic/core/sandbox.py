@@ -24,7 +24,7 @@ import socket
 from dataclasses import dataclass
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import env_flag, env_paths, settings
+from jqmagic.core.settings import env_flag, env_paths, payload_dir, settings
 
 
 def enabled() -> bool:
@@ -52,8 +52,9 @@ def denied(what: str, shown: str) -> JqMagicError:
     """SANDBOX_DENIED for a file outside the roots."""
     return JqMagicError(
         "SANDBOX_DENIED", f"The sandbox refuses to {what} {shown}: it is outside the allowed "
-        "folders.", f"Use a file under {os.pathsep.join(roots())}, or ask the notebook's owner "
-        "to add its folder to JqMagic allowed_roots (JQMAGIC_ALLOWED_ROOTS).")
+        "folders.", f"Use a file under {os.pathsep.join(roots())}. Whoever started jqmagic can allow "
+        "its folder: `jqmagic mcp --allow-root DIR` (or tool), %config JqMagic.allowed_roots, "
+        "or JQMAGIC_ALLOWED_ROOTS.")
 
 
 def resolve(path: str) -> str | None:
@@ -80,9 +81,17 @@ def check_path(path: str, what: str = "read") -> str:
     real = resolve(path)
     if not enabled():
         return real or os.path.realpath(os.path.expanduser(path))
-    if real is None or not _inside(real, roots()):
+    if real is None or not _inside(real, _readable(what)):
         raise denied(what, path)
     return real
+
+
+def _readable(what: str) -> list[str]:
+    """The roots, plus jqmagic's own payload store for reading (stored results are the
+    caller's own answers, whatever the sandbox)."""
+    if what != "read":
+        return roots()
+    return [*roots(), os.path.realpath(payload_dir())]
 
 
 def check_fd(fd: int, shown: str, what: str = "read") -> None:
@@ -93,7 +102,7 @@ def check_fd(fd: int, shown: str, what: str = "read") -> None:
         real = os.readlink(f"/proc/self/fd/{fd}")
     except OSError:  # no /proc: the path check before opening stands alone
         return
-    if not _inside(real, roots()):
+    if not _inside(real, _readable(what)):
         raise denied(what, shown)
 
 
@@ -102,8 +111,9 @@ def check_exec(command: str) -> None:
     if not exec_allowed():
         raise JqMagicError(
             "SANDBOX_DENIED", f"The sandbox refuses to run the command {command[:60]!r}.",
-            "Read a file or pass the data inline instead; the notebook's owner can allow "
-            "commands with JqMagic exec_allowed (JQMAGIC_EXEC_ALLOWED=1).")
+            "Read a file or pass the data inline instead. Whoever started jqmagic can allow "
+            "commands: `jqmagic mcp --allow-exec` (or tool), %config JqMagic.exec_allowed = "
+            "True, or JQMAGIC_EXEC_ALLOWED=1.")
 
 
 # ---------------------------------------------------------------- web addresses
@@ -124,7 +134,9 @@ class AddressPolicy:
                 ) -> AddressPolicy:
         """The policy of the sandbox (private addresses refused when it is on), unless
         ``private_ok`` says otherwise."""
-        return cls(not enabled() if private_ok is None else private_ok, frozenset(allowed))
+        if private_ok is None:
+            private_ok = not enabled() or settings.private_addresses
+        return cls(private_ok, frozenset(allowed))
 
     def check(self, shown: str, host: str, port: int) -> None:
         """SANDBOX_DENIED when ``host`` is (or resolves to) a refused address: every

@@ -34,6 +34,7 @@ class Settings:
     sandbox: bool = False  # or JQMAGIC_SANDBOX=1
     allowed_roots: list[str] = field(default_factory=list)  # or JQMAGIC_ALLOWED_ROOTS; else cwd
     exec_allowed: bool = False  # in the sandbox only; or JQMAGIC_EXEC_ALLOWED=1
+    private_addresses: bool = False  # in the sandbox only: web fetches may reach them
 
 
 settings = Settings()

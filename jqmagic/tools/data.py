@@ -11,6 +11,8 @@ import os
 from typing import Annotated, Any, Literal, TypedDict
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.settings import settings
+from jqmagic.core.shape import jq_schema
 from jqmagic.tools.registry import tool
 from jqmagic.tools.schema import Param
 
@@ -19,7 +21,7 @@ PATCH_VALUE_CHARS = 10_000
 PASSTHROUGH_NOTE = " Or set large_result_passthrough=true to get the whole result."
 
 
-@tool(open_world=True, bounds_itself=True)
+@tool(open_world=True, bounds_itself=True, runs_commands=True)
 def jq(
     query: Annotated[str, Param("The jq filter, e.g. '.items[] | .name'.", min_length=1)],
     file: Annotated[str | None, Param(
@@ -30,6 +32,9 @@ def jq(
     exec: Annotated[str | None, Param(  # noqa: A002 - the spec's name
         "A shell command whose output (JSON) is queried, e.g. 'curl -s https://api.example.com'. "
         "Use exactly one of file, input, exec.")] = None,
+    payload: Annotated[str | None, Param(
+        "The payload_id of an earlier answer that was too big to send: query the whole "
+        "result it kept. Use exactly one of file, input, exec, payload.")] = None,
     raw: Annotated[bool, Param("Print strings without quotes (like jq -r).")] = False,
     compact: Annotated[bool, Param("One line per result, no indentation (like jq -c).")] = False,
 ) -> dict[str, Any]:
@@ -53,8 +58,8 @@ def jq(
     """
     from jqmagic.core.query import query as run_query
 
-    given = {name: spec for name, spec in (("file", file), ("input", input), ("exec", exec))
-             if spec}
+    given = {name: spec for name, spec in (("file", file), ("input", input), ("exec", exec),
+                                            ("payload", payload)) if spec}
     if len(given) > 1:
         raise JqMagicError("AMBIGUOUS_SOURCE", "Cannot specify multiple input sources (file, "
                            f"input, exec): got {' and '.join(given)}.", "Give exactly one of them.")
@@ -63,15 +68,34 @@ def jq(
                            'e.g. {"query": ".name", "file": "data.json"}.')
     ((name, spec),) = given.items()
     source = {"text" if name == "input" else name: spec}
-    return run_query(query, raw=raw, compact=compact, **source).to_dict()
+    return _answer(run_query(query, raw=raw, compact=compact, **source))
+
+
+def _answer(result: Any) -> dict[str, Any]:
+    """A query's answer for an agent: its output, or, when the output was cut at the token
+    bound, nothing cut mid-value: the count, the shape and a preview of the first results,
+    and the payload that holds every result."""
+    if not result.text_cut:
+        return result.to_dict()
+    from jqmagic.tools.results import cut_value
+
+    return {"success": True, "truncated": True, "count": result.total,
+            "message": f"Not sent: the output is over the {settings.max_tokens:,}-token "
+                       f"bound. Every result is kept as payload {result.payload_id}. Ask for "
+                       "less: a slice (.items[0:20]), fewer fields ({id, name}), a count "
+                       f"(length), or query the payload: {{\"payload\": "
+                       f"\"{result.payload_id}\", \"query\": \"...\"}}.",
+            "payload_id": result.payload_id, "payload_path": result.payload_path,
+            "shape": cut_value(jq_schema(result.values)),
+            "preview": cut_value(result.values[:3], depth=3, width=5)}
 
 
 def _query_file(expression: str, file_path: str, timeout: float, passthrough: bool,
                 yaml: bool | None) -> dict[str, Any]:
     from jqmagic.core.query import query as run_query
 
-    result = run_query(expression, file=file_path, compact=True, timeout=timeout,
-                       passthrough=passthrough, yaml=yaml).to_dict()
+    result = _answer(run_query(expression, file=file_path, compact=True, timeout=timeout,
+                               passthrough=passthrough, yaml=yaml))
     if result["truncated"]:
         result["message"] += PASSTHROUGH_NOTE
     return result

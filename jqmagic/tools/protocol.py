@@ -13,6 +13,8 @@ import json
 import sys
 from typing import Any, TextIO
 
+from jqmagic.tools import policy
+
 
 def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Answer one request for tool ``name``; the exit status."""
@@ -51,6 +53,7 @@ def tool_arguments(parser: argparse.ArgumentParser) -> None:
                         help="list the tools: name, summary and MCP annotations")
     parser.add_argument("--schema", action="store_true",
                         help='print the tool\'s {"name", "description", "parameters"}')
+    policy.add_arguments(parser)
 
 
 def run_tool(args: argparse.Namespace) -> int:
@@ -58,6 +61,7 @@ def run_tool(args: argparse.Namespace) -> int:
     from jqmagic.core.errors import JqMagicError
     from jqmagic.tools.registry import failure, get, tools
 
+    policy.apply(args)
     if args.list:
         return _print([{"name": t.name, "summary": t.summary, "annotations": t.annotations}
                        for t in tools().values()])
@@ -82,7 +86,9 @@ def _executable(name: str) -> int:
         prog=f"{name.replace('_', '-')}-tool",
         description=f"The {name} tool: one JSON request on stdin, one JSON response on stdout.")
     parser.add_argument("--schema", action="store_true", help="print the tool's schema")
+    policy.add_arguments(parser)
     args = parser.parse_args()
+    policy.apply(args)
     if args.schema:
         from jqmagic.tools.registry import get
 

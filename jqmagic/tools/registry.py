@@ -7,10 +7,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.tools import schema
+from jqmagic.tools.results import bounded
 
 _TOOLS: dict[str, Tool] = {}
+PASSTHROUGH = ("large_result_passthrough", "large_file_passthrough")
 
 
 @dataclass(frozen=True)
@@ -29,6 +32,7 @@ class Tool:
     idempotent: bool = True
     open_world: bool = False
     bounds_itself: bool = False
+    runs_commands: bool = False
     advice: str = ""
     config_required: Callable[[], dict[str, str]] | None = None
     parameters: dict[str, Any] = field(init=False, repr=False)
@@ -46,10 +50,13 @@ class Tool:
 
     @property
     def annotations(self) -> dict[str, Any]:
-        """MCP tool annotations."""
-        return {"readOnlyHint": self.read_only,
-                "destructiveHint": self.destructive, "idempotentHint": self.idempotent,
-                "openWorldHint": self.open_world}
+        """MCP tool annotations, true to the sandbox now in force: a tool that can run
+        shell commands is neither read-only nor harmless once commands are allowed."""
+        commands = self.runs_commands and sandbox.exec_allowed()
+        return {"readOnlyHint": self.read_only and not commands,
+                "destructiveHint": self.destructive or commands,
+                "idempotentHint": self.idempotent and not commands,
+                "openWorldHint": self.open_world or commands}
 
     def definition(self) -> dict[str, Any]:
         """``{"name", "description", "parameters"}``, as agent hosts read it."""
@@ -95,11 +102,9 @@ def call(name: str, request: Any) -> dict[str, Any]:
                                                                        request))}
     except JqMagicError as exc:
         return failure(exc)
-    if found.bounds_itself:
-        return response
-    from jqmagic.tools.results import bounded
-
-    return bounded(response, found.advice)
+    if isinstance(request, dict) and any(request.get(k) for k in PASSTHROUGH):
+        return response  # the agent asked for everything, by the tool's own parameter
+    return bounded(response, found.advice)  # every answer, whoever bounded it before
 
 
 def failure(exc: JqMagicError) -> dict[str, Any]:

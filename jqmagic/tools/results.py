@@ -20,6 +20,7 @@ from jqmagic.core.shape import jq_schema
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 PREVIEW_CHARS = 500
+ENVELOPE_CHARS = 4_000  # an answer's own fields (message, ids) beyond its bounded content
 _NO_VALUE = object()
 
 
@@ -48,16 +49,41 @@ def spill(value: Any, text: str | None = None) -> dict[str, Any]:
 
 
 def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
-    """``response`` itself when it fits the token bound; else its summary and a message."""
-    text = _text(response)
-    if len(text) <= settings.max_tokens * 4:
+    """``response`` itself when the JSON an agent receives (escaping included) fits the token
+    bound; else it is not sent: the answer says how big it was, shows its shape and a short
+    preview (both valid JSON, cut by depth and width), and names the payload holding it."""
+    text = json.dumps(response, ensure_ascii=False)
+    if len(text) <= settings.max_tokens * 4 + ENVELOPE_CHARS:
         return response
-    summary = spill(response, text)
-    message = (f"Truncated. The response is about {estimate_tokens(text):,} tokens, over the "
-               f"{settings.max_tokens:,}-token limit. The full response is in payload "
-               f"{summary['queryID']} ({summary['payloadPath']}); shown: its start and its "
-               f"shape. {advice}").rstrip()
-    return {"success": True, "message": message, **summary}
+    ref = payloads.store(text)
+    message = (f"Not sent: the answer is {len(text):,} characters (about "
+               f"{estimate_tokens(text):,} tokens), over the {settings.max_tokens:,}-token "
+               f"bound. It is kept as payload {ref.id}; its shape and a preview follow. "
+               f"{advice or 'Ask for a part of it.'}").rstrip()
+    return {"success": True, "truncated": True, "message": message, "size": len(text),
+            "payload_id": ref.id, "payload_path": str(ref.path),
+            "shape": cut_value(jq_schema(response)), "preview": cut_value(response)}
+
+
+def cut_value(value: Any, depth: int = 4, width: int = 8, chars: int = 200) -> Any:
+    """A small copy of ``value``: at most ``depth`` levels, ``width`` members of each
+    container and ``chars`` characters of each string; what was cut says so
+    (``"… 353 more"``), so the copy stays valid JSON and honest."""
+    if isinstance(value, str):
+        return value if len(value) <= chars else f"{value[:chars]}… ({len(value) - chars:,} " \
+            "more characters)"
+    if not isinstance(value, (dict, list)):
+        return value
+    if depth == 0:
+        return f"… ({'object' if isinstance(value, dict) else 'array'} of {len(value):,})"
+    if isinstance(value, list):
+        kept = [cut_value(v, depth - 1, width, chars) for v in value[:width]]
+        return kept + ([f"… {len(value) - width:,} more"] if len(value) > width else [])
+    items = list(value.items())
+    out = {k: cut_value(v, depth - 1, width, chars) for k, v in items[:width]}
+    if len(items) > width:
+        out["…"] = f"{len(items) - width:,} more keys"
+    return out
 
 
 def rewrite(response: Any) -> Any:

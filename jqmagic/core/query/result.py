@@ -28,6 +28,7 @@ class QueryResult:
     messages: list[str] = field(default_factory=list)
     elapsed: float = 0.0
     engine: str | None = None
+    text_cut: bool = False  # the text stops at the token bound (not only at a result)
 
     @property
     def payload_path(self) -> str | None:
@@ -104,6 +105,6 @@ def bounded(program: str, texts: list[str], header: dict, raw: bool, limits: Bou
         if payload is None:
             payload = _store("\n".join(texts) + "\n", result)
         result.text = bounds.cut_text(text, limits.max_chars)
-        result.truncated = True
+        result.truncated = result.text_cut = True
         result.message = bounds.token_message(estimate_tokens(text), limits.max_tokens, payload)
     return result
