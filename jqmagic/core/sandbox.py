@@ -52,8 +52,8 @@ def denied(what: str, shown: str) -> JqMagicError:
     """SANDBOX_DENIED for a file outside the roots."""
     return JqMagicError(
         "SANDBOX_DENIED", f"The sandbox refuses to {what} {shown}: it is outside the allowed "
-        "folders.", f"Use a file under {os.pathsep.join(roots())}. Whoever started jqmagic can allow "
-        "its folder: `jqmagic mcp --allow-root DIR` (or tool), %config JqMagic.allowed_roots, "
+        "folders.", f"Use a file under {os.pathsep.join(roots())}. Whoever started jqmagic "
+        "can allow its folder: `jqmagic mcp --allow-root DIR` (or tool), %config JqMagic.allowed_roots, "
         "or JQMAGIC_ALLOWED_ROOTS.")
 
 
