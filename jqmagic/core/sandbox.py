@@ -53,8 +53,8 @@ def denied(what: str, shown: str) -> JqMagicError:
     return JqMagicError(
         "SANDBOX_DENIED", f"The sandbox refuses to {what} {shown}: it is outside the allowed "
         "folders.", f"Use a file under {os.pathsep.join(roots())}. Whoever started jqmagic "
-        "can allow its folder: `jqmagic mcp --allow-root DIR` (or tool), %config JqMagic.allowed_roots, "
-        "or JQMAGIC_ALLOWED_ROOTS.")
+        "can allow its folder: `jqmagic mcp --allow-root DIR` (or tool), %config "
+        "JqMagic.allowed_roots, or JQMAGIC_ALLOWED_ROOTS.")
 
 
 def resolve(path: str) -> str | None:
