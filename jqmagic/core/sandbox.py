@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ipaddress
 import os
+import re
 import socket
 from dataclasses import dataclass
 
@@ -114,6 +115,33 @@ def check_exec(command: str) -> None:
             "Read a file or pass the data inline instead. Whoever started jqmagic can allow "
             "commands: `jqmagic mcp --allow-exec` (or tool), %config JqMagic.exec_allowed = "
             "True, or JQMAGIC_EXEC_ALLOWED=1.")
+
+
+# ---------------------------------------------------------------- jq programs
+
+_MODULES = re.compile(r"(?<![\w$.])(import|include)\s*\"")
+SAFE_ENVIRONMENT = ("HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "PATH", "PWD", "SHELL",
+                    "TERM", "TZ", "USER")
+"""What ``$ENV`` and ``env`` show of the environment in the sandbox (no secrets)."""
+
+
+def check_program(program: str, library_paths: list[str]) -> None:
+    """SANDBOX_DENIED for jq modules in the sandbox: ``import``/``include`` read files by
+    search paths of the program's own choosing, and ``-L`` names folders."""
+    if not enabled():
+        return
+    if library_paths or _MODULES.search(program):
+        raise JqMagicError(
+            "SANDBOX_DENIED", "The sandbox refuses jq modules (import, include, -L): they read "
+            "files from folders the program chooses.", "Define the functions in the program "
+            "itself (def f: ...;).")
+
+
+def safe_environment(environ: dict[str, str]) -> dict[str, str]:
+    """The environment a sandboxed worker keeps: :data:`SAFE_ENVIRONMENT` and jqmagic's
+    own settings; API keys and other secrets go."""
+    return {k: v for k, v in environ.items()
+            if k in SAFE_ENVIRONMENT or k.startswith(("JQMAGIC_", "LC_"))}
 
 
 # ---------------------------------------------------------------- web addresses

@@ -18,19 +18,21 @@ import signal
 import sys
 from typing import Any, BinaryIO
 
-from jqmagic.core import sources
+from jqmagic.core import sandbox, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import failures, fastpath, libjq, progress
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.wire import read_frame, write_frame
 from jqmagic.core.settings import settings
+from jqmagic.core.words import cut
 
 jv_documents = JvCache(lambda: fastpath.documents.size)
 """Files parsed by libjq (the fast path's trees are ``fastpath.documents``): one budget."""
 fastpath.documents.others = lambda: jv_documents.size
 MAX_MESSAGES = 100
 MESSAGE_CHARS = 2_000
+MESSAGES_TOTAL_CHARS = 10_000
 
 
 def _apply_caller(request: dict[str, Any]) -> None:
@@ -48,6 +50,7 @@ def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
     """Answer one request: the fast path when it knows the program, else libjq."""
     _apply_caller(request)
     try:
+        sandbox.check_program(request["program"], request["run"].get("library_paths") or [])
         fast = fastpath.answer(request)
         if fast is not None:
             header = {"status": "ok", "error": None, "total": fast.total,
@@ -109,7 +112,7 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
     header = _failed(error, total, messages) if error else {"status": "ok", "error": None}
     header.update({"total": total, "sizes": [len(d) for d in kept], "spilled": spill.written,
                    "spill_error": spill.error, "engine": "libjq",
-                   "messages": [m[:MESSAGE_CHARS] for m in messages]})
+                   "messages": _bounded_messages(messages)})
     return header, b"".join(kept)
 
 
@@ -132,6 +135,19 @@ def _cached_inputs(stack: contextlib.ExitStack, source, request: dict) -> list |
     except libjq.InputError:
         return None
     return values
+
+
+def _bounded_messages(messages: list[str]) -> list[str]:
+    """``debug``, ``stderr`` and ``halt_error`` messages, each and all cut to a bound that
+    says what it cut."""
+    out, left = [], MESSAGES_TOTAL_CHARS
+    for message in messages:
+        if left <= 0:
+            out.append(f"… ({len(messages) - len(out):,} more messages not shown)")
+            break
+        out.append(cut(message, min(MESSAGE_CHARS, left)))
+        left -= len(out[-1])
+    return out
 
 
 def _failed(error: JqMagicError, total: int, messages: list[str]) -> dict:

@@ -23,6 +23,7 @@ import threading
 import time
 from typing import Any
 
+from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import progress
 from jqmagic.core.query.wire import read_frame, write_frame
@@ -50,9 +51,12 @@ class Worker:
         self._process: subprocess.Popen | None = None
         self._stderr: Any = None
         self._tmpdir = ""
+        self._sandboxed = False
         self._lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen:
+        if self._process is not None and self._sandboxed != sandbox.enabled():
+            self.stop()  # its environment must follow the sandbox ($ENV shows no secrets)
         if self._process is not None and self._process.poll() is None:
             return self._process
         self.memory_limit = self._given_limit or settings.worker_memory or \
@@ -61,8 +65,9 @@ class Worker:
         # The worker's temporary files live in a folder of its own, removed with it, so a
         # killed worker leaves nothing behind.
         self._tmpdir = tempfile.mkdtemp(prefix="jqmagic-worker-")
-        env = dict(os.environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit),
-                   TMPDIR=self._tmpdir)
+        self._sandboxed = sandbox.enabled()
+        environ = sandbox.safe_environment(os.environ) if self._sandboxed else os.environ
+        env = dict(environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit), TMPDIR=self._tmpdir)
         self._process = subprocess.Popen(
             [sys.executable, "-m", "jqmagic.core.query.serve"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,

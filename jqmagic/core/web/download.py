@@ -63,7 +63,7 @@ def download(url: str, headers: dict[str, str], limits: FetchLimits, deadline: f
     current = url
     try:
         for hop in range(limits.max_redirects + 1):
-            host, port = check_url(current)
+            current, host, port = check_url(current)  # the URL as it will be sent
             policy.check(redact(current), host, port)
             try:
                 resp = sess.get(current, headers=req_headers, timeout=limits.timeout, stream=True,
@@ -208,8 +208,10 @@ def _status_hint(status: int) -> str:
 
 
 
-def check_url(url: str) -> tuple[str, int]:
-    """The host and port of an http(s) URL; INVALID_URL for anything else."""
+def check_url(url: str) -> tuple[str, str, int]:
+    """The URL as requests will send it, its host and port, read by the parser that
+    connects (urllib3's, after requests prepares the URL: ``http://127.0.0.1:80\\@8.8.8.8``
+    goes to 127.0.0.1, whatever ``urlsplit`` says); INVALID_URL for anything not http(s)."""
     try:
         parts = urlsplit(url)
         port = parts.port
@@ -229,7 +231,20 @@ def check_url(url: str) -> tuple[str, int]:
     if not parts.hostname:
         raise JqMagicError("INVALID_URL", f"Malformed URL {redact(url)!r}: no host",
                            "Use a full URL such as https://example.com/page.")
-    return parts.hostname, port or (443 if parts.scheme.lower() == "https" else 80)
+    import requests
+    from urllib3.util import parse_url
+
+    try:
+        sent = requests.Request("GET", url).prepare().url
+        target = parse_url(sent)
+    except (requests.exceptions.RequestException, ValueError) as exc:
+        raise JqMagicError("INVALID_URL", f"Malformed URL {redact(url)!r}",
+                           "Use a full URL such as https://example.com/page.") from exc
+    host = (target.host or "").strip("[]")
+    if host.lower() != parts.hostname.lower() or "\\" in parts.netloc:
+        raise JqMagicError("INVALID_URL", f"Ambiguous URL {redact(url)!r}: parsers disagree "
+                           "on its host", "Write the URL plainly: scheme://host:port/path.")
+    return sent, host, target.port or port or (443 if parts.scheme.lower() == "https" else 80)
 
 
 def redact(url: str) -> str:

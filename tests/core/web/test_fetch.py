@@ -407,7 +407,7 @@ def test_is_private_address(addr, private):
 
 
 def test_check_url_public_literal_passes():
-    host, port = check_url("https://93.184.216.34/")
+    _, host, port = check_url("https://93.184.216.34/")
     AddressPolicy(private_ok=False).check("https://93.184.216.34/", host, port)
 
 

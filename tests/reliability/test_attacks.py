@@ -1,0 +1,118 @@
+"""Attacks from issue 16, each tried through the core and, where it reaches them, the agent
+tools: every one ends in a coded error or a bounded answer, reads nothing outside the
+roots, sends nothing to a refused address and prints no secret."""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+
+import pytest
+
+from jqmagic import JqMagicError, fetch, query
+from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.settings import settings
+
+
+@pytest.fixture
+def sandbox(monkeypatch, tmp_path):
+    """The sandbox on, rooted in the test's folder, as an agent's kernel runs."""
+    monkeypatch.setattr(settings, "sandbox", True)
+    monkeypatch.setattr(settings, "allowed_roots", [str(tmp_path)])
+    monkeypatch.setattr(settings, "private_addresses", False)
+    yield tmp_path
+    monkeypatch.setattr(settings, "sandbox", False)
+    shared_worker().stop()  # the next test's worker keeps the whole environment
+
+
+@pytest.fixture
+def loopback_only(monkeypatch):
+    """A socket guard: any connection to an address other than 127.0.0.1 fails the test."""
+    real = socket.socket.connect
+
+    def connect(sock, address):
+        if isinstance(address, tuple) and address[0] not in ("127.0.0.1", "::1"):
+            raise AssertionError(f"the test tried to reach {address}")
+        return real(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
+
+
+@pytest.mark.parametrize("spelling", [
+    "http://127.0.0.1:{port}\\@8.8.8.8/secret.json",
+    "http://127.0.0.1:{port}/secret.json",
+    "http://127.1:{port}/secret.json",
+    "http://0x7f000001:{port}/secret.json",
+    "http://[::ffff:127.0.0.1]:{port}/secret.json",
+])
+def test_ssrf_spellings_never_reach_the_local_server(sandbox, web, loopback_only, spelling):
+    web.add("/secret.json", '{"secret": 1}', "application/json")
+    port = web.url().split(":")[2].split("/")[0]
+    with pytest.raises(JqMagicError) as info:
+        fetch(spelling.format(port=port))
+    assert info.value.code in ("SANDBOX_DENIED", "INVALID_URL", "NETWORK_ERROR")
+    assert web.seen == []  # nothing was sent to the refused address
+
+
+def test_a_redirect_to_a_confusing_url_is_checked_on_the_hop(monkeypatch, web, loopback_only):
+    target = web.add("/secret.json", '{"secret": 1}', "application/json")
+    hop = web.redirect("/hop", target.replace("http://127.0.0.1", "http://127.0.0.1\\@8.8.8.8"))
+    with pytest.raises(JqMagicError) as info:
+        fetch(hop, private_addresses=False, allowed_addresses=())
+    assert info.value.code in ("SANDBOX_DENIED", "INVALID_URL")
+    assert [s.path for s in web.seen] == []  # the first hop is loopback too: refused
+
+
+def test_jq_modules_are_refused_in_the_sandbox(sandbox, tmp_path):
+    elsewhere = tmp_path.parent / "elsewhere-modules"
+    elsewhere.mkdir(exist_ok=True)
+    (elsewhere / "credentials.json").write_text('{"key": "s3cr3t"}')
+    for program, paths in ((f'import "credentials" as $c {{search: "{elsewhere}"}}; $c', []),
+                           (f'include "x" {{search: "{elsewhere}"}}; 1', []),
+                           ("1", [str(elsewhere)])):
+        with pytest.raises(JqMagicError) as info:
+            query(program, null_input=True, library_paths=paths)
+        assert info.value.code == "SANDBOX_DENIED" and "s3cr3t" not in info.value.render()
+
+
+def test_env_shows_no_secrets_in_the_sandbox(sandbox, monkeypatch):
+    monkeypatch.setenv("BRAVE_API_KEY", "s3cr3t-key")
+    shared_worker().stop()  # a worker started before the secret was set knows nothing
+    seen = query("[$ENV.BRAVE_API_KEY, (env | has(\"BRAVE_API_KEY\")), ($ENV | has(\"PATH\"))]",
+                 null_input=True, compact=True)
+    assert seen.values == [[None, False, True]]
+    monkeypatch.setattr(settings, "sandbox", False)
+    assert query("$ENV.BRAVE_API_KEY", null_input=True).values == ["s3cr3t-key"]
+
+
+@pytest.mark.parametrize("program", ['error("x" * 10000000)', '"x" * 10000000 | halt_error',
+                                     '"x" * 10000000 | halt_error(5)'])
+def test_huge_error_messages_are_bounded(program):
+    with pytest.raises(JqMagicError) as info:
+        query(program, null_input=True)
+    assert len(info.value.render()) < 5_000 and "more characters" in info.value.message
+
+
+def test_debug_and_stderr_messages_are_bounded_in_all():
+    result = query('range(100) | debug("y" * 1000000) | stderr | empty', null_input=True)
+    assert sum(len(m) for m in result.messages) < 15_000
+    assert result.messages[-1].startswith("…")
+
+
+def test_the_tool_answers_huge_errors_in_bounds(env):
+    run = subprocess.run([sys.executable, "-m", "jqmagic", "tool", "jq"],
+                         input=json.dumps({"query": 'error("x" * 10000000)', "input": "1"}),
+                         capture_output=True, text=True, timeout=60, env=env)
+    answer = json.loads(run.stdout)
+    assert answer["error_code"] == "QUERY_ERROR" and len(run.stdout) < 5_000
+
+
+def test_the_worker_starts_under_a_host_memory_limit(tmp_path):
+    """Under `ulimit -v` the worker takes the host's limit instead of raising its own."""
+    code = ("import resource; resource.setrlimit(resource.RLIMIT_AS, (3 << 30, 3 << 30))\n"
+            "import jqmagic; print(jqmagic.query('[range(3)] | add', null_input=True).values)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=120)
+    assert run.returncode == 0 and run.stdout.strip() == "[3]", run.stderr[-2000:]
