@@ -156,7 +156,8 @@ def check_agents(notebook, workdir: Path) -> None:
     assert '"count": 3000' in names and "Showing 100 of 3,000 results" in names
     assert '"output": "\\"linus/project-100\\"' in output_of(notebook, "[100:103][]")
     whole = output_of(notebook, "whole = call('jq'")
-    assert "over the 50,000-token limit" in whole and '"output": "3000"' in whole
+    assert "Not sent: the output is over the 50,000-token bound" in whole
+    assert '"shape": [' in whole and '"output": "3000"' in whole
     assert "keys are: login, type" in output_of(notebook, ".[0].owner.name | ascii_upcase")
     assert "Did you mean 'jq_expression'?" in output_of(notebook, "expression='keys'")
     assert '"dryRun": true' in output_of(notebook, "dryRun=True")

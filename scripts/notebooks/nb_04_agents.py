@@ -87,12 +87,13 @@ tokens and says what to do instead:
     ("code", "r = call('query_json', file_path='sample-data/many-repos.json', jq_expression='.[] | .full_name')"),
     ("code", "r = call('query_json', file_path='sample-data/many-repos.json', jq_expression='[.[] | .full_name][100:103][]')"),
     ("md", """
-A single huge value is cut by the token bound in the same way; the payload is plain JSON on
-disk, so the agent can query it in turn:
+A single huge value is not sent at all: nothing cut mid-value reaches the model. The answer
+says so, shows the value's shape and a short preview (both valid JSON, cut by depth and
+width), and names the payload that keeps it, which the agent queries in turn:
 """),
     ("code", """
 whole = call('jq', query='.', file='sample-data/many-repos.json')
-r = call('query_json', file_path=whole['payload_path'], jq_expression='length')
+r = call('jq', payload=whole['payload_id'], query='length')
 """),
     ("md", """
 ## Failures are results, with the next step

@@ -98,6 +98,7 @@ def _wire(request: requests.Request, slot: payloads.PayloadRef | None) -> dict:
         "spill": None if slot is None else str(slot.path),
         "settings": {name: getattr(settings, name) for name in _WORKER_SETTINGS},
         "cwd": os.getcwd(), "home": os.path.expanduser("~"),  # paths read as the caller's
+        "payload_dir": str(payloads.payload_dir()),  # the caller's store, for payload sources
     }
 
 

@@ -41,6 +41,8 @@ def _apply_caller(request: dict[str, Any]) -> None:
         setattr(settings, name, value)
     if request.get("home"):
         os.environ["HOME"] = request["home"]
+    if request.get("payload_dir"):
+        os.environ["JQMAGIC_PAYLOAD_DIR"] = request["payload_dir"]
     if request.get("cwd") and request["cwd"] != os.getcwd():
         with contextlib.suppress(OSError):  # a folder removed since: paths are NOT_FOUND
             os.chdir(request["cwd"])
