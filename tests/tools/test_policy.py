@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.test_mcp import converse
+from tests.tools.test_mcp import converse
 
 
 def tool(cwd: Path, env: dict, name: str, request: dict, *flags: str) -> dict:

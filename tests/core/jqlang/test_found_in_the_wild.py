@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.core.jqlang_oracle import fast, libjq
+from tests.core.jqlang.oracle import fast, libjq
 
 CASES = [
     # `?` covers only the last postfix step, applied to each output of what precedes it

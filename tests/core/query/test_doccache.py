@@ -13,7 +13,7 @@ import pytest
 from jqmagic import JqMagicError, query
 from jqmagic.core.query import doccache, fastpath, serve
 from jqmagic.core.settings import settings
-from tests.core.jqlang_oracle import worker_only
+from tests.core.jqlang.oracle import worker_only
 from tests.core.query.inline import inline_worker
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from tests.conformance.jq_suite import SUITE, all_cases
-from tests.core.jqlang_oracle import fast, libjq
+from tests.core.jqlang.oracle import fast, libjq
 
 if not SUITE.is_dir():
     pytest.skip(f"jq suite not found at {SUITE}", allow_module_level=True)

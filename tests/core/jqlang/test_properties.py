@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from tests.core.jqlang_oracle import fast, libjq
+from tests.core.jqlang.oracle import fast, libjq
 
 ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]", "..",
          "1", "2.5", "0", '"x"', "null", "true", "false", "[]", "{}", "$v", "length", "keys",
