@@ -12,51 +12,22 @@ import json
 import sys
 from collections.abc import Callable
 
-from jqmagic import flags
+from jqmagic import jqcli
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.mcp import mcp_arguments, run_mcp
 from jqmagic.tools.protocol import run_tool, tool_arguments
 
 
-def _print_error(exc: JqMagicError) -> int:
+def _print_error(exc: JqMagicError, status: int = 1) -> int:
     print(f"error {exc.code}: {exc.message}", file=sys.stderr)
     if exc.detail:
         print(exc.detail, file=sys.stderr)
     if exc.hint:
         print(f"hint: {exc.hint}", file=sys.stderr)
-    return 1
+    return status
 
 
 # ---------------------------------------------------------------- jqmagic query
-
-
-def _query_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("filter", help="the jq program")
-    parser.add_argument("files", nargs="*", help="input files or globs (default: stdin)")
-    flags.add_to_parser(parser, flags.QUERY + flags.SOURCE, flags.CLI)
-
-
-def _run_query(args: argparse.Namespace) -> int:
-    from jqmagic.core.query import query
-
-    source = flags.named_source(args, args.files)
-    if not source and not args.null_input:
-        source = {"text": sys.stdin.read()}
-    try:
-        result = query(args.filter, args=flags.jq_args(args), **flags.query_keywords(args),
-                       **source)
-    except JqMagicError as exc:
-        if exc.result is not None and exc.result.text:
-            print(exc.result.text)  # what jq printed before the error, as jq does
-        raise
-    for message in result.messages:
-        print(message, file=sys.stderr)
-    if result.text:
-        print(result.text)
-    if result.message:
-        more = " Use --all to print everything." if result.truncated else ""
-        print(result.message + more, file=sys.stderr)
-    return 0
 
 
 # ---------------------------------------------------------------- jqmagic inspect
@@ -246,7 +217,8 @@ Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
                 Callable[[argparse.Namespace], int]]
 
 COMMANDS: list[Command] = [
-    ("query", "run a jq program over JSON, JSON Lines or YAML", _query_arguments, _run_query),
+    ("query", "run a jq program over JSON, JSON Lines or YAML, as the jq command line does",
+     jqcli.add_arguments, jqcli.run),
     ("inspect", "show the shape of a document (merged, jqschema or JSON Schema) as JSON",
      _inspect_arguments, _run_inspect),
     ("fetch", "fetch a URL as markdown (HTML), JSON or text", _fetch_arguments, _run_fetch),
@@ -260,24 +232,32 @@ COMMANDS: list[Command] = [
 ]
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The command's parser and each subcommand's."""
     parser = argparse.ArgumentParser(
         prog="jqmagic", description="jq, shapes, patches and the web, for humans and agents.")
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    subs = {}
     for name, summary, configure, run in COMMANDS:
-        sub = subcommands.add_parser(name, help=summary, description=summary)
+        sub = subs[name] = subcommands.add_parser(name, help=summary, description=summary)
         configure(sub)
-        sub.set_defaults(run=run)
-    return parser
+        sub.set_defaults(run=run, command=name)
+    return parser, subs
 
 
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jqmagic`` console script."""
-    args = build_parser().parse_args(argv)
+    argv = sys.argv[1:] if argv is None else list(argv)
+    parser, subs = build_parser()
+    if argv and argv[0] in subs:  # options anywhere on the line, as jq takes them
+        args = subs[argv[0]].parse_intermixed_args(argv[1:])
+    else:
+        args = parser.parse_args(argv)
     try:
         return args.run(args)
     except JqMagicError as exc:
-        return _print_error(exc)
+        status = jqcli.exit_status(exc) if args.command == "query" else 1
+        return _print_error(exc, status)
     except RecursionError:  # a result nested past Python's limit, wherever it surfaced
         return _print_error(too_deep("The result", "Query a part of it, or print it with "
                                      "tojson (-r) as text."))

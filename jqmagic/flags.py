@@ -9,12 +9,12 @@ file arguments) say so in ``faces``.
 from __future__ import annotations
 
 import argparse
-import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import JsonText
 
 CLI, MAGIC = "cli", "magic"
 
@@ -93,6 +93,7 @@ QUERY = (
          metavar=("NAME", "JSON")),
     Flag(("-L", "--library-path"), "library_paths", "a directory to search for jq modules",
          action="append", metavar="DIR"),
+    _switch(("-a", "--ascii-output"), "ascii", "print non-ASCII characters as \\uXXXX"),
     _value(("--limit",), "limit", "results shown at most (default 100)", type=int,
            metavar="N"),
     _switch(("--all",), "passthrough", "show every result (lift the result and token bounds)"),
@@ -108,9 +109,36 @@ QUERY = (
            metavar="VAR", faces=(MAGIC,)),
 )
 
+# What only the command line has: jq's output forms, exit status and program sources.
+JQ_CLI = (
+    _switch(("-j", "--join-output"), "join", "like -r, with no newline after each result",
+            faces=(CLI,)),
+    _switch(("--raw-output0",), "raw0", "like -r, with a NUL after each result",
+            faces=(CLI,)),
+    _switch(("--seq",), "seq", "write an ASCII RS before each result (RFC 7464)",
+            faces=(CLI,)),
+    _switch(("-e", "--exit-status"), "exit_status", "exit 1 when the last result is false or "
+            "null, 4 when there is none", faces=(CLI,)),
+    _switch(("-C", "--color-output"), "color", "colour the output (JQ_COLORS)", faces=(CLI,)),
+    _switch(("-M", "--monochrome-output"), "monochrome", "never colour the output",
+            faces=(CLI,)),
+    _switch(("--unbuffered",), "unbuffered", "flush after each result", faces=(CLI,)),
+    _switch(("--args",), "positional_args", "the remaining arguments are $ARGS.positional "
+            "strings, not files", faces=(CLI,)),
+    _switch(("--jsonargs",), "positional_json", "the remaining arguments are "
+            "$ARGS.positional JSON values, not files", faces=(CLI,)),
+    Flag(("--rawfile",), "rawfile", "bind $NAME to the text of FILE", action="pair",
+         metavar=("NAME", "FILE"), faces=(CLI,)),
+    Flag(("--slurpfile",), "slurpfile", "bind $NAME to the array of FILE's JSON values",
+         action="pair", metavar=("NAME", "FILE"), faces=(CLI,)),
+    _value(("-f", "--from-file"), "from_file", "read the program from FILE; the first "
+           "argument is then an input", metavar="FILE", faces=(CLI,)),
+    _switch(("-V", "--version"), "version", "print jq's version and exit", faces=(CLI,)),
+)
+
 # Keywords a face reads itself rather than passing to query().
 FACE_ONLY = {"arg", "argjson", "to", "out", "clear_cache", "force_file", "force_var",
-             "force_url", "text", "exec", "payload"}
+             "force_url", "text", "exec", "payload"} | {f.keyword for f in JQ_CLI}
 
 
 def for_face(flags: Iterable[Flag], face: str) -> list[Flag]:
@@ -150,12 +178,7 @@ def jq_args(namespace: argparse.Namespace) -> dict[str, Any]:
     """``$name`` bindings from ``--arg`` and ``--argjson`` (INVALID_JSON for bad JSON)."""
     values: dict[str, Any] = dict(namespace.arg)
     for name, text in namespace.argjson:
-        try:
-            values[name] = json.loads(text)
-        except ValueError as exc:
-            raise JqMagicError("INVALID_JSON", f"--argjson {name}: {exc.msg} at column "
-                               f"{exc.colno}.", "Give JSON text, e.g. --argjson n 3 or "
-                               "--argjson ids '[1,2]'.") from None
+        values[name] = JsonText.of(text, f"--argjson {name}")
     return values
 
 

@@ -7,6 +7,7 @@ them along instead of long keyword lists.
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -18,6 +19,24 @@ SOURCE_KINDS = ("file", "text", "value", "exec", "payload", "url")
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 YAML_SUFFIXES = {".yaml", ".yml"}
 JSONC_SUFFIXES = {".jsonc"}
+
+
+class JsonText(str):
+    """JSON text handed to jq as written (``--argjson x 1.50`` keeps ``1.50``, ``1e1000``
+    and 64-bit integers): build it with :meth:`of`, which checks that it is JSON."""
+
+    @classmethod
+    def of(cls, text: str, what: str) -> JsonText:
+        try:
+            json.loads(text)
+        except ValueError as exc:
+            raise JqMagicError("INVALID_JSON", f"{what}: {exc.msg} at column {exc.colno}.",
+                               "Give JSON text, e.g. --argjson n 3 or --argjson ids "
+                               "'[1,2]'.") from None
+        except RecursionError:
+            raise JqMagicError("TOO_LARGE", f"{what} is nested too deeply.",
+                               "Pass a flatter value.") from None
+        return cls(text)
 
 
 @dataclass(frozen=True)
@@ -145,11 +164,18 @@ class PrintOptions:
     indent: int = 2
     tab: bool = False
     sort_keys: bool = False
+    ascii: bool = False  # -a: non-ASCII characters as \uXXXX escapes
+    color: bool = False  # -C: jq's colours (JQ_COLORS), for a terminal
 
     def layout(self) -> dict[str, Any]:
         """The layout the printers of both engines take."""
         return {"indent": self.indent, "compact": self.compact, "sort_keys": self.sort_keys,
                 "tab": self.tab}
+
+    @property
+    def plain(self) -> bool:
+        """Whether jqmagic's own printer can print it (no -a, no -C)."""
+        return not (self.ascii or self.color)
 
 
 @dataclass(frozen=True)

@@ -47,8 +47,10 @@ def answer(request: dict) -> FastAnswer | None:
     """The fast path's answer to a worker request, or None when libjq must answer."""
     run = request["run"]
     source = request["source"]
+    dump = request.get("dump", {})
     if not settings.fast_path or run["raw_input"] or source["kind"] == "exec" or (
-            run["null_input"] and source["kind"] != "null"):
+            run["null_input"] and source["kind"] != "null") or dump.get("ascii") or \
+            dump.get("color") or request.get("positional") or request.get("json_args"):
         return None
     env = _environment(request["args"])
     if env is None:

@@ -36,7 +36,7 @@ class jv(Structure):  # noqa: N801 - the C type's name
 
 
 KIND_INVALID, KIND_NUMBER, KIND_STRING = 0, 4, 5
-PRINT_PRETTY, PRINT_ASCII, PRINT_SORTED, PRINT_TAB = 1, 2, 8, 64
+PRINT_PRETTY, PRINT_ASCII, PRINT_COLOR, PRINT_SORTED, PRINT_TAB = 1, 2, 4, 8, 64
 MSG_CB = CFUNCTYPE(None, c_void_p, jv)
 INPUT_ERR_CB = CFUNCTYPE(None, c_void_p, c_char_p)
 
@@ -69,7 +69,7 @@ def _load() -> ctypes.CDLL:
         "jv_parser_new": (c_void_p, c_int),
         "jv_parse_sized": (jv, c_char_p, c_int),
         "jv_string_sized": (jv, c_char_p, c_int),
-        "jv_string_value": (c_char_p, jv),
+        "jv_string_value": (c_void_p, jv),  # a pointer: the text may hold NUL bytes
         "jv_string_length_bytes": (c_int, jv),
         "jv_dump_string": (jv, jv, c_int),
         "jv_get_kind": (c_int, jv),
@@ -80,6 +80,7 @@ def _load() -> ctypes.CDLL:
         "jv_parser_set_buf": (None, c_void_p, c_char_p, c_int, c_int),
         "jv_parser_next": (jv, c_void_p),
         "jv_parser_free": (None, c_void_p),
+        "jq_set_colors": (c_int, c_char_p),
         "jv_array": (jv,),
         "jv_array_append": (jv, jv, jv),
     }
@@ -145,9 +146,15 @@ def _string(text: str) -> jv:
 
 
 def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
-               ascii: bool = False, tab: bool = False) -> int:
-    """The ``jv_dump_string`` flags for jq's ``-c``, ``--indent``, ``--tab``, ``-S``, ``-a``."""
+               ascii: bool = False, tab: bool = False, color: bool = False,
+               colors: str | None = None) -> int:
+    """The ``jv_dump_string`` flags for jq's ``-c``, ``--indent``, ``--tab``, ``-S``, ``-a``,
+    ``-C`` (with ``JQ_COLORS``, as jq's main.c sets them)."""
     flags = 0
+    if color:
+        flags |= PRINT_COLOR
+        if colors is not None:
+            _lib.jq_set_colors(colors.encode())
     if tab and not compact:
         flags = PRINT_TAB | PRINT_PRETTY
     elif not compact and indent > 0:
@@ -172,8 +179,10 @@ class Program:
 
 
 def compile_program(text: str, args: dict | None = None,
-                    library_paths: list[str] | None = None) -> Program:
-    """Compile ``text`` with ``$name`` bound for each named argument; raise CompileError."""
+                    library_paths: list[str] | None = None,
+                    positional: list | tuple = ()) -> Program:
+    """Compile ``text`` with ``$name`` bound for each named argument and ``$ARGS`` (named
+    and ``positional``, as --args/--jsonargs give them); raise CompileError."""
     state = c_void_p(_lib.jq_init())
     program = Program(state)
 
@@ -194,17 +203,29 @@ def compile_program(text: str, args: dict | None = None,
     _lib.jq_set_attr(state, _string("JQ_LIBRARY_PATH"), _parse(json.dumps(paths)))
     _lib.jq_set_attr(state, _string("JQ_ORIGIN"), _string(os.getcwd()))
     _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"), _string(os.getcwd()))
-    named = dict(args or {})
-    named_text = json.dumps(named)
-    bound = f'{{"ARGS": {{"positional": [], "named": {named_text}}}, ' + named_text[1:]
-    if not named:
-        bound = '{"ARGS": {"positional": [], "named": {}}}'
+    named = _json_object(args or {})
+    # $ARGS is jq's own, whatever the named arguments are called (--arg ARGS v included)
+    positional_text = json.dumps(list(positional))
+    bound = named[:-1] + (", " if args else "") + \
+        f'"ARGS": {{"positional": {positional_text}, "named": {named}}}}}'
+
     if not _lib.jq_compile_args(state, text.encode(), _parse(bound)):
         messages = [m for m in program.messages if not m.endswith("compile error")
                     and not m.endswith("compile errors")] or program.messages
         program.close()
         raise CompileError("\n".join(messages))
     return program
+
+
+class RawJson(str):
+    """JSON text to splice as written into the arguments libjq parses."""
+
+
+def _json_object(values: dict) -> str:
+    """A JSON object's text, :class:`RawJson` values spliced as written."""
+    parts = [f"{json.dumps(k)}: {v if isinstance(v, RawJson) else json.dumps(v)}"
+             for k, v in values.items()]
+    return "{" + ", ".join(parts) + "}"
 
 
 class ProgramCache:
@@ -214,11 +235,12 @@ class ProgramCache:
         self.size = size
         self._programs: OrderedDict[str, Program] = OrderedDict()
 
-    def get(self, text: str, args: dict | None, library_paths: list[str] | None) -> Program:
-        key = json.dumps([text, args or {}, library_paths])
+    def get(self, text: str, args: dict | None, library_paths: list[str] | None,
+            positional: list | tuple = ()) -> Program:
+        key = json.dumps([text, _json_object(args or {}), library_paths, list(positional)])
         program = self._programs.pop(key, None)
         if program is None:
-            program = compile_program(text, args, library_paths)
+            program = compile_program(text, args, library_paths, positional)
         self._programs[key] = program
         while len(self._programs) > self.size:
             self._programs.popitem(last=False)[1].close()
@@ -226,8 +248,7 @@ class ProgramCache:
 
 
 def run(program: Program, files: list[str], *, null_input: bool = False,
-        slurp: bool = False, raw_input: bool = False,
-        flags: int = 0) -> Iterator[str]:
+        slurp: bool = False, raw_input: bool = False, flags: int = 0) -> Iterator[str]:
     """Yield the JSON text of each result, running ``program`` as ``jq [-n] [-s] FILES``.
 
     Inputs are read by libjq from ``files``; ``input``/``inputs`` consume them. Raises
@@ -244,11 +265,8 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
             _lib.jq_util_input_add_input(inputs, os.fsencode(name))
         _lib.jq_set_input_cb(program.state, _NEXT_INPUT_CB, inputs)
         program.messages.clear()
-        if null_input:
-            yield from _results(program, _parse("null"), flags)
-        else:
-            for value in _inputs(program.state, inputs):
-                yield from _results(program, value, flags)
+        values = iter([_parse("null")]) if null_input else _inputs(program.state, inputs)
+        yield from _each_input(program, values, flags)
         if read_errors or _lib.jq_util_input_errors(inputs):
             raise InputError("\n".join(read_errors) or "could not read the input")
     finally:
@@ -328,8 +346,21 @@ def run_parsed(program: Program, values: list[jv], *, null_input: bool = False,
             whole = _lib.jv_array_append(whole, _lib.jv_copy(value))
         yield from _results(program, whole, flags)
     else:
-        for value in values:
-            yield from _results(program, _lib.jv_copy(value), flags)
+        yield from _each_input(program, (_lib.jv_copy(v) for v in values), flags)
+
+
+def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[str]:
+    """The results of every input in turn; as jq does, an error ends only its own input's
+    results (reported with the rest: RunError names the first, once all are done)."""
+    errors: list[str] = []
+    for value in values:
+        try:
+            yield from _results(program, value, flags)
+        except RunError as exc:
+            errors.append(str(exc))
+    if errors:
+        more = f" (and {len(errors) - 1} more input(s) failed)" if len(errors) > 1 else ""
+        raise RunError(errors[0] + more)
 
 
 def _inputs(state: c_void_p, inputs: c_void_p) -> Iterator[jv]:

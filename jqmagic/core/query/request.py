@@ -36,6 +36,7 @@ class Request:
     run: RunOptions = field(default_factory=RunOptions)
     printing: PrintOptions = field(default_factory=PrintOptions)
     bounds: Bounds = field(default_factory=Bounds)
+    positional: tuple = ()  # $ARGS.positional (--args, --jsonargs)
 
 
 _GROUPS = {"run": RunOptions, "printing": PrintOptions}
@@ -55,6 +56,7 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
     src = source_from(source, keywords, null_input)
     groups: dict[str, dict[str, Any]] = {name: {} for name in _GROUPS}
     bounds: dict[str, Any] = {}
+    positional = tuple(keywords.pop("positional", None) or ())
     for key, value in keywords.items():
         if key in _BOUND_KEYS:
             bounds[_BOUND_KEYS[key]] = value
@@ -66,8 +68,13 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
     run = RunOptions(**groups["run"])
     if run.library_paths is None or isinstance(run.library_paths, list):
         run = RunOptions(**{**groups["run"], "library_paths": tuple(run.library_paths or ())})
-    return Request(program, src, check_args(args), run, PrintOptions(**groups["printing"]),
-                   Bounds.default(**bounds))
+    printing = PrintOptions(**groups["printing"])
+    if not 0 <= printing.indent <= 7:
+        raise JqMagicError("INVALID_ARGUMENT", f"Cannot indent by {printing.indent} "
+                           "characters.", "jq indents by 0 to 7 spaces (--indent N), or use "
+                           "--tab.")
+    return Request(program, src, check_args(args), run, printing, Bounds.default(**bounds),
+                   positional)
 
 
 def _field_names(cls: type) -> set[str]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -29,6 +30,7 @@ class QueryResult:
     elapsed: float = 0.0
     engine: str | None = None
     text_cut: bool = False  # the text stops at the token bound (not only at a result)
+    printed: list[str] = field(default_factory=list)  # jq's text of each shown result
 
     @property
     def payload_path(self) -> str | None:
@@ -63,10 +65,13 @@ def split(body: bytes, sizes: list[int]) -> list[str]:
     return texts
 
 
+_COLOR = re.compile("\x1b\\[[0-9;]*m")
+
+
 def parse_values(texts: list[str]) -> list[Any]:
-    """The values of jq's result texts (integers stay exact)."""
+    """The values of jq's result texts (integers stay exact; colours are not data)."""
     try:
-        return [json.loads(t) for t in texts]
+        return [json.loads(_COLOR.sub("", t) if "\x1b" in t else t) for t in texts]
     except RecursionError:
         raise too_deep("A result", "Select a part of it, e.g. .a.b, or print it with "
                        "tojson.") from None
@@ -90,7 +95,7 @@ def bounded(program: str, texts: list[str], header: dict, raw: bool, limits: Bou
     text = "\n".join(printed)
     total = header["total"]
     result = QueryResult(program, values, text, total, raw=raw, messages=header["messages"],
-                         engine=header.get("engine"))
+                         engine=header.get("engine"), printed=printed)
     payload = None
     if spilled is not None:
         result.payload_id, payload = spilled.id, f"payload {spilled.id} ({spilled.path})"

@@ -9,7 +9,7 @@ from typing import Any
 
 from jqmagic.core import jqlang, payloads
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import Source
+from jqmagic.core.options import JsonText, Source
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.failures import UNDEFINED_VAR
 from jqmagic.core.query.result import QueryResult, bounded, split
@@ -87,13 +87,18 @@ def _with_args(request: requests.Request, found: dict[str, Any]) -> requests.Req
 def _wire(request: requests.Request, slot: payloads.PayloadRef | None) -> dict:
     run = request.run
     return {
-        "program": request.program, "args": request.args,
+        "program": request.program,
+        "args": {k: v for k, v in request.args.items() if not isinstance(v, JsonText)},
+        "json_args": {k: v for k, v in request.args.items() if isinstance(v, JsonText)},
         "source": {"kind": request.source.kind, "spec": request.source.spec,
                    "formats": vars(request.source.formats)},
         "run": {"slurp": run.slurp, "null_input": run.null_input, "raw_input": run.raw_input,
                 "timeout": _timeout(request), "library_paths": list(run.library_paths),
                 "cache": run.cache},
         "layout": request.printing.layout(),
+        "dump": {"ascii": request.printing.ascii, "color": request.printing.color,
+                 "colors": os.environ.get("JQ_COLORS")},
+        "positional": list(request.positional),
         "keep": None if request.bounds.passthrough else request.bounds.max_results,
         "spill": None if slot is None else str(slot.path),
         "settings": {name: getattr(settings, name) for name in _WORKER_SETTINGS},

@@ -88,9 +88,11 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
 
     source = fastpath.source_of(request["source"])
     try:
-        program = programs.get(request["program"], request.get("args"),
-                               run.get("library_paths") or None)
-        flags = libjq.dump_flags(**request["layout"])
+        program = programs.get(request["program"], _named(request),
+                               run.get("library_paths") or None, request.get("positional", ()))
+        dump = request.get("dump", {})
+        flags = libjq.dump_flags(**request["layout"], ascii=dump.get("ascii", False),
+                                 color=dump.get("color", False), colors=dump.get("colors"))
         with contextlib.ExitStack() as stack:
             parsed = _cached_inputs(stack, source, request)
             if parsed is not None:
@@ -119,6 +121,12 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
 
 
 _READS_INPUTS = re.compile(r"\binput")
+
+
+def _named(request: dict) -> dict:
+    """The named arguments, --argjson ones as their JSON text (libjq parses them)."""
+    return {**request.get("args", {}),
+            **{k: libjq.RawJson(v) for k, v in request.get("json_args", {}).items()}}
 
 
 def _cached_inputs(stack: contextlib.ExitStack, source, request: dict) -> list | None:
