@@ -101,6 +101,9 @@ QUERY = (
            metavar="S"),
     _switch(("--no-cache",), "cache", "parse the file again instead of reusing its parsed "
             "tree", action="store_false", default=True),
+    _switch(("-i", "--in-place"), "in_place", "edit each FILE in place with the program's "
+            "result, writing only what changed (comments and formatting kept)"),
+    _switch(("--dry-run",), "dry_run", "with -i: show the diff, write nothing"),
     _switch(("--clear-cache",), "clear_cache", "first forget every parsed file kept for later "
             "queries (alone: only that)", faces=(MAGIC,)),
     _value(("--to",), "to", "how to show the results", choices=("json", "yaml", "lines", "df"),
@@ -138,7 +141,8 @@ JQ_CLI = (
 
 # Keywords a face reads itself rather than passing to query().
 FACE_ONLY = {"arg", "argjson", "to", "out", "clear_cache", "force_file", "force_var",
-             "force_url", "text", "exec", "payload"} | {f.keyword for f in JQ_CLI}
+             "force_url", "text", "exec", "payload", "in_place", "dry_run"} | {
+                 f.keyword for f in JQ_CLI}
 
 
 def for_face(flags: Iterable[Flag], face: str) -> list[Flag]:
@@ -180,6 +184,30 @@ def jq_args(namespace: argparse.Namespace) -> dict[str, Any]:
     for name, text in namespace.argjson:
         values[name] = JsonText.of(text, f"--argjson {name}")
     return values
+
+
+def edit_in_place(program: str, files: list[str], dry_run: bool) -> tuple[list[str], bool]:
+    """``-i``: edit each file by ``program``, each on its own (one that fails changes
+    nothing and the others go on); the lines to show, and whether every file succeeded."""
+    from jqmagic.core.patch import patch
+
+    if not files:
+        raise JqMagicError("INVALID_ARGUMENT", "-i edits files, and none was named.",
+                           "Name the files: -i '.version = \"2\"' package.json")
+    lines, ok = [], True
+    for path in files:
+        try:
+            result = patch(path, jq=program, dry_run=dry_run)
+        except JqMagicError as exc:
+            lines.append(f"{path}: {exc.code}: {exc.message}")
+            ok = False
+            continue
+        count = len(result.changes) if result.changed else 0
+        lines.append(f"{path}: {count} value(s) changed" + (" (dry run: nothing written)"
+                                                          if dry_run else ""))
+        if dry_run and result.diff:
+            lines.append(result.diff.rstrip("\n"))
+    return lines, ok
 
 
 def named_source(namespace: argparse.Namespace, words: list[str]) -> dict[str, Any]:

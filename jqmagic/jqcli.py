@@ -41,6 +41,10 @@ def run(args: argparse.Namespace) -> int:
         print(JQ_VERSION)
         return 0
     program, words = _program(args)
+    if args.in_place:
+        lines, ok = flags.edit_in_place(program, words, args.dry_run)
+        print("\n".join(lines))
+        return 0 if ok else 5
     positional, words = _positional(args, words)
     source = flags.named_source(args, words)
     if not source and (not args.null_input or not sys.stdin.isatty()):

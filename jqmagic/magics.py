@@ -182,6 +182,9 @@ class JqMagic(Magics):
             program = words.pop(0)
         else:
             program = cell
+        if args.in_place:
+            lines, ok = self.run_core(flags.edit_in_place, program, words, args.dry_run)
+            return _Text("\n".join(lines))
         keywords = {**flags.query_keywords(args), **self.source_kwargs(args, words)}
         keywords["passthrough"] = args.passthrough or args.out is not None or args.to == "df"
         result = self.run_core(query, program, args=self.run_core(flags.jq_args, args),

@@ -19,7 +19,7 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.patch.operations import plan
-from jqmagic.core.patch.plan import MISSING, command_kwargs, parse_json
+from jqmagic.core.patch.plan import MISSING, Edit, command_kwargs, parse_json
 from jqmagic.core.patch.result import PatchResult
 from jqmagic.core.patch.targets import patch_file, patch_value
 
@@ -32,12 +32,8 @@ def patch(
     path: str | None = None,
     value: Any = MISSING,
     *,
-    match: str | None = None,
-    where: dict | None = None,
-    every: bool = False,
     dry_run: bool = False,
-    rfc6902: list | None = None,
-    merge_patch: Any = MISSING,
+    **edit: Any,
 ) -> PatchResult:
     """Edit a JSON / JSONC file (format kept, atomic write) or a Python dict / list in place.
 
@@ -54,6 +50,8 @@ def patch(
         dry_run: change nothing; the result carries a unified ``diff``.
         rfc6902: a JSON Patch (list of operations), applied whole or not at all.
         merge_patch: an RFC 7386 merge patch.
+        jq: a jq program giving the whole new document (``'.version = "2.0"'``); only the
+            values that differ are written (jq's missing ``-i``, keeping every other byte).
 
     Returns:
         A :class:`PatchResult`; as a mapping (``to_dict()``) it is
@@ -70,7 +68,7 @@ def patch(
             PATCH_CONFLICT (failed ``test``, or the file changed meanwhile) or FILE_ERROR.
             A failed patch changes nothing.
     """
-    operation, run = plan(op, path, value, match, where, every, rfc6902, merge_patch)
+    operation, run = plan(Edit(op, path, value, **edit))
     try:
         if isinstance(target, (dict, list)):
             return patch_value(target, operation, run, dry_run)

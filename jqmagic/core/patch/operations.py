@@ -13,6 +13,7 @@ from jqmagic.core.patch.plan import (
     MISSING,
     RFC6902_OPS,
     Change,
+    Edit,
     Runner,
     Store,
     bad,
@@ -254,14 +255,20 @@ def _member(operation: dict, name: str) -> Any:
     return operation[name]
 
 
-def plan(
-    op: str | None, path: str | None, value: Any, match: str | None, where: dict | None,
-    every: bool, rfc6902: list | None, merge_patch: Any,
-) -> tuple[str, Runner]:
-    """Check the arguments (before any file is read) and return what to run."""
-    if (op is not None) + (rfc6902 is not None) + (merge_patch is not MISSING) != 1:
+def plan(edit: Edit) -> tuple[str, Runner]:
+    """Check the edit (before any file is read) and return what to run."""
+    op, path, value, match, where = edit.op, edit.path, edit.value, edit.match, edit.where
+    every, rfc6902, merge_patch = edit.every, edit.rfc6902, edit.merge_patch
+    if (op is not None) + (rfc6902 is not None) + (merge_patch is not MISSING) + (
+            edit.jq is not None) != 1:
         raise bad("Give exactly one of: an operation (set, insert, remove, merge), an RFC "
-                   "6902 patch or a merge patch.", "e.g. patch('f.json', 'set', '/a', 1).")
+                   "6902 patch, a merge patch or a jq program.",
+                  "e.g. patch('f.json', 'set', '/a', 1) or patch('f.json', jq='.a = 1').")
+    if edit.jq is not None:
+        from jqmagic.core.patch.jqdiff import jq_runner  # it uses these operations
+        from jqmagic.core.query import query
+
+        return "jq", jq_runner(edit.jq, query)
     if rfc6902 is not None:
         if not isinstance(rfc6902, list):
             raise bad("An RFC 6902 patch is a list of operations.",

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from jqmagic.core.errors import JqMagicError
@@ -21,6 +22,22 @@ class _Missing:
 
 
 MISSING: Any = _Missing()  # "no value given" (None is JSON null)
+
+
+@dataclass(frozen=True)
+class Edit:
+    """What one edit asks for: an operation at a pointer or on matched elements, an RFC
+    6902 patch, an RFC 7386 merge patch, or a jq program."""
+
+    op: str | None = None
+    path: str | None = None
+    value: Any = MISSING
+    match: str | None = None
+    where: dict | None = None
+    every: bool = False
+    rfc6902: list | None = None
+    merge_patch: Any = MISSING
+    jq: str | None = None
 
 
 class Change(NamedTuple):
