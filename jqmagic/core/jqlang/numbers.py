@@ -120,7 +120,7 @@ class Literals:
 
     def settle(self) -> Literals:
         """Establish every fact now and let go of the text."""
-        for name in ("long", "odd_floats", "negative_zero"):
+        for name in ("long", "odd_floats", "whole_floats", "negative_zero"):
             getattr(self, name)
         self._chunks = lambda: ()
         return self
@@ -142,8 +142,16 @@ class Literals:
 
     @property
     def odd_floats(self) -> bool:
-        """A fractional literal may print differently from its double (1.50, 1e2, 1.0)."""
+        """A fractional literal may print differently from its double whatever its value
+        (1.50, 1e2, 0.00001): no float can be printed."""
         return self.long or self._fact("odd", _odd_floats)
+
+    @property
+    def whole_floats(self) -> bool:
+        """A literal such as ``12.0`` (as Python, JavaScript and pandas write whole floats)
+        may be there: jq prints it as written, a computed 12.0 as ``12``, so a whole float
+        cannot be printed; other floats print alike either way."""
+        return self._fact("whole", lambda c: b".0" in set(_FRACTION.findall(c)))
 
     @property
     def negative_zero(self) -> bool:
@@ -183,9 +191,5 @@ def _odd_floats(chunk: bytes) -> bool:
     exponents = chunk.translate(_EXPONENTS)
     if b"0e0" in exponents or b"0e+0" in exponents:
         return True
-    fractions = set(_FRACTION.findall(chunk))
+    fractions = set(_FRACTION.findall(chunk)) - {b".0"}  # whole floats: see whole_floats
     return any(f.endswith(b"0") or f.startswith(b".0000") for f in fractions)
-
-
-NO_LITERALS = Literals(lambda: ())
-"""Facts for values made by the program itself (no literal text behind them)."""

@@ -67,7 +67,7 @@ class Printer:
         elif t is int:
             out.append(str(v))
         elif t is float:
-            if self.literals.odd_floats:
+            if self.literals.odd_floats or (v.is_integer() and self.literals.whole_floats):
                 raise NotMine("a number literal may print differently")
             out.append(format_float(v))
         elif not v:

@@ -96,6 +96,7 @@ class _AllLiterals:
 
     long = property(lambda self: any(p.long for p in self.parts))
     odd_floats = property(lambda self: any(p.odd_floats for p in self.parts))
+    whole_floats = property(lambda self: any(p.whole_floats for p in self.parts))
     negative_zero = property(lambda self: any(p.negative_zero for p in self.parts))
 
 
