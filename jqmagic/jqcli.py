@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from typing import Any
 
@@ -14,6 +15,7 @@ from jqmagic.core.errors import JqMagicError
 
 JQ_VERSION = "jq-1.8.2"
 # jq's exit statuses by error code: 2 usage and system, 3 compile, 5 runtime.
+READS_INPUTS = re.compile(r"\binputs?\b")
 EXIT_STATUS = {"INVALID_QUERY": 3, "QUERY_ERROR": 5, "TIMEOUT": 5, "TOO_LARGE": 5,
                "INTERRUPTED": 130}
 
@@ -47,8 +49,8 @@ def run(args: argparse.Namespace) -> int:
         return 0 if ok else 5
     positional, words = _positional(args, words)
     source = flags.named_source(args, words)
-    if not source and (not args.null_input or not sys.stdin.isatty()):
-        source = {"text": sys.stdin.read()}  # -n too: input and inputs read stdin
+    if not source and (not args.null_input or READS_INPUTS.search(program)):
+        source = {"text": sys.stdin.read()}  # -n too, when input or inputs read stdin
     keywords = {**flags.query_keywords(args), **source, "positional": positional,
                 "color": _colour(args)}
     try:

@@ -134,7 +134,7 @@ def test_the_environment_turns_the_sandbox_on(tree, monkeypatch):
     run = subprocess.run([sys.executable, "-m", "jqmagic", "query", ".",
                           str(tree.parent / "outside" / "secret.json")],
                          capture_output=True, text=True, env=dict(os.environ))
-    assert run.returncode == 1 and "error SANDBOX_DENIED" in run.stderr
+    assert run.returncode == 2 and "error SANDBOX_DENIED" in run.stderr  # jq's for a file
     assert "s3cr3t" not in run.stdout + run.stderr and "Traceback" not in run.stderr
 
 
