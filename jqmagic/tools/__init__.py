@@ -10,13 +10,28 @@ are served by ``jqmagic tool NAME`` (one JSON request on stdin), the spec's exec
 (``web-fetch-tool``, ...) and ``jqmagic mcp``.
 """
 
+from jqmagic.core.errors import JqMagicError
 from jqmagic.tools.registry import Tool, call, failure, get, tools
 from jqmagic.tools.results import wrap
 
 
-def definitions() -> list[dict]:
-    """Every tool's ``{"name", "description", "parameters"}``."""
-    return [t.definition() for t in tools().values()]
+def definitions(format: str = "plain") -> list[dict]:  # noqa: A002 - the hosts' word
+    """Every tool's definition, in the shape an agent host reads: ``plain``
+    (``{"name", "description", "parameters"}``), ``openai`` (``{"type": "function",
+    "function": {...}}``), ``anthropic`` (``input_schema``) or ``mcp`` (``inputSchema``
+    and annotations)."""
+    shapes = {
+        "plain": lambda t: t.definition(),
+        "openai": lambda t: {"type": "function", "function": t.definition()},
+        "anthropic": lambda t: {"name": t.name, "description": t.description,
+                                "input_schema": t.parameters},
+        "mcp": lambda t: {"name": t.name, "description": t.description,
+                          "inputSchema": t.parameters, "annotations": t.annotations},
+    }
+    if format not in shapes:
+        raise JqMagicError("INVALID_ARGUMENT", f"Unknown definitions format {format!r}.",
+                           f"Use one of: {', '.join(shapes)}.")
+    return [shapes[format](t) for t in tools().values()]
 
 
 __all__ = ["Tool", "call", "definitions", "failure", "get", "tools", "wrap"]

@@ -68,7 +68,23 @@ def jq(
                            'e.g. {"query": ".name", "file": "data.json"}.')
     ((name, spec),) = given.items()
     source = {"text" if name == "input" else name: spec}
-    return _answer(run_query(query, raw=raw, compact=compact, **source))
+    return _answer(with_comments(run_query, query, raw=raw, compact=compact, **source))
+
+
+def with_comments(operation: Any, *args: Any, **keywords: Any) -> Any:
+    """Run ``operation`` on a file; a ``.json`` file that fails as JSON because it has
+    comments or trailing commas (tsconfig.json, settings.json) is read as JSONC instead."""
+    try:
+        return operation(*args, **keywords)
+    except JqMagicError as exc:
+        if exc.code != "INVALID_JSON" or keywords.get("jsonc") is not None or \
+                "JSONC" not in exc.hint:
+            raise
+        first = exc
+    try:
+        return operation(*args, **keywords, jsonc=True)
+    except JqMagicError:
+        raise first from None
 
 
 def _answer(result: Any) -> dict[str, Any]:
@@ -90,18 +106,21 @@ def _answer(result: Any) -> dict[str, Any]:
             "preview": cut_value(result.values[:3], depth=3, width=5)}
 
 
-def _query_file(expression: str, file_path: str, timeout: float, passthrough: bool,
-                yaml: bool | None) -> dict[str, Any]:
+def _query_file(expression: str, file_path: str, options: dict[str, Any]) -> dict[str, Any]:
     from jqmagic.core.query import query as run_query
 
-    result = _answer(run_query(expression, file=file_path, compact=True, timeout=timeout,
-                               passthrough=passthrough, yaml=yaml))
+    result = _answer(with_comments(run_query, expression, file=file_path, compact=True,
+                                   **options))
     if result["truncated"]:
         result["message"] += PASSTHROUGH_NOTE
     return result
 
 
 _TIMEOUT = Param("Seconds the query may run before it is stopped.", minimum=1, maximum=600)
+_SLURP = Param("Read every document (YAML ---) or line (JSON Lines) into one array first, "
+               "to count, sort or group across them (like jq -s).")
+_ARGS = Param("Values for $names in the expression, e.g. {\"min\": 10} for "
+              "'.[] | select(.n > $min)' (like jq --argjson).")
 _PASSTHROUGH = Param("Return the whole result even past 100 results / 50,000 tokens. Leave it "
                      "false unless you really need everything.")
 
@@ -113,6 +132,8 @@ def query_json(
                                         min_length=1)],
     timeout: Annotated[float, _TIMEOUT] = 30,
     large_result_passthrough: Annotated[bool, _PASSTHROUGH] = False,
+    slurp: Annotated[bool, _SLURP] = False,
+    args: Annotated[dict[str, Any] | None, _ARGS] = None,
 ) -> dict[str, Any]:
     """Query a large JSON file with a jq expression and get compact JSON back.
 
@@ -132,7 +153,9 @@ def query_json(
     next slice to ask for, e.g. `.items[100:200]`, and where the full result was saved.
     Work in slices (`.items[0:100]`, `.items[100:200]`) and select only needed fields.
     """
-    return _query_file(jq_expression, file_path, timeout, large_result_passthrough, None)
+    return _query_file(jq_expression, file_path, {
+        "timeout": timeout, "passthrough": large_result_passthrough, "slurp": slurp,
+        "args": args})
 
 
 @tool(bounds_itself=True)
@@ -143,6 +166,8 @@ def query_yaml(
         min_length=1)],
     timeout: Annotated[float, _TIMEOUT] = 30,
     large_result_passthrough: Annotated[bool, _PASSTHROUGH] = False,
+    slurp: Annotated[bool, _SLURP] = False,
+    args: Annotated[dict[str, Any] | None, _ARGS] = None,
 ) -> dict[str, Any]:
     """Query a large YAML file with a jq-style expression and get compact JSON back.
 
@@ -162,7 +187,9 @@ def query_yaml(
     Limits: at most 100 results and about 50,000 tokens; slice big lists
     (`.items[0:100]`) and select only the fields you need.
     """
-    return _query_file(yq_expression, file_path, timeout, large_result_passthrough, True)
+    return _query_file(yq_expression, file_path, {
+        "timeout": timeout, "passthrough": large_result_passthrough, "slurp": slurp,
+        "args": args, "yaml": True})
 
 
 @tool(advice="Inspect a deeper path or lower the depth.")
@@ -174,6 +201,12 @@ def json_inspect(
         "'/config/database', '/users/0'.")] = "",
     depth: Annotated[int, Param("How many levels of nested keys to show.", minimum=0,
                                 maximum=10)] = 2,
+    format: Annotated[Literal["shape", "jqschema", "jsonschema"], Param(  # noqa: A002
+        "shape (merged structure, the default), jqschema (compact types) or jsonschema "
+        "(JSON Schema 2020-12).")] = "shape",
+    stats: Annotated[bool, Param(
+        "With format shape: per-path statistics (counts, nulls, distinct values, min/max, "
+        "samples).")] = False,
 ) -> dict[str, Any]:
     """Show the structure of a JSON file (keys, types, array lengths) without its content.
 
@@ -191,7 +224,8 @@ def json_inspect(
     """
     from jqmagic.core.shape import shape
 
-    return shape(file=filePath, path=path, depth=depth).value
+    return with_comments(shape, file=filePath, path=path, depth=depth, format=format,
+                         stats=stats).value
 
 
 class Match(TypedDict):

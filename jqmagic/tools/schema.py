@@ -87,6 +87,8 @@ def type_schema(hint: Any) -> dict[str, Any]:
     if origin is list:
         (item,) = typing.get_args(hint)
         return {"type": "array", "items": type_schema(item)}
+    if origin is dict:  # names to JSON values, as jq's --argjson binds them
+        return {"type": "object", "additionalProperties": True}
     if typing.is_typeddict(hint):
         fields = typing.get_type_hints(hint, include_extras=True)
         props = {}

@@ -71,7 +71,9 @@ def test_parameters_keep_the_specs_contract(name):
 def test_query_tools_follow_the_query_spec():
     for name, expr in (("query_json", "jq_expression"), ("query_yaml", "yq_expression")):
         props = tools.get(name).parameters["properties"]
-        assert set(props) == {"file_path", expr, "timeout", "large_result_passthrough"}
+        # the spec's parameters, plus slurp and args (jq's -s and --argjson)
+        assert set(props) == {"file_path", expr, "timeout", "large_result_passthrough",
+                              "slurp", "args"}
         assert props["timeout"]["default"] == 30 and props["timeout"]["type"] == "number"
         assert "100 results" in tools.get(name).description
     assert "large_file_passthrough" in tools.get("read_file").parameters["properties"]
