@@ -12,7 +12,7 @@ import json
 import sys
 from collections.abc import Callable
 
-from jqmagic import jqcli
+from jqmagic import flags, jqcli
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.mcp import mcp_arguments, run_mcp
 from jqmagic.tools.protocol import run_tool, tool_arguments
@@ -35,32 +35,18 @@ def _print_error(exc: JqMagicError, status: int = 1) -> int:
 
 def _inspect_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("source", nargs="?", help="a file or glob (default: stdin)")
-    parser.add_argument("-p", "--path", default="", help="JSON Pointer of the part to inspect")
-    parser.add_argument("-d", "--depth", type=int, default=2, help="levels shown (default 2)")
-    parser.add_argument("--format", choices=("shape", "jqschema", "jsonschema"),
-                        default="shape", help="shape (merged), jqschema or jsonschema")
-    parser.add_argument("--stats", action="store_true", help="add per-path profiles")
-    parser.add_argument("--stream", action="store_true", default=None,
-                        help="read in one streaming pass (automatic for big files)")
-    parser.add_argument("--input", metavar="JSON", help="inline JSON as the input")
-    parser.add_argument("--jsonl", action="store_true", default=None, help="read JSON Lines")
-    parser.add_argument("--yaml", action="store_true", default=None, help="read YAML")
-    parser.add_argument("-c", "--compact-output", dest="compact", action="store_true",
-                        help="print the shape on one line")
+    flags.add_to_parser(parser, flags.SOURCE + flags.INSPECT, flags.CLI)
 
 
 def _run_inspect(args: argparse.Namespace) -> int:
     from jqmagic.core.shape import shape
 
-    if args.source is not None and args.input is not None:
-        raise JqMagicError("AMBIGUOUS_SOURCE", "Both SOURCE and --input were given.",
-                           "Give one of them.")
-    if args.source is not None:
-        source = {"file": args.source}
-    else:
-        source = {"text": args.input if args.input is not None else sys.stdin.read()}
+    source = flags.named_source(args, [args.source] if args.source is not None else [])
+    if not source:
+        source = {"text": sys.stdin.read()}
     result = shape(path=args.path, depth=args.depth, format=args.format, stats=args.stats,
-                   stream=args.stream, jsonl=args.jsonl, yaml=args.yaml, **source)
+                   stream=args.stream, jsonl=args.jsonl, yaml=args.yaml, jsonc=args.jsonc,
+                   **source)
     print(json.dumps(result.value, ensure_ascii=False,
                      **({"separators": (",", ":")} if args.compact else {"indent": 2})))
     return 0
@@ -75,17 +61,7 @@ def _print_json(data: dict) -> None:
 
 def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("url", help="the http(s) URL to fetch")
-    parser.add_argument("--offset", type=int, help="first line to print (1-based)")
-    parser.add_argument("--limit", type=int, help="lines printed at most")
-    parser.add_argument("--raw", action="store_true", help="HTML without cleaning")
-    parser.add_argument("--jq", metavar="FILTER", help="a jq filter run on a JSON response")
-    parser.add_argument("-H", "--header", action="append", default=[], metavar="'K: V'",
-                        help="an extra request header (repeatable)")
-    parser.add_argument("--max-bytes", type=int, help="refuse bodies larger than this")
-    parser.add_argument("--sandbox", action="store_true",
-                        help="refuse private, loopback and link-local addresses")
-    parser.add_argument("--json", action="store_true",
-                        help='print {"success": ..., "url", "title", "content", ...}')
+    flags.add_to_parser(parser, flags.FETCH, flags.CLI)
 
 
 def _run_fetch(args: argparse.Namespace) -> int:
@@ -125,18 +101,7 @@ def _answer(args: argparse.Namespace, produce: Callable, show: Callable) -> int:
 
 def _search_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("query", nargs="+", help="the search terms")
-    parser.add_argument("--provider", choices=("brave", "google"), default="brave",
-                        help="search API (default brave)")
-    parser.add_argument("--count", type=int, default=10,
-                        help="results (brave 1-20, google 1-10)")
-    parser.add_argument("--offset", type=int, default=0,
-                        help="brave: page offset (0-9); google: results skipped")
-    parser.add_argument("--allow", action="append", default=[], metavar="DOMAIN",
-                        help="keep only results from this domain (repeatable)")
-    parser.add_argument("--block", action="append", default=[], metavar="DOMAIN",
-                        help="drop results from this domain (repeatable)")
-    parser.add_argument("--json", action="store_true",
-                        help='print {"success": ..., "results": [...], "count"}')
+    flags.add_to_parser(parser, flags.SEARCH, flags.CLI)
 
 
 def _run_search(args: argparse.Namespace) -> int:
@@ -155,17 +120,8 @@ def _run_search(args: argparse.Namespace) -> int:
 def _patch_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("target", help="the JSON or JSONC file to edit (formatting is kept)")
     parser.add_argument("words", nargs="*", metavar="OP [POINTER] [VALUE]",
-                        help="set, insert, remove or merge; a JSON Pointer; a JSON value "
-                             "(options go after these words)")
-    parser.add_argument("--match", metavar="ARRAY",
-                        help="edit the elements of this array that match --where")
-    parser.add_argument("--where", metavar="JSON", help="properties a matching element has")
-    parser.add_argument("--every", action="store_true", help="edit every match, not the first")
-    parser.add_argument("--dry-run", action="store_true", help="show a diff, write nothing")
-    parser.add_argument("--rfc6902", metavar="FILE",
-                        help="apply an RFC 6902 JSON Patch from FILE ('-': stdin), all or nothing")
-    parser.add_argument("--merge-patch", metavar="FILE",
-                        help="apply an RFC 7386 merge patch from FILE ('-': stdin)")
+                        help="set, insert, remove or merge; a JSON Pointer; a JSON value")
+    flags.add_to_parser(parser, flags.PATCH, flags.CLI)
 
 
 def _json_file(name: str, what: str):

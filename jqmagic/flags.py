@@ -139,6 +139,79 @@ JQ_CLI = (
     _switch(("-V", "--version"), "version", "print jq's version and exit", faces=(CLI,)),
 )
 
+_OUT = _value(("-o", "--out"), "out", "store the answer (plain data) in this Python variable",
+              metavar="VAR", faces=(MAGIC,))
+_JSON = _switch(("--json",), "json", 'print the answer as JSON ({"success": ..., ...})',
+                faces=(CLI,))
+
+# %inspect and jqmagic inspect.
+INSPECT = (
+    _value(("-p", "--path"), "path", "JSON Pointer of the part to inspect", default=""),
+    _value(("-d", "--depth"), "depth", "levels of children shown (default 2)", type=int,
+           default=2, metavar="N"),
+    _value(("--format",), "format", "shape (merged, default), jqschema (the gh-aw filter) or "
+           "jsonschema (2020-12)", choices=("shape", "jqschema", "jsonschema"),
+           default="shape"),
+    _switch(("--stats",), "stats", "per-path profiles: counts, missing, null, distinct, "
+            "min/max, samples"),
+    _switch(("--stream",), "stream", "read in one streaming pass (automatic for big files)",
+            default=None),
+    _switch(("--browse",), "browse", "open the SchemaBrowser widget", faces=(MAGIC,)),
+    _switch(("-c", "--compact-output"), "compact", "print the shape on one line",
+            faces=(CLI,)),
+    _OUT,
+)
+
+# %jsonpatch and jqmagic patch.
+PATCH = (
+    _value(("--match",), "match", "edit the elements of this array that match --where",
+           metavar="ARRAY"),
+    _value(("--where",), "where", "properties a matching element has (JSON)", metavar="JSON"),
+    _switch(("--every",), "every", "edit every match, not only the first"),
+    _switch(("--dry-run",), "dry_run", "show the diff, change nothing"),
+    _value(("--rfc6902",), "rfc6902", "apply an RFC 6902 JSON Patch from FILE ('-': stdin), "
+           "all or nothing", metavar="FILE", faces=(CLI,)),
+    _value(("--merge-patch",), "merge_patch", "apply an RFC 7386 merge patch from FILE "
+           "('-': stdin)", metavar="FILE", faces=(CLI,)),
+    _switch(("--file",), "force_file", "TARGET is a file path", faces=(MAGIC,)),
+    _switch(("--var",), "force_var", "TARGET is a Python variable", faces=(MAGIC,)),
+    _switch(("--merge",), "merge", "cell: the cell is an RFC 7386 merge patch (default: RFC "
+            "6902)", faces=(MAGIC,)),
+    _OUT,
+)
+
+# %webfetch and jqmagic fetch.
+FETCH = (
+    _value(("--offset",), "offset", "first line to show (1-based)", type=int, metavar="N"),
+    _value(("--limit",), "limit", "lines shown at most", type=int, metavar="N"),
+    _switch(("--raw",), "raw", "HTML without cleaning (chrome included)"),
+    _value(("--jq",), "jq", "run a jq filter on a JSON response", metavar="FILTER"),
+    Flag(("-H", "--header"), "header", "an extra request header (repeatable)",
+         action="append", metavar="'K: V'"),
+    _value(("--max-bytes",), "max_bytes", "refuse bodies larger than this", type=int,
+           metavar="N", faces=(CLI,)),
+    _switch(("--sandbox",), "sandbox", "refuse private, loopback and link-local addresses",
+            faces=(CLI,)),
+    _JSON,
+    _OUT,
+)
+
+# %websearch and jqmagic search.
+SEARCH = (
+    _value(("--provider",), "provider", "search API (default brave)",
+           choices=("brave", "google"), default="brave"),
+    _value(("--count",), "count", "results (brave 1-20, google 1-10)", type=int, default=10,
+           metavar="N"),
+    _value(("--offset",), "offset", "brave: page offset; google: results skipped", type=int,
+           default=0, metavar="N"),
+    Flag(("--allow",), "allow", "keep only results from this domain (repeatable)",
+         action="append", metavar="DOMAIN"),
+    Flag(("--block",), "block", "drop results from this domain (repeatable)",
+         action="append", metavar="DOMAIN"),
+    _JSON,
+    _OUT,
+)
+
 # Keywords a face reads itself rather than passing to query().
 FACE_ONLY = {"arg", "argjson", "to", "out", "clear_cache", "force_file", "force_var",
              "force_url", "text", "exec", "payload", "in_place", "dry_run"} | {

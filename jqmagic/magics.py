@@ -216,17 +216,7 @@ class JqMagic(Magics):
     @no_var_expand
     @magic_arguments()
     @argument("words", nargs="*", help="SOURCE: a path, glob, Python variable, JSON or URL")
-    @flags.magic_arguments(flags.SOURCE)
-    @argument("-p", "--path", default="", help="JSON Pointer of the part to inspect")
-    @argument("-d", "--depth", type=int, default=2, help="levels of children shown (default 2)")
-    @argument("--format", choices=("shape", "jqschema", "jsonschema"), default="shape",
-              help="shape (merged, default), jqschema (gh-aw filter) or jsonschema (2020-12)")
-    @argument("--stats", action="store_true",
-              help="per-path profiles: counts, missing, null, distinct, min/max, samples")
-    @argument("--stream", action="store_true", default=None,
-              help="read in one streaming pass (automatic for big files)")
-    @argument("--browse", action="store_true", help="open the SchemaBrowser widget")
-    @argument("-o", "--out", metavar="VAR", help="store the shape (plain data) in this variable")
+    @flags.magic_arguments(flags.SOURCE + flags.INSPECT)
     @argument("-h", "--help", action="store_true", help="show this help")
     @line_magic
     def inspect(self, line: str):
@@ -262,14 +252,7 @@ class JqMagic(Magics):
     @no_var_expand
     @magic_arguments()
     @argument("url", nargs="?", help="the http(s) URL to fetch")
-    @argument("--offset", type=int, help="first line to show (1-based)")
-    @argument("--limit", type=int, help="lines shown at most")
-    @argument("--raw", action="store_true", help="HTML without cleaning (chrome included)")
-    @argument("--jq", metavar="FILTER", help="run a jq filter on a JSON response")
-    @argument("-H", "--header", action="append", default=[], metavar="'K: V'",
-              help="an extra request header (repeatable)")
-    @argument("-o", "--out", metavar="VAR",
-              help="store the JSON value (or the markdown text) in this variable")
+    @flags.magic_arguments(flags.FETCH)
     @argument("-h", "--help", action="store_true", help="show this help")
     @line_magic
     def webfetch(self, line: str):
@@ -300,16 +283,7 @@ class JqMagic(Magics):
     @no_var_expand
     @magic_arguments()
     @argument("words", nargs="*", help="the search query")
-    @argument("--provider", choices=("brave", "google"), default="brave",
-              help="search API (default brave)")
-    @argument("--count", type=int, default=10, help="results (brave 1-20, google 1-10)")
-    @argument("--offset", type=int, default=0, help="brave: page offset; google: results "
-              "skipped")
-    @argument("--allow", action="append", default=[], metavar="DOMAIN",
-              help="keep only results from this domain (repeatable)")
-    @argument("--block", action="append", default=[], metavar="DOMAIN",
-              help="drop results from this domain (repeatable)")
-    @argument("-o", "--out", metavar="VAR", help="store the results (a list) in this variable")
+    @flags.magic_arguments(flags.SEARCH)
     @argument("-h", "--help", action="store_true", help="show this help")
     @line_magic
     def websearch(self, line: str):
@@ -338,15 +312,7 @@ class JqMagic(Magics):
     @magic_arguments()
     @argument("words", nargs="*",
               help="TARGET OP [POINTER] [VALUE] (line); TARGET (cell: the patch as JSON)")
-    @argument("--file", action="store_true", help="TARGET is a file path")
-    @argument("--var", action="store_true", help="TARGET is a Python variable")
-    @argument("--match", metavar="ARRAY", help="edit the elements of this array that match")
-    @argument("--where", metavar="JSON", help="properties a matching element has (JSON)")
-    @argument("--every", action="store_true", help="edit every match, not only the first")
-    @argument("--dry-run", action="store_true", help="show the diff, change nothing")
-    @argument("--merge", action="store_true",
-              help="cell: the cell is an RFC 7386 merge patch (default: RFC 6902)")
-    @argument("-o", "--out", metavar="VAR", help="store the result (a dict) in this variable")
+    @flags.magic_arguments(flags.PATCH)
     @argument("-h", "--help", action="store_true", help="show this help")
     @line_cell_magic
     def jsonpatch(self, line: str, cell: str | None = None):
@@ -387,7 +353,8 @@ class JqMagic(Magics):
         from pathlib import Path
 
         is_name = _IDENTIFIER.match(word) and word.split(".")[0] in self.shell.user_ns
-        if args.file or (not args.var and (Path(word).expanduser().exists() or not is_name)):
+        if args.force_file or (not args.force_var and (Path(word).expanduser().exists()
+                                                        or not is_name)):
             return word
         value = self._variable(word)
         if not isinstance(value, (dict, list)):
