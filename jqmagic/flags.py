@@ -139,6 +139,7 @@ JQ_CLI = (
     _switch(("-V", "--version"), "version", "print jq's version and exit", faces=(CLI,)),
 )
 
+HELP = _switch(("-h", "--help"), "help", "show this help", faces=(MAGIC,))
 _OUT = _value(("-o", "--out"), "out", "store the answer (plain data) in this Python variable",
               metavar="VAR", faces=(MAGIC,))
 _JSON = _switch(("--json",), "json", 'print the answer as JSON ({"success": ..., ...})',
@@ -230,10 +231,10 @@ def add_to_parser(parser: argparse.ArgumentParser, flags: Iterable[Flag], face: 
 
 
 def magic_arguments(flags: Iterable[Flag]) -> Callable[[Callable], Callable]:
-    """A decorator adding ``flags`` to a magic, as IPython's ``@argument`` lines would."""
+    """A decorator adding ``flags`` (and ``-h``) to a magic, as ``@argument`` lines would."""
     from IPython.core.magic_arguments import argument
 
-    chosen = for_face(flags, MAGIC)
+    chosen = [*for_face(flags, MAGIC), HELP]
 
     def decorate(func: Callable) -> Callable:
         for flag in reversed(chosen):

@@ -152,7 +152,6 @@ class JqMagic(Magics):
     @magic_arguments()
     @argument("words", nargs="*", help="FILTER then SOURCE (line); SOURCE only (cell)")
     @flags.magic_arguments(flags.SOURCE + flags.QUERY)
-    @argument("-h", "--help", action="store_true", help="show this help")
     @line_cell_magic
     def jq(self, line: str, cell: str | None = None):
         """Run a jq program over a file, glob, Python variable, inline JSON, URL or command.
@@ -217,7 +216,6 @@ class JqMagic(Magics):
     @magic_arguments()
     @argument("words", nargs="*", help="SOURCE: a path, glob, Python variable, JSON or URL")
     @flags.magic_arguments(flags.SOURCE + flags.INSPECT)
-    @argument("-h", "--help", action="store_true", help="show this help")
     @line_magic
     def inspect(self, line: str):
         """Show the shape of a document: keys, merged array elements, types, presence.
@@ -253,7 +251,6 @@ class JqMagic(Magics):
     @magic_arguments()
     @argument("url", nargs="?", help="the http(s) URL to fetch")
     @flags.magic_arguments(flags.FETCH)
-    @argument("-h", "--help", action="store_true", help="show this help")
     @line_magic
     def webfetch(self, line: str):
         """Fetch a web page as clean markdown, or a JSON API response as JSON.
@@ -284,7 +281,6 @@ class JqMagic(Magics):
     @magic_arguments()
     @argument("words", nargs="*", help="the search query")
     @flags.magic_arguments(flags.SEARCH)
-    @argument("-h", "--help", action="store_true", help="show this help")
     @line_magic
     def websearch(self, line: str):
         """Search the web (Brave or Google) and list the results as markdown links.
@@ -313,7 +309,6 @@ class JqMagic(Magics):
     @argument("words", nargs="*",
               help="TARGET OP [POINTER] [VALUE] (line); TARGET (cell: the patch as JSON)")
     @flags.magic_arguments(flags.PATCH)
-    @argument("-h", "--help", action="store_true", help="show this help")
     @line_cell_magic
     def jsonpatch(self, line: str, cell: str | None = None):
         """Edit a JSON/JSONC file (formatting and comments kept) or a dict/list variable.

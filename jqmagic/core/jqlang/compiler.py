@@ -106,13 +106,17 @@ def _field_chain(names: tuple[str, ...]):
 
 def _index(node, bound):
     _, target, key = node
-    t, k = compile_node(target, bound), compile_node(key, bound)
-    index = jv.index
-    if t.one and k.one:
-        ft, fk = t.one, k.one
-        return singular(lambda v, e: index(ft(v, e), fk(v, e)))
-    gt, gk = t.gen, k.gen
-    return many(lambda v, e: (index(x, key) for key in gk(v, e) for x in gt(v, e)))
+    return binary(compile_node(target, bound), compile_node(key, bound), jv.index)
+
+
+def binary(a: Compiled, b: Compiled, fn) -> Compiled:
+    """``fn(x, y)`` for every output ``x`` of ``a`` and ``y`` of ``b``, ``b`` in the outer
+    loop as jq runs two operands: ``[(1,2) + (10,20)]`` is ``[11,12,21,22]``."""
+    if a.one and b.one:
+        fa, fb = a.one, b.one
+        return singular(lambda v, e: fn(fa(v, e), fb(v, e)))
+    ga, gb = a.gen, b.gen
+    return many(lambda v, e: (fn(x, y) for y in gb(v, e) for x in ga(v, e)))
 
 
 def _slice(node, bound):
@@ -188,12 +192,7 @@ def _binop(node, bound):
     if a.one and right[0] == "literal" and op in jv.COMPARISONS:
         fa, test = a.one, jv.compare_with(op, right[1])
         return singular(lambda v, e: test(fa(v, e)))
-    if a.one and b.one:
-        fa, fb = a.one, b.one
-        return singular(lambda v, e: fn(fa(v, e), fb(v, e)))
-    ga, gb = a.gen, b.gen
-    # jq runs the right operand in the outer loop: [(1,2) + (10,20)] is [11,12,21,22].
-    return many(lambda v, e: (fn(x, y) for y in gb(v, e) for x in ga(v, e)))
+    return binary(a, b, fn)
 
 
 def _and(node, bound):
