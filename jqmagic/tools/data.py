@@ -329,18 +329,40 @@ def read_file(
     whole = offset is None and limit is None
     if whole and not large_file_passthrough:
         _refuse_large(path, (os.path.getsize(path) + 3) // 4)
-    lines = sources.read_text(path).splitlines()
     start = (offset or 1) - 1
-    end = len(lines) if limit is None else min(start + limit, len(lines))
-    content = "\n".join(lines[start:end])
+    window, total = _line_window(path, start, limit)
+    end = start + len(window)
+    content = "\n".join(window)
     if not (whole or large_file_passthrough):
         _refuse_large(path, estimate_tokens(content), whole=False)
-    out: dict[str, Any] = {"path": path, "content": content, "total_lines": len(lines),
+    out: dict[str, Any] = {"path": path, "content": content, "total_lines": total,
                            "offset": start + 1,
-                           "next_offset": end + 1 if end < len(lines) else None}
-    if not content and start >= len(lines):
-        out["message"] = f"No lines at offset {start + 1}: the file has {len(lines):,} lines."
+                           "next_offset": end + 1 if end < total else None}
+    if not content and start >= total:
+        out["message"] = f"No lines at offset {start + 1}: the file has {total:,} lines."
     return out
+
+
+def _line_window(path: str, start: int, limit: int | None) -> tuple[list[str], int]:
+    """Lines ``start`` to ``start + limit`` of a UTF-8 file, and how many lines it has, read
+    a line at a time: a window of a 2 GB file costs the window, not the file."""
+    from jqmagic.core import sources
+
+    kept: list[str] = []
+    total = 0
+    with open(sources.open_file(path), "rb") as handle:
+        for total, raw in enumerate(handle, 1):
+            if start < total and (limit is None or total <= start + limit):
+                if total == 1:
+                    sources.check_encoding(path, raw[:4])
+                    raw = raw.removeprefix(b"\xef\xbb\xbf")
+                try:
+                    kept.append(raw.decode("utf-8").rstrip("\r\n"))
+                except UnicodeDecodeError as exc:
+                    raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text (line "
+                                       f"{total}).", "Convert it to UTF-8 first (iconv).") \
+                        from exc
+    return kept, total
 
 
 def _refuse_large(path: str, tokens: int, whole: bool = True) -> None:

@@ -8,6 +8,7 @@ import json
 import socket
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -116,3 +117,30 @@ def test_the_worker_starts_under_a_host_memory_limit(tmp_path):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=120)
     assert run.returncode == 0 and run.stdout.strip() == "[3]", run.stderr[-2000:]
+
+
+def test_deeply_nested_html_converts_in_bounded_time():
+    from jqmagic.core.web.html import to_markdown
+
+    started = time.perf_counter()
+    page = to_markdown("<p>a</p>" + "<div>" * 50_000 + "deep" + "</div>" * 50_000)
+    assert "deep" in page.markdown and time.perf_counter() - started < 10
+
+
+def test_a_window_of_a_big_file_costs_the_window(tmp_path):
+    import tracemalloc
+
+    import jqmagic.tools as tools
+
+    path = tmp_path / "big.log"
+    with open(path, "w") as out:
+        for i in range(400_000):
+            out.write(f"line {i:07d} " + "z" * 100 + "\n")  # about 45 MB
+    tracemalloc.start()
+    try:
+        out = tools.call("read_file", {"file_path": str(path), "offset": 2, "limit": 1})
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert out["content"].startswith("line 0000001 ") and out["total_lines"] == 400_000
+    assert peak < 5_000_000
