@@ -15,7 +15,10 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 
-SOURCE_KINDS = ("file", "text", "value", "exec", "payload", "url")
+SOURCE_KINDS = ("file", "text", "value", "exec", "payload")
+FORMAT_KEYS = ("jsonl", "yaml", "jsonc")
+"""The kinds of source the core reads (a URL is fetched by the face that names it: the
+magic turns a JSON answer into text)."""
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 YAML_SUFFIXES = {".yaml", ".yml"}
 JSONC_SUFFIXES = {".jsonc"}
@@ -79,8 +82,8 @@ class Source:
     """Exactly one place a document comes from, and how to read it.
 
     ``kind`` is one of :data:`SOURCE_KINDS` (or ``"null"`` for ``-n`` without input);
-    ``spec`` is a path, a list of paths or globs, text, a Python value, a command, a payload
-    id or a URL. Build one with :meth:`of`, the one resolver every face uses.
+    ``spec`` is a path, a list of paths or globs, text, a Python value, a command or a
+    payload id. Build one with :meth:`of`, the one resolver every face uses.
     """
 
     kind: str
@@ -115,15 +118,15 @@ class Source:
         if len(named) > 1:
             raise JqMagicError(
                 "AMBIGUOUS_SOURCE", f"Several sources were given ({', '.join(sorted(named))}).",
-                "Name exactly one source: a file, inline JSON text, a value, a command, a "
-                "payload or a URL.")
+                "Name exactly one source: a file, inline JSON text, a value, a command or a "
+                "payload.")
         formats = formats or Formats()
         if not named:
             if null_input:
                 return cls("null", None, formats)
             raise JqMagicError("AMBIGUOUS_SOURCE", "No input was given.",
-                               "Name a source (a file, inline JSON text, a value, a command, "
-                               "a payload or a URL), or use null input (-n).")
+                               "Name a source (a file, inline JSON text, a value, a command "
+                               "or a payload), or use null input (-n).")
         kind, spec = next(iter(named.items()))
         if kind == "file" and isinstance(spec, (list, tuple)):
             spec = [os.fspath(s) for s in spec]
@@ -140,8 +143,6 @@ class Source:
             return f"<exec: {self.spec}>"
         if self.kind == "payload":
             return f"<payload {self.spec}>"
-        if self.kind == "url":
-            return self.spec
         return f"<{self.kind if self.kind != 'text' else 'input'}>"
 
 
@@ -150,7 +151,7 @@ def source_from(source: Any, keywords: dict[str, Any], null_input: bool = False)
     of ``keywords``: ``source`` or one of :data:`SOURCE_KINDS`, and ``jsonl``, ``yaml``,
     ``jsonc`` (``value_given``, once needed for ``value=None``, is taken and ignored)."""
     keywords.pop("value_given", None)
-    formats = Formats(**{k: keywords.pop(k) for k in ("jsonl", "yaml", "jsonc") if k in keywords})
+    formats = Formats(**{k: keywords.pop(k) for k in FORMAT_KEYS if k in keywords})
     given = {k: keywords.pop(k) for k in SOURCE_KINDS if k in keywords}
     return Source.of(source, formats=formats, null_input=null_input, **given)
 

@@ -9,7 +9,14 @@ from typing import Any
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import Bounds, PrintOptions, Source, source_from
+from jqmagic.core.options import (
+    FORMAT_KEYS,
+    SOURCE_KINDS,
+    Bounds,
+    PrintOptions,
+    Source,
+    source_from,
+)
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -41,6 +48,8 @@ class Request:
 
 _GROUPS = {"run": RunOptions, "printing": PrintOptions}
 _BOUND_KEYS = {"limit": "max_results", "max_tokens": "max_tokens", "passthrough": "passthrough"}
+_KNOWN = {*SOURCE_KINDS, *FORMAT_KEYS, *_BOUND_KEYS, "positional", "value_given",
+          *(f.name for cls in _GROUPS.values() for f in fields(cls))}
 
 
 def build(program: Any, source: Any, args: dict[str, Any] | None,
@@ -52,8 +61,11 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
             program, str) or program is None else f"The jq program must be text, not "
             f"{type(program).__name__}.", "Give a filter; '.' returns the input unchanged.")
     keywords = dict(keywords)
-    null_input = bool(keywords.get("null_input"))
-    src = source_from(source, keywords, null_input)
+    unknown = set(keywords) - _KNOWN
+    if unknown:
+        raise TypeError(f"query() got unexpected keyword argument(s): "
+                        f"{', '.join(sorted(unknown))}")
+    src = source_from(source, keywords, bool(keywords.get("null_input")))
     groups: dict[str, dict[str, Any]] = {name: {} for name in _GROUPS}
     bounds: dict[str, Any] = {}
     positional = tuple(keywords.pop("positional", None) or ())
@@ -61,9 +73,7 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
         if key in _BOUND_KEYS:
             bounds[_BOUND_KEYS[key]] = value
             continue
-        group = next((g for g, cls in _GROUPS.items() if key in _field_names(cls)), None)
-        if group is None:
-            raise TypeError(f"query() got an unexpected keyword argument {key!r}")
+        group = next(g for g, cls in _GROUPS.items() if key in _field_names(cls))
         groups[group][key] = value
     run = RunOptions(**groups["run"])
     if run.library_paths is None or isinstance(run.library_paths, list):

@@ -94,3 +94,12 @@ def test_openapi_and_json_lines_corpus():
     assert paths > 100
     lines = next((CORPUS / "jsonl").glob("*.jsonl"))
     assert query("input_filename | length > 0", lines, limit=1).total > 1000
+
+
+def test_an_unknown_source_keyword_is_a_programming_error():
+    import pytest
+
+    from jqmagic import query
+
+    with pytest.raises(TypeError):
+        query(".", url="https://example.com/a.json")  # URLs are fetched by the magic
