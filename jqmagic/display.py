@@ -7,6 +7,7 @@ store or in the variable named by ``-o``.
 
 from __future__ import annotations
 
+import html
 import json
 from typing import Any
 
@@ -15,6 +16,17 @@ from jqmagic.core.settings import settings
 from jqmagic.core.shape import ShapeResult
 from jqmagic.core.web.fetch import FetchResult
 from jqmagic.core.web.search import SearchResults
+
+
+def escape_html(text: str) -> str:
+    """Text for an HTML output: escaped, and ``$`` kept from MathJax (``$5 ... $20`` is
+    money, not mathematics)."""
+    return html.escape(text).replace("$", "&#36;")
+
+
+def escape_markdown(text: str) -> str:
+    """Text for a markdown output with every ``$`` literal (JupyterLab typesets ``$...$``)."""
+    return text.replace("\\$", "$").replace("$", "\\$")
 
 
 def _max_chars() -> int:
@@ -135,14 +147,14 @@ def fetch_bundle(result) -> tuple[dict, dict]:
         return bundle, metadata
     if result.content_type in ("text/html", "application/xhtml+xml"):
         head = f"**{result.title}** <{result.final_url}>\n\n" if result.title else ""
-        bundle["text/markdown"] = head + bounded_text(result.content, note)
+        bundle["text/markdown"] = escape_markdown(head + bounded_text(result.content, note))
     return bundle, {}
 
 
 def search_bundle(result) -> tuple[dict, dict]:
     """The bundle of :class:`jqmagic.core.web.search.SearchResults`: a list of markdown links."""
     text = bounded_text(result.to_markdown())
-    return {"text/plain": text, "text/markdown": text}, {}
+    return {"text/plain": text, "text/markdown": escape_markdown(text)}, {}
 
 
 # Result type -> the function that renders it; the faces add theirs here.

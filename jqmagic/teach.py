@@ -9,13 +9,13 @@ True
 from __future__ import annotations
 
 import difflib
-import html
 import json
 from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.words import a, json_equal
+from jqmagic.display import escape_html
 
 MAX_DIFF_LINES = 40
 _OK = "\u2714"
@@ -60,16 +60,16 @@ class CheckResult:
     def _repr_mimebundle_(self, include: Any = None, exclude: Any = None, **kw: Any) -> dict:
         color = "#1a7f37" if self.passed else "#b35900"
         body = [f"<div style='color:{color};font-weight:bold'>"
-                f"{html.escape(self.text.splitlines()[0])}</div>"]
+                f"{escape_html(self.text.splitlines()[0])}</div>"]
         if not self.passed:
             if self.error:
-                body.append(f"<pre style='color:#b00'>{html.escape(self.error)}</pre>")
-            body += [f"<div>{html.escape(note)}</div>" for note in self.notes]
+                body.append(f"<pre style='color:#b00'>{escape_html(self.error)}</pre>")
+            body += [f"<div>{escape_html(note)}</div>" for note in self.notes]
             if self.diff:
                 body.append("<pre>" + "\n".join(_diff_line_html(line)
                                                 for line in self.diff.splitlines()) + "</pre>")
             if self.hint:
-                body.append(f"<div><b>Hint:</b> {html.escape(self.hint)}</div>")
+                body.append(f"<div><b>Hint:</b> {escape_html(self.hint)}</div>")
         return {"text/plain": self.text, "text/html": "".join(body)}
 
 
@@ -205,7 +205,7 @@ def _diff(want: Any, got: Any) -> str:
 
 
 def _diff_line_html(line: str) -> str:
-    escaped = html.escape(line)
+    escaped = escape_html(line)
     if line.startswith("-"):
         return f"<span style='color:#b00'>{escaped}</span>"
     if line.startswith("+"):
