@@ -14,7 +14,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
 from jqmagic.core.shape import jq_schema
 from jqmagic.tools.registry import tool
-from jqmagic.tools.schema import Param
+from jqmagic.tools.schema import JsonValue, Param
 
 READ_MAX_TOKENS = 100_000
 PATCH_VALUE_CHARS = 10_000
@@ -249,9 +249,10 @@ def json_patch(
         "Find the target in an array by its properties instead of an index, e.g. "
         "{\"arrayPath\": \"/users\", \"where\": {\"id\": \"123\"}}. Use path or match, "
         "not both.")] = None,
-    value: Annotated[str | None, Param(
+    value: Annotated[str | JsonValue | None, Param(
         "The new value as JSON text: '\"dark\"' for a string, '42', 'true', "
-        "'{\"a\": 1}'. Needed for set, insert and merge.")] = None,
+        "'{\"a\": 1}' (a JSON object, array or number given as such works too). Needed "
+        "for set, insert and merge.")] = None,
     all: Annotated[bool, Param(  # noqa: A002 - the flag is --all
         "With match: edit every matching element, not only the first.")] = False,
     dryRun: Annotated[bool, Param(  # noqa: N803
@@ -287,8 +288,8 @@ def json_patch(
                            'e.g. "path": "/config/timeout", or "match": {"arrayPath": '
                            '"/users", "where": {"id": "123"}}.')
     options: dict[str, Any] = {"every": all, "dry_run": dryRun}
-    if value is not None:
-        options["value"] = parse_json(value, "value")
+    if value is not None:  # JSON text, or (a common mistake, accepted) the value itself
+        options["value"] = parse_json(value, "value") if isinstance(value, str) else value
     if match is not None:
         options.update(match=match["arrayPath"], where=match["where"])
     result = patch(filePath, operation, path, **options).to_dict()

@@ -22,6 +22,13 @@ from jqmagic.core.errors import JqMagicError
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object"}
 
 
+class JsonValue:
+    """A parameter type: an object, array, number or boolean given as JSON itself."""
+
+
+_JSON_VALUE_TYPES = ["object", "array", "number", "boolean"]
+
+
 @dataclass(frozen=True)
 class Param:
     """What a parameter means and its bounds, as JSON Schema keywords."""
@@ -84,6 +91,16 @@ def type_schema(hint: Any) -> dict[str, Any]:
     if origin is typing.Literal:
         values = list(typing.get_args(hint))
         return {"type": _JSON_TYPES[type(values[0])], "enum": values}
+    if hint is JsonValue:
+        return {"type": _JSON_VALUE_TYPES}
+    if origin in (typing.Union, types.UnionType):  # one of several simple types
+        kinds: list[str] = []
+        for arg in typing.get_args(hint):
+            if arg is type(None):  # optional: the default says so
+                continue
+            kind = type_schema(arg)["type"]
+            kinds += kind if isinstance(kind, list) else [kind]
+        return {"type": kinds}
     if origin is list:
         (item,) = typing.get_args(hint)
         return {"type": "array", "items": type_schema(item)}
@@ -138,6 +155,11 @@ def _check_object(schema: dict[str, Any], data: dict, where: str) -> dict[str, A
 
 def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
     kind = schema["type"]
+    if isinstance(kind, list):  # one of several types: the value is taken as it is
+        if not any(_is(k, value) for k in kind):
+            raise _invalid(f"Field {name!r} must be {' or '.join(map(_a, kind))}, not "
+                           f"{_kind(value)}.", schema.get("description", ""))
+        return value
     if kind == "integer" and isinstance(value, float) and value.is_integer():
         value = int(value)
     if not _is(kind, value):

@@ -68,3 +68,17 @@ def test_json_inspect_format_and_stats(tmp_path):
     assert stats["profiles"][".users[].id"]["max"] == 2
     wrong = tools.call("json_inspect", {"filePath": str(path), "format": "xml"})
     assert wrong["success"] is False
+
+
+def test_json_patch_takes_a_value_given_as_json_itself(tmp_path):
+    path = tmp_path / "config.json"
+    path.write_text('{\n  "server": {"port": 80}\n}\n')
+    out = tools.call("json_patch", {"filePath": str(path), "operation": "set",
+                                    "path": "/server", "value": {"port": 8080, "tls": True}})
+    assert out["success"] and out["newValue"] == {"port": 8080, "tls": True}
+    text = tools.call("json_patch", {"filePath": str(path), "operation": "set",
+                                     "path": "/server/port", "value": "8081"})
+    assert text["newValue"] == 8081  # JSON text still means its value
+    wrong = tools.call("json_patch", {"filePath": str(path), "operation": "set",
+                                      "path": "/x", "value": None})
+    assert wrong["error_code"] == "INVALID_ARGUMENT"
