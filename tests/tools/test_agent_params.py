@@ -3,9 +3,12 @@ every query tool, slurp and args on the query tools, format and stats on json_in
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 import jqmagic.tools as tools
+from tests.shared import CORPUS_JSON
 
 TSCONFIG = ('{\n  // compiler settings\n'
             '  "compilerOptions": {"strict": true, "target": "es2022",},\n}\n')
@@ -82,3 +85,19 @@ def test_json_patch_takes_a_value_given_as_json_itself(tmp_path):
     wrong = tools.call("json_patch", {"filePath": str(path), "operation": "set",
                                       "path": "/x", "value": None})
     assert wrong["error_code"] == "INVALID_ARGUMENT"
+
+
+@pytest.mark.skipif(not (CORPUS_JSON / "npm").is_dir(), reason=f"corpus not found at "
+                    f"{CORPUS_JSON}")
+def test_an_unescaped_pointer_into_a_lock_file_is_refused_with_the_escaped_one(tmp_path):
+    path = tmp_path / "package-lock.json"
+    shutil.copy(CORPUS_JSON / "npm" / "axios-package-lock.json", path)
+    before = path.read_bytes()
+    out = tools.call("json_patch", {"filePath": str(path), "operation": "set", "value": '"9"',
+                                    "path": "/packages/node_modules/follow-redirects/version"})
+    assert out["error_code"] == "PATCH_CONFLICT" and path.read_bytes() == before
+    assert "/packages/node_modules~1follow-redirects/version" in out["hint"]
+    fixed = tools.call("json_patch", {"filePath": str(path), "operation": "set",
+                                      "value": '"9"', "path": out["hint"].split(": ")[1]
+                                      .split(". ")[0]})
+    assert fixed["success"] and fixed["previousValue"] not in (None, "9")

@@ -54,6 +54,8 @@ def _set(store: Store, tokens: list[str], value: Any) -> Change:
     depth = len(tokens) - 1
     while depth > 0 and not _exists(store, tokens[:depth]):
         depth -= 1
+    if depth < len(tokens) - 1:
+        _check_unescaped(store, tokens, depth)
     rest = tokens[depth + 1 :]
     nested = value
     for token in reversed(rest):
@@ -61,6 +63,22 @@ def _set(store: Store, tokens: list[str], value: Any) -> Change:
     index = store.add(tokens[: depth + 1], nested)
     head = tokens[:depth] + [tokens[depth] if index is None else str(index)]
     return Change(to_pointer(head + ["0" if t == "-" else t for t in rest]), None, value)
+
+
+def _check_unescaped(store: Store, tokens: list[str], depth: int) -> None:
+    """PATCH_CONFLICT when the parents a set would create spell a key that exists with a
+    ``/`` in it (``/packages/node_modules/x/version`` where ``node_modules/x`` is a key):
+    the pointer meant ``node_modules~1x``."""
+    if store.kind(tokens[:depth]) != "object":
+        return
+    for end in range(len(tokens), depth + 1, -1):
+        key = "/".join(tokens[depth:end])
+        if _exists(store, [*tokens[:depth], key]):
+            meant = to_pointer([*tokens[:depth], key, *tokens[end:]])
+            raise JqMagicError(
+                "PATCH_CONFLICT", f"{to_pointer(tokens)} would create new objects, but "
+                f"{to_pointer([*tokens[:depth], key])} is a key with '/' in it.",
+                f"Write '/' inside a key as ~1: {meant}. Nothing was changed.")
 
 
 def _insert(store: Store, tokens: list[str], value: Any) -> Change:
