@@ -12,6 +12,11 @@ import sys
 from typing import Any
 
 INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
+# Every answer is one JSON object: success, then the tool's fields or the error's.
+OUTPUT_SCHEMA = {"type": "object", "properties": {
+    "success": {"type": "boolean"}, "error": {"type": "string"},
+    "error_code": {"type": "string"}, "hint": {"type": "string"}},
+    "required": ["success"]}
 
 
 def build_server() -> Any:
@@ -23,8 +28,10 @@ def build_server() -> Any:
     from jqmagic import __version__
     from jqmagic.tools import call, tools
 
-    listed = [types.Tool.model_validate({"name": t.name, "description": t.description,
+    listed = [types.Tool.model_validate({"name": t.name, "title": t.title,
+                                         "description": t.description,
                                          "inputSchema": t.parameters,
+                                         "outputSchema": OUTPUT_SCHEMA,
                                          "annotations": t.annotations})
               for t in tools().values()]
 
@@ -35,6 +42,7 @@ def build_server() -> Any:
         response = await anyio.to_thread.run_sync(call, params.name, params.arguments or {})
         text = json.dumps(response, ensure_ascii=False)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+                                    structured_content=response,
                                     is_error=not response["success"])
 
     return Server("jqmagic", version=__version__,

@@ -13,6 +13,7 @@ from jqmagic.tools import schema
 from jqmagic.tools.results import bounded
 
 _TOOLS: dict[str, Tool] = {}
+_TITLE_WORDS = {"json": "JSON", "yaml": "YAML", "brave": "Brave", "google": "Google"}
 PASSTHROUGH = ("large_result_passthrough", "large_file_passthrough")
 
 
@@ -43,6 +44,12 @@ class Tool:
     @property
     def description(self) -> str:
         return inspect.cleandoc(self.handler.__doc__ or "")
+
+    @property
+    def title(self) -> str:
+        """A human title: ``query_json`` -> ``Query JSON``."""
+        title = " ".join(_TITLE_WORDS.get(w, w) for w in self.name.split("_"))
+        return title if title.startswith("jq") else title[0].upper() + title[1:]
 
     @property
     def summary(self) -> str:

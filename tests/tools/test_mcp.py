@@ -70,6 +70,7 @@ async def converse(env: dict[str, str], todo: dict[str, Any]) -> dict[str, Any]:
             result = await client.call_tool(name, arguments)
             assert len(result.content) == 1
             seen[label] = (result.is_error, json.loads(result.content[0].text))
+            assert result.structured_content == seen[label][1]  # the same answer, as data
     return seen
 
 
@@ -113,6 +114,8 @@ def test_lists_every_tool_with_schema_and_annotations(session):
     for name, defined in tools().items():
         assert listed[name].input_schema == defined.parameters
         assert listed[name].description == defined.description
+        assert listed[name].output_schema["required"] == ["success"]
+    assert listed["query_json"].title == "Query JSON" and listed["jq"].title == "jq"
     patch = listed["json_patch"].annotations
     assert (patch.read_only_hint, patch.destructive_hint) == (False, True)
     fetch = listed["web_fetch"].annotations
