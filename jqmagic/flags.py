@@ -99,6 +99,8 @@ QUERY = (
     _switch(("--all",), "passthrough", "show every result (lift the result and token bounds)"),
     _value(("--timeout",), "timeout", "seconds the program may run (default 30)", type=float,
            metavar="S"),
+    _value(("--parallel",), "parallel", "run a per-input program over several files with N "
+           "worker processes (results in input order)", type=int, metavar="N"),
     _switch(("--no-cache",), "cache", "parse the file again instead of reusing its parsed "
             "tree", action="store_false", default=True),
     _switch(("-i", "--in-place"), "in_place", "edit each FILE in place with the program's "

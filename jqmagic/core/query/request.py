@@ -31,6 +31,7 @@ class RunOptions:
     timeout: float | None = None
     library_paths: tuple[str, ...] = ()
     cache: bool = True
+    parallel: int = 0  # worker processes for a per-input program over several files
 
 
 @dataclass(frozen=True)

@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import os
 import time
 from dataclasses import replace
 from typing import Any
 
 from jqmagic.core import jqlang, payloads
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import JsonText, Source
+from jqmagic.core.options import Source
+from jqmagic.core.query import outgoing, parallel
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.failures import UNDEFINED_VAR
 from jqmagic.core.query.result import QueryResult, bounded, split
 from jqmagic.core.query.worker import shared_worker
-from jqmagic.core.settings import settings
 from jqmagic.core.shape.hints import hint_for_source
-
-# What the worker must know of the caller's settings (the sandbox and the limits).
-_WORKER_SETTINGS = ("sandbox", "allowed_roots", "exec_allowed", "exec_timeout",
-                    "exec_max_bytes", "doc_cache_bytes", "fast_path")
 
 
 def query(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
@@ -51,7 +46,10 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
     request = _bind_namespace(request, namespace)
     slot = None if request.bounds.passthrough else payloads.reserve()
     try:
-        header, body = _run(request, slot, namespace)
+        if request.run.parallel:
+            header, body = parallel.run(request, slot)
+        else:
+            header, body = _run(request, slot, namespace)
     except JqMagicError:  # stopped, interrupted or crashed: no partial payload stays behind
         if slot is not None:
             payloads.release(slot)
@@ -84,39 +82,12 @@ def _with_args(request: requests.Request, found: dict[str, Any]) -> requests.Req
     return replace(request, args={**request.args, **requests.check_args(found)})
 
 
-def _wire(request: requests.Request, slot: payloads.PayloadRef | None) -> dict:
-    run = request.run
-    return {
-        "program": request.program,
-        "args": {k: v for k, v in request.args.items() if not isinstance(v, JsonText)},
-        "json_args": {k: v for k, v in request.args.items() if isinstance(v, JsonText)},
-        "source": {"kind": request.source.kind, "spec": request.source.spec,
-                   "formats": vars(request.source.formats)},
-        "run": {"slurp": run.slurp, "null_input": run.null_input, "raw_input": run.raw_input,
-                "timeout": _timeout(request), "library_paths": list(run.library_paths),
-                "cache": run.cache},
-        "layout": request.printing.layout(),
-        "dump": {"ascii": request.printing.ascii, "color": request.printing.color,
-                 "colors": os.environ.get("JQ_COLORS")},
-        "positional": list(request.positional),
-        "keep": None if request.bounds.passthrough else request.bounds.max_results,
-        "spill": None if slot is None else str(slot.path),
-        "settings": {name: getattr(settings, name) for name in _WORKER_SETTINGS},
-        "cwd": os.getcwd(), "home": os.path.expanduser("~"),  # paths read as the caller's
-        "payload_dir": str(payloads.payload_dir()),  # the caller's store, for payload sources
-    }
-
-
-def _timeout(request: requests.Request) -> float:
-    return settings.timeout if request.run.timeout is None else request.run.timeout
-
-
 def _run(request: requests.Request, slot: payloads.PayloadRef | None,
          namespace: dict[str, Any] | None) -> tuple[dict, bytes]:
     """Ask the worker; bind ``$name``s jq reports undefined from ``namespace`` and retry."""
     worker = shared_worker()
     while True:
-        header, body = worker.request(_wire(request, slot), _timeout(request))
+        header, body = worker.request(outgoing.message(request, slot), outgoing.timeout(request))
         error = header["error"]
         if not error or error["code"] != "INVALID_QUERY" or not namespace:
             return header, body

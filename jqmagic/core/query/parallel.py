@@ -1,0 +1,111 @@
+"""Per-input programs over many files on several cores: the files split into contiguous
+groups, one supervised worker each, the answers joined back in input order (the same text,
+totals, bounds and payload as one worker would give)."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+
+from jqmagic.core import payloads, sources
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import Source
+from jqmagic.core.query import outgoing
+from jqmagic.core.query.request import Request
+from jqmagic.core.query.result import split
+from jqmagic.core.query.worker import Worker
+
+_READS_INPUTS = re.compile(r"\binputs?\b")
+_pool: list[Worker] = []
+
+
+def workers(count: int) -> list[Worker]:
+    """``count`` supervised workers, started on first use and kept for later queries."""
+    while len(_pool) < count:
+        _pool.append(Worker())
+    return _pool[:count]
+
+
+def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
+    """Answer ``request`` with ``request.run.parallel`` workers; a worker reply's header and
+    body, as :meth:`Worker.request` gives them."""
+    groups = _groups(request)
+    keep = None if request.bounds.passthrough else request.bounds.max_results
+    spill_dir = tempfile.mkdtemp(prefix="jqmagic-parallel-")
+    try:
+        parts = [replace(request, source=Source("file", group, request.source.formats))
+                 for group in groups]
+        spills = [os.path.join(spill_dir, str(i)) for i in range(len(parts))]
+        with ThreadPoolExecutor(len(parts)) as pool:
+            replies = list(pool.map(
+                lambda job: job[0].request(_message(job[1], job[2]), outgoing.timeout(request)),
+                zip(workers(len(parts)), parts, spills, strict=True)))
+        return _joined(replies, spills, keep, slot)
+    finally:
+        shutil.rmtree(spill_dir, ignore_errors=True)
+
+
+def _groups(request: Request) -> list[list[str]]:
+    """The files, in order, split into at most ``parallel`` contiguous groups."""
+    run = request.run
+    if request.source.kind != "file" or run.slurp or run.null_input or run.raw_input or \
+            _READS_INPUTS.search(request.program):
+        raise JqMagicError("INVALID_ARGUMENT", "--parallel runs a program on each input of "
+                           "several files: not with -s, -n, -R, input or inputs.",
+                           "Drop --parallel, or make the program read one input at a time.")
+    files = sources.resolve_files(request.source.spec)
+    count = max(1, min(run.parallel, len(files)))
+    size, extra = divmod(len(files), count)
+    groups, start = [], 0
+    for index in range(count):
+        end = start + size + (index < extra)
+        groups.append(files[start:end])
+        start = end
+    return groups
+
+
+def _message(part: Request, spill: str) -> dict:
+    message = outgoing.message(part, None)
+    message["spill"] = spill if message["keep"] is not None else None
+    return message
+
+
+def _joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | None,
+            slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
+    """One reply from the groups' replies, in input order, as one worker would give it: the
+    kept texts, every text in the payload when there are more, and the first error with
+    what came before it (the groups after it are dropped)."""
+    texts, total, messages, error = [], 0, [], None
+    for count, (header, body) in enumerate(replies, 1):
+        texts.extend(split(body, header["sizes"]))
+        total += header["total"]
+        messages += header["messages"]
+        if header["error"]:  # as one worker would: nothing after the first failure
+            error, replies, spills = header["error"], replies[:count], spills[:count]
+            break
+    shown = texts if keep is None else texts[:keep]
+    spilled = False
+    if slot is not None and total > len(shown):
+        _write_payload(slot, replies, spills)
+        spilled = True
+    header = {"status": "error" if error else "ok", "error": error, "total": total,
+              "sizes": [len(t.encode()) for t in shown], "spilled": spilled,
+              "spill_error": None, "messages": messages, "engine": "parallel"}
+    return header, "".join(shown).encode()
+
+
+def _write_payload(slot: payloads.PayloadRef, replies: list[tuple[dict, bytes]],
+                   spills: list[str]) -> None:
+    """Every result, in order: each group's kept texts, then what it spilled."""
+    slot.path.parent.mkdir(parents=True, exist_ok=True)
+    with open(slot.path, "wb") as out:
+        for (header, body), spill in zip(replies, spills, strict=True):
+            if header["spilled"] and os.path.exists(spill):
+                with open(spill, "rb") as rest:  # the group's whole output, kept ones first
+                    shutil.copyfileobj(rest, out)
+            else:
+                out.writelines(t.encode() + b"\n" for t in split(body, header["sizes"]))

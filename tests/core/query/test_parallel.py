@@ -1,0 +1,60 @@
+"""--parallel: a per-input program over several files on several workers gives, byte for
+byte and in order, what one worker gives: results, totals, bounds, payload and errors."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from jqmagic import JqMagicError, payload, query
+
+
+@pytest.fixture
+def logs(tmp_path):
+    for f in range(5):
+        with open(tmp_path / f"log{f}.jsonl", "w") as out:
+            for i in range(300):
+                out.write(json.dumps({"f": f, "i": i, "level": "error" if i % 7 == 0 else
+                                      "info", "ms": i * 0.5}) + "\n")
+    return str(tmp_path / "log*.jsonl")
+
+
+@pytest.mark.parametrize("program", ['select(.level == "error") | [.f, .i]', ".ms",
+                                     '"\\(.f):\\(.i)"', "input_filename | ltrimstr(\"/\")"])
+def test_the_same_answer_in_the_same_order(logs, program):
+    serial = query(program, logs, compact=True)
+    spread = query(program, logs, compact=True, parallel=3)
+    assert (spread.text, spread.total, spread.message.split(" The full")[0]) == \
+        (serial.text, serial.total, serial.message.split(" The full")[0])
+    assert payload(spread.payload_id) == payload(serial.payload_id)
+
+
+def test_every_result_without_bounds(logs):
+    whole = query("[.f, .i]", logs, compact=True, passthrough=True, parallel=2)
+    assert whole.total == 1500 and whole.values[-1] == [4, 299]
+    assert whole.values == query("[.f, .i]", logs, compact=True, passthrough=True).values
+
+
+def test_an_error_in_the_middle_keeps_what_came_before(logs, tmp_path):
+    (tmp_path / "log2.jsonl").write_text('{"f": 2, "i": 0}\n{"f": 2, "i": \n')
+    with pytest.raises(JqMagicError) as serial:
+        query(".i", logs, passthrough=True)
+    with pytest.raises(JqMagicError) as spread:
+        query(".i", logs, passthrough=True, parallel=3)
+    assert spread.value.code == serial.value.code == "INVALID_JSON"
+    assert spread.value.result.values == serial.value.result.values  # 601: up to the error
+    assert len(serial.value.result.values) == 601
+
+
+@pytest.mark.parametrize("options", [{"slurp": True}, {"null_input": True}])
+def test_programs_over_all_inputs_are_refused(logs, options):
+    with pytest.raises(JqMagicError) as info:
+        query("length", logs, parallel=2, **options)
+    assert info.value.code == "INVALID_ARGUMENT" and "--parallel" in info.value.message
+
+
+def test_inputs_is_refused(logs):
+    with pytest.raises(JqMagicError) as info:
+        query("[., input]", logs, parallel=2)
+    assert info.value.code == "INVALID_ARGUMENT"
