@@ -49,6 +49,28 @@ def format_float(x: float) -> str:
     return f"{sign}{digits[:decpt]}.{digits[decpt:]}"
 
 
+def number_text(v: int | float, literals) -> str:
+    """jq's text for a number the fast path holds, given what ``literals`` (a
+    :class:`Literals`) says the inputs may hold; NotMine where it cannot tell.
+
+    Computed whole doubles are held as ints (see ``values.computed``), so a whole float
+    below 2^53 is a literal such as ``12.0``, which jq prints as written.
+    """
+    if type(v) is int:
+        if v == 0 and literals.negative_zero:
+            raise NotMine("a -0 literal may be printed")
+        return str(v)
+    if literals.odd_floats:
+        raise NotMine("a number literal may print differently")
+    if v.is_integer() and abs(v) < MAX_EXACT:
+        if v == 0 and math.copysign(1.0, v) < 0:
+            if literals.whole_floats:
+                raise NotMine("-0.0 may be a literal or computed")
+            return "-0"
+        return repr(v)
+    return format_float(v)
+
+
 def literal_number(text: str) -> int | float:
     """The value of a number literal in a program, when jq prints it as we would."""
     if text.isdigit():
@@ -94,7 +116,7 @@ def _table(mapping: dict[bytes, bytes]) -> bytes:
 
 _DIGITS = _table({b"0123456789.": b"0"})
 _EXPONENTS = _table({b"0123456789": b"0", b"eE": b"e", b"+-": b"+"})
-_ZEROS = _table({b"0": b"z", b"123456789.eE": b"1", b"-": b"-"})
+_NEGATIVE_ZERO = re.compile(rb"(?:^|[\[,:\s])-0(?![0-9.eE])")
 _FRACTION = re.compile(rb"\.[0-9]+")
 
 
@@ -155,8 +177,9 @@ class Literals:
 
     @property
     def negative_zero(self) -> bool:
-        """A ``-0`` literal may be there (jq prints it as ``-0``, Python reads it as 0)."""
-        return self._fact("zero", lambda c: b"-z " in c.translate(_ZEROS) + b" ")
+        """A ``-0`` literal may be there (jq prints it as ``-0``, Python reads it as 0);
+        a ``-0`` inside a string (``"item-0"``) does not count."""
+        return self._fact("zero", lambda c: _NEGATIVE_ZERO.search(c) is not None)
 
 
 def file_stamp(st: os.stat_result) -> tuple[int, int]:

@@ -9,7 +9,7 @@ from typing import Any
 import orjson
 
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import format_float
+from jqmagic.core.jqlang.numbers import number_text
 
 _FLOATISH = re.compile(rb"[0-9][.eE]")
 _ZERO = re.compile(rb"(?<![0-9.eE+-])-?0(?![0-9.eE])")
@@ -53,10 +53,7 @@ class Printer:
     def _precise(self, value: Any) -> str:
         out: list[str] = []
         self._write(value, 0, out)
-        text = "".join(out)
-        if self.literals.negative_zero and _ZERO.search(text.encode()):
-            raise NotMine("a -0 literal may be printed")
-        return text
+        return "".join(out)
 
     def _write(self, v: Any, level: int, out: list[str]) -> None:
         t = type(v)
@@ -64,12 +61,8 @@ class Printer:
             out.append(json.dumps(v, ensure_ascii=False).replace("\x7f", "\\u007f"))
         elif v is None or t is bool:
             out.append("null" if v is None else "true" if v else "false")
-        elif t is int:
-            out.append(str(v))
-        elif t is float:
-            if self.literals.odd_floats or (v.is_integer() and self.literals.whole_floats):
-                raise NotMine("a number literal may print differently")
-            out.append(format_float(v))
+        elif t is int or t is float:
+            out.append(number_text(v, self.literals))
         elif not v:
             out.append("[]" if t is list else "{}")
         else:

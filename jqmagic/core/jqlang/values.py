@@ -121,10 +121,14 @@ COMPARISONS = {
 # ---------------------------------------------------------------- arithmetic
 
 
-def _float(x: float) -> float:
-    if math.isfinite(x):
-        return x
-    raise NotMine("non-finite result")
+def computed(x: float) -> int | float:
+    """A computed double as the fast path holds it: whole values below 2^53 as ints (jq
+    prints them without a fraction; a float such as 12.0 is kept for literals), -0.0 as is."""
+    if not math.isfinite(x):
+        raise NotMine("non-finite result")
+    if x.is_integer() and abs(x) < MAX_EXACT and (x or math.copysign(1.0, x) > 0):
+        return int(x)
+    return x
 
 
 def _numbers(a: Any, b: Any) -> bool:
@@ -136,7 +140,7 @@ def add(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
             return _exact(_exact(a) + _exact(b))
-        return _float(_number(a) + _number(b))
+        return computed(_number(a) + _number(b))
     if a is None:
         return b
     if b is None:
@@ -153,7 +157,7 @@ def subtract(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
             return _exact(_exact(a) - _exact(b))
-        return _float(_number(a) - _number(b))
+        return computed(_number(a) - _number(b))
     if type(a) is list and type(b) is list:
         drop = {sort_key(x) for x in b}
         return [x for x in a if sort_key(x) not in drop]
@@ -165,8 +169,8 @@ def multiply(a: Any, b: Any) -> Any:
         if type(a) is int and type(b) is int:
             product = _exact(_exact(a) * _exact(b))
             # jq multiplies doubles: 0 * -3 is -0, which jq prints as -0
-            return float(a) * float(b) if product == 0 else product
-        return _float(_number(a) * _number(b))
+            return computed(float(a) * float(b)) if product == 0 else product
+        return computed(_number(a) * _number(b))
     if type(a) is dict and type(b) is dict:
         return _deep_merge(a, b)
     if type(a) is str or type(b) is str:
@@ -187,7 +191,7 @@ def divide(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if _number(b) == 0:
             raise JqError("division by zero")
-        return _float(_number(a) / b)
+        return computed(_number(a) / b)
     if type(a) is str and type(b) is str:
         raise NotMine("string division")
     raise JqError("cannot be divided")

@@ -27,13 +27,16 @@ def worker_only():
         settings.fast_path = saved
 
 
-def fast(program: str, text: str, args: dict[str, Any] | None = None, **layout) -> Outcome | None:
+def fast(program: str, text: str, args: dict[str, Any] | None = None, *,
+         null_input: bool = False, slurp: bool = False, **layout) -> Outcome | None:
     """The fast path's answer (None when it declines)."""
     layout = {"indent": 2, "compact": False, "sort_keys": False, "tab": False, **layout}
+    source = {"kind": "null", "spec": None, "formats": {}} if null_input else \
+        {"kind": "text", "spec": text, "formats": {}}
     request = {"program": program, "args": args or {}, "layout": layout, "keep": None,
-               "spill": None, "source": {"kind": "text", "spec": text, "formats": {}},
-               "run": {"slurp": False, "null_input": False, "raw_input": False, "timeout": 20,
-                       "cache": False}}
+               "spill": None, "source": source,
+               "run": {"slurp": slurp, "null_input": null_input, "raw_input": False,
+                       "timeout": 20, "cache": False}}
     got = fastpath.answer(request)
     if got is None:
         return None
@@ -41,12 +44,12 @@ def fast(program: str, text: str, args: dict[str, Any] | None = None, **layout) 
     return Outcome("\n".join(got.texts), json.dumps(values))
 
 
-def libjq(program: str, text: str, args: dict[str, Any] | None = None, **layout) -> Outcome:
+def libjq(program: str, text: str, args: dict[str, Any] | None = None, **options) -> Outcome:
     """The worker's answer; an error is reported as its code."""
     with worker_only():
         try:
             result = query(program, text=text, args=args, passthrough=True, timeout=20,
-                           library_paths=[], **layout)
+                           library_paths=[], **options)
         except JqMagicError as exc:
             return Outcome(f"error {exc.code}", "")
     return Outcome(result.text, json.dumps(result.values))

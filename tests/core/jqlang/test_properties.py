@@ -16,7 +16,9 @@ ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]
          "1", "2.5", "0", '"x"', "null", "true", "false", "[]", "{}", "$v", "length", "keys",
          "type", "add", "sort", "unique", "min", "max", "first", "last", "to_entries", "not",
          "flatten", "reverse", "tostring", "values", "numbers", "strings", "arrays",
-         "objects", "keys_unsorted", "any", "all", "-1", '.["a"]', "empty"]
+         "objects", "keys_unsorted", "any", "all", "-1", '.["a"]', "empty", ".[].a?",
+         ".a.b?", ".[0]?", '.["a"]?', ".[1:]?", "(.a, .b)?", ".[]?.a", ".a?.b?", "-.", "abs",
+         "12.0", "-0", "1.50", "1e2", ".a * .b", ".a - .a", "-(.a)", ".. | numbers"]
 UNARY = ["select({})", "map({})", "[{}]", "{{a: {}}}", "({})?", "sort_by({})",
          "group_by({})", "unique_by({})", "min_by({})", "max_by({})", "first({})",
          "last({})", "limit(2; {})", "any({})", "all({})", "({} | length)", "-({})",
@@ -40,10 +42,13 @@ number_texts = st.one_of(
     st.integers(-(2**70), 2**70).map(str),
     st.floats(allow_nan=False, allow_infinity=False).map(repr),
     st.sampled_from(["1.50", "1e2", "1E+2", "-0", "-0.0", "1.0", "0.1", "0.00001",
-                     "100000000000000000001", "0.10000000000000000001", "3.25", "-2.5"]),
+                     "100000000000000000001", "0.10000000000000000001", "3.25", "-2.5",
+                     "12.0", "-3.0", "0.0", "100.0", "5e-324", "6e-324", "1e-400",
+                     "1.7976931348623157e308", "1e1000", "0.5", "-0.5", "9007199254740993"]),
 )
 scalars = st.one_of(st.sampled_from(["null", "true", "false"]), number_texts,
-                    st.text(alphabet="ab\x7f\x01é😀\"\\ ", max_size=4).map(json.dumps))
+                    st.text(alphabet="ab\x7f\x01é😀\"\\ ", max_size=4).map(json.dumps),
+                    st.sampled_from(['"item-0"', '"1.50"', '"-0"', '"x12.0"']))
 documents = st.recursive(
     scalars,
     lambda inner: st.one_of(
