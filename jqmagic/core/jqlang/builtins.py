@@ -219,16 +219,6 @@ _LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 _UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}
 
 
-@unary("tostring")
-def _tostring(v):
-    if type(v) is str:
-        return v
-    if v is None or type(v) is bool or type(v) is int:
-        return "null" if v is None else ("true" if v is True else "false" if v is False
-                                         else str(v))
-    raise NotMine("tostring of this kind")
-
-
 @unary("abs")
 def _abs(v):
     if type(v) in jv.NUMBER:
@@ -336,10 +326,10 @@ def _has(f):
             raise NotMine("has() with a fraction")
         raise JqError("cannot check whether it has a key")
 
-    return _over_arg(f, has)
+    return over_arg(f, has)
 
 
-def _over_arg(f: Compiled, fn: Callable[[Any, Any], Any]) -> Compiled:
+def over_arg(f: Compiled, fn: Callable[[Any, Any], Any]) -> Compiled:
     """``fn(input, x)`` for each output ``x`` of the argument ``f``."""
     if f.one:
         fa = f.one
@@ -433,7 +423,7 @@ def _flatten1(f):
             raise JqError("flatten depth must not be negative")
         return _flatten_to(v, depth)
 
-    return _over_arg(f, flatten)
+    return over_arg(f, flatten)
 
 
 def _strings(name: str, fn: Callable[[str, str], Any], lenient: bool = False) -> None:
@@ -445,7 +435,7 @@ def _strings(name: str, fn: Callable[[str, str], Any], lenient: bool = False) ->
             raise NotMine(f"{name} on a non-string")
         raise JqError(f"{name}() requires string inputs")
 
-    BUILTINS[(name, 1)] = lambda f: _over_arg(f, call)
+    BUILTINS[(name, 1)] = lambda f: over_arg(f, call)
 
 
 _strings("startswith", str.startswith)
@@ -461,22 +451,3 @@ def _split(v: str, sep: str) -> list[str]:
 
 
 _strings("split", _split, lenient=True)
-
-
-@builtin("join", 1)
-def _join(f):
-    def join(v, sep):
-        out = None
-        for x in _items(v):
-            if x is None:
-                piece = ""
-            elif type(x) is str:
-                piece = x
-            elif type(x) is bool or type(x) is int:
-                piece = _tostring(x)
-            else:
-                raise NotMine("join of this kind")
-            out = jv.add("" if out is None else jv.add(out, sep), piece)
-        return "" if out is None else out
-
-    return _over_arg(f, join)

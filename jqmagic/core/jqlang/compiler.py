@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from collections import deque
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
+from jqmagic.core.jqlang.runtime import CHUNK, check
+from jqmagic.core.jqlang.text import format_of
 
 truthy = jv.truthy
 
@@ -315,9 +318,81 @@ def _call(node, bound):
     return factory(*(compile_node(a, bound) for a in args))
 
 
+def _string(node, bound):
+    """An interpolated string; the last interpolation varies slowest, as in jq."""
+    _, fmt, parts = node
+    convert = format_of(fmt or "text")
+    pieces = [p if type(p) is str else compile_node(p, bound) for p in parts]
+    if all(type(p) is str or p.one for p in pieces):
+        steps = [(p, None) if type(p) is str else ("", p.one) for p in pieces]
+        return singular(lambda v, e: "".join(
+            text if f is None else convert(f(v, e)) for text, f in steps))
+
+    last_piece = len(pieces) - 1
+
+    def gen(v, e, i=last_piece, tail=""):
+        if i < 0:
+            yield tail
+            return
+        piece = pieces[i]
+        if type(piece) is str:
+            yield from gen(v, e, i - 1, piece + tail)
+            return
+        for x in piece.gen(v, e):
+            yield from gen(v, e, i - 1, convert(x) + tail)
+
+    return many(gen)
+
+
+def _format(node, bound):
+    convert = format_of(node[1])
+    return singular(lambda v, e: convert(v))
+
+
+def _reduce(node, bound):
+    _, source, name, init, update = node
+    gs, gi = compile_node(source, bound).gen, compile_node(init, bound).gen
+    step = compile_node(update, bound | {name})
+
+    def gen(v, e):
+        for state in gi(v, e):
+            for n, x in enumerate(gs(v, e)):
+                if n % CHUNK == 0:
+                    check()
+                state = deque(step.gen(state, {**e, name: x}), maxlen=1)  # the last output
+                state = state[0] if state else None
+            yield state
+
+    return many(gen)
+
+
+def _foreach(node, bound):
+    _, source, name, init, update, *extract = node
+    gs, gi = compile_node(source, bound).gen, compile_node(init, bound).gen
+    inner = bound | {name}
+    gu = compile_node(update, inner).gen
+    gx = compile_node(extract[0], inner).gen if extract else None
+
+    def gen(v, e):
+        for state in gi(v, e):
+            for n, x in enumerate(gs(v, e)):
+                if n % CHUNK == 0:
+                    check()
+                env, last = {**e, name: x}, None
+                for last in gu(state, env):  # the last output carries on; none: null
+                    if gx is None:
+                        yield last
+                    else:
+                        yield from gx(last, env)
+                state = last
+
+    return many(gen)
+
+
 _COMPILERS = {
     "dot": _dot, "literal": _literal, "var": _var, "pipe": _pipe, "comma": _comma,
     "bind": _bind, "field": _field, "index": _index, "slice": _slice, "iterate": _iterate,
     "recurse": _recurse, "try": _try, "neg": _neg, "binop": _binop, "and": _and, "or": _or,
     "alt": _alt, "array": _array, "object": _object, "if": _if, "call": _call,
+    "string": _string, "format": _format, "reduce": _reduce, "foreach": _foreach,
 }

@@ -11,7 +11,7 @@ KEYWORDS = frozenset({"as", "def", "if", "then", "elif", "else", "end", "and", "
                       "foreach", "try", "catch", "label", "import", "include", "__loc__"})
 _TOKEN = re.compile(r"""
     (?P<space>\s+|\#[^\n]*)
-  | (?P<string>"(?:[^"\\]|\\.)*")
+  | (?P<format>@[a-zA-Z0-9_]+)
   | (?P<number>(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)
   | (?P<field>\.[a-zA-Z_][a-zA-Z_0-9]*)
   | (?P<var>\$[a-zA-Z_][a-zA-Z_0-9]*)
@@ -30,6 +30,11 @@ def tokenize(program: str) -> list[Token]:
     """The program's tokens, ending with an ``end`` token; NotMine for anything unusual."""
     tokens, pos = [], 0
     while pos < len(program):
+        if program[pos] == '"':
+            end = _string_end(program, pos)
+            tokens.append(Token("string", program[pos:end], pos))
+            pos = end
+            continue
         match = _TOKEN.match(program, pos)
         if match is None:
             raise NotMine(f"unknown character at {pos}")
@@ -46,3 +51,34 @@ def tokenize(program: str) -> list[Token]:
         pos = match.end()
     tokens.append(Token("end", "", pos))
     return tokens
+
+
+def _string_end(program: str, pos: int) -> int:
+    """Where the string literal opening at ``pos`` ends, past any ``\\(...)`` in it."""
+    i = pos + 1
+    while i < len(program):
+        c = program[i]
+        if c == '"':
+            return i + 1
+        if c == "\\":
+            i = interpolation_end(program, i + 2) if program.startswith("(", i + 1) else i + 2
+        else:
+            i += 1
+    raise NotMine("unterminated string")
+
+
+def interpolation_end(program: str, i: int) -> int:
+    """Where the interpolation whose body starts at ``i`` ends (past its ``)``)."""
+    depth = 1
+    while i < len(program):
+        c = program[i]
+        if c == '"':
+            i = _string_end(program, i)
+            continue
+        if c == "#":
+            raise NotMine("a comment inside an interpolation")
+        depth += (c == "(") - (c == ")")
+        i += 1
+        if depth == 0:
+            return i
+    raise NotMine("unterminated interpolation")

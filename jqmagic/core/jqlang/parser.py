@@ -11,6 +11,7 @@ import json
 
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.lexer import Token, tokenize
+from jqmagic.core.jqlang.lexer import interpolation_end as lexer_interpolation_end
 from jqmagic.core.jqlang.numbers import literal_number
 
 Node = tuple
@@ -26,6 +27,7 @@ class _Parser:
     def __init__(self, tokens: list[Token]):
         self.tokens = tokens
         self.i = 0
+        self.terms: dict[int, tuple[Node | NotMine, int]] = {}  # postfix terms parsed, by position
 
     # ------------------------------------------------------------ helpers
 
@@ -135,6 +137,20 @@ class _Parser:
         return self.postfix()
 
     def postfix(self) -> Node:
+        """A term with its steps; remembered, as ``pipe`` reads a term twice (is it a
+        binding?), which nested parentheses and strings would make exponential."""
+        start = self.i
+        if start not in self.terms:
+            try:
+                self.terms[start] = (self.steps(), self.i)
+            except NotMine as exc:
+                self.terms[start] = (exc, start)
+        node, self.i = self.terms[start]
+        if isinstance(node, NotMine):
+            raise node
+        return node
+
+    def steps(self) -> Node:
         node = self.primary()
         stepped = False  # whether node ends in a postfix step (.a, [k], [a:b], [])
         while True:
@@ -179,17 +195,30 @@ class _Parser:
         return ("index", target, key)
 
     def string(self) -> str:
+        """A string literal without interpolation (a field name, say)."""
+        node = self.string_node()
+        if node[0] != "literal":
+            raise NotMine("string interpolation here")
+        return node[1]
+
+    def string_node(self, fmt: str | None = None) -> Node:
+        """A string literal: ``("literal", text)``, or ``("string", fmt, parts)`` when it
+        interpolates (parts are texts and the nodes of the ``\\(...)`` in it)."""
         tok = self.tok
-        if tok.kind != "string" or "\\(" in tok.text:
-            raise NotMine("string interpolation")
-        try:
-            text = json.loads(tok.text)
-        except ValueError as exc:
-            raise NotMine("string escape") from exc
-        if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-            raise NotMine("surrogate escape")
+        if tok.kind != "string":
+            raise NotMine(f"expected a string at {tok.pos}")
         self.i += 1
-        return text
+        parts: list = []
+        body, start = tok.text[1:-1], 0
+        while (at := _interpolation_at(body, start)) >= 0:
+            parts.append(_decode(body[start:at]))
+            end = at + 2 + _interpolation_length(body[at:])
+            parts.append(_Parser(tokenize(body[at + 2:end - 1])).program())
+            start = end
+        parts.append(_decode(body[start:]))
+        if len(parts) == 1:
+            return ("literal", parts[0])
+        return ("string", fmt, tuple(p for p in parts if p != ""))
 
     def primary(self) -> Node:
         tok = self.tok
@@ -200,7 +229,12 @@ class _Parser:
             self.i += 1
             return ("literal", literal_number(tok.text))
         if tok.kind == "string":
-            return ("literal", self.string())
+            return self.string_node()
+        if tok.kind == "format":
+            self.i += 1
+            if self.tok.kind == "string":
+                return self.string_node(tok.text[1:])
+            return ("format", tok.text[1:])
         if tok.kind == "var":
             self.i += 1
             if tok.text in ("$__loc__", "$ENV", "$__prog_args"):
@@ -228,6 +262,8 @@ class _Parser:
             return self.object()
         if self.take("if"):
             return self.conditional()
+        if tok.text in ("reduce", "foreach") and tok.kind == "keyword":
+            return self.fold()
         if self.take("try"):
             if self.at("catch"):
                 raise NotMine("catch")
@@ -236,6 +272,22 @@ class _Parser:
                 raise NotMine("catch")
             return ("try", body)
         raise NotMine(f"unsupported {tok.text!r} at {tok.pos}")
+
+    def fold(self) -> Node:
+        """``reduce SOURCE as $x (INIT; UPDATE)``, ``foreach ... (INIT; UPDATE[; EXTRACT])``."""
+        kind = self.tok.text
+        self.i += 1
+        source = self.postfix()
+        self.expect("as")
+        name = self.variable()
+        self.expect("(")
+        parts = [self.pipe()]
+        while self.take(";"):
+            parts.append(self.pipe())
+        self.expect(")")
+        if len(parts) != 2 and not (kind == "foreach" and len(parts) == 3):
+            raise NotMine(f"{kind} with {len(parts)} parts")
+        return (kind, source, name, *parts)
 
     def call(self) -> Node:
         name = self.tok.text
@@ -279,7 +331,10 @@ class _Parser:
             self.i += 1
             key: Node = ("literal", tok.text)
         elif tok.kind == "string":
-            key = ("literal", self.string())
+            key = self.string_node()
+            if key[0] != "literal":
+                self.expect(":")
+                return key, self.object_value()
         elif self.take("("):
             key = self.pipe()
             self.expect(")")
@@ -296,6 +351,32 @@ class _Parser:
         if self.at("as"):
             raise NotMine("binding in an object value")
         return node
+
+
+def _decode(raw: str) -> str:
+    """The text of a piece of a string literal (JSON's escapes)."""
+    try:
+        text = json.loads(f'"{raw}"')
+    except ValueError as exc:
+        raise NotMine("string escape") from exc
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise NotMine("surrogate escape")
+    return text
+
+
+def _interpolation_at(body: str, start: int) -> int:
+    """Where the next ``\\(`` of a string body is, or -1."""
+    i = start
+    while (i := body.find("\\", i)) >= 0:
+        if body.startswith("(", i + 1):
+            return i
+        i += 2
+    return -1
+
+
+def _interpolation_length(rest: str) -> int:
+    """The length of ``(...)`` in ``rest`` (which starts with a backslash)."""
+    return lexer_interpolation_end(rest, 2) - 2
 
 
 OPTIONAL = "?opt"  # variable names no program can write

@@ -18,13 +18,23 @@ class _State(threading.local):
     timeout: float = 0.0
     floats_compared: bool = False
     sliced: bool = False  # an array slice was made (jq compares slices by identity)
+    literals: Any = None  # what the inputs' number literals allow (numbers.Literals)
+    compact_printer: Any = None  # tojson's printer for these literals
+
+
+class Cautious:
+    """The literal facts when nobody said: anything may be there."""
+
+    long = odd_floats = whole_floats = negative_zero = True
 
 
 state = _State()
 
 
-def start(timeout: float | None) -> None:
-    """Begin a run that must end within ``timeout`` seconds (None: no limit)."""
+def start(timeout: float | None, literals: Any = None) -> None:
+    """Begin a run that must end within ``timeout`` seconds (None: no limit) on inputs
+    whose number literals ``literals`` describes (None: anything may be there)."""
+    state.literals = Cautious() if literals is None else literals
     state.timeout = timeout or 0.0
     state.deadline = None if timeout is None else time.monotonic() + timeout
     state.floats_compared = False

@@ -61,7 +61,7 @@ def answer(request: dict) -> FastAnswer | None:
     try:
         with gc_paused():
             inputs, literals = _inputs(request)  # files parse here, before the clock starts
-            runtime.start(run["timeout"])
+            runtime.start(run["timeout"], literals)
             return _run(program, env, inputs, literals, request)
     except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports
         _discard(request["spill"])

@@ -18,7 +18,11 @@ ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]
          "flatten", "reverse", "tostring", "values", "numbers", "strings", "arrays",
          "objects", "keys_unsorted", "any", "all", "-1", '.["a"]', "empty", ".[].a?",
          ".a.b?", ".[0]?", '.["a"]?', ".[1:]?", "(.a, .b)?", ".[]?.a", ".a?.b?", "-.", "abs",
-         "12.0", "-0", "1.50", "1e2", ".a * .b", ".a - .a", "-(.a)", ".. | numbers"]
+         "12.0", "-0", "1.50", "1e2", ".a * .b", ".a - .a", "-(.a)", ".. | numbers",
+         '"\\(.)"', '"a\\(.a)b\\(.[0]?)"', "@csv", "@tsv", "@html", "@sh", "@json", "@text",
+         "@base64", "@uri", "tojson", '@sh "x \\(.)"', "join(\",\")",
+         "reduce .[]? as $x (0; . + $x)", "reduce .[]? as $x (null; [$x, .])",
+         "[foreach .[]? as $x (0; . + 1; [$x, .])]", "[foreach (1, 2) as $x (.; empty)]"]
 UNARY = ["select({})", "map({})", "[{}]", "{{a: {}}}", "({})?", "sort_by({})",
          "group_by({})", "unique_by({})", "min_by({})", "max_by({})", "first({})",
          "last({})", "limit(2; {})", "any({})", "all({})", "({} | length)", "-({})",

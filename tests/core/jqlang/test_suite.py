@@ -22,6 +22,7 @@ def test_fast_path_equals_libjq(case):
 
 
 def test_fast_path_answers_a_good_part_of_the_suite():
-    """The comparison above is not vacuous: 271 of 860 cases when this was written."""
+    """The comparison above is not vacuous: 271 of 860 cases at first, 307 with
+    interpolation, reduce and the @formats."""
     answered = [c for c in CASES if fast(c.program, c.input, compact=True) is not None]
-    assert len(answered) >= 250, len(answered)
+    assert len(answered) >= 300, len(answered)

@@ -1,0 +1,155 @@
+"""The texts jq makes of values: ``tostring``, ``tojson``, the ``@formats`` and ``join``."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+from collections.abc import Callable
+from typing import Any
+from urllib.parse import quote
+
+from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
+from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.node import singular
+from jqmagic.core.jqlang.printer import Printer
+from jqmagic.core.jqlang.runtime import state
+
+
+def tojson(v: Any) -> str:
+    """jq's compact text of ``v`` (numbers as the inputs' literals allow)."""
+    printer = state.compact_printer
+    if printer is None or printer.literals is not state.literals:
+        printer = state.compact_printer = Printer(state.literals, compact=True)
+    return printer.text(v)
+
+
+def tostring(v: Any) -> str:
+    return v if type(v) is str else tojson(v)
+
+
+def _scalar_text(v: Any, where: str) -> str:
+    """A row item's text in @csv, @tsv and @sh (strings are quoted by the caller)."""
+    if v is None:
+        return ""
+    if type(v) is bool or type(v) is int or type(v) is float:
+        return tojson(v)
+    raise JqError(f"is not valid in {where}")
+
+
+def _row(v: Any, where: str) -> list:
+    if type(v) is list:
+        return v
+    raise JqError(f"cannot be {where}-formatted, only an array can be")
+
+
+def _csv(v: Any) -> str:
+    return ",".join('"' + x.replace('"', '""') + '"' if type(x) is str
+                    else _scalar_text(x, "a csv row") for x in _row(v, "csv"))
+
+
+_TSV_ESCAPES = str.maketrans({"\\": "\\\\", "\t": "\\t", "\n": "\\n", "\r": "\\r"})
+
+
+def _tsv(v: Any) -> str:
+    return "\t".join(x.translate(_TSV_ESCAPES) if type(x) is str
+                     else _scalar_text(x, "a tsv row") for x in _row(v, "tsv"))
+
+
+_HTML_ESCAPES = str.maketrans({"<": "&lt;", ">": "&gt;", "&": "&amp;", "'": "&apos;",
+                               '"': "&quot;"})
+
+
+def _html(v: Any) -> str:
+    return tostring(v).translate(_HTML_ESCAPES)
+
+
+def _uri(v: Any) -> str:
+    return quote(tostring(v), safe="-_.~")
+
+
+def _sh_word(x: Any) -> str:
+    if type(x) is str:
+        return "'" + x.replace("'", "'\\''") + "'"
+    return _scalar_text(x, "a shell string") if x is not None else "null"
+
+
+def _sh(v: Any) -> str:
+    if type(v) is list:
+        return " ".join(_sh_word(x) for x in v)
+    return _sh_word(v)
+
+
+def _base64(v: Any) -> str:
+    return base64.b64encode(tostring(v).encode()).decode()
+
+
+def _base64d(v: Any) -> str:
+    text = tostring(v)
+    try:
+        return base64.b64decode(text, validate=True).decode()
+    except (binascii.Error, ValueError, UnicodeDecodeError) as exc:
+        raise NotMine("@base64d of an unusual text") from exc
+
+
+FORMATS: dict[str, Callable[[Any], str]] = {
+    "text": tostring, "json": tojson, "csv": _csv, "tsv": _tsv, "html": _html, "uri": _uri,
+    "sh": _sh, "base64": _base64, "base64d": _base64d}
+
+
+def format_of(name: str) -> Callable[[Any], str]:
+    if name not in FORMATS:
+        raise NotMine(f"@{name}")
+    convert = FORMATS[name]
+    if name in ("text", "json"):
+        return convert
+
+    def checked(v: Any) -> str:
+        if _has_nul(v):  # jq writes a NUL as a backslash and 0 in these formats
+            raise NotMine(f"@{name} of a NUL")
+        return convert(v)
+
+    return checked
+
+
+def _has_nul(v: Any) -> bool:
+    t = type(v)
+    if t is str:
+        return "\0" in v
+    if t is list:
+        return any(map(_has_nul, v))
+    if t is dict:
+        return any(map(_has_nul, v)) or any(map(_has_nul, v.values()))
+    return False
+
+
+unary("tostring")(tostring)
+unary("tojson")(tojson)
+
+
+def _join(v: Any, sep: Any) -> str:
+    """jq 1.8.2's ``join``: null as "", strings as they are, numbers and booleans as JSON;
+    built in one pass (jq's own definition adds strings one by one)."""
+    pieces = []
+    for x in jv.iterate(v):
+        if type(x) is str:
+            pieces.append(x)
+        elif x is None:
+            pieces.append("")
+        elif type(x) in (bool, int, float):
+            pieces.append(tojson(x))
+        else:
+            raise JqError("cannot be added")
+    if type(sep) is not str:
+        raise NotMine("join by a non-string")
+    return sep.join(pieces)
+
+
+BUILTINS[("join", 1)] = lambda f: over_arg(f, _join)
+BUILTINS[("ascii", 0)] = lambda: singular(lambda v, e: _ascii(v))
+
+
+def _ascii(v: Any) -> str:
+    if type(v) is int and 0 <= v < 128:
+        return chr(v)
+    raise NotMine("ascii of this value")
