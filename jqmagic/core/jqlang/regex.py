@@ -1,0 +1,273 @@
+"""jq's regular expressions (Oniguruma, Perl_NT syntax) where Python's ``re`` means the same.
+
+A pattern is translated piece by piece from a known subset (literals, escaped punctuation,
+classes without nesting, groups, lookaround, quantifiers, ``\\d \\w \\s \\b`` and their
+negations); anything else declines, and so does a subject on which the two engines could
+disagree (``\\w``-like escapes or ``i`` on non-ASCII text, ``^ $`` on text with a newline).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from jqmagic.core.jqlang.builtins import BUILTINS
+from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.node import Compiled, many
+from jqmagic.core.jqlang.runtime import check
+
+_CLASS_ESCAPES = frozenset("dDwWsSbB")
+_SAFE_ESCAPES = frozenset("ntrfv") | _CLASS_ESCAPES
+_FLAGS = frozenset("gi")  # n (no empty match) is an engine option Python lacks
+_INTERVAL = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
+_LOOKAROUNDS = frozenset({"(?=", "(?!"})
+
+
+@dataclass(frozen=True)
+class Regex:
+    compiled: re.Pattern
+    global_: bool
+    ascii_only: bool  # the subject must be ASCII for Python to agree
+    anchored: bool  # ^ or $: a subject with a newline declines
+
+    def matches(self, subject: Any) -> Iterator[re.Match]:
+        if type(subject) is not str:
+            raise JqError("cannot be matched, as it is not a string")
+        if self.ascii_only and not subject.isascii():
+            raise NotMine("a class escape or i on non-ASCII text")
+        if self.anchored and "\n" in subject:
+            raise NotMine("an anchor on text with a newline")
+        ascii_subject, search, at = subject.isascii(), self.compiled.search, 0
+        while at <= len(subject) and (match := search(subject, at)) is not None:
+            if match.start() == match.end():
+                if not ascii_subject and self.global_:
+                    raise NotMine("jq steps over an empty match by a byte, not a character")
+                at = match.end() + 1  # as jq: past an empty match, whatever could follow
+            else:
+                at = match.end()
+            yield match
+            if not self.global_:
+                return
+            if at % 4096 == 0:
+                check()
+
+
+def regex(pattern: Any, flags: Any = None) -> Regex:
+    """The :class:`Regex` of a jq pattern and flags; NotMine outside the shared subset."""
+    if type(pattern) is not str:
+        raise NotMine("a pattern that is not a string")
+    if flags is not None and (type(flags) is not str or not set(flags) <= _FLAGS):
+        raise NotMine(f"regex flags {flags!r}")
+    return _regex(pattern, flags or "")
+
+
+@lru_cache(maxsize=128)
+def _regex(pattern: str, flags: str) -> Regex:
+    text, escapes, anchored = _translate(pattern)
+    options = re.ASCII | (re.IGNORECASE if "i" in flags else 0)
+    try:
+        compiled = re.compile(text, options)
+    except (re.error, OverflowError) as exc:
+        raise NotMine("a pattern Python reads differently") from exc
+    ascii_only = escapes or "i" in flags
+    if ascii_only and not pattern.isascii():
+        raise NotMine("a non-ASCII pattern with a class escape or i")
+    return Regex(compiled, "g" in flags, ascii_only, anchored)
+
+
+def _translate(pattern: str) -> tuple[str, bool, bool]:
+    """Python's spelling of ``pattern``, whether it has class escapes, and anchors."""
+    out, i, in_class = [], 0, False
+    escapes = anchored = False
+    groups: list[list] = []  # [opening, whether it holds text-matching pieces] around
+    assertion = False  # the last piece matches no text: Oniguruma refuses to repeat it
+    while i < len(pattern):
+        c = pattern[i]
+        if assertion and not in_class and c in "*+?{":
+            raise NotMine("a repeated assertion")
+        assertion = False
+        if c == "\\":
+            nxt = pattern[i + 1:i + 2]
+            if not nxt or (nxt.isalnum() and nxt not in _SAFE_ESCAPES) or nxt.isspace():
+                raise NotMine(f"regex escape \\{nxt}")
+            escapes |= nxt in _CLASS_ESCAPES
+            assertion = nxt in "bB" and not in_class
+            if groups and not assertion:
+                groups[-1][1] = True
+            out.append(c + nxt)
+            i += 2
+            continue
+        if in_class:
+            if c == "[" or pattern.startswith("&&", i):
+                raise NotMine("a nested or intersected class")
+            in_class = c != "]"
+        elif c == "[":
+            start = i + 1 + pattern.startswith("^", i + 1)
+            out.append(pattern[i:start])
+            if pattern.startswith("]", start):  # a ] first is a literal
+                out.append("\\]")
+                start += 1
+            i, in_class = start, True
+            if groups:
+                groups[-1][1] = True
+            continue
+        elif c == "(":
+            opening, length = _group(pattern, i) if pattern.startswith("(?", i) else ("(", 1)
+            groups.append([opening, False])
+            out.append(opening)
+            i += length
+            continue
+        elif c == ")" and groups:
+            opening, holds_text = groups.pop()
+            assertion = opening in _LOOKAROUNDS or not holds_text
+            if groups and not assertion:
+                groups[-1][1] = True
+        elif c in "^$":
+            anchored = assertion = True
+        elif c == "{" and not _INTERVAL.match(pattern, i):
+            raise NotMine("a brace that is not an interval")
+        elif c not in "*+?{}|" and groups:
+            groups[-1][1] = True
+        out.append(c)
+        i += 1
+    if in_class:
+        raise NotMine("an unclosed class")
+    return "".join(out), escapes, anchored
+
+
+def _group(pattern: str, i: int) -> tuple[str, int]:
+    """Python's opening of the ``(?...`` group at ``i`` and its length in ``pattern``;
+    NotMine for kinds that differ."""
+    for opening in ("(?:", "(?=", "(?!", "(?>"):  # lookbehinds: Oniguruma is pickier
+        if pattern.startswith(opening, i):
+            return opening, len(opening)
+    name = re.match(r"\(\?<([A-Za-z_][A-Za-z0-9_]*)>", pattern[i:])
+    if name:
+        return f"(?P<{name.group(1)}>", len(name.group(0))
+    raise NotMine("a group kind Python reads differently")
+
+
+# ---------------------------------------------------------------- jq's functions
+
+
+def _names(compiled: re.Pattern) -> list[str | None]:
+    names: list[str | None] = [None] * compiled.groups
+    for name, index in compiled.groupindex.items():
+        names[index - 1] = name
+    return names
+
+
+def _match_object(match: re.Match, names: list[str | None]) -> dict:
+    captures = []
+    for index, name in enumerate(names, 1):
+        text = match.group(index)
+        if not text:  # jq builds empty and missing captures with keys in another order
+            captures.append({"offset": match.start(index), "string": text, "length": 0,
+                             "name": name})
+        else:
+            captures.append({"offset": match.start(index), "length": len(text),
+                             "string": text, "name": name})
+    text = match.group()
+    return {"offset": match.start(), "length": len(text), "string": text,
+            "captures": captures}
+
+
+def _captured(match: re.Match, names: list[str | None]) -> dict:
+    return {name: match.group(i) for i, name in enumerate(names, 1) if name is not None}
+
+
+def _with_flags(pattern: Compiled, flags: Compiled | None, extra: str = ""):
+    """The :class:`Regex` of every pattern and flags the arguments give (``extra``: flags
+    the function adds, as ``scan`` adds ``g``)."""
+    def regexes(v, e):
+        for f in (flags.gen(v, e) if flags is not None else (None,)):
+            if f is not None and type(f) is not str:
+                raise NotMine("regex flags that are not a string")
+            for p in pattern.gen(v, e):
+                yield regex(p, ((f or "") + extra) or None)
+    return regexes
+
+
+def _register(name: str, make) -> None:
+    BUILTINS[(name, 1)] = lambda p: make(p, None)
+    BUILTINS[(name, 2)] = make
+
+
+def _test(p, f):
+    regexes = _with_flags(p, f)
+    return many(lambda v, e: (any(True for _ in r.matches(v)) for r in regexes(v, e)))
+
+
+def _match(p, f):
+    regexes = _with_flags(p, f)
+    return many(lambda v, e: (_match_object(m, _names(r.compiled))
+                              for r in regexes(v, e) for m in r.matches(v)))
+
+
+def _capture(p, f):
+    regexes = _with_flags(p, f)
+    return many(lambda v, e: (_captured(m, _names(r.compiled))
+                              for r in regexes(v, e) for m in r.matches(v)))
+
+
+def _scan(p, f):
+    regexes = _with_flags(p, f, "g")
+
+    def gen(v, e):
+        for r in regexes(v, e):
+            for m in r.matches(v):
+                yield [m.group(i) for i in range(1, r.compiled.groups + 1)] \
+                    if r.compiled.groups else m.group()
+    return many(gen)
+
+
+def _split_at(v: str, r: Regex) -> list[str]:
+    pieces, start = [], 0
+    for m in r.matches(v):
+        pieces.append(v[start:m.start()])
+        start = m.end()
+    pieces.append(v[start:])
+    return pieces
+
+
+def _splits(p, f):
+    regexes = _with_flags(p, f, "g")
+    return many(lambda v, e: (x for r in regexes(v, e) for x in _split_at(v, r)))
+
+
+def _split2(p, f):
+    regexes = _with_flags(p, f, "g")
+    return many(lambda v, e: (_split_at(v, r) for r in regexes(v, e)))
+
+
+def _substitute(p, replacement: Compiled, f, extra: str = "") -> Compiled:
+    if replacement.one is None:
+        raise NotMine("a replacement with several values")
+    regexes, make = _with_flags(p, f, extra), replacement.one
+
+    def sub(v, e):
+        for r in regexes(v, e):
+            names, pieces, start = _names(r.compiled), [], 0
+            for m in r.matches(v):
+                text = make(_captured(m, names), e)
+                if type(text) is not str:
+                    raise NotMine("a replacement that is not a string")
+                pieces += [v[start:m.start()], text]
+                start = m.end()
+            yield "".join(pieces) + v[start:]
+    return many(sub)
+
+
+_register("test", _test)
+_register("match", _match)
+_register("capture", _capture)
+_register("scan", _scan)
+_register("splits", _splits)
+BUILTINS[("split", 2)] = _split2
+BUILTINS[("sub", 2)] = lambda p, s: _substitute(p, s, None)
+BUILTINS[("sub", 3)] = lambda p, s, f: _substitute(p, s, f)
+BUILTINS[("gsub", 2)] = lambda p, s: _substitute(p, s, None, "g")
+BUILTINS[("gsub", 3)] = lambda p, s, f: _substitute(p, s, f, "g")
