@@ -48,22 +48,25 @@ def _array(v: Any) -> list:
 
 def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
     """jq's ``map([f])`` as sort keys, one per item."""
+    if f.one:  # sort_key([y]) without building the list
+        one = f.one
+        return [(5, (sort_key(one(x, e)),)) for x in chunked(items)]
     g = f.gen
     return [sort_key(list(g(x, e))) for x in chunked(items)]
 
 
 def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
+    """jq's ``group_by``: items by equal keys, in key order, each group in input order
+    (keys are hashable tuples: only the distinct ones are sorted)."""
     items = _array(v)
-    keyed = sorted(zip(_keys_of(f, items, e), range(len(items)), strict=True),
-                   key=lambda p: p[0])
-    groups: list[list] = []
-    last = None
-    for key, i in keyed:
-        if not groups or key != last:
-            groups.append([])
-            last = key
-        groups[-1].append(items[i])
-    return groups
+    groups: dict[tuple, list] = {}
+    for key, item in zip(_keys_of(f, items, e), items, strict=True):
+        group = groups.get(key)
+        if group is None:
+            groups[key] = [item]
+        else:
+            group.append(item)
+    return [groups[key] for key in sorted(groups)]
 
 
 def _minmax(items: list, keys: list, is_min: bool) -> Any:

@@ -364,7 +364,21 @@ def _reduce(node, bound):
                 state = state[0] if state else None
             yield state
 
-    return many(gen)
+    if step.one is None:
+        return many(gen)
+    one = step.one
+
+    def gen_one(v, e):  # one output per step: no generator, one environment reused
+        env = dict(e)
+        for state in gi(v, e):
+            for n, x in enumerate(gs(v, e)):
+                if n % CHUNK == 0:
+                    check()
+                env[name] = x
+                state = one(state, env)
+            yield state
+
+    return many(gen_one)
 
 
 def _foreach(node, bound):

@@ -62,12 +62,15 @@ def number_text(v: int | float, literals) -> str:
         return str(v)
     if literals.odd_floats:
         raise NotMine("a number literal may print differently")
+    text = repr(v)
+    if "e" not in text and not v.is_integer():  # 1e-4 <= |v| < 1e16: jq prints it alike
+        return text
     if v.is_integer() and abs(v) < MAX_EXACT:
         if v == 0 and math.copysign(1.0, v) < 0:
             if literals.whole_floats:
                 raise NotMine("-0.0 may be a literal or computed")
             return "-0"
-        return repr(v)
+        return text
     return format_float(v)
 
 
@@ -116,7 +119,7 @@ def _table(mapping: dict[bytes, bytes]) -> bytes:
 
 _DIGITS = _table({b"0123456789.": b"0"})
 _EXPONENTS = _table({b"0123456789": b"0", b"eE": b"e", b"+-": b"+"})
-_NEGATIVE_ZERO = re.compile(rb"(?:^|[\[,:\s])-0(?![0-9.eE])")
+_NEGATIVE_ZERO = re.compile(rb"-0(?![0-9.eE])")
 _FRACTION = re.compile(rb"\.[0-9]+")
 
 
@@ -179,7 +182,7 @@ class Literals:
     def negative_zero(self) -> bool:
         """A ``-0`` literal may be there (jq prints it as ``-0``, Python reads it as 0);
         a ``-0`` inside a string (``"item-0"``) does not count."""
-        return self._fact("zero", lambda c: _NEGATIVE_ZERO.search(c) is not None)
+        return self._fact("zero", _negative_zero)
 
 
 def file_stamp(st: os.stat_result) -> tuple[int, int]:
@@ -216,3 +219,9 @@ def _odd_floats(chunk: bytes) -> bool:
         return True
     fractions = set(_FRACTION.findall(chunk)) - {b".0"}  # whole floats: see whole_floats
     return any(f.endswith(b"0") or f.startswith(b".0000") for f in fractions)
+
+
+def _negative_zero(chunk: bytes) -> bool:
+    """A ``-0`` after ``[ , :`` or a space (inside a string, as in "item-0", it is text)."""
+    return any(m.start() == 0 or chunk[m.start() - 1] in b"[,: \t\r\n"
+               for m in _NEGATIVE_ZERO.finditer(chunk))

@@ -16,6 +16,7 @@ from jqmagic.core.jqlang.numbers import literal_number
 
 Node = tuple
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+_CONSTANTS = {"null": None, "true": True, "false": False}
 
 
 def parse(program: str) -> Node:
@@ -298,6 +299,8 @@ class _Parser:
             while self.take(";"):
                 args.append(self.pipe())
             self.expect(")")
+        if not args and name in _CONSTANTS:
+            return ("literal", _CONSTANTS[name])
         return ("call", name, tuple(args))
 
     def conditional(self) -> Node:

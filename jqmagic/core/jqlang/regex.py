@@ -16,7 +16,7 @@ from typing import Any
 
 from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import JqError, NotMine
-from jqmagic.core.jqlang.node import Compiled, many
+from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.runtime import check
 
 _CLASS_ESCAPES = frozenset("dDwWsSbB")
@@ -33,13 +33,20 @@ class Regex:
     ascii_only: bool  # the subject must be ASCII for Python to agree
     anchored: bool  # ^ or $: a subject with a newline declines
 
-    def matches(self, subject: Any) -> Iterator[re.Match]:
+    def _check(self, subject: Any) -> None:
         if type(subject) is not str:
             raise JqError("cannot be matched, as it is not a string")
         if self.ascii_only and not subject.isascii():
             raise NotMine("a class escape or i on non-ASCII text")
         if self.anchored and "\n" in subject:
             raise NotMine("an anchor on text with a newline")
+
+    def test(self, subject: Any) -> bool:
+        self._check(subject)
+        return self.compiled.search(subject) is not None
+
+    def matches(self, subject: Any) -> Iterator[re.Match]:
+        self._check(subject)
         ascii_subject, search, at = subject.isascii(), self.compiled.search, 0
         while at <= len(subject) and (match := search(subject, at)) is not None:
             if match.start() == match.end():
@@ -197,6 +204,9 @@ def _register(name: str, make) -> None:
 
 
 def _test(p, f):
+    if p.one and (f is None or f.one):  # one pattern: a plain function of the input
+        pattern, flags = p.one, (f.one if f else lambda v, e: None)
+        return singular(lambda v, e: regex(pattern(v, e), flags(v, e)).test(v))
     regexes = _with_flags(p, f)
     return many(lambda v, e: (any(True for _ in r.matches(v)) for r in regexes(v, e)))
 

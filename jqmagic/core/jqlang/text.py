@@ -12,12 +12,16 @@ from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.node import singular
+from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.runtime import state
 
 
 def tojson(v: Any) -> str:
     """jq's compact text of ``v`` (numbers as the inputs' literals allow)."""
+    t = type(v)
+    if t is int or t is float:
+        return number_text(v, state.literals)
     printer = state.compact_printer
     if printer is None or printer.literals is not state.literals:
         printer = state.compact_printer = Printer(state.literals, compact=True)

@@ -85,10 +85,12 @@ def less(a: Any, b: Any) -> bool:
 
 def compare_with(op: str, constant: Any):
     """``x OP constant`` as a function of ``x``, fast for numbers and strings."""
-    general = COMPARISONS[op]
     number = {"==": float.__eq__, "!=": float.__ne__, "<": float.__lt__, ">": float.__gt__,
               "<=": float.__le__, ">=": float.__ge__}[op]
     kind = type(constant)
+    general = COMPARISONS[op]
+    if kind is not list and kind is not dict:  # a container on the left loses on its type
+        general = _against_scalar(number.__name__, constant, general)
     if kind is int or kind is float:
         c = float(_number(constant))
 
@@ -106,6 +108,20 @@ def compare_with(op: str, constant: Any):
         strings = getattr(str, number.__name__)
         return lambda x: strings(x, constant) if type(x) is str else general(x, constant)
     return lambda x: general(x, constant)
+
+
+def _against_scalar(name: str, constant: Any, general):
+    """``x OP constant`` for a scalar constant, deciding containers by their type alone
+    (no slice can be the constant, so the slice caution of sort_key does not apply)."""
+    key, compare = sort_key(constant), getattr(tuple, name)
+
+    def test(x, constant=constant):
+        t = type(x)
+        if t is list or t is dict:
+            return compare((5,) if t is list else (6,), key)
+        return general(x, constant)
+
+    return test
 
 
 COMPARISONS = {

@@ -11,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import IO, Any
 
 import orjson
@@ -94,10 +95,10 @@ class _AllLiterals:
     def __init__(self, parts: list[Literals]):
         self.parts = parts
 
-    long = property(lambda self: any(p.long for p in self.parts))
-    odd_floats = property(lambda self: any(p.odd_floats for p in self.parts))
-    whole_floats = property(lambda self: any(p.whole_floats for p in self.parts))
-    negative_zero = property(lambda self: any(p.negative_zero for p in self.parts))
+    long = cached_property(lambda self: any(p.long for p in self.parts))
+    odd_floats = cached_property(lambda self: any(p.odd_floats for p in self.parts))
+    whole_floats = cached_property(lambda self: any(p.whole_floats for p in self.parts))
+    negative_zero = cached_property(lambda self: any(p.negative_zero for p in self.parts))
 
 
 def _inputs(request: dict) -> tuple[Iterator[Any], _AllLiterals]:
