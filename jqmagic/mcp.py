@@ -53,11 +53,35 @@ def build_server() -> Any:
 
 async def serve_stdio() -> None:
     """Serve the tools on stdin / stdout until the client hangs up."""
+    import anyio
     from mcp.server.stdio import stdio_server
 
     server = build_server()
     async with stdio_server() as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        send, receive = anyio.create_memory_object_stream(0)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(answer_bad_frames, read_stream, send, write_stream)
+            await server.run(receive, write_stream, server.create_initialization_options())
+
+
+async def answer_bad_frames(incoming: Any, onward: Any, outgoing: Any) -> None:
+    """Pass the client's messages on; answer a line that is not JSON (-32700, Parse error)
+    or not a JSON-RPC message (-32600, Invalid Request) as JSON-RPC 2.0 asks, where the SDK
+    would drop it and leave the client waiting."""
+    from mcp import types
+    from mcp.shared.message import SessionMessage
+
+    async with onward:
+        async for item in incoming:
+            if not isinstance(item, Exception):
+                await onward.send(item)
+                continue
+            kinds = {e.get("type") for e in getattr(item, "errors", lambda: [])()}
+            code, what = (types.PARSE_ERROR, "Parse error") if "json_invalid" in kinds else \
+                (types.INVALID_REQUEST, "Invalid Request")
+            error = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
+                code=code, message=f"{what}: each line must be one JSON-RPC message."))
+            await outgoing.send(SessionMessage(error))
 
 
 def mcp_arguments(parser: argparse.ArgumentParser) -> None:

@@ -175,3 +175,17 @@ def test_without_the_extra_says_what_to_install():
                          timeout=60, stdin=subprocess.DEVNULL)
     assert run.returncode == 1 and run.stdout == ""
     assert run.stderr == "error: MCP needs the mcp extra: pip install 'jqmagic[mcp]'\n"
+
+
+def test_a_bad_frame_gets_a_json_rpc_error_and_the_server_goes_on():
+    """A line that is not JSON (-32700) or not JSON-RPC (-32600) is answered, not dropped."""
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                        "clientInfo": {"name": "test", "version": "1"}}}
+    frames = "not json\n" + '{"a": 1}\n' + json.dumps(hello) + "\n"
+    run = subprocess.run([sys.executable, "-m", "jqmagic", "mcp"], input=frames,
+                         capture_output=True, text=True, timeout=60)
+    answers = [json.loads(line) for line in run.stdout.splitlines()]
+    assert [a.get("error", {}).get("code") for a in answers[:2]] == [-32700, -32600]
+    assert all(a["id"] is None for a in answers[:2])
+    assert answers[2]["id"] == 1 and "result" in answers[2]
