@@ -8,12 +8,12 @@ and exit with status 1; no traceback.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from collections.abc import Callable
 
 from jqmagic import flags, jqcli
 from jqmagic.core.errors import JqMagicError, too_deep
+from jqmagic.core.words import json_text
 from jqmagic.mcp import mcp_arguments, run_mcp
 from jqmagic.tools.protocol import run_tool, tool_arguments
 
@@ -47,7 +47,7 @@ def _run_inspect(args: argparse.Namespace) -> int:
     result = shape(path=args.path, depth=args.depth, format=args.format, stats=args.stats,
                    stream=args.stream, jsonl=args.jsonl, yaml=args.yaml, jsonc=args.jsonc,
                    **source)
-    print(json.dumps(result.value, ensure_ascii=False,
+    print(json_text(result.value,
                      **({"separators": (",", ":")} if args.compact else {"indent": 2})))
     return 0
 
@@ -56,7 +56,7 @@ def _run_inspect(args: argparse.Namespace) -> int:
 
 
 def _print_json(data: dict) -> None:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
+    print(json_text(data, indent=2))
 
 
 def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
@@ -159,7 +159,7 @@ def _run_patch(args: argparse.Namespace) -> int:
 
 def _bounded(value, limit: int = 10_000):
     """A value whose JSON is longer than ``limit`` becomes a one-line description."""
-    size = len(json.dumps(value, ensure_ascii=False))
+    size = len(json_text(value))
     if size <= limit:
         return value
     kind = {dict: "object", list: "array"}.get(type(value), "value")

@@ -7,9 +7,10 @@ the same JSON as ``jqmagic tool`` prints, never a protocol error.
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
+
+from jqmagic.core.words import json_text, without_lone_surrogates
 
 INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
 # Every answer is one JSON object: success, then the tool's fields or the error's.
@@ -40,7 +41,9 @@ def build_server() -> Any:
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         response = await anyio.to_thread.run_sync(call, params.name, params.arguments or {})
-        text = json.dumps(response, ensure_ascii=False)
+        text = json_text(response)
+        if "\\u" in text:  # lone surrogates are escaped in the text, replaced in the JSON
+            response = without_lone_surrogates(response)
         return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
                                     structured_content=response,
                                     is_error=not response["success"])

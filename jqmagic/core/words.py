@@ -4,6 +4,7 @@ JSON equality, and the one cut of long text."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 _TYPE_NAMES = {type(None): "null", bool: "boolean", int: "number", float: "number",
@@ -32,6 +33,35 @@ def preview(value: Any, width: int = PREVIEW_CHARS) -> str:
         value = value[: 4 * width]  # never serialise a huge string to show 40 characters
     text = json.dumps(value, ensure_ascii=False, default=repr)
     return text if len(text) <= width else text[: width - 3] + "..."
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def json_text(value: Any, **options: Any) -> str:
+    """``json.dumps(value, ensure_ascii=False, **options)`` that any UTF-8 stream can take:
+    a lone surrogate (Python's json reads ``"\\ud800"``) stays a ``\\uXXXX`` escape.
+
+    >>> json_text(["\\ud800é"])
+    '["\\\\ud800é"]'
+    """
+    text = json.dumps(value, ensure_ascii=False, **options)
+    if _LONE_SURROGATE.search(text) is None:
+        return text
+    return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+def without_lone_surrogates(value: Any) -> Any:
+    """``value`` with each lone surrogate in its strings and keys replaced by U+FFFD (as jq
+    reads them), for encoders that refuse them (pydantic's, in the MCP SDK)."""
+    if isinstance(value, str):
+        return _LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, list):
+        return [without_lone_surrogates(v) for v in value]
+    if isinstance(value, dict):
+        return {without_lone_surrogates(k): without_lone_surrogates(v)
+                for k, v in value.items()}
+    return value
 
 
 def cut(text: str, limit: int, what: str = "characters") -> str:

@@ -13,6 +13,7 @@ import json
 import sys
 from typing import Any, TextIO
 
+from jqmagic.core.words import json_text
 from jqmagic.tools import policy
 
 
@@ -33,13 +34,13 @@ def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     if response.get("error_code") == "AUTH_MISSING":
         event = get(name).config_required
         if event is not None:
-            print(json.dumps(event(), ensure_ascii=False), file=stderr)
-    print(json.dumps(response, ensure_ascii=False), file=stdout)
+            print(json_text(event()), file=stderr)
+    print(json_text(response), file=stdout)
     return 0 if response["success"] else 1
 
 
 def _print(data: Any) -> int:
-    print(json.dumps(data, ensure_ascii=False, indent=2))
+    print(json_text(data, indent=2))
     return 0
 
 

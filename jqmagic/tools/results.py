@@ -17,6 +17,7 @@ from typing import Any, TypeVar
 from jqmagic.core import payloads
 from jqmagic.core.settings import estimate_tokens, settings
 from jqmagic.core.shape import jq_schema
+from jqmagic.core.words import json_text
 
 Handler = TypeVar("Handler", bound=Callable[..., Any])
 PREVIEW_CHARS = 500
@@ -35,7 +36,7 @@ def summary(ref: payloads.PayloadRef, text: str, value: Any = _NO_VALUE) -> dict
 
 
 def _text(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return json_text(value, separators=(",", ":"))
 
 
 def spill(value: Any, text: str | None = None) -> dict[str, Any]:
@@ -52,7 +53,7 @@ def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
     """``response`` itself when the JSON an agent receives (escaping included) fits the token
     bound; else it is not sent: the answer says how big it was, shows its shape and a short
     preview (both valid JSON, cut by depth and width), and names the payload holding it."""
-    text = json.dumps(response, ensure_ascii=False)
+    text = json_text(response)
     if len(text) <= settings.max_tokens * 4 + ENVELOPE_CHARS:
         return response
     ref = payloads.store(text)

@@ -144,3 +144,27 @@ def test_a_window_of_a_big_file_costs_the_window(tmp_path):
         tracemalloc.stop()
     assert out["content"].startswith("line 0000001 ") and out["total_lines"] == 400_000
     assert peak < 5_000_000
+
+
+LONE_SURROGATES = '{"a": "x\\ud800y", "\\udfff": [1, "\\ud83d"]}'
+
+
+@pytest.mark.parametrize("face", [
+    ["inspect", "--stats"], ["inspect"], ["tool", "json_inspect"], ["tool", "read_file"]])
+def test_lone_surrogates_print_as_escapes_on_every_face(tmp_path, face):
+    """Python's json reads "\\ud800"; every face prints it back as an escape, no traceback."""
+    path = tmp_path / "s.json"
+    path.write_text(LONE_SURROGATES)
+    request = None
+    if face[0] == "tool":
+        request = json.dumps({"file_path": str(path)} if face[1] == "read_file" else
+                             {"filePath": str(path), "stats": True})
+    args = face + (["--allow-root", str(tmp_path)] if face[0] == "tool" else [str(path)])
+    run = subprocess.run([sys.executable, "-m", "jqmagic", *args],
+                         input=request.encode() if request else None,
+                         capture_output=True, timeout=60)
+    assert run.returncode == 0, run.stderr.decode()[-500:]
+    out = run.stdout.decode("utf-8")  # strict: valid UTF-8
+    assert "Traceback" not in run.stderr.decode() and "\\udfff" in out
+    if face[0] == "tool":
+        assert json.loads(out)["success"] is True

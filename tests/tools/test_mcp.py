@@ -189,3 +189,26 @@ def test_a_bad_frame_gets_a_json_rpc_error_and_the_server_goes_on():
     assert [a.get("error", {}).get("code") for a in answers[:2]] == [-32700, -32600]
     assert all(a["id"] is None for a in answers[:2])
     assert answers[2]["id"] == 1 and "result" in answers[2]
+
+
+def test_lone_surrogates_come_back_escaped_in_the_text_and_replaced_in_the_json(tmp_path):
+    """pydantic refuses lone surrogates: the text keeps them as \\u escapes, the structured
+    content as U+FFFD, and the server answers instead of dying."""
+    path = tmp_path / "s.json"
+    path.write_text('{"\\udfff": "x\\ud800"}')
+    hello = {"jsonrpc": "2.0", "id": 1, "method": "initialize",
+             "params": {"protocolVersion": "2025-06-18", "capabilities": {},
+                        "clientInfo": {"name": "test", "version": "1"}}}
+    call = {"jsonrpc": "2.0", "id": 2, "method": "tools/call",
+            "params": {"name": "json_inspect", "arguments": {"filePath": str(path)}}}
+    with subprocess.Popen([sys.executable, "-m", "jqmagic", "mcp", "--allow-root",
+                           str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.DEVNULL, text=True) as server:
+        for frame in (hello, {"jsonrpc": "2.0", "method": "notifications/initialized"}, call):
+            server.stdin.write(json.dumps(frame) + "\n")
+            server.stdin.flush()
+        server.stdout.readline()
+        answer = json.loads(server.stdout.readline())["result"]
+        server.stdin.close()
+    assert "\\udfff" in answer["content"][0]["text"]
+    assert answer["structuredContent"]["keys"] == ["\ufffd"]
