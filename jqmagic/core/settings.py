@@ -29,6 +29,8 @@ class Settings:
     fetch_read_timeout: float = 30.0
     fetch_total_timeout: float = 60.0  # seconds a whole fetch may take
     fetch_max_redirects: int = 10
+    glob_max_files: int = 100_000  # files one glob may match
+    glob_seconds: float = 10.0  # seconds one glob may walk
     cache_dir: Path = field(default_factory=_cache_dir)
     # The sandbox (see core/sandbox.py); the environment can only turn these on.
     sandbox: bool = False  # or JQMAGIC_SANDBOX=1

@@ -168,3 +168,24 @@ def test_lone_surrogates_print_as_escapes_on_every_face(tmp_path, face):
     assert "Traceback" not in run.stderr.decode() and "\\udfff" in out
     if face[0] == "tool":
         assert json.loads(out)["success"] is True
+
+
+def test_a_glob_from_outside_the_roots_is_refused_before_any_walk(sandbox):
+    with pytest.raises(JqMagicError) as caught:
+        query(".", "/**/*.json")
+    assert caught.value.code == "SANDBOX_DENIED"
+
+
+def test_a_glob_is_bounded_in_files_and_time(tmp_path, monkeypatch):
+    for i in range(6):
+        (tmp_path / f"{i}.json").write_text("1")
+    monkeypatch.setattr(settings, "glob_max_files", 5)
+    with pytest.raises(JqMagicError) as caught:
+        query(".", str(tmp_path / "*.json"))
+    assert caught.value.code == "TOO_LARGE" and "data/**/*.json" in caught.value.hint
+    monkeypatch.setattr(settings, "glob_max_files", 10**9)
+    monkeypatch.setattr(settings, "glob_seconds", 0.3)
+    started = time.monotonic()
+    with pytest.raises(JqMagicError) as caught:  # the walk stops at its next match
+        query(".", "/**/*")
+    assert caught.value.code == "TIMEOUT" and time.monotonic() - started < 5
