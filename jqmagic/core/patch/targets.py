@@ -8,6 +8,7 @@ import fcntl
 import glob
 import json
 import os
+import shutil
 import stat
 import tempfile
 from collections.abc import Iterator
@@ -118,7 +119,9 @@ def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes) -> None:
 
 
 def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None:
-    """Write next to ``path``, fsync, keep the mode, then replace ``path`` atomically."""
+    """Write next to ``path``, fsync, keep the mode and owner, then replace ``path``
+    atomically; a file with other hard links, or whose owner cannot be kept, is instead
+    overwritten in place from the finished copy (its links and owner stay)."""
     if path.exists() and not os.access(path, os.W_OK):  # replacing would bypass its mode
         raise JqMagicError("FILE_ERROR", f"Cannot write {path}: it is read-only.",
                            "Make it writable first; nothing was changed.")
@@ -135,11 +138,16 @@ def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None
             out.flush()
             os.fsync(out.fileno())
             os.chmod(temp, stat.S_IMODE(stamp.st_mode))
+            in_place = stamp.st_nlink > 1 or not _keeps_owner(out.fileno(), stamp)
             with _turn(path):
                 _check_unchanged(path, stamp, data)
                 sandbox.check_path(str(path), "patch")  # a folder swapped meanwhile
                 sandbox.check_fd(out.fileno(), str(path), "patch")
-                os.replace(temp, path)
+                if in_place:
+                    _overwrite(path, temp)
+                    os.unlink(temp)
+                else:
+                    os.replace(temp, path)
     except OSError as exc:
         with suppress(OSError):
             os.unlink(temp)
@@ -150,6 +158,28 @@ def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None
             os.unlink(temp)
         raise
     _fsync_folder(path.parent)
+
+
+def _keeps_owner(fd: int, stamp: os.stat_result) -> bool:
+    """Give the new copy the file's owner and group; False when that is not allowed."""
+    mine = os.fstat(fd)
+    if (mine.st_uid, mine.st_gid) == (stamp.st_uid, stamp.st_gid):
+        return True
+    try:
+        os.fchown(fd, stamp.st_uid, stamp.st_gid)
+    except PermissionError:
+        return False
+    return True
+
+
+def _overwrite(path: Path, finished: str) -> None:
+    """Copy the finished copy into ``path``'s own inode (the copy is kept until done)."""
+    with open(finished, "rb") as source, open(path, "r+b") as target:
+        sandbox.check_fd(target.fileno(), str(path), "patch")
+        shutil.copyfileobj(source, target, 1 << 20)
+        target.truncate()
+        target.flush()
+        os.fsync(target.fileno())
 
 
 def _temp_pattern(path: Path) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -104,3 +105,20 @@ def test_a_real_package_json_keeps_every_other_line(tmp_path):
     assert len(removed) == 2 and '"version": "1.7.9"' in removed[0]
     assert len(added) == 3 and any('"lint": "eslint ."' in line for line in added)
     assert json.loads(path.read_text())["scripts"]["lint"] == "eslint ."
+
+
+def test_a_hard_linked_file_keeps_its_links_and_an_owned_file_its_owner(tmp_path):
+    path, other = tmp_path / "a.json", tmp_path / "b.json"
+    path.write_text('{"v": 1}\n')
+    os.link(path, other)
+    inode = path.stat().st_ino
+    patch(path, jq=".v = 2")
+    assert other.read_text() == '{"v": 2}\n' and path.stat().st_ino == inode
+    if os.geteuid() != 0:
+        pytest.skip("changing a file's owner needs root (the hard-link half ran)")
+    lone = tmp_path / "c.json"
+    lone.write_text('{"v": 1}\n')
+    os.chown(lone, 4321, 4321)
+    patch(lone, jq=".v = 3")
+    assert (lone.stat().st_uid, lone.stat().st_gid) == (4321, 4321)
+    assert lone.read_text() == '{"v": 3}\n'
