@@ -22,7 +22,11 @@ import ipaddress
 import os
 import re
 import socket
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import env_flag, env_paths, payload_dir, settings
@@ -166,15 +170,16 @@ class AddressPolicy:
             private_ok = not enabled() or settings.private_addresses
         return cls(private_ok, frozenset(allowed))
 
-    def check(self, shown: str, host: str, port: int) -> None:
+    def check(self, shown: str, host: str, port: int) -> list | None:
         """SANDBOX_DENIED when ``host`` is (or resolves to) a refused address: every
-        address it resolves to is checked."""
+        address it resolves to is checked. The checked lookup is returned (None when
+        nothing is checked), for :func:`pinned`."""
         if self.private_ok:
-            return
+            return None
         if host.lower().rstrip(".") in _METADATA_HOSTS:
             raise _address_denied(shown, host)
         try:
-            infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
+            infos = _resolve(host, port, proto=socket.IPPROTO_TCP)
         except (socket.gaierror, UnicodeError) as exc:
             raise JqMagicError("NETWORK_ERROR", f"Failed to fetch {shown}: DNS lookup failed "
                                f"for {host}", "Check the host name.") from exc
@@ -182,6 +187,41 @@ class AddressPolicy:
             addr = info[4][0]
             if addr not in self.allowed and is_private_address(addr):
                 raise _address_denied(shown, host, addr)
+        return infos
+
+
+# ---------------------------------------------------------------- DNS pinning
+
+_resolve = socket.getaddrinfo  # the resolver the checks use (tests replace it)
+_pins = threading.local()
+
+
+def _pinned_getaddrinfo(host: Any, port: Any, *args: Any, **kwargs: Any) -> list:
+    """``socket.getaddrinfo``, except that a host pinned in this thread resolves to the
+    addresses its check saw."""
+    pins = getattr(_pins, "hosts", None)
+    if pins and isinstance(host, str) and host.lower().rstrip(".") in pins:
+        family = args[0] if args else kwargs.get("family", 0)
+        return [info for info in pins[host.lower().rstrip(".")] if family in (0, info[0])]
+    return _resolve(host, port, *args, **kwargs)
+
+
+@contextmanager
+def pinned(host: str, infos: list | None) -> Iterator[None]:
+    """Within: this thread connects to ``host`` only at the addresses its check resolved
+    (no DNS rebinding between the check and the connection; Host and SNI stay the name's).
+    Installs a delegating ``socket.getaddrinfo`` the first time it is needed."""
+    if infos is None:
+        yield
+        return
+    if socket.getaddrinfo is not _pinned_getaddrinfo:
+        socket.getaddrinfo = _pinned_getaddrinfo
+    saved = getattr(_pins, "hosts", None)
+    _pins.hosts = {**(saved or {}), host.lower().rstrip("."): infos}
+    try:
+        yield
+    finally:
+        _pins.hosts = saved
 
 
 def is_private_address(addr: str) -> bool:

@@ -189,3 +189,35 @@ def test_a_glob_is_bounded_in_files_and_time(tmp_path, monkeypatch):
     with pytest.raises(JqMagicError) as caught:  # the walk stops at its next match
         query(".", "/**/*")
     assert caught.value.code == "TIMEOUT" and time.monotonic() - started < 5
+
+
+def test_dns_rebinding_cannot_reach_the_local_server(sandbox, web, monkeypatch):
+    """The host resolves to a public address for the check, then to 127.0.0.1: the
+    connection goes to the checked address (refused here), never to the local server."""
+    from jqmagic.core import sandbox as policy
+
+    web.add("/secret.json", '{"secret": 1}', "application/json")
+    port = int(web.url().split(":")[2].split("/")[0])
+    answers = iter([[(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("93.184.216.34", port))]])
+    resolve = policy._resolve
+
+    def rebinding(host, *args, **kwargs):
+        if host != "rebind.test":
+            return resolve(host, *args, **kwargs)
+        return next(answers, [(socket.AF_INET, socket.SOCK_STREAM, 6, "", ("127.0.0.1", port))])
+
+    tried = []
+    real = socket.socket.connect
+
+    def connect(sock, address):  # a guard that refuses and records non-loopback addresses
+        if isinstance(address, tuple) and address[0] not in ("127.0.0.1", "::1"):
+            tried.append(address[0])
+            raise ConnectionRefusedError(111, "refused by the test's guard")
+        return real(sock, address)
+
+    monkeypatch.setattr(policy, "_resolve", rebinding)
+    monkeypatch.setattr(socket.socket, "connect", connect)
+    with pytest.raises(JqMagicError) as info:
+        fetch(f"http://rebind.test:{port}/secret.json")
+    assert info.value.code == "NETWORK_ERROR"
+    assert tried == ["93.184.216.34"] and web.seen == []

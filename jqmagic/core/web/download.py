@@ -64,10 +64,11 @@ def download(url: str, headers: dict[str, str], limits: FetchLimits, deadline: f
     try:
         for hop in range(limits.max_redirects + 1):
             current, host, port = check_url(current)  # the URL as it will be sent
-            policy.check(redact(current), host, port)
+            checked = policy.check(redact(current), host, port)
             try:
-                resp = sess.get(current, headers=req_headers, timeout=limits.timeout, stream=True,
-                                allow_redirects=False)
+                with sandbox.pinned(host, checked):  # connect where the check looked
+                    resp = sess.get(current, headers=req_headers, timeout=limits.timeout,
+                                    stream=True, allow_redirects=False)
             except requests.exceptions.InvalidURL as exc:
                 raise JqMagicError("INVALID_URL", f"Malformed URL {redact(current)}",
                                    "Check the host and port.") from exc
