@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections import deque
 from typing import Any
 
+from jqmagic.core.jqlang import library as _library  # noqa: F401 - registers builtins
 from jqmagic.core.jqlang import regex as _regex  # noqa: F401 - registers its builtins
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS

@@ -22,7 +22,13 @@ ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]
          '"\\(.)"', '"a\\(.a)b\\(.[0]?)"', "@csv", "@tsv", "@html", "@sh", "@json", "@text",
          "@base64", "@uri", "tojson", '@sh "x \\(.)"', "join(\",\")",
          "reduce .[]? as $x (0; . + $x)", "reduce .[]? as $x (null; [$x, .])",
-         "[foreach .[]? as $x (0; . + 1; [$x, .])]", "[foreach (1, 2) as $x (.; empty)]"]
+         "[foreach .[]? as $x (0; . + 1; [$x, .])]", "[foreach (1, 2) as $x (.; empty)]",
+         "[range(3)]", "[limit(5; range(.a; 3))]", "contains(.)", 'contains("a")', "inside([.])",
+         "indices(1)", 'index("a")', 'rindex("b")', "floor", "ceil", "sqrt", "trim",
+         "explode", "transpose", "from_entries", "with_entries(.)", "[paths]",
+         "[paths(type == \"number\")]", 'getpath(["a", 0])', "nth(1; .[]?)",
+         "[limit(3; repeat(.))]", "until(true; .)",
+         "[.[]? | numbers | select(-9 < . and . < 3) | while(. < 3; . + 1)]"]
 UNARY = ["select({})", "map({})", "[{}]", "{{a: {}}}", "({})?", "sort_by({})",
          "group_by({})", "unique_by({})", "min_by({})", "max_by({})", "first({})",
          "last({})", "limit(2; {})", "any({})", "all({})", "({} | length)", "-({})",

@@ -1,0 +1,294 @@
+"""Builtins jq 1.8.2 defines in its own jq library (``range``, ``while``, ``with_entries``,
+``paths``, ``contains``...), written out in Python with the same answers."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
+from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.node import Compiled, many, singular
+from jqmagic.core.jqlang.numbers import MAX_EXACT
+from jqmagic.core.jqlang.runtime import CHUNK, check
+
+
+def _whole(n: Any) -> int:
+    """A count or bound the fast path can step through exactly."""
+    if type(n) is int and abs(n) <= MAX_EXACT:
+        return n
+    raise NotMine("a range bound that is not a whole number")
+
+
+def _range(start: Any, stop: Any, step: Any = 1) -> Iterator[int]:
+    start, stop, step = _whole(start), _whole(stop), _whole(step)
+    if step == 0:
+        raise NotMine("range with a zero step")
+    for n, x in enumerate(range(start, stop, step)):
+        if n % CHUNK == CHUNK - 1:
+            check()
+        yield x
+
+
+def _products(args: list[Compiled], v: Any, e: dict) -> Iterator[tuple]:
+    """Every combination of the arguments' outputs, the first argument outermost."""
+    if not args:
+        yield ()
+        return
+    for x in args[0].gen(v, e):
+        for rest in _products(args[1:], v, e):
+            yield (x, *rest)
+
+
+BUILTINS[("range", 1)] = lambda n: many(lambda v, e: (
+    x for (stop,) in _products([n], v, e) for x in _range(0, stop)))
+BUILTINS[("range", 2)] = lambda a, b: many(lambda v, e: (
+    x for lo, hi in _products([a, b], v, e) for x in _range(lo, hi)))
+BUILTINS[("range", 3)] = lambda a, b, c: many(lambda v, e: (
+    x for lo, hi, by in _products([a, b, c], v, e) for x in _range(lo, hi, by)))
+
+
+def _loop(f: Compiled, cond: Compiled, until: bool = False):
+    """``while(cond; f)`` and ``until(cond; f)`` on one-output arguments."""
+    if f.one is None or cond.one is None:
+        raise NotMine("a loop over generators")
+    step, test = f.one, cond.one
+
+    def gen(v, e):
+        n = 0
+        while True:
+            n += 1
+            if n % CHUNK == 0:
+                check()
+            done = jv.truthy(test(v, e))
+            if until and done:
+                yield v
+                return
+            if not until and not done:
+                return
+            if not until:
+                yield v
+            v = step(v, e)
+
+    return many(gen)
+
+
+BUILTINS[("while", 2)] = lambda c, f: _loop(f, c)
+BUILTINS[("until", 2)] = lambda c, f: _loop(f, c, until=True)
+def _repeat(f: Compiled) -> Compiled:
+    """jq 1.8.2's ``repeat(f)`` (``def _repeat: f, _repeat``): the outputs of ``f`` on the
+    same input, again and again."""
+    def gen(v, e):
+        while True:
+            check()
+            yield from f.gen(v, e)
+
+    return many(gen)
+
+
+BUILTINS[("repeat", 1)] = _repeat
+
+
+def _contains(a: Any, b: Any) -> bool:
+    ta, tb = type(a), type(b)
+    if ta is dict and tb is dict:
+        return all(k in a and _contains(a[k], x) for k, x in b.items())
+    if ta is list and tb is list:
+        return all(any(_contains(x, y) for x in a) for y in b)
+    if ta is str and tb is str:
+        if "\0" in a or "\0" in b:
+            raise NotMine("contains on text with a NUL")
+        return b in a
+    return _kind(a) == _kind(b) and jv.equal(a, b)  # true and false: two kinds here
+
+
+def _contains_checked(a: Any, b: Any) -> bool:
+    """``contains``: an error for two kinds at the top, false below it."""
+    if _kind(a) != _kind(b):
+        raise JqError("cannot have their containment checked")
+    return _contains(a, b)
+
+
+def _kind(v: Any) -> str:
+    return ("true" if v else "false") if type(v) is bool else jv.type_name(v)
+
+
+BUILTINS[("contains", 1)] = lambda f: over_arg(f, _contains_checked)
+BUILTINS[("inside", 1)] = lambda f: over_arg(f, lambda v, x: _contains_checked(x, v))
+
+
+def _indices(v: Any, x: Any) -> Any:
+    if v is None:
+        return None
+    if type(v) is str and type(x) is str:
+        if not x:
+            return []
+        if not v.isascii():
+            raise NotMine("indices in non-ASCII text (jq counts bytes)")
+        return [i for i in range(len(v)) if v.startswith(x, i)]
+    if type(v) is list and type(x) is list:
+        if not x:
+            return None
+        return [i for i in range(len(v) - len(x) + 1)
+                if all(jv.equal(v[i + k], y) for k, y in enumerate(x))]
+    if type(v) is list:
+        return [i for i, y in enumerate(v) if jv.equal(y, x)]
+    raise NotMine("indices of this kind")
+
+
+def _first_index(v: Any, x: Any) -> Any:
+    found = _indices(v, x)
+    return found[0] if found else None
+
+
+def _last_index(v: Any, x: Any) -> Any:
+    found = _indices(v, x)
+    return found[-1] if found else None
+
+
+BUILTINS[("indices", 1)] = lambda f: over_arg(f, _indices)
+BUILTINS[("index", 1)] = lambda f: over_arg(f, _first_index)
+BUILTINS[("rindex", 1)] = lambda f: over_arg(f, _last_index)
+
+
+def _rounding(name: str, fn):
+    @unary(name)
+    def call(v):
+        if type(v) is int:
+            return v
+        if type(v) is float:
+            return jv.computed(float(fn(v)))
+        raise JqError(f"number required for {name}")
+
+
+_rounding("floor", math.floor)
+_rounding("ceil", math.ceil)
+
+
+@unary("sqrt")
+def _sqrt(v):
+    if type(v) in jv.NUMBER and v >= 0:
+        return jv.computed(math.sqrt(v))
+    raise NotMine("sqrt of this value")
+
+
+# what jq 1.8.2's trim takes off: ASCII and Unicode spaces (not \x1c-\x1f, as Python would)
+_WHITESPACE = ("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006"
+               "\u2007\u2008\u2009\u200a\u2028\u2029\u202f\u205f\u3000")
+
+
+def _trimmer(name: str, fn):
+    @unary(name)
+    def call(v):
+        if type(v) is str:
+            return fn(v)
+        raise JqError(f"{name} input must be a string")
+
+
+_trimmer("trim", lambda s: s.strip(_WHITESPACE))
+_trimmer("ltrim", lambda s: s.lstrip(_WHITESPACE))
+_trimmer("rtrim", lambda s: s.rstrip(_WHITESPACE))
+
+
+@unary("explode")
+def _explode(v):
+    if type(v) is str:
+        return [ord(c) for c in v]
+    raise JqError("explode input must be a string")
+
+
+@unary("implode")
+def _implode(v):
+    if type(v) is list and all(type(c) is int and 0 <= c < 0x110000
+                               and not 0xD800 <= c < 0xE000 for c in v):
+        return "".join(map(chr, v))
+    raise NotMine("implode of this value")
+
+
+@unary("transpose")
+def _transpose(v):
+    if type(v) is list and all(type(row) is list for row in v):
+        width = max((len(row) for row in v), default=0)
+        return [[row[i] if i < len(row) else None for row in v] for i in range(width)]
+    raise NotMine("transpose of this value")
+
+
+@unary("from_entries")
+def _from_entries(v):
+    if type(v) is not list:
+        raise NotMine("from_entries of this value")
+    out = {}
+    for item in v:
+        if type(item) is not dict or set(item) != {"key", "value"} or \
+                type(item["key"]) is not str:
+            raise NotMine("entries other than {key: string, value}")
+        out[item["key"]] = item["value"]
+    return out
+
+
+def _with_entries(f: Compiled) -> Compiled:
+    if f.one is None:
+        raise NotMine("with_entries over a generator")
+    one = f.one
+
+    def call(v, e):
+        if type(v) is not dict:
+            raise NotMine("with_entries of this value")
+        return _from_entries([one({"key": k, "value": x}, e) for k, x in v.items()])
+
+    return singular(call)
+
+
+BUILTINS[("with_entries", 1)] = _with_entries
+
+
+def _paths(v: Any, prefix: tuple = ()) -> Iterator[tuple[list, Any]]:
+    """``path(..)`` without the empty path, with each value, depth first."""
+    t = type(v)
+    items = v.items() if t is dict else enumerate(v) if t is list else ()
+    for key, x in items:
+        path = (*prefix, key)
+        yield list(path), x
+        yield from _paths(x, path)
+
+
+BUILTINS[("paths", 0)] = lambda: many(lambda v, e: (p for p, _ in _paths(v)))
+BUILTINS[("paths", 1)] = lambda f: many(lambda v, e: (
+    p for p, x in _paths(v) for ok in f.gen(x, e) if jv.truthy(ok)))
+
+
+def _getpath(v: Any, path: Any) -> Any:
+    if type(path) is not list:
+        raise NotMine("getpath of a non-array path")
+    for key in path:
+        if v is None:
+            return None
+        if type(key) is str and type(v) is dict:
+            v = v.get(key)
+        elif type(key) is int and type(v) is list:
+            v = v[key] if -len(v) <= key < len(v) else None
+        else:
+            raise NotMine("getpath through this kind")
+    return v
+
+
+BUILTINS[("getpath", 1)] = lambda f: over_arg(f, _getpath)
+
+
+def _nth(n: Compiled, f: Compiled) -> Compiled:
+    def gen(v, e):
+        for count in n.gen(v, e):
+            count = _whole(count)
+            if count < 0:
+                raise NotMine("nth of a negative count")
+            for i, x in enumerate(f.gen(v, e)):
+                if i == count:
+                    yield x
+                    break
+
+    return many(gen)
+
+
+BUILTINS[("nth", 2)] = _nth
