@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any
 
 from jqmagic.core.jqlang.builtins import BUILTINS
@@ -26,12 +26,20 @@ _INTERVAL = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
 _LOOKAROUNDS = frozenset({"(?=", "(?!"})
 
 
-@dataclass(frozen=True)
+@dataclass
 class Regex:
     compiled: re.Pattern
     global_: bool
     ascii_only: bool  # the subject must be ASCII for Python to agree
     anchored: bool  # ^ or $: a subject with a newline declines
+
+    @cached_property
+    def names(self) -> list[str | None]:
+        """Each group's name (None for an unnamed group), in group order."""
+        names: list[str | None] = [None] * self.compiled.groups
+        for name, index in self.compiled.groupindex.items():
+            names[index - 1] = name
+        return names
 
     def _check(self, subject: Any) -> None:
         if type(subject) is not str:
@@ -160,13 +168,6 @@ def _group(pattern: str, i: int) -> tuple[str, int]:
 # ---------------------------------------------------------------- jq's functions
 
 
-def _names(compiled: re.Pattern) -> list[str | None]:
-    names: list[str | None] = [None] * compiled.groups
-    for name, index in compiled.groupindex.items():
-        names[index - 1] = name
-    return names
-
-
 def _match_object(match: re.Match, names: list[str | None]) -> dict:
     captures = []
     for index, name in enumerate(names, 1):
@@ -213,13 +214,13 @@ def _test(p, f):
 
 def _match(p, f):
     regexes = _with_flags(p, f)
-    return many(lambda v, e: (_match_object(m, _names(r.compiled))
+    return many(lambda v, e: (_match_object(m, r.names)
                               for r in regexes(v, e) for m in r.matches(v)))
 
 
 def _capture(p, f):
     regexes = _with_flags(p, f)
-    return many(lambda v, e: (_captured(m, _names(r.compiled))
+    return many(lambda v, e: (_captured(m, r.names)
                               for r in regexes(v, e) for m in r.matches(v)))
 
 
@@ -260,7 +261,7 @@ def _substitute(p, replacement: Compiled, f, extra: str = "") -> Compiled:
 
     def sub(v, e):
         for r in regexes(v, e):
-            names, pieces, start = _names(r.compiled), [], 0
+            names, pieces, start = r.names, [], 0
             for m in r.matches(v):
                 text = make(_captured(m, names), e)
                 if type(text) is not str:
