@@ -1,8 +1,10 @@
 """Rich, bounded display of results in notebooks (``_repr_mimebundle_`` bundles).
 
-Results hold data; this module renders it. Every mime type is bounded the same way, so a
-saved notebook never holds megabytes of output: the whole result lives in the payload
-store or in the variable named by ``-o``.
+Results hold data; this module renders it. A query shows jq's own text for each result of
+a stream (never one array), with the truncation line, payload id and hints always in
+view; JupyterLab's JSON viewer only with ``--to json``, and then beside that line. Every
+mime type is bounded the same way, so a saved notebook never holds megabytes of output:
+the whole result lives in the payload store or in the variable named by ``-o``.
 """
 
 from __future__ import annotations
@@ -16,6 +18,12 @@ from jqmagic.core.settings import settings
 from jqmagic.core.shape import ShapeResult
 from jqmagic.core.web.fetch import FetchResult
 from jqmagic.core.web.search import SearchResults
+
+# MathJax leaves this class's subtree alone (JupyterLab, Notebook 7, nbconvert's HTML).
+NO_MATH = "tex2jax_ignore mathjax_ignore"
+FOLD_LINES = 12  # a result longer than this many lines is shown folded
+_PRE = "margin:0;padding:2px 6px;white-space:pre-wrap;word-break:break-word"
+_NOTE = "padding:3px 6px;border-left:3px solid #c08400;background:rgba(192,132,0,.08)"
 
 
 def escape_html(text: str) -> str:
@@ -43,6 +51,20 @@ def bounded_text(text: str, message: str = "") -> str:
     return f"{shown}\n{message}" if message and shown else shown or message
 
 
+def note_html(message: str) -> str:
+    """The bound line (truncation, payload, hints) as an HTML block that stands out."""
+    return f"<div class='jqmagic-note' style='{_NOTE}'>{escape_html(message)}</div>"
+
+
+def page_html(*parts: str) -> str:
+    """HTML parts in one block MathJax leaves alone."""
+    return f"<div class='jqmagic {NO_MATH}'>{''.join(parts)}</div>"
+
+
+def pre_html(text: str) -> str:
+    return f"<pre style='{_PRE}'>{escape_html(text)}</pre>"
+
+
 def json_bundle(data: Any) -> tuple[dict, dict]:
     """``application/json`` for JupyterLab's collapsible tree, when the data fits the bound."""
     if not isinstance(data, (dict, list)):
@@ -52,15 +74,69 @@ def json_bundle(data: Any) -> tuple[dict, dict]:
     return {"application/json": data}, {"application/json": {"expanded": False, "root": "root"}}
 
 
+def results_html(printed: list[str], total: int, budget: int) -> str:
+    """jq's text of each result, one block each (a stream never looks like an array); a
+    result longer than FOLD_LINES lines folds behind its first line. At most ``budget``
+    characters of results."""
+    blocks, used = [], 0
+    stream = total > 1
+    for index, text in enumerate(printed):
+        if used >= budget:
+            break
+        text = text[: budget - used]
+        used += len(text)
+        label = (f"<span style='color:#888;user-select:none;min-width:3em;display:inline-block'>"
+                 f"{index + 1}</span>") if stream else ""
+        lines = text.count("\n") + 1
+        if lines > FOLD_LINES:
+            first = escape_html(text.split("\n", 1)[0])
+            blocks.append(f"<details class='jqmagic-result'><summary>{label}<code>{first}"
+                          f"</code> <span style='color:#888'>… {lines:,} lines</span>"
+                          f"</summary>{pre_html(text)}</details>")
+        else:
+            style = "display:flex;border-top:1px solid rgba(128,128,128,.2)" if stream else ""
+            blocks.append(f"<div class='jqmagic-result' style='{style}'>{label}"
+                          f"{pre_html(text)}</div>")
+    head = ""
+    if stream:
+        head = (f"<div style='color:#888'>{total:,} results (a stream: one value per "
+                "block)</div>")
+    return head + "".join(blocks)
+
+
 def query_bundle(result) -> tuple[dict, dict]:
-    """The bundle of a :class:`jqmagic.core.query.QueryResult`."""
-    bundle = {"text/plain": bounded_text(result.text, result.message)}
-    if result.raw or not result.values:
-        return bundle, {}
-    data = result.values[0] if len(result.values) == 1 else result.values
-    mime, metadata = json_bundle(data)
-    bundle.update(mime)
-    return bundle, metadata
+    """The bundle of a :class:`jqmagic.core.query.QueryResult`: jq's text (plain), and the
+    same per result in HTML with the bound line above it."""
+    text = bounded_text(result.text, result.message)
+    printed = result.printed or ([result.text] if result.text else [])
+    note = note_html(result.message) if result.message else ""
+    return {"text/plain": text,
+            "text/html": page_html(note, results_html(printed, result.total,
+                                                      _max_chars()))}, {}
+
+
+class JsonView:
+    """``--to json``: JupyterLab's JSON viewer for the values, with the bound line in its
+    own output beside it (the viewer shows nothing else)."""
+
+    def __init__(self, result) -> None:
+        self.result = result
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        result = self.result
+        if result.message:
+            display({"text/plain": result.message, "text/html": page_html(
+                note_html(result.message))}, raw=True)
+        data = result.values[0] if len(result.values) == 1 else result.values
+        mime, metadata = json_bundle(data)
+        if not mime or result.raw:  # a scalar, raw text, or over the bound: the plain view
+            mime, metadata = query_bundle(result)
+        display({"text/plain": bounded_text(result.text), **mime}, metadata=metadata, raw=True)
+
+    def __repr__(self) -> str:
+        return repr(self.result)
 
 
 TREE_LINES = 300
@@ -118,11 +194,10 @@ def _profile_line(path: str, stats: dict) -> str:
 
 
 def shape_bundle(result) -> tuple[dict, dict]:
-    """The bundle of a :class:`jqmagic.core.shape.ShapeResult`: a text tree, JSON for Lab."""
-    bundle = {"text/plain": bounded_text(shape_tree(result))}
-    mime, metadata = json_bundle(result.value)
-    bundle.update(mime)
-    return bundle, metadata
+    """The bundle of a :class:`jqmagic.core.shape.ShapeResult`: the readable text tree, in
+    plain text and in HTML (the raw record is ``result.value``, or ``-o VAR``)."""
+    text = bounded_text(shape_tree(result))
+    return {"text/plain": text, "text/html": page_html(pre_html(text))}, {}
 
 
 def fetch_note(result) -> str:
@@ -135,17 +210,19 @@ def fetch_note(result) -> str:
 
 
 def fetch_bundle(result) -> tuple[dict, dict]:
-    """The bundle of a :class:`jqmagic.core.fetch.FetchResult`: markdown, or JSON for Lab."""
+    """The bundle of a :class:`jqmagic.core.fetch.FetchResult`: markdown for a page, jq's
+    text for JSON; the line saying how to read on stays in view."""
     note = fetch_note(result)
     if len(result.content) > _max_chars() and not note:
         note = (f"Truncated: the page has {result.total_lines:,} lines. Read it in parts "
                 "with --offset N --limit M.")
     bundle = {"text/plain": bounded_text(result.content, note)}
     if result.value is not None:
-        mime, metadata = json_bundle(result.value)
-        bundle.update(mime)
-        return bundle, metadata
-    if result.content_type in ("text/html", "application/xhtml+xml"):
+        from jqmagic.core.query.bounds import cut_text
+
+        shown = pre_html(cut_text(result.content, _max_chars()))
+        bundle["text/html"] = page_html(note_html(note) if note else "", shown)
+    elif result.content_type in ("text/html", "application/xhtml+xml"):
         head = f"**{result.title}** <{result.final_url}>\n\n" if result.title else ""
         bundle["text/markdown"] = escape_markdown(head + bounded_text(result.content, note))
     return bundle, {}
@@ -160,8 +237,6 @@ def search_bundle(result) -> tuple[dict, dict]:
 # Result type -> the function that renders it; the faces add theirs here.
 RENDERERS = {QueryResult: query_bundle, ShapeResult: shape_bundle, FetchResult: fetch_bundle,
              SearchResults: search_bundle}
-
-
 class NotebookProgress(progress.Reporter):
     """Parsing progress as one output line that updates in place in the notebook."""
 

@@ -108,8 +108,9 @@ QUERY = (
     _switch(("--dry-run",), "dry_run", "with -i: show the diff, write nothing"),
     _switch(("--clear-cache",), "clear_cache", "first forget every parsed file kept for later "
             "queries (alone: only that)", faces=(MAGIC,)),
-    _value(("--to",), "to", "how to show the results", choices=("json", "yaml", "lines", "df"),
-           default="json", faces=(MAGIC,)),
+    _value(("--to",), "to", "how to show the results (default: jq's text of each result; "
+           "json: JupyterLab's JSON viewer)", choices=("json", "yaml", "lines", "df"),
+           faces=(MAGIC,)),
     _value(("-o", "--out"), "out", "store every value in this Python variable",
            metavar="VAR", faces=(MAGIC,)),
 )

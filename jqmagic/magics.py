@@ -8,6 +8,7 @@ unbound ``$name``s looked up in the user namespace.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import sys
@@ -33,9 +34,17 @@ _IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
 _URL = re.compile(r"^https?://", re.I)
 
 
+class MagicError(UsageError):
+    """A magic's error, shown as ``CODE: message`` and its hint, with no traceback and no
+    "UsageError:" prefix (IPython shows ``_render_traceback_``'s lines as they are)."""
+
+    def _render_traceback_(self) -> list[str]:
+        return [str(self)]
+
+
 def usage_error(exc: JqMagicError) -> UsageError:
     """One short error in the notebook (IPython shows a UsageError without a traceback)."""
-    error = UsageError(exc.render())
+    error = MagicError(exc.render())
     error.code = exc.code
     return error
 
@@ -45,7 +54,7 @@ def parse_line(magic, line: str):
     try:
         argv = shlex.split(line)
     except ValueError as exc:
-        raise UsageError(f"INVALID_ARGUMENT: {exc} in the magic's line.\n"
+        raise MagicError(f"INVALID_ARGUMENT: {exc} in the magic's line.\n"
                          "Hint: quote the jq filter with single quotes.") from None
     try:
         return magic.parser.parse_args(argv)
@@ -124,6 +133,10 @@ class JqMagic(Magics):
             return {**formats, "text": self._fetch_json(word)}
         if _IDENTIFIER.match(word) and word.split(".")[0] in self.shell.user_ns:
             return {**formats, "value": self._variable(word)}
+        if word.isidentifier() and not os.path.exists(word):
+            raise usage_error(JqMagicError(
+                "NOT_FOUND", f"{word} is neither a Python variable nor a file.",
+                f"Run the cell that defines {word} first, or check the file's name."))
         return {**formats, "source": word}
 
     def _store(self, name: str, value: Any, what: str) -> None:
@@ -177,7 +190,7 @@ class JqMagic(Magics):
                 return None
         if cell is None:
             if not words:
-                raise UsageError("INVALID_QUERY: No jq filter given.\nHint: %jq '.' data.json")
+                raise MagicError("INVALID_QUERY: No jq filter given.\nHint: %jq '.' data.json")
             program = words.pop(0)
         else:
             program = cell
@@ -207,6 +220,10 @@ class JqMagic(Magics):
             text = "---\n".join(yaml.safe_dump(v, sort_keys=False, allow_unicode=True)
                                 for v in result.values)
             return _Text(text, result.message)
+        if args.to == "json":
+            from jqmagic.display import JsonView
+
+            return JsonView(result)
         if args.to == "lines":
             return _Text("\n".join(v if isinstance(v, str) else json.dumps(v)
                                    for v in result.values), result.message)

@@ -21,3 +21,77 @@ def test_dollars_in_a_verdict_are_not_mathematics():
                     args={"min": 1, "max": 3})
     html = verdict._repr_mimebundle_()["text/html"]
     assert "&#36;min and . &lt; &#36;max" in html and "$" not in html
+
+
+# -- query results: jq's text per result, the bound line always in view -----------------
+def _html(result) -> str:
+    from jqmagic.display import query_bundle
+
+    return query_bundle(result)[0]["text/html"]
+
+
+def test_a_stream_shows_one_block_per_result_never_an_array():
+    from jqmagic import query
+
+    html = _html(query(".[]", value=[1, [2, 3], "x"]))
+    assert html.count("class='jqmagic-result'") == 3
+    assert "3 results (a stream" in html
+    assert "<pre" in html and "[\n  2,\n  3\n]" in html  # jq's own text of the array
+    one = _html(query(".", value=[1, 2]))
+    assert one.count("class='jqmagic-result'") == 1 and "a stream" not in one
+
+
+def test_compact_and_raw_text_are_kept():
+    from jqmagic import query
+
+    assert "{&quot;a&quot;:1}" in _html(query(".", value={"a": 1}, compact=True))
+    assert ">ann<" in _html(query(".name", value={"name": "ann"}, raw=True))
+
+
+def test_truncation_line_payload_and_hint_are_shown_first():
+    from jqmagic import query
+
+    result = query(".[] | .nam", value=[{"name": i} for i in range(150)])
+    html = _html(result)
+    note = html.index("jqmagic-note")
+    assert note < html.index("jqmagic-result")
+    assert "Showing 100 of 150 results" in html and result.payload_id in html
+    assert "did you mean .[].name?" in html
+
+
+def test_big_values_fold_behind_their_first_line():
+    from jqmagic import query
+    from jqmagic.display import FOLD_LINES
+
+    html = _html(query(".[]", value=[list(range(FOLD_LINES + 5)), 1]))
+    assert html.count("<details") == 1
+    assert f"{FOLD_LINES + 7:,} lines" in html  # "[", the numbers, "]"
+
+
+def test_every_mime_type_is_bounded():
+    from jqmagic import query
+    from jqmagic.core.settings import settings
+    from jqmagic.display import query_bundle
+
+    result = query(".", value=["x" * 100] * 5000, passthrough=True)
+    bundle, _ = query_bundle(result)
+    limit = settings.max_tokens * 4
+    assert len(result.text) > limit
+    assert all(len(v) < limit * 1.5 for v in bundle.values())
+
+
+def test_html_keeps_dollars_from_mathjax():
+    from jqmagic import query
+
+    html = _html(query(".", value="$5 and $20"))
+    assert "$" not in html and "tex2jax_ignore" in html
+
+
+def test_inspect_shows_its_readable_tree():
+    from jqmagic import shape
+    from jqmagic.display import shape_bundle
+
+    bundle, _ = shape_bundle(shape(value={"users": [{"id": 1}, {"id": 2, "name": "a"}]}))
+    assert "application/json" not in bundle
+    assert "name  string  (1/2)" in bundle["text/plain"]
+    assert "name  string  (1/2)" in bundle["text/html"]

@@ -45,7 +45,8 @@ def execute(path: Path, workdir: Path):
 def cell_text(cell) -> str:
     parts = []
     for output in cell.get("outputs", []):
-        parts.append(output.get("text") or str(output.get("data", {}).get("text/plain", "")))
+        parts.append(output.get("text") or "\n".join(output.get("traceback", []))
+                     or str(output.get("data", {}).get("text/plain", "")))
     return "\n".join(parts)
 
 

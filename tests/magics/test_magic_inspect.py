@@ -16,7 +16,8 @@ def test_inspect_a_variable_and_its_display(ip, run_cell):
     assert bundle["text/plain"].splitlines()[:3] == [
         ".users  array [2]", "  []  object {2 keys}", "    id  number"]
     assert "name  string  (1/2)" in bundle["text/plain"]
-    assert bundle["application/json"] == result.value
+    assert "application/json" not in bundle  # Lab shows the readable tree, not the record
+    assert "name  string  (1/2)" in bundle["text/html"]
 
 
 def test_inspect_a_file_with_stats_and_format(ip, tmp_path, run_cell):
@@ -45,3 +46,34 @@ def test_inspect_out_and_browse(ip, run_cell):
     assert type(browser).__name__ == "SchemaBrowser"
     browser.select(".k[]")
     assert "<code>/k/0</code>" in browser.details.value
+
+
+def test_magic_errors_show_without_a_usage_error_prefix(ip):
+    with pytest.raises(UsageError) as exc:
+        ip.run_line_magic("jq", "'.' no-such-file.json")
+    assert exc.value._render_traceback_() == [str(exc.value)]
+    assert str(exc.value).startswith("NOT_FOUND: File not found: no-such-file.json")
+
+
+def test_an_undefined_variable_is_not_called_a_missing_file(ip):
+    with pytest.raises(UsageError) as exc:
+        ip.run_line_magic("jq", "'.' undefined_var")
+    assert str(exc.value).startswith("NOT_FOUND: undefined_var is neither a Python variable "
+                                     "nor a file.")
+
+
+def test_to_json_keeps_the_bound_line_beside_the_viewer(ip, monkeypatch):
+    shown = []
+    monkeypatch.setattr(ip.display_pub, "publish",
+                        lambda data, metadata=None, **kw: shown.append(data))
+    ip.user_ns["many"] = [{"i": i} for i in range(150)]
+    ip.run_cell("%jq '.[]' many --to json")
+    assert "Showing 100 of 150 results" in shown[0]["text/html"]
+    assert shown[1]["application/json"][:2] == [{"i": 0}, {"i": 1}]
+
+
+def test_an_unclosed_parenthesis_is_told_to_close_it(ip):
+    ip.user_ns["doc"] = {"a": 1}
+    with pytest.raises(UsageError) as exc:
+        ip.run_line_magic("jq", "'(.a' doc")
+    assert "close every (, [, {" in str(exc.value) and "quote keys" not in str(exc.value)

@@ -51,7 +51,7 @@ def test_webfetch_json_jq_and_out(web, ip, run_cell):
     result = run_cell(f"%webfetch {url} --jq '.a.b | map(. * 10)' -H 'X-A: 1'")
     assert result.value == [10, 20, 30]
     bundle, _ = ip.display_formatter.format(result)
-    assert bundle["application/json"] == [10, 20, 30]
+    assert "[\n  10,\n  20,\n  30\n]" in bundle["text/html"]
     ip.run_line_magic("webfetch", f"{url} -o doc")
     assert ip.user_ns["doc"] == {"a": {"b": [1, 2, 3]}}
     assert web.seen[0].headers["x-a"] == "1"

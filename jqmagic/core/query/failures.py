@@ -27,6 +27,8 @@ def compile_error(error: str, program: str) -> JqMagicError:
     if match and match["line"] and match["col"]:
         detail = caret_excerpt(program, int(match["line"]), int(match["col"]))
     hint = "Check the jq syntax; quote keys with special characters: .\"my-key\"."
+    if "unexpected end of file" in what:
+        hint = "The program stops too early: close every (, [, { and \" it opens."
     var = UNDEFINED_VAR.search(error)
     if var:
         hint = (f"Bind it with --arg {var[1]} VALUE or --argjson {var[1]} JSON, or define a "

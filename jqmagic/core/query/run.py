@@ -114,8 +114,7 @@ def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
         hint = hint_for_source(result.program, source, error=error.message)
         error.hint = hint or error.hint
         return
-    only_nulls = result.values and not result.truncated and all(v is None for v in
-                                                                  result.values)
+    only_nulls = result.values and all(v is None for v in result.values)
     if error is None and (result.total == 0 or only_nulls):
         hint = hint_for_source(result.program, source, results=result.values)
         if hint:
