@@ -1,16 +1,19 @@
-"""SchemaBrowser driven from Python as the front end would: select, expand, page, filter, query."""
+"""SchemaBrowser driven from Python as its view drives it: trait changes through
+``set_state`` (select, open, close, scroll a window, search, run a query) and what
+``get_state`` then holds."""
 
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import query
 from jqmagic.widget import SchemaBrowser
 from tests.shared import CORPUS_JSON
 
-CORPUS = CORPUS_JSON
 DOC = {
     "total": 3,
     "users": [
@@ -19,136 +22,199 @@ DOC = {
         {"id": 3, "email": "c@x.org", "settings": {"theme": "dark"}},
     ],
 }
+MULTI_YAML = """\
+apiVersion: v1
+kind: Service
+metadata: {name: web}
+---
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, labels: {app: web}}
+"""
 
 
-def keys(browser: SchemaBrowser) -> list[str]:
-    return [key for _, key in browser.tree.options]
+def ids(browser: SchemaBrowser) -> list[str]:
+    return [row["id"] for row in browser.get_state()["rows"]]
 
 
-def test_starts_with_the_root_open():
+def detail(browser: SchemaBrowser, label: str) -> str:
+    return dict(browser.get_state()["details"])[label]
+
+
+def test_starts_with_the_root_open_and_its_rows_described():
     b = SchemaBrowser(value=DOC)
-    assert keys(b) == [".", ".total", ".users"]
-    assert b.selected == "." and b.tree.value == "."
-    assert b.get_state()["selected"] == "."
-    assert "object {2 keys}" in b.tree.options[0][0]
+    state = b.get_state()
+    assert ids(b) == [".", ".total", ".users"]
+    assert state["selected"] == "." and state["opened"] == ["."] and state["row_count"] == 3
+    root, total, users = state["rows"]
+    assert (root["type"], root["size"], root["open"], root["kids"]) == \
+        ("object", "{2 keys}", True, True)
+    assert (total["type"], total["sample"], total["kids"]) == ("number", "3", False)
+    assert (users["size"], users["open"], users["parent"]) == ("[3]", False, ".")
 
 
-def test_clicking_a_row_selects_and_opens_it():
+def test_opening_and_closing_as_the_view_does():
     b = SchemaBrowser(value=DOC)
-    b.tree.value = ".users"  # what a click in the front end sets
-    assert b.selected == ".users"
-    assert keys(b) == [".", ".total", ".users", ".users[]"]
-    b.tree.value = ".users[]"
-    assert keys(b)[-4:] == [".users[].id", ".users[].name", ".users[].settings",
-                            ".users[].email"]
-    label = dict((k, lbl) for lbl, k in b.tree.options)[".users[].name"]
-    assert label.strip().endswith("string (1/3)")  # presence in the label
+    b.set_state({"opened": [".", ".users", ".users[]"]})
+    assert ids(b)[3:] == [".users[]", ".users[].id", ".users[].name", ".users[].settings",
+                          ".users[].email"]
+    name = next(r for r in b.rows if r["id"] == ".users[].name")
+    assert (name["presence"], name["sample"]) == ("1/3", '"ann"')
+    b.set_state({"opened": [".", ".users"]})
+    assert ids(b) == [".", ".total", ".users", ".users[]"]
+    b.collapse(".users")
+    assert ids(b) == [".", ".total", ".users"]
 
 
-def test_details_show_pointer_jq_path_types_presence_samples():
+def test_selecting_opens_ancestors_and_fills_the_details():
     b = SchemaBrowser(value=DOC)
-    b.select(".users[].email")  # opens every ancestor
-    assert ".users[].email" in keys(b)
-    details = b.details.value
-    assert "<code>/users/1/email</code>" in details  # the first element that has it
-    assert "<code>.users[].email</code>" in details
-    assert "null (1), string (1)" in details
-    assert "2 of 3 objects" in details
-    assert "&quot;c@x.org&quot;" in details
-    b.select(".users[].settings.theme")
-    assert "samples" in b.details.value and "&quot;light&quot;" in b.details.value
-    assert "<code>2</code>" in b.details.value  # distinct
-
-
-def test_collapse_button():
-    b = SchemaBrowser(value=DOC)
-    b.select(".users[]")
-    assert ".users[].id" in keys(b)
-    b.collapse_button.click()
-    assert ".users[].id" not in keys(b) and ".users[]" in keys(b)
-    b.expand(".users[]")
-    assert ".users[].id" in keys(b)
-
-
-def test_children_are_paged():
-    b = SchemaBrowser(value={f"k{i}": i for i in range(100_000)}, page_size=50)
-    assert len(b.tree.options) == 52  # root, 50 keys, "N more"
-    label, more = b.tree.options[-1]
-    assert more == ". more" and label.strip() == "… 951 more"  # 1000 keys tracked + <other keys>
-    b.tree.value = more
-    assert len(b.tree.options) == 102 and b.tree.options[-1][0].strip() == "… 901 more"
-    assert b.selected == "."
-    assert "object {100000 keys}" in b.tree.options[0][0]
-
-
-def test_filter_narrows_keys_and_keeps_paths_to_matches():
-    b = SchemaBrowser(value=DOC)
-    b.select(".users[].settings")
-    b.filter_box.value = "THE"
-    assert b.filter == "THE"
-    assert keys(b) == [".", ".users", ".users[]", ".users[].settings",
-                       ".users[].settings.theme"]
-    b.filter_box.value = ""
-    assert ".total" in keys(b)
-
-
-def test_selecting_an_unknown_path_is_an_error():
-    b = SchemaBrowser(value=DOC)
+    b.set_state({"selected": ".users[].email"})
+    assert {".users", ".users[]"} <= set(b.opened)
+    assert ids(b)[b.cursor] == ".users[].email"
+    assert detail(b, "JSON Pointer") == "/users/1/email"  # the first element that has it
+    assert detail(b, "jq path") == ".users[].email"
+    assert detail(b, "types") == "null (1), string (1)"
+    assert detail(b, "present in") == "2 of 3 objects"
+    assert detail(b, "samples") == '"c@x.org"'
     with pytest.raises(JqMagicError) as exc:
         b.select(".nope")
-    assert exc.value.code == "NOT_FOUND"
-    assert b.selected == "."
+    assert exc.value.code == "NOT_FOUND" and b.selected == ".users[].email"
 
 
-def test_query_box_runs_on_the_selected_node():
+def test_rows_come_in_windows_so_100k_keys_stay_cheap():
+    started = time.perf_counter()
+    b = SchemaBrowser(value={f"k{i}": i for i in range(100_000)})
+    built = time.perf_counter() - started
+    assert b.row_count == 100_001 and len(b.rows) == 80
+    assert b.rows[0]["size"] == "{100,000 keys}"
+    started = time.perf_counter()
+    b.set_state({"window": [60_000, 50]})
+    scrolled = time.perf_counter() - started
+    assert [r["i"] for r in b.rows] == list(range(60_000, 60_050))
+    assert b.rows[0]["id"] == ".k59999"
+    assert len(json.dumps(b.get_state()["rows"])) < 20_000  # what crosses to the view
+    assert scrolled < 0.05, scrolled
+    assert built < 10, built
+
+
+def test_search_finds_keys_and_values_and_narrows_the_tree():
+    b = SchemaBrowser(value=DOC)
+    b.set_state({"search": "LIGHT"})
+    assert b.matches == [{"id": ".users[].settings.theme", "where": "/users/1/settings/theme",
+                          "match": '"light"'}]
+    assert ids(b) == [".", ".users", ".users[]", ".users[].settings",
+                      ".users[].settings.theme"]
+    assert b.search_note == "1 match in keys and values"
+    b.set_state({"search": "emai"})
+    assert [m["id"] for m in b.matches] == [".users[].email", ".users[].email"]
+    b.set_state({"search": ""})
+    assert ".total" in ids(b) and b.matches == []
+
+
+def test_the_jq_box_runs_on_the_selected_node_bounded():
     b = SchemaBrowser(value=DOC, max_results=2)
-    b.select(".users[]")
-    b.query_box.value = ".id * 10"
-    b.run_button.click()
-    assert b.query == ".id * 10"
-    text = b.results.value
-    assert "10" in text and "20" in text and "30" not in text  # bounded to 2
-    assert "Truncated" in text
+    b.set_state({"selected": ".users[]", "query": ".id * 10", "run_requests": 1})
+    assert not b.busy
+    assert b.output.count("class='jqmagic-result'") == 2  # a stream, bounded to 2
+    assert "Showing 2 of 3 results" in b.output
 
 
-def test_query_hints_from_the_shape():
+def test_the_jq_box_reports_the_users_own_program_and_one_hint():
     b = SchemaBrowser(value=DOC)
     b.select(".users[]")
-    b.query = ".nmae"
-    assert "did you mean .users[].name?" in b.run_query()
-    b.query = "error(\"boom\")"
+    b.query = ".id |"
     shown = b.run_query()
-    assert "QUERY_ERROR" in shown and "boom" in shown and "color:#b00" in b.results.value
+    assert "unexpected end of file" in shown and "unexpected ')'" not in shown
+    assert shown.splitlines()[1].strip() == ".id |"  # the caret line is under its own text
+    b.query = ".nmae"
+    shown = b.run_query()
+    assert shown.count("did you mean .users[].name?") == 1 and "Shape:" not in shown
+    b.query = 'error("boom")'
+    assert "QUERY_ERROR" in b.run_query() and "jqmagic-error" in b.output
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"corpus not found at {CORPUS}")
+def test_paths_of_a_multi_document_yaml_work_in_jq(tmp_path):
+    path = tmp_path / "install.yaml"
+    path.write_text(MULTI_YAML)
+    b = SchemaBrowser(str(path))
+    assert ids(b)[:4] == [".", ".apiVersion", ".kind", ".metadata"]
+    b.select(".metadata.name")
+    assert detail(b, "jq path") == ".metadata.name"
+    assert detail(b, "JSON Pointer") == "/metadata/name"
+    assert detail(b, "input") == "number 1 of 2"
+    assert query(".kind", file=str(path)).values == ["Service", "Deployment"]
+    b.set_state({"selected": ".kind", "query": "ascii_downcase", "run_requests": 1})
+    assert "&quot;deployment&quot;" in b.output
+
+
+def test_json_lines_streamed_and_searched_in_samples(tmp_path):
+    path = tmp_path / "events.jsonl"
+    path.write_text("\n".join(json.dumps({"level": lv, "n": i})
+                              for i, lv in enumerate(["info", "error", "info"])))
+    b = SchemaBrowser(file=path, stream=True)
+    assert ids(b) == [".", ".level", ".n"]
+    b.select(".level")
+    assert detail(b, "jq path") == ".level"
+    b.set_state({"search": "err"})
+    assert b.matches == [{"id": ".level", "where": ".level", "match": '"error"'}]
+    assert b.search_note == "1 match in keys and sample values"
+
+
+def test_the_snapshot_shows_the_open_tree_and_the_selection():
+    b = SchemaBrowser(value={"price": "$5", "users": [{"name": "a"}]})
+    b.select(".users[].name")
+    html = b.snapshot_html()
+    assert f"data-uid='{b.uid}'" in html and "tex2jax_ignore" in html
+    assert "<b>name</b>" in html and "<code>/users/0/name</code>" in html
+    assert "$" not in html  # money stays money
+    b.collapse(".users")
+    assert "<b>name</b>" not in b.snapshot_html()
+
+
+def test_displayed_it_leaves_a_snapshot_that_follows_the_tree(monkeypatch):
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.testing.globalipapp import start_ipython
+
+    shell = start_ipython() or InteractiveShell.instance()
+    published, updates = [], []
+
+    def publish(data, metadata=None, transient=None, update=False, **kw):
+        (updates if update else published).append(data)
+
+    monkeypatch.setattr(shell.display_pub, "publish", publish)
+    b = SchemaBrowser(value=DOC)
+    b._ipython_display_()
+    assert "application/vnd.jupyter.widget-view+json" in published[0]
+    assert "<b>total</b>" in published[1]["text/html"]
+    b.select(".users[].id")
+    assert "<b>id</b>" in updates[-1]["text/html"]
+
+
+@pytest.mark.skipif(not CORPUS_JSON.is_dir(), reason=f"corpus not found at {CORPUS_JSON}")
 def test_corpus_file_and_pointer():
-    b = SchemaBrowser(CORPUS / "geojson/world-countries.geo.json", path="/features")
+    b = SchemaBrowser(CORPUS_JSON / "geojson/world-countries.geo.json", path="/features")
     assert b.selected == ".features"
     b.select(".features[].properties.name")
-    assert "180 of 180 objects" in b.details.value
-    assert "<code>/features/0/properties/name</code>" in b.details.value
+    assert detail(b, "present in") == "180 of 180 objects"
+    assert detail(b, "JSON Pointer") == "/features/0/properties/name"
     b.query = "ascii_downcase"
     assert '"afghanistan"' in b.run_query()
 
 
-def test_streamed_file(tmp_path):
-    path = tmp_path / "d.json"
-    path.write_text(json.dumps(DOC))
-    b = SchemaBrowser(file=path, stream=True)
-    b.select(".users[].settings.theme")
-    assert "<code>/users/*/settings/theme</code>" in b.details.value
-    b.query = "."
-    assert '"dark"' in b.run_query()
-
-
-def test_import_jqmagic_does_not_import_ipywidgets():
+def test_import_jqmagic_does_not_import_widgets():
     import subprocess
     import sys
 
     code = ("import sys, jqmagic\n"
-            "assert 'ipywidgets' not in sys.modules\n"
-            "assert {'shape', 'payload', 'SchemaBrowser'} <= set(jqmagic.__all__)\n"
+            "assert 'ipywidgets' not in sys.modules and 'anywidget' not in sys.modules\n"
             "assert jqmagic.SchemaBrowser.__name__ == 'SchemaBrowser'\n"
-            "assert 'ipywidgets' in sys.modules")
+            "assert 'anywidget' in sys.modules")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=60)
+
+
+def test_the_view_module_ships_in_the_package():
+    from importlib.resources import files
+
+    js = files("jqmagic.widget").joinpath("tree.js").read_text()
+    assert "export default" in js and "data-lm-suppress-shortcuts" in js
+    assert SchemaBrowser(value=1).get_state()["_esm"] == js

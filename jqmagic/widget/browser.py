@@ -1,0 +1,236 @@
+"""SchemaBrowser: the anywidget face of :mod:`jqmagic.widget.model` (state in traits).
+
+The view (``tree.js``, an ES module shipped in the package) draws only the rows in its
+window and asks for others by setting ``window``; opening, selecting, searching and
+running jq are trait changes too, so Python drives it exactly as the front end does.
+Displayed, it also leaves a static HTML snapshot of the tree beside itself (updated as it
+changes), which a saved notebook, nbviewer and nbconvert show; the live view hides it.
+"""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Any
+
+import anywidget
+from traitlets import Bool, Dict, Int, List, Unicode, observe, validate
+
+from jqmagic.core import sources
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import Source
+from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
+from jqmagic.core.shape import STREAM_THRESHOLD, shape
+from jqmagic.core.shape.source import open_source
+from jqmagic.widget import snapshot
+from jqmagic.widget.model import OTHER_KEYS, Tree, build
+
+HERE = Path(__file__).parent
+
+
+class SchemaBrowser(anywidget.AnyWidget):
+    """Browse the merged shape of a document as a tree; search it; query any node with jq.
+
+    >>> b = SchemaBrowser(value={"users": [{"name": "ada"}]})  # doctest: +SKIP
+    >>> b.select(".users[].name")  # doctest: +SKIP
+    """
+
+    _esm = HERE / "tree.js"
+    _css = HERE / "tree.css"
+
+    uid = Unicode(help="ties the view to its static snapshot").tag(sync=True)
+    title = Unicode(help="what is browsed").tag(sync=True)
+    selected = Unicode(".", help="id (jq path) of the selected node").tag(sync=True)
+    cursor = Int(0, help="row index of the selected node").tag(sync=True)
+    opened = List(Unicode(), help="ids of the open nodes").tag(sync=True)
+    window = List(Int(), [0, 80], help="first row and row count the view wants"
+                  ).tag(sync=True)
+    row_count = Int(0, help="visible rows in all").tag(sync=True)
+    rows = List(Dict(), help="the rows of the window").tag(sync=True)
+    details = List(List(), help="label/value pairs of the selected node").tag(sync=True)
+    search = Unicode("", help="text searched in keys and values (in the kernel)"
+                     ).tag(sync=True)
+    matches = List(Dict(), help="what the search found").tag(sync=True)
+    search_note = Unicode("").tag(sync=True)
+    query = Unicode("", help="jq filter run on the selected node").tag(sync=True)
+    run_requests = Int(0, help="the view adds one to run the query").tag(sync=True)
+    busy = Bool(False, help="a query is running").tag(sync=True)
+    output = Unicode("", help="HTML of the last query's result").tag(sync=True)
+    max_results = Int(20, help="query results shown at most").tag(sync=True)
+
+    def __init__(self, source: Any = None, *, value: Any = None, file: Any = None,
+                 text: str | None = None, path: str = "", value_given: bool = False,
+                 stream: bool | None = None, stream_threshold: int = STREAM_THRESHOLD,
+                 **kwargs: Any):
+        given = {k: v for k, v in (("file", file), ("text", text)) if v is not None}
+        if value is not None or value_given:
+            given["value"] = value
+        self._source = Source.of(source, **given)
+        self._tree = _open(self._source, path, stream, stream_threshold)
+        self._handle = None
+        super().__init__(uid=secrets.token_hex(8), title=_title(self._source), **kwargs)
+        self.opened = [self._tree.root]
+        self.selected = self._tree.root
+        self._on_selected({"new": self.selected})
+
+    # -- the model's reactions -------------------------------------------------------------
+    @validate("selected")
+    def _valid_key(self, proposal):
+        return self._tree.find(proposal["value"])
+
+    @observe("selected")
+    def _on_selected(self, change):
+        key = change["new"]
+        missing = [a for a in self._tree.ancestors(key) if a not in self._tree.opened]
+        if missing:
+            self.opened = [*self.opened, *missing]
+        self.details = self._tree.details(key)
+        flat = self._tree.flat()
+        self.cursor = flat.index(key) if key in flat else 0
+        self._snapshot()
+
+    @observe("opened")
+    def _on_opened(self, change):
+        self._tree.opened = {self._tree.find(k) for k in change["new"]}
+        self._tree.changed()
+        self._refresh()
+
+    @observe("window")
+    def _on_window(self, change):
+        start, count = (list(change["new"]) + [0, 80])[:2]
+        self.rows = self._tree.rows(max(0, start), min(max(count, 1), 1000))
+
+    @observe("search")
+    def _on_search(self, change):
+        self.matches, self.search_note = self._tree.search(change["new"].strip())
+        self.opened = sorted(self._tree.opened)
+        self._refresh()
+
+    @observe("run_requests")
+    def _on_run(self, change):
+        self.run_query()
+
+    def _refresh(self) -> None:
+        flat = self._tree.flat()
+        self.row_count = len(flat)
+        self.cursor = flat.index(self.selected) if self.selected in flat else 0
+        self._on_window({"new": self.window})
+        self._snapshot()
+
+    # -- actions (what the view does, callable from Python) --------------------------------
+    def select(self, key: str) -> None:
+        """Select node ``key`` (a jq path), opening its ancestors."""
+        self.selected = key
+
+    def expand(self, key: str) -> None:
+        """Open node ``key``."""
+        key = self._tree.find(key)
+        if key not in self.opened:
+            self.opened = [*self.opened, key]
+
+    def collapse(self, key: str) -> None:
+        """Close node ``key``."""
+        self.opened = [k for k in self.opened if k != key]
+
+    def pointer(self, key: str) -> str:
+        """A JSON Pointer to the first value at node ``key``."""
+        return self._tree.pointer(self._tree.find(key))[0]
+
+    def run_query(self) -> str:
+        """Run the ``query`` filter on the selected node; show and return the text."""
+        from jqmagic.core.query.bounds import cut_text
+
+        self.busy = True
+        try:
+            text, html = self._run()
+        finally:
+            self.busy = False
+        self.output = html
+        return cut_text(text, 20_000)
+
+    def _run(self) -> tuple[str, str]:
+        from jqmagic.core.query import query
+        from jqmagic.display import note_html, page_html, pre_html, results_html
+
+        if OTHER_KEYS in self.selected:
+            text = "Keys past the tracked ones are merged; select a tracked node to query."
+            return text, page_html(note_html(text))
+        program = self.query.strip() or "."
+        node = self.selected
+        whole = program if node == "." else f"{node} | ({program}\n)"
+        try:
+            result = query(whole, self._source, limit=self.max_results)
+        except JqMagicError as exc:
+            error = _own_error(exc, program) if whole != program else exc
+            text = error.render()
+            return text, page_html(f"<div class='jqmagic-error'>{pre_html(text)}</div>")
+        message = result.message
+        body = results_html(result.printed, result.total, 20_000) if result.total else ""
+        text = "\n".join(filter(None, [result.text, message]))
+        return text, page_html(note_html(message) if message else "", body)
+
+    # -- display: the live view, and its static snapshot -----------------------------------
+    def snapshot_html(self) -> str:
+        """The tree as it is open now, with the selected node's details, as static HTML."""
+        return snapshot.html(self._tree, self.selected, self.title, self.uid)
+
+    def _snapshot(self) -> None:
+        if self._handle is not None:
+            self._handle.update(self._snapshot_bundle(), raw=True)
+
+    def _snapshot_bundle(self) -> dict:
+        return {"text/plain": snapshot.text(self._tree, self.selected, self.title),
+                "text/html": self.snapshot_html()}
+
+    def _ipython_display_(self) -> None:
+        from IPython.display import display
+
+        bundle = self._repr_mimebundle_()
+        display(bundle[0] if isinstance(bundle, tuple) else bundle, raw=True)
+        self._handle = display(self._snapshot_bundle(), raw=True, display_id=True)
+
+    def __repr__(self) -> str:
+        return f"<SchemaBrowser {self.title}: {self.row_count} rows shown>"
+
+
+def _open(source: Source, path: str, stream: bool | None, threshold: int) -> Tree:
+    """The tree of ``source`` (at JSON Pointer ``path``): in memory, or streamed when big."""
+    doc = open_source(source)
+    parts = parse_pointer(path)
+    if doc.streamable and (stream or (stream is None and doc.size > threshold)):
+        result = shape(file=doc.spec, path=path, stats=True, stream=True, jsonl=doc.lines)
+        assert result.node is not None
+        node = result.node.items if doc.lines and result.node.items else result.node
+        return Tree(node, inputs=doc.lines, root_jq=result.jq_path,
+                    root_pointer=result.path)
+    values = sources.load_values(source) if source.kind != "value" else [source.spec]
+    inputs = len(values) != 1 or doc.lines
+    targets, steps = [], []
+    for value in values:
+        target, steps = resolve(value, parts)
+        targets.append(target)
+    value = targets if inputs else targets[0]
+    return Tree(build(value, inputs), value=value, inputs=inputs,
+                root_jq=jq_path(steps), root_pointer=to_pointer(parts))
+
+
+def _own_error(wrapped: JqMagicError, program: str) -> JqMagicError:
+    """The error of the user's own program when it does not compile alone (never one in
+    the wrapped program the user did not type); else the wrapped program's error."""
+    from jqmagic.core.query import query
+
+    if wrapped.code != "INVALID_QUERY":
+        return wrapped
+    try:
+        query(program, null_input=True, limit=1, timeout=2.0)
+    except JqMagicError as own:
+        if own.code == "INVALID_QUERY":
+            return own
+    return wrapped
+
+
+def _title(source: Source) -> str:
+    if source.kind == "value":
+        return "a Python value"
+    spec = source.spec
+    return str(spec if not isinstance(spec, list) else f"{len(spec)} files")[:200]
