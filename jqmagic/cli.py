@@ -19,11 +19,12 @@ from jqmagic.tools.protocol import run_tool, tool_arguments
 
 
 def _print_error(exc: JqMagicError, status: int = 1) -> int:
-    print(f"error {exc.code}: {exc.message}", file=sys.stderr)
+    said = exc.to_dict("terminal")  # the error in the terminal's words (--timeout, ...)
+    print(f"error {exc.code}: {said['error']}", file=sys.stderr)
     if exc.detail:
         print(exc.detail, file=sys.stderr)
-    if exc.hint:
-        print(f"hint: {exc.hint}", file=sys.stderr)
+    if "hint" in said:
+        print(f"hint: {said['hint']}", file=sys.stderr)
     return status
 
 
@@ -90,7 +91,7 @@ def _answer(args: argparse.Namespace, produce: Callable, show: Callable) -> int:
     except JqMagicError as exc:
         if not args.json:
             raise
-        _print_json(exc.to_dict())
+        _print_json(exc.to_dict("terminal"))
         return 1
     if args.json:
         _print_json(result.to_dict())
@@ -148,8 +149,9 @@ def _run_patch(args: argparse.Namespace) -> int:
             kwargs["merge_patch"] = _json_file(args.merge_patch, "--merge-patch")
         result = patch(args.target, every=args.every, dry_run=args.dry_run, **kwargs).to_dict()
     except JqMagicError as exc:
-        _print_json({"status": "error", "code": exc.code, "message": exc.message,
-                     "suggestion": exc.hint})
+        said = exc.to_dict("terminal")
+        _print_json({"status": "error", "code": exc.code, "message": said["error"],
+                     "suggestion": said.get("hint", "")})
         return 1
     for key in ("previousValue", "newValue"):
         result[key] = _bounded(result[key])

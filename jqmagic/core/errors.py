@@ -7,12 +7,19 @@ Every failure a user can cause is a :class:`JqMagicError` carrying
 - ``hint``: the next step to take (may be empty);
 - ``detail``: optional extra lines, such as the offending line with a caret.
 
+The message and hint name options and operations with :func:`~jqmagic.core.words.term`;
+each face renders them in its own words (:meth:`JqMagicError.render`,
+:meth:`JqMagicError.to_dict`), so an agent reads ``json_inspect with path "/users"`` where
+a notebook reads ``%inspect``. ``.message`` and ``.hint`` are the notebook's words;
+``raw_message`` and ``raw_hint`` keep the terms, for an error built from another one.
 The faces print ``code: message`` plus the hint, never a traceback.
 """
 
 from __future__ import annotations
 
 import sys
+
+from jqmagic.core.words import for_face
 
 CODES = {
     "INVALID_JSON": "a JSON / JSON Lines / JSONC document does not parse",
@@ -49,27 +56,40 @@ class JqMagicError(Exception):
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)
         self.code = code
-        self.message = message
-        self.hint = hint
+        self.raw_message = message
+        self.raw_hint = hint
         self.detail = detail
         self.result = None  # a partial result, when the operation had produced some
         self.exit_code: int | None = None  # halt_error's status, when the program set one
 
+    @property
+    def message(self) -> str:
+        return for_face(self.raw_message, "notebook")
+
+    @property
+    def hint(self) -> str:
+        return for_face(self.raw_hint, "notebook")
+
+    @hint.setter
+    def hint(self, hint: str) -> None:
+        self.raw_hint = hint
+
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
-    def render(self) -> str:
-        """The full text a face shows: ``code: message``, the detail, then the hint."""
-        lines = [str(self)]
+    def render(self, face: str = "notebook") -> str:
+        """The full text ``face`` shows: ``code: message``, the detail, then the hint."""
+        lines = [f"{self.code}: {for_face(self.raw_message, face)}"]
         if self.detail:
             lines.append(self.detail)
-        if self.hint:
-            lines.append(f"Hint: {self.hint}")
+        hint = for_face(self.raw_hint, face)
+        if hint:
+            lines.append(f"Hint: {hint}")
         return "\n".join(lines)
 
     def to_wire(self) -> dict:
         """Everything needed to raise this error again in another process."""
-        return {"code": self.code, "message": self.message, "hint": self.hint,
+        return {"code": self.code, "message": self.raw_message, "hint": self.raw_hint,
                 "detail": self.detail, "exit_code": self.exit_code}
 
     @classmethod
@@ -79,13 +99,15 @@ class JqMagicError(Exception):
         error.exit_code = data.get("exit_code")
         return error
 
-    def to_dict(self) -> dict:
+    def to_dict(self, face: str = "agent") -> dict:
         """The error as data, the one shape every JSON face answers with (tools, MCP,
         ``--json``): ``{"success": false, "error", "error_code", "hint", "detail"}``
-        (hint and detail only when there are some)."""
-        out: dict = {"success": False, "error": self.message, "error_code": self.code}
-        if self.hint:
-            out["hint"] = self.hint
+        (hint and detail only when there are some), in ``face``'s words."""
+        out: dict = {"success": False, "error": for_face(self.raw_message, face),
+                     "error_code": self.code}
+        hint = for_face(self.raw_hint, face)
+        if hint:
+            out["hint"] = hint
         if self.detail:
             out["detail"] = self.detail
         return out

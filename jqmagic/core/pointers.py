@@ -10,7 +10,7 @@ from typing import Any
 from jsonpointer import JsonPointer, JsonPointerException
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.words import type_name
+from jqmagic.core.words import term, type_name
 
 KEYS_IN_ERROR = 12
 _PLAIN_KEY = re.compile(r"[\w.@/$-]+")
@@ -78,8 +78,8 @@ def bad_index(pointer: str, parent: str, token: str, length: int) -> JqMagicErro
     else:
         message = f"Path {pointer!r} not found: {_where(parent)} is an array of " \
                   f"length {length} and {token!r} is not an index."
-    hint = (f"Use an index from 0 to {length - 1}, or inspect {parent!r} to see the merged "
-            "element template." if length else "The array is empty.")
+    hint = (f"Use an index from 0 to {length - 1}, or {term('inspect', parent)} to see the "
+            "merged element template." if length else "The array is empty.")
     return JqMagicError("NOT_FOUND", message, hint)
 
 

@@ -30,6 +30,7 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import env_flag, env_paths, payload_dir, settings
+from jqmagic.core.words import term
 
 
 def enabled() -> bool:
@@ -58,8 +59,7 @@ def denied(what: str, shown: str) -> JqMagicError:
     return JqMagicError(
         "SANDBOX_DENIED", f"The sandbox refuses to {what} {shown}: it is outside the allowed "
         "folders.", f"Use a file under {os.pathsep.join(roots())}. Whoever started jqmagic "
-        "can allow its folder: `jqmagic mcp --allow-root DIR` (or tool), %config "
-        "JqMagic.allowed_roots, or JQMAGIC_ALLOWED_ROOTS.")
+        f"can allow its folder: {term('allow_root')}.")
 
 
 def resolve(path: str) -> str | None:
@@ -117,8 +117,7 @@ def check_exec(command: str) -> None:
         raise JqMagicError(
             "SANDBOX_DENIED", f"The sandbox refuses to run the command {command[:60]!r}.",
             "Read a file or pass the data inline instead. Whoever started jqmagic can allow "
-            "commands: `jqmagic mcp --allow-exec` (or tool), %config JqMagic.exec_allowed = "
-            "True, or JQMAGIC_EXEC_ALLOWED=1.")
+            f"commands: {term('allow_exec')}.")
 
 
 # ---------------------------------------------------------------- jq programs

@@ -86,3 +86,97 @@ def json_equal(left: Any, right: Any) -> bool:
     if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):
         return len(left) == len(right) and all(map(json_equal, left, right))
     return type(left) is type(right) and left == right
+
+
+# ---------------------------------------------------------------- the faces' words in hints
+
+FACES = ("notebook", "terminal", "agent")
+"""Who reads a hint: the magics, the ``jqmagic`` command, an agent calling the tools."""
+
+_TERMS: dict[str, dict[str, Any]] = {
+    # options; {0} is the term's argument
+    "timeout": {"notebook": "--timeout", "terminal": "--timeout",
+                "agent": "the timeout parameter"},
+    "jsonl": {"notebook": "--jsonl", "terminal": "--jsonl",
+              "agent": "JSON Lines (one value per line, in a .jsonl file)"},
+    "yaml": {"notebook": "--yaml", "terminal": "--yaml", "agent": "query_yaml"},
+    "jsonc": {"notebook": "--jsonc", "terminal": "--jsonc", "agent": None},
+    "exec": {"notebook": "--exec", "terminal": "--exec", "agent": "the jq tool's exec"},
+    "file": {"notebook": "--file", "terminal": "--file", "agent": "file"},
+    "input": {"notebook": "--input", "terminal": "--input", "agent": "input"},
+    "path": {"notebook": "--path", "terminal": "--path", "agent": "path"},
+    "stats": {"notebook": "--stats", "terminal": "--stats", "agent": "stats"},
+    "format": {"notebook": "--format {0}", "terminal": "--format {0}",
+               "agent": 'format "{0}"'},
+    "match": {"notebook": "--match", "terminal": "--match", "agent": "match"},
+    "where": {"notebook": "--where", "terminal": "--where", "agent": "match.where"},
+    "match_example": {"notebook": "--match {0} --where '{1}'",
+                      "terminal": "--match {0} --where '{1}'",
+                      "agent": 'match {{"arrayPath": "{0}", "where": {1}}}'},
+    "arg": {"notebook": "--arg {0} VALUE", "terminal": "--arg {0} VALUE",
+            "agent": 'args {{"{0}": VALUE}}'},
+    "bind": {"notebook": "--arg {0} VALUE or --argjson {0} JSON, or define a "
+                         "JSON-serializable Python variable {0}",
+             "terminal": "--arg {0} VALUE or --argjson {0} JSON",
+             "agent": 'args {{"{0}": VALUE}}'},
+    "indent": {"notebook": "--indent N or --tab", "terminal": "--indent N or --tab",
+               "agent": None},
+    # operations
+    "inspect": {"notebook": "%inspect SOURCE --path '{0}'", "terminal":
+                "jqmagic inspect FILE --path '{0}'", "agent": 'json_inspect with path "{0}"'},
+    "inspect_bare": {"notebook": "%inspect", "terminal": "jqmagic inspect",
+                     "agent": "json_inspect"},
+    "query": {"notebook": "jq (%jq)", "terminal": "jq (jqmagic query)", "agent": "the jq tool"},
+    # who may open the sandbox up
+    "allow_root": {"notebook": "%config JqMagic.allowed_roots = [...] (or JQMAGIC_ALLOWED_ROOTS)",
+                   "terminal": "jqmagic mcp --allow-root DIR (or jqmagic tool; or "
+                               "JQMAGIC_ALLOWED_ROOTS)",
+                   "agent": "ask the user to restart the tools with that folder allowed "
+                            "(allow-root, or JQMAGIC_ALLOWED_ROOTS)"},
+    "allow_exec": {"notebook": "%config JqMagic.exec_allowed = True (or "
+                               "JQMAGIC_EXEC_ALLOWED=1)",
+                   "terminal": "jqmagic mcp --allow-exec (or jqmagic tool; or "
+                               "JQMAGIC_EXEC_ALLOWED=1)",
+                   "agent": "ask the user to restart the tools with commands allowed "
+                            "(allow-exec, or JQMAGIC_EXEC_ALLOWED=1)"},
+    # a whole sentence only one face has
+    "target_variable": {"notebook": "The target may also be a Python variable.",
+                        "terminal": None, "agent": None},
+}
+_TERM = re.compile(r"⟨(\w+)((?:\|[^|⟨⟩]*)*)⟩")
+_SENTENCE_END = re.compile(r"(?<=[.?!])\s+(?=\S)")
+
+
+def term(name: str, *arguments: str) -> str:
+    """A face-neutral name of an option, operation or setting, for a hint or message the
+    core writes; each face says it in its own words (:func:`for_face`).
+
+    >>> for_face(f"Raise the limit with {term('timeout')}.", "agent")
+    'Raise the limit with the timeout parameter.'
+    >>> for_face(f"Use {term('inspect', '/users')}.", "terminal")
+    "Use jqmagic inspect FILE --path '/users'."
+    """
+    if name not in _TERMS:
+        raise ValueError(f"no term {name!r}")
+    return "⟨" + name + "".join(f"|{a}" for a in arguments) + "⟩"
+
+
+def terms(text: str) -> set[str]:
+    """The names of the terms ``text`` uses."""
+    return {m[1] for m in _TERM.finditer(text)}
+
+
+def for_face(text: str, face: str) -> str:
+    """``text`` with each :func:`term` in ``face``'s words; a sentence naming a term that
+    ``face`` has no words for is left out."""
+    if "⟨" not in text:
+        return text
+    if face not in FACES:
+        raise ValueError(f"no face {face!r}")
+
+    def say(match: re.Match) -> str:
+        words = _TERMS[match[1]][face]
+        return "\0" if words is None else words.format(*match[2].split("|")[1:])
+
+    sentences = _SENTENCE_END.split(_TERM.sub(say, text))
+    return " ".join(s for s in sentences if "\0" not in s)

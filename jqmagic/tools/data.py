@@ -13,11 +13,13 @@ from typing import Annotated, Any, Literal, TypedDict
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
 from jqmagic.core.shape import jq_schema
+from jqmagic.core.words import terms
 from jqmagic.tools.registry import tool
 from jqmagic.tools.schema import JsonValue, Param
 
 READ_MAX_TOKENS = 100_000
 PATCH_VALUE_CHARS = 10_000
+_TIMEOUT = Param("Seconds the query may run before it is stopped.", minimum=1, maximum=600)
 PASSTHROUGH_NOTE = " Or set large_result_passthrough=true to get the whole result."
 
 
@@ -37,6 +39,7 @@ def jq(
         "result it kept. Use exactly one of file, input, exec, payload.")] = None,
     raw: Annotated[bool, Param("Print strings without quotes (like jq -r).")] = False,
     compact: Annotated[bool, Param("One line per result, no indentation (like jq -c).")] = False,
+    timeout: Annotated[float, _TIMEOUT] = 30,
 ) -> dict[str, Any]:
     r"""Query and transform JSON with jq syntax, from a file, inline JSON or a command's output.
 
@@ -68,7 +71,8 @@ def jq(
                            'e.g. {"query": ".name", "file": "data.json"}.')
     ((name, spec),) = given.items()
     source = {"text" if name == "input" else name: spec}
-    return _answer(with_comments(run_query, query, raw=raw, compact=compact, **source))
+    return _answer(with_comments(run_query, query, raw=raw, compact=compact, timeout=timeout,
+                                 **source))
 
 
 def with_comments(operation: Any, *args: Any, **keywords: Any) -> Any:
@@ -78,7 +82,7 @@ def with_comments(operation: Any, *args: Any, **keywords: Any) -> Any:
         return operation(*args, **keywords)
     except JqMagicError as exc:
         if exc.code != "INVALID_JSON" or keywords.get("jsonc") is not None or \
-                "JSONC" not in exc.hint:
+                "jsonc" not in terms(exc.raw_hint):
             raise
         first = exc
     try:
@@ -116,7 +120,6 @@ def _query_file(expression: str, file_path: str, options: dict[str, Any]) -> dic
     return result
 
 
-_TIMEOUT = Param("Seconds the query may run before it is stopped.", minimum=1, maximum=600)
 _SLURP = Param("Read every document (YAML ---) or line (JSON Lines) into one array first, "
                "to count, sort or group across them (like jq -s).")
 _ARGS = Param("Values for $names in the expression, e.g. {\"min\": 10} for "

@@ -115,5 +115,6 @@ def call(name: str, request: Any) -> dict[str, Any]:
 
 
 def failure(exc: JqMagicError) -> dict[str, Any]:
-    """The failure response of an error (:meth:`JqMagicError.to_dict`)."""
-    return exc.to_dict()
+    """The failure response of an error, in an agent's words (:meth:`JqMagicError.to_dict`):
+    the one place the tools name options and operations as tools and parameters."""
+    return exc.to_dict("agent")

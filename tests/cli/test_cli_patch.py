@@ -85,7 +85,8 @@ def test_errors_are_a_json_object_and_exit_1(settings):
     assert json.loads(run.stdout) == {
         "status": "error", "code": "NOT_FOUND",
         "message": "Path '/servers/9' not found. Array length is 2.",
-        "suggestion": "Use '/servers/-' to append, --match or %inspect /servers."}
+        "suggestion": "Use '/servers/-' to append, --match or jqmagic inspect FILE "
+                      "--path '/servers'."}
     bad_value = json.loads(jqmagic(str(settings), "set", "/a", "dark").stdout)
     assert bad_value["code"] == "INVALID_JSON" and "double quotes" in bad_value["suggestion"]
     failed = json.loads(jqmagic(str(settings), "--rfc6902", str(settings.parent / "no.json")

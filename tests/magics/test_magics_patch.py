@@ -59,7 +59,8 @@ def test_errors_are_one_line_and_change_nothing(config, ip):
         ip.run_line_magic("jsonpatch", f"{config} set /users/5 1")
     assert exc.value.code == "NOT_FOUND"
     assert str(exc.value) == ("NOT_FOUND: Path '/users/5' not found. Array length is 1.\n"
-                              "Hint: Use '/users/-' to append, --match or %inspect /users.")
+                              "Hint: Use '/users/-' to append, --match or %inspect SOURCE "
+                              "--path '/users'.")
     ip.user_ns["n"] = 3
     with pytest.raises(UsageError) as exc:
         ip.run_line_magic("jsonpatch", "n set /a 1")

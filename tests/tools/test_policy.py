@@ -45,7 +45,7 @@ def test_files_outside_the_working_directory_are_refused(closed, places):
     assert tool(inside, closed, "jq", {"query": ".a", "file": "a.json"})["output"] == "1"
     out = tool(inside, closed, "jq", {"query": ".", "file": str(outside / "secret.json")})
     assert out["error_code"] == "SANDBOX_DENIED" and "s3cr3t" not in json.dumps(out)
-    assert "--allow-root" in out["hint"]
+    assert "allow-root" in out["hint"] and "--" not in out["hint"]  # the agent relays it
     opened = tool(inside, closed, "jq", {"query": ".key", "file": str(outside / "secret.json")},
                   "--allow-root", str(outside))
     assert opened["output"] == '"s3cr3t"'

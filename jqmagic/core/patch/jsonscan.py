@@ -11,6 +11,7 @@ from typing import Any, NamedTuple
 
 from jqmagic.core import pointers
 from jqmagic.core.errors import JqMagicError, caret_excerpt
+from jqmagic.core.words import term
 
 BOM = b"\xef\xbb\xbf"
 _WS = re.compile(r"(?:[ \t\n\r]+|//[^\n]*|/\*.*?\*/)*", re.S)
@@ -111,7 +112,7 @@ def array_index(tokens: list[str], depth: int, length: int, *, append: bool = Fa
     raise JqMagicError(
         "NOT_FOUND",
         f"Path '{where}' not found. Array length is {length}.",
-        f"{how}--match or %inspect {parent or chr(39) * 2}.",
+        f"{how}{term('match')} or {term('inspect', parent)}.",
     )
 
 

@@ -21,7 +21,7 @@ from jqmagic.core.patch.plan import (
     pointer_tokens,
 )
 from jqmagic.core.pointers import to_pointer
-from jqmagic.core.words import a, json_equal, preview, type_name
+from jqmagic.core.words import a, json_equal, preview, term, type_name
 
 
 def _single(store: Store, op: str, tokens: list[str], value: Any) -> list[Change]:
@@ -155,7 +155,7 @@ def _by_match(
     """Apply ``op`` to the matching elements (from the end, so indexes stay valid)."""
     found = _find(store, array, where, every)
     if op == "set" and not inner and not isinstance(value, dict):
-        raise bad("With --match and no path, set needs an object of keys to set.",
+        raise bad(f"With {term('match')} and no path, set needs an object of keys to set.",
                    "Or give a path inside the element, e.g. '/status'.")
     changes: list[Change] = []
     for index in sorted(found, reverse=True):
@@ -174,8 +174,8 @@ def _find(store: Store, array: list[str], where: dict, every: bool) -> list[int]
     where_text = to_pointer(array) or "the root"
     kind = store.kind(array)
     if kind != "array":
-        raise bad(f"--match needs an array, but {where_text} is {a(kind)}.",
-                   f"Use %inspect {where_text} to find the array.")
+        raise bad(f"{term('match')} needs an array, but {where_text} is {a(kind)}.",
+                   f"Use {term('inspect', to_pointer(array))} to find the array.")
     found = []
     for index, element in store.elements(array, _needles(where)):
         if isinstance(element, dict) and all(
@@ -188,7 +188,8 @@ def _find(store: Store, array: list[str], where: dict, every: bool) -> list[int]
         raise JqMagicError(
             "NOT_FOUND",
             f"No element of {where_text} matches {preview(where)}.",
-            f"Values compare by type ('5' is not 5). Use %inspect {where_text} to see them.",
+            "Values compare by type ('5' is not 5). Use "
+            f"{term('inspect', to_pointer(array))} to see them.",
         )
     return found
 
@@ -212,8 +213,9 @@ def _rfc6902(store: Store, operations: list) -> list[Change]:
             changes.append(_apply_operation(store, operation))
         except JqMagicError as exc:
             raise JqMagicError(
-                exc.code, f"Operation {number} of the patch failed: {exc.message}",
-                (exc.hint + " " if exc.hint else "") + "Nothing was changed.", exc.detail,
+                exc.code, f"Operation {number} of the patch failed: {exc.raw_message}",
+                (exc.raw_hint + " " if exc.raw_hint else "") + "Nothing was changed.",
+                exc.detail,
             ) from exc
     return changes
 
@@ -297,11 +299,13 @@ def plan(edit: Edit) -> tuple[str, Runner]:
     check_op(op, value)
     if match is None:
         if path is None:
-            raise bad(f"{op} needs a path or --match.", "e.g. '/config/timeout'; '' is the root.")
+            raise bad(f"{op} needs a path or {term('match')}.",
+                      "e.g. '/config/timeout'; '' is the root.")
         tokens = pointer_tokens(path)
         return op, lambda store: (_single(store, op, tokens, value), 1)
     if not isinstance(where, dict) or not where:
-        raise bad("--match needs --where: an object of properties to compare.",
-                   'e.g. --match /users --where \'{"id": "user-123"}\'.')
+        example = term("match_example", "/users", '{"id": "user-123"}')
+        raise bad(f"{term('match')} needs {term('where')}: an object of properties to "
+                  "compare.", f"e.g. {example}.")
     array, inner = pointer_tokens(match), pointer_tokens(path) if path else []
     return op, lambda store: _by_match(store, op, array, where, every, inner, value)

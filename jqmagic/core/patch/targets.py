@@ -22,6 +22,7 @@ from jqmagic.core.patch.plan import Runner, bad
 from jqmagic.core.patch.result import PatchResult
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdoc import TextDoc
+from jqmagic.core.words import term
 
 _NOT_JSON_SUFFIXES = {".yaml", ".yml", ".jsonl", ".ndjson"}
 _COMPARE_BYTES = 16 << 20  # below this size, a conflict check also compares the content
@@ -64,7 +65,7 @@ def patch_file(path: Path, operation: str, run: Runner, dry_run: bool) -> PatchR
     try:
         doc = TextDoc(data)
     except JqMagicError as exc:
-        raise JqMagicError(exc.code, f"Cannot patch {path}: {exc.message}", exc.hint,
+        raise JqMagicError(exc.code, f"Cannot patch {path}: {exc.raw_message}", exc.raw_hint,
                            exc.detail) from None
     changes, matched = run(doc)
     result = PatchResult(operation, tuple(changes), matched, doc.changed, dry_run,
@@ -81,7 +82,7 @@ def _check_file(path: Path) -> Path:
     real = Path(sandbox.check_path(str(path), "patch"))
     if not real.exists():
         raise JqMagicError("NOT_FOUND", f"File {path} not found.",
-                           "Check the path (in the magic, TARGET may also be a variable).")
+                           f"Check the path. {term('target_variable')}")
     if not real.is_file():
         raise JqMagicError("FILE_ERROR", f"Cannot patch {path}: it is not a regular file.")
     return real

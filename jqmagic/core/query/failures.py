@@ -7,7 +7,7 @@ import re
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError, caret_excerpt
-from jqmagic.core.words import cut
+from jqmagic.core.words import cut, term
 
 PRECISE_ERROR_BYTES = 64 * 1024 * 1024
 MESSAGE_CHARS = 2_000  # a jq error message shown at most (error("x" * 1e7) stays bounded)
@@ -31,8 +31,7 @@ def compile_error(error: str, program: str) -> JqMagicError:
         hint = "The program stops too early: close every (, [, { and \" it opens."
     var = UNDEFINED_VAR.search(error)
     if var:
-        hint = (f"Bind it with --arg {var[1]} VALUE or --argjson {var[1]} JSON, or define a "
-                f"JSON-serializable Python variable {var[1]}.")
+        hint = f"Bind it with {term('bind', var[1])}."
     extra = len([line for line in lines[1:] if line.startswith("jq: error")])
     more = f" (and {extra} more error(s))" if extra else ""
     return JqMagicError("INVALID_QUERY", f"Invalid jq program: {cut(what, MESSAGE_CHARS)}{more}",
@@ -43,8 +42,8 @@ def run_error(error: str, total: int) -> JqMagicError:
     """QUERY_ERROR for an uncaught jq error after ``total`` results."""
     after = f" (after {total} result(s))" if total else ""
     return JqMagicError("QUERY_ERROR", f"jq error{after}: {cut(error, MESSAGE_CHARS)}",
-                        "Check the types along the path; try `%inspect` on the input or "
-                        "add `?` to skip values that do not fit.")
+                        f"Check the types along the path; try {term('inspect_bare')} on the input "
+                        "or add `?` to skip values that do not fit.")
 
 
 def halt_error(exit_code: int, message: str | None) -> JqMagicError | None:

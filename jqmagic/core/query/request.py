@@ -17,6 +17,7 @@ from jqmagic.core.options import (
     Source,
     source_from,
 )
+from jqmagic.core.words import term
 
 _NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 
@@ -82,8 +83,7 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
     printing = PrintOptions(**groups["printing"])
     if not 0 <= printing.indent <= 7:
         raise JqMagicError("INVALID_ARGUMENT", f"Cannot indent by {printing.indent} "
-                           "characters.", "jq indents by 0 to 7 spaces (--indent N), or use "
-                           "--tab.")
+                           "characters.", f"jq indents by 0 to 7 spaces ({term('indent')}).")
     return Request(program, src, check_args(args), run, printing, Bounds.default(**bounds),
                    positional)
 
@@ -100,7 +100,8 @@ def check_args(args: dict[str, Any] | None) -> dict[str, Any]:
     for name in args or {}:
         if not isinstance(name, str) or not _NAME.match(name):
             raise JqMagicError("INVALID_ARGUMENT", f"{name!r} is not a valid jq variable name.",
-                               "Use letters, digits and underscores, e.g. --arg user_id 42.")
+                               "Use letters, digits and underscores, e.g. "
+                               f"{term('arg', 'user_id')}.")
     checked = dict(args or {})
     sources.dumps(checked)  # fails early, with a clear message, on a non-JSON value
     return checked

@@ -112,7 +112,8 @@ def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
         source = Source("file", str(payloads.find(source.spec).path))
     if error is not None and error.code == "QUERY_ERROR":
         hint = hint_for_source(result.program, source, error=error.message)
-        error.hint = hint or error.hint
+        if hint:
+            error.hint = hint
         return
     only_nulls = result.values and all(v is None for v in result.values)
     if error is None and (result.total == 0 or only_nulls):

@@ -25,7 +25,7 @@ from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.wire import read_frame, write_frame
 from jqmagic.core.settings import settings
-from jqmagic.core.words import cut
+from jqmagic.core.words import cut, term
 
 jv_documents = JvCache(lambda: fastpath.documents.size)
 """Files parsed by libjq (the fast path's trees are ``fastpath.documents``): one budget."""
@@ -67,7 +67,8 @@ def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
         jv_documents.clear()
         return _failed(JqMagicError(
             "TOO_LARGE", "The jq program ran out of memory and was stopped.",
-            "Query a smaller part (e.g. .items[:1000]) or stream with --jsonl."), 0, []), b""
+            "Query a smaller part (e.g. .items[:1000]) or stream with "
+            f"{term('jsonl')}."), 0, []), b""
 
 
 def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:

@@ -29,6 +29,7 @@ from jqmagic.core.query import progress
 from jqmagic.core.query.wire import read_frame, write_frame
 from jqmagic.core.settings import settings
 from jqmagic.core.sources import dumps
+from jqmagic.core.words import term
 
 GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)
 START_UP = 60.0  # seconds a worker may take to start and take a request
@@ -124,7 +125,8 @@ class Worker:
                 self.stop()
                 raise JqMagicError(
                     "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
-                    "Narrow the input (e.g. .items[:100]) or raise the limit with --timeout."
+                    "Narrow the input (e.g. .items[:100]) or raise the limit with "
+                    f"{term('timeout')}."
                 ) from None
             except (EOFError, BrokenPipeError, OSError):
                 raise self._crashed() from None
@@ -164,7 +166,7 @@ class Worker:
                 "TOO_LARGE", f"The query ran out of memory (the worker's cap is "
                 f"{self.memory_limit / 2**30:.1f} GiB) and was stopped.",
                 "Query a smaller part (e.g. .items[:1000]), print less (length, keys), or "
-                "stream with --jsonl.")
+                f"stream with {term('jsonl')}.")
         last = stderr.splitlines()[-1] if stderr else f"exit status {code}"
         return JqMagicError("QUERY_ERROR", f"The jq worker crashed: {last}",
                             "The worker was restarted; try again or simplify the program.")

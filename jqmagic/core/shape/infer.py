@@ -19,7 +19,7 @@ from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_p
 from jqmagic.core.shape import stream as shapestream
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.source import open_source
-from jqmagic.core.words import type_name
+from jqmagic.core.words import term, type_name
 
 FORMATS = ("shape", "jqschema", "jsonschema")
 STREAM_THRESHOLD = 256 * 2**20
@@ -211,7 +211,7 @@ def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "
                            f"Use one of: {', '.join(FORMATS)}.")
     if stats and format != "shape":
         raise JqMagicError("INVALID_ARGUMENT", f"stats come with format 'shape', not {format!r}",
-                           "Drop --stats, or use --format shape.")
+                           f"Drop {term('stats')}, or use {term('format', 'shape')}.")
     if not isinstance(depth, int) or depth < 0:
         raise JqMagicError("INVALID_ARGUMENT", f"depth must be a whole number >= 0, not {depth!r}",
                            "Use e.g. depth=2.")
@@ -225,8 +225,8 @@ def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "
             return _shape_stream(doc, parts, depth, format, stats)
         return _shape_loaded(doc, parts, depth, format, stats)
     except RecursionError:
-        raise too_deep("The document", "Inspect a deeper part with --path, or query it with "
-                       "jq (%jq), which reads up to 10,000 levels.") from None
+        raise too_deep("The document", f"Inspect a deeper part with {term('path')}, or query "
+                       f"it with {term('query')}, which reads up to 10,000 levels.") from None
 
 
 def _shape_loaded(doc: Any, parts: list[str], depth: int, format: str, stats: bool

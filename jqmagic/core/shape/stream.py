@@ -13,6 +13,7 @@ from typing import Any, BinaryIO
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.pointers import bad_index, index_of, missing_key, not_container, to_pointer
 from jqmagic.core.shape.node import Node
+from jqmagic.core.words import term
 
 Event = tuple[str, Any]
 _SCALAR_TYPES = {"string": "string", "number": "number", "boolean": "boolean", "null": "null"}
@@ -66,7 +67,8 @@ def events(stream: BinaryIO, *, lines: bool = False, backend: str | None = None
         if "integer overflow" in str(exc):
             raise IntegerOverflow from exc
         raise JqMagicError("INVALID_JSON", f"the document does not parse as JSON: {exc}",
-                           "Check the file with `jq . FILE`; for JSON Lines use --jsonl.") from exc
+                           "Check the file with `jq . FILE`; for JSON Lines use "
+                           f"{term('jsonl')}.") from exc
 
 
 def _skip(first: str, it: Iterator[Event]) -> None:

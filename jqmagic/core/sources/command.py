@@ -9,6 +9,7 @@ import subprocess
 from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
+from jqmagic.core.words import term
 
 
 def run_command(command: str, out_path: str, timeout: float | None = None) -> None:
@@ -31,7 +32,7 @@ def run_command(command: str, out_path: str, timeout: float | None = None) -> No
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()
             raise JqMagicError("TIMEOUT", f"The command ran longer than {timeout:g} s: "
-                               f"{command}", "Raise the limit with --timeout.") from None
+                               f"{command}", f"Raise the limit with {term('timeout')}.") from None
         except BaseException:
             os.killpg(process.pid, signal.SIGKILL)
             process.communicate()

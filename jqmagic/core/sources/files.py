@@ -11,6 +11,7 @@ from pathlib import Path
 from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.sources.resolve import expand
+from jqmagic.core.words import term
 
 
 def resolve_files(spec: str | list[str]) -> list[str]:
@@ -44,7 +45,8 @@ def resolve_files(spec: str | list[str]) -> list[str]:
 
 def _not_regular(path: str) -> JqMagicError:
     return JqMagicError("FILE_ERROR", f"{path} is not a regular file (a FIFO, socket or "
-                        "device).", "Copy its content to a file first, or pipe it with --exec.")
+                        "device).", "Copy its content to a file first, or pipe it with "
+                        f"{term('exec')}.")
 
 
 def check_encoding(path: str, head: bytes) -> None:

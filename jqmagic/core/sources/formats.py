@@ -9,6 +9,7 @@ from typing import Any
 
 from jqmagic.core import jsonc
 from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
+from jqmagic.core.words import term
 
 
 def _jsonable(obj: Any) -> Any:
@@ -53,7 +54,8 @@ def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any
     except json.JSONDecodeError as exc:
         raise invalid_json(label, exc.msg, text, exc.lineno, exc.colno, fmt) from None
     except RecursionError:
-        raise too_deep(label, "Query it with jq (%jq), which reads up to 10,000 levels.") from None
+        raise too_deep(label, f"Query it with {term('query')}, which reads up to 10,000 "
+                       "levels.") from None
     return values
 
 
@@ -66,10 +68,10 @@ def invalid_json(label: str, why: str, text: str, line: int, column: int,
     offending = lines[line - 1] if 0 < line <= len(lines) else ""  # past a final newline: ""
     if fmt == "json" and ("//" in offending or "/*" in offending
                           or re.search(r",\s*[\]}]", offending)):
-        hint = ("If the file has comments or trailing commas (JSONC, as in tsconfig.json), "
-                "read it with --jsonc.")
+        hint += (" If the file has comments or trailing commas (JSONC, as in tsconfig.json), "
+                 f"read it with {term('jsonc')}.")
     if fmt == "yaml":
-        hint = "Read it as YAML with --yaml."
+        hint = f"Read it as YAML with {term('yaml')}."
     return JqMagicError("INVALID_JSON", f"{label}, line {line}, column {column}: {why}",
                         hint, excerpt)
 

@@ -13,6 +13,7 @@ from typing import Any
 from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
+from jqmagic.core.words import term
 
 
 def _fixed_part(path: str) -> str:
@@ -71,7 +72,7 @@ def classify(source: Any) -> tuple[str, Any]:
     if is_path and is_json:
         raise JqMagicError(
             "AMBIGUOUS_SOURCE", f"{source!r} is both an existing file and valid JSON text.",
-            "Say which one you mean with file=... or text=... (--file or --input).")
+            f"Say which one you mean with {term('file')} or {term('input')}.")
     if is_json:
         return "text", source
     return "file", source

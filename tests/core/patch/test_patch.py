@@ -83,7 +83,7 @@ def test_set_appends_with_dash_and_at_the_length(users):
 def test_set_past_the_end_says_the_length(users):
     error = fails("NOT_FOUND", users, "set", "/users/9999", {})
     assert error.message == "Path '/users/9999' not found. Array length is 3."
-    assert "--match or %inspect /users" in error.hint
+    assert "--match or %inspect SOURCE --path '/users'" in error.hint
     assert users.read_text() == USERS
 
 
