@@ -128,6 +128,18 @@ def _dump(value: jv, flags: int = 0) -> str:
     return _text(_lib.jv_dump_string(value, flags))
 
 
+dump = _dump
+
+
+def array(values: list[jv]) -> jv:
+    """A jq array of ``values`` (consumed, and the list emptied)."""
+    whole = _lib.jv_array()
+    for value in values:
+        whole = _lib.jv_array_append(whole, value)
+    values.clear()
+    return whole
+
+
 def _message(value: jv) -> str:
     """A jv message as jq prints it: strings raw, anything else as JSON; consumes."""
     if _lib.jv_get_kind(value) == KIND_STRING:
@@ -156,9 +168,9 @@ def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
         if colors is not None:
             _lib.jq_set_colors(colors.encode())
     if tab and not compact:
-        flags = PRINT_TAB | PRINT_PRETTY
-    elif not compact and indent > 0:
-        flags = min(indent, 7) << 8 | PRINT_PRETTY
+        flags |= PRINT_TAB | PRINT_PRETTY
+    elif not compact:  # jq 1.8.2: --indent 0 is pretty, with no indentation
+        flags |= min(indent, 7) << 8 | PRINT_PRETTY
     if sort_keys:
         flags |= PRINT_SORTED
     if ascii:
@@ -301,15 +313,15 @@ def parse_inputs(files: list[str]) -> list[jv]:
         _lib.jq_util_input_free(ctypes.byref(inputs))
 
 
-def parse_text(text: str) -> list[jv]:
+def parse_text(text: str | bytes) -> list[jv]:
     """Every top-level value of JSON ``text`` (owned jvs); InputError on a bad one."""
-    data = text.encode("utf-8", "surrogatepass")
+    data = text if isinstance(text, bytes) else text.encode("utf-8", "surrogatepass")
     if len(data) >= 2**31:  # libjq's buffer length is an int
         raise InputError("the converted text is over 2 GiB; convert the file to JSON first")
     parser = c_void_p(_lib.jv_parser_new(0))
     values: list[jv] = []
     try:
-        _lib.jv_parser_set_buf(parser, data, len(data), 1)
+        _lib.jv_parser_set_buf(parser, data, len(data), 0)  # the whole text: not partial
         while True:
             value = _lib.jv_parser_next(parser)
             if _lib.jv_get_kind(value) != KIND_INVALID:
@@ -378,11 +390,17 @@ def _inputs(state: c_void_p, inputs: c_void_p) -> Iterator[jv]:
 
 
 def _results(program: Program, value: jv, flags: int) -> Iterator[str]:
+    return (_dump(result, flags) for result in results(program, value))
+
+
+def results(program: Program, value: jv) -> Iterator[jv]:
+    """The results of ``program`` on ``value`` (consumed), as owned jvs; RunError or Halt
+    when the program stops with an error or a halt."""
     _lib.jq_start(program.state, value, 0)
     while True:
         result = _lib.jq_next(program.state)
         if _lib.jv_get_kind(result) != KIND_INVALID:
-            yield _dump(result, flags)
+            yield result
             continue
         if _lib.jq_halted(program.state):
             _lib.jv_free(result)

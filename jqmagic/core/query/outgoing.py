@@ -27,7 +27,7 @@ def message(request: Request, slot: payloads.PayloadRef | None) -> dict[str, Any
                    "formats": vars(request.source.formats)},
         "run": {"slurp": run.slurp, "null_input": run.null_input, "raw_input": run.raw_input,
                 "timeout": timeout(request), "library_paths": list(run.library_paths),
-                "cache": run.cache},
+                "cache": run.cache, "stream_eval": run.stream_eval},
         "layout": request.printing.layout(),
         "dump": {"ascii": request.printing.ascii, "color": request.printing.color,
                  "colors": os.environ.get("JQ_COLORS")},

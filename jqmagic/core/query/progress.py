@@ -32,6 +32,13 @@ def parsing(label: str, size: int) -> None:
         _send({"event": "parsing", "label": label, "bytes": size})
 
 
+def working() -> None:
+    """A long streaming pass is still under way: the program's clock starts again (each
+    stretch of work between two calls is bounded by the timeout)."""
+    if _send is not None:
+        _send({"event": "begin"})
+
+
 def parsed(label: str, size: int) -> None:
     """Parsing has ended: the program's clock starts now."""
     if _send is not None:

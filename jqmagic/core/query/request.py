@@ -33,6 +33,7 @@ class RunOptions:
     library_paths: tuple[str, ...] = ()
     cache: bool = True
     parallel: int = 0  # worker processes for a per-input program over several files
+    stream_eval: bool = False  # stream big JSON files even when they fit the budget
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core import sandbox, sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import failures, fastpath, libjq, progress
+from jqmagic.core.query import failures, fastpath, libjq, progress, streameval
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.wire import read_frame, write_frame
@@ -53,6 +53,10 @@ def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
     _apply_caller(request)
     try:
         sandbox.check_program(request["program"], request["run"].get("library_paths") or [])
+        streamed = streameval.answer(programs, request, _named(request))
+        if streamed is not None:
+            return _reply(streamed.error, streamed.total, streamed.kept, streamed.spill,
+                          streamed.messages, "stream", request)
         fast = fastpath.answer(request)
         if fast is not None:
             header = {"status": "ok", "error": None, "total": fast.total,
@@ -103,20 +107,29 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
                 prepared = stack.enter_context(sources.prepare(source, run.get("timeout")))
                 take(libjq.run(program, prepared.files, null_input=run["null_input"],
                                slurp=run["slurp"], raw_input=run["raw_input"], flags=flags))
-    except libjq.CompileError as exc:
-        error = failures.compile_error(str(exc), request["program"])
-    except libjq.RunError as exc:
-        error = failures.run_error(str(exc), total)
     except libjq.InputError as exc:
         error = failures.input_error(str(exc), prepared or sources.Prepared())
-    except libjq.Halt as exc:
-        error = failures.halt_error(exc.exit_code, exc.message)
+    except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:
+        error = exc
     finally:
         spill.close()
-    messages = program.messages[:MAX_MESSAGES] if program is not None else []
+    messages = program.messages if program is not None else []
+    return _reply(error, total, kept, spill, messages, "libjq", request)
+
+
+def _reply(error: Exception | None, total: int, kept: list[bytes], spill: Spill,
+           messages: list[str], engine: str, request: dict) -> tuple[dict, bytes]:
+    """The reply to a request libjq answered (``error``: how it stopped, if it did)."""
+    if isinstance(error, libjq.CompileError):
+        error = failures.compile_error(str(error), request["program"])
+    elif isinstance(error, libjq.RunError):
+        error = failures.run_error(str(error), total)
+    elif isinstance(error, libjq.Halt):
+        error = failures.halt_error(error.exit_code, error.message)
+    messages = messages[:MAX_MESSAGES]
     header = _failed(error, total, messages) if error else {"status": "ok", "error": None}
     header.update({"total": total, "sizes": [len(d) for d in kept], "spilled": spill.written,
-                   "spill_error": spill.error, "engine": "libjq",
+                   "spill_error": spill.error, "engine": engine,
                    "messages": _bounded_messages(messages)})
     return header, b"".join(kept)
 

@@ -8,7 +8,7 @@ import os
 
 import pytest
 
-from jqmagic import query
+from jqmagic import JqMagicError, query
 from jqmagic.core.query import libjq, serve
 from jqmagic.core.query.run import clear_cache
 from jqmagic.core.settings import settings
@@ -79,11 +79,13 @@ def test_a_bad_file_falls_back_to_libjq_reading_it(tmp_path, parses):
     assert info.value.result.values == [""]  # the first value's answer, as jq prints it
 
 
-def test_over_the_budget_is_used_then_freed_and_clear_cache_empties(tmp_path, parses,
-                                                                     monkeypatch):
+def test_over_the_budget_is_not_parsed_whole_and_clear_cache_empties(tmp_path, parses,
+                                                                      monkeypatch):
     path = write(tmp_path / "a.json", 50)
     monkeypatch.setattr(settings, "doc_cache_bytes", 10)
-    assert query(OUTSIDE_THE_FAST_PATH + " | length", path).values[0] > 0
+    with pytest.raises(JqMagicError) as caught:  # it streams (streameval) or is refused
+        query(OUTSIDE_THE_FAST_PATH + " | length", path)
+    assert caught.value.code == "TOO_LARGE" and parses == []
     assert serve.jv_documents.size == 0
     monkeypatch.setattr(settings, "doc_cache_bytes", 1 << 30)
     query(OUTSIDE_THE_FAST_PATH, path)

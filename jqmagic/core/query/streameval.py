@@ -1,0 +1,282 @@
+"""Programs over JSON files too big to parse whole, answered in one streaming pass in the
+worker: the program's shape (``streamshape``) says where to stream and what to run on each
+element; the elements come from ``streamread`` and each runs through libjq, so every
+answer is libjq's own, text for text. Only the elements in hand and the outputs a program
+gathers (``[PATH[] | F]``) are held; ``length`` of them is counted, not gathered.
+
+Streaming happens when a file is bigger than the document cache's budget
+(``settings.doc_cache_bytes``) or the request asks for it (``stream_eval``); a program of
+another shape on such a file is TOO_LARGE, with the shapes that stream in the hint.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field, replace
+
+from jqmagic.core import sources
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import Formats
+from jqmagic.core.query import libjq, progress, streamread
+from jqmagic.core.query.spill import Spill
+from jqmagic.core.query.streamread import Guarded, Inexact, NotStreamable
+from jqmagic.core.query.streamshape import FORMS, Plan, plan
+from jqmagic.core.settings import settings
+
+BATCH = 256  # elements parsed by libjq at a time
+BEAT_SECONDS = 1.0  # how often a long pass restarts the program's clock (see ``progress``)
+
+
+@dataclass
+class Outcome:
+    """What a streamed run produced, as the worker's reply needs it."""
+
+    kept: list[bytes]
+    total: int
+    spill: Spill
+    error: Exception | None = None  # libjq's CompileError, RunError or Halt
+    messages: list[str] = field(default_factory=list)
+
+
+class _Programs:
+    """The programs of one streamed query, compiled with its arguments (messages kept)."""
+
+    def __init__(self, cache: libjq.ProgramCache, request: dict, named: dict):
+        self._cache, self._named = cache, named
+        self._paths = request["run"].get("library_paths") or None
+        self._positional = request.get("positional", ())
+        self._used: dict[str, libjq.Program] = {}
+
+    def get(self, text: str) -> libjq.Program:
+        if text not in self._used:
+            program = self._cache.get(text, self._named, self._paths, self._positional)
+            program.messages.clear()
+            self._used[text] = program
+        return self._used[text]
+
+    def messages(self) -> list[str]:
+        return [m for p in self._used.values() for m in p.messages]
+
+
+def answer(cache: libjq.ProgramCache, request: dict, named: dict) -> Outcome | None:
+    """The streamed answer to a worker request, or None when it is not for streaming (a
+    small file, another format) or a small file's text does not stream exactly."""
+    files = _files(request)
+    if files is None:
+        return None
+    big = any(os.path.getsize(f) > settings.doc_cache_bytes for f, _ in files)
+    if not big and not request["run"].get("stream_eval"):
+        return None
+    if any(fmt == "jsonl" for _, fmt in files):  # libjq reads lines one at a time itself
+        request["run"]["cache"] = False
+        return None
+    shape = plan(request["program"])
+    if shape is None or any(fmt != "json" for _, fmt in files) or request["run"]["slurp"]:
+        if not big:
+            raise JqMagicError("INVALID_ARGUMENT", "This program cannot be streamed: "
+                               "--stream-eval takes one JSON document per file and a "
+                               f"program of the form {' or '.join(FORMS)}.",
+                               "Drop --stream-eval, or rewrite the program in one of "
+                               "these forms.")
+        raise _too_large(files)
+    try:
+        return _stream(_Programs(cache, request, named), request, shape, [f for f, _ in files])
+    except (Inexact, NotStreamable) as exc:
+        if not big:
+            return None
+        raise JqMagicError("TOO_LARGE", f"The file is bigger than the document budget and "
+                           f"cannot be streamed exactly: {exc}.",
+                           "Convert it to JSON Lines (one value per line) and query it "
+                           "with --jsonl.") from exc
+
+
+def _files(request: dict) -> list[tuple[str, str]] | None:
+    """The request's files with their formats, when it names files and runs per input."""
+    run, source = request["run"], request["source"]
+    if source["kind"] != "file" or run["raw_input"] or run["null_input"]:
+        return None
+    formats = Formats(**source["formats"])
+    return [(f, formats.for_path(f)) for f in sources.resolve_files(source["spec"])]
+
+
+def _too_large(files: list[tuple[str, str]]) -> JqMagicError:
+    size = max(os.path.getsize(f) for f, _ in files)
+    return JqMagicError(
+        "TOO_LARGE", f"The file is {size / 1e6:,.0f} MB, over the document budget "
+        f"({settings.doc_cache_bytes / 1e6:,.0f} MB), and this program needs it whole.",
+        f"Write it in a form that streams: {'; '.join(FORMS)} (e.g. "
+        "[.items[] | select(.ok)] | length), or raise doc_cache_bytes.")
+
+
+def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -> Outcome:
+    """Run ``shape`` over each file in turn; as jq does with several inputs, a failing
+    input ends its own results only (the first failure is reported at the end)."""
+    keep, out = request["keep"], Outcome([], 0, Spill(request.get("spill")))
+    dump = request.get("dump", {})
+    flags = libjq.dump_flags(**request["layout"], ascii=dump.get("ascii", False),
+                             color=dump.get("color", False), colors=dump.get("colors"))
+    beat = _Beat()
+    try:
+        for path in files:
+            try:
+                for result in _file_results(programs, request["program"], shape, path, beat):
+                    data = libjq.dump(result, flags).encode()
+                    out.total += 1
+                    if keep is None or len(out.kept) < keep:
+                        out.kept.append(data)
+                    else:
+                        out.spill.add(out.kept, data)
+            except libjq.RunError as exc:
+                out.error = out.error or exc
+    except (libjq.CompileError, libjq.Halt) as exc:
+        out.error = exc
+    finally:
+        out.spill.close()
+        out.messages = programs.messages()
+    return out
+
+
+class _Beat:
+    """Restarts the program's clock now and then: a long pass is bounded by the file's
+    size, as a parse is; each stretch of work between beats by the timeout."""
+
+    def __init__(self) -> None:
+        self._last = time.monotonic()
+
+    def __call__(self) -> None:
+        if time.monotonic() - self._last >= BEAT_SECONDS:
+            self._last = time.monotonic()
+            progress.working()
+
+
+def _file_results(programs: _Programs, program: str, shape: Plan, path: str,
+                  beat: _Beat) -> Iterator[libjq.jv]:
+    """The results of ``shape`` on the file at ``path`` (owned jvs)."""
+    cut = next((i for i, step in enumerate(shape.path) if type(step) is int), None)
+    keys = shape.path if cut is None else shape.path[:cut]
+    with open(sources.open_file(path), "rb") as handle:
+        reader = Guarded(handle)
+        found = streamread.target(reader, keys)
+        reader.settle()
+        if found.stand_in is None and cut is not None and found.kind != "array":
+            found = replace(found, stand_in=streamread.nest(keys, "{}"))  # .[N] of an object fails
+        if found.stand_in is not None:  # the path stops short: a small document tells
+            yield from _run_text(programs.get(program), found.stand_in)
+            return
+        handle.seek(0)
+        reader = Guarded(handle)
+        if cut is not None:  # the element at the index, then the rest of the program
+            element = _nth(streamread.elements(reader, keys, "array"), shape.path[cut])
+            reader.settle()
+            rest = render(replace(shape, path=shape.path[cut + 1:]))
+            yield from _run_text(programs.get(rest), element)
+        elif shape.mode == "value":
+            yield from _value(programs, shape, reader, keys, found.kind)
+        else:
+            texts = (streamread.text_of(e) for e in streamread.elements(reader, keys,
+                                                                         found.kind))
+            yield from _finish(programs, shape, _each(programs, shape, texts, beat))
+        reader.settle()
+
+
+def _value(programs: _Programs, shape: Plan, reader: Guarded, keys: tuple[str, ...],
+           kind: str) -> Iterator[libjq.jv]:
+    """``PATH | TAIL``: the count of a container's elements, or TAIL on the value."""
+    if shape.tail == "length":
+        count = sum(1 for _ in streamread.elements(reader, keys, kind))
+        yield from libjq.parse_text(str(count))
+    else:
+        text = streamread.text_of(streamread.value(reader, keys))
+        reader.settle()
+        yield from _run_text(programs.get(shape.tail or "."), text)
+
+
+def _each(programs: _Programs, shape: Plan, texts: Iterator[str],
+          beat: _Beat) -> Iterator[libjq.jv]:
+    """F's outputs on each element, in order (the elements parsed by libjq in batches)."""
+    each = None if shape.each == "." else programs.get(shape.each)
+    while batch := [t for _, t in zip(range(BATCH), texts, strict=False)]:
+        values = libjq.parse_text("\n".join(batch))
+        try:
+            while values:
+                value = values.pop(0)
+                if each is None:
+                    yield value
+                else:
+                    yield from libjq.results(each, value)
+        finally:
+            libjq.free_values(values)
+        beat()
+
+
+def _finish(programs: _Programs, shape: Plan,
+            outputs: Iterator[libjq.jv]) -> Iterator[libjq.jv]:
+    """The program's results from F's outputs: as they are, the first N, or gathered."""
+    if shape.mode in ("first", "limit"):
+        wanted = 1 if shape.mode == "first" else shape.count
+        outputs = _first(outputs, wanted)
+    elif shape.mode == "collect":
+        if shape.tail == "length":
+            yield from libjq.parse_text(str(_count(outputs)))
+            return
+        gathered = list(outputs)
+        outputs = iter([libjq.array(gathered)])
+        if shape.tail is None:
+            yield from outputs
+            return
+    if shape.tail is None or shape.mode == "each":
+        yield from outputs
+        return
+    # TAIL runs while F is suspended: its own jq state, even when its text is F's
+    tail = programs.get(f"{shape.tail} ")
+    for output in outputs:
+        yield from libjq.results(tail, output)
+
+
+def _count(outputs: Iterator[libjq.jv]) -> int:
+    count = 0
+    for output in outputs:
+        libjq.free_values([output])
+        count += 1
+    return count
+
+
+def _first(outputs: Iterator[libjq.jv], wanted: int) -> Iterator[libjq.jv]:
+    if wanted <= 0:
+        return
+    for count, output in enumerate(outputs, 1):
+        yield output
+        if count >= wanted:
+            return
+
+
+def _nth(elements: Iterator, index: int) -> str:
+    """The text of element ``index`` (null past the end, as jq's ``.[N]``)."""
+    for i, element in enumerate(elements):
+        if i == index:
+            return streamread.text_of(element)
+    return "null"
+
+
+def _run_text(program: libjq.Program, text: str) -> Iterator[libjq.jv]:
+    for value in libjq.parse_text(text):
+        yield from libjq.results(program, value)
+
+
+def render(shape: Plan) -> str:
+    """The jq text of a plan (to run the rest of a program on one element)."""
+    steps = "".join(f"[{json.dumps(s)}]" for s in shape.path)
+    each = f".{steps}[] | {shape.each}"
+    tail = f" | {shape.tail}" if shape.tail else ""
+    if shape.mode == "value":
+        return f".{steps}{tail}"
+    if shape.mode == "each":
+        return each
+    if shape.mode == "collect":
+        return f"[{each}]{tail}"
+    if shape.mode == "first":
+        return f"first({each}){tail}"
+    return f"limit({shape.count}; {each}){tail}"

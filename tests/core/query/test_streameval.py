@@ -1,0 +1,150 @@
+"""Streamed evaluation: a program of a streamable shape over a big JSON file gives, text for
+text, what libjq gives on the whole parsed file (the oracle: the fast path off)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given
+from hypothesis import settings as hsettings
+from hypothesis import strategies as st
+
+from jqmagic import JqMagicError, payload, query
+from jqmagic.core.query.streamshape import plan
+from jqmagic.core.settings import settings
+
+PROGRAMS = [
+    ".items[]", ".items[] | .a", ".items[] | select(.a != null) | .a", ".items[] | keys?",
+    "[.items[] | .a] | length", "[.items[] | .a] | add", "[.items[] | .a] | min",
+    "[.items[] | .a] | max", "[.items[] | .a] | unique", "[.items[]] | group_by(.a)",
+    "[.items[] | .b] | group_by(type) | map(length)", "first(.items[])",
+    "first(.items[] | .a) | tojson", "limit(2; .items[] | .b)", "limit(0; .items[])",
+    ".items | length", ".meta | length", ".meta", ".items[1]", ".items[1].a", ".meta.z",
+    ".items[0] | keys?", ".meta[]", "length", ".nothing[]", ".meta.z.deeper",
+    ".items[] | .a | tostring", "[.items[] | .a * 2] | add",
+]
+
+# Number spellings whose text libjq keeps (1.50, 1E+2, 64-bit and longer integers).
+NUMBERS = st.one_of(
+    st.integers(-2**70, 2**70).map(str),
+    st.sampled_from(["1.50", "1e2", "1E-7", "0.0000001", "-0.0", "3.000", "1.5e300",
+                     "100000000000000000000000000001", "0", "2.5", "-12", "1.0e-7"]),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr),
+)
+SCALARS = st.one_of(NUMBERS, st.text(max_size=8).map(json.dumps),
+                    st.sampled_from(["true", "false", "null"]))
+KEYS = st.sampled_from(["a", "b", "z", "item", "é", "deeper"])
+
+
+def _array(items: list[str]) -> str:
+    return "[" + ",".join(items) + "]"
+
+
+def _object(pairs: dict[str, str]) -> str:
+    return "{" + ",".join(f"{json.dumps(k)}:{v}" for k, v in pairs.items()) + "}"
+
+
+VALUES = st.recursive(SCALARS, lambda inner: st.one_of(
+    st.lists(inner, max_size=4).map(_array),
+    st.dictionaries(KEYS, inner, max_size=4).map(_object)), max_leaves=12)
+ITEMS = st.lists(st.one_of(st.dictionaries(KEYS, VALUES, max_size=3).map(_object), VALUES),
+                 max_size=6)
+DOCUMENTS = st.builds(lambda items, meta: _object({"items": _array(items), "meta": meta}),
+                      ITEMS, VALUES)
+
+
+def _answer(program, path, **options):
+    try:
+        result = query(program, path, compact=True, passthrough=True, **options)
+        return "ok", result.text, result.total, result.engine
+    except JqMagicError as exc:
+        return "error", exc.code, exc.message, exc.result.text if exc.result else None
+
+
+@pytest.fixture
+def oracle():
+    """libjq answers the in-memory runs (the fast path is off)."""
+    before = settings.fast_path
+    settings.fast_path = False
+    yield
+    settings.fast_path = before
+
+
+@hsettings(max_examples=40, deadline=None,
+           suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(document=DOCUMENTS)
+def test_streamed_answers_are_libjqs(tmp_path, oracle, document):
+    path = tmp_path / "doc.json"
+    path.write_text(document)
+    for program in PROGRAMS:
+        whole = _answer(program, str(path))
+        streamed = _answer(program, str(path), stream_eval=True)
+        if streamed[0] == "ok":
+            assert streamed[3] == "stream", (program, document)
+        assert streamed[:3] == whole[:3], (program, document)
+
+
+@pytest.fixture
+def big(tmp_path):
+    """A file over a document budget made small for the test."""
+    before = settings.doc_cache_bytes
+    settings.doc_cache_bytes = 10_000
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"rows": [{"id": i, "ok": i % 3 == 0, "v": i / 4}
+                                         for i in range(2000)]}))
+    yield str(path)
+    settings.doc_cache_bytes = before
+
+
+def test_a_file_over_the_budget_streams_by_itself(big, oracle):
+    result = query("[.rows[] | select(.ok)] | length", big)
+    assert result.engine == "stream"
+    settings.doc_cache_bytes = 1 << 30
+    assert query("[.rows[] | select(.ok)] | length", big).values == result.values == [667]
+
+
+def test_a_program_that_needs_the_whole_file_is_too_large(big):
+    with pytest.raises(JqMagicError) as caught:
+        query(".rows | map(.v) | add", big)
+    assert caught.value.code == "TOO_LARGE"
+    assert "[.items[] | select(.ok)] | length" in caught.value.hint
+
+
+def test_bounds_and_payload_as_in_memory(big, oracle):
+    streamed = query(".rows[] | .id", big, limit=5)
+    assert streamed.engine == "stream" and streamed.truncated
+    settings.doc_cache_bytes = 1 << 30
+    whole = query(".rows[] | .id", big, limit=5)
+    assert (streamed.text, streamed.total) == (whole.text, whole.total)
+    assert payload(streamed.payload_id) == payload(whole.payload_id)
+
+
+def test_an_error_in_the_middle_keeps_what_came_before(big, oracle):
+    program = '.rows[] | if .id == 5 then error("row 5") else .id end'
+    streamed = _answer(program, big)
+    settings.doc_cache_bytes = 1 << 30
+    assert streamed == _answer(program, big)
+    assert streamed[:2] == ("error", "QUERY_ERROR") and streamed[3] == "0\n1\n2\n3\n4"
+
+
+def test_minus_zero_does_not_stream_but_is_answered(tmp_path, oracle):
+    path = tmp_path / "z.json"
+    path.write_text('[1, -0, 2]')
+    result = query(".[]", str(path), stream_eval=True, compact=True)
+    assert result.text == "1\n-0\n2" and result.engine != "stream"
+
+
+def test_stream_eval_refuses_a_program_that_cannot_stream(tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text("[1, 2]")
+    with pytest.raises(JqMagicError) as caught:
+        query("map(. + 1)", str(path), stream_eval=True)
+    assert caught.value.code == "INVALID_ARGUMENT"
+
+
+@pytest.mark.parametrize("program", [".[] as $x | $x", "reduce .[] as $x (0; . + $x)",
+                                     "[inputs]", "map(.a)", ".", ".[]?", "def f: .; .[] | f",
+                                     "limit(-1; .[])", ".[-1]"])
+def test_shapes_that_do_not_stream(program):
+    assert plan(program) is None
