@@ -15,11 +15,13 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.words import a, json_equal
-from jqmagic.display import escape_html
+from jqmagic.display import NO_MATH, escape_html
 
 MAX_DIFF_LINES = 40
 _OK = "\u2714"
 _NO = "\u2718"
+_TODO = "\u270e"
+NOTHING = "(nothing: an empty stream)"  # what the diff shows for no output at all
 
 
 @dataclass
@@ -41,6 +43,9 @@ class CheckResult:
         """The verdict as plain text (what a terminal or a saved notebook shows)."""
         if self.passed:
             return f"{_OK} Correct: {self.answer}"
+        if not self.answer.strip():
+            return (f"{_TODO} Your turn: write your jq filter in answer = '...' and run the "
+                    "cell.")
         lines = [f"{_NO} Not yet: {self.answer}"]
         if self.error:
             lines.append(self.error)
@@ -66,11 +71,14 @@ class CheckResult:
                 body.append(f"<pre style='color:#b00'>{escape_html(self.error)}</pre>")
             body += [f"<div>{escape_html(note)}</div>" for note in self.notes]
             if self.diff:
+                body.append("<div>Diff: " + _diff_line_html("- expected") + ", "
+                            + _diff_line_html("+ yours") + "</div>")
                 body.append("<pre>" + "\n".join(_diff_line_html(line)
                                                 for line in self.diff.splitlines()) + "</pre>")
             if self.hint:
                 body.append(f"<div><b>Hint:</b> {escape_html(self.hint)}</div>")
-        return {"text/plain": self.text, "text/html": "".join(body)}
+        return {"text/plain": self.text,
+                "text/html": f"<div class='{NO_MATH}'>{''.join(body)}</div>"}
 
 
 def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
@@ -94,6 +102,8 @@ def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
 
     if outputs and not isinstance(expected, (list, tuple)):
         raise TypeError("with outputs=True, expected is the list of every output")
+    if not answer.strip():
+        return CheckResult(answer, expected, False, outputs=outputs)
     query_kwargs.setdefault("timeout", 10.0)
     try:
         result = query(answer, source, passthrough=True, **query_kwargs)
@@ -105,7 +115,7 @@ def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
     if same(got, want):
         return CheckResult(answer, expected, True, got, outputs)
     notes = describe_difference(got, want, outputs)
-    diff = _diff(want if outputs else want[0], got if outputs or len(got) != 1 else got[0])
+    diff = _diff(want, got)
     return CheckResult(answer, expected, False, got, outputs, notes, diff, hint)
 
 
@@ -192,11 +202,18 @@ def _short(value: Any, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 3] + "..."
 
 
-def _diff(want: Any, got: Any) -> str:
-    """A unified diff of the two values pretty-printed with sorted keys, bounded in length."""
-    a = json.dumps(want, indent=2, sort_keys=True, ensure_ascii=False, default=str).splitlines()
-    b = json.dumps(got, indent=2, sort_keys=True, ensure_ascii=False, default=str).splitlines()
-    lines = [line for line in difflib.unified_diff(a, b, lineterm="", n=2)
+def _lines(values: list[Any]) -> list[str]:
+    """A stream as jq prints it: each value pretty-printed (sorted keys), one after the
+    other (never one array); no value at all is said in words."""
+    if not values:
+        return [NOTHING]
+    return [line for value in values for line in json.dumps(
+        value, indent=2, sort_keys=True, ensure_ascii=False, default=str).splitlines()]
+
+
+def _diff(want: list[Any], got: list[Any]) -> str:
+    """A unified diff of the expected and the given outputs, bounded in length."""
+    lines = [line for line in difflib.unified_diff(_lines(want), _lines(got), lineterm="", n=2)
              if not line.startswith(("---", "+++"))]
     if len(lines) > MAX_DIFF_LINES:
         hidden = len(lines) - MAX_DIFF_LINES

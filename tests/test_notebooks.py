@@ -35,8 +35,27 @@ def notebook_env(tmp_path, monkeypatch):
     return workdir
 
 
+SOLUTION_LINE = re.compile(r"^answer = .*$", re.M)
+
+
+def with_solutions(notebook):
+    """The course with every exercise's ``answer = ''`` filled in from the solution folded
+    under it (what a learner who opens each "Show a solution" would type)."""
+    cells = notebook.cells
+    for index, cell in enumerate(cells):
+        if "exercise" in cell.metadata.get("tags", []):
+            solution = cells[index + 1]
+            assert "solution" in solution.metadata.get("tags", []), cell.source[:60]
+            line = SOLUTION_LINE.search(solution.source).group(0)
+            assert "answer = ''" in cell.source
+            cell.source = cell.source.replace("answer = ''", line, 1)
+    return notebook
+
+
 def execute(path: Path, workdir: Path):
     notebook = nbformat.read(path, as_version=4)
+    if path.name == "02-learn-jq.ipynb":
+        notebook = with_solutions(notebook)
     NotebookClient(notebook, timeout=300, resources={"metadata": {"path": str(workdir)}}
                    ).execute()
     return notebook
@@ -108,6 +127,11 @@ def check_tour(notebook, workdir: Path) -> None:
     assert "# tour-app 1.5.0" in page and "**twice as fast**" in page
     assert "| 1.3.x | delete node_modules |" in page
     assert "Privacy" not in page and "Blog" not in page  # the page's chrome is dropped
+    assert "$5 a month, or $20 with support" in page
+    nulls = output_of(notebook, "| .full_nam'")
+    assert "Showing 100 of 300 results" in nulls and "did you mean .[].full_name?" in nulls
+    viewer = [c for c in notebook.cells if c.source.endswith("--to json")][0].outputs
+    assert "application/json" in viewer[-1]["data"]
     assert '"lint"' in output_of(notebook, "--jq '.scripts | keys'")
     assert "AUTH_MISSING" in output_of(notebook, "%websearch")
     shell = re.sub("\x1b\\[[0-9;]*m", "", output_of(notebook, "jqmagic query -c"))
@@ -119,9 +143,13 @@ def check_tour(notebook, workdir: Path) -> None:
 
 def check_course(notebook, workdir: Path) -> None:
     exercises = [c for c in notebook.cells if "exercise" in c.metadata.get("tags", [])]
-    assert len(exercises) == 10
+    solutions = [c for c in notebook.cells if "solution" in c.metadata.get("tags", [])]
+    assert len(exercises) == len(solutions) == 10
     for cell in exercises:
         assert cell_text(cell).startswith("\u2714 Correct:"), cell_text(cell)
+    for cell in solutions:  # folded: a learner sees only "Show a solution"
+        assert cell.cell_type == "markdown"
+        assert cell.source.startswith("<details><summary>Show a solution</summary>")
     # the one deliberate miss shows the learner a diff and the hint
     miss = output_of(notebook, "jqmagic.check('.address'")
     assert miss.startswith("\u2718 Not yet: .address")
@@ -172,3 +200,33 @@ def check_agents(notebook, workdir: Path) -> None:
 
 CHECKS = {"01-tour.ipynb": check_tour, "02-learn-jq.ipynb": check_course,
           "03-big-files.ipynb": check_big_files, "04-agents.ipynb": check_agents}
+
+
+COURSE = ROOT / "notebooks" / "02-learn-jq.ipynb"
+
+
+def test_course_exercises_start_empty():
+    stored = nbformat.read(COURSE, as_version=4)
+    exercises = [c for c in stored.cells if "exercise" in c.metadata.get("tags", [])]
+    assert all("answer = ''" in c.source for c in exercises)
+
+
+@pytest.mark.parametrize(("number", "near_miss"), [
+    (9, "[.books[] | select(.year > $min and .year < $max) | .title]"),
+    (10, ".books | max_by(.price) | .title"),
+    (1, ".books[1:2] | map(.tags)"),
+    (4, ".books | map(.price) | add"),
+])
+def test_course_checks_refuse_near_misses(number, near_miss, ip, tmp_path, monkeypatch):
+    """An exercise's check fails an answer that misses what it asks (>= read as >, the
+    stock filter left out), and passes the folded solution."""
+    monkeypatch.chdir(tmp_path)
+    cells = with_solutions(nbformat.read(COURSE, as_version=4)).cells
+    setup = next(c for c in cells if "shop = {" in c.source)
+    ip.run_cell(setup.source)
+    exercise = [c for c in cells if "exercise" in c.metadata.get("tags", [])][number - 1]
+    solved = ip.run_cell(exercise.source).result
+    assert solved.passed, solved.text
+    line = SOLUTION_LINE.search(exercise.source).group(0)
+    missed = ip.run_cell(exercise.source.replace(line, f"answer = {near_miss!r}")).result
+    assert not missed.passed, missed.text

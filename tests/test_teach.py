@@ -108,3 +108,28 @@ def test_long_diffs_are_bounded():
     result = check("[range(200)]", [], null_input=True)
     assert len(result.diff.splitlines()) == teach.MAX_DIFF_LINES + 1
     assert result.diff.splitlines()[-1].endswith("more diff line(s)")
+
+
+def test_an_empty_answer_is_the_learners_turn_not_a_failure():
+    result = check("", ["ada"], value=USERS, hint="Use select.")
+    assert not result.passed and result.error == "" and result.got == []
+    assert result.text.startswith("\u270e Your turn")
+    assert "Hint" not in result.text  # nothing is given away before a try
+
+
+def test_an_empty_stream_is_said_not_diffed_as_an_empty_array():
+    result = check(".[] | select(.age > 100) | .name", ["grace"], value=USERS, outputs=True)
+    assert result.diff.splitlines()[-1] == "+" + teach.NOTHING
+    assert "+[]" not in result.diff
+
+
+def test_a_stream_is_diffed_as_separate_values():
+    result = check(".[] | .age", [36, 41, 86], value=USERS, outputs=True)
+    assert result.diff.splitlines()[1:] == [" 36", " 41", "-86", "+85"]
+
+
+def test_the_coloured_diff_has_a_legend():
+    html = check("[.[] | .name]", ["ada"], value=USERS)._repr_mimebundle_()["text/html"]
+    legend = html.index("<span style='color:#b00'>- expected</span>")
+    assert legend < html.index("<pre>")
+    assert "<span style='color:#1a7f37'>+ yours</span>" in html

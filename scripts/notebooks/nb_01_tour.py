@@ -30,22 +30,28 @@ how many objects have each key (`license` is in 86 of 300 repositories).
     ("code", "%inspect sample-data/repos.json"),
     ("code", "%inspect sample-data/k8s.yaml --depth 4"),
     ("md", """
-`--browse` opens the same shape as a widget: click a node to see its JSON Pointer, its jq
-path, its types and samples; type a filter in the *jq* box to run it on that node.
+`--browse` opens the same shape as a tree. Click a node, or use the keyboard: ↑/↓ move,
+→ opens, ← closes, `/` searches keys *and* values, `c` copies the selected node's jq path
+(`p` its JSON Pointer); the *jq* box runs a filter on that node when you press Enter. A
+saved notebook keeps a picture of the tree as it was open.
 """),
     ("code", "%inspect sample-data/repos.json --browse"),
     ("md", """
 ## `%jq FILTER SOURCE`
 A source is a file, a glob, a Python variable, inline JSON, a URL or a command (`-x`). The
-result renders as a collapsible JSON tree in JupyterLab and stays short as text.
+result shows as jq prints it; `--to json` gives JupyterLab's collapsible JSON viewer.
 """),
     ("code", "%jq '.[0]' sample-data/repos.json"),
+    ("code", "%jq '.[0]' sample-data/repos.json --to json"),
     ("code", "%jq '[.[] | select(.stargazers_count > 4000) | .full_name] | length' sample-data/repos.json"),
     ("md", """
 Big answers are bounded: at most 100 results (and about 50k tokens) are shown, with one line
 saying how many there were and how to get the next slice. The full result is kept on disk.
+Each result of a stream is shown on its own (a stream is not an array), and a key that is
+not there gets a "did you mean":
 """),
     ("code", "%jq '.[].full_name' sample-data/repos.json -r"),
+    ("code", "%jq '.[] | .full_nam' sample-data/repos.json"),
     ("md", """
 ## `%%jq`: the cell is the program
 Comments, `def`s and several lines are welcome.
@@ -125,7 +131,8 @@ Path('sample-data/release-notes.html').write_text('''<!doctype html>
 <nav><a href="/">Home</a> | <a href="/docs">Docs</a> | <a href="/blog">Blog</a></nav>
 <main><article>
 <h1>tour-app 1.5.0</h1>
-<p>This release makes the build <strong>twice as fast</strong> and adds a lint step.</p>
+<p>This release makes the build <strong>twice as fast</strong> and adds a lint step.
+Hosting stays at $5 a month, or $20 with support.</p>
 <h2>Changes</h2>
 <ul><li>Vite 5.4 builds in 1.2 s instead of 2.5 s.</li>
 <li>New <code>npm run lint</code> script.</li>

@@ -3,7 +3,8 @@
 
 NAME = "02-learn-jq.ipynb"
 
-EX = ["exercise"]  # cells whose check must say "Correct" in the stored notebook
+EX = ["exercise"]  # an exercise: `answer = ''` until the learner writes it
+SOL = ["solution"]  # its solution, folded under "Show a solution" (tests fill answers from it)
 
 CELLS = [
     ("md", """
@@ -14,8 +15,10 @@ filters on a tiny bookshop, then gives you an exercise. Exercises are checked ri
 `jqmagic.check(answer, expected, ...)` runs your filter and tells you whether it gives the
 expected value; if not, it shows what differs (a diff, and a sentence about it) and a hint.
 
-The answers are already filled in, so the notebook runs from top to bottom. To practise,
-clear an `answer` string, write your own filter and run the cell again.
+Each exercise starts empty: write your filter between the quotes of `answer = ''` and run
+the cell. Stuck? Open **Show a solution** under it (try first: the check's diff and hint
+are there to help). In a diff, lines with `-` are what was expected, lines with `+` what
+your filter gave.
 """),
     ("code", """
 %load_ext jqmagic
@@ -36,7 +39,7 @@ shop = {
         {"title": "The Hobbit", "author": "J. R. R. Tolkien", "year": 1937, "price": 7.75,
          "tags": ["fantasy", "classic"], "stock": 7},
         {"title": "Kindred", "author": "Octavia E. Butler", "year": 1979, "price": 10.0,
-         "tags": ["sf"], "stock": 1},
+         "tags": ["sf"], "stock": 0},
     ],
 }
 """),
@@ -66,10 +69,18 @@ the last), `.[1:3]` slices. Keys with odd characters need quotes: `."zip-code"`.
     ("code", "%jq -c '.books[1:3] | map(.title)' shop"),
     ("md", "**Exercise 1.** The tags of the *second* book, as one array."),
     ("code", """
-answer = '.books[1].tags'
+answer = ''
 jqmagic.check(answer, ["sf", "cyberpunk"], value=shop,
               hint="Arrays count from 0, so the second book is .books[1].")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = '.books[1].tags'
+```
+</details>
+""", SOL),
     ("md", """
 ## 2. Iteration and pipes
 
@@ -83,11 +94,19 @@ the left side into the right side. `,` gives the outputs of both sides.
 `outputs=True` tells `check` to compare the whole stream.
 """),
     ("code", """
-answer = '.books[] | .author'
+answer = ''
 jqmagic.check(answer, ["Frank Herbert", "William Gibson", "Jane Austen", "J. R. R. Tolkien",
                        "Octavia E. Butler"], value=shop, outputs=True,
               hint="Iterate with .books[] and pipe each book into .author.")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = '.books[] | .author'
+```
+</details>
+""", SOL),
     ("md", """
 ## 3. `select`: keep what matches
 
@@ -99,11 +118,19 @@ otherwise. Conditions use `==`, `!=`, `<`, `>=`, `and`, `or`, `not`. Wrap a stre
     ("code", "%jq -c '[.books[] | select(.tags | index(\"sf\")) | .title]' shop"),
     ("md", "**Exercise 3.** The titles of the books *in stock* that cost *less than 9*, as one array."),
     ("code", """
-answer = '[.books[] | select(.stock > 0 and .price < 9) | .title]'
+answer = ''
 jqmagic.check(answer, ["Emma", "The Hobbit"], value=shop,
               hint="Two conditions joined with and, inside one select(...); "
                    "collect the titles with [ ... ].")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = '[.books[] | select(.stock > 0 and .price < 9) | .title]'
+```
+</details>
+""", SOL),
     ("md", """
 ## 4. `map`, `add`, `length`
 
@@ -115,10 +142,18 @@ jqmagic.check(answer, ["Emma", "The Hobbit"], value=shop,
     ("code", "%jq '.books | map(.stock) | add' shop"),
     ("md", "**Exercise 4.** The value of the stock: the sum of `price * stock` over all books."),
     ("code", """
-answer = '.books | map(.price * .stock) | add'
-jqmagic.check(answer, 114.75, value=shop,
+answer = ''
+jqmagic.check(answer, 104.75, value=shop,
               hint="map(.price * .stock) gives one number per book; add sums them.")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = '.books | map(.price * .stock) | add'
+```
+</details>
+""", SOL),
     ("md", """
 ## 5. Building objects
 
@@ -132,7 +167,7 @@ parentheses, `{age: (2025 - .year)}`; a key can be computed too, `{(.title): .ye
 `true` when the book's tags contain `"classic"`.
 """),
     ("code", """
-answer = '.books | map({title, classic: (.tags | index("classic") != null)})'
+answer = ''
 jqmagic.check(answer, [
     {"title": "Dune", "classic": True}, {"title": "Neuromancer", "classic": False},
     {"title": "Emma", "classic": True}, {"title": "The Hobbit", "classic": True},
@@ -140,6 +175,14 @@ jqmagic.check(answer, [
     hint="Inside map(...), build {title, classic: (...)}; "
          "any(.tags[]; . == \\"classic\\") or .tags | index(\\"classic\\") != null tests membership.")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = '.books | map({title, classic: (.tags | index("classic") != null)})'
+```
+</details>
+""", SOL),
     ("md", """
 ## 6. `reduce`: fold a stream into one value
 
@@ -152,10 +195,18 @@ output of `STREAM`, with `.` the value so far and `$x` the current item.
 (`.[$t] += 1` adds one to key `$t`, starting from `null`, which counts as 0.)
 """),
     ("code", """
-answer = 'reduce .books[].tags[] as $t ({}; .[$t] += 1)'
+answer = ''
 jqmagic.check(answer, {"sf": 3, "classic": 3, "cyberpunk": 1, "romance": 1, "fantasy": 1},
               value=shop, hint="Start from {} and iterate .books[].tags[].")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = 'reduce .books[].tags[] as $t ({}; .[$t] += 1)'
+```
+</details>
+""", SOL),
     ("md", """
 ## 7. `group_by`, `sort_by`, `unique_by`
 
@@ -177,10 +228,18 @@ from collections import Counter
 counts = Counter(json.loads(line)['level'] for line in open('sample-data/events.jsonl'))
 expected = [{"level": level, "count": n} for level, n in sorted(counts.items())]
 
-answer = 'group_by(.level) | map({level: .[0].level, count: length})'
+answer = ''
 jqmagic.check(answer, expected, file='sample-data/events.jsonl', slurp=True,
               hint="group_by(.level) gives one array per level; count each with length.")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = 'group_by(.level) | map({level: .[0].level, count: length})'
+```
+</details>
+""", SOL),
     ("md", """
 ## 8. Strings
 
@@ -192,12 +251,20 @@ jqmagic.check(answer, expected, file='sample-data/events.jsonl', slurp=True,
     ("code", """%jq -c '[.books[] | select(.author | test("^J")) | .author | ascii_upcase]' shop"""),
     ("md", "**Exercise 8.** One string per book, `\"TITLE by SURNAME\"`, in one array: the surname is the last word of the author."),
     ("code", r"""
-answer = r'[.books[] | "\(.title) by \(.author | split(" ") | last)"]'
+answer = ''
 jqmagic.check(answer, ["Dune by Herbert", "Neuromancer by Gibson", "Emma by Austen",
                        "The Hobbit by Tolkien", "Kindred by Butler"], value=shop,
               hint='split(" ") gives the words of the author; last picks the surname; '
                    'interpolate with "\\(...)".')
 """, EX),
+    ("md", r"""
+<details><summary>Show a solution</summary>
+
+```python
+answer = r'[.books[] | "\(.title) by \(.author | split(" ") | last)"]'
+```
+</details>
+""", SOL),
     ("md", """
 ## 9. Variables: `$name`
 
@@ -213,14 +280,22 @@ budget = 8
     ("code", "%jq -c '.address.city as $city | .books | map(\"\\(.title), sold in \\($city)\")' shop"),
     ("md", """
 **Exercise 9.** With `$min` and `$max` given (`args=` here, `--argjson` on the command line),
-the titles of the books published from `$min` to `$max`, both included.
+the titles of the books published from `$min` to `$max`, both years included.
 """),
     ("code", """
-answer = '[.books[] | select(.year >= $min and .year <= $max) | .title]'
+answer = ''
 jqmagic.check(answer, ["Dune", "Neuromancer", "Kindred"], value=shop,
-              args={"min": 1950, "max": 1999},
+              args={"min": 1965, "max": 1984},
               hint="Compare .year with $min and $max inside select(...).")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = '[.books[] | select(.year >= $min and .year <= $max) | .title]'
+```
+</details>
+""", SOL),
     ("md", """
 ## 10. Putting it together
 
@@ -240,10 +315,18 @@ title. Use `%%jq` for programs longer than a line; comments are welcome.
 **Exercise 10.** The title of the most expensive book that is in stock.
 """),
     ("code", """
-answer = '[.books[] | select(.stock > 0)] | max_by(.price) | .title'
-jqmagic.check(answer, "Kindred", value=shop,
+answer = ''
+jqmagic.check(answer, "Dune", value=shop,
               hint="Keep the books in stock with select, collect them, then max_by(.price).")
 """, EX),
+    ("md", """
+<details><summary>Show a solution</summary>
+
+```python
+answer = '[.books[] | select(.stock > 0)] | max_by(.price) | .title'
+```
+</details>
+""", SOL),
     ("md", """
 Well done. The jq manual (jqlang.org/manual) has everything else: `paths`, `to_entries`,
 `walk`, `limit`, `try`/`catch`, `@csv`, `@base64`, modules. Next:
