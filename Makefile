@@ -33,7 +33,7 @@ demo: $(VENV)/.demo
 
 lab: $(VENV)/.demo
 	$(PY) -m pip install -q -e '.[lab]'
-	$(VENV)/bin/jupyter lab notebooks/
+	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
 
 # The query benchmark against the jq CLI, jaq and plain Python -> bench/RESULTS.md.
 bench: $(VENV)/.test
