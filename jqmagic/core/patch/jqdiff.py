@@ -60,16 +60,20 @@ def jq_runner(program: str, run_query: Any) -> Runner:
     query core: the program must give exactly one value for the document)."""
 
     def run(store: Store) -> tuple[list[Change], int]:
-        old = store.get([])
-        result = run_query(program, value=old, passthrough=True)
-        if len(result.values) != 1:
-            raise JqMagicError(
-                "QUERY_ERROR", f"The program gave {len(result.values)} values for the "
-                "document; an edit needs exactly one.", "Nothing was changed. Make the "
-                "program give the whole new document, e.g. '.version = \"2.0\"'.")
-        steps = list(differences(old, result.values[0]))
-        changes = [_remove(store, tokens) if op == "remove" else _set(store, tokens, value)
-                   for op, tokens, value in steps]
-        return changes, 1
+        count = getattr(store, "documents", None)  # a YAML stream, JSON Lines: each alone
+        changes: list[Change] = []
+        for at in [[]] if count is None else [[str(n)] for n in range(count)]:
+            old = store.get(at)
+            result = run_query(program, value=old, passthrough=True)
+            if len(result.values) != 1:
+                which = f"document {at[0]}" if at else "the document"
+                raise JqMagicError(
+                    "QUERY_ERROR", f"The program gave {len(result.values)} values for "
+                    f"{which}; an edit needs exactly one.", "Nothing was changed. Make the "
+                    "program give the whole new document, e.g. '.version = \"2.0\"'.")
+            steps = list(differences(old, result.values[0], at))  # before old changes
+            changes += [_remove(store, tokens) if op == "remove" else _set(store, tokens, value)
+                        for op, tokens, value in steps]
+        return changes, 1 if count is None else count
 
     return run

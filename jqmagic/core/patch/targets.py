@@ -18,13 +18,16 @@ from typing import Any
 
 from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.patch.plan import Runner, bad
+from jqmagic.core.patch.linesdoc import LinesDoc
+from jqmagic.core.patch.plan import Runner
 from jqmagic.core.patch.result import PatchResult
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdoc import TextDoc
+from jqmagic.core.patch.yamltext import YamlDoc
 from jqmagic.core.words import term
 
-_NOT_JSON_SUFFIXES = {".yaml", ".yml", ".jsonl", ".ndjson"}
+_YAML_SUFFIXES = {".yaml", ".yml"}
+_LINES_SUFFIXES = {".jsonl", ".ndjson"}
 _COMPARE_BYTES = 16 << 20  # below this size, a conflict check also compares the content
 
 
@@ -59,15 +62,18 @@ def _text_diff(old: str, new: str, name: str) -> str:
 
 
 def patch_file(path: Path, operation: str, run: Runner, dry_run: bool) -> PatchResult:
-    """Edit a JSON / JSONC file: every other byte kept, written atomically under a lock."""
+    """Edit a JSON, JSONC, JSON Lines or YAML file: every other byte kept, written
+    atomically under a lock."""
     real = _check_file(path)
     data, stamp = _read(real)
     try:
-        doc = TextDoc(data)
+        doc = _open(path, data)
     except JqMagicError as exc:
         raise JqMagicError(exc.code, f"Cannot patch {path}: {exc.raw_message}", exc.raw_hint,
                            exc.detail) from None
     changes, matched = run(doc)
+    if doc.changed and isinstance(doc, YamlDoc):
+        doc.verify()
     result = PatchResult(operation, tuple(changes), matched, doc.changed, dry_run,
                          doc.diff(path.name) if dry_run else None)
     if not dry_run and doc.changed:
@@ -75,10 +81,17 @@ def patch_file(path: Path, operation: str, run: Runner, dry_run: bool) -> PatchR
     return result
 
 
+def _open(path: Path, data: bytes) -> TextDoc | LinesDoc | YamlDoc:
+    """The store for a file, by its suffix."""
+    suffix = path.suffix.lower()
+    if suffix in _YAML_SUFFIXES:
+        return YamlDoc(data, path.name)
+    if suffix in _LINES_SUFFIXES:
+        return LinesDoc(data)
+    return TextDoc(data)
+
+
 def _check_file(path: Path) -> Path:
-    if path.suffix.lower() in _NOT_JSON_SUFFIXES:
-        raise bad(f"Cannot patch {path}: jsonpatch edits JSON and JSONC files, not "
-                   f"{path.suffix} files.", "Convert it to JSON first, or edit it as text.")
     real = Path(sandbox.check_path(str(path), "patch"))
     if not real.exists():
         raise JqMagicError("NOT_FOUND", f"File {path} not found.",
@@ -119,7 +132,9 @@ def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes) -> None:
         )
 
 
-def _write(path: Path, doc: TextDoc, stamp: os.stat_result, data: bytes) -> None:
+def _write(
+    path: Path, doc: TextDoc | LinesDoc | YamlDoc, stamp: os.stat_result, data: bytes
+) -> None:
     """Write next to ``path``, fsync, keep the mode and owner, then replace ``path``
     atomically; a file with other hard links, or whose owner cannot be kept, is instead
     overwritten in place from the finished copy (its links and owner stay)."""

@@ -18,7 +18,7 @@ from __future__ import annotations
 import difflib
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from itertools import islice
 from typing import Any
 
@@ -128,13 +128,8 @@ class TextDoc:
         else:  # one pending splice: apply it to the window, not to the whole text
             new_part = _apply(old[start:old_end], [
                 (a - start, b - start, piece) for a, b, piece in self._pending])
-        offset = old.count("\n", 0, start)
-        lines = difflib.unified_diff(
-            _real(old[start:old_end]).splitlines(keepends=True),
-            _real(new_part).splitlines(keepends=True),
-            f"a/{name}", f"b/{name}", n=context,
-        )
-        return "".join(_shift_hunk(line, offset) for line in lines)
+        return _hunks(_real(old[start:old_end]), _real(new_part), old.count("\n", 0, start),
+                      name, context)
 
     # ---------------------------------------------------------------- reading
 
@@ -445,6 +440,42 @@ def _lines_after(text: str, pos: int, count: int) -> int:
             return len(text)
         end = found + 1
     return end
+
+
+def _hunks(old: str, new: str, offset: int, name: str, context: int) -> str:
+    """A unified diff of two windows of text that start at line ``offset`` of the file."""
+    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
+                                 f"a/{name}", f"b/{name}", n=context)
+    return "".join(_shift_hunk(line, offset) for line in lines)
+
+
+def window_diff(old: str, new: str, name: str, context: int = 3) -> str:
+    """A unified diff of two texts, worked out on the lines between their common head and
+    tail only (a one-value edit of a big file diffs a few lines)."""
+    if old == new:
+        return ""
+    head = _common(min(len(old), len(new)), lambda n: old[:n] == new[:n])
+    room = min(len(old), len(new)) - head
+    tail = _common(room, lambda n: old[len(old) - n :] == new[len(new) - n :])
+    start = old.rfind("\n", 0, head) + 1
+    for _ in range(context):
+        start = old.rfind("\n", 0, max(start - 1, 0)) + 1
+    old_end = _lines_after(old, len(old) - tail, context)
+    new_end = _lines_after(new, len(new) - tail, context)
+    return _hunks(old[start:old_end], new[start:new_end], old.count("\n", 0, start), name,
+                  context)
+
+
+def _common(high: int, same: Callable[[int], bool]) -> int:
+    """The largest n in [0, high] with ``same(n)`` (a binary search over slices)."""
+    low = 0
+    while low < high:
+        middle = (low + high + 1) // 2
+        if same(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def _shift_hunk(line: str, offset: int) -> str:

@@ -11,16 +11,22 @@ from jqmagic.core.sources.formats import dumps
 
 def parse_yaml(text: str, label: str = "<input>") -> list[Any]:
     """Every document of a YAML stream, with the safe loader; INVALID_YAML on errors."""
+    return [value for _, value in compose_yaml(text, label)]
+
+
+def compose_yaml(text: str, label: str = "<input>", loader: Any = None) -> list[tuple[Any, Any]]:
+    """Each document of a YAML stream as (its node graph, its value as JSON holds it), read
+    by ``loader`` (a class; the C safe loader by default); INVALID_YAML on errors."""
     import yaml
 
-    loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)(text)
+    loader = (loader or getattr(yaml, "CSafeLoader", yaml.SafeLoader))(text)
     try:
         documents = []
         while loader.check_node():
             node = loader.get_node()
             _check_alias_expansion(node, label)
             # as JSON holds it: keys as text ({1: x} -> {"1": x}), dates as ISO text
-            documents.append(json.loads(dumps(loader.construct_document(node))))
+            documents.append((node, json.loads(dumps(loader.construct_document(node)))))
         return documents
     except RecursionError:
         raise too_deep(label, "Flatten the YAML, or convert it to JSON for jq.") from None

@@ -359,8 +359,9 @@ def test_home_is_expanded(users, monkeypatch):
 def test_file_errors(tmp_path, users):
     fails("NOT_FOUND", tmp_path / "none.json", "remove", "/a")
     fails("FILE_ERROR", tmp_path, "remove", "/a")
-    (tmp_path / "c.yaml").write_text("a: 1\n")
-    assert "not .yaml" in fails("INVALID_ARGUMENT", tmp_path / "c.yaml", "remove", "/a").message
+    (tmp_path / "c.yaml").write_text("a: [1, 2\n")
+    assert "c.yaml" in fails("INVALID_YAML", tmp_path / "c.yaml", "remove", "/a").message
+    assert (tmp_path / "c.yaml").read_text() == "a: [1, 2\n"
     bad = tmp_path / "bad.json"
     bad.write_text('{"a": 1,\n "b": }\n')
     error = fails("INVALID_JSON", bad, "set", "/a", 2)

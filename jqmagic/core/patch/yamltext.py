@@ -1,0 +1,327 @@
+"""A YAML file's text as a store: each edit is a splice of the text of the value or the
+member it changes, found by the marks of the composed nodes; comments, blank lines, anchors,
+document markers and every other value's text stay as they were.
+
+Values are read from the parsed documents (kept in a :class:`TreeStore` that follows the
+edits); after an edit the text is composed again, and before anything is written it must
+parse to exactly the values the edits asked for, or the edit is refused (PATCH_CONFLICT).
+A stream of several documents is an array of them (as ``%inspect`` shows it): ``/0/...``
+is inside the first; one document is the root itself.
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch import yamlrender as render
+from jqmagic.core.patch.jsonscan import BOM
+from jqmagic.core.patch.stores import TreeStore
+from jqmagic.core.patch.textdoc import window_diff
+from jqmagic.core.patch.yamlnodes import Spot, Stream, whole_stream
+from jqmagic.core.words import json_equal
+
+
+class YamlDoc:
+    """A YAML stream held as text, edited in place by splices."""
+
+    def __init__(self, data: bytes, label: str = "<input>"):
+        self.bom = data.startswith(BOM)
+        self.label = label
+        try:
+            self.original = data[3 if self.bom else 0 :].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise JqMagicError("INVALID_YAML", f"{label} is not UTF-8 text: {exc.reason}.",
+                               "Save it as UTF-8 first; nothing was changed.") from None
+        self.text = self.original
+        self.stream = Stream(self.text, label)
+        count = len(self.stream.nodes)
+        if not count:
+            raise JqMagicError("INVALID_ARGUMENT", f"{label} holds no YAML document.",
+                               "Write the document first; nothing was changed.")
+        self.documents = count if count > 1 else None  # several: the root is their array
+        values = self.stream.values
+        self.tree = TreeStore(values if self.documents else values[0])
+        self.style = render.detect(self.stream.nodes, self.text)
+
+    # ---------------------------------------------------------------- text and checks
+
+    @property
+    def changed(self) -> bool:
+        return self.text != self.original
+
+    def verify(self) -> None:
+        """PATCH_CONFLICT unless the edited text reads back as exactly the edited values."""
+        values = self.stream.values
+        if not json_equal(values if self.documents else values[0], self.tree.root):
+            raise _unkept("the edited text would read back as other values")
+
+    def chunks(self) -> list[bytes]:
+        return [BOM if self.bom else b"", self.text.encode("utf-8", "surrogatepass")]
+
+    def diff(self, name: str, context: int = 3) -> str:
+        return window_diff(self.original, self.text, name, context)
+
+    def _splice(self, start: int, end: int, new: str) -> None:
+        shared = self.stream.shared_starts(start)
+        if shared and bisect.bisect_left(shared, start) < bisect.bisect_left(shared, end):
+            raise JqMagicError(
+                "PATCH_CONFLICT", "The edit would change an anchor (&) that aliases (*) "
+                "elsewhere refer to.", "Edit the YAML by hand there; nothing was changed.")
+        self.text = self.text[:start] + new + self.text[end:]
+        try:
+            self.stream.edited(start, self.text)
+        except JqMagicError as exc:
+            raise _unkept(f"the edited text would not read back ({exc.message})") from None
+
+    # ---------------------------------------------------------------- reading
+
+    def get(self, tokens: list[str]) -> Any:
+        return self.tree.get(tokens)
+
+    def kind(self, tokens: list[str]) -> str:
+        return self.tree.kind(tokens)
+
+    def verbatim(self, tokens: list[str]) -> Any:
+        return self.tree.verbatim(tokens)
+
+    def elements(self, tokens: list[str], needles: list[str]) -> Any:
+        return self.tree.elements(tokens, needles)
+
+    # ---------------------------------------------------------------- editing
+
+    def replace(self, tokens: list[str], value: Any) -> None:
+        """Replace the value at ``tokens`` (which must exist)."""
+        self._stream_edit(tokens)
+        self.tree.replace(tokens, value)
+        self._replace_text(tokens, value)
+
+    def add(self, tokens: list[str], value: Any) -> int | None:
+        """RFC 6902 add: set a mapping key, or insert into a sequence; the index used."""
+        if not tokens:
+            self.replace(tokens, value)
+            return None
+        self._stream_edit(tokens[:-1])
+        existed = self.tree.kind(tokens[:-1]) == "object" and tokens[-1] in self.tree.get(
+            tokens[:-1])
+        index = self.tree.add(tokens, value)
+        spot, _ = self.stream.spot(tokens[:-1])
+        if existed:
+            self._replace_text(tokens, value)
+        elif spot.node.tag.endswith(":map"):
+            self._add_key(spot, tokens[-1], value)
+        else:
+            self._insert_item(spot, index, value)
+        return index
+
+    def remove(self, tokens: list[str]) -> None:
+        """Remove the member at ``tokens`` with its lines (a last one leaves ``{}``/``[]``)."""
+        if not tokens:
+            raise JqMagicError("INVALID_ARGUMENT", "Cannot remove the whole document.")
+        self._stream_edit(tokens[:-1])
+        self.tree.remove(tokens)
+        parent, _ = self.stream.spot(tokens[:-1])
+        target, _ = self.stream.spot(tokens)
+        items = parent.node.value
+        if len(items) == 1 and not parent.node.flow_style:
+            self._replace_text(tokens[:-1], {} if parent.node.tag.endswith(":map") else [])
+            return
+        index = self._index(parent, target)
+        places = [self._member_start(parent, i) for i in range(len(items))]
+        text = self.text
+        if parent.node.flow_style:
+            if index + 1 < len(items):
+                self._splice(places[index], places[index + 1], "")
+            else:
+                before = self._place(parent, index - 1).end if index else places[index]
+                self._splice(before, target.end, "")
+            return
+        start = places[index]
+        if _starts_line(text, start):
+            line = text.rfind("\n", 0, start) + 1
+            self._splice(line, _line_end(text, target.end, newline=True), "")
+        else:  # the first member, on its parent's line ("- a: 1"): up to the next one
+            self._splice(start, places[index + 1], "")
+
+    def _stream_edit(self, parent: list[str]) -> None:
+        if self.documents and not parent:
+            raise whole_stream()
+
+    # ---------------------------------------------------------------- places
+
+    def _place(self, parent: Spot, index: int) -> Spot:
+        node = parent.node
+        if node.tag.endswith(":map"):
+            key, child = node.value[index]
+            return self.stream.place(node, key, child)
+        return self.stream.place(node, index, node.value[index])
+
+    def _index(self, parent: Spot, target: Spot) -> int:
+        for index in range(len(parent.node.value)):
+            if self._place(parent, index).start == target.start:
+                return index
+        raise AssertionError("a member not in its parent")  # pragma: no cover
+
+    def _member_start(self, parent: Spot, index: int) -> int:
+        """Where a member's text begins: its key, or the ``-`` of a block sequence item."""
+        node = parent.node
+        if node.tag.endswith(":map"):
+            return node.value[index][0].start_mark.index
+        start = self._place(parent, index).start
+        if node.flow_style:
+            return start
+        return _dash(self.text, start)
+
+    # ---------------------------------------------------------------- writing values
+
+    def _replace_text(self, tokens: list[str], value: Any) -> None:
+        spot, trail = self.stream.spot(tokens)
+        parent = trail[-1] if trail else None
+        text, style, node = self.text, self.style, spot.node
+        if parent is not None and parent.node.flow_style:
+            new = render.flow(value) if not isinstance(value, str) else render.string(
+                value, True, getattr(node, "style", None))
+            self._splice(spot.start, spot.end, new)
+            return
+        start, column = spot.start, _column(text, spot.start)
+        keyed = spot.key is not None
+        if render.is_block(value):
+            unit = style.seq_indent if isinstance(value, list) else style.unit
+            indent = " " * (_column(text, spot.key.start_mark.index) if keyed else column)
+            indent += unit if keyed else ""
+            new = render.block(value, indent, style)
+            if keyed and _starts_line(text, start):
+                self._splice(text.rfind("\n", 0, start) + 1, spot.end, indent + new)
+            elif keyed:
+                self._splice(_blank_before(text, start), spot.end, style.newline + indent + new)
+            else:
+                self._splice(start, spot.end, new)
+            return
+        new = self._scalar_text(spot, value)
+        if keyed and _starts_line(text, start):  # a block collection under "key:"
+            colon = text.find(":", spot.key.end_mark.index)
+            if not text[colon + 1 : start].strip():
+                self._splice(colon + 1, spot.end, " " + new)
+                return
+        if start == spot.end and text[start - 1 : start] in (":", "-"):
+            new = " " + new  # an empty value ("key:"): keep a space after the colon
+        self._splice(start, spot.end, new)
+
+    def _scalar_text(self, spot: Spot, value: Any) -> str:
+        """A scalar or empty collection for this place, in the old scalar's style."""
+        old = getattr(spot.node, "style", None) if spot.node.tag.endswith(":str") else None
+        if not isinstance(value, str):
+            return render.value_text(value, "", self.style)
+        if old in ("|", ">") or ("\n" in value.rstrip("\n") and old in (None, "")):
+            indent = _content_indent(self.text, spot) or (
+                _line_indent(self.text, spot.start) + self.style.unit)
+            block = render.literal(value, indent, self.style.newline)
+            if block is not None:
+                return block
+            return render.double_quoted(value)
+        return render.string(value, False, old)
+
+    def _add_key(self, parent: Spot, name: str, value: Any) -> None:
+        node, text, style = parent.node, self.text, self.style
+        if node.flow_style:
+            member = f"{render.key(name, True)}: {render.flow(value)}"
+            if node.value:
+                self._splice(self._place(parent, len(node.value) - 1).end,
+                             self._place(parent, len(node.value) - 1).end, ", " + member)
+            else:
+                close = text.rfind("}", 0, parent.end)
+                self._splice(close, close, member)
+            return
+        indent = " " * _column(text, node.value[0][0].start_mark.index)
+        head = render.key(name, False) + ":"
+        if render.is_block(value):
+            inner = indent + (style.seq_indent if isinstance(value, list) else style.unit)
+            member = head + style.newline + inner + render.block(value, inner, style)
+        else:
+            member = head + " " + render.value_text(value, indent + style.unit, style)
+        at = _line_end(text, self._place(parent, len(node.value) - 1).end)
+        self._splice(at, at, style.newline + indent + member)
+
+    def _insert_item(self, parent: Spot, index: int, value: Any) -> None:
+        node, text, style = parent.node, self.text, self.style
+        count = len(node.value)
+        if node.flow_style:
+            item = render.flow(value)
+            if index < count:
+                at = self._place(parent, index).start
+                self._splice(at, at, item + ", ")
+            elif count:
+                at = self._place(parent, count - 1).end
+                self._splice(at, at, ", " + item)
+            else:
+                close = text.rfind("]", 0, parent.end)
+                self._splice(close, close, item)
+            return
+        dash = self._member_start(parent, min(index, count - 1))
+        inner = " " * (_column(text, dash) + 2)
+        item = "- " + (render.block(value, inner, style) if render.is_block(value)
+                       else render.value_text(value, inner, style))
+        if index < count:
+            self._splice(dash, dash, item + style.newline + " " * _column(text, dash))
+        else:
+            at = _line_end(text, self._place(parent, count - 1).end)
+            self._splice(at, at, style.newline + " " * _column(text, dash) + item)
+
+
+def _unkept(why: str) -> JqMagicError:
+    return JqMagicError("PATCH_CONFLICT", f"Cannot keep the YAML's format for this edit: {why}.",
+                        "Nothing was changed. Edit that part by hand, or report the file "
+                        "and the edit as a bug.")
+
+
+def _column(text: str, pos: int) -> int:
+    return pos - (text.rfind("\n", 0, pos) + 1)
+
+
+def _line_indent(text: str, pos: int) -> str:
+    start = text.rfind("\n", 0, pos) + 1
+    line = text[start:pos]
+    return line[: len(line) - len(line.lstrip(" "))]
+
+
+def _starts_line(text: str, pos: int) -> bool:
+    return not text[text.rfind("\n", 0, pos) + 1 : pos].strip(" \t")
+
+
+def _blank_before(text: str, pos: int) -> int:
+    """The start of the spaces just before ``pos``."""
+    while pos and text[pos - 1] in " \t":
+        pos -= 1
+    return pos
+
+
+def _line_end(text: str, pos: int, newline: bool = False) -> int:
+    """The end of the line holding ``pos`` (a comment on it included): before its newline,
+    or after it with ``newline``."""
+    found = text.find("\n", pos)
+    if found < 0:
+        return len(text)
+    if newline:
+        return found + 1
+    return found - 1 if text[found - 1] == "\r" else found
+
+
+def _dash(text: str, item: int) -> int:
+    """The ``-`` that opens the block sequence item starting at ``item``."""
+    pos = item - 1
+    while pos >= 0 and text[pos] in " \t\r\n":
+        pos -= 1
+    if pos < 0 or text[pos] != "-":
+        raise _unkept("a sequence item is not written as '- item'")
+    return pos
+
+
+def _content_indent(text: str, spot: Spot) -> str | None:
+    """The indentation of an old block scalar's first line of content."""
+    if getattr(spot.node, "style", None) not in ("|", ">"):
+        return None
+    for line in text[spot.start : spot.end].splitlines()[1:]:
+        if line.strip():
+            return line[: len(line) - len(line.lstrip(" "))]
+    return None

@@ -1,0 +1,199 @@
+"""YAML files edited in place: every patch operation and ``jq=`` write only the values they
+change, in the document's own style; comments, blank lines, anchors and ``---`` stay; what
+cannot be kept is refused and leaves the file byte-identical. JSON Lines: one line each."""
+
+from __future__ import annotations
+
+import pytest
+
+from jqmagic import JqMagicError, patch, query
+from jqmagic.core.sources import parse_yaml
+from jqmagic.core.words import json_equal
+
+MANIFEST = """\
+# the web deployment
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web        # keep this comment
+  labels: {app: web, tier: 'front'}
+
+spec:
+  replicas: 2
+  template:
+    spec:
+      containers:
+        - name: app
+          image: "nginx:1.25"   # pinned
+          args:
+            - --port=80
+          script: |
+            echo one
+            echo two
+
+        - name: sidecar
+          image: envoy
+---
+# second document
+kind: Service
+metadata:
+  name: web
+"""
+
+
+def write(tmp_path, text: str, name: str = "deploy.yaml"):
+    path = tmp_path / name
+    path.write_bytes(text.encode())
+    return path
+
+
+def fails(code: str, path, *args, **kwargs) -> JqMagicError:
+    before = path.read_bytes()
+    with pytest.raises(JqMagicError) as caught:
+        patch(path, *args, **kwargs)
+    assert caught.value.code == code, caught.value
+    assert path.read_bytes() == before
+    return caught.value
+
+
+def test_a_jq_edit_writes_only_what_changed(tmp_path):
+    path = write(tmp_path, MANIFEST)
+    program = ('if .kind == "Deployment" then .spec.replicas = 3 | '
+               '.spec.template.spec.containers[0].image = "nginx:1.26" | '
+               '.metadata.labels.tier = "back" | '
+               '.spec.template.spec.containers[0].script = "echo three\\n" '
+               'else .metadata.namespace = "prod" end')
+    result = patch(path, jq=program)
+    assert result.changed and result.matched == 2
+    assert path.read_text() == (
+        MANIFEST.replace("replicas: 2", "replicas: 3").replace("nginx:1.25", "nginx:1.26")
+        .replace("'front'", "'back'").replace("echo one\n            echo two",
+                                                "echo three")
+        .replace("metadata:\n  name: web\n", "metadata:\n  name: web\n  namespace: prod\n"))
+    expected = [query(program, value=doc, passthrough=True).values[0]
+                for doc in parse_yaml(MANIFEST)]
+    assert json_equal(parse_yaml(path.read_text()), expected)
+
+
+def test_new_keys_and_items_follow_the_documents_indentation(tmp_path):
+    path = write(tmp_path, MANIFEST)
+    patch(path, jq='if .kind == "Deployment" then .spec.template.spec.containers[1].ports '
+                   '= [{"containerPort": 80}] | .spec.template.spec.containers[0].args += '
+                   '["-v"] else . end')
+    text = path.read_text()
+    assert ("          image: envoy\n          ports:\n            - containerPort: 80\n"
+            in text)
+    assert "            - --port=80\n            - -v\n          script: |" in text
+
+
+def test_remove_takes_the_lines_and_the_last_key_leaves_braces(tmp_path):
+    path = write(tmp_path, MANIFEST)
+    patch(path, "remove", "/0/spec/template/spec/containers/0")
+    text = path.read_text()
+    assert "name: app" not in text and "pinned" not in text
+    assert "      containers:\n\n        - name: sidecar\n" in text  # the blank line stays
+    patch(path, "remove", "/1/metadata/name")
+    assert path.read_text().endswith("kind: Service\nmetadata: {}\n")
+    patch(path, "remove", "/0/metadata/labels/app")
+    assert "  labels: {tier: 'front'}\n" in path.read_text()
+
+
+def test_strings_keep_their_quotes_and_get_them_when_needed(tmp_path):
+    path = write(tmp_path, "a: plain\nb: 'single'\nc: \"double\"\nd: x\n")
+    patch(path, jq='.a = "still plain" | .b = "it\'s" | .c = "two" | .d = "true"')
+    assert path.read_text() == "a: still plain\nb: 'it''s'\nc: \"two\"\nd: \"true\"\n"
+    patch(path, jq='.a = "k: v" | .d = "#x" | .e = "line\\nbreak\\n" | .f = null')
+    assert path.read_text() == ('a: "k: v"\nb: \'it\'\'s\'\nc: "two"\nd: "#x"\ne: |\n'
+                                '  line\n  break\nf: null\n')
+
+
+def test_flow_collections_stay_flow(tmp_path):
+    path = write(tmp_path, "a: {x: 1, y: [1, 2]}  # note\nb: []\n")
+    patch(path, jq='.a.z = "w" | .a.y += [3] | .b += [{"k": 1}] | del(.a.x)')
+    assert path.read_text() == "a: {y: [1, 2, 3], z: w}  # note\nb: [{k: 1}]\n"
+
+
+def test_empty_values_scalars_to_blocks_and_back(tmp_path):
+    path = write(tmp_path, "a:\nb: 1 # one\nc:\n  - x\n  - y\nd: end\n")
+    patch(path, jq='.a = 5 | .b = {"n": [1, {"m": 2}]} | .c = "flat"')
+    assert path.read_text() == ("a: 5\nb:\n  n:\n    - 1\n    - m: 2 # one\nc: flat\n"
+                                "d: end\n")
+    assert parse_yaml(path.read_text()) == [{"a": 5, "b": {"n": [1, {"m": 2}]},
+                                            "c": "flat", "d": "end"}]
+
+
+def test_crlf_and_bom_are_kept(tmp_path):
+    path = tmp_path / "w.yml"
+    path.write_bytes(b"\xef\xbb\xbfa: 1\r\nb:\r\n  c: 2\r\n")
+    patch(path, jq=".b.d = 3 | .a = 2")
+    assert path.read_bytes() == b"\xef\xbb\xbfa: 2\r\nb:\r\n  c: 2\r\n  d: 3\r\n"
+
+
+def test_every_patch_operation_works_on_yaml(tmp_path):
+    path = write(tmp_path, "users:  # people\n- id: 1\n  status: new\n- id: 2\n  status: new\n")
+    patch(path, "set", "/status", "active", match="/users", where={"id": 2})
+    patch(path, "insert", "/users/0", {"id": 0})
+    patch(path, "merge", "/users/1", {"tags": ["a"]})
+    patch(path, rfc6902=[{"op": "copy", "from": "/users/1/tags", "path": "/all"},
+                         {"op": "test", "path": "/users/2/status", "value": "active"}])
+    patch(path, merge_patch={"all": None, "count": 3})
+    assert path.read_text() == ("users:  # people\n- id: 0\n- id: 1\n  status: new\n"
+                                "  tags:\n  - a\n- id: 2\n  status: active\ncount: 3\n")
+    error = fails("PATCH_CONFLICT", path, rfc6902=[
+        {"op": "remove", "path": "/count"}, {"op": "test", "path": "/users/0/id", "value": 9}])
+    assert "Nothing was changed" in error.hint
+
+
+def test_a_stream_is_an_array_of_its_documents(tmp_path):
+    path = write(tmp_path, MANIFEST)
+    assert patch(path, "set", "/1/metadata/name", "api").target_path == "/1/metadata/name"
+    assert "metadata:\n  name: api\n" in path.read_text()
+    assert "/0, /1" in fails("INVALID_ARGUMENT", path, "set", "/2/a", 1).hint
+    fails("INVALID_ARGUMENT", path, "remove", "/1")
+    fails("INVALID_ARGUMENT", path, "set", "", {})
+    error = fails("QUERY_ERROR", path, jq='if .kind == "Service" then empty else . end')
+    assert "document 1" in error.message
+
+
+def test_aliases_anchors_merge_keys_and_unknown_tags_are_refused(tmp_path):
+    text = "base: &b {x: 1}\nuse: *b\nmerged:\n  <<: *b\n  y: 2\nother: 1\n"
+    path = write(tmp_path, text)
+    patch(path, jq=".other = 2")  # elsewhere, edits are fine
+    assert path.read_text() == text.replace("other: 1", "other: 2")
+    assert "alias" in fails("PATCH_CONFLICT", path, jq=".use.x = 5").message
+    fails("PATCH_CONFLICT", path, jq=".base.x = 5")
+    fails("PATCH_CONFLICT", path, jq="del(.base)")
+    assert "<<" in fails("PATCH_CONFLICT", path, "set", "/merged/y", 3).message
+    tagged = write(tmp_path, "a: !Ref thing\nb: 1\n", "cfn.yaml")
+    assert "safe loader" in fails("INVALID_YAML", tagged, "set", "/b", 2).hint
+
+
+def test_broken_yaml_and_a_failed_program_change_nothing(tmp_path):
+    path = write(tmp_path, "a: [1, 2\n")
+    fails("INVALID_YAML", path, "set", "/a", 1)
+    good = write(tmp_path, "a: 1\n", "good.yaml")
+    fails("QUERY_ERROR", good, jq=".a | error")
+    fails("QUERY_ERROR", good, jq=".a, .a")
+
+
+def test_dry_run_diffs_and_writes_nothing(tmp_path):
+    path = write(tmp_path, MANIFEST)
+    result = patch(path, jq='.metadata.name |= . + "-x"', dry_run=True)
+    assert path.read_text() == MANIFEST
+    assert "-  name: web        # keep this comment\n+  name: web-x        # keep this comment" \
+        in result.diff
+    assert [line for line in result.diff.splitlines() if line.startswith("+")][1:] == [
+        "+  name: web-x        # keep this comment", "+  name: web-x"]
+
+
+def test_json_lines_lines_not_edited_stay_byte_for_byte(tmp_path):
+    path = tmp_path / "log.jsonl"
+    data = b'{"n": 1, "tags": []}\n\n{"n":2,"tags":["a"]}\r\n{ "n" : 3 }\n'
+    path.write_bytes(data)
+    result = patch(path, jq="if .n == 2 then .tags += [\"b\"] else . end")
+    assert result.matched == 3 and len(result.changes) == 1
+    assert path.read_bytes() == data.replace(b'["a"]', b'["a","b"]')
+    patch(path, "set", "/2/n", 30)
+    assert path.read_bytes().endswith(b'{ "n" : 30 }\n')
+    fails("INVALID_ARGUMENT", path, "remove", "/0")
+    fails("QUERY_ERROR", path, jq="if .n == 30 then empty else . end")
