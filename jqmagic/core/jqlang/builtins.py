@@ -8,6 +8,7 @@ from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error, type_error2
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import chunked
@@ -37,13 +38,24 @@ def _items(v: Any) -> list:
         return v
     if type(v) is dict:
         return list(v.values())
-    raise JqError("cannot iterate")
+    raise cannot_iterate(v)
 
 
-def _array(v: Any) -> list:
+def _array(v: Any, text: str = "cannot be sorted, as it is not an array") -> list:
     if type(v) is list:
         return v
-    raise JqError("not an array")
+    if text == "cannot be iterated over":  # min, max: jq's minmax_by(., .)
+        raise type_error2(v, v, text)
+    raise type_error(v, text)
+
+
+def _by_items(v: Any) -> list:
+    """The input of ``sort_by(f)`` and its kind: jq maps ``[f]`` over it first."""
+    if type(v) is list:
+        return v
+    if type(v) is dict:
+        raise JqError()  # after f ran on each value: not worded here
+    raise cannot_iterate(v)
 
 
 def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
@@ -58,7 +70,7 @@ def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
 def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
     """jq's ``group_by``: items by equal keys, in key order, each group in input order
     (keys are hashable tuples: only the distinct ones are sorted)."""
-    items = _array(v)
+    items = _by_items(v)
     groups: dict[tuple, list] = {}
     for key, item in zip(_keys_of(f, items, e), items, strict=True):
         group = groups.get(key)
@@ -94,7 +106,7 @@ def _keys(v):
         return sorted(v)
     if type(v) is list:
         return list(range(len(v)))
-    raise JqError("has no keys")
+    raise type_error(v, "has no keys")
 
 
 @unary("keys_unsorted")
@@ -108,7 +120,7 @@ def _keys_unsorted(v):
 def _utf8bytelength(v):
     if type(v) is str:
         return len(v.encode())
-    raise JqError("only strings have UTF-8 byte length")
+    raise type_error(v, "only strings have UTF-8 byte length")
 
 
 @unary("add")
@@ -124,13 +136,13 @@ def _add(v):
 
 @unary("min")
 def _min(v):
-    items = _array(v)
+    items = _array(v, "cannot be iterated over")
     return _minmax(items, [sort_key(x) for x in items], True)
 
 
 @unary("max")
 def _max(v):
-    items = _array(v)
+    items = _array(v, "cannot be iterated over")
     return _minmax(items, [sort_key(x) for x in items], False)
 
 
@@ -186,7 +198,7 @@ def _to_entries(v):
         return [{"key": k, "value": x} for k, x in v.items()]
     if type(v) is list:
         return [{"key": i, "value": x} for i, x in enumerate(v)]
-    raise JqError("has no keys")
+    raise type_error(v, "has no keys")
 
 
 @unary("flatten")
@@ -208,14 +220,14 @@ def _flatten_to(v: Any, depth: int) -> list:
 def _downcase(v):
     if type(v) is str:
         return v.translate(_LOWER)
-    raise JqError("cannot be lowercased")
+    raise error("explode input must be a string")
 
 
 @unary("ascii_upcase")
 def _upcase(v):
     if type(v) is str:
         return v.translate(_UPPER)
-    raise JqError("cannot be uppercased")
+    raise error("explode input must be a string")
 
 
 _LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
@@ -224,9 +236,11 @@ _UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}
 
 @unary("abs")
 def _abs(v):
-    if type(v) in jv.NUMBER:
+    if type(v) in jv.NUMBER:  # jq 1.8.2: if . < 0 then - . else . end
         return jv.negate(v) if v < 0 else v
-    raise JqError("has no absolute value")
+    if v is None or type(v) is bool:  # below every number: negated
+        raise type_error(v, "cannot be negated")
+    return v
 
 
 @builtin("empty")
@@ -313,7 +327,7 @@ def _map_values(f):
             return {k: y for k, x in v.items() if (y := first(x, e)) is not NOTHING}
         if type(v) is list:
             return [y for x in chunked(v) if (y := first(x, e)) is not NOTHING]
-        raise JqError("cannot iterate")
+        raise cannot_iterate(v)
 
     return singular(one)
 
@@ -323,11 +337,13 @@ def _has(f):
     def has(v, k):
         if type(v) is dict and type(k) is str:
             return k in v
-        if type(v) is list and type(k) is int:
-            return 0 <= k < len(v)
-        if type(k) is float:
-            raise NotMine("has() with a fraction")
-        raise JqError("cannot check whether it has a key")
+        if type(v) is list and (type(k) is int or type(k) is float):
+            if type(k) is float and k != k:
+                raise NotMine("has() with nan")
+            return 0 <= int(k) < len(v)
+        if v is None:
+            return False
+        raise error(f"Cannot check whether {jv.type_name(v)} has a {jv.type_name(k)} key")
 
     return over_arg(f, has)
 
@@ -346,11 +362,11 @@ def _by(name: str, pick: Callable[[Any, Compiled, dict], Any]) -> None:
 
 
 _by("sort_by", lambda v, f, e: [x for _, x in sorted(
-    zip(_keys_of(f, _array(v), e), v, strict=True), key=lambda p: p[0])])
+    zip(_keys_of(f, _by_items(v), e), v, strict=True), key=lambda p: p[0])])
 _by("group_by", _groups)
 _by("unique_by", lambda v, f, e: [group[0] for group in _groups(v, f, e)])
-_by("min_by", lambda v, f, e: _minmax(_array(v), _keys_of(f, _array(v), e), True))
-_by("max_by", lambda v, f, e: _minmax(_array(v), _keys_of(f, _array(v), e), False))
+_by("min_by", lambda v, f, e: _minmax(_by_items(v), _keys_of(f, _by_items(v), e), True))
+_by("max_by", lambda v, f, e: _minmax(_by_items(v), _keys_of(f, _by_items(v), e), False))
 
 
 @builtin("first", 1)
@@ -381,7 +397,7 @@ def _limit(n, f):
             if type(count) is not int:
                 raise NotMine("limit with a fraction")
             if count < 0:
-                raise JqError("limit doesn't support negative count")
+                raise error("limit doesn't support negative count")
             yield from islice(g(v, e), count)
 
     return many(gen)
@@ -423,7 +439,7 @@ def _flatten1(f):
         if type(depth) is not int:
             raise NotMine("flatten with a fraction")
         if depth < 0:
-            raise JqError("flatten depth must not be negative")
+            raise error("flatten depth must not be negative")
         return _flatten_to(v, depth)
 
     return over_arg(f, flatten)
@@ -436,7 +452,7 @@ def _strings(name: str, fn: Callable[[str, str], Any], lenient: bool = False) ->
             return fn(v, x)
         if lenient:
             raise NotMine(f"{name} on a non-string")
-        raise JqError(f"{name}() requires string inputs")
+        raise error(f"{name}() requires string inputs")
 
     BUILTINS[(name, 1)] = lambda f: over_arg(f, call)
 

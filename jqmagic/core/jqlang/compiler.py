@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from collections import deque
+from itertools import count
 from typing import Any
 
 from jqmagic.core.jqlang import library as _library  # noqa: F401 - registers builtins
 from jqmagic.core.jqlang import regex as _regex  # noqa: F401 - registers its builtins
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS
-from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.text import format_of
@@ -17,9 +18,39 @@ from jqmagic.core.jqlang.text import format_of
 truthy = jv.truthy
 
 
-def compile_node(node: tuple, bound: frozenset[str]) -> Compiled:
-    """Compile ``node``; ``bound`` names the variables in scope (others are NotMine)."""
-    return _COMPILERS[node[0]](node, bound)
+class Scope:
+    """What a program's names mean where a node is compiled: each ``$name`` in scope and
+    its key in the run-time environment (unique, so no binding hides another), and each
+    function ``(name, arity)`` defined there."""
+
+    __slots__ = ("funcs", "vars")
+
+    def __init__(self, variables: dict[str, str], funcs: dict[tuple[str, int], Any]):
+        self.vars, self.funcs = variables, funcs
+
+    def bind(self, name: str) -> tuple[Scope, str]:
+        """The scope with ``$name`` bound afresh, and its key."""
+        key = f"{name}#{next(_KEYS)}"
+        return Scope({**self.vars, name: key}, self.funcs), key
+
+    def define(self, signature: tuple[str, int], meaning: Any) -> Scope:
+        return Scope(self.vars, {**self.funcs, signature: meaning})
+
+
+_KEYS = count()
+FORMS: dict[tuple[str, int], Any] = {}
+"""Builtins that need their arguments' nodes (``path(f)`` reads ``f`` as a path)."""
+
+
+def compile_node(node: tuple, bound: Scope | frozenset[str]) -> Compiled:
+    """Compile ``node`` in ``bound``: a :class:`Scope`, or the names bound from outside
+    (any other ``$name`` is NotMine)."""
+    if not isinstance(bound, Scope):
+        bound = Scope({name: name for name in bound}, {})
+    compiler = COMPILERS.get(node[0])
+    if compiler is None:
+        raise NotMine(f"{node[0]} expressions")
+    return compiler(node, bound)
 
 
 def _dot(node, bound):
@@ -32,10 +63,10 @@ def _literal(node, bound):
 
 
 def _var(node, bound):
-    name = node[1]
-    if name not in bound:
-        raise NotMine(f"${name} is not bound")
-    return singular(lambda v, e: e[name])
+    key = bound.vars.get(node[1])
+    if key is None:
+        raise NotMine(f"${node[1]} is not bound")
+    return singular(lambda v, e: e[key])
 
 
 def _pipe(node, bound):
@@ -78,7 +109,8 @@ def _comma(node, bound):
 
 def _bind(node, bound):
     _, source, name, body = node
-    src, inner = compile_node(source, bound), compile_node(body, bound | {name})
+    scope, name = bound.bind(name)
+    src, inner = compile_node(source, bound), compile_node(body, scope)
     if src.one and inner.one:
         fs, fb = src.one, inner.one
         return singular(lambda v, e: fb(v, {**e, name: fs(v, e)}))
@@ -161,6 +193,8 @@ def _try(node, bound):
                 return fb(v, e)
             except JqError:
                 return NOTHING
+            except Break as exc:
+                raise NotMine("break inside try") from exc
 
         return optional(opt)
     gb = body.gen
@@ -168,14 +202,16 @@ def _try(node, bound):
     def gen(v, e):
         try:
             outputs = iter(gb(v, e))
+            while True:
+                try:
+                    x = next(outputs)
+                except (StopIteration, JqError):
+                    return
+                yield x
         except JqError:
             return
-        while True:
-            try:
-                x = next(outputs)
-            except (StopIteration, JqError):
-                return
-            yield x
+        except Break as exc:
+            raise NotMine("break inside try") from exc
 
     return many(gen)
 
@@ -314,6 +350,12 @@ def _if(node, bound):
 
 def _call(node, bound):
     _, name, args = node
+    defined = bound.funcs.get((name, len(args)))
+    if defined is not None:
+        return defined.call(args, bound)
+    form = FORMS.get((name, len(args)))
+    if form is not None:
+        return form(args, bound)
     factory = BUILTINS.get((name, len(args)))
     if factory is None:
         raise NotMine(f"{name}/{len(args)}")
@@ -354,7 +396,8 @@ def _format(node, bound):
 def _reduce(node, bound):
     _, source, name, init, update = node
     gs, gi = compile_node(source, bound).gen, compile_node(init, bound).gen
-    step = compile_node(update, bound | {name})
+    scope, name = bound.bind(name)
+    step = compile_node(update, scope)
 
     def gen(v, e):
         for state in gi(v, e):
@@ -385,7 +428,7 @@ def _reduce(node, bound):
 def _foreach(node, bound):
     _, source, name, init, update, *extract = node
     gs, gi = compile_node(source, bound).gen, compile_node(init, bound).gen
-    inner = bound | {name}
+    inner, name = bound.bind(name)
     gu = compile_node(update, inner).gen
     gx = compile_node(extract[0], inner).gen if extract else None
 
@@ -405,10 +448,13 @@ def _foreach(node, bound):
     return many(gen)
 
 
-_COMPILERS = {
+COMPILERS = {
     "dot": _dot, "literal": _literal, "var": _var, "pipe": _pipe, "comma": _comma,
     "bind": _bind, "field": _field, "index": _index, "slice": _slice, "iterate": _iterate,
     "recurse": _recurse, "try": _try, "neg": _neg, "binop": _binop, "and": _and, "or": _or,
     "alt": _alt, "array": _array, "object": _object, "if": _if, "call": _call,
     "string": _string, "format": _format, "reduce": _reduce, "foreach": _foreach,
 }
+
+from jqmagic.core.jqlang import control as _control  # noqa: E402, F401 - registers its nodes
+from jqmagic.core.jqlang import updates as _updates  # noqa: E402, F401 - registers its nodes

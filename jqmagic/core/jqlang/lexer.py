@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import NamedTuple
 
@@ -16,7 +17,7 @@ _TOKEN = re.compile(r"""
   | (?P<field>\.[a-zA-Z_][a-zA-Z_0-9]*)
   | (?P<var>\$[a-zA-Z_][a-zA-Z_0-9]*)
   | (?P<ident>[a-zA-Z_][a-zA-Z_0-9]*)
-  | (?P<op>\.\.|!=|==|<=|>=|//|\?//|\|=|\+=|-=|\*=|/=|%=|//=|[.\[\]{}()|,:;=<>+\-*/%?$@])
+  | (?P<op>\.\.|!=|==|<=|>=|\?//|//=|//|\|=|\+=|-=|\*=|/=|%=|[.\[\]{}()|,:;=<>+\-*/%?$@])
 """, re.X | re.S)
 
 
@@ -82,3 +83,29 @@ def interpolation_end(program: str, i: int) -> int:
         if depth == 0:
             return i
     raise NotMine("unterminated interpolation")
+
+
+def decode(raw: str) -> str:
+    """The text of a piece of a string literal (JSON's escapes)."""
+    try:
+        text = json.loads(f'"{raw}"')
+    except ValueError as exc:
+        raise NotMine("string escape") from exc
+    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
+        raise NotMine("surrogate escape")
+    return text
+
+
+def interpolation_at(body: str, start: int) -> int:
+    """Where the next ``\\(`` of a string body is, or -1."""
+    i = start
+    while (i := body.find("\\", i)) >= 0:
+        if body.startswith("(", i + 1):
+            return i
+        i += 2
+    return -1
+
+
+def interpolation_length(rest: str) -> int:
+    """The length of ``(...)`` in ``rest`` (which starts with a backslash)."""
+    return interpolation_end(rest, 2) - 2

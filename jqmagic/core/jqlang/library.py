@@ -9,7 +9,8 @@ from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
-from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.messages import error, type_error, type_error2
 from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import CHUNK, check
@@ -107,7 +108,7 @@ def _contains(a: Any, b: Any) -> bool:
 def _contains_checked(a: Any, b: Any) -> bool:
     """``contains``: an error for two kinds at the top, false below it."""
     if _kind(a) != _kind(b):
-        raise JqError("cannot have their containment checked")
+        raise type_error2(a, b, "cannot have their containment checked")
     return _contains(a, b)
 
 
@@ -160,7 +161,7 @@ def _rounding(name: str, fn):
             return v
         if type(v) is float:
             return jv.computed(float(fn(v)))
-        raise JqError(f"number required for {name}")
+        raise type_error(v, "number required")
 
 
 _rounding("floor", math.floor)
@@ -184,7 +185,7 @@ def _trimmer(name: str, fn):
     def call(v):
         if type(v) is str:
             return fn(v)
-        raise JqError(f"{name} input must be a string")
+        raise error("trim input must be a string")
 
 
 _trimmer("trim", lambda s: s.strip(_WHITESPACE))
@@ -196,7 +197,7 @@ _trimmer("rtrim", lambda s: s.rstrip(_WHITESPACE))
 def _explode(v):
     if type(v) is str:
         return [ord(c) for c in v]
-    raise JqError("explode input must be a string")
+    raise error("explode input must be a string")
 
 
 @unary("implode")

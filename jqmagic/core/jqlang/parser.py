@@ -7,15 +7,20 @@ terms. ``TERM as $x | BODY`` binds over the whole rest of the pipe.
 
 from __future__ import annotations
 
-import json
-
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.lexer import Token, tokenize
-from jqmagic.core.jqlang.lexer import interpolation_end as lexer_interpolation_end
+from jqmagic.core.jqlang.lexer import (
+    Token,
+    decode,
+    interpolation_at,
+    interpolation_length,
+    tokenize,
+)
 from jqmagic.core.jqlang.numbers import literal_number
 
 Node = tuple
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
+_ASSIGNMENTS = {"=", "|=", "+=", "-=", "*=", "/=", "%=", "//="}
+_ITEM = "?item"  # a variable name no program can write
 _CONSTANTS = {"null": None, "true": True, "false": False}
 
 
@@ -59,28 +64,102 @@ class _Parser:
         return node
 
     def pipe(self, comma: bool = True) -> Node:
+        if self.at("def"):
+            return self.definition()
+        if self.take("label"):
+            name = self.variable()
+            self.expect("|")
+            return ("label", name, self.pipe(comma))
         start = self.i
         if comma:
             try:
-                term = self.postfix()
+                term = self.remembered(self.alternative)
             except NotMine:
                 term = None
             if term is not None and self.take("as"):
-                name = self.variable()
+                patterns = self.patterns()
                 self.expect("|")
-                return ("bind", term, name, self.pipe())
+                if len(patterns) == 1 and patterns[0][0] == "pvar":
+                    return ("bind", term, patterns[0][1], self.pipe())
+                return ("destructure", term, patterns, self.pipe())
             self.i = start
         left = self.comma() if comma else self.alternative()
         if self.take("|"):
             return ("pipe", left, self.pipe(comma))
         return left
 
+    def definition(self) -> Node:
+        """``def name(params): body; rest`` as ``("def", name, params, body, rest)``;
+        a parameter is ``f`` or ``$a``."""
+        self.expect("def")
+        tok = self.tok
+        if tok.kind not in ("ident", "keyword"):
+            raise NotMine(f"a function name at {tok.pos}")
+        self.i += 1
+        params: list[str] = []
+        if self.take("("):
+            while True:
+                param = self.tok
+                if param.kind not in ("ident", "var", "keyword"):
+                    raise NotMine(f"a parameter at {param.pos}")
+                self.i += 1
+                params.append(param.text)
+                if not self.take(";"):
+                    break
+            self.expect(")")
+        self.expect(":")
+        body = self.pipe()
+        self.expect(";")
+        return ("def", tok.text, tuple(params), body, self.pipe())
+
     def variable(self) -> str:
         tok = self.tok
-        if tok.kind != "var":
-            raise NotMine("destructuring patterns")
+        if tok.kind != "var" or tok.text == "$__loc__":
+            raise NotMine(f"a variable at {tok.pos}")
         self.i += 1
         return tok.text[1:]
+
+    def patterns(self) -> tuple[Node, ...]:
+        """``PATTERN ?// PATTERN ...``: ``("pvar", name)``, ``("parray", patterns)`` or
+        ``("pobject", ((key node, $name or None, pattern or None), ...))``."""
+        found = [self.pattern()]
+        while self.take("?//"):
+            found.append(self.pattern())
+        return tuple(found)
+
+    def pattern(self) -> Node:
+        if self.take("["):
+            items = [self.pattern()]
+            while self.take(","):
+                items.append(self.pattern())
+            self.expect("]")
+            return ("parray", tuple(items))
+        if self.take("{"):
+            entries = [self.object_pattern()]
+            while self.take(","):
+                entries.append(self.object_pattern())
+            self.expect("}")
+            return ("pobject", tuple(entries))
+        return ("pvar", self.variable())
+
+    def object_pattern(self) -> tuple:
+        tok = self.tok
+        if tok.kind == "var":
+            name = self.variable()
+            sub = self.pattern() if self.take(":") else None
+            return ("literal", name), name, sub
+        if tok.kind in ("ident", "keyword"):
+            self.i += 1
+            key: Node = ("literal", tok.text)
+        elif tok.kind == "string":
+            key = self.string_node()
+        elif self.take("("):
+            key = self.pipe()
+            self.expect(")")
+        else:
+            raise NotMine(f"object pattern key {tok.text!r}")
+        self.expect(":")
+        return key, None, self.pattern()
 
     def comma(self) -> Node:
         node = self.alternative()
@@ -89,9 +168,20 @@ class _Parser:
         return node
 
     def alternative(self) -> Node:
-        node = self.disjunction()
+        node = self.assignment()
         if self.take("//"):
             return ("alt", node, self.alternative())
+        return node
+
+    def assignment(self) -> Node:
+        """``LHS = RHS``, ``|=``, ``+=`` ... ``//=``: ``("assign", op, lhs, rhs)``."""
+        node = self.disjunction()
+        tok = self.tok
+        if tok.kind == "op" and tok.text in _ASSIGNMENTS:
+            self.i += 1
+            node = ("assign", tok.text, node, self.disjunction())
+            if self.tok.kind == "op" and self.tok.text in _ASSIGNMENTS:
+                raise NotMine("chained assignment")
         return node
 
     def disjunction(self) -> Node:
@@ -138,14 +228,17 @@ class _Parser:
         return self.postfix()
 
     def postfix(self) -> Node:
-        """A term with its steps; remembered, as ``pipe`` reads a term twice (is it a
-        binding?), which nested parentheses and strings would make exponential."""
-        start = self.i
+        return self.remembered(self.steps)
+
+    def remembered(self, rule) -> Node:
+        """``rule`` read at this position, remembered: ``pipe`` reads an expression twice
+        (is it a binding?), which nesting would make exponential."""
+        start = (self.i, rule.__name__)
         if start not in self.terms:
             try:
-                self.terms[start] = (self.steps(), self.i)
+                self.terms[start] = (rule(), self.i)
             except NotMine as exc:
-                self.terms[start] = (exc, start)
+                self.terms[start] = (exc, self.i)
         node, self.i = self.terms[start]
         if isinstance(node, NotMine):
             raise node
@@ -211,12 +304,12 @@ class _Parser:
         self.i += 1
         parts: list = []
         body, start = tok.text[1:-1], 0
-        while (at := _interpolation_at(body, start)) >= 0:
-            parts.append(_decode(body[start:at]))
-            end = at + 2 + _interpolation_length(body[at:])
+        while (at := interpolation_at(body, start)) >= 0:
+            parts.append(decode(body[start:at]))
+            end = at + 2 + interpolation_length(body[at:])
             parts.append(_Parser(tokenize(body[at + 2:end - 1])).program())
             start = end
-        parts.append(_decode(body[start:]))
+        parts.append(decode(body[start:]))
         if len(parts) == 1:
             return ("literal", parts[0])
         return ("string", fmt, tuple(p for p in parts if p != ""))
@@ -242,6 +335,9 @@ class _Parser:
                 raise NotMine(tok.text)
             return ("var", tok.text[1:])
         if tok.kind == "ident":
+            if tok.text == "break" and self.tokens[self.i + 1].kind == "var":
+                self.i += 1
+                return ("break", self.variable())
             return self.call()
         if self.take(".."):
             return ("recurse",)
@@ -266,21 +362,26 @@ class _Parser:
         if tok.text in ("reduce", "foreach") and tok.kind == "keyword":
             return self.fold()
         if self.take("try"):
-            if self.at("catch"):
-                raise NotMine("catch")
-            body = self.postfix()
-            if self.at("catch"):
-                raise NotMine("catch")
+            body = self.tried()
+            if self.take("catch"):
+                return ("trycatch", body, self.tried())
             return ("try", body)
         raise NotMine(f"unsupported {tok.text!r} at {tok.pos}")
 
+    def tried(self) -> Node:
+        """The body or handler of ``try``: a postfix term (jq: ``try`` binds tightest)."""
+        if self.take("-"):
+            return ("neg", self.postfix())
+        return self.postfix()
+
     def fold(self) -> Node:
-        """``reduce SOURCE as $x (INIT; UPDATE)``, ``foreach ... (INIT; UPDATE[; EXTRACT])``."""
+        """``reduce SOURCE as $x (INIT; UPDATE)``, ``foreach ... (INIT; UPDATE[; EXTRACT])``;
+        a pattern for ``$x`` destructures in UPDATE and EXTRACT."""
         kind = self.tok.text
         self.i += 1
-        source = self.postfix()
+        source = self.remembered(self.alternative)
         self.expect("as")
-        name = self.variable()
+        patterns = self.patterns()
         self.expect("(")
         parts = [self.pipe()]
         while self.take(";"):
@@ -288,7 +389,13 @@ class _Parser:
         self.expect(")")
         if len(parts) != 2 and not (kind == "foreach" and len(parts) == 3):
             raise NotMine(f"{kind} with {len(parts)} parts")
-        return (kind, source, name, *parts)
+        if patterns[0][0] == "pvar" and len(patterns) == 1:
+            return (kind, source, patterns[0][1], *parts)
+        if len(patterns) > 1:
+            raise NotMine(f"?// in {kind}")
+        item = ("var", _ITEM)
+        return (kind, source, _ITEM, parts[0],
+                *[("destructure", item, patterns, part) for part in parts[1:]])
 
     def call(self) -> Node:
         name = self.tok.text
@@ -354,32 +461,6 @@ class _Parser:
         if self.at("as"):
             raise NotMine("binding in an object value")
         return node
-
-
-def _decode(raw: str) -> str:
-    """The text of a piece of a string literal (JSON's escapes)."""
-    try:
-        text = json.loads(f'"{raw}"')
-    except ValueError as exc:
-        raise NotMine("string escape") from exc
-    if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
-        raise NotMine("surrogate escape")
-    return text
-
-
-def _interpolation_at(body: str, start: int) -> int:
-    """Where the next ``\\(`` of a string body is, or -1."""
-    i = start
-    while (i := body.find("\\", i)) >= 0:
-        if body.startswith("(", i + 1):
-            return i
-        i += 2
-    return -1
-
-
-def _interpolation_length(rest: str) -> int:
-    """The length of ``(...)`` in ``rest`` (which starts with a backslash)."""
-    return lexer_interpolation_end(rest, 2) - 2
 
 
 OPTIONAL = "?opt"  # variable names no program can write

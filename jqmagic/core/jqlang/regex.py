@@ -15,7 +15,8 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from jqmagic.core.jqlang.builtins import BUILTINS
-from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.messages import type_error
 from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.runtime import check
 
@@ -43,7 +44,7 @@ class Regex:
 
     def _check(self, subject: Any) -> None:
         if type(subject) is not str:
-            raise JqError("cannot be matched, as it is not a string")
+            raise type_error(subject, "cannot be matched, as it is not a string")
         if self.ascii_only and not subject.isascii():
             raise NotMine("a class escape or i on non-ASCII text")
         if self.anchored and "\n" in subject:

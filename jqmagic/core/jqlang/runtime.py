@@ -20,6 +20,8 @@ class _State(threading.local):
     sliced: bool = False  # an array slice was made (jq compares slices by identity)
     literals: Any = None  # what the inputs' number literals allow (numbers.Literals)
     compact_printer: Any = None  # tojson's printer for these literals
+    alternatives_waiting: int = 0  # ?// destructurings suspended after an output
+    alternative_abandoned: bool = False  # one was left early (jq: a break through it)
 
 
 class Cautious:
@@ -38,6 +40,8 @@ def start(timeout: float | None, literals: Any = None) -> None:
     state.timeout = timeout or 0.0
     state.deadline = None if timeout is None else time.monotonic() + timeout
     state.floats_compared = False
+    state.alternatives_waiting = 0
+    state.alternative_abandoned = False
     state.sliced = False
 
 

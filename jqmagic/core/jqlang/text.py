@@ -11,7 +11,7 @@ from urllib.parse import quote
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
 from jqmagic.core.jqlang.errors import JqError, NotMine
-from jqmagic.core.jqlang.node import singular
+from jqmagic.core.jqlang.messages import type_error
 from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.runtime import state
@@ -38,13 +38,15 @@ def _scalar_text(v: Any, where: str) -> str:
         return ""
     if type(v) is bool or type(v) is int or type(v) is float:
         return tojson(v)
-    raise JqError(f"is not valid in {where}")
+    if where == "a shell string":
+        raise type_error(v, "can not be escaped for shell")
+    raise type_error(v, "is not valid in a csv row")  # jq says csv for tsv rows too
 
 
 def _row(v: Any, where: str) -> list:
     if type(v) is list:
         return v
-    raise JqError(f"cannot be {where}-formatted, only an array can be")
+    raise type_error(v, f"cannot be {where}-formatted, only array")
 
 
 def _csv(v: Any) -> str:
@@ -143,17 +145,10 @@ def _join(v: Any, sep: Any) -> str:
         elif type(x) in (bool, int, float):
             pieces.append(tojson(x))
         else:
-            raise JqError("cannot be added")
+            raise JqError()  # the text so far and the item: not worded here
     if type(sep) is not str:
         raise NotMine("join by a non-string")
     return sep.join(pieces)
 
 
 BUILTINS[("join", 1)] = lambda f: over_arg(f, _join)
-BUILTINS[("ascii", 0)] = lambda: singular(lambda v, e: _ascii(v))
-
-
-def _ascii(v: Any) -> str:
-    if type(v) is int and 0 <= v < 128:
-        return chr(v)
-    raise NotMine("ascii of this value")

@@ -12,7 +12,8 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from jqmagic.core.jqlang.errors import JqError, NotMine
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.messages import cannot_index, cannot_iterate, type_error, type_error2
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import check, chunked, state
 
@@ -166,7 +167,7 @@ def add(a: Any, b: Any) -> Any:
         return a + b
     if ta is dict and type(b) is dict:
         return {**a, **b}
-    raise JqError("cannot be added")
+    raise type_error2(a, b, "cannot be added")
 
 
 def subtract(a: Any, b: Any) -> Any:
@@ -177,7 +178,7 @@ def subtract(a: Any, b: Any) -> Any:
     if type(a) is list and type(b) is list:
         drop = {sort_key(x) for x in b}
         return [x for x in a if sort_key(x) not in drop]
-    raise JqError("cannot be subtracted")
+    raise type_error2(a, b, "cannot be subtracted")
 
 
 def multiply(a: Any, b: Any) -> Any:
@@ -191,7 +192,7 @@ def multiply(a: Any, b: Any) -> Any:
         return _deep_merge(a, b)
     if type(a) is str or type(b) is str:
         raise NotMine("string repetition")
-    raise JqError("cannot be multiplied")
+    raise type_error2(a, b, "cannot be multiplied")
 
 
 def _deep_merge(a: dict, b: dict) -> dict:
@@ -206,22 +207,22 @@ def _deep_merge(a: dict, b: dict) -> dict:
 def divide(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if _number(b) == 0:
-            raise JqError("division by zero")
+            raise type_error2(a, b, "cannot be divided because the divisor is zero")
         return computed(_number(a) / b)
     if type(a) is str and type(b) is str:
         raise NotMine("string division")
-    raise JqError("cannot be divided")
+    raise type_error2(a, b, "cannot be divided")
 
 
 def modulo(a: Any, b: Any) -> Any:
     if type(a) is int and type(b) is int:
         if b == 0:
-            raise JqError("remainder by zero")
+            raise type_error2(a, b, "cannot be divided (remainder) because the divisor is zero")
         r = abs(_exact(a)) % abs(_exact(b))
         return -r if a < 0 else r
     if _numbers(a, b):
         raise NotMine("remainder of a fraction")
-    raise JqError("cannot be divided")
+    raise type_error2(a, b, "cannot be divided (remainder)")
 
 
 ARITHMETIC = {"+": add, "-": subtract, "*": multiply, "/": divide, "%": modulo}
@@ -236,7 +237,7 @@ def negate(a: Any) -> Any:
         return -_exact(a)
     if t is float:
         return -a
-    raise JqError("cannot be negated")
+    raise type_error(a, "cannot be negated")
 
 
 # ---------------------------------------------------------------- paths
@@ -247,22 +248,27 @@ def field(v: Any, name: str) -> Any:
         return v.get(name)
     if v is None:
         return None
-    raise JqError("cannot index")
+    raise cannot_index(v, name)
 
 
 def index(v: Any, k: Any) -> Any:
     tv, tk = type(v), type(k)
     if tk is str:
         return field(v, k)
-    if tk is int and (tv is list or v is None):
+    if tk is int or tk is float:
+        if tv is list:
+            if tk is float:
+                if not math.isfinite(k):
+                    raise NotMine("index by a non-finite number")
+                k = int(k)  # jq casts the double to an int
+            if k < 0:
+                k += len(v)
+            return v[k] if 0 <= k < len(v) else None
         if v is None:
             return None
-        if k < 0:
-            k += len(v)
-        return v[k] if 0 <= k < len(v) else None
-    if tk is float or tk is list or tk is dict or v is None:
+    elif tk is list or tk is dict:
         raise NotMine("index of this kind")
-    raise JqError("cannot index")
+    raise cannot_index(v, k)
 
 
 def slice_of(v: Any, start: Any, stop: Any) -> Any:
@@ -276,7 +282,7 @@ def slice_of(v: Any, start: Any, stop: Any) -> Any:
         return v[start:stop]
     if type(v) is str:
         return v[start:stop]
-    raise JqError("cannot slice")
+    raise cannot_index(v, {"start": start, "end": stop})
 
 
 def iterate(v: Any) -> Iterator[Any]:
@@ -285,7 +291,7 @@ def iterate(v: Any) -> Iterator[Any]:
         return chunked(v)
     if t is dict:
         return chunked(list(v.values())) if len(v) > 64 else iter(list(v.values()))
-    raise JqError("cannot iterate")
+    raise cannot_iterate(v)
 
 
 def recurse(v: Any) -> Iterator[Any]:
@@ -315,4 +321,4 @@ def length(v: Any) -> Any:
         return abs(_exact(v))
     if t is float:
         return abs(v)
-    raise JqError("has no length")
+    raise type_error(v, "has no length")

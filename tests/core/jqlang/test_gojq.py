@@ -31,6 +31,7 @@ def test_fast_path_equals_libjq(case):
 
 
 def test_fast_path_answers_a_good_part_of_the_cases():
-    """The comparison above is not vacuous."""
+    """The comparison above is not vacuous: 147 cases at first, 266 with def, try/catch,
+    paths, assignment, destructuring and label."""
     answered = [c for c in CASES if fast(c.program, c.input, **_options(c)) is not None]
-    assert len(answered) >= 140, len(answered)
+    assert len(answered) >= 266, len(answered)

@@ -28,15 +28,44 @@ ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]
          "explode", "transpose", "from_entries", "with_entries(.)", "[paths]",
          "[paths(type == \"number\")]", 'getpath(["a", 0])', "nth(1; .[]?)",
          "[limit(3; repeat(.))]", "until(true; .)",
-         "[.[]? | numbers | select(-9 < . and . < 3) | while(. < 3; . + 1)]"]
+         "[.[]? | numbers | select(-9 < . and . < 3) | while(. < 3; . + 1)]",
+         # errors and their texts, read by catch
+         "error", 'error("x")', "error(null)", "error({a: 1})", "(try error catch .)",
+         "(try error(.) catch [.])", "(.a = 1)", ".a |= 3", ".[0] = 1", ".b += 1",
+         ".[]? -= 1", ".a //= 2", ".[1:] = [9]", "del(.a)", "del(.[0])", "del(.[]?)",
+         "[paths(..)]", "[path(..)]", "[path(.a[0]?)]", "pick(.a)",
+         'getpath(["a", "b"])', 'setpath(["a"]; 1)', 'delpaths([["a"], [0]])',
+         "to_entries", "(label $f | 1, break $f)", "(. as [$x, $y] | [$y, $x])",
+         "(. as {a: $x} ?// [$x] | $x)", "(. as {$a, b: [$c]} | [$a, $c])",
+         "(def f: .a; f)", "(def f(g): [g, g]; f(.[]?))", "(def f($x): $x + 1; f(.a))",
+         "(def r: if type == \"array\" then .[]? | r else . end; [r])", "tostream",
+         "[tostream]", "walk(.)", "map_values(. + 1)", "first(.[]?)", "[limit(2; .[]?)]",
+         "skip(1; .[]?)", "add(.[]?)", "in({})", "IN(1, 2)", "any(.[]?; . == 1)",
+         "splits(\"a\")", "tonumber", "toboolean", "trimstr(\"a\")",
+         "ltrimstr(\"a\")", "combinations", "[recurse(.[]?; . != 2)]", "getpath([0])",
+         "to_entries | from_entries", "with_entries(.value |= tostring)", "@base32",
+         "@base32d", "[splits(\", \")]", "min_by(.a)", "unique_by(length)", "group_by(.)",
+         "sort_by(.a, .b)", "abs", "toarray", "have_literal_numbers", "have_decnum",
+         "implode", "significand", "logb", "frexp", "ldexp(.; 2)", "gamma", "todate",
+         "fromdate", "gmtime", "mktime", 'strftime("%Y-%m-%d")']
 UNARY = ["select({})", "map({})", "[{}]", "{{a: {}}}", "({})?", "sort_by({})",
          "group_by({})", "unique_by({})", "min_by({})", "max_by({})", "first({})",
          "last({})", "limit(2; {})", "any({})", "all({})", "({} | length)", "-({})",
          "try {}", "isempty({})", "map_values({})", "{{({} | tostring): 1}}",
-         'has("a")', "has(0)", "({} as $x | [$x, .])", "({})[0]", "({}).a"]
+         'has("a")', "has(0)", "({} as $x | [$x, .])", "({})[0]", "({}).a",
+         "try {} catch .", "(try {} catch . | type)", "[.[]? | try {} catch .]",
+         "path({})", "[paths({})]", "del({})", "({}) |= .", "({}) = 1", ".a += ({})",
+         "({}) //= 1", "pick({})", "(def f(x): x | {}; f(.))", "(def f: {}; [f, f])",
+         "(label $out | {} | ., break $out)", "first({})", "last({})", "limit(1; {})",
+         "(({}) as [$a, $b] | [$a, $b])", "(({}) as [$a] ?// $a | $a)", "walk({})",
+         "reduce ({}) as [$a] (0; . + 1)", "[foreach ({}) as {a: $x} (0; 1; [$x])]",
+         "getpath([{}])", "error({})", "[.[]? | {}]?", "isempty({})", "add({})"]
 BINARY = ["{} | {}", "{}, {}", "{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} % {}",
           "{} == {}", "{} != {}", "{} < {}", "{} >= {}", "{} and {}", "{} or {}",
-          "{} // {}", "if {} then {} else . end", "({}) | ({})"]
+          "{} // {}", "if {} then {} else . end", "({}) | ({})",
+          "try ({}) catch ({})", "{} |= {}", "{} = {}", "{} += {}", "{} //= {}",
+          "({}) as $v | {}", "def f: {}; {} | f", "label $out | {} | ({}, break $out)",
+          "({}) as [$v] ?// {{a: $v}} | {}", "[path({})] | {}"]
 
 programs = st.recursive(
     st.sampled_from(ATOMS),
