@@ -207,10 +207,15 @@ def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jqmagic`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
     parser, subs = build_parser()
-    if argv and argv[0] in subs:  # options anywhere on the line, as jq takes them
-        args = subs[argv[0]].parse_intermixed_args(argv[1:])
-    else:
-        args = parser.parse_args(argv)
+    try:
+        if argv and argv[0] == "query":  # the words as jq 1.8.2 reads them
+            args = jqcli.parse(subs["query"], argv[1:])
+        elif argv and argv[0] in subs:  # options anywhere on the line, as jq takes them
+            args = subs[argv[0]].parse_intermixed_args(argv[1:])
+        else:
+            args = parser.parse_args(argv)
+    except JqMagicError as exc:  # a command line jq would refuse: its usage status
+        return _print_error(exc, 2)
     try:
         return args.run(args)
     except JqMagicError as exc:

@@ -4,20 +4,20 @@ and exit statuses over :func:`jqmagic.query` (jqmagic's bounds stay on unless ``
 from __future__ import annotations
 
 import argparse
-import json
+import glob
 import os
 import re
 import sys
 from typing import Any
 
-from jqmagic import flags
+from jqmagic import flags, jqargs
 from jqmagic.core.errors import JqMagicError
 
 JQ_VERSION = "jq-1.8.2"
 # jq's exit statuses by error code: 2 usage and system, 3 compile, 5 runtime.
 READS_INPUTS = re.compile(r"\binputs?\b")
 EXIT_STATUS = {"INVALID_QUERY": 3, "QUERY_ERROR": 5, "TIMEOUT": 5, "TOO_LARGE": 5,
-               "INTERRUPTED": 130}
+               "INVALID_JSON": 5, "INVALID_YAML": 5, "INTERRUPTED": 130}
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -35,6 +35,27 @@ def exit_status(exc: JqMagicError) -> int:
     return EXIT_STATUS.get(exc.code, 2)
 
 
+def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
+    """``jqmagic query``'s words read as jq reads them (see :mod:`jqmagic.jqargs`)."""
+    words = jqargs.split(parser, argv)
+    args = parser.parse_args(words.options)
+    args.filter, args.files, args.positional = words.program, words.files, words.positional
+    args.from_file = None
+    if words.from_file:  # -f: the program word names the program's file
+        if words.program is None:
+            raise JqMagicError("INVALID_ARGUMENT", "-f names no program file.",
+                               "e.g. jqmagic query -f program.jq data.json")
+        args.from_file, args.filter = words.program, None
+    if words.layout == "compact":
+        args.tab = False
+    elif words.layout == "tab":
+        args.compact = False
+    elif words.layout == "indent":
+        args.compact, args.tab = False, args.indent == -1
+        args.indent = 2 if args.indent == -1 else args.indent
+    return args
+
+
 def run(args: argparse.Namespace) -> int:
     """``jqmagic query``: run, print as jq prints, exit as jq exits."""
     from jqmagic.core.query import query
@@ -42,53 +63,75 @@ def run(args: argparse.Namespace) -> int:
     if args.version:
         print(JQ_VERSION)
         return 0
-    program, words = _program(args)
+    program = _program(args)
     if args.in_place:
-        lines, ok = flags.edit_in_place(program, words, args.dry_run)
+        lines, ok = flags.edit_in_place(program, args.files, args.dry_run)
         print("\n".join(lines))
         return 0 if ok else 5
-    positional, words = _positional(args, words)
-    source = flags.named_source(args, words)
-    if not source and (not args.null_input or READS_INPUTS.search(program)):
+    files, unreadable = _readable(args.files)
+    source = flags.named_source(args, files)
+    if unreadable and not source:
+        source = {"text": ""}  # jq goes on with no input at all
+    elif not source and (not args.null_input or READS_INPUTS.search(program)):
         source = {"text": sys.stdin.read()}  # -n too, when input or inputs read stdin
-    keywords = {**flags.query_keywords(args), **source, "positional": positional,
+    elif source.get("file") == "-" or source.get("file") == ["-"] * len(files):
+        source = {"text": sys.stdin.read()}  # "-" names stdin, as in jq
+    keywords = {**flags.query_keywords(args), **source, "positional": args.positional,
                 "color": _colour(args)}
     try:
-        result = query(program, args=_named_args(args), **keywords)
+        named = _named_args(args)
+    except JqMagicError as exc:  # a bad --argjson / --slurpfile is a usage error to jq
+        exc.exit_code = 2
+        raise
+    try:
+        result = query(program, args=named, **keywords)
     except JqMagicError as exc:
+        if unreadable:  # jq's status when a file could not be read, whatever came after
+            exc.exit_code = 2
         if exc.result is not None:
             _print_results(exc.result, args)  # what jq printed before the error, as jq does
         raise
     for message in result.messages:
         print(message, file=sys.stderr)
     _print_results(result, args)
-    if result.message:
+    if result.message and not unreadable:  # jqmagic's line: truncated, or no results
         more = " Use --all to print everything." if result.truncated else ""
         print(result.message + more, file=sys.stderr)
-    return _status(result, args)
+    return 2 if unreadable else _status(result, args)
 
 
-def _program(args: argparse.Namespace) -> tuple[str, list[str]]:
-    """The program text and the remaining words (with -f the filter slot is an input)."""
-    words = list(args.files)
+def _program(args: argparse.Namespace) -> str:
+    """The program text: -f's file, the filter, or jq's "." when no filter is given and
+    the input or the output is not a terminal."""
     if args.from_file is not None:
-        if args.filter is not None:
-            words.insert(0, args.filter)
-        return _read(args.from_file, "-f"), words
-    if args.filter is None:
-        raise JqMagicError("INVALID_ARGUMENT", "No jq program given.",
-                           "Give a filter, e.g. jqmagic query '.' data.json (try '.').")
-    return args.filter, words
+        return _read(args.from_file, "-f")
+    if args.filter is not None:
+        return args.filter
+    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+        return "."
+    raise JqMagicError("INVALID_ARGUMENT", "No jq program given.",
+                       "Give a filter, e.g. jqmagic query '.' data.json (try '.').")
 
 
-def _positional(args: argparse.Namespace, words: list[str]) -> tuple[list[Any], list[str]]:
-    """$ARGS.positional from --args / --jsonargs (the words after the filter), and the
-    words left as inputs."""
-    if args.positional_json:
-        return [_json(word, "--jsonargs") for word in words], []
-    if args.positional_args:
-        return list(words), []
-    return [], words
+def _readable(files: list[str]) -> tuple[list[str], bool]:
+    """The files that can be read; each missing one is reported as jq reports it (with
+    the core's hint), and jq goes on with the others. Any other refusal stops the run."""
+    from jqmagic.core.sources.files import resolve_files
+
+    kept, missing = [], False
+    for name in files:
+        try:
+            if name != "-" and not glob.has_magic(name):
+                resolve_files(name)
+        except JqMagicError as exc:
+            if exc.code != "NOT_FOUND":
+                raise
+            missing = True
+            print(f"jq: error: Could not open file {name}: No such file or directory\n"
+                  f"hint: {exc.to_dict('terminal').get('hint', '')}", file=sys.stderr)
+            continue
+        kept.append(name)
+    return kept, missing
 
 
 def _named_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -109,14 +152,6 @@ def _read(path: str, flag: str) -> str:
     except OSError as exc:
         raise JqMagicError("FILE_ERROR", f"{flag} {path}: {exc.strerror or exc}.",
                            "Check the path.") from exc
-
-
-def _json(text: str, flag: str) -> Any:
-    try:
-        return json.loads(text)
-    except ValueError as exc:
-        raise JqMagicError("INVALID_JSON", f"{flag}: {text[:40]!r} is not JSON: {exc.msg}.",
-                           "Give JSON text, e.g. --jsonargs 1 '\"a\"' '[2]'.") from None
 
 
 def _colour(args: argparse.Namespace) -> bool:

@@ -44,7 +44,7 @@ CASES = [
     ("argjson keeps its literal", ["-n", "--argjson", "x", "1.000000000000000000001",
                                    "$x == 1"], "", "false\n", 0),
     ("nul in an error message", ["-n", 'try error("a\\u0000bc") catch length'], "", "4\n", 0),
-    ("bad input json", ["."], "{", "", 2),
+    ("bad input json", ["."], "{", "", 5),
     ("options after positionals", [".a", "--compact-output"], '{"a":[1]}', "[1]\n", 0),
 ]
 

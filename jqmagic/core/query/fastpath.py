@@ -44,6 +44,11 @@ def source_of(wire: dict[str, Any]) -> Source:
     return Source(wire["kind"], wire["spec"], Formats(**wire["formats"]))
 
 
+def _unindented(layout: dict) -> bool:
+    """jq 1.8.2's --indent 0: pretty lines with no indentation (libjq prints it)."""
+    return layout["indent"] == 0 and not (layout["compact"] or layout["tab"])
+
+
 def answer(request: dict) -> FastAnswer | None:
     """The fast path's answer to a worker request, or None when libjq must answer."""
     run = request["run"]
@@ -51,7 +56,8 @@ def answer(request: dict) -> FastAnswer | None:
     dump = request.get("dump", {})
     if not settings.fast_path or run["raw_input"] or source["kind"] == "exec" or (
             run["null_input"] and source["kind"] != "null") or dump.get("ascii") or \
-            dump.get("color") or request.get("positional") or request.get("json_args"):
+            dump.get("color") or request.get("positional") or request.get("json_args") or \
+            _unindented(request["layout"]):
         return None
     env = _environment(request["args"])
     if env is None:
@@ -194,6 +200,8 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
         spill.close()
     if runtime.state.floats_compared and literals.long:
         raise NotMine("long number literals were compared")
+    if runtime.state.alternative_abandoned:
+        raise NotMine("a ?// destructuring was left early: jq would try its next pattern")
     out.spilled, out.spill_error = spill.written, spill.error
     return out
 

@@ -3,7 +3,6 @@ normalised once from the friendly keywords of :func:`jqmagic.query`."""
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -17,9 +16,7 @@ from jqmagic.core.options import (
     Source,
     source_from,
 )
-from jqmagic.core.words import term
-
-_NAME = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+from jqmagic.core.words import preview, term
 
 
 @dataclass(frozen=True)
@@ -34,6 +31,8 @@ class RunOptions:
     cache: bool = True
     parallel: int = 0  # worker processes for a per-input program over several files
     stream_eval: bool = False  # stream big JSON files even when they fit the budget
+    dask: str | bool | None = None  # a scheduler address; "" or True: current or local
+    reduce: str | None = None  # with dask: a program run once on the array of every result
 
 
 @dataclass(frozen=True)
@@ -98,11 +97,10 @@ def check_args(args: dict[str, Any] | None) -> dict[str, Any]:
     if args is not None and not isinstance(args, dict):
         raise JqMagicError("INVALID_ARGUMENT", f"args must be a dict of names to values, not "
                            f"{type(args).__name__}.", "e.g. args={'user': 'ada'}.")
-    for name in args or {}:
-        if not isinstance(name, str) or not _NAME.match(name):
-            raise JqMagicError("INVALID_ARGUMENT", f"{name!r} is not a valid jq variable name.",
-                               "Use letters, digits and underscores, e.g. "
-                               f"{term('arg', 'user_id')}.")
+    for name in args or {}:  # any text, as jq binds it ($ARGS.named shows every one)
+        if not isinstance(name, str):
+            raise JqMagicError("INVALID_ARGUMENT", f"{preview(name)} is not a jq variable "
+                               "name: names are text.", f"e.g. {term('arg', 'user_id')}.")
     checked = dict(args or {})
     sources.dumps(checked)  # fails early, with a clear message, on a non-JSON value
     return checked

@@ -1,0 +1,83 @@
+"""Running `jqmagic query` and the jq 1.8.2 command line side by side.
+
+The oracle is the jq binary built from the source the PyPI binding bundles
+(scripts/build_jq_oracle.sh; `make test` builds it into the venv). `jqmagic query` runs in
+this process with its standard streams replaced, so hundreds of cases cost milliseconds each.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import os
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+ORACLE = Path(sys.executable).parent / "jq-1.8.2"
+TIMED_OUT = -1
+
+
+@dataclass(frozen=True)
+class Run:
+    stdout: bytes
+    stderr: bytes
+    status: int
+
+
+def jq(args: list[str], stdin: str, env: dict[str, str] | None = None,
+       cwd: str | None = None, timeout: float = 10) -> Run:
+    """The jq 1.8.2 command line's answer (status TIMED_OUT past ``timeout``)."""
+    try:
+        done = subprocess.run([str(ORACLE), *args], input=stdin.encode(), capture_output=True,
+                              timeout=timeout, env={**os.environ, **(env or {})}, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        return Run(b"", b"", TIMED_OUT)
+    return Run(done.stdout, done.stderr, done.returncode)
+
+
+def jqmagic(args: list[str], stdin: str, env: dict[str, str] | None = None) -> Run:
+    """``jqmagic query --all ARGS`` with ``stdin``, in this process."""
+    from jqmagic.cli import main
+
+    out, err = io.BytesIO(), io.BytesIO()
+    streams = {name: io.TextIOWrapper(buffer, encoding="utf-8", newline="")
+               for name, buffer in (("stdout", out), ("stderr", err))}
+    fake_in = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8", newline="")
+    with contextlib.ExitStack() as stack:
+        for name, value in (env or {}).items():
+            stack.enter_context(_environ(name, value))
+        stack.enter_context(_swap("stdin", fake_in))
+        stack.enter_context(_swap("stdout", streams["stdout"]))
+        stack.enter_context(_swap("stderr", streams["stderr"]))
+        try:
+            status = main(["query", "--all", *args])
+        except SystemExit as exc:  # argparse's usage errors
+            status = exc.code if isinstance(exc.code, int) else 2
+        for stream in streams.values():
+            stream.flush()
+    return Run(out.getvalue(), err.getvalue(), status)
+
+
+@contextlib.contextmanager
+def _swap(name: str, stream):
+    old = getattr(sys, name)
+    setattr(sys, name, stream)
+    try:
+        yield
+    finally:
+        setattr(sys, name, old)
+
+
+@contextlib.contextmanager
+def _environ(name: str, value: str):
+    old = os.environ.get(name)
+    os.environ[name] = value
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = old
