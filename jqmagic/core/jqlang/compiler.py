@@ -457,4 +457,5 @@ COMPILERS = {
 }
 
 from jqmagic.core.jqlang import control as _control  # noqa: E402, F401 - registers its nodes
+from jqmagic.core.jqlang import streams as _streams  # noqa: E402, F401 - registers builtins
 from jqmagic.core.jqlang import updates as _updates  # noqa: E402, F401 - registers its nodes

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import base64
 import binascii
+import math
+import re
 from collections.abc import Callable
 from typing import Any
 from urllib.parse import quote
@@ -12,7 +14,7 @@ from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.messages import type_error
-from jqmagic.core.jqlang.numbers import number_text
+from jqmagic.core.jqlang.numbers import MAX_EXACT, number_text
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.runtime import state
 
@@ -70,6 +72,66 @@ def _html(v: Any) -> str:
     return tostring(v).translate(_HTML_ESCAPES)
 
 
+def _urid(v: Any) -> str:
+    """jq's ``@urid``: %XX escapes decoded, the bytes read as UTF-8."""
+    text = tostring(v)
+    data, i = bytearray(), 0
+    raw = text.encode()
+    while i < len(raw):
+        if raw[i] != 0x25:  # %
+            data.append(raw[i])
+            i += 1
+            continue
+        pair = raw[i + 1:i + 3]
+        if len(pair) < 2 or any(chr(c) not in "0123456789abcdefABCDEF" for c in pair):
+            raise type_error(text, "is not a valid uri encoding")
+        data.append(int(pair, 16))
+        i += 3
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise type_error(text, "is not a valid uri encoding") from None
+
+
+_NUMBER_TEXT = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][+-]?[0-9]+)?")
+_NOT_NUMERIC = re.compile(r"[^0-9+\-.eEnNaAiIfFtTyYsS]")
+
+
+def _tonumber(v: Any) -> Any:
+    """jq 1.8.2's ``tonumber`` (decNumber keeps the literal): texts whose literal we
+    print alike; an error where no number can be read; NotMine for the rest."""
+    t = type(v)
+    if t is int or t is float:
+        return v
+    if t is not str:
+        raise type_error(v, "cannot be parsed as a number")
+    if _NUMBER_TEXT.fullmatch(v) and not (v.startswith("-") and not v.strip("-0.eE+")):
+        if v.lstrip("-").isdigit():
+            number = int(v)
+            if abs(number) <= MAX_EXACT:
+                return number
+        else:
+            number = float(v)
+            if math.isfinite(number) and repr(number) == v:
+                return number
+        raise NotMine("a number text jq keeps as written")
+    if not v or _NOT_NUMERIC.search(v):
+        raise type_error(v, "cannot be parsed as a number")
+    raise NotMine("a number text decNumber may read")
+
+
+def _toboolean(v: Any) -> bool:
+    if type(v) is bool:
+        return v
+    if v == "true" or v == "false":
+        return v == "true"
+    raise type_error(v, "cannot be parsed as a boolean")
+
+
+unary("tonumber")(_tonumber)
+unary("toboolean")(_toboolean)
+
+
 def _uri(v: Any) -> str:
     return quote(tostring(v), safe="-_.~")
 
@@ -100,7 +162,7 @@ def _base64d(v: Any) -> str:
 
 FORMATS: dict[str, Callable[[Any], str]] = {
     "text": tostring, "json": tojson, "csv": _csv, "tsv": _tsv, "html": _html, "uri": _uri,
-    "sh": _sh, "base64": _base64, "base64d": _base64d}
+    "urid": _urid, "sh": _sh, "base64": _base64, "base64d": _base64d}
 
 
 def format_of(name: str) -> Callable[[Any], str]:

@@ -190,9 +190,19 @@ def multiply(a: Any, b: Any) -> Any:
         return computed(_number(a) * _number(b))
     if type(a) is dict and type(b) is dict:
         return _deep_merge(a, b)
-    if type(a) is str or type(b) is str:
-        raise NotMine("string repetition")
+    if type(a) is str and type(b) in NUMBER or type(b) is str and type(a) in NUMBER:
+        return _repeat(*((a, b) if type(a) is str else (b, a)))
     raise type_error2(a, b, "cannot be multiplied")
+
+
+def _repeat(text: str, times: int | float) -> Any:
+    """jq 1.8.2's ``jv_string_repeat``: negative counts give null, fractions truncate."""
+    if times < 0 or times != times:
+        return None
+    count = int(min(times, 2**31 - 1))
+    if len(text) * count > 1 << 26:
+        raise NotMine("a repeated string past 64 MB")
+    return text * count
 
 
 def _deep_merge(a: dict, b: dict) -> dict:
@@ -210,7 +220,9 @@ def divide(a: Any, b: Any) -> Any:
             raise type_error2(a, b, "cannot be divided because the divisor is zero")
         return computed(_number(a) / b)
     if type(a) is str and type(b) is str:
-        raise NotMine("string division")
+        if not a or not b:
+            raise NotMine("a split of or by an empty string")
+        return a.split(b)
     raise type_error2(a, b, "cannot be divided")
 
 
