@@ -9,6 +9,7 @@ file arguments) say so in ``faces``.
 from __future__ import annotations
 
 import argparse
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -38,6 +39,8 @@ class Flag:
         options: dict[str, Any] = {"dest": self.keyword, "help": self.help}
         if self.action == "pair":
             options.update(nargs=2, action="append", default=[])
+        elif self.action == "optional":  # the flag alone gives "", else its value
+            options.update(nargs="?", const="", action="store", default=None)
         elif self.action == "append":
             options.update(action="append", default=[])
         else:
@@ -49,6 +52,19 @@ class Flag:
         if self.choices is not None:
             options["choices"] = self.choices
         return options
+
+
+_ADDRESS = re.compile(r"^([a-z]+://)?[\w.-]+:\d+$")
+
+
+def _dask_address(text: str) -> str:
+    """A scheduler address (``tcp://host:8786``, ``host:8786``); anything else is refused, so
+    that ``--dask FILTER`` is not read as an address."""
+    if not _ADDRESS.match(text):
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a scheduler address (tcp://host:8786); put --dask after the "
+            "filter and the files to start a local cluster")
+    return text
 
 
 def _switch(names: tuple[str, ...], keyword: str, help: str, **more: Any) -> Flag:  # noqa: A002
@@ -101,6 +117,13 @@ QUERY = (
            metavar="S"),
     _value(("--parallel",), "parallel", "run a per-input program over several files with N "
            "worker processes (results in input order)", type=int, metavar="N"),
+    _switch(("--stream-eval",), "stream_eval", "answer in one streaming pass over a big JSON "
+            "file, memory bounded by one element (automatic past the document budget)"),
+    Flag(("--dask",), "dask", "run the per-input program over the files on a Dask cluster: "
+         "the current client, a scheduler ADDRESS, or a new LocalCluster", action="optional",
+         type=_dask_address, metavar="ADDRESS"),
+    _value(("--reduce",), "reduce", "with --dask: run PROGRAM once on the array of every "
+           "result (as jq -s does)", metavar="PROGRAM"),
     _switch(("--no-cache",), "cache", "parse the file again instead of reusing its parsed "
             "tree", action="store_false", default=True),
     _switch(("-i", "--in-place"), "in_place", "edit each FILE in place with the program's "

@@ -44,21 +44,27 @@ def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes
             replies = list(pool.map(
                 lambda job: job[0].request(_message(job[1], job[2]), outgoing.timeout(request)),
                 zip(workers(len(parts)), parts, spills, strict=True)))
-        return _joined(replies, spills, keep, slot)
+        return joined(replies, spills, keep, slot)
     finally:
         shutil.rmtree(spill_dir, ignore_errors=True)
 
 
-def _groups(request: Request) -> list[list[str]]:
-    """The files, in order, split into at most ``parallel`` contiguous groups."""
+def input_files(request: Request, flag: str) -> list[str]:
+    """The files of a per-input program, in order; INVALID_ARGUMENT for a program or options
+    that read more than one input at a time (``flag`` says which option asked)."""
     run = request.run
     if request.source.kind != "file" or run.slurp or run.null_input or run.raw_input or \
             _READS_INPUTS.search(request.program):
-        raise JqMagicError("INVALID_ARGUMENT", "--parallel runs a program on each input of "
+        raise JqMagicError("INVALID_ARGUMENT", f"{flag} runs a program on each input of "
                            "several files: not with -s, -n, -R, input or inputs.",
-                           "Drop --parallel, or make the program read one input at a time.")
-    files = sources.resolve_files(request.source.spec)
-    count = max(1, min(run.parallel, len(files)))
+                           f"Drop {flag}, or make the program read one input at a time.")
+    return sources.resolve_files(request.source.spec)
+
+
+def _groups(request: Request) -> list[list[str]]:
+    """The files, in order, split into at most ``parallel`` contiguous groups."""
+    files = input_files(request, "--parallel")
+    count = max(1, min(request.run.parallel, len(files)))
     size, extra = divmod(len(files), count)
     groups, start = [], 0
     for index in range(count):
@@ -74,7 +80,7 @@ def _message(part: Request, spill: str) -> dict:
     return message
 
 
-def _joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | None,
+def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | None,
             slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
     """One reply from the groups' replies, in input order, as one worker would give it: the
     kept texts, every text in the payload when there are more, and the first error with

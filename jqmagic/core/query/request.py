@@ -33,6 +33,8 @@ class RunOptions:
     stream_eval: bool = False  # stream big JSON files even when they fit the budget
     dask: str | bool | None = None  # a scheduler address; "" or True: current or local
     reduce: str | None = None  # with dask: a program run once on the array of every result
+    dask: str | bool | None = None  # a scheduler address; "" or True: current or local
+    reduce: str | None = None  # with dask: a program run once on the array of every result
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from typing import Any
 from jqmagic.core import jqlang, payloads
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import outgoing, parallel
+from jqmagic.core.query import daskrun, outgoing, parallel
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.failures import UNDEFINED_VAR
 from jqmagic.core.query.result import QueryResult, bounded, split
@@ -46,7 +46,9 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
     request = _bind_namespace(request, namespace)
     slot = None if request.bounds.passthrough else payloads.reserve()
     try:
-        if request.run.parallel:
+        if request.run.dask is not None or request.run.reduce:
+            header, body = daskrun.run(request, slot)
+        elif request.run.parallel:
             header, body = parallel.run(request, slot)
         else:
             header, body = _run(request, slot, namespace)

@@ -1,0 +1,112 @@
+"""Per-input programs over many files on a Dask cluster (``dask[distributed]``, an extra):
+one task per file, answered by the supervised jqmagic worker of the Dask worker process
+that runs it (so the program is compiled once per process, and every limit holds there),
+the answers joined in input order as ``--parallel`` joins them. ``reduce`` runs a program
+once on the array of every result, as ``jq -s`` would on the map's output.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+from dataclasses import replace
+from typing import Any
+
+from jqmagic.core import payloads
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import Source
+from jqmagic.core.query import outgoing, parallel
+from jqmagic.core.query.request import Request
+from jqmagic.core.query.result import split
+from jqmagic.core.query.worker import shared_worker
+
+INSTALL_HINT = "pip install 'jqmagic[dask]'"
+_clients: dict[str, Any] = {}  # clients this module opened, by address ("" : the local one)
+
+
+def client(address: str | bool | None = "") -> Any:
+    """The Dask client for ``address``: a scheduler's, else the current client, else one
+    on a LocalCluster started here (one worker process per core, kept for later queries)."""
+    try:
+        import distributed
+    except ImportError:
+        raise JqMagicError("INVALID_ARGUMENT", "--dask needs the dask.distributed package, "
+                           "which is not installed.", f"Install it: {INSTALL_HINT}") from None
+    key = address if isinstance(address, str) else ""
+    if key in _clients and _clients[key].status == "running":
+        return _clients[key]
+    if not key:
+        with contextlib.suppress(ValueError):
+            return distributed.Client.current()
+        cluster = distributed.LocalCluster(n_workers=os.cpu_count() or 2,
+                                           threads_per_worker=1, dashboard_address=":0")
+        _clients[key] = distributed.Client(cluster)
+    else:
+        try:
+            _clients[key] = distributed.Client(key, timeout=10)
+        except OSError as exc:
+            raise JqMagicError("NETWORK_ERROR", f"No Dask scheduler answered at {key}: {exc}",
+                               "Check the address (tcp://host:8786), or give --dask alone "
+                               "for a local cluster.") from None
+    atexit.register(close, key)
+    return _clients[key]
+
+
+def close(address: str = "") -> None:
+    """Close the client this module opened for ``address`` (and the LocalCluster it
+    started); nothing when there is none."""
+    found = _clients.pop(address, None)
+    if found is not None:
+        cluster = found.cluster
+        found.close()
+        if cluster is not None:
+            cluster.close()
+
+
+def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
+    """Answer ``request`` on the cluster; a reply as :meth:`Worker.request` gives it."""
+    if request.run.dask is None:
+        raise JqMagicError("INVALID_ARGUMENT", "--reduce combines the results of --dask.",
+                           "Add --dask (alone: a local cluster), or pipe into the reducer "
+                           "with -s.")
+    files = [os.path.abspath(f) for f in parallel.input_files(request, "--dask")]
+    mapped = request
+    if request.run.reduce:  # the reducer reads the map's results as JSON
+        mapped = replace(request, printing=replace(request.printing, raw=False, compact=True,
+                                                   sort_keys=False, ascii=False, color=False))
+    messages = []
+    for path in files:
+        part = replace(mapped, source=Source("file", [path], request.source.formats),
+                       run=replace(mapped.run, dask=None, reduce=None, parallel=0))
+        messages.append({**outgoing.message(part, None), "keep": None})
+    dask = client(request.run.dask)
+    futures = dask.map(answer_file, messages, seconds=outgoing.timeout(request), pure=False)
+    replies = dask.gather(futures)
+    if not request.run.reduce:
+        keep = None if request.bounds.passthrough else request.bounds.max_results
+        return parallel.joined(replies, [""] * len(replies), keep, slot)
+    return _reduced(request, replies, slot)
+
+
+def _reduced(request: Request, replies: list[tuple[dict, bytes]],
+             slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
+    """The reducer on the array of every result; the map's first error, if any, instead."""
+    texts: list[str] = []
+    for header, body in replies:
+        if header["error"]:
+            return parallel.joined(replies, [""] * len(replies), None, None)
+        texts.extend(split(body, header["sizes"]))
+    reducer = replace(request, program=request.run.reduce,
+                      source=Source("text", "\n".join(texts), request.source.formats),
+                      run=replace(request.run, slurp=True, dask=None, reduce=None))
+    return shared_worker().request(outgoing.message(reducer, slot), outgoing.timeout(request))
+
+
+def answer_file(message: dict, seconds: float) -> tuple[dict, bytes]:
+    """One file's answer, on a Dask worker: its own supervised jqmagic worker answers."""
+    try:
+        return shared_worker().request(message, seconds)
+    except JqMagicError as exc:  # crosses back as data, as from the worker's pipe
+        return {"status": "error", "error": exc.to_wire(), "total": 0, "sizes": [],
+                "spilled": False, "spill_error": None, "messages": [], "engine": None}, b""
