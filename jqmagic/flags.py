@@ -124,6 +124,10 @@ QUERY = (
          type=_dask_address, metavar="ADDRESS"),
     _value(("--reduce",), "reduce", "with --dask: run PROGRAM once on the array of every "
            "result (as jq -s does)", metavar="PROGRAM"),
+    _switch(("--stream",), "stream_events", "read each input as jq's stream of [path, leaf] "
+            "events (memory bounded by the deepest path, not the file)", faces=(CLI,)),
+    _switch(("--stream-errors",), "stream_errors", "like --stream; a bad input ends in an "
+            "error event instead of a parse error", faces=(CLI,)),
     _switch(("--no-cache",), "cache", "parse the file again instead of reusing its parsed "
             "tree", action="store_false", default=True),
     _switch(("-i", "--in-place"), "in_place", "edit each FILE in place with the program's "

@@ -61,6 +61,8 @@ def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
     """INVALID_JSON / FILE_ERROR for an input libjq could not read, at the exact place."""
     where = re.search(r"\(at (?P<file>.*):\d+\)$", error)
     path = where["file"] if where else (prepared.files[0] if prepared.files else "<input>")
+    if path == "<stdin>" and prepared.stdin:  # read as jq reads stdin: the text's file
+        path = prepared.stdin
     why = error[: where.start()].strip() if where else error
     label = prepared.label(path)
     position = _POSITION.search(why)

@@ -10,6 +10,7 @@ process, and it holds the GIL while it runs.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import json
 import os
@@ -37,6 +38,7 @@ class jv(Structure):  # noqa: N801 - the C type's name
 
 KIND_INVALID, KIND_NUMBER, KIND_STRING = 0, 4, 5
 PRINT_PRETTY, PRINT_ASCII, PRINT_COLOR, PRINT_SORTED, PRINT_TAB = 1, 2, 4, 8, 64
+PARSE_STREAMING, PARSE_STREAM_ERRORS = 2, 4  # jv.h: jq's --stream, --stream-errors
 MSG_CB = CFUNCTYPE(None, c_void_p, jv)
 INPUT_ERR_CB = CFUNCTYPE(None, c_void_p, c_char_p)
 
@@ -91,6 +93,7 @@ def _load() -> ctypes.CDLL:
 
 
 _lib = _load()
+_libc = ctypes.CDLL(None)
 _NEXT_INPUT_CB = ctypes.cast(_lib.jq_util_input_next_input_cb, c_void_p)
 
 
@@ -260,8 +263,11 @@ class ProgramCache:
 
 
 def run(program: Program, files: list[str], *, null_input: bool = False,
-        slurp: bool = False, raw_input: bool = False, flags: int = 0) -> Iterator[str]:
-    """Yield the JSON text of each result, running ``program`` as ``jq [-n] [-s] FILES``.
+        slurp: bool = False, raw_input: bool = False, flags: int = 0,
+        parse_flags: int = 0, stdin: str | None = None) -> Iterator[str]:
+    """Yield the JSON text of each result, running ``program`` as ``jq [-n] [-s] FILES``
+    (``parse_flags``: PARSE_STREAMING / PARSE_STREAM_ERRORS, as jq's --stream sets them;
+    ``stdin``: the one file read as jq reads its standard input, named ``<stdin>``).
 
     Inputs are read by libjq from ``files``; ``input``/``inputs`` consume them. Raises
     InputError (a file that cannot be read or parsed), RunError (an uncaught jq error)
@@ -271,19 +277,45 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
     on_read_error = INPUT_ERR_CB(lambda _d, msg: read_errors.append(msg.decode("utf-8", "replace")))
     inputs = c_void_p(_lib.jq_util_input_init(on_read_error, None))
     try:
-        parser = None if raw_input else _lib.jv_parser_new(0)
+        parser = None if raw_input else _lib.jv_parser_new(parse_flags)
         _lib.jq_util_input_set_parser(inputs, parser, int(slurp))
         for name in files:
-            _lib.jq_util_input_add_input(inputs, os.fsencode(name))
+            _lib.jq_util_input_add_input(inputs, b"-" if name == stdin else os.fsencode(name))
         _lib.jq_set_input_cb(program.state, _NEXT_INPUT_CB, inputs)
         program.messages.clear()
         values = iter([_parse("null")]) if null_input else _inputs(program.state, inputs)
-        yield from _each_input(program, values, flags)
+        with _standard_input(stdin):
+            yield from _each_input(program, values, flags)
         if read_errors or _lib.jq_util_input_errors(inputs):
             raise InputError("\n".join(read_errors) or "could not read the input")
     finally:
         _lib.jq_set_input_cb(program.state, None, None)
         _lib.jq_util_input_free(ctypes.byref(inputs))
+
+
+@contextlib.contextmanager
+def _standard_input(path: str | None) -> Iterator[None]:
+    """``path`` as this process's standard input while libjq reads "-" (the worker's own
+    stdin, its request pipe, comes back after); C's buffer is purged on both sides."""
+    if path is None:
+        yield
+        return
+    saved, fd = os.dup(0), os.open(path, os.O_RDONLY)
+    try:
+        os.dup2(fd, 0)
+        _purge_stdin()
+        yield
+    finally:
+        os.dup2(saved, 0)
+        _purge_stdin()
+        os.close(saved)
+        os.close(fd)
+
+
+def _purge_stdin() -> None:
+    stream = c_void_p.in_dll(_libc, "stdin")
+    _libc.__fpurge(stream)
+    _libc.clearerr(stream)
 
 
 def parse_inputs(files: list[str]) -> list[jv]:

@@ -31,8 +31,8 @@ class RunOptions:
     cache: bool = True
     parallel: int = 0  # worker processes for a per-input program over several files
     stream_eval: bool = False  # stream big JSON files even when they fit the budget
-    dask: str | bool | None = None  # a scheduler address; "" or True: current or local
-    reduce: str | None = None  # with dask: a program run once on the array of every result
+    stream_events: bool = False  # jq's --stream: each input as its [path, leaf] events
+    stream_errors: bool = False  # jq's --stream-errors: a bad input ends in an error event
     dask: str | bool | None = None  # a scheduler address; "" or True: current or local
     reduce: str | None = None  # with dask: a program run once on the array of every result
 

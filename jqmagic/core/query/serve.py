@@ -53,7 +53,8 @@ def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
     _apply_caller(request)
     try:
         sandbox.check_program(request["program"], request["run"].get("library_paths") or [])
-        streamed = streameval.answer(programs, request, _named(request))
+        streamed = None if _events(request["run"]) else \
+            streameval.answer(programs, request, _named(request))
         if streamed is not None:
             return _reply(streamed.error, streamed.total, streamed.kept, streamed.spill,
                           streamed.messages, "stream", request)
@@ -106,7 +107,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
             else:
                 prepared = stack.enter_context(sources.prepare(source, run.get("timeout")))
                 take(libjq.run(program, prepared.files, null_input=run["null_input"],
-                               slurp=run["slurp"], raw_input=run["raw_input"], flags=flags))
+                               slurp=run["slurp"], raw_input=run["raw_input"], flags=flags,
+                               parse_flags=_events(run), stdin=prepared.stdin))
     except libjq.InputError as exc:
         error = failures.input_error(str(exc), prepared or sources.Prepared())
     except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:
@@ -143,13 +145,19 @@ def _named(request: dict) -> dict:
             **{k: libjq.RawJson(v) for k, v in request.get("json_args", {}).items()}}
 
 
+def _events(run: dict) -> int:
+    """libjq's parser flags for jq's --stream and --stream-errors (0: whole values)."""
+    return (libjq.PARSE_STREAMING if run.get("stream_events") or run.get("stream_errors")
+            else 0) | (libjq.PARSE_STREAM_ERRORS if run.get("stream_errors") else 0)
+
+
 def _cached_inputs(stack: contextlib.ExitStack, source, request: dict) -> list | None:
     """The source's values from the parsed-file cache, or None when the program must read
     its inputs itself (``input``, ``inputs``, ``input_filename``, ``-R``, no cache, not a
     file) or a file does not parse (libjq then reads it and reports where)."""
     run = request["run"]
     if (source.kind != "file" or not run["cache"] or run["raw_input"] or run["null_input"]
-            or _READS_INPUTS.search(request["program"])):
+            or _events(run) or _READS_INPUTS.search(request["program"])):
         return None
     values: list = []
     try:

@@ -25,6 +25,7 @@ class Prepared:
     labels: dict[str, str] = field(default_factory=dict)
     formats: dict[str, str] = field(default_factory=dict)
     fds: list[int] = field(default_factory=list)  # files held open for libjq (sandbox)
+    stdin: str | None = None  # the file libjq reads as "-" (text, values, command output)
 
     def label(self, path: str) -> str:
         return self.labels.get(path, path)
@@ -83,6 +84,7 @@ def _prepare_exec(prepared: Prepared, source: Source, workdir: str, timeout) -> 
     path = os.path.join(workdir, "exec.out")
     run_command(source.spec, path, timeout)
     if source.formats.for_text() in ("json", "jsonl"):  # libjq reads the output as it is
+        prepared.stdin = path
         prepared.files.append(path)
         prepared.labels[path] = source.label
         prepared.formats[path] = "json"
@@ -92,7 +94,7 @@ def _prepare_exec(prepared: Prepared, source: Source, workdir: str, timeout) -> 
 
 def _add_text(prepared: Prepared, source: Source, workdir: str, text: str) -> None:
     fmt = source.formats.for_text()
-    path = _temp(workdir, convert(text, fmt, source.label))
+    path = prepared.stdin = _temp(workdir, convert(text, fmt, source.label))
     prepared.files.append(path)
     prepared.labels[path] = source.label
     prepared.formats[path] = fmt
