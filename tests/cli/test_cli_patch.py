@@ -109,3 +109,23 @@ def test_big_values_are_not_printed(tmp_path):
     assert result["previousValue"] == (
         "<array of 5,000 members, 28,890 characters of JSON: not shown>")
     assert json.loads(path.read_text()) == {}
+
+
+MANIFESTS = "# two documents\nkind: Deployment\nspec:\n  replicas: 2  # floor\n---\nkind: Service\n"
+
+
+def test_yaml_files_are_patched_and_edited_by_jq_in_place(tmp_path):
+    path = tmp_path / "deploy.yaml"
+    path.write_text(MANIFESTS)
+    result = ok(jqmagic(str(path), "set", "/0/spec/replicas", "3"))
+    assert result["previousValue"] == 2 and result["targetPath"] == "/0/spec/replicas"
+    assert path.read_text() == MANIFESTS.replace("replicas: 2", "replicas: 3")
+    run = subprocess.run([sys.executable, "-m", "jqmagic", "query", "-i", "--dry-run",
+                          '.metadata.name = "web"', str(path)], capture_output=True, text=True,
+                         timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "deploy.yaml: 2 value(s) changed (dry run: nothing written)" in run.stdout
+    assert "+metadata:\n+  name: web\n" in run.stdout
+    assert path.read_text() == MANIFESTS.replace("replicas: 2", "replicas: 3")
+    error = jqmagic(str(path), "remove", "/1")
+    assert error.returncode == 1 and json.loads(error.stdout)["code"] == "INVALID_ARGUMENT"

@@ -74,3 +74,13 @@ def test_errors_are_one_line_and_change_nothing(config, ip):
 def test_help(ip, capsys):
     ip.run_line_magic("jsonpatch", "-h")
     assert "--match ARRAY" in capsys.readouterr().out
+
+
+def test_yaml_with_jsonpatch_and_jq_i(tmp_path, ip, run_cell):
+    path = tmp_path / "compose.yml"
+    path.write_text("services:\n  web:\n    image: nginx  # pinned\n    ports: ['80:80']\n")
+    result = run_cell(f"""%jsonpatch {path} set /services/web/image '"nginx:1.27"'""")
+    assert shown(result) == 'set /services/web/image: "nginx" -> "nginx:1.27"'
+    ip.run_line_magic("jq", f"-i '.services.web.ports += [\"443:443\"]' {path}")
+    assert path.read_text() == ("services:\n  web:\n    image: nginx:1.27  # pinned\n"
+                                "    ports: ['80:80', \"443:443\"]\n")

@@ -182,8 +182,9 @@ def _member(parent, index):
 
 
 def _span(node, key) -> set[int]:
-    lines = set(range(node.start_mark.line, node.end_mark.line + 1))
-    return lines | ({key.start_mark.line} if key is not None else set())
+    """A value's lines, from its key's line (blank lines or comments between them too)."""
+    first = key.start_mark.line if key is not None else node.start_mark.line
+    return set(range(first, node.end_mark.line + 1))
 
 
 def kept_in_order(old: list[str], new: list[str]) -> bool:
