@@ -14,7 +14,12 @@ $(VENV)/.test: $(VENV)/bin/python pyproject.toml
 	$(PY) -m pip install -q -e '.[test,demo,df,e2e]'
 	touch $@
 
-test: $(VENV)/.test
+# The jq 1.8.2 command line, built from the source the PyPI binding bundles: the oracle the
+# drop-in tests compare `jqmagic query` with (tests/cli/test_gojq_cli.py).
+$(VENV)/bin/jq-1.8.2: $(VENV)/.test scripts/build_jq_oracle.sh
+	PYTHON=$(PY) scripts/build_jq_oracle.sh $@
+
+test: $(VENV)/.test $(VENV)/bin/jq-1.8.2
 	$(PY) -m pytest -q
 
 # ruff with the rules chosen in pyproject.toml, over the package, tests, bench and scripts.
