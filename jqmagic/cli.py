@@ -119,7 +119,8 @@ def _run_search(args: argparse.Namespace) -> int:
 
 
 def _patch_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("target", help="the JSON or JSONC file to edit (formatting is kept)")
+    parser.add_argument("target", help="the JSON, JSONC, JSON Lines or YAML file to edit "
+                        "(formatting is kept)")
     parser.add_argument("words", nargs="*", metavar="OP [POINTER] [VALUE]",
                         help="set, insert, remove or merge; a JSON Pointer; a JSON value")
     flags.add_to_parser(parser, flags.PATCH, flags.CLI)

@@ -328,7 +328,7 @@ class JqMagic(Magics):
     @flags.magic_arguments(flags.PATCH)
     @line_cell_magic
     def jsonpatch(self, line: str, cell: str | None = None):
-        """Edit a JSON/JSONC file (formatting and comments kept) or a dict/list variable.
+        """Edit a JSON/JSONC/YAML file (formatting and comments kept) or a dict/list variable.
 
         Line:  %jsonpatch TARGET OP [POINTER] [VALUE] [--match ARRAY --where JSON] [--all]
                           [--dry-run]

@@ -241,7 +241,8 @@ class Match(TypedDict):
 
 @tool(read_only=False, destructive=True, idempotent=False)
 def json_patch(
-    filePath: Annotated[str, Param("Path of the JSON file to edit.", min_length=1)],  # noqa: N803
+    filePath: Annotated[str, Param(
+        "Path of the file to edit: JSON, JSONC, JSON Lines or YAML.", min_length=1)],  # noqa: N803
     operation: Annotated[Literal["set", "insert", "remove", "merge"], Param(
         "set: add or replace; insert: into an array, shifting elements right; remove: "
         "delete; merge: deep-merge an object (keeps other keys).")],
@@ -261,7 +262,7 @@ def json_patch(
     dryRun: Annotated[bool, Param(  # noqa: N803
         "Change nothing; return the diff the edit would make.")] = False,
 ) -> dict[str, Any]:
-    r"""Edit a JSON file: set, insert, remove or merge one value, keeping the file's formatting.
+    r"""Edit a JSON file (or YAML): set, insert, remove or merge one value, keeping formatting.
 
     Use it to change config or data files without rewriting them. Target with `path` (a
     JSON Pointer) or with `match` (find an array element by its properties; best for big
@@ -271,7 +272,8 @@ def json_patch(
     changed) and `changed` (false when the file already held the value).
 
     Path examples: "" = whole document, "/name", "/users/0" = first element,
-    "/users/-" = append (set only).
+    "/users/-" = append (set only). In a YAML stream of several documents (---) or a
+    JSON Lines file, "/0/..." is inside the first document (line).
 
     Examples:
     - Set a nested value: operation="set", path="/settings/theme", value="\"dark\""
