@@ -1,8 +1,9 @@
 """Safe JSON edits: set / insert / remove / merge by pointer or by match, RFC 6902, RFC 7386.
 
-Every operation runs against a *store*: :class:`~jqmagic.core.jsontext.TextDoc` for a file
-(edits are splices of the file's text, written atomically only if everything succeeded) or
-:class:`TreeStore` for a Python dict / list (edited in place, undone on failure).
+Every operation runs against a *store*: for a file, :class:`TextDoc` (JSON, JSONC),
+:class:`LinesDoc` (JSON Lines) or :class:`YamlDoc` (YAML), whose edits are splices of the
+file's text, written atomically only if everything succeeded; or :class:`TreeStore` for a
+Python dict / list (edited in place, undone on failure).
 
 >>> doc = {"users": [{"id": 1, "status": "new"}]}
 >>> patch(doc, "set", "/status", "active", match="/users", where={"id": 1})["targetPath"]
@@ -35,10 +36,13 @@ def patch(
     dry_run: bool = False,
     **edit: Any,
 ) -> PatchResult:
-    """Edit a JSON / JSONC file (format kept, atomic write) or a Python dict / list in place.
+    """Edit a JSON, JSONC, JSON Lines or YAML file (format kept, atomic write) or a Python
+    dict / list in place.
 
     Args:
-        target: a file path (``~`` expanded) or a dict / list, which is edited in place.
+        target: a file path (``~`` expanded) or a dict / list, which is edited in place. A
+            YAML stream of several documents, or a JSON Lines file, is the array of its
+            documents: ``/0/...`` is inside the first.
         op: ``set`` (add or replace; creates missing parents; ``/arr/-`` appends),
             ``insert`` (into an array, before the index), ``remove`` or ``merge`` (deep-merge
             an object; never deletes keys).
@@ -50,8 +54,9 @@ def patch(
         dry_run: change nothing; the result carries a unified ``diff``.
         rfc6902: a JSON Patch (list of operations), applied whole or not at all.
         merge_patch: an RFC 7386 merge patch.
-        jq: a jq program giving the whole new document (``'.version = "2.0"'``); only the
-            values that differ are written (jq's missing ``-i``, keeping every other byte).
+        jq: a jq program giving the whole new document (``'.version = "2.0"'``), run on
+            each document of a stream or line of JSON Lines; only the values that differ are
+            written (jq's missing ``-i``, keeping every other byte).
 
     Returns:
         A :class:`PatchResult`; as a mapping (``to_dict()``) it is
@@ -65,7 +70,9 @@ def patch(
 
     Raises:
         JqMagicError: NOT_FOUND, INVALID_POINTER, INVALID_ARGUMENT, INVALID_JSON,
-            PATCH_CONFLICT (failed ``test``, or the file changed meanwhile) or FILE_ERROR.
+            INVALID_YAML, PATCH_CONFLICT (failed ``test``, the file changed meanwhile, or a
+            YAML edit through an alias or merge key, or one whose format cannot be kept) or
+            FILE_ERROR.
             A failed patch changes nothing.
     """
     operation, run = plan(Edit(op, path, value, **edit))
