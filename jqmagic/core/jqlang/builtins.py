@@ -445,28 +445,40 @@ def _flatten1(f):
     return over_arg(f, flatten)
 
 
-def _strings(name: str, fn: Callable[[str, str], Any], lenient: bool = False) -> None:
-    """A string function of the input and one string argument."""
+def _strings(name: str, fn: Callable[[str, str], Any], checked_by: str = "") -> None:
+    """A string function of the input and one string argument (jq's own definitions
+    check their arguments with ``checked_by``, startswith or endswith)."""
     def call(v, x):
         if type(v) is str and type(x) is str:
             return fn(v, x)
-        if lenient:
-            raise NotMine(f"{name} on a non-string")
-        raise error(f"{name}() requires string inputs")
+        raise error(f"{checked_by or name}() requires string inputs")
 
     BUILTINS[(name, 1)] = lambda f: over_arg(f, call)
 
 
 _strings("startswith", str.startswith)
 _strings("endswith", str.endswith)
-_strings("ltrimstr", lambda v, x: v[len(x):] if x and v.startswith(x) else v, lenient=True)
-_strings("rtrimstr", lambda v, x: v[:-len(x)] if x and v.endswith(x) else v, lenient=True)
+_strings("ltrimstr", lambda v, x: v[len(x):] if x and v.startswith(x) else v, "startswith")
+_strings("rtrimstr", lambda v, x: v[:-len(x)] if x and v.endswith(x) else v, "endswith")
+_strings("trimstr", lambda v, x: _trimstr(v, x), "startswith")
 
 
-def _split(v: str, sep: str) -> list[str]:
-    if not v or not sep:
-        raise NotMine("split of or by an empty string")
-    return v.split(sep)
+def _trimstr(v: str, x: str) -> str:
+    """``ltrimstr($x) | rtrimstr($x)``."""
+    v = v[len(x):] if x and v.startswith(x) else v
+    return v[:-len(x)] if x and v.endswith(x) else v
 
 
-_strings("split", _split, lenient=True)
+def split(v: str, sep: str) -> list[str]:
+    """jq's ``jv_string_split``: by characters for an empty separator; [] for ""."""
+    if not v:
+        return []
+    return list(v) if not sep else v.split(sep)
+
+
+def _split_error(v: Any, sep: Any) -> None:
+    raise error("split input and separator must be strings")
+
+
+BUILTINS[("split", 1)] = lambda f: over_arg(f, lambda v, x: split(v, x) if type(v) is str
+                                            and type(x) is str else _split_error(v, x))

@@ -11,6 +11,7 @@ from jqmagic.core.jqlang import regex as _regex  # noqa: F401 - registers its bu
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
+from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.text import format_of
@@ -319,7 +320,7 @@ def _object(node, bound):
 def _key(k: Any) -> str:
     if type(k) is str:
         return k
-    raise JqError("object keys must be strings")
+    raise bad_key(k)
 
 
 def _if(node, bound):

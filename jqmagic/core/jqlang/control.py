@@ -181,10 +181,11 @@ def _trycatch(node, bound):
 
 def _raise(v, e):
     raise JqError(v)
+    yield  # a generator: nothing happens until its output is asked for
 
 
 BUILTINS[("error", 0)] = lambda: many(_raise)
-BUILTINS[("error", 1)] = lambda f: many(lambda v, e: (_raise(x, e) for x in f.gen(v, e)))
+BUILTINS[("error", 1)] = lambda f: many(lambda v, e: (y for x in f.gen(v, e) for y in _raise(x, e)))
 
 
 # ---------------------------------------------------------------- label and break

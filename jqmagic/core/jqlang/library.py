@@ -10,7 +10,7 @@ from typing import Any
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.messages import error, type_error, type_error2
+from jqmagic.core.jqlang.messages import bad_key, error, type_error, type_error2
 from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import CHUNK, check
@@ -99,8 +99,6 @@ def _contains(a: Any, b: Any) -> bool:
     if ta is list and tb is list:
         return all(any(_contains(x, y) for x in a) for y in b)
     if ta is str and tb is str:
-        if "\0" in a or "\0" in b:
-            raise NotMine("contains on text with a NUL")
         return b in a
     return _kind(a) == _kind(b) and jv.equal(a, b)  # true and false: two kinds here
 
@@ -126,9 +124,7 @@ def _indices(v: Any, x: Any) -> Any:
     if type(v) is str and type(x) is str:
         if not x:
             return []
-        if not v.isascii():
-            raise NotMine("indices in non-ASCII text (jq counts bytes)")
-        return [i for i in range(len(v)) if v.startswith(x, i)]
+        return [i for i in range(len(v)) if v.startswith(x, i)]  # jq 1.8.2: code points
     if type(v) is list and type(x) is list:
         if not x:
             return None
@@ -150,6 +146,17 @@ def _last_index(v: Any, x: Any) -> Any:
 
 
 BUILTINS[("indices", 1)] = lambda f: over_arg(f, _indices)
+
+
+def _strindices(v: Any, x: Any) -> list[int]:
+    if type(v) is not str:
+        raise type_error(v, "cannot be searched, as it is not a string")
+    if type(x) is not str:
+        raise type_error(x, "is not a string")
+    return _indices(v, x)
+
+
+BUILTINS[("_strindices", 1)] = lambda f: over_arg(f, _strindices)
 BUILTINS[("index", 1)] = lambda f: over_arg(f, _first_index)
 BUILTINS[("rindex", 1)] = lambda f: over_arg(f, _last_index)
 
@@ -216,30 +223,31 @@ def _transpose(v):
     raise NotMine("transpose of this value")
 
 
+_NONE = object()
+
+
 @unary("from_entries")
-def _from_entries(v):
-    if type(v) is not list:
-        raise NotMine("from_entries of this value")
+def from_entries(v):
+    """``map({(.key // .Key // .name // .Name): if has("value") then .value else .Value
+    end}) | add // {}``."""
     out = {}
-    for item in v:
-        if type(item) is not dict or set(item) != {"key", "value"} or \
-                type(item["key"]) is not str:
-            raise NotMine("entries other than {key: string, value}")
-        out[item["key"]] = item["value"]
+    for item in jv.iterate(v):
+        key = next((k for k in (jv.field(item, n) for n in ("key", "Key", "name"))
+                    if jv.truthy(k)), _NONE)
+        key = jv.field(item, "Name") if key is _NONE else key
+        if type(key) is not str:
+            raise bad_key(key)
+        out[key] = jv.field(item, "value" if type(item) is dict and "value" in item
+                            else "Value")
     return out
 
 
 def _with_entries(f: Compiled) -> Compiled:
-    if f.one is None:
-        raise NotMine("with_entries over a generator")
-    one = f.one
-
-    def call(v, e):
-        if type(v) is not dict:
-            raise NotMine("with_entries of this value")
-        return _from_entries([one({"key": k, "value": x}, e) for k, x in v.items()])
-
-    return singular(call)
+    """``to_entries | map(f) | from_entries``."""
+    to_entries = BUILTINS[("to_entries", 0)]().one
+    g = f.gen
+    return singular(lambda v, e: from_entries(
+        [y for x in to_entries(v, e) for y in g(x, e)]))
 
 
 BUILTINS[("with_entries", 1)] = _with_entries
@@ -283,7 +291,7 @@ def _nth(n: Compiled, f: Compiled) -> Compiled:
         for count in n.gen(v, e):
             count = _whole(count)
             if count < 0:
-                raise NotMine("nth of a negative count")
+                raise error("nth doesn't support negative indices")
             for i, x in enumerate(f.gen(v, e)):
                 if i == count:
                     yield x

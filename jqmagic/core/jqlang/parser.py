@@ -26,12 +26,12 @@ _CONSTANTS = {"null": None, "true": True, "false": False}
 
 def parse(program: str) -> Node:
     """The tree of ``program``; NotMine when it is outside the subset (or not jq at all)."""
-    return _Parser(tokenize(program)).program()
+    return _Parser(tokenize(program), program).program()
 
 
 class _Parser:
-    def __init__(self, tokens: list[Token]):
-        self.tokens = tokens
+    def __init__(self, tokens: list[Token], text: str, first_line: int = 1):
+        self.tokens, self.text, self.first_line = tokens, text, first_line
         self.i = 0
         self.terms: dict[int, tuple[Node | NotMine, int]] = {}  # postfix terms parsed, by position
 
@@ -288,6 +288,13 @@ class _Parser:
         self.expect("]")
         return ("index", target, key)
 
+    def line(self, tok: Token) -> int:
+        return self.first_line + self.text.count("\n", 0, tok.pos)
+
+    def location(self, tok: Token) -> Node:
+        """``$__loc__``: where it is written, as libjq names a program's text."""
+        return ("literal", {"file": "<top-level>", "line": self.line(tok)})
+
     def string(self) -> str:
         """A string literal without interpolation (a field name, say)."""
         node = self.string_node()
@@ -307,7 +314,9 @@ class _Parser:
         while (at := interpolation_at(body, start)) >= 0:
             parts.append(decode(body[start:at]))
             end = at + 2 + interpolation_length(body[at:])
-            parts.append(_Parser(tokenize(body[at + 2:end - 1])).program())
+            inner = body[at + 2:end - 1]
+            line = self.line(tok) + body.count("\n", 0, at + 2)
+            parts.append(_Parser(tokenize(inner), inner, line).program())
             start = end
         parts.append(decode(body[start:]))
         if len(parts) == 1:
@@ -331,7 +340,9 @@ class _Parser:
             return ("format", tok.text[1:])
         if tok.kind == "var":
             self.i += 1
-            if tok.text in ("$__loc__", "$ENV", "$__prog_args"):
+            if tok.text == "$__loc__":
+                return self.location(tok)
+            if tok.text in ("$ENV", "$__prog_args"):
                 raise NotMine(tok.text)
             return ("var", tok.text[1:])
         if tok.kind == "ident":
@@ -434,8 +445,10 @@ class _Parser:
         tok = self.tok
         if tok.kind == "var":
             self.i += 1
-            if self.at(":") or tok.text == "$__loc__":
+            if self.at(":"):
                 raise NotMine("variable key with a value")
+            if tok.text == "$__loc__":
+                return ("literal", "__loc__"), self.location(tok)
             return ("literal", tok.text[1:]), ("var", tok.text[1:])
         if tok.kind in ("ident", "keyword"):
             self.i += 1

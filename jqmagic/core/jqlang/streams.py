@@ -186,3 +186,44 @@ def _count(n: Any) -> int:
     if type(n) is not int:
         raise NotMine("combinations by a count that is not a whole number")
     return max(n, 0)
+
+
+BUILTINS[("have_decnum", 0)] = lambda: singular(lambda v, e: True)  # libjq 1.8.2 as built
+BUILTINS[("have_literal_numbers", 0)] = lambda: singular(lambda v, e: True)
+
+
+def _index_by(stream: Compiled, key: Compiled) -> Compiled:
+    """``INDEX(stream; idx_expr)``: ``reduce stream as $row ({}; .[$row | idx_expr |
+    tostring] = $row)``."""
+    from jqmagic.core.jqlang.text import tostring
+
+    def one(v, e):
+        out: dict = {}
+        for row in stream.gen(v, e):
+            for k in key.gen(row, e):
+                out[tostring(k)] = row
+        return out
+
+    return singular(one)
+
+
+BUILTINS[("INDEX", 2)] = _index_by
+BUILTINS[("INDEX", 1)] = lambda key: _index_by(many(lambda v, e: jv.iterate(v)), key)
+
+
+def _join(index: Compiled, stream: Compiled, key: Compiled) -> Iterator:
+    """``JOIN($idx; stream; idx_expr)``: ``stream | [., $idx[idx_expr]]``."""
+    def gen(v, e):
+        for idx in index.gen(v, e):
+            for row in stream.gen(v, e):
+                for k in key.gen(row, e):
+                    yield [row, jv.index(idx, k)]
+
+    return gen
+
+
+BUILTINS[("JOIN", 2)] = lambda idx, key: singular(lambda v, e: [
+    y for y in _join(idx, many(lambda v2, e2: jv.iterate(v2)), key)(v, e)])
+BUILTINS[("JOIN", 3)] = lambda idx, stream, key: many(_join(idx, stream, key))
+BUILTINS[("JOIN", 4)] = lambda idx, stream, key, join: many(lambda v, e: (
+    y for x in _join(idx, stream, key)(v, e) for y in join.gen(x, e)))

@@ -22,20 +22,7 @@ _GROWTH = 1 << 20
 
 
 def _slice_bounds(length: int, key: dict) -> tuple[int, int]:
-    """jq's ``parse_slice`` for whole-number bounds."""
-    start, end = key.get("start"), key.get("end")
-    for bound in (start, end):
-        if bound is not None and type(bound) is not int:
-            raise NotMine("a slice bound that is not a whole number")
-    start = 0 if start is None else start
-    end = length if end is None else end
-    if start < 0:
-        start = max(start + length, 0)
-    start = min(start, length)
-    if end < 0:
-        end = max(end + length, start)
-    end = max(min(end, length), start)
-    return start, end
+    return jv.slice_bounds(length, key.get("start"), key.get("end"))
 
 
 def get(t: Any, k: Any) -> Any:

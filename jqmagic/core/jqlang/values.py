@@ -220,9 +220,9 @@ def divide(a: Any, b: Any) -> Any:
             raise type_error2(a, b, "cannot be divided because the divisor is zero")
         return computed(_number(a) / b)
     if type(a) is str and type(b) is str:
-        if not a or not b:
-            raise NotMine("a split of or by an empty string")
-        return a.split(b)
+        if not a:
+            return []
+        return list(a) if not b else a.split(b)
     raise type_error2(a, b, "cannot be divided")
 
 
@@ -283,17 +283,39 @@ def index(v: Any, k: Any) -> Any:
     raise cannot_index(v, k)
 
 
+def slice_bounds(length: int, start: Any, end: Any) -> tuple[int, int]:
+    """jq's ``parse_slice``: the start rounded down, the end up, both clamped."""
+    for bound in (start, end):
+        if bound is not None and type(bound) is not int and type(bound) is not float:
+            raise NotMine("a slice bound that is not a number")
+        if type(bound) is float and not math.isfinite(bound):
+            raise NotMine("a slice bound that is not finite")
+    if type(start) is not float and type(end) is not float:
+        first, last, _ = slice(start, end).indices(length)
+        return first, max(first, last)
+    begin = 0 if start is None else start
+    if begin < 0:
+        begin = max(begin + length, 0)
+    first = int(min(begin, length))
+    stop = length if end is None else end
+    if stop < 0:
+        stop += length
+        if stop < 0:
+            stop = first
+    last = min(int(stop), length)
+    if last < length and last < stop:
+        last += 1
+    return first, max(last, first)
+
+
 def slice_of(v: Any, start: Any, stop: Any) -> Any:
-    for bound in (start, stop):
-        if bound is not None and type(bound) is not int:
-            raise NotMine("slice bound of this kind")
     if v is None:
         return None
-    if type(v) is list:
-        state.sliced = True
-        return v[start:stop]
-    if type(v) is str:
-        return v[start:stop]
+    if type(v) is list or type(v) is str:
+        first, last = slice_bounds(len(v), start, stop)
+        if type(v) is list:
+            state.sliced = True
+        return v[first:last]
     raise cannot_index(v, {"start": start, "end": stop})
 
 
