@@ -11,6 +11,7 @@ crash costs one restarted worker, never the caller; each is reported as a
 from __future__ import annotations
 
 import atexit
+import contextlib
 import json
 import os
 import select
@@ -21,6 +22,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core import sandbox
@@ -97,6 +99,12 @@ class Worker:
                 stream.close()
         shutil.rmtree(self._tmpdir, ignore_errors=True)
 
+    def warm(self) -> None:
+        """Start the worker now, so that its start-up overlaps the caller's own work (the
+        command line reads its arguments and input meanwhile)."""
+        with self._lock:
+            self._start()
+
     def request(self, request: dict, timeout: float | None) -> tuple[dict, bytes]:
         """Send one request and wait for its reply, at most ``timeout`` seconds (plus a
         moment's grace, in which the fast path stops itself and keeps its parsed trees)."""
@@ -104,6 +112,7 @@ class Worker:
             process = self._start()
             deadline = time.monotonic() + START_UP  # the program's clock starts at "begin"
             try:
+                _check_stop()
                 write_frame(process.stdin, dumps(request).encode())
                 process.stdin.flush()
                 header = json.loads(self._receive(process, deadline))
@@ -117,7 +126,7 @@ class Worker:
                         deadline = None
                     header = json.loads(self._receive(process, deadline))
                 body = self._receive(process, deadline)
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, _Stopped):
                 self.stop()
                 raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
                                    "The jq worker was restarted; nothing else was lost.") from None
@@ -139,6 +148,7 @@ class Worker:
         while not select.select([fd], [], [], self._slice(deadline))[0]:
             if process.poll() is not None:
                 raise EOFError
+            _check_stop()
         return read_frame(stream)
 
     @staticmethod
@@ -170,6 +180,31 @@ class Worker:
         last = stderr.splitlines()[-1] if stderr else f"exit status {code}"
         return JqMagicError("QUERY_ERROR", f"The jq worker crashed: {last}",
                             "The worker was restarted; try again or simplify the program.")
+
+
+class _Stopped(Exception):
+    """The caller's stop event was set while its request ran."""
+
+
+_stop = threading.local()
+
+
+@contextlib.contextmanager
+def stopped_by(event: threading.Event) -> Iterator[None]:
+    """Requests this thread makes inside the block end in INTERRUPTED (the worker restarted)
+    within half a second of ``event`` being set from another thread, as Ctrl-C ends them:
+    how an MCP client's cancellation stops the work."""
+    _stop.event = event
+    try:
+        yield
+    finally:
+        _stop.event = None
+
+
+def _check_stop() -> None:
+    event = getattr(_stop, "event", None)
+    if event is not None and event.is_set():
+        raise _Stopped
 
 
 _shared: Worker | None = None

@@ -1,0 +1,86 @@
+"""``jqmagic mcp`` over stdio with the official SDK's client: payloads as resources, progress
+on a long query, and a cancellation that stops the query it cancels."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from pathlib import Path
+
+import anyio
+import pytest
+from mcp import Client  # the mcp extra (part of the test extra)
+from mcp.client.stdio import StdioServerParameters
+from mcp.shared.exceptions import MCPError
+
+LONG = "last(range(1e11))"  # minutes of work for any engine
+
+
+def server(folder: Path) -> StdioServerParameters:
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "jqmagic", "mcp", "--allow-root", str(folder)],
+        env={"JQMAGIC_PAYLOAD_DIR": str(folder / "payloads")})
+
+
+def test_payloads_are_resources(tmp_path):
+    data = tmp_path / "big.json"
+    data.write_text(json.dumps({"items": [{"id": i, "text": "x" * 400} for i in range(2_000)]}))
+
+    async def converse():
+        async with Client(server(tmp_path), read_timeout_seconds=60) as client:
+            answer = (await client.call_tool("jq", {"query": ".items", "file": str(data),
+                                                    "compact": True})).structured_content
+            listed = (await client.list_resources()).resources
+            templates = (await client.list_resource_templates()).resource_templates
+            read = await client.read_resource(f"jqmagic://payload/{answer['payload_id']}")
+            with pytest.raises(MCPError) as missing:
+                await client.read_resource("jqmagic://payload/" + "0" * 32)
+            return answer, listed, templates, read, missing.value
+
+    answer, listed, templates, read, missing = anyio.run(converse)
+    assert answer["truncated"] is True and "payload_id" in answer and "queryID" not in answer
+    uri = f"jqmagic://payload/{answer['payload_id']}"
+    assert uri in [str(r.uri) for r in listed]
+    assert templates[0].uri_template == "jqmagic://payload/{payload_id}"
+    (content,) = read.contents
+    assert json.loads(content.text) == json.loads(data.read_text())["items"]
+    assert content.text == Path(answer["payload_path"]).read_text()
+    assert missing.error.data["error_code"] == "NOT_FOUND"
+
+
+def test_progress_then_a_cancelled_query_stops_its_work(tmp_path):
+    data = tmp_path / "fresh.json"
+    data.write_text(json.dumps(list(range(1000))))
+    heard: dict[str, list[tuple[float, str]]] = {"parse": [], "slow": []}
+
+    def note(label: str):
+        async def hear(progress: float, total: float | None, message: str | None) -> None:
+            heard[label].append((progress, message or ""))
+        return hear
+
+    async def converse():
+        async with Client(server(tmp_path), read_timeout_seconds=120) as client:
+            parsed = await client.call_tool("jq", {"query": "length", "file": str(data)},
+                                            progress_callback=note("parse"))
+            slow = await client.call_tool("jq", {"query": "last(range(2e6)) | . + 1",
+                                                 "input": "null", "timeout": 120},
+                                          progress_callback=note("slow"))
+            with anyio.move_on_after(2):  # the client gives up: notifications/cancelled
+                await client.call_tool("jq", {"query": LONG, "input": "null",
+                                              "timeout": 600})
+            started = time.monotonic()
+            after = await client.call_tool("jq", {"query": "1 + 1", "input": "null"})
+            return parsed, slow, after, time.monotonic() - started
+
+    parsed, slow, after, took = anyio.run(converse)
+    assert parsed.structured_content["output"] == "1000"
+    messages = [m for _, m in heard["parse"]]
+    assert messages[0].startswith(f"Parsing {data} (") and messages[1].startswith("Parsed ")
+    assert slow.structured_content["output"] == "2000000"
+    assert heard["slow"] and all(m.startswith("Running for ") for _, m in heard["slow"])
+    for told in heard.values():
+        steps = [p for p, _ in told]
+        assert steps == sorted(set(steps))  # progress only grows
+    # The worker was stopped: the next query does not wait minutes for the cancelled one.
+    assert after.structured_content["output"] == "2" and took < 15
