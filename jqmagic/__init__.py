@@ -8,18 +8,25 @@ The public API is a set of plain functions over a pure-Python core
 ['ada']
 """
 
+import importlib
 import sys
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.patch import patch
-from jqmagic.core.payloads import payload
-from jqmagic.core.query import QueryResult, clear_cache, query
-from jqmagic.core.shape import ShapeResult, shape
-from jqmagic.core.web.fetch import FetchResult, fetch
-from jqmagic.core.web.search import SearchResults, search
-from jqmagic.teach import check
 
 __version__ = "0.1.0"
+
+# Each public name is imported from its module on first use (PEP 562), so that the
+# command line and the worker start without the parts they do not need.
+_LAZY = {
+    "FetchResult": "jqmagic.core.web.fetch", "fetch": "jqmagic.core.web.fetch",
+    "SearchResults": "jqmagic.core.web.search", "search": "jqmagic.core.web.search",
+    "QueryResult": "jqmagic.core.query", "clear_cache": "jqmagic.core.query",
+    "query": "jqmagic.core.query", "ShapeResult": "jqmagic.core.shape",
+    "shape": "jqmagic.core.shape", "patch": "jqmagic.core.patch",
+    "payload": "jqmagic.core.payloads", "check": "jqmagic.teach",
+    # SchemaBrowser needs anywidget: never imported by ``import jqmagic``
+    "SchemaBrowser": "jqmagic.widget",
+}
 
 __all__ = [
     "FetchResult",
@@ -42,11 +49,10 @@ __all__ = [
 
 
 def __getattr__(name: str):
-    # SchemaBrowser needs ipywidgets: import it on first use, never with ``import jqmagic``
-    if name == "SchemaBrowser":
-        from jqmagic.widget import SchemaBrowser
-
-        return SchemaBrowser
+    if name in _LAZY:
+        value = getattr(importlib.import_module(_LAZY[name]), name)
+        globals()[name] = value
+        return value
     if name == "tools":  # the agent face: jqmagic.tools.call / .wrap, loaded on first use
         import jqmagic.tools
 

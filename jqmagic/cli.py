@@ -14,8 +14,6 @@ from collections.abc import Callable
 from jqmagic import flags, jqcli
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.words import json_text
-from jqmagic.mcp import mcp_arguments, run_mcp
-from jqmagic.tools.protocol import run_tool, tool_arguments
 
 
 def _print_error(exc: JqMagicError, status: int = 1) -> int:
@@ -170,6 +168,33 @@ def _bounded(value, limit: int = 10_000):
     return f"<{kind}{count}, {size:,} characters of JSON: not shown>"
 
 
+# ---------------------------------------------------------------- jqmagic tool / mcp
+
+
+def _tool_arguments(parser: argparse.ArgumentParser) -> None:
+    from jqmagic.tools.protocol import tool_arguments
+
+    tool_arguments(parser)
+
+
+def _run_tool(args: argparse.Namespace) -> int:
+    from jqmagic.tools.protocol import run_tool
+
+    return run_tool(args)
+
+
+def _mcp_arguments(parser: argparse.ArgumentParser) -> None:
+    from jqmagic.mcp import mcp_arguments
+
+    mcp_arguments(parser)
+
+
+def _run_mcp(args: argparse.Namespace) -> int:
+    from jqmagic.mcp import run_mcp
+
+    return run_mcp(args)
+
+
 # ---------------------------------------------------------------- the command
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -185,21 +210,24 @@ COMMANDS: list[Command] = [
     ("patch", "edit a JSON/JSONC file in place, keeping its formatting; prints the result as "
      "JSON", _patch_arguments, _run_patch),
     ("tool", "run an agent tool: one JSON request on stdin, one JSON response on stdout",
-     tool_arguments, run_tool),
-    ("mcp", "serve the agent tools over MCP on stdio (needs the mcp extra)", mcp_arguments,
-     run_mcp),
+     _tool_arguments, _run_tool),
+    ("mcp", "serve the agent tools over MCP on stdio (needs the mcp extra)", _mcp_arguments,
+     _run_mcp),
 ]
 
 
-def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The command's parser and each subcommand's."""
+def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
+                                                   dict[str, argparse.ArgumentParser]]:
+    """The command's parser and each subcommand's (with ``only``, only that one gets its
+    arguments: a command starts without importing what the others need)."""
     parser = argparse.ArgumentParser(
         prog="jqmagic", description="jq, shapes, patches and the web, for humans and agents.")
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     subs = {}
     for name, summary, configure, run in COMMANDS:
         sub = subs[name] = subcommands.add_parser(name, help=summary, description=summary)
-        configure(sub)
+        if only in (None, name):
+            configure(sub)
         sub.set_defaults(run=run, command=name)
     return parser, subs
 
@@ -207,7 +235,7 @@ def build_parser() -> tuple[argparse.ArgumentParser, dict[str, argparse.Argument
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jqmagic`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser, subs = build_parser()
+    parser, subs = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
     try:
         if argv and argv[0] == "query":  # the words as jq 1.8.2 reads them
             args = jqcli.parse(subs["query"], argv[1:])

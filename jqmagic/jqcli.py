@@ -59,10 +59,12 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
 def run(args: argparse.Namespace) -> int:
     """``jqmagic query``: run, print as jq prints, exit as jq exits."""
     from jqmagic.core.query import query
+    from jqmagic.core.query.worker import shared_worker
 
     if args.version:
         print(JQ_VERSION)
         return 0
+    shared_worker().warm()
     program = _program(args)
     if args.in_place:
         lines, ok = flags.edit_in_place(program, args.files, args.dry_run)

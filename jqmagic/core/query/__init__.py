@@ -8,7 +8,15 @@
 - ``failures``: jq's errors as coded errors; ``spill``: results past the shown ones.
 """
 
-from jqmagic.core.query.result import QueryResult
-from jqmagic.core.query.run import clear_cache, query
+import importlib
 
 __all__ = ["QueryResult", "clear_cache", "query"]
+_HOMES = {"QueryResult": "result", "clear_cache": "run", "query": "run"}
+
+
+def __getattr__(name: str):
+    # On first use only: the worker process imports this package for ``serve`` and needs
+    # none of the caller's side.
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)

@@ -150,6 +150,14 @@ def _message(value: jv) -> str:
     return _dump(value)
 
 
+def _error_message(value: jv) -> str:
+    """An uncaught error's message as jq's main.c words it: ``error(null)`` and other
+    values that are not strings say so; consumes."""
+    if _lib.jv_get_kind(value) == KIND_STRING:
+        return _text(value)
+    return f"(not a string): {_dump(value)}"
+
+
 def _parse(text: str) -> jv:
     data = text.encode()
     return _lib.jv_parse_sized(data, len(data))
@@ -438,7 +446,7 @@ def results(program: Program, value: jv) -> Iterator[jv]:
             _lib.jv_free(result)
             raise _halt(program.state)
         if _lib.jv_invalid_has_msg(_lib.jv_copy(result)):
-            raise RunError(_message(_lib.jv_invalid_get_msg(result)))
+            raise RunError(_error_message(_lib.jv_invalid_get_msg(result)))
         _lib.jv_free(result)
         return
 

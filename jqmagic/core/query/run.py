@@ -6,7 +6,7 @@ import time
 from dataclasses import replace
 from typing import Any
 
-from jqmagic.core import jqlang, payloads
+from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.query import daskrun, outgoing, parallel
@@ -75,6 +75,8 @@ def _bind_namespace(request: requests.Request,
     """Bind the ``$name``s the program uses and ``args`` lacks from ``namespace``."""
     if not namespace:
         return request
+    from jqmagic.core import jqlang  # the caller parses programs only to bind a namespace
+
     found = {name: namespace[name] for name in jqlang.variables(request.program)
              if name not in request.args and name in namespace}
     return _with_args(request, found) if found else request
