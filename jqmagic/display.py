@@ -37,6 +37,12 @@ def escape_markdown(text: str) -> str:
     return text.replace("\\$", "$").replace("$", "\\$")
 
 
+def markdown_block(text: str) -> str:
+    """Markdown with every ``$`` literal, inside a block MathJax leaves alone (JupyterLab
+    unescapes ``\\$`` before it typesets, so escaping alone is not enough)."""
+    return f"<div class='{NO_MATH}'>\n\n{escape_markdown(text)}\n\n</div>"
+
+
 def _max_chars() -> int:
     return settings.max_tokens * 4
 
@@ -224,14 +230,14 @@ def fetch_bundle(result) -> tuple[dict, dict]:
         bundle["text/html"] = page_html(note_html(note) if note else "", shown)
     elif result.content_type in ("text/html", "application/xhtml+xml"):
         head = f"**{result.title}** <{result.final_url}>\n\n" if result.title else ""
-        bundle["text/markdown"] = escape_markdown(head + bounded_text(result.content, note))
+        bundle["text/markdown"] = markdown_block(head + bounded_text(result.content, note))
     return bundle, {}
 
 
 def search_bundle(result) -> tuple[dict, dict]:
     """The bundle of :class:`jqmagic.core.web.search.SearchResults`: a list of markdown links."""
     text = bounded_text(result.to_markdown())
-    return {"text/plain": text, "text/markdown": escape_markdown(text)}, {}
+    return {"text/plain": text, "text/markdown": markdown_block(text)}, {}
 
 
 # Result type -> the function that renders it; the faces add theirs here.

@@ -1,10 +1,13 @@
-"""The tour in a real browser: JupyterLab on 127.0.0.1, Debian's Chromium driven by Playwright.
+"""The notebooks in a real browser: JupyterLab on 127.0.0.1, Debian's Chromium driven by
+Playwright, judged by what the page shows.
 
-Runs every cell of notebooks/01-tour.ipynb through JupyterLab's own "Run All Cells", then
-checks what a person sees: a ``%jq`` result in JupyterLab's JSON viewer, and the
-SchemaBrowser widget answering a click on a node with the node's JSON Pointer and jq path.
-Screenshots go to build/. Needs the ``e2e`` extra and ``/usr/bin/chromium`` (``.ci/run``
-installs both; ``apt-get install chromium`` on Debian).
+The tour and the course run through JupyterLab's own "Run All Cells"; then: a stream's
+results each in their own block with the truncation line and the "did you mean" beside
+them, nothing typeset by MathJax, the SchemaBrowser driven by keyboard alone (open, move,
+search a value, copy a jq path that then works in ``%jq``, run the jq box), and the tour,
+saved and reopened without its kernel, showing the tree's saved snapshot. Screenshots of
+each state go to build/e2e-*.png. Needs the ``e2e`` extra and ``/usr/bin/chromium``
+(``.ci/run`` installs both; ``apt-get install chromium`` on Debian).
 """
 
 from __future__ import annotations
@@ -27,9 +30,11 @@ ROOT = Path(__file__).parents[1]
 BUILD = ROOT / "build"
 CHROMIUM = os.environ.get("JQMAGIC_CHROMIUM", "/usr/bin/chromium")
 # What Chromium needs on a headless machine with a closed network (see .ci/run).
-CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update",
-                 "--disable-sync", "--disable-dev-shm-usage"]
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+                 "--no-first-run", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
+NOTEBOOKS = ("01-tour.ipynb", "02-learn-jq.ipynb")
+OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea"
 
 pytestmark = [
     pytest.mark.e2e,
@@ -56,10 +61,11 @@ def free_port() -> int:
 
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory):
-    """JupyterLab serving a copy of the tour from a scratch folder, with a token."""
+    """JupyterLab serving copies of the notebooks from a scratch folder, with a token."""
     require("jupyterlab")
     root = tmp_path_factory.mktemp("lab")
-    shutil.copy(ROOT / "notebooks" / "01-tour.ipynb", root / "01-tour.ipynb")
+    for name in NOTEBOOKS:
+        shutil.copy(ROOT / "notebooks" / name, root / name)
     # every cell in the DOM (JupyterLab 4 renders only the visible ones by default), no news
     settings = root / ".settings" / "@jupyterlab"
     (settings / "notebook-extension").mkdir(parents=True)
@@ -116,6 +122,7 @@ def page(lab):
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
                                              args=CHROMIUM_ARGS)
         context = browser.new_context(viewport={"width": 1400, "height": 1400})
+        context.grant_permissions(["clipboard-read", "clipboard-write"], origin=lab["base"])
         tab = context.new_page()
         tab.set_default_timeout(60_000)
         try:
@@ -127,91 +134,184 @@ def page(lab):
             browser.close()
 
 
-def test_tour_runs_in_jupyterlab_and_the_widget_answers_a_click(lab, page):
+def shot(locator, name: str) -> None:
+    BUILD.mkdir(exist_ok=True)
+    locator.scroll_into_view_if_needed()
+    locator.screenshot(path=str(BUILD / f"e2e-{name}.png"))
+
+
+def open_and_run_all(page, lab, name: str) -> float:
+    """Open notebook ``name``, wait for its kernel, Run All Cells; the seconds it took."""
     started = time.monotonic()
-    page.goto(f"{lab['base']}/lab/tree/01-tour.ipynb?token={lab['token']}")
-    stored = json.loads((ROOT / "notebooks" / "01-tour.ipynb").read_text())
+    page.goto(f"{lab['base']}/lab/tree/{name}?token={lab['token']}")
+    stored = json.loads((ROOT / "notebooks" / name).read_text())
     code_cells = sum(c["cell_type"] == "code" for c in stored["cells"])
     page.wait_for_function(  # every cell rendered, and the kernel started and idle
-        "n => document.querySelectorAll('.jp-NotebookPanel .jp-CodeCell').length === n"
-        " && /\\| Idle/.test(document.querySelector('.jp-StatusBar-Widget')?.closest("
+        "n => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+        ".jp-CodeCell').length === n && /\\| Idle/.test(document.querySelector("
         "'#jp-main-statusbar')?.innerText || '')", arg=code_cells, timeout=180_000)
-
-    # Run > Run All Cells, as a person would
     page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
-    prompts = page.locator(".jp-NotebookPanel .jp-CodeCell .jp-InputPrompt")
+    prompts = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell "
+                           ".jp-InputPrompt")
     deadline = time.monotonic() + 300
     while True:
         texts = prompts.all_inner_texts()
-        done = [t for t in texts if t.strip().strip("[]:").strip().isdigit()]
-        if len(done) == code_cells:
+        if sum(t.strip().strip("[]:").strip().isdigit() for t in texts) == code_cells:
             break
         assert time.monotonic() < deadline, f"cells still running: {texts}"
         time.sleep(0.5)
-    ran = time.monotonic() - started
-
-    # no cell failed, except the one that is meant to (no search key: AUTH_MISSING)
-    errors = page.locator(".jp-NotebookPanel .jp-OutputArea-output[data-mime-type="
-                          "'application/vnd.jupyter.stderr']").all_inner_texts()
-    assert len(errors) == 1 and "AUTH_MISSING" in errors[0], errors
-    assert page.locator(".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']"
-                        ).count() == 0
-
-    # a %jq result rendered by JupyterLab's JSON viewer (the collapsible tree)
-    jq_cell = _cell(page, "%jq '.[0]' sample-data/repos.json")
-    viewer = jq_cell.locator(".jp-RenderedJSON")
-    viewer.wait_for()
-    # the root is open and its children are collapsed: keys and scalars show, objects fold
-    page.wait_for_function(
-        "el => el.innerText.includes('rob/project-0')", arg=viewer.element_handle())
-    assert "full_name" in viewer.inner_text()
-    assert "login" not in viewer.inner_text()
-    viewer.locator("label", has_text="owner").click()  # unfold a child, as a person would
-    page.wait_for_function("el => el.innerText.includes('login')", arg=viewer.element_handle())
-    viewer.scroll_into_view_if_needed()
-    BUILD.mkdir(exist_ok=True)
-    jq_cell.screenshot(path=str(BUILD / "e2e-jq-json-viewer.png"))
-
-    # the SchemaBrowser: click a node, see its JSON Pointer and jq path
-    browse_cell = _cell(page, "%inspect sample-data/repos.json --browse")
-    tree = browse_cell.locator(".widget-select select")
-    tree.wait_for()
-    details = browse_cell.locator(".widget-html-content").first  # its table is replaced
-    _click_row(page, tree, details, "[]", ".[]")
-    _click_row(page, tree, details, "full_name", ".[].full_name")
-    text = details.inner_text()
-    assert "JSON Pointer\t/0/full_name\n" in text, text
-    assert "jq path\t.[].full_name\n" in text, text
-    assert '"rob/project-0"' in text  # samples of the node
-    # and its jq box runs a filter on the selected node
-    browse_cell.locator(".widget-text input").nth(1).fill("ascii_upcase")
-    browse_cell.locator("button", has_text="Run").click()
-    page.wait_for_function("el => el.innerText.includes('ROB/PROJECT-0')",
-                           arg=browse_cell.locator(".widget-html-content").last.element_handle())
-    browse_cell.scroll_into_view_if_needed()
-    browse_cell.screenshot(path=str(BUILD / "e2e-schema-browser.png"))
-    assert (BUILD / "e2e-schema-browser.png").stat().st_size > 10_000
-    print(f"tour ran in JupyterLab in {ran:.1f} s")
+    return time.monotonic() - started
 
 
-def _cell(page, source_start: str):
+def cell(page, source_start: str):
     """The code cell whose editor text starts with ``source_start``."""
-    cells = page.locator(".jp-NotebookPanel .jp-CodeCell")
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
     for index in range(cells.count()):
-        cell = cells.nth(index)
-        if cell.locator(".jp-InputArea-editor").inner_text().strip().startswith(source_start):
-            return cell
+        found = cells.nth(index)
+        if found.locator(".jp-InputArea-editor").inner_text().strip().startswith(source_start):
+            return found
     raise AssertionError(f"no cell starts with {source_start!r}")
 
 
-def _click_row(page, tree, details, name: str, jq_path: str) -> None:
-    """Click the tree row of node ``name`` (rows are indented labels: 'name  type'), and
-    wait until the details table shows the node's ``jq_path``."""
-    labels = tree.locator("option").all_inner_texts()
-    matches = [i for i, label in enumerate(labels)
-               if label.replace("\u00a0", " ").strip(" ▸▾").startswith(name + "  ")]
-    assert len(matches) == 1, labels
-    tree.locator("option").nth(matches[0]).click()
-    page.wait_for_function("([el, path]) => el.innerText.includes('jq path\\t' + path + '\\n')",
-                           arg=[details.element_handle(), jq_path])
+def no_mathjax(page) -> None:
+    """Nothing in any output was typeset as mathematics."""
+    typeset = page.locator(f"{OUTPUTS} mjx-container, {OUTPUTS} .MathJax")
+    assert typeset.count() == 0, typeset.first.inner_text()
+
+
+def test_tour_in_jupyterlab(lab, page, ip):
+    ran = open_and_run_all(page, lab, "01-tour.ipynb")
+
+    # no cell failed but the one meant to (no search key), and its error is one line
+    errors = page.locator(f"{OUTPUTS} [data-mime-type='application/vnd.jupyter.stderr']"
+                          ).all_inner_texts()
+    assert len(errors) == 1 and errors[0].startswith("AUTH_MISSING"), errors
+    assert "UsageError" not in errors[0] and "Traceback" not in errors[0]
+
+    # a stream: one block per result, the truncation line and the hint beside them
+    stream = cell(page, "%jq '.[] | .full_nam'")
+    note = stream.locator(".jqmagic-note")
+    assert "Showing 100 of 300 results" in note.inner_text()
+    assert "did you mean .[].full_name?" in note.inner_text()
+    assert stream.locator(".jqmagic-result").count() == 100
+    note.scroll_into_view_if_needed()
+    assert note.is_visible()
+    shot(stream.locator(".jp-OutputArea"), "stream-with-bound-line")
+
+    # --to json: JupyterLab's viewer, and the bound line still in view beside it
+    viewer_cell = cell(page, "%jq '.[] | {full_name, stars")
+    viewer_cell.locator(".jp-RenderedJSON").wait_for()
+    assert "Showing 100 of 300 results" in viewer_cell.locator(".jqmagic-note").inner_text()
+    shot(viewer_cell.locator(".jp-OutputArea"), "json-viewer-with-bound-line")
+
+    # money in a fetched page is not mathematics
+    page_cell = cell(page, "get_ipython().run_line_magic('webfetch', f'{base}/release")
+    shown = page_cell.locator(".jp-OutputArea").inner_text()
+    assert "$5 a month, or $20 with support" in shown
+    no_mathjax(page)
+
+    browse_tree_by_keyboard(page, ip, lab)
+    reopened_shows_the_snapshot(page, lab)
+    print(f"tour ran in JupyterLab in {ran:.1f} s")
+
+
+def selected(page) -> str:
+    return page.locator(".jqm-row.jqm-selected").get_attribute("data-id") or ""
+
+
+def wait_selected(page, node: str) -> None:
+    page.wait_for_function(
+        "id => document.querySelector('.jqm-row.jqm-selected')?.dataset.id === id", arg=node)
+
+
+def browse_tree_by_keyboard(page, ip, lab) -> None:
+    browser = cell(page, "%inspect sample-data/repos.json --browse")
+    tree = browser.locator(".jqm-tree")
+    tree.wait_for()
+    assert browser.locator(".jqmagic-snapshot").is_hidden()  # the live view replaces it
+    tree.focus()  # as Tab would
+    page.keyboard.press("ArrowDown")
+    wait_selected(page, ".[]")
+    page.keyboard.press("ArrowRight")  # open the array's elements
+    page.wait_for_selector(".jqm-row[data-id='.[].full_name']")
+    for _ in range(2):
+        page.keyboard.press("ArrowDown")
+    wait_selected(page, ".[].full_name")
+    page.keyboard.press("ArrowLeft")  # a leaf: left goes to its parent
+    wait_selected(page, ".[]")
+    assert browser.locator(".jqm-row[data-id='.[].owner'] .jqm-badge").inner_text() == "object"
+    shot(browser, "tree-opened-by-keyboard")
+
+    # "/" searches; a value (not a key) is found by the kernel; ArrowDown selects the hit
+    page.keyboard.press("/")
+    page.keyboard.type("margaret/project-5")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => /\\d+ match/.test(document.querySelector('.jqm-note')"
+                           ".innerText)")
+    assert "/full_name" in browser.locator(".jqm-matches").inner_text()
+    page.keyboard.press("ArrowDown")
+    wait_selected(page, ".[].full_name")
+    shot(browser, "tree-search-a-value")
+
+    # "c" copies the jq path; it works in %jq on the same file
+    page.keyboard.press("c")
+    page.wait_for_function("() => document.querySelector('.jqm-toast').innerText"
+                           ".startsWith('copied')")
+    copied = page.evaluate("navigator.clipboard.readText()")
+    assert copied == ".[].full_name"
+    result = ip.run_line_magic("jq", f"'{copied}' {lab['root'] / 'sample-data/repos.json'}")
+    assert "margaret/project-5" in result.values
+
+    # the jq box runs on Enter with a busy state, on the selected node
+    browser.locator(".jqm-jq").focus()
+    page.keyboard.type("ascii_upcase")
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.jqm-output').innerText"
+                           ".includes('ROB/PROJECT-0')")
+    assert "Showing 20 of 300 results" in browser.locator(".jqm-output").inner_text()
+    assert not browser.locator(".jqm-root").evaluate("e => e.classList.contains('jqm-is-busy')")
+    shot(browser, "tree-jq-box")
+    assert tree.evaluate("e => e.scrollWidth <= e.clientWidth + 1")  # no sideways scrollbar
+
+
+def reopened_shows_the_snapshot(page, lab) -> None:
+    """Save, shut the kernel down, close and reopen: the saved snapshot of the tree shows."""
+    page.keyboard.press("Escape")
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Save Notebook").first.click()
+    saved = lab["root"] / "01-tour.ipynb"
+    deadline = time.monotonic() + 30
+    while "jqmagic-snapshot" not in saved.read_text():
+        assert time.monotonic() < deadline, "the notebook was not saved"
+        time.sleep(0.5)
+    page.locator(".lm-MenuBar-itemLabel", has_text="Kernel").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Shut Down Kernel").first.click()
+    page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Close Tab").first.click()
+    page.wait_for_selector(".jp-NotebookPanel", state="detached")
+    page.goto(f"{lab['base']}/lab/tree/01-tour.ipynb?token={lab['token']}&reset")
+    snapshot = page.locator(".jp-NotebookPanel .jqmagic-snapshot")
+    snapshot.wait_for()
+    text = snapshot.inner_text()
+    assert "full_name" in text and "jq path" in text and ".[].full_name" in text
+    shot(snapshot, "reopened-snapshot")
+
+
+def test_course_in_jupyterlab(lab, page):
+    open_and_run_all(page, lab, "02-learn-jq.ipynb")
+    errors = page.locator(f"{OUTPUTS} [data-mime-type='application/vnd.jupyter.stderr']")
+    assert errors.count() == 0, errors.all_inner_texts()
+    verdicts = page.locator(OUTPUTS, has_text="Your turn")
+    assert verdicts.count() == 10  # every exercise waits for the learner
+    solutions = page.locator(".jp-MarkdownCell details")
+    assert solutions.count() == 10
+    first = solutions.first
+    assert first.locator("code").first.is_hidden()  # folded until asked for
+    first.locator("summary").click()
+    assert ".books[1].tags" in first.locator("code").first.inner_text()
+    miss = cell(page, "jqmagic.check('.address'")
+    legend = miss.locator(".jp-OutputArea").inner_text()
+    assert "Diff: - expected, + yours" in legend
+    no_mathjax(page)
+    shot(miss, "course-miss-with-legend")

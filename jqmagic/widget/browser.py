@@ -157,7 +157,8 @@ class SchemaBrowser(anywidget.AnyWidget):
             return text, page_html(note_html(text))
         program = self.query.strip() or "."
         node = self.selected
-        whole = program if node == "." else f"{node} | ({program}\n)"
+        end = "\n)" if "#" in program else ")"  # a comment must not swallow the ")"
+        whole = program if node == "." else f"{node} | ({program}{end}"
         try:
             result = query(whole, self._source, limit=self.max_results)
         except JqMagicError as exc:

@@ -28,7 +28,7 @@ def html(tree, selected: str, title: str, uid: str) -> str:
     if len(flat) > ROWS:
         rows.append(f"<div style='color:#888'>… {len(flat) - ROWS:,} more rows</div>")
     details = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{escape_html(k)}"
-                      f"</th><td><code>{escape_html(v)}</code></td></tr>"
+                      f"</th><td style='text-align:left'><code>{escape_html(v)}</code></td></tr>"
                       for k, v in tree.details(selected))
     return (f"<div class='jqmagic-snapshot {NO_MATH}' data-uid='{escape_html(uid)}' "
             "style='font-family:var(--jp-code-font-family,monospace);font-size:12px'>"

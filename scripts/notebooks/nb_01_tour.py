@@ -42,7 +42,7 @@ A source is a file, a glob, a Python variable, inline JSON, a URL or a command (
 result shows as jq prints it; `--to json` gives JupyterLab's collapsible JSON viewer.
 """),
     ("code", "%jq '.[0]' sample-data/repos.json"),
-    ("code", "%jq '.[0]' sample-data/repos.json --to json"),
+    ("code", "%jq '.[] | {full_name, stars: .stargazers_count}' sample-data/repos.json --to json"),
     ("code", "%jq '[.[] | select(.stargazers_count > 4000) | .full_name] | length' sample-data/repos.json"),
     ("md", """
 Big answers are bounded: at most 100 results (and about 50k tokens) are shown, with one line

@@ -35,7 +35,7 @@ def test_webfetch_renders_markdown(web, ip, run_cell):
     assert result.title == "Guide" and "MENU-LINK" not in result.content
     bundle, _ = ip.display_formatter.format(result)
     assert "```bash\npip install x\n```" in bundle["text/plain"]
-    assert bundle["text/markdown"].startswith(f"**Guide** <{url}>")
+    assert bundle["text/markdown"].split("\n\n", 1)[1].startswith(f"**Guide** <{url}>")
 
 
 def test_webfetch_paging_note(web, ip, run_cell):
@@ -84,7 +84,7 @@ def test_websearch_lists_links(web, ip, run_cell, monkeypatch):
     assert [r["url"] for r in result.results] == ["https://docs.python.org/page0",
                                                   "https://www.example.com/page1"]
     bundle, _ = ip.display_formatter.format(result)
-    assert bundle["text/markdown"].startswith("- [jq tricks result 0 & more]"
+    assert bundle["text/markdown"].split("\n\n", 1)[1].startswith("- [jq tricks result 0 & more]"
                                               "(https://docs.python.org/page0)")
     ip.run_line_magic("websearch", "jq --count 2 -o hits")
     assert len(ip.user_ns["hits"]) == 2
