@@ -12,6 +12,7 @@ is inside the first; one document is the root itself.
 from __future__ import annotations
 
 import bisect
+import re
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
@@ -21,6 +22,8 @@ from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdoc import window_diff
 from jqmagic.core.patch.yamlnodes import Spot, Stream, whole_stream
 from jqmagic.core.words import json_equal
+
+_COMMENT = re.compile(r"(?:^|[ \t])#.*$")
 
 
 class YamlDoc:
@@ -192,21 +195,32 @@ class YamlDoc:
             indent += unit if keyed else ""
             new = render.block(value, indent, style)
             if keyed and _starts_line(text, start):
-                self._splice(text.rfind("\n", 0, start) + 1, spot.end, indent + new)
+                self._put(text.rfind("\n", 0, start) + 1, spot.end, indent + new)
             elif keyed:
-                self._splice(_blank_before(text, start), spot.end, style.newline + indent + new)
+                self._put(_blank_before(text, start), spot.end, style.newline + indent + new)
             else:
-                self._splice(start, spot.end, new)
+                self._put(start, spot.end, new)
             return
         new = self._scalar_text(spot, value)
         if keyed and _starts_line(text, start):  # a block collection under "key:"
             colon = text.find(":", spot.key.end_mark.index)
             if not text[colon + 1 : start].strip():
-                self._splice(colon + 1, spot.end, " " + new)
+                self._put(colon + 1, spot.end, " " + new)
                 return
         if start == spot.end and text[start - 1 : start] in (":", "-"):
             new = " " + new  # an empty value ("key:"): keep a space after the colon
-        self._splice(start, spot.end, new)
+        self._put(start, spot.end, new)
+
+    def _put(self, start: int, end: int, new: str) -> None:
+        """Splice block text; a comment after the old value moves to the end of the new
+        text's first line (after a literal block's last line it would be content)."""
+        line_end = _line_end(self.text, end)
+        tail = self.text[end:line_end]
+        if "\n" in new and tail.strip():
+            first, newline, rest = new.partition("\n")
+            cr = "\r" if first.endswith("\r") else ""
+            new, end = first[: len(first) - len(cr)] + tail + cr + newline + rest, line_end
+        self._splice(start, end, new)
 
     def _scalar_text(self, spot: Spot, value: Any) -> str:
         """A scalar or empty collection for this place, in the old scalar's style."""
@@ -308,13 +322,19 @@ def _line_end(text: str, pos: int, newline: bool = False) -> int:
 
 
 def _dash(text: str, item: int) -> int:
-    """The ``-`` that opens the block sequence item starting at ``item``."""
-    pos = item - 1
-    while pos >= 0 and text[pos] in " \t\r\n":
-        pos -= 1
-    if pos < 0 or text[pos] != "-":
-        raise _unkept("a sequence item is not written as '- item'")
-    return pos
+    """The ``-`` that opens the block sequence item starting at ``item`` (on its line, or
+    on an earlier one past blank and comment lines)."""
+    pos = item
+    while pos > 0:
+        start = text.rfind("\n", 0, pos) + 1
+        head = _COMMENT.sub("", text[start:pos]) if pos < item else text[start:pos]
+        if head.strip():
+            head = head.rstrip()
+            if not head.endswith("-"):
+                break
+            return start + len(head) - 1
+        pos = start - 1
+    raise _unkept("a sequence item is not written as '- item'")
 
 
 def _content_indent(text: str, spot: Spot) -> str | None:

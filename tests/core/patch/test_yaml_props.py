@@ -161,18 +161,18 @@ def touched_lines(root, changes, text: str) -> set[int]:
             if getattr(node, "flow_style", False):
                 lines.update(_span(node, key))
             continue
-        lines.update(_span(node, key))
+        lines.update(_span(node, key, text))
         if len(chain) > 1 and getattr(chain[-2][1], "flow_style", False):
             lines.update(_span(chain[-2][1], chain[-2][0]))
         if len(chain) > 1 and change.new is None:
             parent_key, parent = chain[-2]
             members = parent.value
             if len(members) <= 1:
-                lines.update(_span(parent, parent_key))
+                lines.update(_span(parent, parent_key, text))
             start = (key or node).start_mark
             line_head = text.split("\n")[start.line][: start.column]
             if line_head.strip() and len(members) > 1:  # "- a: 1": the next member joins
-                lines.update(_span(*_member(parent, 1)))
+                lines.update(_span(*_member(parent, 1), text))
     return lines
 
 
@@ -181,9 +181,15 @@ def _member(parent, index):
     return (item[1], item[0]) if isinstance(item, tuple) else (item, None)
 
 
-def _span(node, key) -> set[int]:
-    """A value's lines, from its key's line (blank lines or comments between them too)."""
+def _span(node, key, text: str = "") -> set[int]:
+    """A value's lines, from its key's line or its item's "-" (blank lines or comments
+    between them too)."""
     first = key.start_mark.line if key is not None else node.start_mark.line
+    lines = text.split("\n")
+    if key is None and text and not lines[first][: node.start_mark.column].strip():
+        first -= 1  # the item starts on a later line than its "-"
+        while first > 0 and lines[first].strip()[:1] in ("", "#"):
+            first -= 1
     return set(range(first, node.end_mark.line + 1))
 
 
