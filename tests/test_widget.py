@@ -218,3 +218,11 @@ def test_the_view_module_ships_in_the_package():
     js = files("jqmagic.widget").joinpath("tree.js").read_text()
     assert "export default" in js and "data-lm-suppress-shortcuts" in js
     assert SchemaBrowser(value=1).get_state()["_esm"] == js
+
+
+def test_a_node_opened_during_a_search_shows_its_children():
+    b = SchemaBrowser(value=DOC)
+    b.set_state({"search": "settings"})
+    assert ids(b) == [".", ".users", ".users[]", ".users[].settings"]
+    b.set_state({"opened": [*b.opened, ".users[].settings"]})
+    assert ids(b)[-2:] == [".users[].settings.theme", ".users[].settings.beta"]

@@ -68,7 +68,9 @@ class Tree:
         self.value, self.inputs, self.root_pointer = value, inputs, root_pointer
         self.entries: dict[str, Entry] = {root_jq: Entry(node, None, None, 0)}
         self.opened: set[str] = {root_jq}
-        self.only: set[str] | None = None  # ids a search keeps (with their ancestors)
+        # a search's trail: the ancestors of its hits, which show only the way to them
+        self.trail: set[str] = set()
+        self.hits: set[str] = set()
         self._kids: dict[str, list[str]] = {}
         self._flat: list[str] | None = None
 
@@ -126,8 +128,8 @@ class Tree:
         self._flat = None
 
     def flat(self) -> list[str]:
-        """The ids of the visible rows in order: the children of open nodes (within the
-        search's nodes when one is active)."""
+        """The ids of the visible rows in order: the children of open nodes (a search's
+        trail shows only the way to its hits)."""
         if self._flat is None:
             out: list[str] = []
             stack = [self.root]
@@ -136,8 +138,8 @@ class Tree:
                 out.append(key)
                 if key in self.opened:
                     kids = self.children(key)
-                    if self.only is not None:
-                        kids = [k for k in kids if k in self.only]
+                    if key in self.trail:  # a node opened by hand shows every child
+                        kids = [k for k in kids if k in self.trail or k in self.hits]
                     stack.extend(reversed(kids))
             self._flat = out
         return self._flat
@@ -225,21 +227,19 @@ class Tree:
     def search(self, text: str) -> tuple[list[dict], str]:
         """Nodes whose key, or one of whose values, contains ``text`` (case-insensitive):
         the hits (node id, where, what matched) and a note. The tree then shows only the
-        hit nodes and their ancestors, opened."""
+        hit nodes and the way to them, opened."""
         self.changed()
+        self.trail, self.hits = set(), set()
         if not text:
-            self.only = None
             return [], ""
         needle = text.lower()
         hits: list[dict] = []
         done = self._search_values(needle, hits) if self.value is not None else \
             self._search_shape(needle, hits)
-        keep: set[str] = set()
         for hit in hits:
-            keep.add(hit["id"])
-            keep.update(self.ancestors(hit["id"]))
-        self.only = keep
-        self.opened |= {k for k in keep if self.has_children(k)}
+            self.hits.add(hit["id"])
+            self.trail.update(self.ancestors(hit["id"]))
+        self.opened |= self.trail
         shown = f"{len(hits):,} match{'es' * (len(hits) != 1)}"
         how = "keys and values" if self.value is not None else "keys and sample values"
         return hits, f"{shown} in {how}" + ("" if done else " (stopped early: refine it)")
