@@ -57,7 +57,7 @@ def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
             streameval.answer(programs, request, _named(request))
         if streamed is not None:
             return _reply(streamed.error, streamed.total, streamed.kept, streamed.spill,
-                          streamed.messages, "stream", request)
+                          streamed.messages, streamed.engine, request)
         fast = fastpath.answer(request)
         if fast is not None:
             header = {"status": "ok", "error": None, "total": fast.total,

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field, replace
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Formats
-from jqmagic.core.query import libjq, progress, streamread
+from jqmagic.core.query import libjq, progress, streamfast, streamread
+from jqmagic.core.query.doccache import gc_paused
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.streamread import Guarded, Inexact, NotStreamable
 from jqmagic.core.query.streamshape import FORMS, Plan, plan
@@ -39,6 +40,7 @@ class Outcome:
     spill: Spill
     error: Exception | None = None  # libjq's CompileError, RunError or Halt
     messages: list[str] = field(default_factory=list)
+    engine: str = "stream"  # "stream-fast" when jqlang ran F and TAIL
 
 
 class _Programs:
@@ -83,7 +85,9 @@ def answer(cache: libjq.ProgramCache, request: dict, named: dict) -> Outcome | N
                                "these forms.")
         raise _too_large(files)
     try:
-        return _stream(_Programs(cache, request, named), request, shape, [f for f, _ in files])
+        with gc_paused():  # the values built hold no cycles: collections only cost time
+            return _stream(_Programs(cache, request, named), request, shape,
+                           [f for f, _ in files])
     except (Inexact, NotStreamable) as exc:
         if not big:
             return None
@@ -114,11 +118,21 @@ def _too_large(files: list[tuple[str, str]]) -> JqMagicError:
 def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -> Outcome:
     """Run ``shape`` over each file in turn; as jq does with several inputs, a failing
     input ends its own results only (the first failure is reported at the end)."""
+    beat = _Beat()
+    if streamfast.usable(request, shape, files):
+        spill = Spill(request.get("spill"))
+        try:
+            fast = streamfast.answer(request, shape, files[0], spill, beat)
+        finally:
+            spill.close()
+        if fast is not None:
+            return Outcome(fast[0], fast[1], spill, engine="stream-fast")
+        if spill.path is not None and os.path.exists(spill.path):
+            os.remove(spill.path)  # libjq answers from the start
     keep, out = request["keep"], Outcome([], 0, Spill(request.get("spill")))
     dump = request.get("dump", {})
     flags = libjq.dump_flags(**request["layout"], ascii=dump.get("ascii", False),
                              color=dump.get("color", False), colors=dump.get("colors"))
-    beat = _Beat()
     try:
         for path in files:
             try:

@@ -55,6 +55,9 @@ class Guarded:
             block = block[3:]
         self._first = False
         data = self._tail + block
+        if b"-0" not in data and b"\\u" not in data:  # the usual case, found at C speed
+            self._tail, self._pending = data[-_OVERLAP:], min(len(data), _OVERLAP)
+            return block
         # a spelling near the end is judged with the next block, which may complete it
         self._judge(data, len(data) - _OVERLAP if block else len(data))
         return block
@@ -128,15 +131,17 @@ def nest(keys: tuple[str, ...], inner: str) -> str:
     return inner
 
 
-def elements(reader: Guarded, keys: tuple[str, ...], kind: str) -> Iterator[Any]:
-    """The elements of the array (or the values of the object) at ``keys``, in order."""
+def elements(reader: Guarded, keys: tuple[str, ...], kind: str,
+             floats: bool = False) -> Iterator[Any]:
+    """The elements of the array (or the values of the object) at ``keys``, in order;
+    numbers with a fraction or exponent as floats (``floats``) or exact Decimals."""
     at = prefix(keys)
     if kind == "array":
         items = ijson.items(reader, f"{at}.item" if at else "item", buf_size=READ_BYTES,
-                            use_float=False)
+                            use_float=floats)
     else:
         items = (v for _, v in ijson.kvitems(reader, at, buf_size=READ_BYTES,
-                                              use_float=False))
+                                              use_float=floats))
     return _checked(items)
 
 

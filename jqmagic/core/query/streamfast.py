@@ -1,0 +1,109 @@
+"""The fast path over a streamed JSON file: F and TAIL compiled by jqlang run on the values
+ijson builds (floats as orjson reads them), printed by jqlang's printer with the file's
+number facts (``Literals``, read from the file again only when a fact is needed).
+
+It declines (None) wherever the fast path would: a program outside jqlang's subset, any
+jq error, a number whose text may print or compare differently; streameval then answers
+with libjq from the start. Only one file, whose path streams straight into a container.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from typing import Any
+
+from jqmagic.core import sources
+from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime
+from jqmagic.core.jqlang.node import NOTHING
+from jqmagic.core.jqlang.numbers import Literals, file_stamp
+from jqmagic.core.jqlang.printer import Printer
+from jqmagic.core.query import fastpath, streamread
+from jqmagic.core.query.spill import Spill
+from jqmagic.core.query.streamread import Guarded
+from jqmagic.core.query.streamshape import Plan
+from jqmagic.core.settings import settings
+
+BEAT_EVERY = 4096  # elements between two calls of ``beat``
+
+
+def usable(request: dict, shape: Plan, files: list[str]) -> bool:
+    """Whether the fast path may try: its options, one file, a path of keys only."""
+    dump = request.get("dump", {})
+    return (settings.fast_path and len(files) == 1 and shape.mode != "value"
+            and not dump.get("ascii") and not dump.get("color")
+            and not request.get("positional") and not request.get("json_args")
+            and all(type(step) is str for step in shape.path)
+            and fastpath._environment(request["args"]) is not None)
+
+
+def answer(request: dict, shape: Plan, path: str, spill: Spill,
+           beat: Any) -> tuple[list[bytes], int] | None:
+    """The kept texts and the total, or None when the fast path declines."""
+    env = request["args"]
+    each = _compiled(shape.each, env)
+    tail = _compiled(shape.tail, env) if shape.tail not in (None, "length") else None
+    if each is None or (tail is None and shape.tail not in (None, "length")):
+        return None
+    keep, kept, total = request["keep"], [], 0
+    try:
+        with open(sources.open_file(path), "rb") as handle:
+            literals = Literals.of_file(path, file_stamp(os.fstat(handle.fileno())))
+            runtime.start(None, literals)
+            reader = Guarded(handle)
+            found = streamread.target(reader, shape.path)
+            reader.settle()
+            if found.stand_in is not None:
+                return None
+            handle.seek(0)
+            reader = Guarded(handle)
+            elements = streamread.elements(reader, shape.path, found.kind, floats=True)
+            printer = Printer(literals, **request["layout"])
+            for value in _results(shape, each, tail, env, _beating(elements, beat)):
+                total += 1
+                if keep is None or len(kept) < keep:
+                    kept.append(printer.text(value).encode())
+                else:
+                    spill.add(kept, printer.text(value).encode())
+            reader.settle()
+        if runtime.state.floats_compared and literals.long:
+            return None
+    except (NotMine, JqError, RecursionError, streamread.Inexact,
+            streamread.NotStreamable):
+        return None
+    return kept, total
+
+
+def _compiled(text: str, env: dict) -> Any:
+    return compile_program(text, frozenset(env))
+
+
+def _beating(elements: Iterator[Any], beat: Any) -> Iterator[Any]:
+    for count, element in enumerate(elements, 1):
+        yield element
+        if count % BEAT_EVERY == 0:
+            beat()
+            runtime.check()
+
+
+def _results(shape: Plan, each: Any, tail: Any, env: dict,
+             elements: Iterator[Any]) -> Iterator[Any]:
+    """The program's results, as streameval's libjq route gives them, on Python values."""
+    opt = each.compiled.opt  # at most one output: no generator per element
+    if opt is not None:
+        outputs = (out for out in (opt(e, env) for e in elements) if out is not NOTHING)
+    else:
+        outputs = (out for element in elements for out in each.run(element, env))
+    if shape.mode in ("first", "limit"):
+        wanted = 1 if shape.mode == "first" else shape.count
+        outputs = (out for _, out in zip(range(wanted), outputs, strict=False))
+    elif shape.mode == "collect":
+        if shape.tail == "length":
+            yield sum(1 for _ in outputs)
+            return
+        outputs = iter([list(outputs)])
+    if tail is None:
+        yield from outputs
+        return
+    for output in outputs:
+        yield from tail.run(output, env)
