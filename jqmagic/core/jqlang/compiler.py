@@ -458,5 +458,7 @@ COMPILERS = {
 }
 
 from jqmagic.core.jqlang import control as _control  # noqa: E402, F401 - registers its nodes
+from jqmagic.core.jqlang import dates as _dates  # noqa: E402, F401 - registers builtins
+from jqmagic.core.jqlang import maths as _maths  # noqa: E402, F401 - registers builtins
 from jqmagic.core.jqlang import streams as _streams  # noqa: E402, F401 - registers builtins
 from jqmagic.core.jqlang import updates as _updates  # noqa: E402, F401 - registers its nodes

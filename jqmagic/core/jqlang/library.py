@@ -264,8 +264,20 @@ def _paths(v: Any, prefix: tuple = ()) -> Iterator[tuple[list, Any]]:
 
 
 BUILTINS[("paths", 0)] = lambda: many(lambda v, e: (p for p, _ in _paths(v)))
-BUILTINS[("paths", 1)] = lambda f: many(lambda v, e: (
-    p for p, x in _paths(v) for ok in f.gen(x, e) if jv.truthy(ok)))
+def _paths_where(f: Compiled) -> Compiled:
+    """``path(recurse | select(f)) | select(length > 0)``: f runs on the input too."""
+    def gen(v, e):
+        for _ in f.gen(v, e):
+            pass
+        for p, x in _paths(v):
+            for ok in f.gen(x, e):
+                if jv.truthy(ok):
+                    yield p
+
+    return many(gen)
+
+
+BUILTINS[("paths", 1)] = _paths_where
 
 
 def _getpath(v: Any, path: Any) -> Any:

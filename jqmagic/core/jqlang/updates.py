@@ -223,13 +223,13 @@ COMPILERS["assign"] = _assign
 # ---------------------------------------------------------------- path builtins
 
 
-def _products(gens: list, v: Any, e: dict):
+def products(gens: list, v: Any, e: dict):
     """Every combination of the arguments' outputs, the last argument outermost."""
     if not gens:
         yield ()
         return
     for last in gens[-1](v, e):
-        for rest in _products(gens[:-1], v, e):
+        for rest in products(gens[:-1], v, e):
             yield (*rest, last)
 
 
@@ -237,7 +237,7 @@ def _with_values(fn, arity: int):
     """A builtin of the input and ``arity`` value arguments (CFUNC-like)."""
     def factory(*args):
         gens = [a.gen for a in args]
-        return many(lambda v, e: (fn(v, *xs) for xs in _products(gens, v, e)))
+        return many(lambda v, e: (fn(v, *xs) for xs in products(gens, v, e)))
     return factory
 
 

@@ -1,0 +1,176 @@
+"""jq 1.8.2's UTC dates (``gmtime``, ``mktime``, ``strftime``, ``strptime``, ``todate``,
+``fromdate``) where the answer does not hang on the locale or the time zone: the C
+locale's names, fixed-width fields; anything else (``%c``, ``%Z``, ``localtime``,
+``now``) is NotMine."""
+
+from __future__ import annotations
+
+import calendar
+import datetime
+import math
+import re
+from typing import Any
+
+from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.messages import error
+from jqmagic.core.jqlang.node import singular
+
+_DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
+           "September", "October", "November", "December")
+_EPOCH = datetime.datetime(1970, 1, 1)
+_INT = 2**31
+
+
+def _broken_down(seconds: int) -> list[int]:
+    """``gmtime_r``: [year, month 0-11, day, hour, minute, second, weekday, yearday]."""
+    try:
+        t = _EPOCH + datetime.timedelta(seconds=seconds)
+    except OverflowError as exc:
+        raise NotMine("a date outside years 1-9999") from exc
+    return [t.year, t.month - 1, t.day, t.hour, t.minute, t.second,
+            (t.weekday() + 1) % 7, t.timetuple().tm_yday - 1]
+
+
+@unary("gmtime")
+def gmtime(v: Any) -> list:
+    if type(v) is not int and type(v) is not float:
+        raise error("gmtime() requires numeric inputs")
+    if not math.isfinite(v) or abs(v) >= 2**53:
+        raise NotMine("gmtime of a number past 2^53")
+    out: list = _broken_down(int(v))  # time_t secs = fsecs: toward zero
+    out[5] = jv.computed(out[5] + float(v - math.floor(v)))
+    return out
+
+
+def _fields(v: Any, text: str) -> list[int]:
+    """jq's ``jv2tm``: up to eight numbers, each cast to an int (year less 1900 and back)."""
+    fields = [0] * 6
+    for i, x in enumerate(v[:8]):
+        if type(x) is not int and type(x) is not float or x != x:
+            raise error(text)
+        if i < 6:
+            if not math.isfinite(x) or abs(x) >= _INT:
+                raise NotMine("a date field past an int")
+            fields[i] = int(x - 1900) + 1900 if i == 0 else int(x)
+    return fields
+
+
+def _timegm(fields: list[int]) -> int:
+    """``timegm``: seconds since the epoch, out-of-range fields carried over."""
+    year, month, day, hour, minute, second = fields
+    year += month // 12
+    month %= 12
+    if not 1 <= year <= 9999:
+        raise NotMine("a date outside years 1-9999")
+    return calendar.timegm((year, month + 1, 1, 0, 0, 0)) + \
+        (((day - 1) * 24 + hour) * 60 + minute) * 60 + second
+
+
+@unary("mktime")
+def _mktime(v: Any) -> int:
+    if type(v) is not list:
+        raise error("mktime requires array inputs")
+    seconds = _timegm(_fields(v, "mktime requires parsed datetime inputs"))
+    if abs(seconds) > 2**53:
+        raise NotMine("mktime past 2^53")
+    return seconds
+
+
+_FIELD = {
+    "Y": lambda t: str(t[0]), "m": lambda t: f"{t[1] + 1:02d}", "d": lambda t: f"{t[2]:02d}",
+    "H": lambda t: f"{t[3]:02d}", "M": lambda t: f"{t[4]:02d}", "S": lambda t: f"{t[5]:02d}",
+    "j": lambda t: f"{t[7] + 1:03d}", "y": lambda t: f"{t[0] % 100:02d}",
+    "e": lambda t: f"{t[2]:2d}", "a": lambda t: _DAYS[t[6]][:3], "A": lambda t: _DAYS[t[6]],
+    "b": lambda t: _MONTHS[t[1]][:3], "h": lambda t: _MONTHS[t[1]][:3],
+    "B": lambda t: _MONTHS[t[1]], "p": lambda t: "AM" if t[3] < 12 else "PM",
+    "I": lambda t: f"{(t[3] + 11) % 12 + 1:02d}", "u": lambda t: str(t[6] or 7),
+    "w": lambda t: str(t[6]), "%": lambda t: "%", "n": lambda t: "\n", "t": lambda t: "\t",
+}
+_FIELD["T"] = lambda t: f"{_FIELD['H'](t)}:{_FIELD['M'](t)}:{_FIELD['S'](t)}"
+_FIELD["D"] = lambda t: f"{_FIELD['m'](t)}/{_FIELD['d'](t)}/{_FIELD['y'](t)}"
+_FIELD["F"] = lambda t: f"{_FIELD['Y'](t)}-{_FIELD['m'](t)}-{_FIELD['d'](t)}"
+_FIELD["R"] = lambda t: f"{_FIELD['H'](t)}:{_FIELD['M'](t)}"
+
+
+def strftime(v: Any, fmt: Any) -> str:
+    if type(v) is int or type(v) is float:
+        v = gmtime(v)
+    elif type(v) is not list:
+        raise error("strftime/1 requires parsed datetime inputs")
+    if type(fmt) is not str:
+        raise error("strftime/1 requires a string format")
+    fields = _fields(v, "strftime/1 requires parsed datetime inputs")
+    if not 1000 <= fields[0] <= 9999:
+        raise NotMine("strftime of a year without four digits")
+    t = _broken_down(_timegm(fields))
+    out, i = [], 0
+    while i < len(fmt):
+        c = fmt[i]
+        if c != "%":
+            out.append(c)
+            i += 1
+            continue
+        field = _FIELD.get(fmt[i + 1:i + 2])
+        if field is None:
+            raise NotMine(f"strftime {fmt[i:i + 2]!r}")
+        out.append(field(t))
+        i += 2
+    text = "".join(out)
+    if not text and fmt:
+        raise error("strftime/1: unknown system failure")
+    return text
+
+
+_ISO = singular(lambda v, e: "%Y-%m-%dT%H:%M:%SZ")
+BUILTINS[("strftime", 1)] = lambda f: over_arg(f, strftime)
+BUILTINS[("todate", 0)] = lambda: over_arg(_ISO, strftime)
+_PARSED = {"Y": (r"([0-9]{4})", 0, 0), "m": (r"([0-9]{2})", 1, 1), "d": (r"([0-9]{2})", 2, 0),
+           "H": (r"([0-9]{2})", 3, 0), "M": (r"([0-9]{2})", 4, 0), "S": (r"([0-9]{2})", 5, 0)}
+_RANGES = ((0, 9999), (0, 11), (1, 31), (0, 23), (0, 59), (0, 60))
+
+
+def strptime(v: Any, fmt: Any) -> list:
+    """glibc's ``strptime`` for formats of %Y %m %d %H %M %S (each once, fixed width)
+    and plain characters; jq's [year, month, day, hour, minute, second, weekday, yearday]
+    plus what trails after white space."""
+    if type(v) is not str or type(fmt) is not str:
+        raise error("strptime/1 requires string inputs and arguments")
+    pattern, slots = [], []
+    for part in re.split(r"(%.)", fmt):
+        if part.startswith("%"):
+            if part[1:] not in _PARSED or part[1:] in {s for s, _, _ in slots}:
+                raise NotMine(f"strptime {part!r}")
+            regex, index, shift = _PARSED[part[1:]]
+            pattern.append(regex)
+            slots.append((part[1:], index, shift))
+        elif part:
+            if any(c.isspace() for c in part):
+                raise NotMine("strptime with white space in the format")
+            pattern.append(re.escape(part))
+    if {s for s, _, _ in slots} < {"Y", "m", "d"}:
+        raise NotMine("strptime without a whole date")
+    match = re.match("".join(pattern), v)
+    rest = v[match.end():] if match else ""
+    if match is None or rest and not rest[0].isspace():
+        raise NotMine("a date glibc may read otherwise")
+    fields = [0] * 6
+    for (_, index, shift), digits in zip(slots, match.groups(), strict=True):
+        fields[index] = int(digits) - shift
+        low, high = _RANGES[index]
+        if not low <= fields[index] <= high:
+            raise NotMine("a date field out of range")
+    try:
+        day = datetime.date(fields[0], fields[1] + 1, fields[2])
+    except ValueError as exc:
+        raise NotMine("a day the month does not have") from exc
+    out: list = [*fields, (day.weekday() + 1) % 7, day.timetuple().tm_yday - 1]
+    return [*out, rest] if rest else out
+
+
+BUILTINS[("strptime", 1)] = lambda f: over_arg(f, strptime)
+BUILTINS[("fromdate", 0)] = lambda: over_arg(_ISO, lambda v, f: _mktime(strptime(v, f)))
+BUILTINS[("fromdateiso8601", 0)] = BUILTINS[("fromdate", 0)]
+BUILTINS[("todateiso8601", 0)] = BUILTINS[("todate", 0)]
