@@ -3,6 +3,7 @@ the old and the new value (set, add, remove by pointer), so every other byte sta
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -55,25 +56,37 @@ def _both_numbers(a: Any, b: Any) -> bool:
     return all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in (a, b))
 
 
+_DIRECTIVE = re.compile(r"\s*(?:#[^\n]*\n\s*)*(?:import|include|module)\b")
+
+
+def _outputs(program: str, documents: list, run_query: Any) -> list[list]:
+    """Each document's outputs: of one query over all of them (``.[] | [PROGRAM]``) unless
+    the program starts with a directive, which must come first."""
+    if len(documents) > 1 and not _DIRECTIVE.match(program):
+        return run_query(f".[] | [\n{program}\n]", value=documents, passthrough=True).values
+    return [run_query(program, value=doc, passthrough=True).values for doc in documents]
+
+
 def jq_runner(program: str, run_query: Any) -> Runner:
     """A runner that edits a store by the jq ``program``, run through ``run_query`` (the
     query core: the program must give exactly one value for the document)."""
 
     def run(store: Store) -> tuple[list[Change], int]:
         count = getattr(store, "documents", None)  # a YAML stream, JSON Lines: each alone
+        places = [[]] if count is None else [[str(n)] for n in range(count)]
+        olds = [store.get(at) for at in places]
         changes: list[Change] = []
-        for at in [[]] if count is None else [[str(n)] for n in range(count)]:
-            old = store.get(at)
-            result = run_query(program, value=old, passthrough=True)
-            if len(result.values) != 1:
+        for at, old, outputs in zip(places, olds, _outputs(program, olds, run_query),
+                                    strict=True):
+            if len(outputs) != 1:
                 which = f"document {at[0]}" if at else "the document"
                 raise JqMagicError(
-                    "QUERY_ERROR", f"The program gave {len(result.values)} values for "
+                    "QUERY_ERROR", f"The program gave {len(outputs)} values for "
                     f"{which}; an edit needs exactly one.", "Nothing was changed. Make the "
                     "program give the whole new document, e.g. '.version = \"2.0\"'.")
-            steps = list(differences(old, result.values[0], at))  # before old changes
+            steps = list(differences(old, outputs[0], at))  # before old changes
             changes += [_remove(store, tokens) if op == "remove" else _set(store, tokens, value)
                         for op, tokens, value in steps]
-        return changes, 1 if count is None else count
+        return changes, len(places)
 
     return run

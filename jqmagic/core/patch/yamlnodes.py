@@ -200,6 +200,8 @@ class Stream:
         yaml = self._yaml
         if not isinstance(key, yaml.ScalarNode):
             return "\0complex"  # a pointer cannot name it
+        if key.tag == "tag:yaml.org,2002:str":
+            return key.value
         value = yaml.constructor.SafeConstructor().construct_object(key, deep=True)
         return next(iter(json.loads(dumps({value: None}))))
 

@@ -7,6 +7,9 @@ from __future__ import annotations
 import pytest
 
 from jqmagic import JqMagicError, patch, query
+from jqmagic.core.patch.jqdiff import jq_runner
+from jqmagic.core.patch.linesdoc import LinesDoc
+from jqmagic.core.patch.yamltext import YamlDoc
 from jqmagic.core.sources import parse_yaml
 from jqmagic.core.words import json_equal
 
@@ -204,3 +207,18 @@ def test_json_lines_lines_not_edited_stay_byte_for_byte(tmp_path):
     assert path.read_bytes().endswith(b'{ "n" : 30 }\n')
     fails("INVALID_ARGUMENT", path, "remove", "/0")
     fails("QUERY_ERROR", path, jq="if .n == 30 then empty else . end")
+
+
+def test_a_stream_is_edited_by_one_query_unless_the_program_has_directives():
+    calls = []
+
+    def counting(program, **options):
+        calls.append(program)
+        return query(program, **options)
+
+    lines = LinesDoc(b'{"n": 1}\n{"n": 2}\n{"n": 3}\n')
+    changes, matched = jq_runner(".n += 1", counting)(lines)
+    assert len(calls) == 1 and matched == 3 and [c.new for c in changes] == [2, 3, 4]
+    stream = YamlDoc(b"n: 1  # one\n---\nn: 2\n")
+    jq_runner('module {"m": 1};\n.n *= 10', counting)(stream)
+    assert len(calls) == 3 and stream.text == "n: 10  # one\n---\nn: 20\n"
