@@ -4,7 +4,9 @@ totals, bounds and payload as one worker would give)."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import queue
 import re
 import shutil
 import tempfile
@@ -14,7 +16,7 @@ from dataclasses import replace
 from jqmagic.core import payloads, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import outgoing
+from jqmagic.core.query import linerange, outgoing
 from jqmagic.core.query.request import Request
 from jqmagic.core.query.result import split
 from jqmagic.core.query.worker import Worker
@@ -27,26 +29,68 @@ def workers(count: int) -> list[Worker]:
     """``count`` supervised workers, started on first use and kept for later queries."""
     while len(_pool) < count:
         _pool.append(Worker())
+        atexit.register(_pool[-1].stop)
     return _pool[:count]
 
 
 def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
     """Answer ``request`` with ``request.run.parallel`` workers; a worker reply's header and
     body, as :meth:`Worker.request` gives them."""
-    groups = _groups(request)
     keep = None if request.bounds.passthrough else request.bounds.max_results
     spill_dir = tempfile.mkdtemp(prefix="jqmagic-parallel-")
     try:
-        parts = [replace(request, source=Source("file", group, request.source.formats))
-                 for group in groups]
-        spills = [os.path.join(spill_dir, str(i)) for i in range(len(parts))]
-        with ThreadPoolExecutor(len(parts)) as pool:
-            replies = list(pool.map(
-                lambda job: job[0].request(_message(job[1], job[2]), outgoing.timeout(request)),
-                zip(workers(len(parts)), parts, spills, strict=True)))
+        jobs = _jobs(request, split=True)
+        replies, spills = _asked(request, jobs, spill_dir)
+        if any(header.get("retry") for header, _ in replies):  # the whole files tell why
+            replies, spills = _asked(request, _jobs(request, split=False), spill_dir)
         return joined(replies, spills, keep, slot)
     finally:
         shutil.rmtree(spill_dir, ignore_errors=True)
+
+
+def _asked(request: Request, jobs: list[dict], spill_dir: str) -> tuple[list, list[str]]:
+    """Every job's reply, in order, from at most ``parallel`` workers."""
+    spills = [os.path.join(spill_dir, f"{id(jobs)}-{i}") for i in range(len(jobs))]
+    count = max(1, min(request.run.parallel, len(jobs)))
+    free: queue.SimpleQueue[Worker] = queue.SimpleQueue()
+    for worker in workers(count):
+        free.put(worker)
+
+    def ask(job: tuple[dict, str]) -> tuple[dict, bytes]:
+        worker = free.get()
+        try:
+            message = {**job[0], "spill": job[1] if job[0]["keep"] is not None else None}
+            return worker.request(message, outgoing.timeout(request))
+        finally:
+            free.put(worker)
+
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(ask, zip(jobs, spills, strict=True))), spills
+
+
+def _jobs(request: Request, split: bool) -> list[dict]:
+    """The workers' messages: contiguous groups of whole files, or (``split``) big JSON
+    Lines files cut into byte ranges at line starts, so one big file uses every worker."""
+    files = input_files(request, "--parallel")
+    count = max(1, request.run.parallel)
+    formats = request.source.formats
+    sizes = [os.path.getsize(f) for f in files]
+    share = sum(sizes) / count
+    pieces = [round(size / share) if split and share and formats.for_path(f) == "jsonl"
+              else 1 for f, size in zip(files, sizes, strict=True)]
+    if max(pieces, default=1) <= 1:
+        return [outgoing.message(replace(request, source=Source("file", group, formats)), None)
+                for group in _groups(files, count)]
+    jobs = []
+    for path, wanted in zip(files, pieces, strict=True):
+        message = outgoing.message(replace(request, source=Source("file", [path], formats)),
+                                   None)
+        ranges = linerange.cut(path, wanted) if wanted > 1 else [(0, os.path.getsize(path))]
+        if len(ranges) == 1 and formats.for_path(path) != "jsonl":
+            jobs.append(message)
+        else:
+            jobs.extend({**message, "ranges": [[path, start, end]]} for start, end in ranges)
+    return jobs
 
 
 def input_files(request: Request, flag: str) -> list[str]:
@@ -61,10 +105,9 @@ def input_files(request: Request, flag: str) -> list[str]:
     return sources.resolve_files(request.source.spec)
 
 
-def _groups(request: Request) -> list[list[str]]:
-    """The files, in order, split into at most ``parallel`` contiguous groups."""
-    files = input_files(request, "--parallel")
-    count = max(1, min(request.run.parallel, len(files)))
+def _groups(files: list[str], count: int) -> list[list[str]]:
+    """The files, in order, split into at most ``count`` contiguous groups."""
+    count = max(1, min(count, len(files)))
     size, extra = divmod(len(files), count)
     groups, start = [], 0
     for index in range(count):
@@ -72,12 +115,6 @@ def _groups(request: Request) -> list[list[str]]:
         groups.append(files[start:end])
         start = end
     return groups
-
-
-def _message(part: Request, spill: str) -> dict:
-    message = outgoing.message(part, None)
-    message["spill"] = spill if message["keep"] is not None else None
-    return message
 
 
 def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | None,

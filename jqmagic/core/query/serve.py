@@ -20,7 +20,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core import sandbox, sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import failures, fastpath, libjq, progress, streameval
+from jqmagic.core.query import failures, fastpath, libjq, linerange, progress, streameval
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.wire import read_frame, write_frame
@@ -53,6 +53,8 @@ def execute(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
     _apply_caller(request)
     try:
         sandbox.check_program(request["program"], request["run"].get("library_paths") or [])
+        if request.get("ranges"):
+            return _ranges(programs, request)
         streamed = None if _events(request["run"]) else \
             streameval.answer(programs, request, _named(request))
         if streamed is not None:
@@ -117,6 +119,16 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
         spill.close()
     messages = program.messages if program is not None else []
     return _reply(error, total, kept, spill, messages, "libjq", request)
+
+
+def _ranges(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
+    """Byte ranges of JSON Lines files (--parallel); ``retry`` when only the whole files
+    tell what went wrong."""
+    found = linerange.answer(programs, request, _named(request))
+    if found is None:
+        header, body = _reply(None, 0, [], Spill(None), [], "lines", request)
+        return {**header, "retry": True}, body
+    return _reply(None, found.total, found.kept, found.spill, found.messages, "lines", request)
 
 
 def _reply(error: Exception | None, total: int, kept: list[bytes], spill: Spill,
