@@ -55,8 +55,14 @@ class YamlDoc:
         return self.text != self.original
 
     def verify(self) -> None:
-        """PATCH_CONFLICT unless the edited text reads back as exactly the edited values."""
+        """PATCH_CONFLICT unless the edited text reads back as exactly the edited values
+        (a stream is read whole again: each document was read alone after its edits)."""
         values = self.stream.values
+        if self.documents:
+            try:
+                values = Stream(self.text, self.label).values
+            except JqMagicError as exc:
+                raise _unkept(f"the edited text would not read back ({exc.message})") from None
         if not json_equal(values if self.documents else values[0], self.tree.root):
             raise _unkept("the edited text would read back as other values")
 
@@ -189,6 +195,11 @@ class YamlDoc:
             return
         start, column = spot.start, _column(text, spot.start)
         keyed = spot.key is not None
+        lead = trail = ""
+        if start == spot.end:  # an empty value: "key:", "-" or a document with nothing
+            lead = " " if text[start - 1 : start] in (":", "-") else ""
+            trail = "" if text[start : start + 1] in ("", " ", "\t", "\n", "\r") else style.newline
+            column += len(lead)
         if render.is_block(value):
             unit = style.seq_indent if isinstance(value, list) else style.unit
             indent = " " * (_column(text, spot.key.start_mark.index) if keyed else column)
@@ -199,7 +210,7 @@ class YamlDoc:
             elif keyed:
                 self._put(_blank_before(text, start), spot.end, style.newline + indent + new)
             else:
-                self._put(start, spot.end, new)
+                self._put(start, spot.end, lead + new + trail)
             return
         new = self._scalar_text(spot, value)
         if keyed and _starts_line(text, start):  # a block collection under "key:"
@@ -207,16 +218,14 @@ class YamlDoc:
             if not text[colon + 1 : start].strip():
                 self._put(colon + 1, spot.end, " " + new)
                 return
-        if start == spot.end and text[start - 1 : start] in (":", "-"):
-            new = " " + new  # an empty value ("key:"): keep a space after the colon
-        self._put(start, spot.end, new)
+        self._put(start, spot.end, lead + new + trail)
 
     def _put(self, start: int, end: int, new: str) -> None:
         """Splice block text; a comment after the old value moves to the end of the new
         text's first line (after a literal block's last line it would be content)."""
         line_end = _line_end(self.text, end)
         tail = self.text[end:line_end]
-        if "\n" in new and tail.strip():
+        if "\n" in new and tail.lstrip(" \t").startswith("#"):
             first, newline, rest = new.partition("\n")
             cr = "\r" if first.endswith("\r") else ""
             new, end = first[: len(first) - len(cr)] + tail + cr + newline + rest, line_end

@@ -222,3 +222,27 @@ def test_a_stream_is_edited_by_one_query_unless_the_program_has_directives():
     stream = YamlDoc(b"n: 1  # one\n---\nn: 2\n")
     jq_runner('module {"m": 1};\n.n *= 10', counting)(stream)
     assert len(calls) == 3 and stream.text == "n: 10  # one\n---\nn: 20\n"
+
+
+@pytest.mark.parametrize(("text", "program", "expected"), [
+    ("%YAML 1.1\n---\na: 1\n...\n%YAML 1.1\n---\nb: 2\n...\n", ".x = 1",
+     "%YAML 1.1\n---\na: 1\nx: 1\n...\n%YAML 1.1\n---\nb: 2\nx: 1\n...\n"),
+    ("--- |\n  text\n---\n- 1\n", 'if type == "string" then "new\\n" else . + [2] end',
+     "--- |\n  new\n---\n- 1\n- 2\n"),
+    ("---\n---\na: 1\n", 'if . == null then {"z": 1} else .a = 2 end',
+     "---\nz: 1\n---\na: 2\n"),
+    ("? explicit key\n: 1\n'quoted key': 2\n", '.["quoted key"] = 3 | .["explicit key"] = 0',
+     "? explicit key\n: 0\n'quoted key': 3\n"),
+    ("a: !!str 5\nb: !!int '7'\n", '.a = "six" | .b = 8', "a: six\nb: 8\n"),
+    ("list: [a,\n  b,\n  c]\n", "del(.list[2])", "list: [a,\n  b]\n"),
+    ("a: 1", ".b = 2", "a: 1\nb: 2"),
+    ("key: >\n  folded text\n  here\nnext: 1\n", '.key = "other text\\n"',
+     "key: |\n  other text\nnext: 1\n"),
+    ("- a: 1\n  b: 2\n- c: 3\n", "del(.[0].a) | del(.[1].c)", "- b: 2\n- {}\n"),
+    ("- \n- 2\n", '.[0] = {"k": "v"}', "- k: v \n- 2\n"),
+    ("a: ~\nb:\n", '.a = ["x"] | .b = {"k": [1]}', "a:\n  - x\nb:\n  k:\n    - 1\n"),
+])
+def test_markers_empty_values_tags_and_other_corners(tmp_path, text, program, expected):
+    path = write(tmp_path, text)
+    patch(path, jq=program)
+    assert path.read_text() == expected
