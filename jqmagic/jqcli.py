@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import glob
+import json
 import os
 import re
 import sys
@@ -79,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
     elif source.get("file") == "-" or source.get("file") == ["-"] * len(files):
         source = {"text": sys.stdin.read()}  # "-" names stdin, as in jq
     keywords = {**flags.query_keywords(args), **source, "positional": args.positional,
-                "color": _colour(args)}
+                "color": _colour(args), "seq": args.seq}
     try:
         named = _named_args(args)
     except JqMagicError as exc:  # a bad --argjson / --slurpfile is a usage error to jq
@@ -164,20 +165,28 @@ def _colour(args: argparse.Namespace) -> bool:
 
 
 def _print_results(result: Any, args: argparse.Namespace) -> None:
-    """Each result as jq prints it: -r, -j, --raw-output0, --seq."""
+    """Each result as jq's main.c prints it: a raw string as it is (-r, -j,
+    --raw-output0; as ASCII JSON with -a), anything else as JSON after --seq's RS."""
     raw = args.raw or args.join or args.raw0
     out = sys.stdout
     for value, text in zip(result.values, result.printed, strict=True):
-        shown = value if raw and isinstance(value, str) else text
-        if args.seq:
-            out.write("\x1e")
-        if args.raw0 and isinstance(value, str) and "\0" in value:
-            raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "
-                               "--raw-output0 option", "Remove the NUL (sub(\"\\u0000\"; \"\")).")
-        out.write(shown + ("\0" if args.raw0 else "" if args.join else "\n"))
+        if raw and isinstance(value, str):
+            if args.raw0 and "\0" in value and not args.ascii:
+                raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "
+                                   "--raw-output0 option",
+                                   "Remove the NUL (sub(\"\\u0000\"; \"\")).")
+            shown = _ascii_json(value) if args.ascii else value
+        else:
+            shown = "\x1e" + text if args.seq else text
+        out.write(shown + ("" if args.join or args.raw0 else "\n") + ("\0" if args.raw0 else ""))
         if args.unbuffered:
             out.flush()
     out.flush()
+
+
+def _ascii_json(text: str) -> str:
+    """A string as jq's JV_PRINT_ASCII dumps it (DEL escaped too)."""
+    return json.dumps(text).replace("\x7f", "\\u007f")
 
 
 def _status(result: Any, args: argparse.Namespace) -> int:

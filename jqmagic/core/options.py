@@ -1,7 +1,7 @@
 """The option objects every operation takes, each normalised once: Source, Formats,
 PrintOptions and Bounds.
 
-The faces turn their flags into these (see ``jqmagic/optiontable.py``); the core passes
+The faces turn their flags into these (see ``jqmagic/flags.py``); the core passes
 them along instead of long keyword lists.
 """
 
@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.words import preview, without_lone_surrogates
 
 SOURCE_KINDS = ("file", "text", "value", "exec", "payload")
 FORMAT_KEYS = ("jsonl", "yaml", "jsonc")
@@ -128,10 +129,10 @@ class Source:
                                "Name a source (a file, inline JSON text, a value, a command "
                                "or a payload), or use null input (-n).")
         kind, spec = next(iter(named.items()))
-        if kind == "file" and isinstance(spec, (list, tuple)):
-            spec = [os.fspath(s) for s in spec]
-        elif kind == "file":
-            spec = os.fspath(spec)
+        if kind == "file":
+            spec = _paths(spec)
+        elif kind in ("text", "exec"):
+            spec = _jq_text(spec, kind)
         return cls(kind, spec, formats)
 
     @property
@@ -144,6 +145,29 @@ class Source:
         if self.kind == "payload":
             return f"<payload {self.spec}>"
         return f"<{self.kind if self.kind != 'text' else 'input'}>"
+
+
+def _paths(spec: Any) -> str | list[str]:
+    """A path or paths as text; INVALID_ARGUMENT for anything else."""
+    try:
+        if isinstance(spec, (list, tuple)):
+            return [os.fspath(s) for s in spec]
+        return os.fspath(spec)
+    except TypeError:
+        raise JqMagicError("INVALID_ARGUMENT", f"A file source is a path or a list of paths, "
+                           f"not {preview(spec)}.", "e.g. file='data.json'.") from None
+
+
+def _jq_text(spec: Any, kind: str) -> str:
+    """Text as jq reads it: bytes decoded as UTF-8 and what is not UTF-8 (bad bytes, lone
+    surrogates) replaced by U+FFFD, as jq replaces it."""
+    if isinstance(spec, (bytes, bytearray)):
+        return bytes(spec).decode("utf-8", "replace")
+    if not isinstance(spec, str):
+        raise JqMagicError("INVALID_ARGUMENT", f"A {kind} source is text, not "
+                           f"{preview(spec)}.", "e.g. text='{\"a\": 1}'." if kind == "text"
+                           else "e.g. exec='cat data.json'.")
+    return without_lone_surrogates(spec)
 
 
 def source_from(source: Any, keywords: dict[str, Any], null_input: bool = False) -> Source:

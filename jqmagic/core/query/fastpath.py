@@ -55,7 +55,7 @@ def answer(request: dict) -> FastAnswer | None:
     source = request["source"]
     dump = request.get("dump", {})
     if not settings.fast_path or run["raw_input"] or run.get("stream_events") or \
-            run.get("stream_errors") or source["kind"] == "exec" or (
+            run.get("stream_errors") or run.get("seq") or source["kind"] == "exec" or (
             run["null_input"] and source["kind"] != "null") or dump.get("ascii") or \
             dump.get("color") or request.get("positional") or request.get("json_args") or \
             _unindented(request["layout"]):

@@ -38,7 +38,7 @@ class jv(Structure):  # noqa: N801 - the C type's name
 
 KIND_INVALID, KIND_NUMBER, KIND_STRING = 0, 4, 5
 PRINT_PRETTY, PRINT_ASCII, PRINT_COLOR, PRINT_SORTED, PRINT_TAB = 1, 2, 4, 8, 64
-PARSE_STREAMING, PARSE_STREAM_ERRORS = 2, 4  # jv.h: jq's --stream, --stream-errors
+PARSE_SEQ, PARSE_STREAMING, PARSE_STREAM_ERRORS = 1, 2, 4  # jv.h: --seq, --stream, ...
 MSG_CB = CFUNCTYPE(None, c_void_p, jv)
 INPUT_ERR_CB = CFUNCTYPE(None, c_void_p, c_char_p)
 
@@ -291,7 +291,9 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
             _lib.jq_util_input_add_input(inputs, b"-" if name == stdin else os.fsencode(name))
         _lib.jq_set_input_cb(program.state, _NEXT_INPUT_CB, inputs)
         program.messages.clear()
-        values = iter([_parse("null")]) if null_input else _inputs(program.state, inputs)
+        skipped = program.messages if parse_flags & PARSE_SEQ else None
+        values = iter([_parse("null")]) if null_input else \
+            _inputs(program.state, inputs, skipped)
         with _standard_input(stdin):
             yield from _each_input(program, values, flags)
         if read_errors or _lib.jq_util_input_errors(inputs):
@@ -415,7 +417,10 @@ def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[
         raise RunError(errors[0] + more)
 
 
-def _inputs(state: c_void_p, inputs: c_void_p) -> Iterator[jv]:
+def _inputs(state: c_void_p, inputs: c_void_p,
+            skipped: list[str] | None = None) -> Iterator[jv]:
+    """The inputs' values; a bad one is InputError, or (``skipped``: jq's --seq) a line
+    in ``skipped`` and the reading goes on."""
     while True:
         value = _lib.jq_util_input_next_input(inputs)
         if _lib.jv_get_kind(value) != KIND_INVALID:
@@ -423,6 +428,9 @@ def _inputs(state: c_void_p, inputs: c_void_p) -> Iterator[jv]:
             continue
         if _lib.jv_invalid_has_msg(_lib.jv_copy(value)):
             message = _message(_lib.jv_invalid_get_msg(value))
+            if skipped is not None:
+                skipped.append(f"jq: ignoring parse error: {message}")
+                continue
             where = _message(_lib.jq_util_input_get_position(state))
             raise InputError(f"{message} (at {where})")
         _lib.jv_free(value)

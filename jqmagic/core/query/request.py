@@ -33,6 +33,7 @@ class RunOptions:
     stream_eval: bool = False  # stream big JSON files even when they fit the budget
     stream_events: bool = False  # jq's --stream: each input as its [path, leaf] events
     stream_errors: bool = False  # jq's --stream-errors: a bad input ends in an error event
+    seq: bool = False  # jq's --seq: inputs split by RS, a bad one skipped with a message
     dask: str | bool | None = None  # a scheduler address; "" or True: current or local
     reduce: str | None = None  # with dask: a program run once on the array of every result
 

@@ -158,9 +158,11 @@ def _named(request: dict) -> dict:
 
 
 def _events(run: dict) -> int:
-    """libjq's parser flags for jq's --stream and --stream-errors (0: whole values)."""
+    """libjq's parser flags for jq's --seq, --stream and --stream-errors (0: whole values,
+    as the caches and the fast path hold them)."""
     return (libjq.PARSE_STREAMING if run.get("stream_events") or run.get("stream_errors")
-            else 0) | (libjq.PARSE_STREAM_ERRORS if run.get("stream_errors") else 0)
+            else 0) | (libjq.PARSE_STREAM_ERRORS if run.get("stream_errors") else 0) | \
+        (libjq.PARSE_SEQ if run.get("seq") else 0)
 
 
 def _cached_inputs(stack: contextlib.ExitStack, source, request: dict) -> list | None:

@@ -9,7 +9,7 @@ from typing import Any
 
 from jqmagic.core import jsonc
 from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
-from jqmagic.core.words import term
+from jqmagic.core.words import json_text, term
 
 
 def _jsonable(obj: Any) -> Any:
@@ -26,9 +26,10 @@ def _jsonable(obj: Any) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """JSON text of a Python value (dates as ISO text); INVALID_ARGUMENT otherwise."""
+    """JSON text of a Python value (dates as ISO text; a lone surrogate as its ``\\uXXXX``
+    escape, which jq reads as U+FFFD); INVALID_ARGUMENT otherwise."""
     try:
-        return json.dumps(value, default=_jsonable, ensure_ascii=False)
+        return json_text(value, default=_jsonable)
     except RecursionError:
         raise too_deep("The value", "Pass a part of it, or its JSON text with text=...") from None
     except (TypeError, ValueError) as exc:
