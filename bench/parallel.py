@@ -1,6 +1,7 @@
 """Fleets of files: one per-input filter over a glob of JSON Lines files, serial against
-``--parallel`` against the jq CLI and ``xargs -P`` with jq, in one run (wall time and the
-answers compared).
+``--parallel`` and ``--dask`` (a LocalCluster) against the jq CLI and ``xargs -P`` with jq,
+and the same lines in one big file (``--parallel`` cuts it into byte ranges), in one run
+(wall time and the answers compared).
 
     .venv/bin/python bench/parallel.py [--files 8] [--lines 250000]
 """
@@ -42,6 +43,31 @@ def timed(argv: list[str], shell: bool = False) -> tuple[float, str]:
     return time.perf_counter() - started, done.stdout
 
 
+WARM = """
+import sys, time
+import distributed, jqmagic
+if __name__ == "__main__":
+    cluster = distributed.LocalCluster(n_workers=int(sys.argv[3]), threads_per_worker=1,
+                                       dashboard_address=":0")
+    client = distributed.Client(cluster)
+    jqmagic.query(sys.argv[1], sys.argv[2], dask="", passthrough=True)  # workers warm
+    started = time.perf_counter()
+    text = jqmagic.query(sys.argv[1], sys.argv[2], dask="", passthrough=True,
+                         compact=True).text
+    print(time.perf_counter() - started, file=sys.stderr)
+    print(text)
+    client.close()
+    cluster.close()
+"""
+
+
+def warm_dask(glob: str) -> tuple[float, str]:
+    """The second query on a running LocalCluster (the first one started its workers)."""
+    done = subprocess.run([PY, "-c", WARM, PROGRAM, glob, str(os.cpu_count())],
+                          capture_output=True, text=True, check=True)
+    return float(done.stderr.strip().splitlines()[-1]), done.stdout
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=8)
@@ -51,6 +77,12 @@ def main() -> None:
     make_logs(folder, args.files, args.lines)
     glob = str(folder / "*.jsonl")
     files = sorted(str(p) for p in folder.glob("*.jsonl"))
+    one = folder.parent / f"{folder.name}-one.jsonl"  # the same lines in one big file
+    if not one.exists():
+        with open(one, "wb") as out:
+            for path in files:
+                out.write(Path(path).read_bytes())
+    cores = str(os.cpu_count())
     rows = {
         "jq CLI (one process)": timed([JQ, "-c", PROGRAM, *files]),
         f"xargs -P {os.cpu_count()} jq": timed(
@@ -60,6 +92,14 @@ def main() -> None:
         f"jqmagic --parallel {os.cpu_count()}": timed(
             [PY, "-m", "jqmagic", "query", "--all", "-c", "--parallel", str(os.cpu_count()),
              PROGRAM, glob]),
+        "jqmagic --dask (command line: LocalCluster started, then the query)": timed(
+            [PY, "-m", "jqmagic", "query", "--all", "-c", PROGRAM, glob, "--dask"]),
+        "jqmagic --dask (a running LocalCluster, second query)": warm_dask(glob),
+        "jqmagic serial, one big file": timed(
+            [PY, "-m", "jqmagic", "query", "--all", "-c", PROGRAM, str(one)]),
+        f"jqmagic --parallel {cores}, one big file (byte ranges)": timed(
+            [PY, "-m", "jqmagic", "query", "--all", "-c", "--parallel", cores, PROGRAM,
+             str(one)]),
     }
     expected = rows["jq CLI (one process)"][1]
     size = sum(os.path.getsize(f) for f in files) / 1e6

@@ -60,7 +60,7 @@ _ADDRESS = re.compile(r"^([a-z]+://)?[\w.-]+:\d+$")
 def _dask_address(text: str) -> str:
     """A scheduler address (``tcp://host:8786``, ``host:8786``); anything else is refused, so
     that ``--dask FILTER`` is not read as an address."""
-    if not _ADDRESS.match(text):
+    if text and not _ADDRESS.match(text):  # "" is the flag alone (argparse checks it too)
         raise argparse.ArgumentTypeError(
             f"{text!r} is not a scheduler address (tcp://host:8786); put --dask after the "
             "filter and the files to start a local cluster")

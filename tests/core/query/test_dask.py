@@ -83,3 +83,15 @@ def test_without_distributed_the_hint_names_the_extra(monkeypatch):
     with pytest.raises(JqMagicError) as info:
         daskrun.client("")
     assert "jqmagic[dask]" in info.value.hint
+
+
+def test_the_command_line_reads_the_dask_flag():
+    from jqmagic.cli import build_parser
+
+    parser, _ = build_parser("query")
+    alone = parser.parse_args(["query", ".i", "logs/*.jsonl", "--dask"])
+    given = parser.parse_args(["query", "--dask", "tcp://10.0.0.5:8786", ".i", "x.jsonl"])
+    assert (alone.dask, alone.filter, given.dask, given.filter) == \
+        ("", ".i", "tcp://10.0.0.5:8786", ".i")
+    with pytest.raises(SystemExit):  # a filter is not read as an address
+        parser.parse_args(["query", "--dask", ".i", "x.jsonl"])
