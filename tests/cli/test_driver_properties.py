@@ -15,6 +15,7 @@ import jqmagic
 from jqmagic.core.errors import JqMagicError
 from tests.cli import dropin
 
+EXAMPLES = int(os.environ.get("JQ_DROPIN_EXAMPLES", 150))  # more while developing
 # Text as Python holds it: NULs, control characters, lone surrogates, astral characters.
 ODD_TEXT = st.text(st.characters(codec=None, blacklist_categories=()), max_size=12) | \
     st.sampled_from(["a\x00bc", "\ud800", "x\udfff", "\U0001f600", ""])
@@ -27,7 +28,7 @@ PROGRAMS = st.sampled_from([".", ".a", "error(.)", "$x", "halt_error", "[.[]?]",
                             "stderr", "debug", "input", "@base64d", "ltrimstr(\"a\")"])
 
 
-@settings(max_examples=int(os.environ.get("JQ_DROPIN_EXAMPLES", 150)), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(program=PROGRAMS | ODD_TEXT | st.integers() | st.none() | st.binary(max_size=4),
        text=ODD_TEXT | st.binary(max_size=6) | st.none(),
        value=ANY_VALUE,
@@ -56,7 +57,7 @@ INPUTS = ['{"a": [1, "x"]}', "1 2 3", '"s"', "[]", "", "{", 'null "\\ud800"']
 
 @pytest.mark.skipif(not dropin.ORACLE.exists(), reason="the jq 1.8.2 oracle is not built "
                     "(make test builds it with scripts/build_jq_oracle.sh)")
-@settings(max_examples=int(os.environ.get("JQ_DROPIN_EXAMPLES", 120)), deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(options=st.lists(st.sampled_from(JQ_OPTIONS), max_size=4),
        program=st.sampled_from(JQ_PROGRAMS), stdin=st.sampled_from(INPUTS),
        at=st.integers(0, 4), data=st.data())
