@@ -11,7 +11,7 @@ from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error, type_error2
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
-from jqmagic.core.jqlang.runtime import chunked
+from jqmagic.core.jqlang.runtime import check, chunked
 
 BUILTINS: dict[tuple[str, int], Callable[..., Compiled]] = {}
 truthy, sort_key = jv.truthy, jv.sort_key
@@ -251,6 +251,31 @@ def _empty():
 @builtin("recurse")
 def _recurse():
     return many(lambda v, e: jv.recurse(v))
+
+
+def _recurse_by(f: Compiled, cond: Compiled | None = None) -> Compiled:
+    """``def r: ., (f | select(cond) | r); r``, depth first without Python recursion."""
+    def gen(v, e):
+        stack = [iter((v,))]
+        while stack:
+            x = next(stack[-1], NOTHING)
+            if x is NOTHING:
+                stack.pop()
+                continue
+            yield x
+            children = f.gen(x, e)
+            if cond is not None:
+                children = (y for y in children for c in cond.gen(y, e) if truthy(c))
+            stack.append(iter(children))
+            if len(stack) % 512 == 0:
+                check()
+
+    return many(gen)
+
+
+BUILTINS[("recurse", 1)] = _recurse_by
+BUILTINS[("recurse", 2)] = _recurse_by
+BUILTINS[("nth", 1)] = lambda n: over_arg(n, jv.index)
 
 
 def _type_filter(name: str, *kinds: str):

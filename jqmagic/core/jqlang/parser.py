@@ -164,8 +164,23 @@ class _Parser:
     def comma(self) -> Node:
         node = self.alternative()
         while self.take(","):
+            if self.binds():  # 1, 2 as $x | ...: the binding takes the rest of the pipe
+                return ("comma", node, self.pipe())
             node = ("comma", node, self.alternative())
         return node
+
+    def binds(self) -> bool:
+        """Whether a ``def``, ``label`` or ``EXPR as ...`` starts here."""
+        if self.at("def") or self.at("label"):
+            return True
+        start = self.i
+        try:
+            self.remembered(self.alternative)
+            found = self.at("as")
+        except NotMine:
+            found = False
+        self.i = start
+        return found
 
     def alternative(self) -> Node:
         node = self.assignment()
@@ -445,8 +460,10 @@ class _Parser:
         tok = self.tok
         if tok.kind == "var":
             self.i += 1
-            if self.at(":"):
-                raise NotMine("variable key with a value")
+            if self.take(":"):  # {$x: v}: the key is the variable's value
+                if tok.text in ("$__loc__", "$ENV"):
+                    raise NotMine(f"{tok.text} as a key")
+                return ("var", tok.text[1:]), self.object_value()
             if tok.text == "$__loc__":
                 return ("literal", "__loc__"), self.location(tok)
             return ("literal", tok.text[1:]), ("var", tok.text[1:])

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import json
 import math
 import re
 from collections.abc import Callable
@@ -12,8 +13,8 @@ from urllib.parse import quote
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
-from jqmagic.core.jqlang.errors import JqError, NotMine
-from jqmagic.core.jqlang.messages import type_error
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.messages import type_error, type_error2
 from jqmagic.core.jqlang.numbers import MAX_EXACT, number_text
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.runtime import state
@@ -198,6 +199,8 @@ unary("tojson")(tojson)
 def _join(v: Any, sep: Any) -> str:
     """jq 1.8.2's ``join``: null as "", strings as they are, numbers and booleans as JSON;
     built in one pass (jq's own definition adds strings one by one)."""
+    if type(sep) is not str:
+        raise NotMine("join by a non-string")
     pieces = []
     for x in jv.iterate(v):
         if type(x) is str:
@@ -206,11 +209,44 @@ def _join(v: Any, sep: Any) -> str:
             pieces.append("")
         elif type(x) in (bool, int, float):
             pieces.append(tojson(x))
-        else:
-            raise JqError()  # the text so far and the item: not worded here
-    if type(sep) is not str:
-        raise NotMine("join by a non-string")
+        else:  # jq adds the item to the text so far (and the separator)
+            raise type_error2(sep.join(pieces) + sep if pieces else "", x, "cannot be added")
     return sep.join(pieces)
 
 
 BUILTINS[("join", 1)] = lambda f: over_arg(f, _join)
+
+
+def _parsed_int(text: str) -> int:
+    value = int(text)
+    if abs(value) > MAX_EXACT or text == "-0":
+        raise NotMine("a JSON integer jq keeps as written")
+    return value
+
+
+def _parsed_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value) or repr(value) != text or value == 0 and "-" in text:
+        raise NotMine("a JSON number jq keeps as written")
+    return value
+
+
+def _not_json(text: str) -> Any:
+    raise NotMine(f"{text} in JSON text")
+
+
+def _fromjson(v: Any) -> Any:
+    """``fromjson`` for texts whose numbers print as written and that Python's json reads
+    as jq's parser does."""
+    if type(v) is not str:
+        raise type_error(v, "only strings can be parsed")
+    if "\\u" in v and re.search(r"\\u[dD][89abAB]", v):
+        raise NotMine("a surrogate escape in JSON text")
+    try:
+        return json.loads(v, parse_int=_parsed_int, parse_float=_parsed_float,
+                          parse_constant=_not_json)
+    except ValueError as exc:  # jq's parser reads some of these (nan, say)
+        raise NotMine("a JSON text Python's json refuses") from exc
+
+
+unary("fromjson")(_fromjson)
