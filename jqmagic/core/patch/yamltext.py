@@ -118,7 +118,7 @@ class YamlDoc:
         spot, _ = self.stream.spot(tokens[:-1])
         if existed:
             self._replace_text(tokens, value)
-        elif spot.node.tag.endswith(":map"):
+        elif self._is_map(spot.node):
             self._add_key(spot, tokens[-1], value)
         else:
             self._insert_item(spot, index, value)
@@ -134,24 +134,23 @@ class YamlDoc:
         target, _ = self.stream.spot(tokens)
         items = parent.node.value
         if len(items) == 1 and not parent.node.flow_style:
-            self._replace_text(tokens[:-1], {} if parent.node.tag.endswith(":map") else [])
+            self._replace_text(tokens[:-1], {} if self._is_map(parent.node) else [])
             return
-        index = self._index(parent, target)
-        places = [self._member_start(parent, i) for i in range(len(items))]
+        index = self._index(parent, tokens[-1])
+        start = self._member_start(parent, index)
+        after = self._member_start(parent, index + 1) if index + 1 < len(items) else None
         text = self.text
         if parent.node.flow_style:
-            if index + 1 < len(items):
-                self._splice(places[index], places[index + 1], "")
+            if after is not None:
+                self._splice(start, after, "")
             else:
-                before = self._place(parent, index - 1).end if index else places[index]
+                before = self._place(parent, index - 1).end if index else start
                 self._splice(before, target.end, "")
-            return
-        start = places[index]
-        if _starts_line(text, start):
+        elif _starts_line(text, start):
             line = text.rfind("\n", 0, start) + 1
             self._splice(line, _line_end(text, target.end, newline=True), "")
         else:  # the first member, on its parent's line ("- a: 1"): up to the next one
-            self._splice(start, places[index + 1], "")
+            self._splice(start, after, "")
 
     def _stream_edit(self, parent: list[str]) -> None:
         if self.documents and not parent:
@@ -161,21 +160,25 @@ class YamlDoc:
 
     def _place(self, parent: Spot, index: int) -> Spot:
         node = parent.node
-        if node.tag.endswith(":map"):
+        if self._is_map(node):
             key, child = node.value[index]
             return self.stream.place(node, key, child)
         return self.stream.place(node, index, node.value[index])
 
-    def _index(self, parent: Spot, target: Spot) -> int:
-        for index in range(len(parent.node.value)):
-            if self._place(parent, index).start == target.start:
-                return index
-        raise AssertionError("a member not in its parent")  # pragma: no cover
+    def _index(self, parent: Spot, token: str) -> int:
+        """The position of the member ``token`` names (a key: its last occurrence)."""
+        if not self._is_map(parent.node):
+            return int(token)
+        keys = self.stream.keys(parent.node)
+        return len(keys) - 1 - keys[::-1].index(token)
+
+    def _is_map(self, node: Any) -> bool:
+        return self.stream.kind(node) == "object"
 
     def _member_start(self, parent: Spot, index: int) -> int:
         """Where a member's text begins: its key, or the ``-`` of a block sequence item."""
         node = parent.node
-        if node.tag.endswith(":map"):
+        if self._is_map(node):
             return node.value[index][0].start_mark.index
         start = self._place(parent, index).start
         if node.flow_style:
