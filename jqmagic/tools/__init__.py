@@ -11,8 +11,8 @@ are served by ``jqmagic tool NAME`` (one JSON request on stdin), the spec's exec
 """
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.tools.middleware import wrap
 from jqmagic.tools.registry import Tool, call, failure, get, tools
-from jqmagic.tools.results import wrap
 
 
 def definitions(format: str = "plain") -> list[dict]:  # noqa: A002 - the hosts' word

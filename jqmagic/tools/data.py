@@ -37,8 +37,9 @@ def jq(
     payload: Annotated[str | None, Param(
         "The payload_id of an earlier answer that was too big to send: query the whole "
         "result it kept. Use exactly one of file, input, exec, payload.")] = None,
-    raw: Annotated[bool, Param("Print strings without quotes (like jq -r).")] = False,
-    compact: Annotated[bool, Param("One line per result, no indentation (like jq -c).")] = False,
+    raw: Annotated[bool, Param("Print strings without quotes (jq's raw output).")] = False,
+    compact: Annotated[bool, Param(
+        "One line per result, no indentation (jq's compact output).")] = False,
     timeout: Annotated[float, _TIMEOUT] = 30,
 ) -> dict[str, Any]:
     r"""Query and transform JSON with jq syntax, from a file, inline JSON or a command's output.
@@ -121,9 +122,9 @@ def _query_file(expression: str, file_path: str, options: dict[str, Any]) -> dic
 
 
 _SLURP = Param("Read every document (YAML ---) or line (JSON Lines) into one array first, "
-               "to count, sort or group across them (like jq -s).")
+               "to count, sort or group across them (jq's slurp).")
 _ARGS = Param("Values for $names in the expression, e.g. {\"min\": 10} for "
-              "'.[] | select(.n > $min)' (like jq --argjson).")
+              "'.[] | select(.n > $min)'.")
 _PASSTHROUGH = Param("Return the whole result even past 100 results / 50,000 tokens. Leave it "
                      "false unless you really need everything.")
 
@@ -284,7 +285,7 @@ def json_patch(
     - Insert at position 2: operation="insert", path="/items/2", value="{\"name\": \"x\"}"
     """
     from jqmagic.core.patch import parse_json, patch
-    from jqmagic.tools.results import spill
+    from jqmagic.tools.results import kept
 
     if (path is None) == (match is None):
         raise JqMagicError("INVALID_ARGUMENT",
@@ -300,7 +301,7 @@ def json_patch(
     result = patch(filePath, operation, path, **options).to_dict()
     for key in ("previousValue", "newValue"):
         if len(json.dumps(result[key], ensure_ascii=False)) > PATCH_VALUE_CHARS:
-            result[key] = spill(result[key])
+            result[key] = kept(result[key])
     return result
 
 

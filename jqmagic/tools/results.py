@@ -1,26 +1,23 @@
-"""Bounded tool responses: the payload store, a preview and the shape (jqschema middleware).
+"""Bounded tool responses: what is shown instead of a value kept in the payload store.
 
-:func:`wrap` applies the gh-aw jqschema middleware to any tool handler: the whole response
-is stored on disk under a random id, and the caller gets a 500-character preview, the
-response's jqschema, the id and the path. :func:`bounded` does the same for a jqmagic tool's
-response only when it is over the token bound.
+:func:`bounded` keeps a jqmagic tool's response that is over the token bound and answers
+with its size, a cut shape and preview, and ``payload_id`` / ``payload_path`` (the one
+spelling of every tool); :func:`kept` does the same for one value inside a response.
+:func:`summary` is the jqschema middleware's answer (``queryID``, ``payloadPath``, ...:
+the spelling of that spec), used by :mod:`jqmagic.tools.middleware`.
 """
 
 from __future__ import annotations
 
-import functools
-import inspect
-import json
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 from jqmagic.core import payloads
 from jqmagic.core.settings import estimate_tokens, settings
 from jqmagic.core.shape import jq_schema
 from jqmagic.core.words import json_text
 
-Handler = TypeVar("Handler", bound=Callable[..., Any])
 PREVIEW_CHARS = 500
+SCHEMA_CHARS = 4_000  # a schema longer than this is cut by depth and width
 ENVELOPE_CHARS = 4_000  # an answer's own fields (message, ids) beyond its bounded content
 _NO_VALUE = object()
 
@@ -30,23 +27,27 @@ def summary(ref: payloads.PayloadRef, text: str, value: Any = _NO_VALUE) -> dict
     out: dict[str, Any] = {"queryID": ref.id, "payloadPath": str(ref.path),
                            "preview": text[:PREVIEW_CHARS]}
     if value is not _NO_VALUE:
-        out["schema"] = jq_schema(value)
+        out["schema"] = schema_of(value)
     out.update(originalSize=ref.size, truncated=len(text) > PREVIEW_CHARS)
     return out
 
 
-def _text(value: Any) -> str:
-    return json_text(value, separators=(",", ":"))
+def schema_of(value: Any) -> Any:
+    """``value``'s jqschema, cut by depth and width (``"… N more keys"``) when it is long:
+    the schema of a map with thousands of distinct keys is as big as the map."""
+    schema = jq_schema(value)
+    if len(json_text(schema)) <= SCHEMA_CHARS:
+        return schema
+    return cut_value(schema)
 
 
-def spill(value: Any, text: str | None = None) -> dict[str, Any]:
-    """Store ``value`` (JSON-able) in the payload store; its summary to show instead.
-
-    The summary is ``{"queryID", "payloadPath", "preview", "schema", "originalSize",
-    "truncated"}``, as the jqschema middleware returns.
-    """
-    text = _text(value) if text is None else text
-    return summary(payloads.store(text), text, value)
+def kept(value: Any) -> dict[str, Any]:
+    """Store ``value`` (JSON-able) in the payload store; what a tool shows instead:
+    ``{"payload_id", "payload_path", "size", "shape", "preview"}`` (shape and preview cut)."""
+    text = json_text(value, separators=(",", ":"))
+    ref = payloads.store(text)
+    return {"payload_id": ref.id, "payload_path": str(ref.path), "size": len(text),
+            "shape": schema_of(value), "preview": cut_value(value, depth=3, width=5)}
 
 
 def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
@@ -63,7 +64,7 @@ def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
                f"{advice or 'Ask for a part of it.'}").rstrip()
     return {"success": True, "truncated": True, "message": message, "size": len(text),
             "payload_id": ref.id, "payload_path": str(ref.path),
-            "shape": cut_value(jq_schema(response)), "preview": cut_value(response)}
+            "shape": schema_of(response), "preview": cut_value(response)}
 
 
 def cut_value(value: Any, depth: int = 4, width: int = 8, chars: int = 200) -> Any:
@@ -85,47 +86,3 @@ def cut_value(value: Any, depth: int = 4, width: int = 8, chars: int = 200) -> A
     if len(items) > width:
         out["…"] = f"{len(items) - width:,} more keys"
     return out
-
-
-def rewrite(response: Any) -> Any:
-    """One response through the jqschema middleware (JSON text in, JSON text out)."""
-    if isinstance(response, (str, bytes)):
-        text = response.decode() if isinstance(response, bytes) else response
-        try:
-            value = json.loads(text)
-        except ValueError:  # not JSON: stored and previewed, without a schema
-            return json.dumps(summary(payloads.store(text), text))
-        return json.dumps(spill(value, text))
-    return spill(response)
-
-
-def wrap(handler: Handler, *, threshold: int = 0) -> Handler:
-    """``handler`` with its responses stored on disk and replaced by preview + schema + id.
-
-    Works for plain and ``async`` handlers returning a JSON-able value or JSON text. A
-    response of at most ``threshold`` characters of JSON is returned unchanged.
-
-    >>> import jqmagic.tools
-    >>> users = jqmagic.tools.wrap(lambda: {"users": [{"id": 1, "name": "ada"}]})
-    >>> out = users()
-    >>> out["schema"], out["preview"]
-    ({'users': [{'id': 'number', 'name': 'string'}]}, '{"users":[{"id":1,"name":"ada"}]}')
-    """
-
-    def apply(response: Any) -> Any:
-        size = len(response) if isinstance(response, (str, bytes)) else len(_text(response))
-        return response if size <= threshold else rewrite(response)
-
-    if inspect.iscoroutinefunction(handler):
-
-        @functools.wraps(handler)
-        async def wrapped_async(*args: Any, **kwargs: Any) -> Any:
-            return apply(await handler(*args, **kwargs))
-
-        return wrapped_async  # type: ignore[return-value]
-
-    @functools.wraps(handler)
-    def wrapped(*args: Any, **kwargs: Any) -> Any:
-        return apply(handler(*args, **kwargs))
-
-    return wrapped  # type: ignore[return-value]

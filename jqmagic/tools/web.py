@@ -51,12 +51,12 @@ def web_fetch(
 def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Cut ``content`` after the last whole line under the token bound; keep the whole."""
     from jqmagic.core.settings import settings
-    from jqmagic.tools.results import spill
+    from jqmagic.tools.results import kept
 
     max_chars = settings.max_tokens * 4
     if len(out["content"]) <= max_chars:
         return out
-    stored = spill(out)
+    stored = kept(out)
     lines, kept, size = out["content"].split("\n"), 0, 0
     for line in lines:
         size += len(line) + 1
@@ -66,11 +66,12 @@ def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
     last = out["offset"] + kept - 1
     more = f", limit={limit}" if limit else ""
     out.update(content="\n".join(lines[:kept])[:max_chars], next_offset=last + 1,
-               truncated=True, payload_id=stored["queryID"], payload_path=stored["payloadPath"],
+               truncated=True, payload_id=stored["payload_id"],
+               payload_path=stored["payload_path"],
                message=f"Truncated. Showing lines {out['offset']:,}-{last:,} of "
                        f"{out['total_lines']:,} (about {settings.max_tokens:,} tokens at most). "
-                       f"The full text is in payload {stored['queryID']} "
-                       f"({stored['payloadPath']}). Read on with offset={last + 1}{more}.")
+                       f"The full text is in payload {stored['payload_id']} "
+                       f"({stored['payload_path']}). Read on with offset={last + 1}{more}.")
     return out
 
 

@@ -77,7 +77,7 @@ def failing_calls(d: Path) -> list[tuple[str, dict, str]]:
                         "path": "/a"}, "FILE_ERROR"),
         ("jq", {"query": ".", "file": users, "input": "{}"}, "AMBIGUOUS_SOURCE"),
         ("jq", {"query": "."}, "AMBIGUOUS_SOURCE"),
-        ("query_json", {"file_path": users, "jq_expression": ".", "args": {"bad-name": 1}},
+        ("query_json", {"file_path": users, "jq_expression": "$__loc__", "args": 3},
          "INVALID_ARGUMENT"),
         ("json_inspect", {"filePath": users, "format": "jqschema", "stats": True},
          "INVALID_ARGUMENT"),

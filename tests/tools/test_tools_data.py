@@ -254,8 +254,8 @@ def test_json_patch_big_values_go_to_the_payload_store(tmp_path):
     rows = [{"id": i, "text": "y" * 100} for i in range(200)]
     path.write_text(json.dumps({"rows": rows}))
     out = ok("json_patch", {"filePath": str(path), "operation": "remove", "path": "/rows"})
-    assert out["previousValue"]["schema"] == [{"id": "number", "text": "string"}]
-    assert payloads.payload(out["previousValue"]["queryID"]) == rows
+    assert out["previousValue"]["shape"] == [{"id": "number", "text": "string"}]
+    assert payloads.payload(out["previousValue"]["payload_id"]) == rows
     assert json.loads(path.read_text()) == {}
 
 

@@ -1,19 +1,25 @@
-"""``jqmagic.tools.wrap``: the jqschema middleware around any tool handler."""
+"""``jqmagic.tools.wrap``: the jqschema middleware around any tool handler, and around the
+official SDK's servers (an in-process client session against a real ``MCPServer``)."""
 
 from __future__ import annotations
 
 import asyncio
+import datetime
 import doctest
 import json
 import re
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import Any
 
+import anyio
 import pytest
+from pydantic import BaseModel
 
 import jqmagic
-import jqmagic.tools.results
+import jqmagic.tools.middleware
 from jqmagic.core import payloads
 from jqmagic.tools import wrap
 
@@ -32,7 +38,7 @@ def test_the_middleware_specs_example(payload_dir):
         """List the users of an organisation."""
         return RESPONSE
 
-    wrapped = wrap(github_users)
+    wrapped = wrap(github_users, threshold=0)
     assert wrapped.__name__ == "github_users" and wrapped.__doc__.startswith("List the users")
     out = wrapped("acme")
     assert set(out) == {"queryID", "payloadPath", "preview", "schema", "originalSize",
@@ -47,16 +53,16 @@ def test_the_middleware_specs_example(payload_dir):
 
 
 def test_long_responses_are_previewed():
-    out = wrap(lambda: {"rows": list(range(1000))})()
+    out = wrap(lambda: {"rows": list(range(2000))})()  # over the default threshold
     assert len(out["preview"]) == 500 and out["truncated"] is True
     assert out["schema"] == {"rows": ["number"]}
-    assert payloads.payload(out["queryID"])["rows"][-1] == 999
+    assert payloads.payload(out["queryID"])["rows"][-1] == 1999
 
 
 def test_json_text_in_json_text_out():
-    out = json.loads(wrap(lambda: json.dumps(RESPONSE))())
+    out = json.loads(wrap(lambda: json.dumps(RESPONSE), threshold=0)())
     assert out["schema"]["total_count"] == "number"
-    plain = json.loads(wrap(lambda: b"not json at all")())
+    plain = json.loads(wrap(lambda: b"not json at all", threshold=0)())
     assert plain["preview"] == "not json at all" and "schema" not in plain
     assert payloads.load(plain["queryID"]) == "not json at all"
 
@@ -65,7 +71,7 @@ def test_async_handlers():
     async def handler(n: int) -> list:
         return [{"n": n}]
 
-    wrapped = wrap(handler)
+    wrapped = wrap(handler, threshold=0)
     assert asyncio.iscoroutinefunction(wrapped)
     assert asyncio.run(wrapped(3))["schema"] == [{"n": "number"}]
 
@@ -82,10 +88,91 @@ def test_tools_load_on_first_use():
             "print(jqmagic.tools.wrap.__module__)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60)
-    assert run.stdout.strip() == "jqmagic.tools.results", run.stderr
+    assert run.stdout.strip() == "jqmagic.tools.middleware", run.stderr
 
 
 def test_module_examples():
-    for module in (jqmagic.tools.results, jqmagic.tools):
+    for module in (jqmagic.tools.middleware, jqmagic.tools):
         failed, tried = doctest.testmod(module)
         assert (failed, tried > 0) == (0, True), module.__name__
+
+
+# ---------------------------------------------------------------- the official SDK's servers
+
+
+class User(BaseModel):
+    id: int
+    name: str
+    joined: datetime.date
+
+
+class Status(BaseModel):
+    log: list[str]
+
+
+def users(n: int) -> list[User]:
+    """The first n users."""
+    return [User(id=i, name=f"user{i}", joined=datetime.date(2024, 1, 1)) for i in range(n)]
+
+
+def sdk_server() -> Any:
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("wrapped")
+    server.tool()(users)
+
+    @server.tool()
+    def sys___status() -> Status:
+        """The gateway's own tool: never rewritten."""
+        return Status(log=["line"] * 2_000)
+
+    return server
+
+
+async def converse(server: Any, calls: list[tuple[str, dict]]) -> tuple[dict, list[Any]]:
+    from mcp import Client
+
+    async with Client(server) as client:
+        listed = {t.name: t for t in (await client.list_tools()).tools}
+        return listed, [await client.call_tool(name, args) for name, args in calls]
+
+
+def test_a_whole_sdk_server_with_threshold_and_filter(monkeypatch):
+    threads = []
+    store = payloads.store
+    monkeypatch.setattr(payloads, "store", lambda text: threads.append(
+        threading.current_thread()) or store(text))
+    server = wrap(sdk_server(), threshold=2_000)
+    listed, (big, small, own) = anyio.run(converse, server, [
+        ("users", {"n": 300}), ("users", {"n": 2}), ("sys___status", {})])
+    assert listed["users"].output_schema is None  # an answer may be a summary now
+    assert listed["sys___status"].output_schema is not None  # not the middleware's
+    out = big.structured_content
+    assert big.is_error is False and json.loads(big.content[0].text) == out
+    assert out["schema"] == {"result": [{"id": "number", "joined": "string",
+                                         "name": "string"}]}
+    assert payloads.payload(out["queryID"])["result"][299]["name"] == "user299"
+    assert out["originalSize"] > 2_000 and len(out["preview"]) == 500
+    assert small.structured_content["result"][1]["name"] == "user1"  # under the threshold
+    assert len(own.structured_content["log"]) == 2_000  # filtered out
+    assert threads and all(t is not threading.main_thread() for t in threads)
+
+
+def test_a_wrapped_function_registered_on_an_sdk_server():
+    """No copied return annotation: the server derives no output schema a summary fails."""
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("functions")
+    server.tool()(wrap(users, threshold=100))
+    listed, (big,) = anyio.run(converse, server, [("users", {"n": 50})])
+    assert listed["users"].output_schema is None and big.is_error is False
+    out = json.loads(big.content[0].text)
+    assert out["schema"] == [{"id": "number", "joined": "string", "name": "string"}]
+    assert payloads.payload(out["queryID"])[49]["joined"] == "2024-01-01"
+
+
+def test_values_json_cannot_spell_are_stored_not_raised():
+    out = wrap(lambda: {"when": datetime.datetime(2024, 5, 1, 12), "odd": {1, 2}},
+               threshold=0)()
+    assert payloads.payload(out["queryID"]) == {"when": "2024-05-01T12:00:00",
+                                                "odd": [1, 2]}

@@ -1,0 +1,175 @@
+"""The jqschema middleware (gh-aw's, see the spec): a big tool answer is stored on disk under
+a random id, and the caller gets a 500-character preview, its jqschema, the id and the path.
+
+:func:`wrap` applies it to one tool handler (plain or ``async``), or to a whole server of the
+official ``mcp`` SDK (``MCPServer`` or the low-level ``Server``: anything with a
+``middleware`` list), with a size threshold and a tool filter (the spec's
+``ShouldApplyMiddleware``). Writing a payload never blocks an event loop: it runs in a thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import functools
+import inspect
+import json
+from collections.abc import Callable
+from typing import Any
+
+from jqmagic.core import payloads
+from jqmagic.core.words import json_text
+from jqmagic.tools.results import summary
+
+THRESHOLD = 4_000
+"""Answers of at most this many characters of JSON pass unchanged (rewriting a small answer
+would make it bigger)."""
+
+
+def default_filter(name: str) -> bool:
+    """The spec's ``ShouldApplyMiddleware``: every tool but the gateway's own ``sys___*``."""
+    return not name.startswith("sys___")
+
+
+def wrap(target: Any, *, threshold: int = THRESHOLD,
+         applies: Callable[[str], bool] = default_filter) -> Any:
+    """``target`` with the jqschema middleware: a handler whose big answers are stored and
+    replaced by preview + schema + id, or an SDK server (returned after its middleware list
+    gained :class:`JqSchemaMiddleware`; ``applies(tool_name)`` says which tools it rewrites).
+
+    A handler's answer may be JSON text or any value pydantic can make JSON of (models,
+    dataclasses, dates); other text is stored and previewed without a schema. The wrapped
+    handler has no return annotation (it returns the summary or the answer), so an SDK server
+    derives no output schema that a summary would fail.
+
+    >>> import jqmagic.tools
+    >>> users = jqmagic.tools.wrap(lambda: {"users": [{"id": 1, "name": "ada"}]}, threshold=0)
+    >>> out = users()
+    >>> out["schema"], out["preview"]
+    ({'users': [{'id': 'number', 'name': 'string'}]}, '{"users":[{"id":1,"name":"ada"}]}')
+    """
+    if isinstance(getattr(target, "middleware", None), list):
+        target.middleware.append(JqSchemaMiddleware(threshold, applies))
+        return target
+    return _wrap_handler(target, threshold)
+
+
+def rewrite(response: Any, threshold: int = 0) -> Any:
+    """One answer through the middleware: JSON text in, JSON text out; a value in, the
+    summary out; an answer of at most ``threshold`` characters unchanged."""
+    if isinstance(response, (str, bytes)):
+        text = response.decode() if isinstance(response, bytes) else response
+        if len(text) <= threshold:
+            return response
+        try:
+            value = json.loads(text)
+        except ValueError:  # not JSON: stored and previewed, without a schema
+            return json.dumps(summary(payloads.store(text), text))
+        return json.dumps(summary(payloads.store(text), text, value))
+    value = _jsonable(response)
+    text = json_text(value, separators=(",", ":"))
+    if len(text) <= threshold:
+        return response
+    return summary(payloads.store(text), text, value)
+
+
+def _jsonable(value: Any) -> Any:
+    """``value`` as JSON data: pydantic's conversion (models, dataclasses, dates) when the
+    SDK's pydantic is there, else the value; what neither knows becomes its ``str``."""
+    try:
+        from pydantic_core import to_jsonable_python
+    except ImportError:
+        return json.loads(json.dumps(value, default=str))
+    return to_jsonable_python(value, fallback=str)
+
+
+async def _off_the_loop(function: Callable[..., Any], *args: Any) -> Any:
+    """``function(*args)`` in a worker thread (anyio's when the SDK brought it)."""
+    try:
+        import anyio
+    except ImportError:
+        return await asyncio.to_thread(function, *args)
+    return await anyio.to_thread.run_sync(function, *args)
+
+
+def _wrap_handler(handler: Callable[..., Any], threshold: int) -> Callable[..., Any]:
+    if inspect.iscoroutinefunction(handler):
+
+        @functools.wraps(handler)
+        async def wrapped_async(*args: Any, **kwargs: Any) -> Any:
+            return await _off_the_loop(rewrite, await handler(*args, **kwargs), threshold)
+
+        wrapped: Callable[..., Any] = wrapped_async
+    else:
+
+        @functools.wraps(handler)
+        def wrapped(*args: Any, **kwargs: Any) -> Any:
+            return rewrite(handler(*args, **kwargs), threshold)
+
+    try:
+        signature = inspect.signature(handler)
+    except (TypeError, ValueError):  # a builtin without one: nothing to copy
+        return wrapped
+    wrapped.__signature__ = signature.replace(  # type: ignore[attr-defined]
+        return_annotation=inspect.Signature.empty)
+    wrapped.__annotations__ = {k: v for k, v in getattr(handler, "__annotations__", {}).items()
+                               if k != "return"}
+    return wrapped
+
+
+class JqSchemaMiddleware:
+    """An SDK server middleware: ``tools/call`` answers over ``threshold`` characters from
+    tools that ``applies`` to are stored and summarised; ``tools/list`` drops those tools'
+    output schemas (an answer may now be a summary)."""
+
+    def __init__(self, threshold: int = THRESHOLD,
+                 applies: Callable[[str], bool] = default_filter) -> None:
+        self.threshold = threshold
+        self.applies = applies
+
+    async def __call__(self, ctx: Any, call_next: Callable[[Any], Any]) -> Any:
+        result = await call_next(ctx)
+        if ctx.method == "tools/list" and result is not None:
+            return self._listed(_as_dict(result))
+        if ctx.method != "tools/call" or result is None or \
+                not self.applies(str((ctx.params or {}).get("name", ""))):
+            return result
+        answer = _as_dict(result)
+        if answer.get("isError") or "content" not in answer:
+            return result
+        stored = await _off_the_loop(self._summarise, answer)
+        return result if stored is None else {
+            **answer, "content": [{"type": "text", "text": json_text(stored)}],
+            "structuredContent": stored}
+
+    def _listed(self, listed: dict[str, Any]) -> dict[str, Any]:
+        for tool in listed.get("tools", []):
+            if self.applies(tool.get("name", "")):
+                tool.pop("outputSchema", None)
+        return listed
+
+    def _summarise(self, answer: dict[str, Any]) -> dict[str, Any] | None:
+        """The summary of a tool's answer (its structured content, else its text), or None
+        when it is small enough to pass."""
+        if answer.get("structuredContent") is not None:
+            value = answer["structuredContent"]
+            text = json_text(value, separators=(",", ":"))
+        else:
+            blocks = answer["content"]
+            if not all(block.get("type") == "text" for block in blocks):
+                return None  # images, audio, resources: not the middleware's to rewrite
+            text = "\n".join(block["text"] for block in blocks)
+            try:
+                value = json.loads(text)
+            except ValueError:
+                value = None
+        if len(text) <= self.threshold:
+            return None
+        ref = payloads.store(text)
+        return summary(ref, text) if value is None else summary(ref, text, value)
+
+
+def _as_dict(result: Any) -> dict[str, Any]:
+    """A handler's result (a pydantic model or a dict) as the JSON-RPC result dict."""
+    if isinstance(result, dict):
+        return result
+    return result.model_dump(by_alias=True, exclude_none=True, mode="json")
