@@ -15,18 +15,28 @@ from jqmagic.tools.middleware import wrap
 from jqmagic.tools.registry import Tool, call, failure, get, tools
 
 
-def definitions(format: str = "plain") -> list[dict]:  # noqa: A002 - the hosts' word
+def definitions(format: str = "plain", *, strict: bool = False) -> list[dict]:  # noqa: A002
     """Every tool's definition, in the shape an agent host reads: ``plain``
     (``{"name", "description", "parameters"}``), ``openai`` (``{"type": "function",
     "function": {...}}``), ``anthropic`` (``input_schema``) or ``mcp`` (``inputSchema``
-    and annotations)."""
+    and annotations). ``strict=True`` gives schemas strict mode takes (OpenAI's, Anthropic's
+    ``strict``): every property required, optional ones nullable, objects closed
+    (:func:`jqmagic.tools.schema.strict`); the tools read those answers as they are."""
+    from jqmagic.tools.schema import strict as strict_form
+
+    def params(t: Tool) -> dict:
+        return strict_form(t.parameters) if strict else t.parameters
+
+    flag = {"strict": True} if strict else {}
     shapes = {
-        "plain": lambda t: t.definition(),
-        "openai": lambda t: {"type": "function", "function": t.definition()},
+        "plain": lambda t: {"name": t.name, "description": t.description,
+                            "parameters": params(t)},
+        "openai": lambda t: {"type": "function", "function": {
+            "name": t.name, "description": t.description, "parameters": params(t), **flag}},
         "anthropic": lambda t: {"name": t.name, "description": t.description,
-                                "input_schema": t.parameters},
+                                "input_schema": params(t), **flag},
         "mcp": lambda t: {"name": t.name, "description": t.description,
-                          "inputSchema": t.parameters, "annotations": t.annotations},
+                          "inputSchema": params(t), "annotations": t.annotations},
     }
     if format not in shapes:
         raise JqMagicError("INVALID_ARGUMENT", f"Unknown definitions format {format!r}.",

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import json
 import types
 import typing
 from collections.abc import Callable
@@ -117,6 +118,58 @@ def type_schema(hint: Any) -> dict[str, Any]:
     return {"type": _JSON_TYPES[hint]}
 
 
+# ---------------------------------------------------------------- strict mode
+
+_MOVED = {"default": "Default: {}.", "minimum": "At least {}.", "maximum": "At most {}.",
+          "minLength": "At least {} character(s).", "format": "A {}."}
+
+
+def strict(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` (a tool's parameters) in the form OpenAI's strict mode takes: every object
+    closed (``additionalProperties: false``) with every property required, an optional one
+    nullable (``null`` means left out); keywords strict mode refuses (defaults, bounds,
+    formats) said in the description instead; a free-form object (``args``, ``where``, a
+    JSON value) given as JSON text, which :func:`validate` reads back.
+
+    >>> strict({"type": "object", "properties": {"n": {"type": "integer", "default": 2,
+    ...         "description": "How many."}}})["properties"]["n"]
+    {'type': ['integer', 'null'], 'description': 'How many. Default: 2.'}
+    """
+    required = set(schema.get("required", ()))
+    props = {name: _strict_value(prop, name in required)
+             for name, prop in schema["properties"].items()}
+    return {"type": "object", "properties": props, "required": list(props),
+            "additionalProperties": False}
+
+
+def _strict_value(prop: dict[str, Any], required: bool) -> dict[str, Any]:
+    kinds = prop["type"] if isinstance(prop["type"], list) else [prop["type"]]
+    words = [prop.get("description", "")] + [
+        text.format(json.dumps(prop[key]) if key == "default" else prop[key])
+        for key, text in _MOVED.items() if key in prop]
+    out: dict[str, Any] = {}
+    if "object" in kinds and "properties" not in prop:  # free-form: JSON text
+        out["type"] = "string"
+        words.append("Give it as JSON text.")
+    elif kinds == ["object"]:
+        out = strict(prop)
+    else:
+        out["type"] = kinds[0] if len(kinds) == 1 else kinds
+        if "items" in prop:
+            out["items"] = _strict_value(prop["items"], True)
+        if "enum" in prop:
+            out["enum"] = list(prop["enum"])
+    if not required:
+        kind = out["type"]
+        out["type"] = [*(kind if isinstance(kind, list) else [kind]), "null"]
+        if "enum" in out:
+            out["enum"].append(None)
+    description = " ".join(w for w in words if w)
+    if description:
+        out["description"] = description
+    return out
+
+
 # ---------------------------------------------------------------- validation
 
 
@@ -162,6 +215,8 @@ def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
         return value
     if kind == "integer" and isinstance(value, float) and value.is_integer():
         value = int(value)
+    if kind == "object" and isinstance(value, str):  # JSON text (strict mode's objects)
+        value = _json_object(value)
     if not _is(kind, value):
         raise _invalid(f"Field {name!r} must be {_a(kind)}, not {_kind(value)}.",
                        f"{name}: {schema.get('description', '')}".rstrip(": "))
@@ -182,6 +237,15 @@ def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
     if kind == "object" and "properties" in schema:
         return _check_object(schema, value, f"{name}.")
     return value
+
+
+def _json_object(text: str) -> Any:
+    """The object ``text`` spells as JSON; the text itself when it is no JSON object."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return text
+    return value if isinstance(value, dict) else text
 
 
 def _is(kind: str, value: Any) -> bool:
