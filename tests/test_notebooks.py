@@ -170,6 +170,14 @@ def check_big_files(notebook, workdir: Path) -> None:
     assert f"({total}, [" in output_of(notebook, "every_id = jqmagic.payload")
     cut = output_of(notebook, "%jq -c '.orders[:2000]'")
     assert "over the 2,000-token limit" in cut and len(cut) < 10_000
+    streamed = output_of(notebook, "streamed = timed")  # the file is over a 2 MB budget
+    assert re.search(r"^\d+ by the stream(-fast)? engine$", streamed, re.M), streamed
+    refused = output_of(notebook, "jqmagic.query('.orders | map(.total) | add'")
+    assert refused.startswith("TOO_LARGE") and "[.items[] | select(.ok)]" in refused
+    cluster = output_of(notebook, "LocalCluster(n_workers=2")
+    if "is not installed" not in cluster:  # dask is an optional extra
+        assert re.search(r"Dask dashboard: http://\S+/status", cluster), cluster
+        assert "same as one process: True" in output_of(notebook, "worst = jqmagic.query")
     timings = output_of(notebook, "for label, seconds in timings.items()")
     for label in ("count the orders", "group by country", "refunded ids (bounded)"):
         assert re.search(rf"{re.escape(label)} +\d+\.\d\d s", timings), timings
