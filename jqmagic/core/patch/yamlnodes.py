@@ -135,7 +135,8 @@ class Stream:
 
     def spot(self, tokens: list[str]) -> tuple[Spot, list[Spot]]:
         """The node at ``tokens`` (the first token picks the document when the stream has
-        several), with the spots of its ancestors; refuses a walk through an alias."""
+        several), with the spots of its ancestors; refuses a walk through an alias or an
+        anchor that aliases share, and such an anchor itself."""
         path, index = tokens, 0
         if len(self.nodes) != 1:
             if not tokens:
@@ -149,7 +150,8 @@ class Stream:
             _check_own(here, tokens[:depth], shared)
             trail.append(here)
             here = self._child(here.node, tokens, depth, token)
-        _check_own(here, tokens, shared)
+        if not here.alias:  # an alias itself may go: its text "*name" is its own
+            _check_own(here, tokens, shared)
         return here, trail
 
     def shared_starts(self, start: int) -> list[int]:

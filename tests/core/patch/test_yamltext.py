@@ -171,6 +171,9 @@ def test_aliases_anchors_merge_keys_and_unknown_tags_are_refused(tmp_path):
     patch(path, jq=".other = 2")  # elsewhere, edits are fine
     assert path.read_text() == text.replace("other: 1", "other: 2")
     assert "alias" in fails("PATCH_CONFLICT", path, jq=".use.x = 5").message
+    patch(path, jq='.use = "own"')  # an alias itself is its own text
+    assert path.read_text() == text.replace("other: 1", "other: 2").replace("*b\nmerged",
+                                                                             "own\nmerged")
     fails("PATCH_CONFLICT", path, jq=".base.x = 5")
     fails("PATCH_CONFLICT", path, jq="del(.base)")
     assert "<<" in fails("PATCH_CONFLICT", path, "set", "/merged/y", 3).message
