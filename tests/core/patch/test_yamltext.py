@@ -4,6 +4,10 @@ cannot be kept is refused and leaves the file byte-identical. JSON Lines: one li
 
 from __future__ import annotations
 
+import difflib
+import re
+from pathlib import Path
+
 import pytest
 
 from jqmagic import JqMagicError, patch, query
@@ -249,3 +253,45 @@ def test_markers_empty_values_tags_and_other_corners(tmp_path, text, program, ex
     path = write(tmp_path, text)
     patch(path, jq=program)
     assert path.read_text() == expected
+
+
+README_MANIFEST = """\
+# web tier: reviewed by ops, keep the comments
+apiVersion: apps/v1
+kind: Deployment
+metadata:
+  name: web
+  labels: {app: web, tier: front}   # selectors depend on these
+
+spec:
+  replicas: 2            # autoscaler floor
+  template:
+    spec:
+      containers:
+        - name: app
+          image: "nginx:1.25"   # pinned, see ticket OPS-12
+          args: [--port=8080]
+          env:
+            - name: LOG_LEVEL
+              value: info
+---
+# the service in front of it
+apiVersion: v1
+kind: Service
+metadata:
+  name: web
+"""
+
+
+def test_the_readme_shows_a_real_run(tmp_path):
+    readme = Path(__file__).resolve().parents[3] / "README.md"
+    block = readme.read_text().split("  --- a/deploy.yaml\n")[1].split("  ```")[0]
+    shown = [line[2:] for line in block.splitlines() if line[2:3] in ("+", "-")]
+    program = re.search(r"after\s+`jqmagic query -i '(.*?)'\s+deploy.yaml`", readme.read_text(),
+                        re.S).group(1).replace("\n  ", " ")
+    path = write(tmp_path, README_MANIFEST)
+    patch(path, jq=program)
+    made = [line for line in difflib.unified_diff(README_MANIFEST.splitlines(),
+                                                  path.read_text().splitlines(), lineterm="")
+            if line[:1] in ("+", "-") and line[:3] not in ("+++", "---")]
+    assert made == shown[1:]  # after the +++ header
