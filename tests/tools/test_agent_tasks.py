@@ -1,0 +1,237 @@
+"""Ten agent tasks on the real-world corpus, driven as an LLM agent would drive them: the
+official SDK's client in a stdio session against ``jqmagic mcp``. Each answer is checked
+against the bound (the characters the agent receives), each task's finding against plain
+Python on the same file, and the characters spent against reading the files whole (the
+table is printed: run with ``-s`` to see it)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections import Counter
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import anyio
+import pytest
+import yaml
+from mcp import Client  # the mcp extra (part of the test extra)
+from mcp.client.stdio import StdioServerParameters
+
+from jqmagic.core.settings import settings
+from jqmagic.tools.results import ENVELOPE_CHARS
+from tests.shared import CORPUS_JSON
+
+BOUND = settings.max_tokens * 4 + ENVELOPE_CHARS  # characters of one answer, at most
+GITHUB = "openapi/github-api.github.com-2020-07.json"
+KUBERNETES = "openapi/kubernetes-1.36-swagger.json"
+LOCK = "npm/axios-package-lock.json"
+ARGO = "k8s/argo-cd-install.yaml"
+INGRESS = "k8s/ingress-nginx-cloud-deploy.yaml"
+COMPOSE = "compose/opentelemetry-demo-compose.yaml"
+WORLD = "geojson/world-countries.geo.json"
+GSM8K = "jsonl/gsm8k-test.jsonl"
+FILES = [GITHUB, KUBERNETES, LOCK, ARGO, INGRESS, COMPOSE, WORLD, GSM8K]
+
+pytestmark = pytest.mark.skipif(
+    not all((CORPUS_JSON / f).is_file() for f in FILES),
+    reason=f"the real-world corpus is not at {CORPUS_JSON} (../shared beside the project)")
+
+
+@dataclass
+class Agent:
+    """One task's calls through the session: what each cost, every answer within the bound."""
+
+    client: Any
+    calls: int = 0
+    spent: int = 0  # characters of the answers, as the agent receives them
+    files: set[str] = field(default_factory=set)
+    largest: int = 0
+
+    async def ask(self, tool: str, **arguments: Any) -> dict[str, Any]:
+        for key in ("file_path", "filePath", "file"):
+            if key in arguments:
+                self.files.add(arguments[key])
+                arguments[key] = str(CORPUS_JSON / arguments[key])
+        result = await self.client.call_tool(tool, arguments)
+        text = result.content[0].text
+        assert len(text) <= BOUND, (tool, arguments, len(text))
+        answer = json.loads(text)
+        assert result.structured_content == answer and answer["success"], answer
+        self.calls += 1
+        self.spent += len(text)
+        self.largest = max(self.largest, len(text))
+        return answer
+
+    async def values(self, tool: str, **arguments: Any) -> list[Any]:
+        """The results of a query tool, one JSON value a line."""
+        answer = await self.ask(tool, **arguments)
+        assert not answer.get("truncated"), answer.get("message")
+        return [json.loads(line) for line in answer["output"].splitlines()]
+
+
+def load(name: str) -> Any:
+    path = CORPUS_JSON / name
+    if name.endswith(".jsonl"):
+        return [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+    if name.endswith((".yaml", ".yml")):
+        return [d for d in yaml.load_all(path.read_text(), Loader=yaml.CSafeLoader)
+                if d is not None]
+    return json.loads(path.read_text())
+
+
+# ---------------------------------------------------------------- the tasks
+
+
+async def github_overview(agent: Agent) -> None:
+    """What is in the GitHub API description, and how many endpoints does it have?"""
+    shape = await agent.ask("json_inspect", filePath=GITHUB, depth=1)
+    (paths,) = await agent.values("query_json", file_path=GITHUB, jq_expression=".paths | length")
+    doc = load(GITHUB)
+    assert shape["keys"] == list(doc) and paths == len(doc["paths"])
+
+
+async def github_deprecated(agent: Agent) -> None:
+    """Which operations of the GitHub API are deprecated?"""
+    (found,) = await agent.values(
+        "query_json", file_path=GITHUB, jq_expression='[.paths | to_entries[] | .key as $p '
+        '| .value | to_entries[] | select(.value.deprecated == true) | "\\(.key) \\($p)"]')
+    doc = load(GITHUB)
+    assert found == [f"{method} {path}" for path, item in doc["paths"].items()
+                     for method, op in item.items()
+                     if isinstance(op, dict) and op.get("deprecated") is True]
+
+
+async def github_parameters(agent: Agent) -> None:
+    """Which query parameters does GET /repos/{owner}/{repo}/issues take?"""
+    names = await agent.values(
+        "query_json", file_path=GITHUB, jq_expression='.paths["/repos/{owner}/{repo}/issues"]'
+        '.get.parameters[] | select(.in == "query") | .name')
+    doc = load(GITHUB)
+    params = doc["paths"]["/repos/{owner}/{repo}/issues"]["get"]["parameters"]
+    assert names == [p["name"] for p in params if p.get("in") == "query"]
+
+
+async def kubernetes_deployment(agent: Agent) -> None:
+    """What must a Deployment's spec have, and what are its fields? (the spec is 4 MB)"""
+    shape = await agent.ask("json_inspect", filePath=KUBERNETES,
+                            path="/definitions/io.k8s.api.apps.v1.DeploymentSpec", depth=1)
+    (required,) = await agent.values(
+        "query_json", file_path=KUBERNETES,
+        jq_expression='.definitions["io.k8s.api.apps.v1.DeploymentSpec"].required')
+    spec = load(KUBERNETES)["definitions"]["io.k8s.api.apps.v1.DeploymentSpec"]
+    assert shape["keys"] == list(spec) and required == spec["required"]
+
+
+async def kubernetes_too_big_then_payload(agent: Agent) -> None:
+    """An over-bound question (every definition) is not sent; the payload answers the next."""
+    answer = await agent.ask("query_json", file_path=KUBERNETES, jq_expression=".definitions")
+    assert answer["truncated"] is True and "output" not in answer
+    counted = await agent.ask("jq", payload=answer["payload_id"], query="keys | length")
+    groups = await agent.ask("jq", payload=answer["payload_id"], compact=True, query=(
+        '[keys[] | select(startswith("io.k8s.api.")) | split(".")[3]] | unique'))
+    definitions = load(KUBERNETES)["definitions"]
+    assert json.loads(counted["output"]) == len(definitions)
+    assert json.loads(groups["output"]) == sorted({k.split(".")[3] for k in definitions
+                                                  if k.startswith("io.k8s.api.")})
+
+
+async def lock_file(agent: Agent) -> None:
+    """Which follow-redirects does axios lock, and how many packages are dev-only?"""
+    (version,) = await agent.values(
+        "query_json", file_path=LOCK,
+        jq_expression='.packages["node_modules/follow-redirects"].version')
+    (dev,) = await agent.values(
+        "query_json", file_path=LOCK, jq_expression="[.packages[] | select(.dev)] | length")
+    packages = load(LOCK)["packages"]
+    assert version == packages["node_modules/follow-redirects"]["version"]
+    assert dev == sum(1 for p in packages.values() if p.get("dev"))
+
+
+async def argo_kinds(agent: Agent) -> None:
+    """What does the Argo CD install manifest create (58 YAML documents, 1.9 MB)?"""
+    (kinds,) = await agent.values(
+        "query_yaml", file_path=ARGO, slurp=True,
+        yq_expression="map(select(. != null) | .kind) | group_by(.) | "
+                      "map({(.[0]): length}) | add")
+    assert kinds == dict(Counter(d["kind"] for d in load(ARGO)))
+
+
+async def ingress_images(agent: Agent) -> None:
+    """Which container images does the ingress-nginx deployment run?"""
+    images = await agent.values(
+        "query_yaml", file_path=INGRESS,
+        yq_expression='select(.kind == "Deployment" or .kind == "Job") | '
+                      ".spec.template.spec.containers[].image")
+    assert images == [c["image"] for d in load(INGRESS) if d["kind"] in ("Deployment", "Job")
+                      for c in d["spec"]["template"]["spec"]["containers"]]
+
+
+async def compose_services(agent: Agent) -> None:
+    """Which services of the OpenTelemetry demo publish ports, and which?"""
+    (ports,) = await agent.values(
+        "query_yaml", file_path=COMPOSE,
+        yq_expression="[.services | to_entries[] | select(.value.ports) | "
+                      "{(.key): .value.ports}] | add")
+    (doc,) = load(COMPOSE)
+    assert ports == {name: s["ports"] for name, s in doc["services"].items() if s.get("ports")}
+
+
+async def geo_and_lines(agent: Agent) -> None:
+    """Countries starting with B; how long gsm8k's questions are on average."""
+    names = await agent.values("query_json", file_path=WORLD, jq_expression=(
+        '.features[].properties.name | select(startswith("B"))'))
+    (stats,) = await agent.values("query_json", file_path=GSM8K, slurp=True, jq_expression=(
+        "{n: length, mean: (map(.question | length) | add / length | floor)}"))
+    assert names == [f["properties"]["name"] for f in load(WORLD)["features"]
+                     if f["properties"]["name"].startswith("B")]
+    rows = load(GSM8K)
+    assert stats == {"n": len(rows), "mean": sum(len(r["question"]) for r in rows) // len(rows)}
+
+
+TASKS: list[Callable[[Agent], Awaitable[None]]] = [
+    github_overview, github_deprecated, github_parameters, kubernetes_deployment,
+    kubernetes_too_big_then_payload, lock_file, argo_kinds, ingress_images, compose_services,
+    geo_and_lines]
+
+
+def test_ten_agent_tasks_through_mcp(tmp_path):
+    server = StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "jqmagic", "mcp", "--allow-root", str(CORPUS_JSON)],
+        env={"JQMAGIC_PAYLOAD_DIR": str(tmp_path / "payloads")})
+    done: list[Agent] = []
+
+    async def run_all() -> None:
+        async with Client(server, read_timeout_seconds=120) as client:
+            for task in TASKS:
+                agent = Agent(client)
+                await task(agent)
+                done.append(agent)
+
+    anyio.run(run_all)
+    rows = [(task.__name__, agent.calls, agent.spent, agent.largest,
+             sum((CORPUS_JSON / f).stat().st_size for f in agent.files))
+            for task, agent in zip(TASKS, done, strict=True)]
+    print(table(rows))
+    assert len(rows) == 10 and all(largest <= BOUND for _, _, _, largest, _ in rows)
+    spent, whole = sum(r[2] for r in rows), sum(r[4] for r in rows)
+    assert spent < whole / 20  # the point of the tools: a small part of reading it all
+
+
+def table(rows: list[tuple[str, int, int, int, int]]) -> str:
+    lines = ["| task | calls | characters received | largest answer | files read whole "
+             "| share |", "|---|---:|---:|---:|---:|---:|"]
+    for name, calls, spent, largest, whole in rows:
+        lines.append(f"| {name} | {calls} | {spent:,} | {largest:,} | {whole:,} "
+                     f"| {spent / whole:.3%} |")
+    spent, whole = sum(r[2] for r in rows), sum(r[4] for r in rows)
+    lines.append(f"| **total** | {sum(r[1] for r in rows)} | {spent:,} | "
+                 f"{max(r[3] for r in rows):,} | {whole:,} | {spent / whole:.3%} |")
+    return "\n" + "\n".join(lines) + f"\n(bound: {BOUND:,} characters an answer)"
+
+
+def test_the_table_adds_up():
+    out = table([("a", 2, 100, 80, 10_000), ("b", 1, 50, 50, 5_000)])
+    assert "| **total** | 3 | 150 | 80 | 15,000 | 1.000% |" in out
