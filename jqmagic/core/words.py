@@ -139,6 +139,10 @@ _TERMS: dict[str, dict[str, Any]] = {
                                "JQMAGIC_EXEC_ALLOWED=1)",
                    "agent": "ask the user to restart the tools with commands allowed "
                             "(allow-exec, or JQMAGIC_EXEC_ALLOWED=1)"},
+    "stream_eval": {"notebook": "--stream-eval", "terminal": "--stream-eval", "agent": None},
+    "doc_budget": {"notebook": "%config JqMagic.doc_cache_bytes = N",
+                   "terminal": None, "agent": None},
+    "dask": {"notebook": "--dask", "terminal": "--dask", "agent": None},
     # a whole sentence only one face has
     "target_variable": {"notebook": "The target may also be a Python variable.",
                         "terminal": None, "agent": None},

@@ -20,6 +20,7 @@ from jqmagic.core.query import outgoing, parallel
 from jqmagic.core.query.request import Request
 from jqmagic.core.query.result import split
 from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.words import term
 
 INSTALL_HINT = "pip install 'jqmagic[dask]'"
 _clients: dict[str, Any] = {}  # clients this module opened, by address ("" : the local one)
@@ -67,9 +68,9 @@ def close(address: str = "") -> None:
 def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
     """Answer ``request`` on the cluster; a reply as :meth:`Worker.request` gives it."""
     if request.run.dask is None:
-        raise JqMagicError("INVALID_ARGUMENT", "--reduce combines the results of --dask.",
-                           "Add --dask (alone: a local cluster), or pipe into the reducer "
-                           "with -s.")
+        raise JqMagicError("INVALID_ARGUMENT", f"--reduce combines the results of "
+                           f"{term('dask')}.", f"Add {term('dask')} (alone: a local "
+                           "cluster), or pipe into the reducer with -s.")
     files = [os.path.abspath(f) for f in parallel.input_files(request, "--dask")]
     mapped = request
     if request.run.reduce:  # the reducer reads the map's results as JSON

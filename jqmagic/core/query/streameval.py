@@ -26,6 +26,7 @@ from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.streamread import Guarded, Inexact, NotStreamable
 from jqmagic.core.query.streamshape import FORMS, Plan, plan
 from jqmagic.core.settings import settings
+from jqmagic.core.words import term
 
 BATCH = 256  # elements parsed by libjq at a time
 BEAT_SECONDS = 1.0  # how often a long pass restarts the program's clock (see ``progress``)
@@ -79,10 +80,10 @@ def answer(cache: libjq.ProgramCache, request: dict, named: dict) -> Outcome | N
     if shape is None or any(fmt != "json" for _, fmt in files) or request["run"]["slurp"]:
         if not big:
             raise JqMagicError("INVALID_ARGUMENT", "This program cannot be streamed: "
-                               "--stream-eval takes one JSON document per file and a "
-                               f"program of the form {' or '.join(FORMS)}.",
-                               "Drop --stream-eval, or rewrite the program in one of "
-                               "these forms.")
+                               f"{term('stream_eval')} takes one JSON document per file "
+                               f"and a program of the form {' or '.join(FORMS)}.",
+                               f"Drop {term('stream_eval')}, or rewrite the program in one "
+                               "of these forms.")
         raise _too_large(files)
     try:
         with gc_paused():  # the values built hold no cycles: collections only cost time
@@ -94,7 +95,7 @@ def answer(cache: libjq.ProgramCache, request: dict, named: dict) -> Outcome | N
         raise JqMagicError("TOO_LARGE", f"The file is bigger than the document budget and "
                            f"cannot be streamed exactly: {exc}.",
                            "Convert it to JSON Lines (one value per line) and query it "
-                           "with --jsonl.") from exc
+                           f"with {term('jsonl')}.") from exc
 
 
 def _files(request: dict) -> list[tuple[str, str]] | None:
@@ -112,7 +113,7 @@ def _too_large(files: list[tuple[str, str]]) -> JqMagicError:
         "TOO_LARGE", f"The file is {size / 1e6:,.0f} MB, over the document budget "
         f"({settings.doc_cache_bytes / 1e6:,.0f} MB), and this program needs it whole.",
         f"Write it in a form that streams: {'; '.join(FORMS)} (e.g. "
-        "[.items[] | select(.ok)] | length), or raise doc_cache_bytes.")
+        f"[.items[] | select(.ok)] | length). Or raise the budget: {term('doc_budget')}.")
 
 
 def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -> Outcome:
