@@ -160,3 +160,13 @@ def test_stream_eval_refuses_a_program_that_cannot_stream(tmp_path):
                                      "limit(-1; .[])", ".[-1]"])
 def test_shapes_that_do_not_stream(program):
     assert plan(program) is None
+
+
+def test_inputs_over_big_json_lines_read_one_value_at_a_time(tmp_path, oracle, monkeypatch):
+    path = tmp_path / "big.jsonl"
+    path.write_text("".join(json.dumps({"i": i, "v": i / 8}) + "\n" for i in range(3000)))
+    program = "[inputs | select(.i % 7 == 0) | .v] | add"
+    whole = query(program, str(path), null_input=True)
+    monkeypatch.setattr(settings, "doc_cache_bytes", 10_000)
+    assert query(program, str(path), null_input=True).values == whole.values
+    assert query(".i", str(path), limit=3).total == 3000  # not parsed whole, not refused
