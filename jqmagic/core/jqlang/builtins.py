@@ -11,7 +11,7 @@ from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error, type_error2
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
-from jqmagic.core.jqlang.runtime import check, chunked
+from jqmagic.core.jqlang.runtime import CHUNK, check, chunked
 
 BUILTINS: dict[tuple[str, int], Callable[..., Compiled]] = {}
 truthy, sort_key = jv.truthy, jv.sort_key
@@ -125,9 +125,29 @@ def _utf8bytelength(v):
 
 @unary("add")
 def _add(v):
-    items = _items(v)
-    if items and all(type(x) is str for x in items):
-        return "".join(items)
+    return add_all(_items(v))
+
+
+def add_all(items: list) -> Any:
+    """``reduce .[] as $x (null; . + $x)`` in linear time: strings, arrays and objects
+    (with nulls among them) are joined once, not added pairwise."""
+    kinds = {type(x) for x in items} - {type(None)}
+    if len(kinds) == 1 and kinds <= {str, list, dict}:
+        kind = kinds.pop()
+        present = [x for x in chunked(items) if x is not None]
+        if kind is str:
+            return "".join(present)
+        if kind is list:
+            out: list = []
+            for x in present:
+                out.extend(x)
+                if len(out) > CHUNK:  # items may be long: look at the clock by size
+                    check()
+            return out
+        merged: dict = {}
+        for x in chunked(present):
+            merged.update(x)
+        return merged
     total = None
     for x in chunked(items):
         total = jv.add(total, x)
@@ -256,19 +276,20 @@ def _recurse():
 def _recurse_by(f: Compiled, cond: Compiled | None = None) -> Compiled:
     """``def r: ., (f | select(cond) | r); r``, depth first without Python recursion."""
     def gen(v, e):
-        stack = [iter((v,))]
+        stack, count = [iter((v,))], 0
         while stack:
             x = next(stack[-1], NOTHING)
             if x is NOTHING:
                 stack.pop()
                 continue
             yield x
+            count += 1
+            if count % CHUNK == 0:
+                check()
             children = f.gen(x, e)
             if cond is not None:
                 children = (y for y in children for c in cond.gen(y, e) if truthy(c))
             stack.append(iter(children))
-            if len(stack) % 512 == 0:
-                check()
 
     return many(gen)
 

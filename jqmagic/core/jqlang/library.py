@@ -124,7 +124,7 @@ def _indices(v: Any, x: Any) -> Any:
     if type(v) is str and type(x) is str:
         if not x:
             return []
-        return [i for i in range(len(v)) if v.startswith(x, i)]  # jq 1.8.2: code points
+        return _find_all(v, x)  # jq 1.8.2: code points
     if type(v) is list and type(x) is list:
         if not x:
             return None
@@ -133,6 +133,17 @@ def _indices(v: Any, x: Any) -> Any:
     if type(v) is list:
         return [i for i, y in enumerate(v) if jv.equal(y, x)]
     raise NotMine("indices of this kind")
+
+
+def _find_all(text: str, part: str) -> list[int]:
+    """Where ``part`` starts in ``text``, overlaps included."""
+    found, at = [], text.find(part)
+    while at >= 0:
+        found.append(at)
+        if len(found) % CHUNK == 0:
+            check()
+        at = text.find(part, at + 1)
+    return found
 
 
 def _first_index(v: Any, x: Any) -> Any:

@@ -276,6 +276,12 @@ for _name, _kinds in {"nulls": ("null",), "booleans": ("boolean",), "numbers": (
     PATH_BUILTINS[(_name, 0)] = _type_select(*_kinds)
 
 
+@_builtin("recurse", 2)
+def _recurse_while(f, cond, scope):
+    """``def r: ., (f | select(cond) | r); r``."""
+    return _recurse(("pipe", f, ("call", "select", (cond,))), scope)
+
+
 @_builtin("recurse", 1)
 def _recurse(f, scope):
     step = compile_path(f, scope)

@@ -22,6 +22,7 @@ class _State(threading.local):
     compact_printer: Any = None  # tojson's printer for these literals
     alternatives_waiting: int = 0  # ?// destructurings suspended after an output
     alternative_abandoned: bool = False  # one was left early (jq: a break through it)
+    pending: int = 0  # items iterated since the clock was last read
 
 
 class Cautious:
@@ -58,10 +59,18 @@ def timeout_error(timeout: float) -> JqMagicError:
 
 
 def chunked(items: list[Any]) -> Iterator[Any]:
-    """Iterate ``items``, checking the deadline every :data:`CHUNK` items."""
+    """Iterate ``items``, checking the deadline every :data:`CHUNK` items, counted across
+    calls (many short lists add up)."""
+    state.pending += len(items)
+    if state.pending > CHUNK:
+        state.pending = 0
+        check()
     if len(items) <= CHUNK:
-        yield from items
-        return
+        return iter(items)
+    return _in_chunks(items)
+
+
+def _in_chunks(items: list[Any]) -> Iterator[Any]:
     for start_at in range(0, len(items), CHUNK):
         check()
         yield from items[start_at:start_at + CHUNK]

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS, over_arg
+from jqmagic.core.jqlang.builtins import BUILTINS, add_all, over_arg
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error, type_error
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, singular
@@ -37,7 +37,9 @@ def _fromstream(f: Compiled) -> Compiled:
     """jq's ``fromstream``: the state ``{x, e}`` of its definition, kept in Python."""
     def gen(v, e):
         writer, x, emit = Writer(), None, False
-        for event in f.gen(v, e):
+        for n, event in enumerate(f.gen(v, e)):
+            if n % CHUNK == CHUNK - 1:
+                check()
             if emit:
                 writer, x, emit = Writer(), None, False
             if type(event) is not list or not event or type(event[0]) is not list:
@@ -114,12 +116,12 @@ BUILTINS[("skip", 2)] = _skip
 
 def _add(f: Compiled) -> Compiled:
     def one(v, e):
-        total = None
+        items = []
         for n, x in enumerate(f.gen(v, e)):
             if n % CHUNK == CHUNK - 1:
                 check()
-            total = jv.add(total, x)
-        return total
+            items.append(x)
+        return add_all(items)
 
     return singular(one)
 
@@ -172,7 +174,9 @@ def _combinations(v: Any) -> Iterator[list]:
     if not items:
         yield []
         return
-    for x in jv.iterate(items[0]):
+    for n, x in enumerate(jv.iterate(items[0])):
+        if n % CHUNK == CHUNK - 1:
+            check()
         for rest in _combinations(items[1:]):
             yield [x, *rest]
 

@@ -324,7 +324,7 @@ def iterate(v: Any) -> Iterator[Any]:
     if t is list:
         return chunked(v)
     if t is dict:
-        return chunked(list(v.values())) if len(v) > 64 else iter(list(v.values()))
+        return chunked(list(v.values()))
     raise cannot_iterate(v)
 
 

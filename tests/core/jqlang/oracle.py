@@ -28,7 +28,8 @@ def worker_only():
 
 
 def fast(program: str, text: str, args: dict[str, Any] | None = None, *,
-         null_input: bool = False, slurp: bool = False, **layout) -> Outcome | None:
+         null_input: bool = False, slurp: bool = False, timeout: float = 20,
+         **layout) -> Outcome | None:
     """The fast path's answer (None when it declines)."""
     layout = {"indent": 2, "compact": False, "sort_keys": False, "tab": False, **layout}
     source = {"kind": "null", "spec": None, "formats": {}} if null_input else \
@@ -36,7 +37,7 @@ def fast(program: str, text: str, args: dict[str, Any] | None = None, *,
     request = {"program": program, "args": args or {}, "layout": layout, "keep": None,
                "spill": None, "source": source,
                "run": {"slurp": slurp, "null_input": null_input, "raw_input": False,
-                       "timeout": 20, "cache": False}}
+                       "timeout": timeout, "cache": False}}
     got = fastpath.answer(request)
     if got is None:
         return None
