@@ -125,16 +125,11 @@ def _patch_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _json_file(name: str, what: str):
+    """A patch file's JSON, read as every source is (the sandbox judges it)."""
     from jqmagic.core.patch import parse_json
+    from jqmagic.core.sources.files import read_text
 
-    if name == "-":
-        return parse_json(sys.stdin.read(), what)
-    try:
-        with open(name, encoding="utf-8") as handle:
-            return parse_json(handle.read(), what)
-    except OSError as exc:
-        raise JqMagicError("FILE_ERROR", f"Cannot read {what} {name}: {exc.strerror}.",
-                           "Check the path of the patch file.") from exc
+    return parse_json(sys.stdin.read() if name == "-" else read_text(name), what)
 
 
 def _run_patch(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ from typing import Any
 
 from jqmagic import flags, jqargs
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import Bounds
 
 JQ_VERSION = "jq-1.8.2"
 # jq's exit statuses by error code: 2 usage and system, 3 compile, 5 runtime.
@@ -169,7 +170,12 @@ def _print_results(result: Any, args: argparse.Namespace) -> None:
     --raw-output0; as ASCII JSON with -a), anything else as JSON after --seq's RS."""
     raw = args.raw or args.join or args.raw0
     out = sys.stdout
+    budget = None if args.passthrough else Bounds.default().max_chars
     for value, text in zip(result.values, result.printed, strict=True):
+        if budget is not None:  # whole values only, within the bound; the rest is said
+            budget -= len(text)
+            if budget < 0:
+                break
         if raw and isinstance(value, str):
             if args.raw0 and "\0" in value and not args.ascii:
                 raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "

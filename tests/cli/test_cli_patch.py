@@ -91,7 +91,7 @@ def test_errors_are_a_json_object_and_exit_1(settings):
     assert bad_value["code"] == "INVALID_JSON" and "double quotes" in bad_value["suggestion"]
     failed = json.loads(jqmagic(str(settings), "--rfc6902", str(settings.parent / "no.json")
                                 ).stdout)
-    assert failed["code"] == "FILE_ERROR"
+    assert failed["code"] == "NOT_FOUND"  # read as every source is, with its hint
     assert settings.read_text() == SETTINGS
 
 
