@@ -143,6 +143,8 @@ _TERMS: dict[str, dict[str, Any]] = {
     "doc_budget": {"notebook": "%config JqMagic.doc_cache_bytes = N",
                    "terminal": None, "agent": None},
     "dask": {"notebook": "--dask", "terminal": "--dask", "agent": None},
+    "fetch_jq": {"notebook": "--jq", "terminal": "--jq", "agent": None},
+    "fetch_raw": {"notebook": "--raw", "terminal": "--raw", "agent": None},
     # a whole sentence only one face has
     "target_variable": {"notebook": "The target may also be a Python variable.",
                         "terminal": None, "agent": None},

@@ -9,6 +9,7 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.web.download import redact
+from jqmagic.core.words import term
 
 _MULTIBYTE = {"shift_jis", "cp932", "euc_jp", "iso2022_jp", "gb2312", "gbk", "gb18030",
               "big5", "big5hkscs", "euc_kr", "cp949", "utf_16", "utf_32", "cp950"}
@@ -49,7 +50,8 @@ def parse_json(body: bytes, url: str) -> Any:
     except (ValueError, UnicodeDecodeError) as exc:
         raise JqMagicError(
             "PARSE_ERROR", f"Failed to parse JSON from {redact(url)}: {exc}",
-            "The server said JSON but sent something else; fetch without --jq to see it.",
+            "The server said JSON but sent something else. Fetch it without "
+            f"{term('fetch_jq')} to see it.",
         ) from exc
 
 

@@ -12,6 +12,7 @@ from jqmagic.core.query import query
 from jqmagic.core.sandbox import AddressPolicy
 from jqmagic.core.web.decode import decode, kind_of, parse_json
 from jqmagic.core.web.download import FetchLimits, download, redact
+from jqmagic.core.words import term
 
 
 @dataclass
@@ -104,8 +105,8 @@ def fetch(
     elif jq is not None:
         raise JqMagicError(
             "INVALID_ARGUMENT",
-            f"--jq needs a JSON response; {redact(final_url)} is {ctype or 'untyped'}",
-            "Drop --jq, or fetch the JSON endpoint of this resource.",
+            f"A jq filter needs a JSON response; {redact(final_url)} is {ctype or 'untyped'}",
+            f"Drop {term('fetch_jq')}, or fetch the JSON endpoint of this resource.",
         )
     elif kind == "html":
         from jqmagic.core.web.html import to_markdown  # bs4 and markdownify: on first use
@@ -116,7 +117,8 @@ def fetch(
         except Exception as exc:  # a converter bug must not look like a network error
             raise JqMagicError(
                 "PARSE_ERROR", f"Failed to parse HTML from {redact(final_url)}: {exc}",
-                "Try --raw, or fetch the page another way.",
+                "Fetch the page another way (another URL for the same content). Or try "
+                f"{term('fetch_raw')}.",
             ) from exc
         title, text = page.title, page.markdown
     else:
