@@ -8,6 +8,7 @@ returns None and libjq answers.
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -22,7 +23,14 @@ from jqmagic.core.jqlang.node import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.options import Formats, Source
-from jqmagic.core.query.doccache import BOM, Document, documents, gc_paused, parse_text
+from jqmagic.core.query.doccache import (
+    BOM,
+    Document,
+    documents,
+    gc_paused,
+    parse_one,
+    parse_text,
+)
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.settings import settings
 
@@ -135,7 +143,32 @@ def _inline(source: Source) -> Document:
         return parse_text(sources.dumps(source.spec))
     if source.formats.for_text() in ("yaml", "jsonc"):
         raise NotMine("inline YAML or JSONC")
-    return parse_text(source.spec)
+    try:
+        return parse_text(source.spec)
+    except NotMine:
+        return _several(source.spec)
+
+
+_SPACE = " \t\n\r"
+_DECODER = json.JSONDecoder()
+
+
+def _several(text: str) -> Document:
+    """A text of several JSON values (``1 2``, ``[1]\n{}``), each read by orjson; values
+    must be apart or self-delimited, as jq's parser wants them (else NotMine)."""
+    pieces, at = [], len(text) - len(text.lstrip(_SPACE))
+    while at < len(text):
+        try:
+            _, end = _DECODER.raw_decode(text, at)
+        except ValueError as exc:
+            raise NotMine("a text that is not JSON values") from exc
+        pieces.append(text[at:end])
+        rest = len(text) - len(text[end:].lstrip(_SPACE))
+        if rest == end < len(text) and not (text[end - 1] in '"]}' or text[end] in '"[{'):
+            raise NotMine("JSON values run together")
+        at = rest
+    data = text.encode()
+    return Document([parse_one(p) for p in pieces], Literals.of_text(data).settle(), len(data))
 
 
 def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals]) -> Iterator[Any]:
