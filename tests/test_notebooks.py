@@ -197,6 +197,13 @@ def check_agents(notebook, workdir: Path) -> None:
     assert '"shape": [' in whole and '"output": "3000"' in whole
     assert "keys are: login, type" in output_of(notebook, ".[0].owner.name | ascii_upcase")
     assert "Did you mean 'jq_expression'?" in output_of(notebook, "expression='keys'")
+    assert 'args {\\"least\\": VALUE}' in output_of(notebook, "> $least) | .full_name'")
+    faces = output_of(notebook, "for face in")
+    assert "notebook: Bind it with --arg least VALUE" in faces
+    assert 'agent: Bind it with args {"least": VALUE}.' in faces
+    strict = output_of(notebook, "strict=True")
+    assert '"type": [\n    "integer",\n    "null"\n  ]' in strict
+    assert '"success": true' in strict and '"arrayLength": 300' in strict
     assert '"dryRun": true' in output_of(notebook, "dryRun=True")
     assert '"lint": "eslint ."' in (workdir / "sample-data" / "agent-package.json").read_text()
     assert output_of(notebook, "JQMAGIC_SANDBOX'] = '1'").count('"SANDBOX_DENIED"') == 2

@@ -79,6 +79,19 @@ tokens and says what to do instead:
     ("md", "So the agent inspects the structure: keys, types, lengths, presence; no values."),
     ("code", "r = call('json_inspect', filePath='sample-data/many-repos.json', depth=1)"),
     ("md", """
+Hosts that constrain the model's arguments (OpenAI's and Anthropic's strict mode) need
+every property required and every object closed: `definitions('openai', strict=True)`
+gives that form (an optional parameter is nullable, `null` meaning "not given"; defaults
+and bounds are said in the description), and the tools take such answers as they are.
+"""),
+    ("code", """
+strict = next(d for d in jqmagic.tools.definitions('openai', strict=True)
+              if d['function']['name'] == 'json_inspect')
+print(json.dumps(strict['function']['parameters']['properties']['depth'], indent=2))
+r = call(strict['function']['name'], filePath='sample-data/repos.json', path=None,
+         depth=None, format=None, stats=None)
+"""),
+    ("md", """
 ## Ask, and get a bounded answer
 
 3,000 names are more than the bound: the response holds the first 100, the total
@@ -103,6 +116,21 @@ field the model meant. Neither raises.
 """),
     ("code", "r = call('query_json', file_path='sample-data/repos.json', jq_expression='.[0].owner.name | ascii_upcase')"),
     ("code", "r = call('query_json', file_path='sample-data/repos.json', expression='keys')"),
+    ("md", """
+A hint is written in the words of whoever asked. The agent is told about its own
+parameters (`args`, `timeout`, `json_inspect` with `path`), never about a magic's or a
+command line's flags; the same error, raised in Python, says it each face's way:
+"""),
+    ("code", "r = call('query_json', file_path='sample-data/repos.json', jq_expression='.[] | select(.stargazers_count > $least) | .full_name')"),
+    ("code", """
+from jqmagic.core.errors import JqMagicError
+
+try:
+    jqmagic.query('.[] | select(.stargazers_count > $least)', file='sample-data/repos.json')
+except JqMagicError as exc:
+    for face in ('notebook', 'terminal', 'agent'):
+        print(f'{face:>8}: {exc.to_dict(face)["hint"]}')
+"""),
     ("md", """
 ## Edits: dry run first
 
