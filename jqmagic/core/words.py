@@ -1,5 +1,6 @@
-"""Small words about JSON values that every message uses: type names, articles, previews,
-JSON equality, and the one cut of long text."""
+"""Small words every message uses: type names, articles, previews, JSON equality, the one
+cut of long text, and the face-neutral names of options and operations (:func:`term`) that
+each face says in its own words (:func:`for_face`)."""
 
 from __future__ import annotations
 
@@ -93,8 +94,10 @@ def json_equal(left: Any, right: Any) -> bool:
 FACES = ("notebook", "terminal", "agent")
 """Who reads a hint: the magics, the ``jqmagic`` command, an agent calling the tools."""
 
-_TERMS: dict[str, dict[str, Any]] = {
-    # options; {0} is the term's argument
+TERMS: dict[str, dict[str, str | None]] = {
+    # What each face calls an option, an operation or a setting (None: it has no such
+    # thing, and a sentence naming it is left out); {0}, {1} are the term's arguments.
+    # options
     "timeout": {"notebook": "--timeout", "terminal": "--timeout",
                 "agent": "the timeout parameter"},
     "jsonl": {"notebook": "--jsonl", "terminal": "--jsonl",
@@ -162,7 +165,7 @@ def term(name: str, *arguments: str) -> str:
     >>> for_face(f"Use {term('inspect', '/users')}.", "terminal")
     "Use jqmagic inspect FILE --path '/users'."
     """
-    if name not in _TERMS:
+    if name not in TERMS:
         raise ValueError(f"no term {name!r}")
     return "⟨" + name + "".join(f"|{a}" for a in arguments) + "⟩"
 
@@ -181,7 +184,7 @@ def for_face(text: str, face: str) -> str:
         raise ValueError(f"no face {face!r}")
 
     def say(match: re.Match) -> str:
-        words = _TERMS[match[1]][face]
+        words = TERMS[match[1]][face]
         return "\0" if words is None else words.format(*match[2].split("|")[1:])
 
     sentences = _SENTENCE_END.split(_TERM.sub(say, text))

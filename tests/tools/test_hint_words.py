@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from jqmagic.core.settings import settings
-from jqmagic.core.words import _TERMS, FACES, for_face, term
+from jqmagic.core.words import FACES, TERMS, for_face, term
 from jqmagic.tools import call
 
 # What only a notebook or a terminal understands.
@@ -146,7 +146,7 @@ def test_the_terminal_and_the_notebook_keep_their_words(files, run_cell):
 
 
 def test_every_term_has_words_for_every_face():
-    for name, words in _TERMS.items():
+    for name, words in TERMS.items():
         assert set(words) == set(FACES), name
         agent = words["agent"]
         assert agent is None or not NOT_FOR_AGENTS.search(agent.format("x", "y")), name
