@@ -44,7 +44,7 @@ class MagicError(UsageError):
 
 def usage_error(exc: JqMagicError) -> UsageError:
     """One short error in the notebook (IPython shows a UsageError without a traceback)."""
-    error = MagicError(exc.render())
+    error = MagicError(exc.render("notebook"))  # options and operations as the magics name them
     error.code = exc.code
     return error
 
