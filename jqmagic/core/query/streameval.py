@@ -119,7 +119,7 @@ def _too_large(files: list[tuple[str, str]]) -> JqMagicError:
 def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -> Outcome:
     """Run ``shape`` over each file in turn; as jq does with several inputs, a failing
     input ends its own results only (the first failure is reported at the end)."""
-    beat = _Beat()
+    beat = _Beat(request["run"].get("timeout"))
     if streamfast.usable(request, shape, files):
         spill = Spill(request.get("spill"))
         try:
@@ -155,14 +155,15 @@ def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -
 
 
 class _Beat:
-    """Restarts the program's clock now and then: a long pass is bounded by the file's
-    size, as a parse is; each stretch of work between beats by the timeout."""
+    """Restarts the program's clock now and then (as the file is read): a long pass is
+    bounded by the file's size, as a parse is; each stretch of work by the timeout."""
 
-    def __init__(self) -> None:
+    def __init__(self, timeout: float | None) -> None:
         self._last = time.monotonic()
+        self._every = BEAT_SECONDS if not timeout else min(BEAT_SECONDS, timeout / 4)
 
     def __call__(self) -> None:
-        if time.monotonic() - self._last >= BEAT_SECONDS:
+        if time.monotonic() - self._last >= self._every:
             self._last = time.monotonic()
             progress.working()
 
@@ -173,7 +174,7 @@ def _file_results(programs: _Programs, program: str, shape: Plan, path: str,
     cut = next((i for i, step in enumerate(shape.path) if type(step) is int), None)
     keys = shape.path if cut is None else shape.path[:cut]
     with open(sources.open_file(path), "rb") as handle:
-        reader = Guarded(handle)
+        reader = Guarded(handle, beat)
         found = streamread.target(reader, keys)
         reader.settle()
         if found.stand_in is None and cut is not None and found.kind != "array":
@@ -182,7 +183,7 @@ def _file_results(programs: _Programs, program: str, shape: Plan, path: str,
             yield from _run_text(programs.get(program), found.stand_in)
             return
         handle.seek(0)
-        reader = Guarded(handle)
+        reader = Guarded(handle, beat)
         if cut is not None:  # the element at the index, then the rest of the program
             element = _nth(streamread.elements(reader, keys, "array"), shape.path[cut])
             reader.settle()
@@ -224,7 +225,7 @@ def _each(programs: _Programs, shape: Plan, texts: Iterator[str],
                     yield from libjq.results(each, value)
         finally:
             libjq.free_values(values)
-        beat()
+        beat()  # a batch done: slow work on small elements is progress too
 
 
 def _finish(programs: _Programs, shape: Plan,

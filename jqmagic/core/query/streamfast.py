@@ -24,8 +24,6 @@ from jqmagic.core.query.streamread import Guarded
 from jqmagic.core.query.streamshape import Plan
 from jqmagic.core.settings import settings
 
-BEAT_EVERY = 4096  # elements between two calls of ``beat``
-
 
 def usable(request: dict, shape: Plan, files: list[str]) -> bool:
     """Whether the fast path may try: its options, one file, a path of keys only."""
@@ -50,13 +48,13 @@ def answer(request: dict, shape: Plan, path: str, spill: Spill,
         with open(sources.open_file(path), "rb") as handle:
             literals = Literals.of_file(path, file_stamp(os.fstat(handle.fileno())))
             runtime.start(None, literals)
-            reader = Guarded(handle)
+            reader = Guarded(handle, beat)
             found = streamread.target(reader, shape.path)
             reader.settle()
             if found.stand_in is not None:
                 return None
             handle.seek(0)
-            reader = Guarded(handle)
+            reader = Guarded(handle, beat)
             elements = streamread.elements(reader, shape.path, found.kind, floats=True)
             printer = Printer(literals, **request["layout"])
             for value in _results(shape, each, tail, env, _beating(elements, beat)):
@@ -79,11 +77,11 @@ def _compiled(text: str, env: dict) -> Any:
 
 
 def _beating(elements: Iterator[Any], beat: Any) -> Iterator[Any]:
+    """``elements``, telling ``beat`` every few hundred (each one done is progress)."""
     for count, element in enumerate(elements, 1):
         yield element
-        if count % BEAT_EVERY == 0:
+        if count % 256 == 0:
             beat()
-            runtime.check()
 
 
 def _results(shape: Plan, each: Any, tail: Any, env: dict,

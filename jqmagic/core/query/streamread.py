@@ -12,7 +12,7 @@ so a path key holding a dot, or a document of several top-level values, does not
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any, BinaryIO
@@ -43,14 +43,16 @@ class Guarded:
     """A file read in blocks, each searched for the spellings a stream cannot keep; call
     :meth:`settle` when reading stops before the end."""
 
-    def __init__(self, handle: BinaryIO):
+    def __init__(self, handle: BinaryIO, beat: Callable[[], None] = lambda: None):
         self._handle = handle
+        self._beat = beat  # told of each block: the pass goes on
         self._tail = b""  # the last bytes read: some not judged yet, and context before them
         self._pending = 0  # where in the tail the bytes not judged yet start
         self._first = True
 
     def read(self, size: int = -1) -> bytes:
         block = self._handle.read(size)
+        self._beat()
         if self._first and block.startswith(BOM):
             block = block[3:]
         self._first = False

@@ -170,3 +170,25 @@ def test_inputs_over_big_json_lines_read_one_value_at_a_time(tmp_path, oracle, m
     monkeypatch.setattr(settings, "doc_cache_bytes", 10_000)
     assert query(program, str(path), null_input=True).values == whole.values
     assert query(".i", str(path), limit=3).total == 3000  # not parsed whole, not refused
+
+
+@pytest.fixture
+def long_pass(tmp_path):
+    path = tmp_path / "long.json"
+    path.write_text(json.dumps([{"v": i, "pad": "x" * 40} for i in range(150_000)]))
+    return str(path)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_a_pass_longer_than_the_timeout_goes_on_while_it_reads(long_pass, fast, monkeypatch):
+    monkeypatch.setattr(settings, "fast_path", fast)
+    result = query("[.[] | select(.v % 1000 == 0)] | length", long_pass, stream_eval=True,
+                   timeout=0.3)  # the pass takes seconds, each stretch of it far less
+    assert result.values == [150] and result.engine.startswith("stream")
+
+
+def test_a_runaway_program_on_one_element_is_stopped(long_pass):
+    with pytest.raises(JqMagicError) as caught:
+        query(".[] | [limit(100000000; repeat(1))] | length", long_pass, stream_eval=True,
+              timeout=0.5)
+    assert caught.value.code == "TIMEOUT"
