@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core import sources
-from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime
+from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime, values
 from jqmagic.core.jqlang.node import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
@@ -98,6 +98,12 @@ def _results(shape: Plan, each: Any, tail: Any, env: dict,
     elif shape.mode == "collect":
         if shape.tail == "length":
             yield sum(1 for _ in outputs)
+            return
+        if shape.tail == "add":  # jq's add is reduce .[] as $x (null; . + $x): a fold
+            total = None
+            for output in outputs:
+                total = values.add(total, output)
+            yield total
             return
         outputs = iter([list(outputs)])
     if tail is None:
