@@ -112,6 +112,11 @@ class JqMagic(Magics):
         except JqMagicError as exc:
             if self.debug:
                 raise
+            before = getattr(exc, "result", None)
+            if before is not None and before.total:  # shown as jq shows it, then the error
+                from IPython.display import display
+
+                display(before)
             raise usage_error(exc) from None
         except RecursionError:  # a value nested past Python's limit, wherever it surfaced
             if self.debug:

@@ -116,5 +116,10 @@ def call(name: str, request: Any) -> dict[str, Any]:
 
 def failure(exc: JqMagicError) -> dict[str, Any]:
     """The failure response of an error, in an agent's words (:meth:`JqMagicError.to_dict`):
-    the one place the tools name options and operations as tools and parameters."""
-    return exc.to_dict("agent")
+    the one place the tools name options and operations as tools and parameters. What a
+    program printed before it failed comes too (``output``, ``count``), as jq prints it."""
+    answer = exc.to_dict("agent")
+    before = getattr(exc, "result", None)
+    if before is not None and before.total:
+        answer.update(output=before.text, count=before.total)
+    return answer

@@ -125,3 +125,12 @@ def test_clear_cache_option_and_settings_from_the_core(ip, tmp_path, capsys):
         assert settings.exec_max_bytes == 1000
     finally:
         ip.run_line_magic("config", f"JqMagic.exec_max_bytes = {Settings().exec_max_bytes}")
+
+
+def test_results_before_an_error_are_shown_then_the_error(run_cell):
+    from IPython.utils.capture import capture_output
+
+    with capture_output() as shown, pytest.raises(UsageError) as info:
+        run_cell("%jq '.[] | . + 1' --input '[1, \"a\", 3]'")
+    assert info.value.code == "QUERY_ERROR"
+    assert [o.data["text/plain"] for o in shown.outputs] == ["2"]  # jq printed 2, then failed
