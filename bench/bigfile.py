@@ -38,8 +38,16 @@ PLAIN = {  # the same questions in ijson + Python (floats; the answers are compa
 
 
 def make(path: Path, megabytes: int) -> None:
-    """An array of log-like records, about ``megabytes`` MB."""
+    """An array of log-like records, about ``megabytes`` MB (the head of a bigger one made
+    before, when there is one)."""
     if path.exists() and path.stat().st_size >= megabytes * 10**6:
+        return
+    bigger = [p for p in path.parent.glob("big-*mb.json") if p.stat().st_size > megabytes *
+              10**6]
+    if bigger:
+        with open(bigger[0], "rb") as source, open(path, "wb") as out:
+            head = source.read(megabytes * 10**6)
+            out.write(head[:head.rindex(b',{"id":')] + b"]\n")
         return
     rng = random.Random(7)
     words = ["alpha", "beta", "gamma", "delta", "omega", "sigma", "kappa", "zeta"]

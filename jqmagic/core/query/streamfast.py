@@ -10,6 +10,7 @@ with libjq from the start. Only one file, whose path streams straight into a con
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterator
 from typing import Any
 
@@ -105,7 +106,8 @@ def _results(shape: Plan, each: Any, tail: Any, env: dict,
                 total = values.add(total, output)
             yield total
             return
-        outputs = iter([list(outputs)])
+        # repeated strings (categories, names) are kept once: the gathered list is pointers
+        outputs = iter([[sys.intern(o) if type(o) is str else o for o in outputs]])
     if tail is None:
         yield from outputs
         return
