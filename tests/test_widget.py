@@ -226,3 +226,14 @@ def test_a_node_opened_during_a_search_shows_its_children():
     assert ids(b) == [".", ".users", ".users[]", ".users[].settings"]
     b.set_state({"opened": [*b.opened, ".users[].settings"]})
     assert ids(b)[-2:] == [".users[].settings.theme", ".users[].settings.beta"]
+
+
+def test_a_chosen_match_shows_where_it_is():
+    b = SchemaBrowser(value=DOC)
+    b.set_state({"search": "dark"})
+    first, second = b.matches
+    b.set_state({"hit": second, "selected": second["id"]})
+    assert b.details[0] == ["this match", '/users/2/settings/theme  "dark"']
+    assert detail(b, "JSON Pointer") == "/users/0/settings/theme"  # the node's first value
+    b.set_state({"selected": ".total"})
+    assert b.details[0][0] == "JSON Pointer"

@@ -52,6 +52,8 @@ class SchemaBrowser(anywidget.AnyWidget):
                      ).tag(sync=True)
     matches = List(Dict(), help="what the search found").tag(sync=True)
     search_note = Unicode("").tag(sync=True)
+    hit = Dict(help="the match the view chose (its place shows in the details)"
+               ).tag(sync=True)
     query = Unicode("", help="jq filter run on the selected node").tag(sync=True)
     run_requests = Int(0, help="the view adds one to run the query").tag(sync=True)
     busy = Bool(False, help="a query is running").tag(sync=True)
@@ -84,7 +86,10 @@ class SchemaBrowser(anywidget.AnyWidget):
         missing = [a for a in self._tree.ancestors(key) if a not in self._tree.opened]
         if missing:
             self.opened = [*self.opened, *missing]
-        self.details = self._tree.details(key)
+        details = self._tree.details(key)
+        if self.hit.get("id") == key:
+            details.insert(0, ["this match", f"{self.hit.get('where')}  {self.hit.get('match')}"])
+        self.details = details
         flat = self._tree.flat()
         self.cursor = flat.index(key) if key in flat else 0
         self._snapshot()

@@ -136,11 +136,12 @@ function render({ model, el: host }) {
   function drawMatches() {
     note.textContent = model.get("search_note");
     matches.replaceChildren(...model.get("matches").slice(0, 50).map((m) =>
-      el("div", { class: "jqm-match", onclick: () => select(m.id) },
+      el("div", { class: "jqm-match", onclick: () => select(m.id, m) },
         el("code", {}, m.where), " ", el("span", {}, m.match))));
   }
 
-  function select(id) {
+  function select(id, hit = {}) {
+    model.set("hit", hit);
     model.set("selected", id);
     model.save_changes();
   }
@@ -208,7 +209,7 @@ function render({ model, el: host }) {
     } else if (event.key === "ArrowDown") {
       event.preventDefault();
       const first = model.get("matches")[0];
-      if (first) select(first.id);
+      if (first) select(first.id, first);
       tree.focus();
     }
   });
@@ -244,13 +245,27 @@ function render({ model, el: host }) {
   model.on("change:search_note", drawMatches);
   model.on("change:busy", drawBusy);
   model.on("change:output", () => { output.innerHTML = model.get("output"); drawBusy(); });
+  // without a kernel (shut down, restarted) the view is dead: let the snapshot show again
+  function liveness() {
+    const dead = Boolean(host.closest(".jupyter-widgets-disconnected"));
+    hide.disabled = dead;
+    root.classList.toggle("jqm-dead", dead);
+  }
+  const watch = new MutationObserver(liveness);
+  watch.observe(host, { attributes: true, attributeFilter: ["class"] });
+  model.on("comm_live_update", () => setTimeout(liveness));
+  model.on("destroy", () => { hide.disabled = true; });
+
   search.value = model.get("search");
   jq.value = model.get("query");
   output.innerHTML = model.get("output");
   draw();
   drawDetails();
   drawMatches();
-  return () => hide.remove();
+  return () => {
+    watch.disconnect();
+    hide.remove();
+  };
 }
 
 export default { render };
