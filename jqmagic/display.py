@@ -89,7 +89,8 @@ def results_html(printed: list[str], total: int, budget: int) -> str:
     for index, text in enumerate(printed):
         if used >= budget:
             break
-        text = text[: budget - used]
+        if len(text) > budget - used:
+            text = text[: budget - used] + "\n… (cut here: the output's bound)"
         used += len(text)
         label = (f"<span style='color:#888;user-select:none;min-width:3em;display:inline-block'>"
                  f"{index + 1}</span>") if stream else ""

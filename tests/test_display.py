@@ -78,6 +78,7 @@ def test_every_mime_type_is_bounded():
     limit = settings.max_tokens * 4
     assert len(result.text) > limit
     assert all(len(v) < limit * 1.5 for v in bundle.values())
+    assert "cut here: the output" in bundle["text/html"]
 
 
 def test_html_keeps_dollars_from_mathjax():

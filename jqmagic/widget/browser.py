@@ -209,7 +209,7 @@ def _open(source: Source, path: str, stream: bool | None, threshold: int) -> Tre
         node = result.node.items if doc.lines and result.node.items else result.node
         return Tree(node, inputs=doc.lines, root_jq=result.jq_path,
                     root_pointer=result.path)
-    values = sources.load_values(source) if source.kind != "value" else [source.spec]
+    values = sources.load_values(source)
     inputs = len(values) != 1 or doc.lines
     targets, steps = [], []
     for value in values:
