@@ -18,11 +18,6 @@ from typing import Any
 from jqmagic.core.words import json_text, without_lone_surrogates
 
 INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
-# Every answer is one JSON object: success, then the tool's fields or the error's.
-OUTPUT_SCHEMA = {"type": "object", "properties": {
-    "success": {"type": "boolean"}, "error": {"type": "string"},
-    "error_code": {"type": "string"}, "hint": {"type": "string"}},
-    "required": ["success"]}
 PAYLOAD_URI = "jqmagic://payload/"
 RESOURCES_LISTED = 100  # the newest payloads listed; any other is read by its URI
 BEAT_SECONDS = 1.0  # a running call's progress is told this often
@@ -35,16 +30,10 @@ def build_server() -> Any:
 
     from jqmagic import __version__
     from jqmagic.core.query import progress
-    from jqmagic.tools import call, tools
+    from jqmagic.tools import call, definitions
 
     progress.reporter = _route_progress
-
-    listed = [types.Tool.model_validate({"name": t.name, "title": t.title,
-                                         "description": t.description,
-                                         "inputSchema": t.parameters,
-                                         "outputSchema": OUTPUT_SCHEMA,
-                                         "annotations": t.annotations})
-              for t in tools().values()]
+    listed = [types.Tool.model_validate(d) for d in definitions("mcp")]
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)

@@ -12,16 +12,17 @@ are served by ``jqmagic tool NAME`` (one JSON request on stdin), the spec's exec
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.tools.middleware import wrap
-from jqmagic.tools.registry import Tool, call, failure, get, tools
+from jqmagic.tools.registry import OUTPUT_SCHEMA, Tool, call, failure, get, tools
 
 
 def definitions(format: str = "plain", *, strict: bool = False) -> list[dict]:  # noqa: A002
     """Every tool's definition, in the shape an agent host reads: ``plain``
     (``{"name", "description", "parameters"}``), ``openai`` (``{"type": "function",
-    "function": {...}}``), ``anthropic`` (``input_schema``) or ``mcp`` (``inputSchema``
-    and annotations). ``strict=True`` gives schemas strict mode takes (OpenAI's, Anthropic's
-    ``strict``): every property required, optional ones nullable, objects closed
-    (:func:`jqmagic.tools.schema.strict`); the tools read those answers as they are."""
+    "function": {...}}``), ``anthropic`` (``input_schema``) or ``mcp`` (``inputSchema``,
+    title, output schema and annotations, as ``jqmagic mcp`` lists them). ``strict=True``
+    gives schemas strict mode takes (OpenAI's, Anthropic's ``strict``): every property
+    required, optional ones nullable, objects closed (:func:`jqmagic.tools.schema.strict`);
+    the tools read those answers as they are."""
     from jqmagic.tools.schema import strict as strict_form
 
     def params(t: Tool) -> dict:
@@ -35,8 +36,9 @@ def definitions(format: str = "plain", *, strict: bool = False) -> list[dict]:  
             "name": t.name, "description": t.description, "parameters": params(t), **flag}},
         "anthropic": lambda t: {"name": t.name, "description": t.description,
                                 "input_schema": params(t), **flag},
-        "mcp": lambda t: {"name": t.name, "description": t.description,
-                          "inputSchema": params(t), "annotations": t.annotations},
+        "mcp": lambda t: {"name": t.name, "title": t.title, "description": t.description,
+                          "inputSchema": params(t), "outputSchema": OUTPUT_SCHEMA,
+                          "annotations": t.annotations},
     }
     if format not in shapes:
         raise JqMagicError("INVALID_ARGUMENT", f"Unknown definitions format {format!r}.",

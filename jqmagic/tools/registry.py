@@ -15,6 +15,10 @@ from jqmagic.tools.results import bounded
 _TOOLS: dict[str, Tool] = {}
 _TITLE_WORDS = {"json": "JSON", "yaml": "YAML", "brave": "Brave", "google": "Google"}
 PASSTHROUGH = ("large_result_passthrough", "large_file_passthrough")
+OUTPUT_SCHEMA = {"type": "object", "properties": {  # every answer: success, then its fields
+    "success": {"type": "boolean"}, "error": {"type": "string"},
+    "error_code": {"type": "string"}, "hint": {"type": "string"}},
+    "required": ["success"]}
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ TSCONFIG = ('{\n  // compiler settings\n'
     ("plain", {"name", "description", "parameters"}),
     ("openai", {"type", "function"}),
     ("anthropic", {"name", "description", "input_schema"}),
-    ("mcp", {"name", "description", "inputSchema", "annotations"})])
+    ("mcp", {"name", "title", "description", "inputSchema", "outputSchema", "annotations"})])
 def test_definitions_in_each_hosts_shape(fmt, keys):
     found = tools.definitions(fmt)
     assert len(found) == 9 and all(set(d) == keys for d in found)
