@@ -19,7 +19,7 @@ from jqmagic.core.words import json_text, without_lone_surrogates
 
 INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
 PAYLOAD_URI = "jqmagic://payload/"
-RESOURCES_LISTED = 100  # the newest payloads listed; any other is read by its URI
+RESOURCES_LISTED = 100  # the session's newest payloads listed; any other is read by its URI
 BEAT_SECONDS = 1.0  # a running call's progress is told this often
 
 
@@ -38,8 +38,11 @@ def build_server() -> Any:
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         return types.ListToolsResult(tools=listed)
 
+    kept = KeptPayloads()
+
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         response = await ToolCall(ctx).run(call, params.name, params.arguments or {})
+        kept.note(response)
         text = json_text(response)
         if "\\u" in text:  # lone surrogates are escaped in the text, replaced in the JSON
             response = without_lone_surrogates(response)
@@ -53,22 +56,50 @@ def build_server() -> Any:
                                "result too big to send is kept: query it with the jq tool's "
                                "payload, or read the resource jqmagic://payload/<payload_id>.",
                   on_list_tools=list_tools, on_call_tool=call_tool,
-                  on_list_resources=list_resources,
+                  on_list_resources=kept.list_resources,
                   on_list_resource_templates=list_resource_templates,
                   on_read_resource=read_resource)
 
 
-async def list_resources(ctx: Any, params: Any) -> Any:
-    """The newest payloads, as resources."""
-    from mcp import types
+class KeptPayloads:
+    """The payloads this session's answers named: the resources it lists (the store may
+    hold other sessions' payloads, a notebook's among them: those are not listed)."""
 
-    from jqmagic.core import payloads
+    def __init__(self) -> None:
+        self.ids: dict[str, None] = {}  # oldest first
 
-    newest = payloads.entries()[::-1][:RESOURCES_LISTED]
-    return types.ListResourcesResult(resources=[types.Resource(
-        uri=PAYLOAD_URI + ref.id, name=ref.id, title=f"Payload {ref.id}",
-        description="A result too big to send, kept whole.", mime_type="application/json",
-        size=ref.size) for ref in newest])
+    def note(self, response: Any) -> None:
+        """Remember every ``payload_id`` in a tool's answer (nested ones too)."""
+        if isinstance(response, dict):
+            if isinstance(response.get("payload_id"), str):
+                self.ids.pop(response["payload_id"], None)
+                self.ids[response["payload_id"]] = None
+            for value in response.values():
+                self.note(value)
+        elif isinstance(response, list):
+            for value in response:
+                self.note(value)
+
+    async def list_resources(self, ctx: Any, params: Any) -> Any:
+        """The newest payloads of this session that are still kept, as resources."""
+        from mcp import types
+
+        from jqmagic.core import payloads
+        from jqmagic.core.errors import JqMagicError
+
+        listed = []
+        for pid in reversed(list(self.ids)):
+            try:
+                ref = payloads.find(pid)
+            except JqMagicError:  # pruned past the store's budget
+                continue
+            listed.append(types.Resource(
+                uri=PAYLOAD_URI + ref.id, name=ref.id, title=f"Payload {ref.id}",
+                description="A result too big to send, kept whole.",
+                mime_type="application/json", size=ref.size))
+            if len(listed) == RESOURCES_LISTED:
+                break
+        return types.ListResourcesResult(resources=listed)
 
 
 async def list_resource_templates(ctx: Any, params: Any) -> Any:

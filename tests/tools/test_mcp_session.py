@@ -14,6 +14,8 @@ from mcp import Client  # the mcp extra (part of the test extra)
 from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
+from jqmagic.core import payloads
+
 LONG = "last(range(1e11))"  # minutes of work for any engine
 
 
@@ -26,6 +28,7 @@ def server(folder: Path) -> StdioServerParameters:
 def test_payloads_are_resources(tmp_path):
     data = tmp_path / "big.json"
     data.write_text(json.dumps({"items": [{"id": i, "text": "x" * 400} for i in range(2_000)]}))
+    other = payloads.store('{"a notebook": "kept this"}', directory=tmp_path / "payloads")
 
     async def converse():
         async with Client(server(tmp_path), read_timeout_seconds=60) as client:
@@ -41,7 +44,8 @@ def test_payloads_are_resources(tmp_path):
     answer, listed, templates, read, missing = anyio.run(converse)
     assert answer["truncated"] is True and "payload_id" in answer and "queryID" not in answer
     uri = f"jqmagic://payload/{answer['payload_id']}"
-    assert uri in [str(r.uri) for r in listed]
+    assert [str(r.uri) for r in listed] == [uri]  # this session's, not the notebook's
+    assert other.id not in uri
     assert templates[0].uri_template == "jqmagic://payload/{payload_id}"
     (content,) = read.contents
     assert json.loads(content.text) == json.loads(data.read_text())["items"]
