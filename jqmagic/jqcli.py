@@ -196,8 +196,9 @@ def _ascii_json(text: str) -> str:
 
 
 def _status(result: Any, args: argparse.Namespace) -> int:
-    """-e: 1 when the last result is false or null, 4 when there was none."""
-    if not args.exit_status:
+    """-e: 1 when the last result is false or null, 4 when there was none (a program that
+    stopped itself with halt exits 0, as jq's)."""
+    if not args.exit_status or result.halted:
         return 0
     if not result.total:
         return 4

@@ -18,8 +18,6 @@ from tests.conformance.gojq_suite import SUITE
 KNOWN = {
     "input_filename function with null input option and json file arguments":
         "every file is missing: jqmagic reads no input (jq names the last file it tried)",
-    "exit status long option with halt function":
-        "a plain halt is not reported to the command line, so -e sees no output (status 4)",
     "double double dash":
         "jqmagic checks the input files before compiling; jq 1.8.2 reports the compile "
         "error first",

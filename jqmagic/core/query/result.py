@@ -31,6 +31,7 @@ class QueryResult:
     engine: str | None = None
     text_cut: bool = False  # the text stops at the token bound (not only at a result)
     printed: list[str] = field(default_factory=list)  # jq's text of each shown result
+    halted: bool = False  # the program stopped itself with halt
 
     @property
     def payload_path(self) -> str | None:
@@ -95,7 +96,8 @@ def bounded(program: str, texts: list[str], header: dict, raw: bool, limits: Bou
     text = "\n".join(printed)
     total = header["total"]
     result = QueryResult(program, values, text, total, raw=raw, messages=header["messages"],
-                         engine=header.get("engine"), printed=printed)
+                         engine=header.get("engine"), printed=printed,
+                         halted=header.get("halted", False))
     payload = None
     if spilled is not None:
         result.payload_id, payload = spilled.id, f"payload {spilled.id} ({spilled.path})"

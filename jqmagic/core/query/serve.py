@@ -134,6 +134,7 @@ def _ranges(programs: libjq.ProgramCache, request: dict) -> tuple[dict, bytes]:
 def _reply(error: Exception | None, total: int, kept: list[bytes], spill: Spill,
            messages: list[str], engine: str, request: dict) -> tuple[dict, bytes]:
     """The reply to a request libjq answered (``error``: how it stopped, if it did)."""
+    halted = isinstance(error, libjq.Halt)
     if isinstance(error, libjq.CompileError):
         error = failures.compile_error(str(error), request["program"])
     elif isinstance(error, libjq.RunError):
@@ -143,7 +144,7 @@ def _reply(error: Exception | None, total: int, kept: list[bytes], spill: Spill,
     messages = messages[:MAX_MESSAGES]
     header = _failed(error, total, messages) if error else {"status": "ok", "error": None}
     header.update({"total": total, "sizes": [len(d) for d in kept], "spilled": spill.written,
-                   "spill_error": spill.error, "engine": engine,
+                   "spill_error": spill.error, "engine": engine, "halted": halted,
                    "messages": _bounded_messages(messages)})
     return header, b"".join(kept)
 
