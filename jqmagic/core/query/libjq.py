@@ -413,8 +413,13 @@ def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[
         except RunError as exc:
             errors.append(str(exc))
     if errors:
-        more = f" (and {len(errors) - 1} more input(s) failed)" if len(errors) > 1 else ""
-        raise RunError(errors[0] + more)
+        raise failed_inputs(errors)
+
+
+def failed_inputs(errors: list[str]) -> RunError:
+    """The one error reported for inputs that failed each on its own: the first, counted."""
+    more = f" (and {len(errors) - 1} more input(s) failed)" if len(errors) > 1 else ""
+    return RunError(errors[0] + more)
 
 
 def _inputs(state: c_void_p, inputs: c_void_p,

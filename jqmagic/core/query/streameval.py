@@ -134,6 +134,7 @@ def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -
     dump = request.get("dump", {})
     flags = libjq.dump_flags(**request["layout"], ascii=dump.get("ascii", False),
                              color=dump.get("color", False), colors=dump.get("colors"))
+    errors: list[str] = []
     try:
         for path in files:
             try:
@@ -145,7 +146,8 @@ def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -
                     else:
                         out.spill.add(out.kept, data)
             except libjq.RunError as exc:
-                out.error = out.error or exc
+                errors.append(str(exc))
+        out.error = libjq.failed_inputs(errors) if errors else None
     except (libjq.CompileError, libjq.Halt) as exc:
         out.error = exc
     finally:

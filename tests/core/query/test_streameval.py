@@ -11,7 +11,10 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from jqmagic import JqMagicError, payload, query
+from jqmagic.core.query import outgoing
+from jqmagic.core.query import request as requests
 from jqmagic.core.query.streamshape import plan
+from jqmagic.core.query.worker import shared_worker
 from jqmagic.core.settings import settings
 
 PROGRAMS = [
@@ -192,3 +195,18 @@ def test_a_runaway_program_on_one_element_is_stopped(long_pass):
         query(".[] | [limit(100000000; repeat(1))] | length", long_pass, stream_eval=True,
               timeout=0.5)
     assert caught.value.code == "TIMEOUT"
+
+
+def test_several_files_fail_each_on_its_own_as_in_memory(tmp_path, oracle):
+    for name in "ab":
+        (tmp_path / f"{name}.json").write_text(json.dumps([1, 2, "x", 3]))
+
+    def reply(**options):  # the worker's reply itself (query() adds a shape hint after)
+        request = requests.build(".[] | . + 1", str(tmp_path / "*.json"), None,
+                                 {"compact": True, **options})
+        header, body = shared_worker().request(outgoing.message(request, None), 30)
+        return header["error"]["message"], header["total"], body, header["engine"]
+
+    whole, streamed = reply(), reply(stream_eval=True)
+    assert streamed[:3] == whole[:3] and streamed[3] == "stream" != whole[3]
+    assert "1 more input(s) failed" in whole[0] and whole[1] == 4
