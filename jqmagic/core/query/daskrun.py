@@ -10,6 +10,9 @@ from __future__ import annotations
 import atexit
 import contextlib
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
@@ -71,7 +74,8 @@ def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes
         raise JqMagicError("INVALID_ARGUMENT", f"--reduce combines the results of "
                            f"{term('dask')}.", f"Add {term('dask')} (alone: a local "
                            "cluster), or pipe into the reducer with -s.")
-    files = [os.path.abspath(f) for f in parallel.input_files(request, "--dask")]
+    files = _urls(request) or [os.path.abspath(f) for f in
+                               parallel.input_files(request, "--dask")]
     mapped = request
     if request.run.reduce:  # the reducer reads the map's results as JSON
         mapped = replace(request, printing=replace(request.printing, raw=False, compact=True,
@@ -90,6 +94,28 @@ def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes
     return _reduced(request, replies, slot)
 
 
+def _urls(request: Request) -> list[str]:
+    """The files named by URLs (``s3://bucket/logs/*.jsonl``), expanded with fsspec; none
+    when the source names local paths."""
+    spec = request.source.spec
+    named = [spec] if isinstance(spec, str) else list(spec) if isinstance(spec, list) else []
+    if not named or not all(isinstance(u, str) and "://" in u for u in named):
+        return []
+    parallel.check_per_input(request, "--dask")
+    fsspec = _fsspec()
+    return [f.fs.unstrip_protocol(f.path) for f in fsspec.open_files(named)]
+
+
+def _fsspec() -> Any:
+    try:
+        import fsspec
+    except ImportError:
+        raise JqMagicError("INVALID_ARGUMENT", "Files named by URLs are read with fsspec, "
+                           "which is not installed.", f"Install it: {INSTALL_HINT}, or "
+                           "give paths the Dask workers can read.") from None
+    return fsspec
+
+
 def _reduced(request: Request, replies: list[tuple[dict, bytes]],
              slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
     """The reducer on the array of every result; the map's first error, if any, instead."""
@@ -105,9 +131,32 @@ def _reduced(request: Request, replies: list[tuple[dict, bytes]],
 
 
 def answer_file(message: dict, seconds: float) -> tuple[dict, bytes]:
-    """One file's answer, on a Dask worker: its own supervised jqmagic worker answers."""
+    """One file's answer, on a Dask worker: its own supervised jqmagic worker answers (a
+    file named by a URL is first copied here, with fsspec)."""
     try:
-        return shared_worker().request(message, seconds)
+        with _local(message["source"]["spec"][0]) as path:
+            message = {**message, "source": {**message["source"], "spec": [path]}}
+            return shared_worker().request(message, seconds)
     except JqMagicError as exc:  # crosses back as data, as from the worker's pipe
         return {"status": "error", "error": exc.to_wire(), "total": 0, "sizes": [],
                 "spilled": False, "spill_error": None, "messages": [], "engine": None}, b""
+
+
+@contextlib.contextmanager
+def _local(path: str) -> Iterator[str]:
+    """``path``, or a URL's bytes in a temporary file of the same name (for its format)."""
+    if "://" not in path:
+        yield path
+        return
+    folder = tempfile.mkdtemp(prefix="jqmagic-dask-")
+    try:
+        local = os.path.join(folder, os.path.basename(path.rstrip("/")) or "input")
+        try:
+            with _fsspec().open(path, "rb") as remote, open(local, "wb") as out:
+                shutil.copyfileobj(remote, out)
+        except OSError as exc:
+            raise JqMagicError("FILE_ERROR", f"Cannot read {path} on a Dask worker: {exc}",
+                               "Check the URL and the workers' credentials.") from None
+        yield local
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)

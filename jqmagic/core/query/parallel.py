@@ -96,13 +96,18 @@ def _jobs(request: Request, split: bool) -> list[dict]:
 def input_files(request: Request, flag: str) -> list[str]:
     """The files of a per-input program, in order; INVALID_ARGUMENT for a program or options
     that read more than one input at a time (``flag`` says which option asked)."""
+    check_per_input(request, flag)
+    return sources.resolve_files(request.source.spec)
+
+
+def check_per_input(request: Request, flag: str) -> None:
+    """INVALID_ARGUMENT unless the program runs on each input of files by itself."""
     run = request.run
     if request.source.kind != "file" or run.slurp or run.null_input or run.raw_input or \
             _READS_INPUTS.search(request.program):
         raise JqMagicError("INVALID_ARGUMENT", f"{flag} runs a program on each input of "
                            "several files: not with -s, -n, -R, input or inputs.",
                            f"Drop {flag}, or make the program read one input at a time.")
-    return sources.resolve_files(request.source.spec)
 
 
 def _groups(files: list[str], count: int) -> list[list[str]]:

@@ -95,3 +95,10 @@ def test_the_command_line_reads_the_dask_flag():
         ("", ".i", "tcp://10.0.0.5:8786", ".i")
     with pytest.raises(SystemExit):  # a filter is not read as an address
         parser.parse_args(["query", "--dask", ".i", "x.jsonl"])
+
+
+def test_files_named_by_urls_are_read_on_the_workers(cluster, logs, tmp_path):
+    pytest.importorskip("fsspec", reason="URLs are read with fsspec (a dask dependency)")
+    serial = query(".i", logs, passthrough=True)
+    spread = query(".i", f"file://{tmp_path}/log*.jsonl", dask=cluster, passthrough=True)
+    assert spread.values == serial.values and spread.total == 1000
