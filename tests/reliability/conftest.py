@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 from pathlib import Path
 
 import pytest
@@ -22,6 +23,20 @@ def clean_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
     saved = dict(vars(settings))
     yield
     vars(settings).update(saved)
+
+
+@pytest.fixture
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A socket guard: no connection leaves the machine (one to an address other than
+    127.0.0.1 is refused, as offline), so an SSRF test can only reach its own servers."""
+    real = socket.socket.connect
+
+    def connect(sock: socket.socket, address: object) -> None:
+        if isinstance(address, tuple) and address[0] not in ("127.0.0.1", "::1"):
+            raise ConnectionRefusedError(f"socket guard: {address!r} is not reachable")
+        return real(sock, address)
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
 
 
 def pytest_configure(config: pytest.Config) -> None:

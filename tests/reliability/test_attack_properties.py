@@ -3,8 +3,6 @@ through, and no way a program has of printing a message gets more than the bound
 
 from __future__ import annotations
 
-import socket
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,17 +22,9 @@ MESSAGE_BOUND = 10_000 + 2_000  # all of a run's messages, and one more cut line
 
 
 @pytest.fixture
-def guarded(monkeypatch, web):
-    """The sandbox on, a secret on a local server, and a socket guard: no connection leaves
-    the machine (a public address the sandbox lets through is refused here, as offline)."""
-    real = socket.socket.connect
-
-    def connect(sock, address):
-        if isinstance(address, tuple) and address[0] not in ("127.0.0.1", "::1"):
-            raise ConnectionRefusedError(f"socket guard: {address!r} is not reachable")
-        return real(sock, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
+def guarded(monkeypatch, web, loopback_only):
+    """The sandbox on, a secret on a local server, and the socket guard (a public address
+    the sandbox lets through is refused here, as offline)."""
     monkeypatch.setattr(jq_settings, "sandbox", True)
     monkeypatch.setattr(jq_settings, "private_addresses", False)
     web.add("/secret.json", '{"token": "s3cr3t"}', "application/json")

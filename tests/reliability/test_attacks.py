@@ -28,19 +28,6 @@ def sandbox(monkeypatch, tmp_path):
     shared_worker().stop()  # the next test's worker keeps the whole environment
 
 
-@pytest.fixture
-def loopback_only(monkeypatch):
-    """A socket guard: any connection to an address other than 127.0.0.1 fails the test."""
-    real = socket.socket.connect
-
-    def connect(sock, address):
-        if isinstance(address, tuple) and address[0] not in ("127.0.0.1", "::1"):
-            raise AssertionError(f"the test tried to reach {address}")
-        return real(sock, address)
-
-    monkeypatch.setattr(socket.socket, "connect", connect)
-
-
 @pytest.mark.parametrize("spelling", [
     "http://127.0.0.1:{port}\\@8.8.8.8/secret.json",
     "http://127.0.0.1:{port}/secret.json",
