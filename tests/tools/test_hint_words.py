@@ -14,6 +14,7 @@ import pytest
 from jqmagic.core.settings import settings
 from jqmagic.core.words import FACES, TERMS, for_face, term
 from jqmagic.tools import call
+from tests.web_servers import BRAVE_KEY, WebServer, fake_brave
 
 # What only a notebook or a terminal understands.
 NOT_FOR_AGENTS = re.compile(r"(?<![\w.-])--?[a-z]|%[a-z]|\bmagics?\b"
@@ -125,6 +126,32 @@ def test_every_failing_tool_call_speaks_to_an_agent(files, tmp_path, clean_env, 
     assert 'args {"nope": VALUE}' in said(call(*failing_calls(files)[6][:2]))
     assert 'json_inspect with path "/users"' in said(call(*failing_calls(files)[11][:2]))
     assert "timeout parameter" in seen["TIMEOUT"]
+
+
+def test_web_and_command_failures_speak_to_an_agent(clean_env, monkeypatch):
+    web = WebServer().start()
+    try:
+        monkeypatch.setenv("JQMAGIC_BRAVE_ENDPOINT", fake_brave(web))
+        bad_json = web.add("/bad.json", b"{not json", "application/json")
+        calls = [
+            ("web_fetch", {"url": web.url("/no-such-page")}, "HTTP_ERROR"),
+            ("web_fetch", {"url": bad_json}, "PARSE_ERROR"),
+            ("web_fetch", {"url": "http://127.0.0.1:9/"}, "NETWORK_ERROR"),
+            ("jq", {"query": ".", "exec": "echo oops >&2; exit 3"}, "EXEC_ERROR"),
+        ]
+        for key, query, code in [("wrong", "jq", "AUTH_INVALID"),
+                                 (BRAVE_KEY, "ratelimit", "RATE_LIMIT"),
+                                 (BRAVE_KEY, "boom", "API_ERROR")]:
+            monkeypatch.setenv("BRAVE_API_KEY", key)
+            calls.append(("web_search_brave", {"query": query}, code))
+            out = call(*calls.pop()[:2])
+            assert out["error_code"] == code and not NOT_FOR_AGENTS.search(said(out)), out
+        for name, request, code in calls:
+            out = call(name, request)
+            assert out["success"] is False and out["error_code"] == code, (name, out)
+            assert not NOT_FOR_AGENTS.search(said(out)), (name, request, out)
+    finally:
+        web.stop()
 
 
 def test_the_terminal_and_the_notebook_keep_their_words(files, run_cell):
