@@ -19,9 +19,10 @@ from jqmagic.core import payloads
 LONG = "last(range(1e11))"  # minutes of work for any engine
 
 
-def server(folder: Path) -> StdioServerParameters:
+def server(folder: Path, *flags: str) -> StdioServerParameters:
     return StdioServerParameters(
-        command=sys.executable, args=["-m", "jqmagic", "mcp", "--allow-root", str(folder)],
+        command=sys.executable,
+        args=["-m", "jqmagic", "mcp", "--allow-root", str(folder), *flags],
         env={"JQMAGIC_PAYLOAD_DIR": str(folder / "payloads")})
 
 
@@ -64,11 +65,11 @@ def test_progress_then_a_cancelled_query_stops_its_work(tmp_path):
         return hear
 
     async def converse():
-        async with Client(server(tmp_path), read_timeout_seconds=120) as client:
+        async with Client(server(tmp_path, "--allow-exec"), read_timeout_seconds=120) as client:
             parsed = await client.call_tool("jq", {"query": "length", "file": str(data)},
                                             progress_callback=note("parse"))
-            slow = await client.call_tool("jq", {"query": "last(range(2e6)) | . + 1",
-                                                 "input": "null", "timeout": 120},
+            slow = await client.call_tool("jq", {"query": ". + 1", "timeout": 120,
+                                                 "exec": "sleep 2.5 && echo 1"},
                                           progress_callback=note("slow"))
             with anyio.move_on_after(2):  # the client gives up: notifications/cancelled
                 await client.call_tool("jq", {"query": LONG, "input": "null",
@@ -81,8 +82,9 @@ def test_progress_then_a_cancelled_query_stops_its_work(tmp_path):
     assert parsed.structured_content["output"] == "1000"
     messages = [m for _, m in heard["parse"]]
     assert messages[0].startswith(f"Parsing {data} (") and messages[1].startswith("Parsed ")
-    assert slow.structured_content["output"] == "2000000"
-    assert heard["slow"] and all(m.startswith("Running for ") for _, m in heard["slow"])
+    assert slow.structured_content["output"] == "2"
+    assert len(heard["slow"]) >= 2 and all(m.startswith("Running for ") for _, m in
+                                           heard["slow"])
     for told in heard.values():
         steps = [p for p, _ in told]
         assert steps == sorted(set(steps))  # progress only grows
