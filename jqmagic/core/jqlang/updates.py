@@ -114,13 +114,14 @@ class Writer:
         return self.set(root, key, self._setpath(get(root, key), path, at + 1, value))
 
 
-def delpaths(t: Any, paths: Any) -> Any:
-    """jq's ``jv_delpaths``."""
+def delpaths(t: Any, paths: Any, ours: bool = False) -> Any:
+    """jq's ``jv_delpaths``; ``ours``: the paths came from ``path(f)`` (fresh arrays, so
+    no array slice among them to compare)."""
     if type(paths) is not list:
         raise error("Paths must be specified as an array")
     for p in paths:
         _checked(p, f"Path must be specified as array, not {kind(p)}")
-    paths = sorted(paths, key=jv.sort_key)
+    paths = sorted(paths, key=_order if ours else jv.sort_key)
     if not paths:
         return t
     if not paths[0]:
@@ -128,12 +129,27 @@ def delpaths(t: Any, paths: Any) -> Any:
     return _delpaths_sorted(t, paths, 0)
 
 
+def _order(v: Any) -> tuple:
+    """jq's order of path keys (numbers, strings, slice objects of numbers)."""
+    t = type(v)
+    if t is str:
+        return (4, v)
+    if t is int or t is float:
+        return (3, v)
+    if t is list:
+        return (5, tuple(map(_order, v)))
+    if t is dict:
+        keys = sorted(v)
+        return (6, tuple(keys), tuple(_order(v[k]) for k in keys))
+    return (0,) if v is None else (2,) if v else (1,)
+
+
 def _delpaths_sorted(t: Any, paths: list, start: int) -> Any:
     keys, i, writer = [], 0, Writer()
     while i < len(paths):
         key = paths[i][start]
         j = i + 1
-        while j < len(paths) and jv.equal(key, paths[j][start]):
+        while j < len(paths) and _order(key) == _order(paths[j][start]):
             j += 1
         if len(paths[i]) == start + 1:
             keys.append(key)
@@ -193,7 +209,7 @@ def modify(lhs: Any, update: Compiled, v: Any, e: dict) -> Any:
             dels.append(p)
         else:
             doc = writer.setpath(doc, p, out)
-    return delpaths(doc, dels) if dels else doc
+    return delpaths(doc, dels, ours=True) if dels else doc
 
 
 def _assign(node, bound):
@@ -262,7 +278,7 @@ def _path(args, scope):
 @_form("del", 1)
 def _del(args, scope):
     paths = compile_path(args[0], scope)
-    return many(lambda v, e: (delpaths(v, list(_paths_of(paths, v, e))),))
+    return many(lambda v, e: (delpaths(v, list(_paths_of(paths, v, e)), ours=True),))
 
 
 @_form("pick", 1)
