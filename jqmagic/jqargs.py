@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import JsonText
 
 _BINDINGS = {"--arg", "--argjson", "--rawfile", "--slurpfile"}
 _LAYOUT = {"-c": "compact", "--compact-output": "compact", "--compact": "compact",
@@ -67,13 +68,8 @@ def _positional(words: Words, word: str, mode: str | None) -> None:
         words.program = word
     elif mode == "--args":
         words.positional.append(word)
-    elif mode == "--jsonargs":
-        try:
-            words.positional.append(json.loads(word))
-        except ValueError:
-            raise JqMagicError("INVALID_ARGUMENT", "invalid JSON text passed to --jsonargs",
-                               f"{word[:40]!r} is not JSON; quote strings: '\"text\"'.") \
-                from None
+    elif mode == "--jsonargs":  # checked as jq's parser would (lone surrogate escapes too)
+        words.positional.append(json.loads(JsonText.of(word, "--jsonargs")))
     else:
         words.files.append(word)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -25,6 +26,11 @@ YAML_SUFFIXES = {".yaml", ".yml"}
 JSONC_SUFFIXES = {".jsonc"}
 
 
+# a high surrogate escape with no low one after it (an odd run of backslashes before it)
+_LONE_HIGH_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}"
+                               r"(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})")
+
+
 class JsonText(str):
     """JSON text handed to jq as written (``--argjson x 1.50`` keeps ``1.50``, ``1e1000``
     and 64-bit integers): build it with :meth:`of`, which checks that it is JSON."""
@@ -33,6 +39,10 @@ class JsonText(str):
     def of(cls, text: str, what: str) -> JsonText:
         try:
             json.loads(text)
+            lone = _LONE_HIGH_ESCAPE.search(text)
+            if lone:  # Python's json takes it; jq's parser does not
+                raise json.JSONDecodeError("Invalid \\uXXXX\\uXXXX surrogate pair escape",
+                                           text, lone.end())
         except ValueError as exc:
             raise JqMagicError("INVALID_JSON", f"{what}: {exc.msg} at column {exc.colno}.",
                                "Give JSON text, e.g. --argjson n 3 or --argjson ids "

@@ -46,6 +46,12 @@ CASES = [
     ("nul in an error message", ["-n", 'try error("a\\u0000bc") catch length'], "", "4\n", 0),
     ("bad input json", ["."], "{", "", 5),
     ("options after positionals", [".a", "--compact-output"], '{"a":[1]}', "[1]\n", 0),
+    ("lone high surrogate in --argjson", ["-n", "--argjson", "x", '"\\ud800"', "$x"], "", "",
+     2),
+    ("lone low surrogate in --argjson", ["-nc", "--argjson", "x", '"\\udc00"', "$x|explode"],
+     "", "[65533]\n", 0),
+    ("lone surrogate in --jsonargs", ["-n", "$ARGS", "--jsonargs", '"\\ud800"'], "", "", 2),
+    ("error(null)", ["-n", "error(null)"], "", "", 5),
 ]
 
 
@@ -55,6 +61,12 @@ def test_golden(env, args, stdin, stdout, status):
     run = subprocess.run([sys.executable, "-m", "jqmagic", "query", "--all", *args],
                          input=stdin.encode(), capture_output=True, timeout=60, env=env)
     assert (run.stdout.decode(), run.returncode) == (stdout, status), run.stderr.decode()
+
+
+def test_errors_that_are_not_strings_say_so(env):
+    run = subprocess.run([sys.executable, "-m", "jqmagic", "query", "-n", "error(null)"],
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert "(not a string): null" in run.stderr  # jq: "jq: error (at ...) (not a string): null"
 
 
 def test_from_file_and_rawfile_and_slurpfile(env, tmp_path):

@@ -232,7 +232,12 @@ def compile_program(text: str, args: dict | None = None,
     bound = named[:-1] + (", " if args else "") + \
         f'"ARGS": {{"positional": {positional_text}, "named": {named}}}}}'
 
-    if not _lib.jq_compile_args(state, text.encode(), _parse(bound)):
+    arguments = _parse(bound)
+    if _lib.jv_get_kind(arguments) == KIND_INVALID:  # libjq would abort on it: say why
+        why = _message(_lib.jv_invalid_get_msg(arguments))
+        program.close()
+        raise CompileError(f"jq: error: invalid JSON text passed to --argjson: {why}")
+    if not _lib.jq_compile_args(state, text.encode(), arguments):
         messages = [m for m in program.messages if not m.endswith("compile error")
                     and not m.endswith("compile errors")] or program.messages
         program.close()

@@ -9,7 +9,9 @@ from typing import Any
 
 from jqmagic.core import jsonc
 from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
-from jqmagic.core.words import json_text, term
+from jqmagic.core.words import term
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _jsonable(obj: Any) -> Any:
@@ -26,10 +28,11 @@ def _jsonable(obj: Any) -> Any:
 
 
 def dumps(value: Any) -> str:
-    """JSON text of a Python value (dates as ISO text; a lone surrogate as its ``\\uXXXX``
-    escape, which jq reads as U+FFFD); INVALID_ARGUMENT otherwise."""
+    """JSON text of a Python value (dates as ISO text; a lone surrogate, which is not
+    UTF-8, as U+FFFD, as jq reads one); INVALID_ARGUMENT otherwise."""
     try:
-        return json_text(value, default=_jsonable)
+        text = json.dumps(value, default=_jsonable, ensure_ascii=False)
+        return _LONE_SURROGATE.sub("\ufffd", text) if _LONE_SURROGATE.search(text) else text
     except RecursionError:
         raise too_deep("The value", "Pass a part of it, or its JSON text with text=...") from None
     except (TypeError, ValueError) as exc:
