@@ -148,9 +148,9 @@ class DocumentCache:
                     self._entries.move_to_end(key)
                     return hit[1]
             before = resident_bytes()
-            progress.parsing(path, st.st_size)
+            progress.parsing(path, st.st_size, fmt)
             doc = load_file(path, fmt, handle)
-            progress.parsed(path, st.st_size)
+            progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)
         if use_cache and doc.resident <= settings.doc_cache_bytes:
             self._keep(key, stamp, doc)

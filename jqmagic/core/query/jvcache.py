@@ -69,9 +69,9 @@ class JvCache:
                 self._entries.move_to_end(key)
                 return hit[1]
         before = resident_bytes()
-        progress.parsing(path, st.st_size)
+        progress.parsing(path, st.st_size, fmt)
         parsed = Parsed(_parse(path, fmt), 0)
-        progress.parsed(path, st.st_size)
+        progress.parsed(path, st.st_size, fmt)
         parsed.resident = resident_cost(before, st.st_size)
         self._keep(key, stamp, parsed)
         return parsed

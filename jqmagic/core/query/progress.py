@@ -12,7 +12,8 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-SHOWN_FROM_BYTES = 50 * 1024 * 1024  # smaller files parse in well under a second
+SHOWN_FROM_BYTES = 50 * 1024 * 1024  # smaller JSON files parse in well under a second
+SLOWER = {"yaml": 50}  # YAML parses about fifty times slower a byte than JSON
 Event = dict[str, Any]
 
 # ---------------------------------------------------------------- the worker's side
@@ -26,10 +27,10 @@ def sending(sink: Callable[[Event], None] | None) -> None:
     _send = sink
 
 
-def parsing(label: str, size: int) -> None:
-    """A file of ``size`` bytes is about to be parsed."""
+def parsing(label: str, size: int, fmt: str = "json") -> None:
+    """A file of ``size`` bytes in format ``fmt`` is about to be parsed."""
     if _send is not None:
-        _send({"event": "parsing", "label": label, "bytes": size})
+        _send({"event": "parsing", "label": label, "bytes": size, "format": fmt})
 
 
 def working() -> None:
@@ -39,10 +40,15 @@ def working() -> None:
         _send({"event": "begin"})
 
 
-def parsed(label: str, size: int) -> None:
+def parsed(label: str, size: int, fmt: str = "json") -> None:
     """Parsing has ended: the program's clock starts now."""
     if _send is not None:
-        _send({"event": "parsed", "label": label, "bytes": size})
+        _send({"event": "parsed", "label": label, "bytes": size, "format": fmt})
+
+
+def worth_showing(event: Event) -> bool:
+    """Whether parsing this file takes long enough to be shown (about a second or more)."""
+    return event["bytes"] * SLOWER.get(event.get("format", "json"), 1) >= SHOWN_FROM_BYTES
 
 
 # ---------------------------------------------------------------- the caller's side
@@ -56,7 +62,7 @@ class Reporter:
         self._started: float | None = None
 
     def __call__(self, event: Event) -> None:
-        if event["bytes"] < SHOWN_FROM_BYTES:
+        if not worth_showing(event):
             return
         if event["event"] == "parsing":
             self._started = time.monotonic()

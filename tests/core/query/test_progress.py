@@ -61,3 +61,17 @@ def test_the_notebook_shows_one_line_that_updates(ip, monkeypatch):
     progress.reporter({"event": "parsed", "label": "big.json", "bytes": size})
     assert [kind for kind, _ in shown] == ["display", "update"]
     assert shown[0][1].startswith("Parsing big.json") and shown[1][1].startswith("Parsed")
+
+
+def test_yaml_is_shown_from_a_smaller_size(tmp_path, monkeypatch):
+    path = tmp_path / "list.yaml"
+    path.write_text("".join(f"- id: {i}\n  name: n{i}\n" for i in range(2_000)))
+    events: list[dict] = []
+    monkeypatch.setattr(progress, "reporter", events.append)
+    clear_cache()
+    assert query("length", str(path)).values == [2_000]
+    assert [(e["event"], e["format"]) for e in events] == [("parsing", "yaml"),
+                                                           ("parsed", "yaml")]
+    size = progress.SHOWN_FROM_BYTES // 40  # a YAML file a JSON file this size would not show
+    assert progress.worth_showing({"bytes": size, "format": "yaml"})
+    assert not progress.worth_showing({"bytes": size, "format": "json"})
