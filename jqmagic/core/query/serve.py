@@ -16,6 +16,8 @@ import re
 import resource
 import signal
 import sys
+import threading
+import time
 from typing import Any, BinaryIO
 
 from jqmagic.core import sandbox, sources
@@ -238,8 +240,22 @@ def limit_memory(limit: int) -> None:
         resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
+def _exit_with_caller(every: float = 1.0) -> None:
+    """Stop when the caller is gone (a killed kernel, a command line ended by a signal):
+    nobody is left to stop a program that runs on, so the worker must not outlive it."""
+    caller = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == caller:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="caller-watch", daemon=True).start()
+
+
 def main() -> None:
     """Entry point of the worker process (``python -m jqmagic.core.query.serve``)."""
+    _exit_with_caller()
     limit_memory(int(os.environ.get("JQMAGIC_WORKER_MEMORY", "0")))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
     replies = os.fdopen(os.dup(1), "wb")
