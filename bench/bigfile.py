@@ -1,6 +1,7 @@
 """A JSON array bigger than the document budget: peak RSS and wall time of a select-count, a
-sum and a group-by with jqmagic (streamed evaluation, automatic past the budget) against the
-jq CLI, jaq and ijson + plain Python, each in its own process under GNU time, in one run.
+sum and a group-by with jqmagic (streamed evaluation, automatic past the budget; on a
+smaller file also with --stream-eval) against the jq CLI, jaq and ijson + plain Python,
+each in its own process under GNU time, in one run.
 
     flock /tmp/jqmagic-heavy.lock .venv/bin/python bench/bigfile.py [--mb 1500] [--cap-gb 8]
 
@@ -94,7 +95,9 @@ def runners(path: Path, question: str) -> dict[str, list[str]]:
              "with open(sys.argv[1], 'rb') as f:\n"
              "    rows = ijson.items(f, 'item', use_float=True)\n"
              f"    print(json.dumps({PLAIN[question]}))")
+    streamed = jqmagic.replace("compact=True", "compact=True, stream_eval=True")
     found = {"jqmagic": [PY, "-c", jqmagic, program, str(path)],
+             "jqmagic --stream-eval": [PY, "-c", streamed, program, str(path)],
              "jq " + _version([JQ, "--version"]): [JQ, "-c", program, str(path)],
              "ijson + Python": [PY, "-c", plain, str(path)]}
     if JAQ:
@@ -122,6 +125,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=1500)
     parser.add_argument("--cap-gb", type=float, default=8.0)
+    parser.add_argument("--only", help="run only this tool (a name's first word)")
+    parser.add_argument("--questions", nargs="*", default=list(QUESTIONS), choices=QUESTIONS)
     args = parser.parse_args()
     folder = HERE / "data"
     folder.mkdir(exist_ok=True)
@@ -133,9 +138,12 @@ def main() -> None:
           f"at {args.cap_gb:g} GiB of address space)\n")
     print("| question | tool | status | time (s) | peak RSS (MB) | answer equal |")
     print("|---|---|---|---:|---:|---|")
-    for question in QUESTIONS:
+    for question in args.questions:
         reference = None
         for tool, argv in runners(path, question).items():
+            if (args.only and tool.split()[0] != args.only) or (
+                    tool == "jqmagic --stream-eval" and size > 2**30):  # streams anyway
+                continue
             capped = cap if tool.startswith(("jq", "jaq")) else None
             status, seconds, rss, out = measured(argv, capped)
             answer = out.strip()
