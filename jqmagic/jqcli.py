@@ -118,8 +118,9 @@ def _program(args: argparse.Namespace) -> str:
 
 
 def _readable(files: list[str]) -> tuple[list[str], bool]:
-    """The files that can be read; each missing one is reported as jq reports it (with
-    the core's hint), and jq goes on with the others. Any other refusal stops the run."""
+    """The files that can be read; each missing one is reported in jqmagic's words (code,
+    jq's sentence, the core's hint) and, as in jq, the others are still read. Any other
+    refusal stops the run."""
     from jqmagic.core.sources.files import resolve_files
 
     kept, missing = [], False
@@ -131,7 +132,7 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
             if exc.code != "NOT_FOUND":
                 raise
             missing = True
-            print(f"jq: error: Could not open file {name}: No such file or directory\n"
+            print(f"error NOT_FOUND: Could not open file {name}: No such file or directory\n"
                   f"hint: {exc.to_dict('terminal').get('hint', '')}", file=sys.stderr)
             continue
         kept.append(name)

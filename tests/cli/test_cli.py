@@ -59,7 +59,7 @@ def test_errors_are_a_code_a_line_and_a_hint(data):
     assert "hint: " in run.stderr and "Traceback" not in run.stderr
     missing = jqmagic("query", ".", "nope.json")
     assert missing.returncode == 2  # as jq: the missing file said, the others still read
-    assert missing.stderr.startswith("jq: error: Could not open file nope.json: ")
+    assert missing.stderr.startswith("error NOT_FOUND: Could not open file nope.json: ")
     assert "\nhint: " in missing.stderr
 
 
