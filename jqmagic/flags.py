@@ -167,6 +167,8 @@ JQ_CLI = (
     _value(("-f", "--from-file"), "from_file", "read the program from FILE; the first "
            "argument is then an input", metavar="FILE", faces=(CLI,)),
     _switch(("-V", "--version"), "version", "print jq's version and exit", faces=(CLI,)),
+    _switch(("-b", "--binary"), "binary", "accepted as jq accepts it (it only matters on "
+            "Windows)", faces=(CLI,)),
 )
 
 HELP = _switch(("-h", "--help"), "help", "show this help", faces=(MAGIC,))

@@ -80,3 +80,9 @@ def test_from_file_and_rawfile_and_slurpfile(env, tmp_path):
                           "--slurpfile", "all", str(tmp_path / "v.json")],
                          capture_output=True, text=True, timeout=60, env=env)
     assert run.stdout == '["hello\\n",[1,[2]],{"x":1}]\n', run.stderr
+
+
+def test_binary_is_accepted_as_jq_accepts_it(env):
+    run = subprocess.run([sys.executable, "-m", "jqmagic", "query", "-bc", "."], input="[1]",
+                         capture_output=True, text=True, timeout=60, env=env)
+    assert (run.stdout, run.returncode) == ("[1]\n", 0)
