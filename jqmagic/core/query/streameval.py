@@ -84,7 +84,7 @@ def answer(cache: libjq.ProgramCache, request: dict, named: dict) -> Outcome | N
                                f"and a program of the form {' or '.join(FORMS)}.",
                                f"Drop {term('stream_eval')}, or rewrite the program in one "
                                "of these forms.")
-        raise _too_large(files)
+        raise _too_large(files, shape is not None and not request["run"]["slurp"])
     try:
         with gc_paused():  # the values built hold no cycles: collections only cost time
             return _stream(_Programs(cache, request, named), request, shape,
@@ -107,13 +107,20 @@ def _files(request: dict) -> list[tuple[str, str]] | None:
     return [(f, formats.for_path(f)) for f in sources.resolve_files(source["spec"])]
 
 
-def _too_large(files: list[tuple[str, str]]) -> JqMagicError:
+def _too_large(files: list[tuple[str, str]], by_format: bool) -> JqMagicError:
+    """TOO_LARGE for a file over the budget that would be read whole: its format (YAML,
+    JSONC) or the program's shape is why."""
     size = max(os.path.getsize(f) for f, _ in files)
+    over = f"The file is {size / 1e6:,.0f} MB, over the document budget " \
+        f"({settings.doc_cache_bytes / 1e6:,.0f} MB)"
+    budget = f"Or raise the budget: {term('doc_budget')}."
+    if by_format:
+        return JqMagicError("TOO_LARGE", f"{over}, and only JSON and JSON Lines stream.",
+                            f"Convert it to JSON Lines or JSON first. {budget}")
     return JqMagicError(
-        "TOO_LARGE", f"The file is {size / 1e6:,.0f} MB, over the document budget "
-        f"({settings.doc_cache_bytes / 1e6:,.0f} MB), and this program needs it whole.",
+        "TOO_LARGE", f"{over}, and this program needs it whole.",
         f"Write it in a form that streams: {'; '.join(FORMS)} (e.g. "
-        f"[.items[] | select(.ok)] | length). Or raise the budget: {term('doc_budget')}.")
+        f"[.items[] | select(.ok)] | length). {budget}")
 
 
 def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -> Outcome:

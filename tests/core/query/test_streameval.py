@@ -210,3 +210,13 @@ def test_several_files_fail_each_on_its_own_as_in_memory(tmp_path, oracle):
     whole, streamed = reply(), reply(stream_eval=True)
     assert streamed[:3] == whole[:3] and streamed[3] == "stream" != whole[3]
     assert "1 more input(s) failed" in whole[0] and whole[1] == 4
+
+
+def test_yaml_over_the_budget_says_which_formats_stream(tmp_path, monkeypatch):
+    path = tmp_path / "big.yaml"
+    path.write_text("items:\n" + "".join(f"  - {i}\n" for i in range(500)))
+    monkeypatch.setattr(settings, "doc_cache_bytes", 100)
+    with pytest.raises(JqMagicError) as caught:
+        query(".items[]", str(path))
+    assert caught.value.code == "TOO_LARGE" and "only JSON and JSON Lines" in \
+        caught.value.message
