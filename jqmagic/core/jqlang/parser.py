@@ -16,6 +16,7 @@ from jqmagic.core.jqlang.lexer import (
     tokenize,
 )
 from jqmagic.core.jqlang.numbers import literal_number
+from jqmagic.core.jqlang.patterns import PatternRules
 
 Node = tuple
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
@@ -29,7 +30,7 @@ def parse(program: str) -> Node:
     return _Parser(tokenize(program), program).program()
 
 
-class _Parser:
+class _Parser(PatternRules):
     def __init__(self, tokens: list[Token], text: str, first_line: int = 1):
         self.tokens, self.text, self.first_line = tokens, text, first_line
         self.i = 0
@@ -64,6 +65,8 @@ class _Parser:
         return node
 
     def pipe(self, comma: bool = True) -> Node:
+        if not comma and (self.at("def") or self.at("label")):
+            raise NotMine("a def or label in an object value: jq reports the syntax error")
         if self.at("def"):
             return self.definition()
         if self.take("label"):
@@ -118,48 +121,6 @@ class _Parser:
             raise NotMine(f"a variable at {tok.pos}")
         self.i += 1
         return tok.text[1:]
-
-    def patterns(self) -> tuple[Node, ...]:
-        """``PATTERN ?// PATTERN ...``: ``("pvar", name)``, ``("parray", patterns)`` or
-        ``("pobject", ((key node, $name or None, pattern or None), ...))``."""
-        found = [self.pattern()]
-        while self.take("?//"):
-            found.append(self.pattern())
-        return tuple(found)
-
-    def pattern(self) -> Node:
-        if self.take("["):
-            items = [self.pattern()]
-            while self.take(","):
-                items.append(self.pattern())
-            self.expect("]")
-            return ("parray", tuple(items))
-        if self.take("{"):
-            entries = [self.object_pattern()]
-            while self.take(","):
-                entries.append(self.object_pattern())
-            self.expect("}")
-            return ("pobject", tuple(entries))
-        return ("pvar", self.variable())
-
-    def object_pattern(self) -> tuple:
-        tok = self.tok
-        if tok.kind == "var":
-            name = self.variable()
-            sub = self.pattern() if self.take(":") else None
-            return ("literal", name), name, sub
-        if tok.kind in ("ident", "keyword"):
-            self.i += 1
-            key: Node = ("literal", tok.text)
-        elif tok.kind == "string":
-            key = self.string_node()
-        elif self.take("("):
-            key = self.pipe()
-            self.expect(")")
-        else:
-            raise NotMine(f"object pattern key {tok.text!r}")
-        self.expect(":")
-        return key, None, self.pattern()
 
     def comma(self) -> Node:
         node = self.alternative()

@@ -313,19 +313,6 @@ def _head(outputs: Iterator[Pair]) -> Iterator[Pair]:
         return
 
 
-@_builtin("last", 1)
-def _last(f, scope):
-    body = compile_path(f, scope)
-
-    def gen(pv, e):
-        last = None
-        for last in body(pv, e):  # noqa: B007 - the last one is wanted
-            pass
-        return () if last is None else (last,)
-
-    return gen
-
-
 @_builtin("limit", 2)
 def _limit(n, f, scope):
     counts, body = compile_node(n, scope).gen, compile_path(f, scope)

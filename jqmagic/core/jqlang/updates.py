@@ -22,7 +22,9 @@ _GROWTH = 1 << 20
 
 
 def _slice_bounds(length: int, key: dict) -> tuple[int, int]:
-    return jv.slice_bounds(length, key.get("start"), key.get("end"))
+    if "start" not in key or "end" not in key:
+        raise NotMine("a slice object without start and end")
+    return jv.slice_bounds(length, key["start"], key["end"])
 
 
 def get(t: Any, k: Any) -> Any:
