@@ -220,10 +220,18 @@ def _explode(v):
 
 @unary("implode")
 def _implode(v):
-    if type(v) is list and all(type(c) is int and 0 <= c < 0x110000
-                               and not 0xD800 <= c < 0xE000 for c in v):
-        return "".join(map(chr, v))
-    raise NotMine("implode of this value")
+    """Code points to text; one outside Unicode or a surrogate becomes U+FFFD."""
+    if type(v) is not list:
+        raise error("implode input must be an array")
+    chars = []
+    for c in v:
+        if type(c) is not int and type(c) is not float or c != c:
+            raise type_error(c, "can't be imploded, unicode codepoint needs to be numeric")
+        if type(c) is float and not math.isfinite(c):
+            raise NotMine("implode of an infinite code point")
+        c = int(c)
+        chars.append(chr(c) if 0 <= c <= 0x10FFFF and not 0xD800 <= c <= 0xDFFF else "\ufffd")
+    return "".join(chars)
 
 
 @unary("transpose")
