@@ -157,27 +157,40 @@ def add_all(items: list) -> Any:
 @unary("min")
 def _min(v):
     items = _array(v, "cannot be iterated over")
-    return _minmax(items, [sort_key(x) for x in items], True)
+    return _minmax(items, _sort_keys(items), True)
 
 
 @unary("max")
 def _max(v):
     items = _array(v, "cannot be iterated over")
-    return _minmax(items, [sort_key(x) for x in items], False)
+    return _minmax(items, _sort_keys(items), False)
 
 
 def _plain_kind(items: list) -> bool:
     """All strings, or all integers jq holds exactly: Python's order is jq's."""
+    check()
     kinds = set(map(type, items))
     if kinds == {str}:
         return True
     return kinds == {int} and all(-MAX_EXACT <= x <= MAX_EXACT for x in items)
 
 
+def _sort_keys(items: list) -> list[tuple]:
+    """Each item's sort key, the deadline checked as they are made."""
+    return [sort_key(x) for x in chunked(items)]
+
+
+def _sorted_pairs(items: list) -> list[tuple]:
+    """(key, item) pairs in jq's order (stable: equal keys keep input order)."""
+    return sorted(zip(_sort_keys(items), items, strict=True), key=lambda p: p[0])
+
+
 @unary("sort")
 def _sort(v):
     items = _array(v)
-    return sorted(items) if _plain_kind(items) else sorted(items, key=sort_key)
+    if _plain_kind(items):
+        return sorted(items)
+    return [x for _, x in _sorted_pairs(items)]
 
 
 @unary("unique")
@@ -185,8 +198,7 @@ def _unique(v):
     if _plain_kind(_array(v)):
         return sorted(set(v))
     out, last = [], None
-    for x in sorted(_array(v), key=sort_key):
-        key = sort_key(x)
+    for key, x in _sorted_pairs(v):
         if not out or key != last:
             out.append(x)
             last = key
