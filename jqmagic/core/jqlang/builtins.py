@@ -7,10 +7,9 @@ from itertools import islice
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.errors import JqError, NotMine
-from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error, type_error2
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
-from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import CHUNK, check, chunked
 
 BUILTINS: dict[tuple[str, int], Callable[..., Compiled]] = {}
@@ -39,55 +38,6 @@ def _items(v: Any) -> list:
     if type(v) is dict:
         return list(v.values())
     raise cannot_iterate(v)
-
-
-def _array(v: Any, text: str = "cannot be sorted, as it is not an array") -> list:
-    if type(v) is list:
-        return v
-    if text == "cannot be iterated over":  # min, max: jq's minmax_by(., .)
-        raise type_error2(v, v, text)
-    raise type_error(v, text)
-
-
-def _by_items(v: Any) -> list:
-    """The input of ``sort_by(f)`` and its kind: jq maps ``[f]`` over it first."""
-    if type(v) is list:
-        return v
-    if type(v) is dict:
-        raise JqError()  # after f ran on each value: not worded here
-    raise cannot_iterate(v)
-
-
-def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
-    """jq's ``map([f])`` as sort keys, one per item."""
-    if f.one:  # sort_key([y]) without building the list
-        one = f.one
-        return [(5, (sort_key(one(x, e)),)) for x in chunked(items)]
-    g = f.gen
-    return [sort_key(list(g(x, e))) for x in chunked(items)]
-
-
-def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
-    """jq's ``group_by``: items by equal keys, in key order, each group in input order
-    (keys are hashable tuples: only the distinct ones are sorted)."""
-    items = _by_items(v)
-    groups: dict[tuple, list] = {}
-    for key, item in zip(_keys_of(f, items, e), items, strict=True):
-        group = groups.get(key)
-        if group is None:
-            groups[key] = [item]
-        else:
-            group.append(item)
-    return [groups[key] for key in sorted(groups)]
-
-
-def _minmax(items: list, keys: list, is_min: bool) -> Any:
-    """jq's ``minmax_by``: the first least item, or the last greatest; null when empty."""
-    best, best_key = None, None
-    for i, (item, key) in enumerate(zip(items, keys, strict=True)):
-        if i == 0 or (key < best_key) == is_min:
-            best, best_key = item, key
-    return best
 
 
 # ---------------------------------------------------------------- of the input alone
@@ -152,57 +102,6 @@ def add_all(items: list) -> Any:
     for x in chunked(items):
         total = jv.add(total, x)
     return total
-
-
-@unary("min")
-def _min(v):
-    items = _array(v, "cannot be iterated over")
-    return _minmax(items, _sort_keys(items), True)
-
-
-@unary("max")
-def _max(v):
-    items = _array(v, "cannot be iterated over")
-    return _minmax(items, _sort_keys(items), False)
-
-
-def _plain_kind(items: list) -> bool:
-    """All strings, or all integers jq holds exactly: Python's order is jq's."""
-    check()
-    kinds = set(map(type, items))
-    if kinds == {str}:
-        return True
-    return kinds == {int} and all(-MAX_EXACT <= x <= MAX_EXACT for x in items)
-
-
-def _sort_keys(items: list) -> list[tuple]:
-    """Each item's sort key, the deadline checked as they are made."""
-    return [sort_key(x) for x in chunked(items)]
-
-
-def _sorted_pairs(items: list) -> list[tuple]:
-    """(key, item) pairs in jq's order (stable: equal keys keep input order)."""
-    return sorted(zip(_sort_keys(items), items, strict=True), key=lambda p: p[0])
-
-
-@unary("sort")
-def _sort(v):
-    items = _array(v)
-    if _plain_kind(items):
-        return sorted(items)
-    return [x for _, x in _sorted_pairs(items)]
-
-
-@unary("unique")
-def _unique(v):
-    if _plain_kind(_array(v)):
-        return sorted(set(v))
-    out, last = [], None
-    for key, x in _sorted_pairs(v):
-        if not out or key != last:
-            out.append(x)
-            last = key
-    return out
 
 
 @unary("reverse")
@@ -413,18 +312,6 @@ def over_arg(f: Compiled, fn: Callable[[Any, Any], Any]) -> Compiled:
         return singular(lambda v, e: fn(v, fa(v, e)))
     g = f.gen
     return many(lambda v, e: (fn(v, x) for x in g(v, e)))
-
-
-def _by(name: str, pick: Callable[[Any, Compiled, dict], Any]) -> None:
-    BUILTINS[(name, 1)] = lambda f: singular(lambda v, e: pick(v, f, e))
-
-
-_by("sort_by", lambda v, f, e: [x for _, x in sorted(
-    zip(_keys_of(f, _by_items(v), e), v, strict=True), key=lambda p: p[0])])
-_by("group_by", _groups)
-_by("unique_by", lambda v, f, e: [group[0] for group in _groups(v, f, e)])
-_by("min_by", lambda v, f, e: _minmax(_by_items(v), _keys_of(f, _by_items(v), e), True))
-_by("max_by", lambda v, f, e: _minmax(_by_items(v), _keys_of(f, _by_items(v), e), False))
 
 
 @builtin("first", 1)

@@ -8,6 +8,7 @@ from typing import Any
 
 from jqmagic.core.jqlang import library as _library  # noqa: F401 - registers builtins
 from jqmagic.core.jqlang import regex as _regex  # noqa: F401 - registers its builtins
+from jqmagic.core.jqlang import sorting as _sorting  # noqa: F401 - registers builtins
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
