@@ -1,6 +1,7 @@
 """Per-input programs over many files on several cores: the files split into contiguous
-groups, one supervised worker each, the answers joined back in input order (the same text,
-totals, bounds and payload as one worker would give)."""
+groups (a big JSON Lines file into byte ranges at line starts, ``linerange``), at most N
+supervised workers taking them in turn, the answers joined back in input order (the same
+text, totals, bounds, payload and first error as one worker would give)."""
 
 from __future__ import annotations
 
