@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
-from jqmagic.core import payloads
+from jqmagic.core import payloads, sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.query import outgoing, parallel
@@ -102,6 +102,10 @@ def _urls(request: Request) -> list[str]:
     if not named or not all(isinstance(u, str) and "://" in u for u in named):
         return []
     parallel.check_per_input(request, "--dask")
+    if sandbox.enabled():  # fsspec reads past the sandbox's roots and address rules
+        raise JqMagicError("SANDBOX_DENIED", "The sandbox refuses files named by URLs "
+                           f"({named[0][:60]}): they are read with fsspec, outside its rules.",
+                           "Give paths under the allowed roots.")
     fsspec = _fsspec()
     return [f.fs.unstrip_protocol(f.path) for f in fsspec.open_files(named)]
 

@@ -102,3 +102,10 @@ def test_files_named_by_urls_are_read_on_the_workers(cluster, logs, tmp_path):
     serial = query(".i", logs, passthrough=True)
     spread = query(".i", f"file://{tmp_path}/log*.jsonl", dask=cluster, passthrough=True)
     assert spread.values == serial.values and spread.total == 1000
+
+
+def test_the_sandbox_refuses_urls(logs, tmp_path, monkeypatch):
+    monkeypatch.setenv("JQMAGIC_SANDBOX", "1")
+    with pytest.raises(JqMagicError) as info:
+        query(".i", f"file://{tmp_path}/log*.jsonl", dask="")
+    assert info.value.code == "SANDBOX_DENIED"
