@@ -7,6 +7,8 @@ text is the number's canonical form, the one libjq 1.8.2's decNumber keeps and p
 integer 0) and a lone ``\\uD800``-style escape (read as ``?``), make :class:`Inexact`;
 the caller then reads the file whole or says it cannot. Keys are ijson's dotted prefixes,
 so a path key holding a dot, or a document of several top-level values, does not stream.
+Known limit: an object with the same key twice on the streamed path gives both values
+(jq keeps the last); elsewhere in an element, the last value wins as in jq.
 """
 
 from __future__ import annotations
