@@ -153,7 +153,12 @@ def binary(a: Compiled, b: Compiled, fn) -> Compiled:
     loop as jq runs two operands: ``[(1,2) + (10,20)]`` is ``[11,12,21,22]``."""
     if a.one and b.one:
         fa, fb = a.one, b.one
-        return singular(lambda v, e: fn(fa(v, e), fb(v, e)))
+
+        def one(v, e):  # the right operand first, as jq (its error comes first)
+            y = fb(v, e)
+            return fn(fa(v, e), y)
+
+        return singular(one)
     ga, gb = a.gen, b.gen
     return many(lambda v, e: (fn(x, y) for y in gb(v, e) for x in ga(v, e)))
 
@@ -165,13 +170,22 @@ def _slice(node, bound):
         raise NotMine("slice bounds with several values")
     lo, hi = (b.one if b is not None else (lambda v, e: None) for b in bounds)
     slice_of = jv.slice_of
-    step = lambda x, v, e: slice_of(x, lo(v, e), hi(v, e))  # noqa: E731
     t = compile_node(target, bound)
     if t.one:
         ft = t.one
-        return singular(lambda v, e: step(ft(v, e), v, e))
+
+        def one(v, e):  # the bounds first, then the target, as jq
+            start, stop = lo(v, e), hi(v, e)
+            return slice_of(ft(v, e), start, stop)
+
+        return singular(one)
     gt = t.gen
-    return many(lambda v, e: (step(x, v, e) for x in gt(v, e)))
+
+    def gen(v, e):
+        start, stop = lo(v, e), hi(v, e)
+        return (slice_of(x, start, stop) for x in gt(v, e))
+
+    return many(gen)
 
 
 def _iterate(node, bound):
@@ -304,7 +318,16 @@ def _object(node, bound):
     entries = [(compile_node(k, bound), compile_node(val, bound)) for k, val in node[1]]
     if all(k.one and val.one for k, val in entries):
         pairs = [(k.one, val.one) for k, val in entries]
-        return singular(lambda v, e: {_key(fk(v, e)): fv(v, e) for fk, fv in pairs})
+
+        def one(v, e):  # each key, then its value, then the key's kind is checked
+            out = {}
+            for fk, fv in pairs:
+                key = fk(v, e)
+                value = fv(v, e)
+                out[_key(key)] = value
+            return out
+
+        return singular(one)
 
     def gen(v, e, i=0, pairs=()):
         if i == len(entries):  # the first entry varies slowest, as in jq
@@ -370,9 +393,9 @@ def _string(node, bound):
     convert = format_of(fmt or "text")
     pieces = [p if type(p) is str else compile_node(p, bound) for p in parts]
     if all(type(p) is str or p.one for p in pieces):
-        steps = [(p, None) if type(p) is str else ("", p.one) for p in pieces]
-        return singular(lambda v, e: "".join(
-            text if f is None else convert(f(v, e)) for text, f in steps))
+        steps = [(p, None) if type(p) is str else ("", p.one) for p in reversed(pieces)]
+        return singular(lambda v, e: "".join(reversed([  # the last piece first, as jq
+            text if f is None else convert(f(v, e)) for text, f in steps])))
 
     last_piece = len(pieces) - 1
 

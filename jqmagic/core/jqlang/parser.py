@@ -437,8 +437,7 @@ class _Parser(PatternRules):
                 self.expect(":")
                 return key, self.object_value()
         elif self.take("("):
-            key = self.pipe()
-            self.expect(")")
+            key = self.key_expression()
             self.expect(":")
             return key, self.object_value()
         else:
@@ -446,6 +445,15 @@ class _Parser(PatternRules):
         if self.take(":"):
             return key, self.object_value()
         return key, ("field", ("dot",), key[1])
+
+    def key_expression(self) -> Node:
+        """``(KEY)`` of an object or pattern: jq rejects a constant that is no string."""
+        key = self.pipe()
+        self.expect(")")
+        if key[0] in ("literal", "array", "object") and not (
+                key[0] == "literal" and type(key[1]) is str):
+            raise NotMine("a constant key that is no string: jq reports the error")
+        return key
 
     def object_value(self) -> Node:
         node = self.pipe(comma=False)

@@ -47,8 +47,7 @@ class PatternRules:
         elif tok.kind == "string":
             key = self.string_node()
         elif self.take("("):
-            key = self.pipe()
-            self.expect(")")
+            key = self.key_expression()
         else:
             raise NotMine(f"object pattern key {tok.text!r}")
         self.expect(":")
