@@ -450,9 +450,8 @@ class _Parser(PatternRules):
         """``(KEY)`` of an object or pattern: jq rejects a constant that is no string."""
         key = self.pipe()
         self.expect(")")
-        if key[0] in ("literal", "array", "object") and not (
-                key[0] == "literal" and type(key[1]) is str):
-            raise NotMine("a constant key that is no string: jq reports the error")
+        if not _text(key) and _constant(key):
+            raise NotMine("a constant key (jq folds them) that may be no string")
         return key
 
     def object_value(self) -> Node:
@@ -477,3 +476,22 @@ def _optional_step(step: Node) -> Node:
     for name, key in reversed([(n, k) for n, k in pairs if n]):
         node = ("bind", key, name, node)
     return node
+
+
+def _constant(node: Node) -> bool:
+    """Whether nothing in ``node`` reads the input, a variable or a function."""
+    stack = [node]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, tuple):
+            if item[:1] in (("dot",), ("var",), ("call",), ("recurse",), ("format",)):
+                return False
+            stack.extend(item)
+    return True
+
+
+def _text(node: Node) -> bool:
+    """Whether ``node`` is string literals added together (jq folds it to a string)."""
+    if node[0] == "literal":
+        return type(node[1]) is str
+    return node[:2] == ("binop", "+") and _text(node[2]) and _text(node[3])

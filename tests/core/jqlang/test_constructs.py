@@ -39,7 +39,7 @@ CASES = [
     # which error comes first: jq runs the right operand, slice bounds and the last
     # interpolation first, and checks an object key's kind after its value
     ".c | [try (.x + .y) catch ., try .[.x:.y] catch ., try \"\\(.x) \\(.y)\" catch .]",
-    ".c | [try {k: .x, l: .y} catch ., try {(.x): .y} catch ., try {(1 + 1): .y} catch .]",
+    ".c | [try {k: .x, l: .y} catch ., try {(.x): .y} catch ., try {(length): .y} catch .]",
     "[limit(0; error)], [first(1, error)]",
     # label and break
     "[label $out | .a[] | if type == \"object\" then break $out else . end]",
