@@ -300,6 +300,8 @@ def _destructure(node, bound):
                     if i == last:
                         raise
                     continue
+                except Break as exc:  # jq takes a break for an error: next pattern
+                    raise NotMine("a break inside a ?// destructuring") from exc
                 break
 
     def plain(v, e):

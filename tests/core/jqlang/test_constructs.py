@@ -87,6 +87,16 @@ CASES = [
 ]
 
 
+@pytest.mark.parametrize("program", [
+    # jq's ?// takes a break (or an error further down the pipe) for its pattern's
+    # failure and tries the next one: the fast path declines, libjq answers
+    "label $out | ([1]) as [$v] ?// {a: $v} | (., break $out)",
+    "first(.a as [$x] ?// {b: $x} | $x)",
+])
+def test_a_break_through_alternatives_is_declined(program):
+    assert fast(program, DOC, compact=True) is None
+
+
 @pytest.mark.parametrize("program", CASES)
 def test_answered_exactly_as_libjq(program):
     got = fast(program, DOC, compact=True)
