@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
 
+from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.messages import type_error
+from jqmagic.core.jqlang.messages import error, type_error
 from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.runtime import check
 
@@ -200,9 +201,32 @@ def _with_flags(pattern: Compiled, flags: Compiled | None, extra: str = ""):
     return regexes
 
 
-def _register(name: str, make) -> None:
-    BUILTINS[(name, 1)] = lambda p: make(p, None)
+def _register(name: str, make, pairs: bool = False) -> None:
+    """``name/1`` and ``name/2``; ``pairs``: name/1 also takes ``[re, flags]`` (jq's
+    ``test($val)``, ``match($val)``, ``capture($val)``)."""
+    BUILTINS[(name, 1)] = (lambda p: make(*_split_pair(p))) if pairs else \
+        (lambda p: make(p, None))
     BUILTINS[(name, 2)] = make
+
+
+def _split_pair(p: Compiled) -> tuple[Compiled, Compiled | None]:
+    if p.one is None:  # several patterns: strings only (a pair declines in regex())
+        return p, None
+    value = p.one
+    return (singular(lambda v, e: _pattern_of(value(v, e))),
+            singular(lambda v, e: _flags_of(value(v, e))))
+
+
+def _pattern_of(x: Any) -> Any:
+    if type(x) is str:
+        return x
+    if type(x) is list and x:
+        return x[0]
+    raise error(f"{jv.type_name(x)} not a string or array")
+
+
+def _flags_of(x: Any) -> Any:
+    return x[1] if type(x) is list and len(x) > 1 else None
 
 
 def _test(p, f):
@@ -273,9 +297,9 @@ def _substitute(p, replacement: Compiled, f, extra: str = "") -> Compiled:
     return many(sub)
 
 
-_register("test", _test)
-_register("match", _match)
-_register("capture", _capture)
+_register("test", _test, pairs=True)
+_register("match", _match, pairs=True)
+_register("capture", _capture, pairs=True)
 _register("scan", _scan)
 _register("splits", _splits)
 BUILTINS[("split", 2)] = _split2
