@@ -280,20 +280,27 @@ def _split2(p, f):
 
 
 def _substitute(p, replacement: Compiled, f, extra: str = "") -> Compiled:
-    if replacement.one is None:
-        raise NotMine("a replacement with several values")
-    regexes, make = _with_flags(p, f, extra), replacement.one
+    """jq 1.8.2's ``sub``: the i-th output of the replacement builds the i-th result (a
+    result grows only while the replacement has that many outputs); no result: the input."""
+    regexes, gen = _with_flags(p, f, extra), replacement.gen
 
     def sub(v, e):
         for r in regexes(v, e):
-            names, pieces, start = r.names, [], 0
+            names, results, start = r.names, [], 0
             for m in r.matches(v):
-                text = make(_captured(m, names), e)
-                if type(text) is not str:
-                    raise NotMine("a replacement that is not a string")
-                pieces += [v[start:m.start()], text]
+                gap = v[start:m.start()]
+                for ix, text in enumerate(gen(_captured(m, names), e)):
+                    if type(text) is not str:
+                        raise NotMine("a replacement that is not a string")
+                    if ix < len(results):
+                        results[ix] += gap + text
+                    else:
+                        results.append(gap + text)
                 start = m.end()
-            yield "".join(pieces) + v[start:]
+            if not results:
+                yield v
+            for result in results:
+                yield result + v[start:]
     return many(sub)
 
 

@@ -83,7 +83,9 @@ CASES = [
     "\"2015-03-05T23:51:47Z\" | strptime(\"%Y-%m-%dT%H:%M:%SZ\") | mktime",
     "[3.7, -3.7, 0.5] | map(round, trunc, fabs, significand, logb, frexp)",
     "[pow(2; 10), atan2(1; 1), fmod(7; 3), ldexp(3; 2)]",
-    "try (\"a\" | sin) catch .", "[.a[] | numbers] | join(\"-\")", "try join(\",\") catch .",
+    "try (\"a\" | sin) catch .",
+    ".c | [gsub(\"(?<x>.)\"; if .x == \"y\" then \"0\", \"1\" else \"-\" end)]",
+    "[.a[] | numbers] | join(\"-\")", "try join(\",\") catch .",
 ]
 
 
