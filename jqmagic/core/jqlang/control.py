@@ -85,6 +85,10 @@ class Parameter:
         return gen
 
 
+INLINED = 32
+"""Calls of one function compiled in place; later calls share one compiled body."""
+
+
 class Function:
     """``def name(params): body;``. A call compiles the body in place (arguments as
     :class:`Argument`), unless the body calls itself: then the body is compiled once and
@@ -104,7 +108,17 @@ class Function:
         self.keys: list[str] = []
         self.body: Compiled | None = None
         self.path_body = None
+        self.inlines = 0
         self.started = self.path_started = False
+
+    def inline(self) -> bool:
+        """Whether this call compiles the body in place: not for a recursive function, nor
+        past :data:`INLINED` calls (nested definitions would grow the program
+        exponentially)."""
+        if self.recursive or self.inlines >= INLINED:
+            return False
+        self.inlines += 1
+        return True
 
     def inlined(self, args: tuple, scope: Scope) -> Scope:
         """The scope of the body inlined at a call: parameters mean the arguments."""
@@ -129,7 +143,7 @@ class Function:
         return env
 
     def call(self, args: tuple, scope: Scope) -> Compiled:
-        if not self.recursive:
+        if self.inline():
             return compile_node(self.body_node, self.inlined(args, scope))
         arguments = [Argument(arg, scope) for arg in args]
         if not self.started:  # the body's own calls come here again
@@ -141,7 +155,7 @@ class Function:
     def paths(self, args: tuple, scope: Scope):
         from jqmagic.core.jqlang.paths import compile_path
 
-        if not self.recursive:
+        if self.inline():
             return compile_path(self.body_node, self.inlined(args, scope))
         arguments = [Argument(arg, scope) for arg in args]
         if self.path_body is None and not self.path_started:

@@ -19,6 +19,9 @@ CASES = [
     "def r(f): def rr: f | if . > 50 then . else rr end; rr; 1 | r(. * 3)",
     "def f(x): x as $v | [$v, x]; f(.a[0], .c)",
     "1 as $x | def f: $x; 2 as $x | [f, $x]",
+    # nested definitions called twice each: compiled in place only so often (2^14 calls)
+    " ".join(["def f0: . + 1;"] + [f"def f{i}: f{i - 1} | f{i - 1};" for i in range(1, 15)])
+    + " .a[0] | [f14, (def g(x): x | x; g(g(g(f3))))]",
     # try/catch and libjq's error texts
     "[.a[] | try .b catch .]",
     "try (.c | ltrimstr(1)) catch .",
