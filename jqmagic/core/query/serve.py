@@ -10,6 +10,7 @@ this side made.
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import re
@@ -22,6 +23,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core import sandbox, sources
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import Formats
 from jqmagic.core.query import failures, fastpath, libjq, linerange, progress, streameval
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
@@ -97,6 +99,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
                 spill.add(kept, data)
 
     source = fastpath.source_of(request["source"])
+    if run["raw_input"]:  # -R reads each file's own lines: no YAML or JSONC conversion
+        source = dataclasses.replace(source, formats=Formats(False, False, False))
     try:
         program = programs.get(request["program"], _named(request),
                                run.get("library_paths") or None, request.get("positional", ()))
