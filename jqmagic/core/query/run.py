@@ -111,16 +111,18 @@ def clear_cache() -> None:
 def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
                     request: requests.Request) -> None:
     """Say what is there when a path fails, finds nothing or finds only nulls."""
-    source = request.source
+    source, slurp = request.source, request.run.slurp
+    if request.run.null_input:  # the program reads its inputs itself: no shape to go by
+        return
     if source.kind == "payload":
         source = Source("file", str(payloads.find(source.spec).path))
     if error is not None and error.code == "QUERY_ERROR":
-        hint = hint_for_source(result.program, source, error=error.message)
+        hint = hint_for_source(result.program, source, slurp=slurp, error=error.message)
         if hint:
             error.hint = hint
         return
     only_nulls = result.values and all(v is None for v in result.values)
     if error is None and (result.total == 0 or only_nulls):
-        hint = hint_for_source(result.program, source, results=result.values)
+        hint = hint_for_source(result.program, source, slurp=slurp, results=result.values)
         if hint:
             result.message = (f"{result.message}. " if result.message else "") + f"Hint: {hint}"

@@ -13,6 +13,7 @@ import json
 import re
 from typing import Any
 
+from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_step
@@ -142,10 +143,17 @@ def hint_for(program: str, value: Any, *, error: str | None = None,
     >>> hint_for('.usr', {'user': 1}, results=[None])
     'no key .usr at .; did you mean .user?'
     """
+    return hint_for_inputs(program, [value], error=error, results=results)
+
+
+def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
+                    results: list | None = None) -> str:
+    """:func:`hint_for` over several inputs, each of which ``program`` ran on (JSON Lines,
+    a YAML stream, several files): ``.`` is each of them, not an array of them."""
     steps = path_steps(program)
     if not steps:
         return ""
-    current, path = [value], ""
+    current, path = list(inputs), ""
     for n, step in enumerate(steps):
         rest = steps[n + 1:]
         objects = [v for v in current if isinstance(v, dict)]
@@ -187,21 +195,26 @@ def hint_for(program: str, value: Any, *, error: str | None = None,
     return _about_results(path or ".", current, error, results)
 
 
-def hint_for_source(program: str, source: Source, *, error: str | None = None,
-                    results: list | None = None, max_bytes: int = 64 * 2**20) -> str:
-    """:func:`hint_for` over a :class:`Source`.
+def hint_for_source(program: str, source: Source, *, slurp: bool = False,
+                    error: str | None = None, results: list | None = None,
+                    max_bytes: int = 64 * 2**20) -> str:
+    """:func:`hint_for_inputs` over the inputs of a :class:`Source` (one array of them
+    with ``slurp``).
 
     Sources over ``max_bytes`` (and sources that do not load) give no hint rather than a
     slow one.
     """
     try:
-        doc = open_source(source)
-        if doc.size > max_bytes:
-            return ""
-        value = doc.load()
+        if source.kind == "value":
+            inputs = [source.spec]
+        else:
+            if open_source(source).size > max_bytes:
+                return ""
+            inputs = sources.load_values(source)
     except (JqMagicError, OSError):
         return ""
-    return hint_for(program, value, error=error, results=results)
+    return hint_for_inputs(program, [inputs] if slurp else inputs, error=error,
+                           results=results)
 
 
 def _about_results(path: str, current: list, error: str | None, results: list | None) -> str:

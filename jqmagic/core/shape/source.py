@@ -42,10 +42,11 @@ class Doc:
     def size(self) -> int:
         """The size in bytes (0 for a Python value or a command)."""
         if self.kind == "file":
+            paths = self.spec if isinstance(self.spec, list) else [self.spec]
             try:
-                return Path(self.spec).stat().st_size
+                return sum(Path(path).stat().st_size for path in paths)
             except OSError as exc:
-                raise sources.read_error(self.spec, exc) from exc
+                raise sources.read_error(str(exc.filename), exc) from exc
         return len(self.spec.encode()) if self.kind == "text" else 0
 
     def open_binary(self) -> BinaryIO:

@@ -1,0 +1,43 @@
+"""Hints over several inputs (JSON Lines, a YAML stream, several files): the program ran on
+each input, so the hint speaks of each, never of an array of them; a glob is no crash."""
+
+from __future__ import annotations
+
+from jqmagic import JqMagicError, query
+
+
+def test_json_lines_hint_speaks_of_each_line(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    path.write_text('{"answer": 1}\n{"answer": 2}\n')
+    assert "did you mean .answer?" in query(".answr", file=str(path)).message
+
+
+def test_a_yaml_stream_hint_speaks_of_each_document(tmp_path):
+    path = tmp_path / "k8s.yaml"
+    path.write_text("kind: A\nmetadata:\n  name: a\n---\nkind: B\nmetadata:\n  name: b\n")
+    assert "did you mean .metadata.name?" in query(".metadata.nme", file=str(path)).message
+    assert "try .[]" not in query(".metadata.nme", file=str(path)).message
+
+
+def test_several_files_and_globs_get_hints_not_tracebacks(tmp_path):
+    for n in (1, 2):
+        (tmp_path / f"{n}.json").write_text(f'{{"a": {n}}}')
+    result = query(".nosuch", file=[str(tmp_path / "1.json"), str(tmp_path / "2.json")])
+    assert result.values == [None, None] and "keys are: a" in result.message
+    try:
+        query(".[0]", file=str(tmp_path / "*.json"))
+    except JqMagicError as exc:
+        assert exc.code == "QUERY_ERROR" and "there is an object, not an array" in exc.hint
+    else:
+        raise AssertionError("indexing an object by number must fail")
+
+
+def test_slurp_makes_one_array_of_the_inputs(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    path.write_text('{"answer": 1}\n{"answer": 2}\n')
+    try:
+        query(".answer", file=str(path), slurp=True)
+    except JqMagicError as exc:
+        assert "there is an array of 2 objects" in exc.hint and "try .[].answer" in exc.hint
+    else:
+        raise AssertionError("an array has no key")
