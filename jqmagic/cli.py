@@ -8,6 +8,8 @@ and exit with status 1; no traceback.
 from __future__ import annotations
 
 import argparse
+import os
+import signal
 import sys
 from collections.abc import Callable
 
@@ -251,6 +253,9 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error INTERRUPTED: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:  # the reader went away (| head): end quietly, as jq does
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + signal.SIGPIPE
 
 
 if __name__ == "__main__":

@@ -86,3 +86,14 @@ def test_binary_is_accepted_as_jq_accepts_it(env):
     run = subprocess.run([sys.executable, "-m", "jqmagic", "query", "-bc", "."], input="[1]",
                          capture_output=True, text=True, timeout=60, env=env)
     assert (run.stdout, run.returncode) == ("[1]\n", 0)
+
+
+def test_a_reader_that_goes_away_ends_the_command_quietly(env, tmp_path):
+    (tmp_path / "big.json").write_text("[" + ",".join(['{"a": 1}'] * 100_000) + "]")
+    with subprocess.Popen([sys.executable, "-m", "jqmagic", "query", "--all", ".[]",
+                           str(tmp_path / "big.json")], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, env=env) as run:
+        assert run.stdout.readline() == b"{\n"
+        run.stdout.close()  # as `| head -1` does
+        err = run.stderr.read().decode()
+        assert run.wait(60) == 141 and "Traceback" not in err, err  # jq: killed by SIGPIPE
