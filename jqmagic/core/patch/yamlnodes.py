@@ -4,7 +4,9 @@
 from __future__ import annotations
 
 import bisect
+import itertools
 import json
+from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from jqmagic.core.errors import JqMagicError
@@ -70,11 +72,13 @@ class Spot(NamedTuple):
     end: int
     alias: bool  # written as *alias here: its text is elsewhere
     key: Any = None  # the key node, for a mapping's value
+    doc: int = 0  # the document it is in
 
 
 class Stream:
     """The documents of a YAML text; after an edit only the document it falls in is
-    composed again (the later ones are shifted when next used)."""
+    composed again (the later ones are shifted when next used), and after a scalar replaced
+    by a scalar on its line (checked alone) none is: offsets after it move (:meth:`at`)."""
 
     def __init__(self, text: str, label: str):
         import yaml
@@ -86,6 +90,9 @@ class Stream:
         self.merged: dict[int, Any] = {}  # mappings with a merge key, by id
         self.nodes, self.values, self.shared = self._compose(text)
         self._shift = [0] * len(self.nodes)  # not yet added to a document's marks
+        self._moves: list[tuple[list[int], list[int]]] = [([], []) for _ in self.nodes]
+        self._stale = [_Stale() for _ in self.nodes]
+        self.unread: set[int] = set()  # documents edited since they were last read
         self._keys: dict[int, tuple[Any, list[str]]] = {}
 
     def _compose(self, text: str) -> tuple[list[Any], list[Any], list[dict[int, Any]]]:
@@ -96,34 +103,100 @@ class Stream:
         shared = [_shared(node) if self.aliases else {} for node in nodes]
         return nodes, [value for _, value in documents], shared
 
-    def edited(self, start: int, text: str) -> None:
-        """Take the new ``text``, changed from ``start`` on inside one document."""
-        delta, count = len(text) - len(self.text), len(self.nodes)
-        starts = [node.start_mark.index + shift for node, shift in zip(self.nodes, self._shift,
-                                                                         strict=True)]
-        doc = max(bisect.bisect_right(starts, start) - 1, 0)
-        first = self._region(doc, starts)
-        last = self._region(doc + 1, starts) + delta if doc + 1 < count else len(text)
+    def at(self, doc: int, offset: int) -> int:
+        """Where an offset of ``doc``'s marks is in the text now (after scalars that were
+        replaced in place: :meth:`moved`)."""
+        ends, sums = self._moves[doc]
+        if not ends:
+            return offset
+        found = bisect.bisect_right(ends, offset)
+        return offset + (sums[found - 1] if found else 0)
+
+    def offset(self, doc: int, pos: int) -> int:
+        """The mark offset of ``doc`` that is at ``pos`` in the text now (see :meth:`at`)."""
+        ends, sums = self._moves[doc]
+        found = bisect.bisect_right(range(len(ends)), pos, key=lambda i: ends[i] + sums[i])
+        return pos - (sums[found - 1] if found else 0)
+
+    def moved(self, doc: int, start: int, end: int, text: str, stale: Any = None, *,
+              checked: bool = False) -> None:
+        """Take the new ``text``, where ``text[start:end]`` of document ``doc`` (offsets in
+        the text before) was replaced: later offsets move by the change of length. ``stale``:
+        the node whose own nodes no longer tell its text; a walk through it, or an edit near
+        it, reads ``doc`` again. ``checked``: the new text was read alone (a scalar replaced
+        in place), so ``doc`` need not be read again before writing."""
+        delta = len(text) - len(self.text)
+        first, mark = self.offset(doc, start), self.offset(doc, end)
         self.text = text
-        for later in range(doc + 1, count):
+        for later in range(doc + 1, len(self.nodes)):
             self._shift[later] += delta
-        pad = " " * (first - 1) + "\n" if first else ""  # keeps offsets as in ``text``
+        if stale is not None:
+            self._stale[doc].add(min(first, stale.start_mark.index),
+                                 max(mark, stale.end_mark.index), stale)
+        if not checked:
+            self.unread.add(doc)
+        ends, sums = self._moves[doc]
+        if not ends or mark > ends[-1]:  # edits come in order: append
+            ends.append(mark)
+            sums.append((sums[-1] if sums else 0) + delta)
+            return
+        steps = [b - a for a, b in zip([0, *sums], sums, strict=False)]
+        place = bisect.bisect_right(ends, mark)
+        ends.insert(place, mark)
+        steps.insert(place, delta)
+        sums[:] = list(itertools.accumulate(steps))
+
+    def dropped(self, parent: Any, index: int) -> bool:
+        """Take out the member ``index`` of ``parent`` whose text was removed (the other
+        members' nodes still tell their text); False when aliases number a sequence's
+        members, or a block collection's first member goes (its start with it): then
+        ``parent`` is to be read again."""
+        yaml = self._yaml
+        if (isinstance(parent, yaml.SequenceNode) and self.aliases) or (
+                index == 0 and not parent.flow_style):
+            return False
+        del parent.value[index]
+        self._keys.pop(id(parent), None)
+        return True
+
+    def refresh(self, doc: int) -> None:
+        """Compose document ``doc`` again from the text now (INVALID_YAML if it broke)."""
+        count = len(self.nodes)
+        first = self._region(doc)
+        last = self._region(doc + 1) if doc + 1 < count else len(self.text)
+        pad = " " * (first - 1) + "\n" if first else ""  # keeps offsets as in the text
         try:
-            nodes, values, shared = self._compose(pad + text[first:last])
+            nodes, values, shared = self._compose(pad + self.text[first:last])
         except JqMagicError:
             nodes = []
         if len(nodes) != 1:  # a directive or marker moved: compose it all
-            self.nodes, self.values, self.shared = self._compose(text)
+            self.nodes, self.values, self.shared = self._compose(self.text)
             self._shift = [0] * len(self.nodes)
+            self._moves = [([], []) for _ in self.nodes]
+            self._stale = [_Stale() for _ in self.nodes]
+            self.unread.clear()
             return
         self.nodes[doc], self.values[doc], self.shared[doc] = nodes[0], values[0], shared[0]
         self._shift[doc] = 0
+        self._moves[doc] = ([], [])
+        self._stale[doc] = _Stale()
+        self.unread.discard(doc)
 
-    def _region(self, doc: int, starts: list[int]) -> int:
+    def _touches_stale(self, spot: Spot) -> bool:
+        """Whether an edit at ``spot`` would use nodes that no longer tell the text."""
+        stale = self._stale[spot.doc]
+        if not stale.starts:
+            return False
+        low = self.offset(spot.doc, spot.start)
+        high = max(self.offset(spot.doc, spot.end), 0 if spot.alias else spot.node.end_mark.index)
+        return stale.touches(low, high)
+
+    def _region(self, doc: int) -> int:
         """Where a document's text begins: the line of its ``---`` (0 for the first)."""
         if doc == 0:
             return 0
-        return self.text.rfind("\n---", 0, starts[doc]) + 1
+        start = self.at(doc, self.nodes[doc].start_mark.index) + self._shift[doc]
+        return self.text.rfind("\n---", 0, start) + 1
 
     def document(self, index: int) -> Any:
         """A document's root node, its marks brought up to date."""
@@ -131,6 +204,9 @@ class Stream:
         if shift:
             _shift_marks(self.nodes[index], shift, self.aliases)
             self._shift[index] = 0
+            ends = self._moves[index][0]
+            ends[:] = [end + shift for end in ends]
+            self._stale[index].shift(shift)
         return self.nodes[index]
 
     def spot(self, tokens: list[str]) -> tuple[Spot, list[Spot]]:
@@ -144,27 +220,34 @@ class Stream:
             index, path = array_index(tokens, 0, len(self.nodes)), tokens[1:]
         node = self.document(index)
         shared = self.shared[index]
-        here = Spot(node, node.start_mark.index, _end(node, self.aliases, self.text), False)
+        here = Spot(node, self.at(index, node.start_mark.index), self.end(index, node), False,
+                    None, index)
         trail = []
+        stale = self._stale[index].nodes
         for depth, token in enumerate(path, start=len(tokens) - len(path)):
             _check_own(here, tokens[:depth], shared)
+            if id(here.node) in stale:  # its members changed: read them again
+                self.refresh(index)
+                return self.spot(tokens)
             trail.append(here)
-            here = self._child(here.node, tokens, depth, token)
+            here = self._child(here, tokens, depth, token)
+        if self._touches_stale(here):
+            self.refresh(index)
+            return self.spot(tokens)
         if not here.alias:  # an alias itself may go: its text "*name" is its own
             _check_own(here, tokens, shared)
         return here, trail
 
-    def shared_starts(self, start: int) -> list[int]:
-        """Where the anchored nodes that aliases refer to begin, in the document that
-        holds ``start``, in order."""
-        for index, node in enumerate(self.nodes):
-            self.document(index)
-            if node.start_mark.index <= start <= _end(node, self.aliases, self.text):
-                return sorted(n.start_mark.index for n in self.shared[index].values())
-        return []
+    def shared_starts(self, doc: int) -> list[int]:
+        """Where the anchored nodes that aliases refer to begin in ``doc``, in order."""
+        return sorted(self.at(doc, n.start_mark.index) for n in self.shared[doc].values())
 
-    def _child(self, node: Any, tokens: list[str], depth: int, token: str) -> Spot:
-        yaml = self._yaml
+    def end(self, doc: int, node: Any) -> int:
+        """Where the node's own text ends now (see :func:`_end`)."""
+        return _end(node, self.aliases, self.text, lambda offset: self.at(doc, offset))
+
+    def _child(self, parent: Spot, tokens: list[str], depth: int, token: str) -> Spot:
+        yaml, node = self._yaml, parent.node
         if isinstance(node, yaml.MappingNode):
             if self.merged.get(id(node)) is node:
                 where = to_pointer(tokens[:depth]) or "the document"
@@ -176,20 +259,20 @@ class Stream:
                 raise missing_key(tokens, depth, keys)
             index = len(keys) - 1 - keys[::-1].index(token)  # the last duplicate wins
             key, child = node.value[index]
-            return self.place(node, key, child)
+            return self.place(parent.doc, node, key, child)
         if isinstance(node, yaml.SequenceNode):
             index = array_index(tokens, depth, len(node.value))
-            return self.place(node, index, node.value[index])
+            return self.place(parent.doc, node, index, node.value[index])
         raise not_container(tokens, depth, self.kind(node))
 
-    def place(self, parent: Any, slot: Any, child: Any) -> Spot:
+    def place(self, doc: int, parent: Any, slot: Any, child: Any) -> Spot:
         """Where ``child`` (the value under ``slot``, a key node or an index) is written."""
         alias = _alias(self.aliases, parent, slot)
         key = None if isinstance(slot, int) else slot
         if alias is not None:
-            return Spot(child, alias[0], alias[1], True, key)
-        return Spot(child, child.start_mark.index, _end(child, self.aliases, self.text), False,
-                    key)
+            return Spot(child, self.at(doc, alias[0]), self.at(doc, alias[1]), True, key, doc)
+        return Spot(child, self.at(doc, child.start_mark.index), self.end(doc, child), False,
+                    key, doc)
 
     def keys(self, node: Any) -> list[str]:
         """A mapping's keys as JSON holds them."""
@@ -216,6 +299,35 @@ class Stream:
         return "scalar"
 
 
+class _Stale:
+    """The spans (mark offsets) of nodes whose own nodes no longer tell their text."""
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        self.reach: list[int] = []  # the furthest end among the spans up to each one
+        self.nodes: dict[int, Any] = {}
+
+    def add(self, start: int, end: int, node: Any) -> None:
+        self.nodes[id(node)] = node
+        if not self.starts or start >= self.starts[-1]:  # edits come in order: append
+            self.starts.append(start)
+            self.reach.append(max(end, self.reach[-1] if self.reach else end))
+            return
+        # a reach stands for its span's end: wider, and only overlap is asked
+        spans = sorted([*zip(self.starts, self.reach, strict=True), (start, end)])
+        self.starts = [a for a, _ in spans]
+        self.reach = list(itertools.accumulate((b for _, b in spans), max))
+
+    def touches(self, low: int, high: int) -> bool:
+        """Whether any span overlaps [low, high]."""
+        found = bisect.bisect_right(self.starts, high)
+        return bool(found) and self.reach[found - 1] >= low
+
+    def shift(self, by: int) -> None:
+        self.starts = [start + by for start in self.starts]
+        self.reach = [end + by for end in self.reach]
+
+
 def _check_own(spot: Spot, tokens: list[str], shared: dict[int, Any]) -> None:
     """PATCH_CONFLICT for a node that aliases share: its text is not only this value."""
     if spot.alias or shared.get(id(spot.node)) is spot.node:
@@ -233,7 +345,7 @@ def whole_stream() -> JqMagicError:
         "Its documents are /0, /1, ...: edit inside one of them.")
 
 
-def _end(node: Any, aliases: dict, text: str) -> int:
+def _end(node: Any, aliases: dict, text: str, at: Callable[[int], int]) -> int:
     """Where the node's own text ends: a block collection ends with its last child (its
     end mark is at the next token, past comments); a block scalar with its last line."""
     import yaml
@@ -247,11 +359,11 @@ def _end(node: Any, aliases: dict, text: str) -> int:
             child, slot = node.value[-1], len(node.value) - 1
         alias = _alias(aliases, node, slot)
         if alias is not None:
-            return alias[1]
+            return at(alias[1])
         node = child
-    end = node.end_mark.index
+    end = at(node.end_mark.index)
     if isinstance(node, yaml.ScalarNode) and node.style in ("|", ">"):
-        return block_scalar_end(text, node.start_mark.index, end)
+        return block_scalar_end(text, at(node.start_mark.index), end)
     return end
 
 

@@ -97,7 +97,10 @@ def scalar(value: Any, flow: bool, old: str | None = None) -> str:
     if isinstance(value, float) and not math.isfinite(value):
         raise JqMagicError("INVALID_ARGUMENT", f"The new value {value} is not JSON.",
                            "Use finite numbers.")
-    return json.dumps(value)
+    text = json.dumps(value)
+    if isinstance(value, float) and "e" in text and "." not in text:
+        text = text.replace("e", ".0e")  # YAML 1.1 reads 1e+100 as a string, 1.0e+100 as 1e100
+    return text
 
 
 def key(name: str, flow: bool) -> str:

@@ -21,6 +21,7 @@ from jqmagic.core.patch.jsonscan import BOM
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdoc import window_diff
 from jqmagic.core.patch.yamlnodes import Spot, Stream, whole_stream
+from jqmagic.core.sources.yamldocs import parse_yaml
 from jqmagic.core.words import json_equal
 
 _COMMENT = re.compile(r"(?:^|[ \t])#.*$")
@@ -45,7 +46,8 @@ class YamlDoc:
                                "Write the document first; nothing was changed.")
         self.documents = count if count > 1 else None  # several: the root is their array
         values = self.stream.values
-        self.tree = TreeStore(values if self.documents else values[0])
+        # its own list: a document read again is replaced in the stream's, not in the tree
+        self.tree = TreeStore(list(values) if self.documents else values[0])
         self.style = render.detect(self.stream.nodes, self.text)
 
     # ---------------------------------------------------------------- text and checks
@@ -56,9 +58,9 @@ class YamlDoc:
 
     def verify(self) -> None:
         """PATCH_CONFLICT unless the edited text reads back as exactly the edited values
-        (a stream is read whole again: each document was read alone after its edits)."""
+        (read whole again, unless each edit was a scalar replaced in place and checked)."""
         values = self.stream.values
-        if self.documents:
+        if self.documents or self.stream.unread:
             try:
                 values = Stream(self.text, self.label).values
             except JqMagicError as exc:
@@ -72,17 +74,18 @@ class YamlDoc:
     def diff(self, name: str, context: int = 3) -> str:
         return window_diff(self.original, self.text, name, context)
 
-    def _splice(self, start: int, end: int, new: str) -> None:
-        shared = self.stream.shared_starts(start)
+    def _splice(self, doc: int, start: int, end: int, new: str, stale: Any, *,
+                checked: bool = False) -> None:
+        """Replace ``text[start:end]`` in document ``doc``; ``stale``: the node whose text
+        this changes, if its nodes no longer tell it; ``checked``: the new text was read
+        alone (see :meth:`Stream.moved`)."""
+        shared = self.stream.shared_starts(doc)
         if shared and bisect.bisect_left(shared, start) < bisect.bisect_left(shared, end):
             raise JqMagicError(
                 "PATCH_CONFLICT", "The edit would change an anchor (&) that aliases (*) "
                 "elsewhere refer to.", "Edit the YAML by hand there; nothing was changed.")
         self.text = self.text[:start] + new + self.text[end:]
-        try:
-            self.stream.edited(start, self.text)
-        except JqMagicError as exc:
-            raise _unkept(f"the edited text would not read back ({exc.message})") from None
+        self.stream.moved(doc, start, end, self.text, stale, checked=checked)
 
     # ---------------------------------------------------------------- reading
 
@@ -141,16 +144,16 @@ class YamlDoc:
         after = self._member_start(parent, index + 1) if index + 1 < len(items) else None
         text = self.text
         if parent.node.flow_style:
-            if after is not None:
-                self._splice(start, after, "")
-            else:
-                before = self._place(parent, index - 1).end if index else start
-                self._splice(before, target.end, "")
+            if after is None:
+                start = self._place(parent, index - 1).end if index else start
+            cut = (start, target.end if after is None else after)
         elif _starts_line(text, start):
-            line = text.rfind("\n", 0, start) + 1
-            self._splice(line, _line_end(text, target.end, newline=True), "")
+            cut = (text.rfind("\n", 0, start) + 1, _line_end(text, target.end, newline=True))
         else:  # the first member, on its parent's line ("- a: 1"): up to the next one
-            self._splice(start, after, "")
+            cut = (start, after)
+        # the other members' nodes still tell their text (unless aliases number them)
+        stale = None if self.stream.dropped(parent.node, index) else parent.node
+        self._splice(parent.doc, *cut, "", stale)
 
     def _stream_edit(self, parent: list[str]) -> None:
         if self.documents and not parent:
@@ -162,8 +165,8 @@ class YamlDoc:
         node = parent.node
         if self._is_map(node):
             key, child = node.value[index]
-            return self.stream.place(node, key, child)
-        return self.stream.place(node, index, node.value[index])
+            return self.stream.place(parent.doc, node, key, child)
+        return self.stream.place(parent.doc, node, index, node.value[index])
 
     def _index(self, parent: Spot, token: str) -> int:
         """The position of the member ``token`` names (a key: its last occurrence)."""
@@ -179,7 +182,7 @@ class YamlDoc:
         """Where a member's text begins: its key, or the ``-`` of a block sequence item."""
         node = parent.node
         if self._is_map(node):
-            return node.value[index][0].start_mark.index
+            return self.stream.at(parent.doc, node.value[index][0].start_mark.index)
         start = self._place(parent, index).start
         if node.flow_style:
             return start
@@ -194,7 +197,11 @@ class YamlDoc:
         if parent is not None and parent.node.flow_style:
             new = render.flow(value) if not isinstance(value, str) else render.string(
                 value, True, getattr(node, "style", None))
-            self._splice(spot.start, spot.end, new)
+            in_place = self._in_place(spot, new, value)
+            self._splice(spot.doc, spot.start, spot.end, new, None if in_place else spot.node,
+                         checked=in_place)
+            if in_place:
+                self._track(tokens, value)
             return
         start, column = spot.start, _column(text, spot.start)
         keyed = spot.key is not None
@@ -205,25 +212,48 @@ class YamlDoc:
             column += len(lead)
         if render.is_block(value):
             unit = style.seq_indent if isinstance(value, list) else style.unit
-            indent = " " * (_column(text, spot.key.start_mark.index) if keyed else column)
+            key_at = self.stream.at(spot.doc, spot.key.start_mark.index) if keyed else start
+            indent = " " * _column(text, key_at)
             indent += unit if keyed else ""
             new = render.block(value, indent, style)
             if keyed and _starts_line(text, start):
-                self._put(text.rfind("\n", 0, start) + 1, spot.end, indent + new)
+                self._put(spot, text.rfind("\n", 0, start) + 1, spot.end, indent + new)
             elif keyed:
-                self._put(_blank_before(text, start), spot.end, style.newline + indent + new)
+                self._put(spot, _blank_before(text, start), spot.end,
+                          style.newline + indent + new)
             else:
-                self._put(start, spot.end, lead + new + trail)
+                self._put(spot, start, spot.end, lead + new + trail)
             return
         new = self._scalar_text(spot, value)
         if keyed and _starts_line(text, start):  # a block collection under "key:"
-            colon = text.find(":", spot.key.end_mark.index)
+            colon = text.find(":", self.stream.at(spot.doc, spot.key.end_mark.index))
             if not text[colon + 1 : start].strip():
-                self._put(colon + 1, spot.end, " " + new)
+                self._put(spot, colon + 1, spot.end, " " + new)
                 return
-        self._put(start, spot.end, lead + new + trail)
+        if not lead and not trail and self._in_place(spot, new, value):
+            self._splice(spot.doc, start, spot.end, new, None, checked=True)
+            self._track(tokens, value)
+            return
+        self._put(spot, start, spot.end, lead + new + trail)
 
-    def _put(self, start: int, end: int, new: str) -> None:
+    def _in_place(self, spot: Spot, new: str, value: Any) -> bool:
+        """Whether the new scalar replaces the old one on its line and reads alone as
+        ``value`` (so the document need not be read again)."""
+        node, text = spot.node, self.text
+        if (spot.alias or self.stream.kind(spot.node) != "scalar" or node.style in ("|", ">")
+                or isinstance(value, (dict, list)) or "\n" in new or spot.start == spot.end
+                or "\n" in text[spot.start : spot.end]):
+            return False
+        return _reads_as(new, value)
+
+    def _track(self, tokens: list[str], value: Any) -> None:
+        """Set a scalar replaced in place in the values read (not read again)."""
+        holder, path = self.stream.values, tokens if self.documents else ["0", *tokens]
+        for token in path[:-1]:
+            holder = holder[int(token)] if isinstance(holder, list) else holder[token]
+        holder[int(path[-1]) if isinstance(holder, list) else path[-1]] = value
+
+    def _put(self, spot: Spot, start: int, end: int, new: str) -> None:
         """Splice block text; a comment after the old value moves to the end of the new
         text's first line (after a literal block's last line it would be content)."""
         line_end = _line_end(self.text, end)
@@ -232,7 +262,7 @@ class YamlDoc:
             first, newline, rest = new.partition("\n")
             cr = "\r" if first.endswith("\r") else ""
             new, end = first[: len(first) - len(cr)] + tail + cr + newline + rest, line_end
-        self._splice(start, end, new)
+        self._splice(spot.doc, start, end, new, spot.node)
 
     def _scalar_text(self, spot: Spot, value: Any) -> str:
         """A scalar or empty collection for this place, in the old scalar's style."""
@@ -253,13 +283,13 @@ class YamlDoc:
         if node.flow_style:
             member = f"{render.key(name, True)}: {render.flow(value)}"
             if node.value:
-                self._splice(self._place(parent, len(node.value) - 1).end,
-                             self._place(parent, len(node.value) - 1).end, ", " + member)
+                at = self._place(parent, len(node.value) - 1).end
+                self._splice(parent.doc, at, at, ", " + member, parent.node)
             else:
                 close = text.rfind("}", 0, parent.end)
-                self._splice(close, close, member)
+                self._splice(parent.doc, close, close, member, parent.node)
             return
-        indent = " " * _column(text, node.value[0][0].start_mark.index)
+        indent = " " * _column(text, self.stream.at(parent.doc, node.value[0][0].start_mark.index))
         head = render.key(name, False) + ":"
         if render.is_block(value):
             inner = indent + (style.seq_indent if isinstance(value, list) else style.unit)
@@ -267,7 +297,7 @@ class YamlDoc:
         else:
             member = head + " " + render.value_text(value, indent + style.unit, style)
         at = _line_end(text, self._place(parent, len(node.value) - 1).end)
-        self._splice(at, at, style.newline + indent + member)
+        self._splice(parent.doc, at, at, style.newline + indent + member, parent.node)
 
     def _insert_item(self, parent: Spot, index: int, value: Any) -> None:
         node, text, style = parent.node, self.text, self.style
@@ -276,29 +306,40 @@ class YamlDoc:
             item = render.flow(value)
             if index < count:
                 at = self._place(parent, index).start
-                self._splice(at, at, item + ", ")
+                self._splice(parent.doc, at, at, item + ", ", parent.node)
             elif count:
                 at = self._place(parent, count - 1).end
-                self._splice(at, at, ", " + item)
+                self._splice(parent.doc, at, at, ", " + item, parent.node)
             else:
                 close = text.rfind("]", 0, parent.end)
-                self._splice(close, close, item)
+                self._splice(parent.doc, close, close, item, parent.node)
             return
         dash = self._member_start(parent, min(index, count - 1))
         inner = " " * (_column(text, dash) + 2)
         item = "- " + (render.block(value, inner, style) if render.is_block(value)
                        else render.value_text(value, inner, style))
         if index < count:
-            self._splice(dash, dash, item + style.newline + " " * _column(text, dash))
+            self._splice(parent.doc, dash, dash, item + style.newline + " " * _column(text, dash),
+                         parent.node)
         else:
             at = _line_end(text, self._place(parent, count - 1).end)
-            self._splice(at, at, style.newline + " " * _column(text, dash) + item)
+            self._splice(parent.doc, at, at, style.newline + " " * _column(text, dash) + item,
+                         parent.node)
 
 
 def _unkept(why: str) -> JqMagicError:
     return JqMagicError("PATCH_CONFLICT", f"Cannot keep the YAML's format for this edit: {why}.",
                         "Nothing was changed. Edit that part by hand, or report the file "
                         "and the edit as a bug.")
+
+
+def _reads_as(text: str, value: Any) -> bool:
+    """Whether ``text`` alone is a YAML document holding exactly ``value``."""
+    try:
+        documents = parse_yaml(text)
+    except JqMagicError:
+        return False
+    return len(documents) == 1 and json_equal(documents[0], value)
 
 
 def _column(text: str, pos: int) -> int:
