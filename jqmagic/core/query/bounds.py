@@ -9,25 +9,31 @@ NO_RESULTS = "Query returned no results"
 _ITERATED = re.compile(r"^(?P<head>.*?)\[\]\s*$", re.S)
 
 
-def slice_suggestion(program: str, start: int, end: int) -> str:
-    """A jq program that shows results ``start`` to ``end`` of ``program``.
+def slice_suggestion(program: str, start: int, end: int, several_inputs: bool = False) -> str:
+    """A jq program that shows results ``start`` to ``end`` of ``program`` (over every input
+    at once when the program ran on ``several_inputs``: JSON Lines, a YAML stream, files).
 
     >>> slice_suggestion(".items[]", 100, 200)
     '.items[100:200][]'
     >>> slice_suggestion(".a[] | .b", 100, 200)
     '[.a[] | .b][100:200][]'
+    >>> slice_suggestion(".answer", 100, 200, several_inputs=True)
+    '[inputs | .answer][100:200][] (with null input, as jq -n)'
     """
     program = program.strip()
+    if several_inputs:
+        return f"[inputs | {program}][{start}:{end}][] (with null input, as jq -n)"
     match = _ITERATED.match(program)
     if match and "|" not in program and "," not in program:
         return f"{match['head']}[{start}:{end}][]"
     return f"[{program}][{start}:{end}][]"
 
 
-def truncation_message(program: str, shown: int, total: int, payload: str | None = None) -> str:
+def truncation_message(program: str, shown: int, total: int, payload: str | None = None,
+                       several_inputs: bool = False) -> str:
     """The one line shown when only ``shown`` of ``total`` results appear."""
-    where = f" The full result is in {payload}." if payload else ""
-    nxt = slice_suggestion(program, shown, shown + max(shown, 100))
+    where = f" The full result is in {payload}, one result a line." if payload else ""
+    nxt = slice_suggestion(program, shown, shown + max(shown, 100), several_inputs)
     return (f"Truncated. Showing {shown:,} of {total:,} results.{where} "
             f"Refine the query or use jq slicing: {nxt}")
 

@@ -89,7 +89,7 @@ def _store(json_text: str, result: QueryResult) -> str:
 
 
 def bounded(program: str, texts: list[str], header: dict, raw: bool, limits: Bounds,
-            spilled: payloads.PayloadRef | None) -> QueryResult:
+            spilled: payloads.PayloadRef | None, several_inputs: bool = False) -> QueryResult:
     """The result of a run, cut to ``limits`` with one line saying how and where the rest is."""
     values = parse_values(texts)
     printed = [v if raw and isinstance(v, str) else t for v, t in zip(values, texts, strict=True)]
@@ -107,7 +107,8 @@ def bounded(program: str, texts: list[str], header: dict, raw: bool, limits: Bou
         result.message = bounds.NO_RESULTS
     elif not limits.passthrough and total > len(values):
         result.truncated = True
-        result.message = bounds.truncation_message(program, len(values), total, payload)
+        result.message = bounds.truncation_message(program, len(values), total, payload,
+                                                   several_inputs)
     if not limits.passthrough and len(text) > limits.max_chars:
         if payload is None:
             payload = _store("\n".join(texts) + "\n", result)

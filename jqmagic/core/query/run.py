@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import glob
 import time
 from dataclasses import replace
 from typing import Any
@@ -59,7 +60,7 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
     texts = split(body, header["sizes"])
     spilled = payloads.settle(slot) if header["spilled"] else None
     result = bounded(request.program, texts, header, request.printing.raw, request.bounds,
-                     spilled)
+                     spilled, _several_inputs(request))
     result.elapsed = time.perf_counter() - started
     error = JqMagicError.from_wire(header["error"]) if header["error"] else None
     if request.source.kind not in ("exec", "null"):
@@ -106,6 +107,21 @@ def _run(request: requests.Request, slot: payloads.PayloadRef | None,
 def clear_cache() -> None:
     """Forget every parsed document kept for later queries (frees the worker's memory)."""
     shared_worker().clear_cache()
+
+
+def _several_inputs(request: requests.Request) -> bool:
+    """Whether the program runs on several inputs in turn (JSON Lines, a YAML stream,
+    several files or a payload of results), so that slicing its results takes them all."""
+    source, run = request.source, request.run
+    if run.slurp or run.null_input:
+        return False
+    if source.kind == "payload":
+        return True
+    if source.kind == "file":
+        specs = source.spec if isinstance(source.spec, list) else [source.spec]
+        return len(specs) > 1 or any(glob.has_magic(s) or source.formats.for_path(s) in
+                                     ("jsonl", "yaml") for s in specs)
+    return source.formats.for_text() in ("jsonl", "yaml")
 
 
 def _add_shape_hint(result: QueryResult, error: JqMagicError | None,

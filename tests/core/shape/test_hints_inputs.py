@@ -41,3 +41,13 @@ def test_slurp_makes_one_array_of_the_inputs(tmp_path):
         assert "there is an array of 2 objects" in exc.hint and "try .[].answer" in exc.hint
     else:
         raise AssertionError("an array has no key")
+
+
+def test_the_next_slice_of_several_inputs_takes_them_all(tmp_path):
+    path = tmp_path / "qa.jsonl"
+    path.write_text("".join(f'{{"answer": "{"x" * (i % 7)}"}}\n' for i in range(250)))
+    first = query(".answer | length", file=str(path))
+    assert first.truncated and "[inputs | .answer | length][100:200][]" in first.message
+    following = query("[inputs | .answer | length][100:200][]", file=str(path),
+                      null_input=True)
+    assert following.values == [i % 7 for i in range(100, 200)]  # the slice it promised
