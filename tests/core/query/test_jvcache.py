@@ -14,8 +14,8 @@ from jqmagic.core.query.run import clear_cache
 from jqmagic.core.settings import settings
 from tests.core.query.inline import inline_worker
 
-# label/break is outside the fast path's subset (libjq answers)
-OUTSIDE_THE_FAST_PATH = 'label $out | [.items[] | "\\(.name)=\\(.n)"] | join(",")'
+# nan is outside the fast path's subset (libjq answers)
+OUTSIDE_THE_FAST_PATH = 'nan as $nan | [.items[] | "\\(.name)=\\(.n)"] | join(",")'
 
 
 @pytest.fixture
