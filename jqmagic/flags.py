@@ -292,20 +292,22 @@ def jq_args(namespace: argparse.Namespace) -> dict[str, Any]:
     return values
 
 
-def edit_in_place(program: str, files: list[str], dry_run: bool) -> tuple[list[str], bool]:
+def edit_in_place(program: str, files: list[str], dry_run: bool,
+                  face: str = "terminal") -> tuple[list[str], bool]:
     """``-i``: edit each file by ``program``, each on its own (one that fails changes
     nothing and the others go on); the lines to show, and whether every file succeeded."""
     from jqmagic.core.patch import patch
+    from jqmagic.core.sources.files import resolve_files
 
     if not files:
         raise JqMagicError("INVALID_ARGUMENT", "-i edits files, and none was named.",
                            "Name the files: -i '.version = \"2\"' package.json")
     lines, ok = [], True
-    for path in files:
+    for path in (found for name in files for found in _each_file(resolve_files, name)):
         try:
             result = patch(path, jq=program, dry_run=dry_run)
         except JqMagicError as exc:
-            lines.append(f"{path}: {exc.code}: {exc.message}")
+            lines.append(f"{path}: {exc.render(face)}")  # code, message, detail and hint
             ok = False
             continue
         count = len(result.changes) if result.changed else 0
@@ -314,6 +316,14 @@ def edit_in_place(program: str, files: list[str], dry_run: bool) -> tuple[list[s
         if dry_run and result.diff:
             lines.append(result.diff.rstrip("\n"))
     return lines, ok
+
+
+def _each_file(resolve: Callable[[str], list[str]], name: str) -> list[str]:
+    """The files a name or glob names (a missing one is left to the edit to report)."""
+    try:
+        return resolve(name)
+    except JqMagicError:
+        return [name]
 
 
 def named_source(namespace: argparse.Namespace, words: list[str]) -> dict[str, Any]:

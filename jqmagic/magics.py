@@ -200,7 +200,8 @@ class JqMagic(Magics):
         else:
             program = cell
         if args.in_place:
-            lines, ok = self.run_core(flags.edit_in_place, program, words, args.dry_run)
+            lines, ok = self.run_core(flags.edit_in_place, program, words, args.dry_run,
+                                      "notebook")
             return _Text("\n".join(lines))
         keywords = {**flags.query_keywords(args), **self.source_kwargs(args, words)}
         keywords["passthrough"] = args.passthrough or args.out is not None or args.to == "df"

@@ -97,3 +97,16 @@ def test_a_reader_that_goes_away_ends_the_command_quietly(env, tmp_path):
         run.stdout.close()  # as `| head -1` does
         err = run.stderr.read().decode()
         assert run.wait(60) == 141 and "Traceback" not in err, err  # jq: killed by SIGPIPE
+
+
+def test_in_place_takes_globs_and_says_each_failure_with_its_hint(env, tmp_path):
+    for name, text in (("a.json", '{"n": 1}\n'), ("b.json", '{"n": 2}\n'),
+                       ("c.json", '{"n": "x"}\n')):
+        (tmp_path / name).write_text(text)
+    run = subprocess.run([sys.executable, "-m", "jqmagic", "query", "-i", ".n += 1",
+                          str(tmp_path / "*.json")], capture_output=True, text=True,
+                         timeout=60, env=env)
+    assert run.returncode == 5  # one file failed; the others were edited
+    assert [(tmp_path / n).read_text() for n in ("a.json", "b.json", "c.json")] == \
+        ['{"n": 2}\n', '{"n": 3}\n', '{"n": "x"}\n']
+    assert "c.json: QUERY_ERROR: " in run.stdout and "\nHint: " in run.stdout
