@@ -56,8 +56,8 @@ def parse_line(magic, line: str):
     except ValueError as exc:
         raise MagicError(f"INVALID_ARGUMENT: {exc} in the magic's line.\n"
                          "Hint: quote the jq filter with single quotes.") from None
-    try:
-        return magic.parser.parse_args(argv)
+    try:  # options anywhere on the line, as the command line takes them
+        return magic.parser.parse_intermixed_args(argv)
     except UsageError as exc:  # argparse's own complaint, given a stable code
         error = usage_error(JqMagicError("INVALID_ARGUMENT", f"{exc}.", "Write an option's "
                                          "value that starts with '-' as --option=VALUE; see "

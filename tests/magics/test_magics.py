@@ -134,3 +134,11 @@ def test_results_before_an_error_are_shown_then_the_error(run_cell):
         run_cell("%jq '.[] | . + 1' --input '[1, \"a\", 3]'")
     assert info.value.code == "QUERY_ERROR"
     assert [o.data["text/plain"] for o in shown.outputs] == ["2"]  # jq printed 2, then failed
+
+
+def test_options_anywhere_on_the_line_as_on_the_command_line(ip, run_cell):
+    ip.user_ns["team"] = [{"id": "u-1", "role": "dev"}, {"id": "u-2", "role": "dev"}]
+    run_cell("%jsonpatch team set --match '' --where '{\"id\": \"u-2\"}' /role '\"admin\"'")
+    assert ip.user_ns["team"][1]["role"] == "admin"
+    assert run_cell("%jq --compact-output '.[1]' team --raw-output").text == \
+        '{"id":"u-2","role":"admin"}'
