@@ -15,6 +15,7 @@ from collections.abc import Callable
 
 from jqmagic import flags, jqcli
 from jqmagic.core.errors import JqMagicError, too_deep
+from jqmagic.core.options import Bounds
 from jqmagic.core.words import json_text
 
 
@@ -40,6 +41,7 @@ def _inspect_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _run_inspect(args: argparse.Namespace) -> int:
+    from jqmagic.core import payloads
     from jqmagic.core.shape import shape
 
     source = flags.named_source(args, [args.source] if args.source is not None else [])
@@ -48,8 +50,16 @@ def _run_inspect(args: argparse.Namespace) -> int:
     result = shape(path=args.path, depth=args.depth, format=args.format, stats=args.stats,
                    stream=args.stream, jsonl=args.jsonl, yaml=args.yaml, jsonc=args.jsonc,
                    **source)
-    print(json_text(result.value,
-                     **({"separators": (",", ":")} if args.compact else {"indent": 2})))
+    text = json_text(result.value,
+                     **({"separators": (",", ":")} if args.compact else {"indent": 2}))
+    bound = Bounds.default().max_chars
+    if args.passthrough or len(text) <= bound:
+        print(text)
+        return 0
+    kept = payloads.store(text)  # too long to print: kept whole, and said where
+    print(f"The {args.format} is {len(text):,} characters, over the {bound:,} a command "
+          f"prints: it is in payload {kept.id} ({kept.path}). See less with --depth N or "
+          "--path POINTER, or print it all with --all.", file=sys.stderr)
     return 0
 
 

@@ -192,6 +192,8 @@ INSPECT = (
     _switch(("--browse",), "browse", "open the SchemaBrowser widget", faces=(MAGIC,)),
     _switch(("-c", "--compact-output"), "compact", "print the shape on one line",
             faces=(CLI,)),
+    _switch(("--all",), "passthrough", "print the shape however long (else past the bound "
+            "it goes to the payload store)", faces=(CLI,)),
     _OUT,
 )
 

@@ -60,3 +60,15 @@ def test_corpus_yaml_stream_of_documents():
     run = jqmagic(str(CORPUS / "k8s/ingress-nginx-cloud-deploy.yaml"), "--depth", "0")
     out = json.loads(run.stdout)
     assert out["arrayLength"] == 19 and out["keyPresence"]["kind"] == 19
+
+
+def test_a_shape_over_the_bound_goes_to_the_payload_store(tmp_path, monkeypatch):
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path / "payloads"))
+    wide = tmp_path / "wide.json"
+    wide.write_text(json.dumps({f"key{i:05}": {"n": i, "s": "x"} for i in range(20_000)}))
+    run = jqmagic("--format", "jsonschema", str(wide))
+    assert run.returncode == 0 and run.stdout == ""
+    assert "over the 200,000 a command prints" in run.stderr and "--all" in run.stderr
+    kept = next((tmp_path / "payloads").glob("*/payload.json"))
+    whole = jqmagic("--format", "jsonschema", "--all", str(wide))
+    assert json.loads(kept.read_text()) == json.loads(whole.stdout)  # the same, kept whole
