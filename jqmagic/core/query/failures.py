@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import difflib
+import functools
+import json
 import os
 import re
 
@@ -12,6 +15,7 @@ from jqmagic.core.words import cut, term
 PRECISE_ERROR_BYTES = 64 * 1024 * 1024
 MESSAGE_CHARS = 2_000  # a jq error message shown at most (error("x" * 1e7) stays bounded)
 UNDEFINED_VAR = re.compile(r"\$(\w+) is not defined")
+UNDEFINED_FUNCTION = re.compile(r"^(\w+)/(\d+) is not defined")
 _POSITION = re.compile(r"at line (\d+), column (\d+)")
 _COMPILE_PLACE = re.compile(r"^jq: error: (?P<what>.*?)(?: at <top-level>, line (?P<line>\d+)"
                             r"(?:, column (?P<col>\d+))?)?:?$")
@@ -29,13 +33,45 @@ def compile_error(error: str, program: str) -> JqMagicError:
     hint = "Check the jq syntax; quote keys with special characters: .\"my-key\"."
     if "unexpected end of file" in what:
         hint = "The program stops too early: close every (, [, { and \" it opens."
+        if program.rstrip().endswith("|"):
+            hint = "The program ends with a pipe: write the filter that comes after it."
     var = UNDEFINED_VAR.search(error)
     if var:
         hint = f"Bind it with {term('bind', var[1])}."
+    function = UNDEFINED_FUNCTION.search(what)
+    if function:
+        hint = _function_hint(function[1], int(function[2]))
     extra = len([line for line in lines[1:] if line.startswith("jq: error")])
     more = f" (and {extra} more error(s))" if extra else ""
     return JqMagicError("INVALID_QUERY", f"Invalid jq program: {cut(what, MESSAGE_CHARS)}{more}",
                         hint, detail)
+
+
+def _function_hint(name: str, arity: int) -> str:
+    """Did-you-mean for an undefined function, from jq's own builtins (same arity first)."""
+    known = _builtins()
+    same = [n for n, count in known if count == arity]
+    close = difflib.get_close_matches(name, same, n=1) or \
+        difflib.get_close_matches(name, [n for n, _ in known], n=1, cutoff=0.8)
+    if close:
+        arities = sorted(count for n, count in known if n == close[0])
+        return f"{name}/{arity} is no jq builtin; did you mean {close[0]} " \
+            f"(taking {' or '.join(map(str, arities))} argument(s))?"
+    params = f"({'; '.join('f' + str(i) for i in range(1, arity + 1))})" if arity else ""
+    return f"{name}/{arity} is no jq builtin: define it first (def {name}{params}: ...;)."
+
+
+@functools.cache
+def _builtins() -> tuple[tuple[str, int], ...]:
+    """jq 1.8.2's builtins as (name, arity), asked of libjq itself."""
+    from jqmagic.core.query import libjq
+
+    program = libjq.compile_program("[builtins[] | split(\"/\") | [.[0], (.[1] | tonumber)]]")
+    try:
+        value = next(libjq.results(program, libjq.parse_text("null")[0]))
+        return tuple((name, arity) for name, arity in json.loads(libjq.dump(value)))
+    finally:
+        program.close()
 
 
 def run_error(error: str, total: int) -> JqMagicError:

@@ -268,3 +268,12 @@ def test_payload_keeps_json_even_for_raw_output(tmp_path, monkeypatch):
     result = query(".[]", value=lines, raw=True, max_tokens=500)
     assert result.truncated and result.text.startswith("line 0 x")
     assert payload(result.payload_id) == lines
+
+
+def test_compile_error_hints_name_the_builtin_meant():
+    for program, meant in (("mapp(.a)", "did you mean map "), ("lenght", "did you mean length "),
+                           ("[.[] | selct(. > 1)]", "did you mean select ")):
+        assert meant in codes(query, program, null_input=True).hint, program
+    unknown = codes(query, "zzqx(1; 2)", null_input=True).hint
+    assert "def zzqx(f1; f2): ...;" in unknown
+    assert "ends with a pipe" in codes(query, ".a |", null_input=True).hint
