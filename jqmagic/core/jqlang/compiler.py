@@ -166,11 +166,14 @@ def binary(a: Compiled, b: Compiled, fn) -> Compiled:
 def _slice(node, bound):
     _, target, lower, upper = node
     bounds = [compile_node(b, bound) if b is not None else None for b in (lower, upper)]
-    if any(b is not None and b.one is None for b in bounds):
-        raise NotMine("slice bounds with several values")
-    lo, hi = (b.one if b is not None else (lambda v, e: None) for b in bounds)
     slice_of = jv.slice_of
     t = compile_node(target, bound)
+    if any(b is not None and b.one is None for b in bounds):
+        gl, gh = (b.gen if b is not None else (lambda v, e: (None,)) for b in bounds)
+        gt = t.gen
+        return many(lambda v, e: (slice_of(x, start, stop) for start in gl(v, e)
+                                  for stop in gh(v, e) for x in gt(v, e)))
+    lo, hi = (b.one if b is not None else (lambda v, e: None) for b in bounds)
     if t.one:
         ft = t.one
 

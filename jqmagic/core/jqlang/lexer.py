@@ -86,9 +86,10 @@ def interpolation_end(program: str, i: int) -> int:
 
 
 def decode(raw: str) -> str:
-    """The text of a piece of a string literal (JSON's escapes)."""
+    """The text of a piece of a string literal (JSON's escapes; jq keeps raw control
+    characters such as a newline as they are)."""
     try:
-        text = json.loads(f'"{raw}"')
+        text = json.loads(f'"{raw}"', strict=False)
     except ValueError as exc:
         raise NotMine("string escape") from exc
     if any(0xD800 <= ord(c) <= 0xDFFF for c in text):
