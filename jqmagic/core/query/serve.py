@@ -114,9 +114,12 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict) -> tuple[dict, byte
                                       slurp=run["slurp"], flags=flags))
             else:
                 prepared = stack.enter_context(sources.prepare(source, run.get("timeout")))
-                take(libjq.run(program, prepared.files, null_input=run["null_input"],
-                               slurp=run["slurp"], raw_input=run["raw_input"], flags=flags,
-                               parse_flags=_events(run), stdin=prepared.stdin))
+                try:
+                    take(libjq.run(program, prepared.files, null_input=run["null_input"],
+                                   slurp=run["slurp"], raw_input=run["raw_input"], flags=flags,
+                                   parse_flags=_events(run), stdin=prepared.stdin))
+                except libjq.InputError as exc:  # said while the converted files still exist
+                    error = failures.input_error(str(exc), prepared)
     except libjq.InputError as exc:
         error = failures.input_error(str(exc), prepared or sources.Prepared())
     except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:

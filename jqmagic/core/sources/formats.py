@@ -12,6 +12,8 @@ from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
 from jqmagic.core.words import term
 
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+# a first line that is a YAML document marker, mapping key or sequence item, not JSON
+_LOOKS_LIKE_YAML = re.compile(r"\A(?:\s*#[^\n]*\n)*\s*(?:---|[\w.-]+:(?:\s|$)|- )")
 
 
 def _jsonable(obj: Any) -> Any:
@@ -76,6 +78,8 @@ def invalid_json(label: str, why: str, text: str, line: int, column: int,
                  f"read it with {term('jsonc')}.")
     if fmt == "yaml":
         hint = f"Read it as YAML with {term('yaml')}."
+    elif fmt == "json" and _LOOKS_LIKE_YAML.match(text):
+        hint += f" It reads as YAML: read it with {term('yaml')}."
     return JqMagicError("INVALID_JSON", f"{label}, line {line}, column {column}: {why}",
                         hint, excerpt)
 

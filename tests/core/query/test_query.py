@@ -277,3 +277,10 @@ def test_compile_error_hints_name_the_builtin_meant():
     unknown = codes(query, "zzqx(1; 2)", null_input=True).hint
     assert "def zzqx(f1; f2): ...;" in unknown
     assert "ends with a pipe" in codes(query, ".a |", null_input=True).hint
+
+
+def test_bad_inline_json_points_at_the_place_and_knows_yaml():
+    error = codes(query, ".name", text="name: x\nlist:\n  - 1\n")
+    assert error.code == "INVALID_JSON" and "^" in error.detail  # the caret under the place
+    assert "It reads as YAML" in error.hint
+    assert "YAML" not in codes(query, ".", text='{"a":').hint
