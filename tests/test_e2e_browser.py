@@ -33,8 +33,9 @@ CHROMIUM = os.environ.get("JQMAGIC_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                  "--no-first-run", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
-NOTEBOOKS = ("01-tour.ipynb", "02-learn-jq.ipynb")
+NOTEBOOKS = ("01-tour.ipynb", "02-learn-jq.ipynb", "03-big-files.ipynb", "04-agents.ipynb")
 OUTPUTS = ".jp-NotebookPanel:not(.lm-mod-hidden) .jp-OutputArea"
+WIDE = "wide-object.ipynb"  # written by the test: one object of 100,000 keys
 
 pytestmark = [
     pytest.mark.e2e,
@@ -66,6 +67,12 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
     for name in NOTEBOOKS:
         shutil.copy(ROOT / "notebooks" / name, root / name)
+    nbformat = require("nbformat")
+    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                             "name": "python3"}}
+    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
+        "import jqmagic\njqmagic.SchemaBrowser(value={f'k{i}': i for i in range(100_000)})")],
+        metadata=kernel), root / WIDE)
     # every cell in the DOM (JupyterLab 4 renders only the visible ones by default), no news
     settings = root / ".settings" / "@jupyterlab"
     (settings / "notebook-extension").mkdir(parents=True)
@@ -144,7 +151,7 @@ def open_and_run_all(page, lab, name: str) -> float:
     """Open notebook ``name``, wait for its kernel, Run All Cells; the seconds it took."""
     started = time.monotonic()
     page.goto(f"{lab['base']}/lab/tree/{name}?token={lab['token']}")
-    stored = json.loads((ROOT / "notebooks" / name).read_text())
+    stored = json.loads((lab["root"] / name).read_text())
     code_cells = sum(c["cell_type"] == "code" for c in stored["cells"])
     page.wait_for_function(  # every cell rendered, and the kernel started and idle
         "n => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
@@ -252,6 +259,8 @@ def browse_tree_by_keyboard(page, ip, lab) -> None:
     assert "/full_name" in browser.locator(".jqm-matches").inner_text()
     page.keyboard.press("ArrowDown")
     wait_selected(page, ".[].full_name")
+    page.wait_for_function("() => document.querySelector('.jqm-details').innerText"
+                           ".includes('/5/full_name')")  # where this match is
     shot(browser, "tree-search-a-value")
 
     # "c" copies the jq path; it works in %jq on the same file
@@ -285,6 +294,14 @@ def reopened_shows_the_snapshot(page, lab) -> None:
     while "jqmagic-snapshot" not in saved.read_text():
         assert time.monotonic() < deadline, "the notebook was not saved"
         time.sleep(0.5)
+    # a restarted kernel no longer has the tree: reloaded, the page shows the snapshot
+    page.locator(".lm-MenuBar-itemLabel", has_text="Kernel").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Restart Kernel…").first.click()
+    page.locator(".jp-Dialog-button", has_text="Restart").click()
+    page.wait_for_function("() => /\\| Idle/.test(document.querySelector("
+                           "'#jp-main-statusbar')?.innerText || '')")
+    page.reload()
+    page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jqmagic-snapshot").wait_for()
     page.locator(".lm-MenuBar-itemLabel", has_text="Kernel").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Shut Down Kernel").first.click()
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()
@@ -315,3 +332,42 @@ def test_course_in_jupyterlab(lab, page):
     assert "Diff: - expected, + yours" in legend
     no_mathjax(page)
     shot(miss, "course-miss-with-legend")
+
+
+@pytest.mark.parametrize("name", NOTEBOOKS[2:])
+def test_other_notebooks_in_jupyterlab(lab, page, name):
+    """The big-files and agents notebooks run in JupyterLab: an error only where a cell is
+    tagged to raise one, and nothing typeset by MathJax."""
+    open_and_run_all(page, lab, name)
+    stored = [c for c in json.loads((ROOT / "notebooks" / name).read_text())["cells"]
+              if c["cell_type"] == "code"]
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
+    for index, source in enumerate(stored):
+        failed = cells.nth(index).locator(
+            "[data-mime-type='application/vnd.jupyter.stderr']").count()
+        allowed = "raises-exception" in source.get("metadata", {}).get("tags", [])
+        assert not failed or allowed, "".join(source["source"])[:80]
+    no_mathjax(page)
+    shot(page.locator(".jp-NotebookPanel:not(.lm-mod-hidden)"), name.split(".")[0])
+
+
+def test_100k_keys_scroll_in_a_window_of_rows(lab, page):
+    open_and_run_all(page, lab, WIDE)
+    tree = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jqm-tree")
+    tree.wait_for()
+    rows = tree.locator(".jqm-row")
+    assert rows.count() < 40  # only the rows in view are drawn
+    tree.focus()
+    started = time.monotonic()
+    page.keyboard.press("End")  # the last of 100,001 rows, fetched from the kernel
+    wait_selected(page, ".k99999")
+    jumped = time.monotonic() - started
+    started = time.monotonic()
+    tree.hover()
+    for _ in range(20):
+        page.mouse.wheel(0, -2_000)
+    page.keyboard.press("Home")
+    wait_selected(page, ".")
+    assert rows.count() < 40
+    assert jumped < 5 and time.monotonic() - started < 10, jumped
+    shot(tree, "tree-100k-keys")

@@ -68,6 +68,7 @@ function render({ model, el: host }) {
   let cache = new Map(); // row index -> row
   let asked = null;
   let cursor = model.get("cursor"); // ahead of the kernel while keys come fast
+  let pending = null; // a row index to select once the kernel has sent it
 
   function detail(label) {
     const pair = model.get("details").find((d) => d[0] === label);
@@ -120,7 +121,8 @@ function render({ model, el: host }) {
         el("span", { class: "jqm-name" }, row.name),
         el("span", { class: "jqm-badge" }, row.type),
         el("span", { class: "jqm-size" }, row.size),
-        el("span", { class: "jqm-presence" }, row.presence),
+        el("span", { class: "jqm-presence", title: "objects that have this key" },
+          row.presence ? `in ${row.presence}` : ""),
         el("span", { class: "jqm-sample" }, row.sample));
       if (row.kids) item.setAttribute("aria-expanded", String(row.open));
       item.addEventListener("click", () => { cursor = row.i; select(row.id); tree.focus(); });
@@ -164,13 +166,24 @@ function render({ model, el: host }) {
   function move(delta) {
     const index = Math.max(0, Math.min(cursor + delta, model.get("row_count") - 1));
     const row = cache.get(index);
+    pending = null;
     if (row) {
       cursor = index;
       select(row.id);
       scrollTo(index);
     } else {
+      pending = index; // selected when its row arrives
+      scrollTo(index);
       want(index, 1);
     }
+  }
+
+  function arrived() {
+    if (pending === null || !cache.has(pending)) return;
+    const index = pending;
+    pending = null;
+    cursor = index;
+    select(cache.get(index).id);
   }
 
   tree.addEventListener("keydown", (event) => {
@@ -232,7 +245,7 @@ function render({ model, el: host }) {
   }
 
   tree.addEventListener("scroll", () => requestAnimationFrame(draw));
-  model.on("change:rows", draw);
+  model.on("change:rows", () => { draw(); arrived(); });
   model.on("change:row_count", draw);
   model.on("change:selected", draw);
   model.on("change:cursor", () => {
@@ -245,27 +258,13 @@ function render({ model, el: host }) {
   model.on("change:search_note", drawMatches);
   model.on("change:busy", drawBusy);
   model.on("change:output", () => { output.innerHTML = model.get("output"); drawBusy(); });
-  // without a kernel (shut down, restarted) the view is dead: let the snapshot show again
-  function liveness() {
-    const dead = Boolean(host.closest(".jupyter-widgets-disconnected"));
-    hide.disabled = dead;
-    root.classList.toggle("jqm-dead", dead);
-  }
-  const watch = new MutationObserver(liveness);
-  watch.observe(host, { attributes: true, attributeFilter: ["class"] });
-  model.on("comm_live_update", () => setTimeout(liveness));
-  model.on("destroy", () => { hide.disabled = true; });
-
   search.value = model.get("search");
   jq.value = model.get("query");
   output.innerHTML = model.get("output");
   draw();
   drawDetails();
   drawMatches();
-  return () => {
-    watch.disconnect();
-    hide.remove();
-  };
+  return () => hide.remove();
 }
 
 export default { render };
