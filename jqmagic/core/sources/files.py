@@ -77,7 +77,7 @@ def _not_found(pattern: str) -> JqMagicError:
     folder = path.parent if str(path.parent) else Path(".")
     hint = "Check the path; ~ and globs are expanded."
     if folder.is_dir():
-        names = [p.name for p in folder.iterdir()]
+        names = [p.name for p in folder.iterdir() if p.is_file()]  # a folder is no answer
         close = difflib.get_close_matches(path.name, names, n=3)
         if close:
             hint = "Did you mean " + ", ".join(str(folder / c) for c in close) + "?"
