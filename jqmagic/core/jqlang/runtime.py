@@ -47,9 +47,15 @@ def start(timeout: float | None, literals: Any = None) -> None:
 
 
 def check() -> None:
-    """Raise TIMEOUT, worded as the worker words it, once the deadline has passed."""
+    """Raise TIMEOUT, worded as the worker words it, once the deadline has passed; NotMine
+    once a ``?//`` destructuring was left early (jq's break would try its next pattern:
+    every caller checks at the end of a run)."""
     if state.deadline is not None and time.monotonic() > state.deadline:
         raise timeout_error(state.timeout)
+    if state.alternative_abandoned:
+        from jqmagic.core.jqlang.errors import NotMine  # errors reads this module's state
+
+        raise NotMine("a ?// destructuring was left early")
 
 
 def timeout_error(timeout: float) -> JqMagicError:

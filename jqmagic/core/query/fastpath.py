@@ -234,8 +234,6 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
         spill.close()
     if runtime.state.floats_compared and literals.long:
         raise NotMine("long number literals were compared")
-    if runtime.state.alternative_abandoned:
-        raise NotMine("a ?// destructuring was left early: jq would try its next pattern")
     out.spilled, out.spill_error = spill.written, spill.error
     return out
 
