@@ -171,17 +171,13 @@ def test_the_snapshot_shows_the_open_tree_and_the_selection():
     assert "<b>name</b>" not in b.snapshot_html()
 
 
-def test_displayed_it_leaves_a_snapshot_that_follows_the_tree(monkeypatch):
-    from IPython.core.interactiveshell import InteractiveShell
-    from IPython.testing.globalipapp import start_ipython
-
-    shell = start_ipython() or InteractiveShell.instance()
+def test_displayed_it_leaves_a_snapshot_that_follows_the_tree(ip, monkeypatch):
     published, updates = [], []
 
     def publish(data, metadata=None, transient=None, update=False, **kw):
         (updates if update else published).append(data)
 
-    monkeypatch.setattr(shell.display_pub, "publish", publish)
+    monkeypatch.setattr(ip.display_pub, "publish", publish)
     b = SchemaBrowser(value=DOC)
     b._ipython_display_()
     assert "application/vnd.jupyter.widget-view+json" in published[0]
