@@ -187,9 +187,10 @@ class Stream:
         stale = self._stale[spot.doc]
         if not stale.starts:
             return False
-        low = self.offset(spot.doc, spot.start)
-        high = max(self.offset(spot.doc, spot.end), 0 if spot.alias else spot.node.end_mark.index)
-        return stale.touches(low, high)
+        if spot.alias:
+            return stale.touches(self.offset(spot.doc, spot.start),
+                                 self.offset(spot.doc, spot.end))
+        return stale.touches(spot.node.start_mark.index, spot.node.end_mark.index)
 
     def _region(self, doc: int) -> int:
         """Where a document's text begins: the line of its ``---`` (0 for the first)."""

@@ -6,6 +6,7 @@ byte and in order; a failed edit leaves the file byte-identical. Real manifests 
 
 from __future__ import annotations
 
+import collections
 import json
 
 import pytest
@@ -138,10 +139,11 @@ def edits(draw, value):
 
 def touched_lines(root, changes, text: str) -> set[int]:
     """The lines an edit of these pointers may rewrite, found by PyYAML alone: a value
-    replaced or removed and its key's line (and a flow parent's); a parent left empty and
-    its key's line; the next member's line when the first one of a "- a: 1" item goes. An
-    addition to a block collection rewrites no line."""
+    replaced or removed and its key's line (and a flow parent's); a parent whose members
+    all go and its key's line; the next member's line when the first one of a "- a: 1"
+    item goes. An addition to a block collection rewrites no line."""
     lines: set[int] = set()
+    removed = collections.Counter(c.path.rsplit("/", 1)[0] for c in changes if c.new is None)
     for change in changes:
         chain = [(None, root)]
         for step in [s.replace("~1", "/").replace("~0", "~")
@@ -167,7 +169,7 @@ def touched_lines(root, changes, text: str) -> set[int]:
         if len(chain) > 1 and change.new is None:
             parent_key, parent = chain[-2]
             members = parent.value
-            if len(members) <= 1:
+            if len(members) <= removed[change.path.rsplit("/", 1)[0]]:  # all go: "{}"
                 lines.update(_span(parent, parent_key, text))
             start = (key or node).start_mark
             line_head = text.split("\n")[start.line][: start.column]
