@@ -1,25 +1,28 @@
-"""Benchmark setting one value in a big pretty-printed JSON file: jqmagic patch vs json load+dump.
+"""Benchmark changing one value in a big file: jqmagic patch and -i vs jq, yq and load + dump.
 
-The data is generated deterministically under bench/data/ (gitignored): ``{"meta": ...,
-"users": [...]}`` written with a 2-space indent, non-ASCII names and money amounts written
-with two decimals (``12.50``), as a hand-kept or exported file would have them. Each run
-works on a fresh copy, in its own process: wall time, and peak RSS from ``wait4``. Afterwards
-the output is compared line by line with the input, to show what each way rewrote.
+The data is generated deterministically under bench/data/ (gitignored): a JSON file
+``{"meta": ..., "users": [...]}`` written with a 2-space indent, non-ASCII names and money
+amounts written with two decimals (``12.50``), as a hand-kept or exported file would have
+them; and the same users as a YAML file with comments. Each run works on a fresh copy, in
+its own process, timed by GNU ``/usr/bin/time -v`` (wall time, peak RSS). Afterwards the
+output is compared with the input, to show how many lines each way rewrote.
 
-    .venv/bin/python bench/bench_patch.py                 # 100 MB, rewrites RESULTS-patch.md
-    .venv/bin/python bench/bench_patch.py --megabytes 10  # a quick run
+    .venv/bin/python bench/bench_patch.py     # 100 MB JSON, 10 MB YAML; RESULTS-patch.md
+    .venv/bin/python bench/bench_patch.py --megabytes 10 --yaml-megabytes 1  # quick
 """
 
 from __future__ import annotations
 
 import argparse
+import collections
 import json
 import os
 import random
+import re
+import shlex
 import shutil
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -62,6 +65,64 @@ def data_file(megabytes: int) -> tuple[Path, int]:
     return path, int(meta.read_text())
 
 
+def generate_yaml(path: Path, megabytes: int) -> int:
+    """Write the users as a hand-kept YAML file (comments, quoted zips, flow tags)."""
+    rng = random.Random(megabytes)
+    tmp = path.with_suffix(".tmp")
+    count, size = 0, 0
+    with open(tmp, "w", encoding="utf-8") as out:
+        out.write("# users, kept by hand: keep the comments\nmeta:\n  version: 3   # bumped "
+                  "by hand\n  exported: \"2026-11-22\"\nusers:\n")
+        while size < megabytes * 2**20:
+            text = (f"  # --- batch {count // 100} ---\n" if count % 100 == 0 else "") + (
+                f"  - id: user-{count:07d}\n    name: User {count}\n"
+                f"    email: user{count}@example.org\n    status: new\n"
+                f"    amount: {rng.randint(100, 99999) / 100:.2f}\n"
+                f"    tags: [{', '.join(rng.sample(['a', 'b', 'c', 'd'], 2))}]\n"
+                f"    address:\n      city: {rng.choice(CITIES)}\n"
+                f"      zip: \"{rng.randint(0, 99999):05}\"\n")
+            out.write(text)
+            size += len(text.encode())
+            count += 1
+    os.replace(tmp, path)
+    return count
+
+
+def yaml_file(megabytes: int) -> tuple[Path, int]:
+    path = DATA / f"patch-{megabytes}mb.yaml"
+    meta = path.with_suffix(".ycount")
+    if not path.exists() or not meta.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
+        print(f"generating {path} ...", file=sys.stderr)
+        meta.write_text(str(generate_yaml(path, megabytes)))
+    return path, int(meta.read_text())
+
+
+def python(code: str) -> list[str]:
+    """A command running ``code`` with the file path as sys.argv[1]."""
+    return [sys.executable, "-c", code]
+
+
+def yaml_runs(index: int) -> list[tuple[str, list[str]]]:
+    """(name, command taking the file path last) for the YAML file."""
+    ours = "import sys; from jqmagic.core.patch import patch; "
+    program = f'.users[{index}].status = "active"'
+    return [
+        ("jqmagic query -i", python(ours + f"patch(sys.argv[1], jq={program!r})")),
+        ("jqmagic patch set, by pointer",
+         python(ours + f"patch(sys.argv[1], 'set', '/users/{index}/status', 'active')")),
+        ("yq -y -i (Debian's yq: jq + PyYAML)", ["yq", "-y", "-i", program]),
+        ("yaml.load + set + yaml.dump (PyYAML, C)",
+         python("import sys, yaml\n"
+                "with open(sys.argv[1], encoding='utf-8') as f: doc = yaml.load(f, "
+                "Loader=yaml.CSafeLoader)\n"
+                f"doc['users'][{index}]['status'] = 'active'\n"
+                "with open(sys.argv[1], 'w', encoding='utf-8') as f:\n"
+                "    yaml.dump(doc, f, Dumper=yaml.CSafeDumper, sort_keys=False, "
+                "allow_unicode=True)")),
+    ]
+
+
 def runs(index: int) -> list[tuple[str, str]]:
     """(name, Python code run with the file path as sys.argv[1])."""
     ours = "import sys; from jqmagic.core.patch import patch; "
@@ -73,6 +134,8 @@ def runs(index: int) -> list[tuple[str, str]]:
                 f"where={{'id': 'user-{index:07d}'}})"),
         ("jqmagic patch set, by pointer, --dry-run",
          ours + f"patch(sys.argv[1], 'set', '/users/{index}/status', 'active', dry_run=True)"),
+        ("jqmagic query -i",
+         ours + f"patch(sys.argv[1], jq='.users[{index}].status = \"active\"')"),
         ("json.load + set + json.dump(indent=2)",
          "import json, sys\n"
          "with open(sys.argv[1], encoding='utf-8') as f: doc = json.load(f)\n"
@@ -82,46 +145,73 @@ def runs(index: int) -> list[tuple[str, str]]:
     ]
 
 
-def measure(code: str, path: Path) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one process."""
-    start = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-c", code, str(path)], stderr=subprocess.PIPE)
-    _, status, usage = os.wait4(proc.pid, 0)
-    elapsed = time.perf_counter() - start
-    if os.waitstatus_to_exitcode(status):
-        raise RuntimeError(proc.stderr.read().decode(errors="replace")[-800:])
-    return elapsed, usage.ru_maxrss / 1024
+def json_runs(index: int) -> list[tuple[str, list[str]]]:
+    """(name, command taking the file path last) for the JSON file; json load+dump last."""
+    jq_cli = (f"jq '.users[{index}].status = \"active\"' \"$1\" > \"$1.jq\" && "
+              "mv \"$1.jq\" \"$1\"")
+    rows = [(name, python(code)) for name, code in runs(index)]
+    rows.insert(-1, (f"jq {_jq_version()} CLI + write-back (temp file, mv: as sponge)",
+                     ["sh", "-c", jq_cli, "sh"]))
+    return rows
+
+
+def _jq_version() -> str:
+    try:
+        return subprocess.run(["jq", "--version"], capture_output=True, text=True,
+                              check=True).stdout.strip().removeprefix("jq-")
+    except (OSError, subprocess.CalledProcessError):
+        return "(missing)"
+
+
+def measure(command: list[str], path: Path) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one command, by GNU time -v."""
+    run = subprocess.run(["/usr/bin/time", "-v", *command, str(path)], capture_output=True,
+                         text=True)
+    if run.returncode:
+        raise RuntimeError(f"{shlex.join(command)[:200]}: {run.stderr[-800:]}")
+    wall = re.search(r"Elapsed \(wall clock\) time .*: (?:(\d+):)?(\d+):([\d.]+)", run.stderr)
+    hours, minutes, seconds = (float(part or 0) for part in wall.groups())
+    rss = int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", run.stderr).group(1))
+    return hours * 3600 + minutes * 60 + seconds, rss / 1024
 
 
 def changed_lines(before: Path, after: Path) -> int:
-    """How many lines differ (both runs keep the line count, so lines pair up)."""
+    """How many lines of the input are not in the output (as a multiset of lines)."""
     with open(before, "rb") as old, open(after, "rb") as new:
-        return sum(a != b for a, b in zip(old, new, strict=True))
+        return sum((collections.Counter(old) - collections.Counter(new)).values())
 
 
-def run(megabytes: int) -> tuple[list[dict], float, int]:
-    source, count = data_file(megabytes)
-    index = count // 2
-    work = DATA / "patch-work.json"
+def run(source: Path, commands: list[tuple[str, list[str]]]) -> list[dict]:
+    """Each command on a fresh copy of ``source``; the last one is the baseline."""
+    work = source.with_name("patch-work" + source.suffix)
     rows = []
-    for name, code in runs(index):
+    for name, command in commands:
         shutil.copyfile(source, work)
-        elapsed, rss = measure(code, work)
+        try:
+            elapsed, rss = measure(command, work)
+        except (OSError, RuntimeError) as exc:
+            print(f"{name}: failed: {exc}", file=sys.stderr)
+            rows.append({"tool": name, "failed": str(exc).splitlines()[-1][:120]})
+            continue
         rows.append({"tool": name, "time": elapsed, "rss": rss,
                      "changed": changed_lines(source, work)})
-        print(f"{name:45s} {elapsed:7.2f} s {rss:7.0f} MB {rows[-1]['changed']:9d} lines",
+        print(f"{name:50s} {elapsed:7.2f} s {rss:7.0f} MB {rows[-1]['changed']:9d} lines",
               file=sys.stderr)
-    work.unlink()
-    base = rows[-1]["time"]
+    work.unlink(missing_ok=True)
+    base = rows[-1].get("time")
     for row in rows:
-        row["ratio"] = row["time"] / base
-    return rows, source.stat().st_size / 2**20, count
+        if "time" in row and base:
+            row["ratio"] = row["time"] / base
+    return rows
 
 
-def table(rows: list[dict], size: float) -> str:
-    lines = ["| input | way | time (s) | peak RSS (MB) | lines rewritten | time / json |",
+def table(rows: list[dict], size: float, baseline: str) -> str:
+    lines = [f"| input | way | time (s) | peak RSS (MB) | lines rewritten | time / {baseline} |",
              "|---:|---|---:|---:|---:|---:|"]
     for r in rows:
+        if "failed" in r:
+            lines.append(f"| {size:.0f} MB | {r['tool']} | failed: {r['failed']} | | | |")
+            continue
         lines.append(f"| {size:.0f} MB | {r['tool']} | {r['time']:.2f} | {r['rss']:.0f} | "
                      f"{r['changed']:,} | {r['ratio']:.2f}x |")
     return "\n".join(lines)
@@ -130,21 +220,38 @@ def table(rows: list[dict], size: float) -> str:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=100)
+    parser.add_argument("--yaml-megabytes", type=int, default=10)
     args = parser.parse_args()
-    rows, size, count = run(args.megabytes)
-    text = table(rows, size)
-    print(text)
+    source, count = data_file(args.megabytes)
+    json_rows = run(source, json_runs(count // 2))
+    json_table = table(json_rows, source.stat().st_size / 2**20, "json")
+    ysource, ycount = yaml_file(args.yaml_megabytes)
+    yaml_table = table(run(ysource, yaml_runs(ycount // 2)), ysource.stat().st_size / 2**20,
+                       "PyYAML")
+    print(json_table + "\n\n" + yaml_table)
     RESULTS.write_text(
-        "# Patch benchmark: set one value in a big file\n\n"
-        f"`bench/bench_patch.py --megabytes {args.megabytes}` on {os.cpu_count()} shared "
-        f"cores, Python {sys.version.split()[0]}. The file holds {count:,} users, pretty-"
-        "printed (2 spaces) with non-ASCII text and amounts such as `12.50`; each way sets "
-        "`/users/N/status` of the middle user on a fresh copy, in its own process (wall time, "
-        "peak RSS from wait4, interpreter start-up included). *Lines rewritten* compares the "
-        "result with the input line by line: json load+dump loses every `12.50` -> `12.5`. "
-        "jqmagic validates the whole file, skips to the value with the json module's C "
-        "scanner (discarding what it skipped) and writes the original bytes around the one "
-        "changed value to a temporary file that replaces the original.\n\n" + text + "\n")
+        "# Patch benchmark: change one value in a big file\n\n"
+        f"`bench/bench_patch.py --megabytes {args.megabytes} --yaml-megabytes "
+        f"{args.yaml_megabytes}` on {os.cpu_count()} shared cores, Python "
+        f"{sys.version.split()[0]}, each way on a fresh copy in its own process, timed by "
+        "GNU `/usr/bin/time -v` (wall time and peak RSS; interpreter start-up included; the "
+        "peak RSS is the largest single process, so jqmagic's query worker, a separate "
+        "process, is counted only if larger than its caller). *Lines rewritten* counts the "
+        "input's lines missing from the output.\n\n"
+        f"## JSON: {count:,} users, pretty-printed\n\n"
+        "2-space indent, non-ASCII text, amounts such as `12.50`; each way sets "
+        "`/users/N/status` of the middle user. json load+dump and jq lose every `12.50` -> "
+        "`12.5`. jqmagic patch validates the whole file, skips to the value with the json "
+        "module's C scanner and writes the original bytes around the one changed value to a "
+        "temporary file that replaces the original; `query -i` runs the program on the "
+        "whole document in the query worker, then writes only the difference the same "
+        "way.\n\n" + json_table + "\n\n"
+        f"## YAML: {ycount:,} users, block style with comments\n\n"
+        "Quoted zips, flow-style tag lists, a comment every 100 users. yq (Debian's, the "
+        "jq wrapper) and PyYAML load + dump drop every comment and requote; jqmagic composes "
+        "the document (PyYAML's C parser), splices the one value, composes the edited text "
+        "again and checks it reads back as the edited value before writing.\n\n"
+        + yaml_table + "\n")
 
 
 if __name__ == "__main__":
