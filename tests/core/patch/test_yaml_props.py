@@ -277,3 +277,19 @@ def touched_lines_stream(text: str, changes) -> set[int]:
                 if change.path.startswith(f"/{number}/")]
         lines |= touched_lines(root, mine, text)
     return lines
+
+
+def test_a_real_json_lines_file_keeps_every_line_it_does_not_edit(tmp_path):
+    source = CORPUS_JSON / "jsonl" / "gsm8k-test.jsonl"
+    if not source.exists():
+        pytest.skip(f"corpus file {source} not found (see ../shared/corpus/README.md)")
+    path = tmp_path / source.name
+    path.write_bytes(source.read_bytes())
+    program = "if (.question | length) > 400 then .long = true else . end"
+    result = patch(path, jq=program)
+    old, new = source.read_bytes().split(b"\n"), path.read_bytes().split(b"\n")
+    edited = [n for n, (a, b) in enumerate(zip(old, new, strict=True)) if a != b]
+    assert len(edited) == len(result.changes) > 0
+    for number in edited:
+        expected = query(program, value=json.loads(old[number]), passthrough=True).values[0]
+        assert json.loads(new[number]) == expected and new[number].startswith(old[number][:-1])
