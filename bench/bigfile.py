@@ -144,7 +144,7 @@ def main() -> None:
             if (args.only and tool.split()[0] != args.only) or (
                     tool == "jqmagic --stream-eval" and size > 2**30):  # streams anyway
                 continue
-            capped = cap if tool.startswith(("jq", "jaq")) else None
+            capped = cap if tool.split()[0] in ("jq", "jaq") else None
             status, seconds, rss, out = measured(argv, capped)
             answer = out.strip()
             if reference is None and status == "ok":  # the first tool that answered
