@@ -45,7 +45,7 @@ def failing_calls(d: Path) -> list[tuple[str, dict, str]]:
     """Tool calls that fail, one or more per error code a tool can meet."""
     users = str(d / "users.json")
     return [
-        ("jq", {"query": ".", "input": '{"a": 1,}'}, "INVALID_JSON"),
+        ("jq", {"query": ".", "input": '{"a": 1,,}'}, "INVALID_JSON"),
         ("jq", {"query": ".", "file": str(d / "tsconfig.json")}, "INVALID_JSON"),
         ("query_json", {"file_path": str(d / "tsconfig.json"), "jq_expression": "."},
          "INVALID_JSON"),
