@@ -65,6 +65,7 @@ def answer(request: dict, shape: Plan, path: str, spill: Spill,
                 else:
                     spill.add(kept, printer.text(value).encode())
             reader.settle()
+        runtime.check()  # what jqlang checks at the end of every run (a ?// left early)
         if runtime.state.floats_compared and literals.long:
             return None
     except (NotMine, JqError, RecursionError, streamread.Inexact,
