@@ -10,12 +10,11 @@ from typing import Any
 from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import daskrun, outgoing, parallel
+from jqmagic.core.query import outgoing
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.failures import UNDEFINED_VAR
 from jqmagic.core.query.result import QueryResult, bounded, split
 from jqmagic.core.query.worker import shared_worker
-from jqmagic.core.shape.hints import hint_for_source
 
 
 def query(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
@@ -48,8 +47,12 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
     slot = None if request.bounds.passthrough else payloads.reserve()
     try:
         if request.run.dask is not None or request.run.reduce:
+            from jqmagic.core.query import daskrun  # imported by the runs that use it
+
             header, body = daskrun.run(request, slot)
         elif request.run.parallel:
+            from jqmagic.core.query import parallel
+
             header, body = parallel.run(request, slot)
         else:
             header, body = _run(request, slot, namespace)
@@ -127,6 +130,8 @@ def _several_inputs(request: requests.Request) -> bool:
 def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
                     request: requests.Request) -> None:
     """Say what is there when a path fails, finds nothing or finds only nulls."""
+    from jqmagic.core.shape.hints import hint_for_source  # only a failed query reads shapes
+
     source, slurp = request.source, request.run.slurp
     if request.run.null_input:  # the program reads its inputs itself: no shape to go by
         return
