@@ -26,6 +26,7 @@ PROGRAMS = [
     ".items | length", ".meta | length", ".meta", ".items[1]", ".items[1].a", ".meta.z",
     ".items[0] | keys?", ".meta[]", "length", ".nothing[]", ".meta.z.deeper",
     ".items[] | .a | tostring", "[.items[] | .a * 2] | add",
+    ".items[] | . as [$x] ?// {a: $x} | $x",
 ]
 
 # Number spellings whose text libjq keeps (1.50, 1E+2, 64-bit and longer integers).
