@@ -226,10 +226,14 @@ class YamlDoc:
             return
         new = self._scalar_text(spot, value)
         if keyed and _starts_line(text, start):  # a block collection under "key:"
+            key_at = self.stream.at(spot.doc, spot.key.start_mark.index)
             colon = text.find(":", self.stream.at(spot.doc, spot.key.end_mark.index))
             if not text[colon + 1 : start].strip():
                 self._put(spot, colon + 1, spot.end, " " + new)
-                return
+            else:  # comments between: the value stays on its line, indented under the key
+                indent = " " * _column(text, key_at) + style.unit
+                self._put(spot, text.rfind("\n", 0, start) + 1, spot.end, indent + new)
+            return
         if not lead and not trail and self._in_place(spot, new, value):
             self._splice(spot.doc, start, spot.end, new, None, checked=True)
             self._track(tokens, value)

@@ -248,6 +248,7 @@ def test_a_stream_is_edited_by_one_query_unless_the_program_has_directives():
     ("- a: 1\n  b: 2\n- c: 3\n", "del(.[0].a) | del(.[1].c)", "- b: 2\n- {}\n"),
     ("- \n- 2\n", '.[0] = {"k": "v"}', "- k: v \n- 2\n"),
     ("a: ~\nb:\n", '.a = ["x"] | .b = {"k": [1]}', "a:\n  - x\nb:\n  k:\n    - 1\n"),
+    ("b:\n# why\n- x  # note\nc: 1\n", '.b = "flat"', "b:\n# why\n  flat  # note\nc: 1\n"),
 ])
 def test_markers_empty_values_tags_and_other_corners(tmp_path, text, program, expected):
     path = write(tmp_path, text)
