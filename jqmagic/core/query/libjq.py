@@ -422,9 +422,12 @@ def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[
 
 
 def failed_inputs(errors: list[str]) -> RunError:
-    """The one error reported for inputs that failed each on its own: the first, counted."""
+    """The one error reported for inputs that failed each on its own: the first, counted
+    (kept as ``first`` and ``failed``, for runs joined from several workers)."""
     more = f" (and {len(errors) - 1} more input(s) failed)" if len(errors) > 1 else ""
-    return RunError(errors[0] + more)
+    error = RunError(errors[0] + more)
+    error.first, error.failed = errors[0], len(errors)
+    return error
 
 
 def _inputs(state: c_void_p, inputs: c_void_p,

@@ -17,7 +17,7 @@ from dataclasses import replace
 from jqmagic.core import payloads, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import linerange, outgoing
+from jqmagic.core.query import failures, libjq, linerange, outgoing
 from jqmagic.core.query.request import Request
 from jqmagic.core.query.result import split
 from jqmagic.core.query.worker import Worker
@@ -127,15 +127,23 @@ def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | Non
             slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
     """One reply from the groups' replies, in input order, as one worker would give it: the
     kept texts, every text in the payload when there are more, and the first error with
-    what came before it (the groups after it are dropped)."""
+    what came before it. As jq does, a jq error ends only its own input (the groups after
+    it run, and the first such error is reported, counted, after all); any other failure
+    (bad input, halt, compile error) ends the run (the groups after it are dropped)."""
     texts, total, messages, error = [], 0, [], None
+    run_errors: list[str] = []
     for count, (header, body) in enumerate(replies, 1):
         texts.extend(split(body, header["sizes"]))
         total += header["total"]
         messages += header["messages"]
-        if header["error"]:  # as one worker would: nothing after the first failure
+        if header["error"] and header.get("run_error"):
+            first, failed = header["run_error"]
+            run_errors += [first] * failed
+        elif header["error"]:
             error, replies, spills = header["error"], replies[:count], spills[:count]
             break
+    if error is None and run_errors:
+        error = failures.run_error(str(libjq.failed_inputs(run_errors)), total).to_wire()
     shown = texts if keep is None else texts[:keep]
     spilled = False
     if slot is not None and total > len(shown):

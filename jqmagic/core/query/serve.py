@@ -144,6 +144,8 @@ def _reply(error: Exception | None, total: int, kept: list[bytes], spill: Spill,
            messages: list[str], engine: str, request: dict) -> tuple[dict, bytes]:
     """The reply to a request libjq answered (``error``: how it stopped, if it did)."""
     halted = isinstance(error, libjq.Halt)
+    run_error = [getattr(error, "first", str(error)), getattr(error, "failed", 1)] \
+        if isinstance(error, libjq.RunError) else None  # inputs failed each on its own
     if isinstance(error, libjq.CompileError):
         error = failures.compile_error(str(error), request["program"])
     elif isinstance(error, libjq.RunError):
@@ -155,6 +157,8 @@ def _reply(error: Exception | None, total: int, kept: list[bytes], spill: Spill,
     header.update({"total": total, "sizes": [len(d) for d in kept], "spilled": spill.written,
                    "spill_error": spill.error, "engine": engine, "halted": halted,
                    "messages": _bounded_messages(messages)})
+    if run_error:  # later inputs ran on: a join of several workers' replies goes on too
+        header["run_error"] = run_error
     return header, b"".join(kept)
 
 

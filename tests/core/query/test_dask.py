@@ -109,3 +109,15 @@ def test_the_sandbox_refuses_urls(logs, tmp_path, monkeypatch):
     with pytest.raises(JqMagicError) as info:
         query(".i", f"file://{tmp_path}/log*.jsonl", dask="")
     assert info.value.code == "SANDBOX_DENIED"
+
+
+def test_a_jq_error_in_the_middle_ends_only_its_input_as_serially(cluster, logs, tmp_path):
+    with open(tmp_path / "log1.jsonl", "a") as out:
+        out.write('{"f": 9, "i": "x"}\n')
+    with pytest.raises(JqMagicError) as serial:
+        query(".i + 1", logs, passthrough=True)
+    with pytest.raises(JqMagicError) as spread:
+        query(".i + 1", logs, passthrough=True, dask=cluster)
+    assert (spread.value.message, spread.value.result.values) == \
+        (serial.value.message, serial.value.result.values)
+    assert len(serial.value.result.values) == 1000

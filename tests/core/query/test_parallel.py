@@ -58,3 +58,20 @@ def test_inputs_is_refused(logs):
     with pytest.raises(JqMagicError) as info:
         query("[., input]", logs, parallel=2)
     assert info.value.code == "INVALID_ARGUMENT"
+
+
+def test_a_jq_error_in_the_middle_ends_only_its_input_as_serially(logs, tmp_path):
+    for name in ("log1.jsonl", "log3.jsonl"):  # two inputs fail: jq goes on past each
+        with open(tmp_path / name, "a") as out:
+            out.write('{"f": 9, "i": "x"}\n')
+
+    def answer(**options):
+        with pytest.raises(JqMagicError) as caught:
+            query(".i + 1", logs, passthrough=True, **options)
+        return caught.value.code, caught.value.message, caught.value.hint, \
+            caught.value.result.values
+
+    serial = answer()
+    assert serial[0] == "QUERY_ERROR" and "(and 1 more input(s) failed)" in serial[1]
+    assert len(serial[3]) == 1500
+    assert answer(parallel=2) == answer(parallel=5) == serial
