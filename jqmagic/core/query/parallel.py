@@ -130,7 +130,7 @@ def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | Non
     what came before it. As jq does, a jq error ends only its own input (the groups after
     it run, and the first such error is reported, counted, after all); any other failure
     (bad input, halt, compile error) ends the run (the groups after it are dropped)."""
-    texts, total, messages, error = [], 0, [], None
+    texts, total, messages, error, halted = [], 0, [], None, False
     run_errors: list[str] = []
     for count, (header, body) in enumerate(replies, 1):
         texts.extend(split(body, header["sizes"]))
@@ -139,8 +139,9 @@ def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | Non
         if header["error"] and header.get("run_error"):
             first, failed = header["run_error"]
             run_errors += [first] * failed
-        elif header["error"]:
+        elif header["error"] or header.get("halted"):  # a halt ends the run too
             error, replies, spills = header["error"], replies[:count], spills[:count]
+            halted = bool(header.get("halted"))
             break
     if error is None and run_errors:
         error = failures.run_error(str(libjq.failed_inputs(run_errors)), total).to_wire()
@@ -151,7 +152,8 @@ def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | Non
         spilled = True
     header = {"status": "error" if error else "ok", "error": error, "total": total,
               "sizes": [len(t.encode()) for t in shown], "spilled": spilled,
-              "spill_error": None, "messages": messages, "engine": "parallel"}
+              "spill_error": None, "messages": messages, "engine": "parallel",
+              "halted": halted}
     return header, "".join(shown).encode()
 
 

@@ -75,3 +75,11 @@ def test_a_jq_error_in_the_middle_ends_only_its_input_as_serially(logs, tmp_path
     assert serial[0] == "QUERY_ERROR" and "(and 1 more input(s) failed)" in serial[1]
     assert len(serial[3]) == 1500
     assert answer(parallel=2) == answer(parallel=5) == serial
+
+
+def test_a_halt_in_the_middle_ends_the_run_as_serially(logs):
+    program = 'if .f == 2 and .i == 5 then halt else .i end'
+    serial = query(program, logs, passthrough=True)
+    spread = query(program, logs, passthrough=True, parallel=3)
+    assert (spread.values, spread.halted) == (serial.values, serial.halted)
+    assert serial.halted and len(serial.values) == 605
