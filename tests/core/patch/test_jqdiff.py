@@ -122,3 +122,11 @@ def test_a_hard_linked_file_keeps_its_links_and_an_owned_file_its_owner(tmp_path
     patch(lone, jq=".v = 3")
     assert (lone.stat().st_uid, lone.stat().st_gid) == (4321, 4321)
     assert lone.read_text() == '{"v": 3}\n'
+
+
+def test_equal_parts_are_skipped_but_true_is_not_1():
+    old = {"a": [1, {"b": 1, "c": [2.5]}], "d": {"e": "x"}}
+    new = {"a": [1, {"b": True, "c": [2.5]}], "d": {"e": "x"}}
+    assert list(differences(old, new)) == [("set", ["a", "1", "b"], True)]
+    assert list(differences(new, new)) == []
+    assert list(differences({"n": 2**70}, {"n": 2**70 + 1})) == [("set", ["n"], 2**70 + 1)]
