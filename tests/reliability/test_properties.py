@@ -12,6 +12,7 @@ import shlex
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from IPython.core.error import UsageError
 
 from jqmagic import patch, query, shape
 from jqmagic.core import sources
@@ -240,7 +241,8 @@ def test_magic_cell_jq_on_a_variable(ip, program, value):
     try:
         ip.run_cell_magic("jq", f"fuzz_doc --var --timeout {TIMEOUT}", program + "\n# end")
     except Exception as exc:  # noqa: BLE001 - the assertion names what escaped
-        assert type(exc).__name__ == "UsageError" and str(exc).split(":")[0].isupper(), exc
+        # a UsageError (the magics' MagicError is one): one line, no traceback, a code first
+        assert isinstance(exc, UsageError) and str(exc).split(":")[0].isupper(), exc
 
 
 @settings(max_examples=FEW, deadline=None, suppress_health_check=SLOW)
