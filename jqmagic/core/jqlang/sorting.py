@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
@@ -36,11 +36,17 @@ def _by_items(v: Any) -> list:
 
 def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
     """jq's ``map([f])`` as sort keys, one per item."""
+    return list(_each_key(f, items, e))
+
+
+def _each_key(f: Compiled, items: list, e: dict) -> Iterator[tuple]:
+    """The sort keys of :func:`_keys_of`, one at a time (a group keeps only the distinct
+    ones: a streamed group_by over millions of items holds no key per item)."""
     if f.one:  # sort_key([y]) without building the list
         one = f.one
-        return [(5, (sort_key(one(x, e)),)) for x in chunked(items)]
+        return ((5, (sort_key(one(x, e)),)) for x in chunked(items))
     g = f.gen
-    return [sort_key(list(g(x, e))) for x in chunked(items)]
+    return (sort_key(list(g(x, e))) for x in chunked(items))
 
 
 def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
@@ -48,7 +54,7 @@ def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
     (keys are hashable tuples: only the distinct ones are sorted)."""
     items = _by_items(v)
     groups: dict[tuple, list] = {}
-    for key, item in zip(_keys_of(f, items, e), items, strict=True):
+    for key, item in zip(_each_key(f, items, e), items, strict=True):
         group = groups.get(key)
         if group is None:
             groups[key] = [item]
