@@ -13,6 +13,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import threading
 from collections.abc import Callable, Iterable, Iterator
 
 from jqmagic.core.jqlang.errors import NotMine
@@ -133,6 +134,8 @@ class Literals:
     def __init__(self, chunks: Callable[[], Iterable[bytes]]):
         self._chunks = chunks
         self._facts: dict[str, bool] = {}
+        self._lock = threading.Lock()  # the worker may settle facts while it waits
+        self.settled = False
 
     @classmethod
     def of_text(cls, data: bytes) -> Literals:
@@ -144,16 +147,26 @@ class Literals:
         return cls(lambda: _file_chunks(path, stamp))
 
     def settle(self) -> Literals:
-        """Establish every fact now and let go of the text."""
-        for name in ("long", "odd_floats", "whole_floats", "negative_zero"):
-            getattr(self, name)
-        self._chunks = lambda: ()
+        """Establish every fact now, in one pass over the text, and let go of the text."""
+        with self._lock:
+            open_facts = {name: test for name, test in _TESTS.items()
+                          if name not in self._facts}
+            found = set()
+            if open_facts:
+                for chunk in self._chunks():
+                    found |= {name for name, test in open_facts.items()
+                              if name not in found and test(chunk)}
+                    if len(found) == len(open_facts):
+                        break
+            self._facts.update({name: name in found for name in open_facts})
+            self._chunks, self.settled = (lambda: ()), True
         return self
 
     def _fact(self, name: str, test: Callable[[bytes], bool]) -> bool:
-        if name not in self._facts:
-            self._facts[name] = any(test(chunk) for chunk in self._chunks())
-        return self._facts[name]
+        with self._lock:
+            if name not in self._facts:
+                self._facts[name] = any(test(chunk) for chunk in self._chunks())
+            return self._facts[name]
 
     @property
     def long(self) -> bool:
@@ -176,7 +189,7 @@ class Literals:
         """A literal such as ``12.0`` (as Python, JavaScript and pandas write whole floats)
         may be there: jq prints it as written, a computed 12.0 as ``12``, so a whole float
         cannot be printed; other floats print alike either way."""
-        return self._fact("whole", lambda c: b".0" in set(_FRACTION.findall(c)))
+        return self._fact("whole", _whole_floats)
 
     @property
     def negative_zero(self) -> bool:
@@ -221,7 +234,14 @@ def _odd_floats(chunk: bytes) -> bool:
     return any(f.endswith(b"0") or f.startswith(b".0000") for f in fractions)
 
 
+def _whole_floats(chunk: bytes) -> bool:
+    return b".0" in set(_FRACTION.findall(chunk))
+
+
 def _negative_zero(chunk: bytes) -> bool:
     """A ``-0`` after ``[ , :`` or a space (inside a string, as in "item-0", it is text)."""
     return any(m.start() == 0 or chunk[m.start() - 1] in b"[,: \t\r\n"
                for m in _NEGATIVE_ZERO.finditer(chunk))
+
+
+_TESTS = {"long": _long, "odd": _odd_floats, "whole": _whole_floats, "zero": _negative_zero}

@@ -127,6 +127,19 @@ class DocumentCache:
         self._entries: OrderedDict[tuple, tuple[tuple, Document]] = OrderedDict()
         self._lock = threading.Lock()
         self.others: Callable[[], int] = lambda: 0  # what libjq's cache holds of the budget
+        self._settler: threading.Thread | None = None
+
+    def settle_while_idle(self) -> None:
+        """Learn the literal facts of the kept documents in the background, while the worker
+        waits for its next request (one pass over each file), so that a later question
+        needs no pass of its own."""
+        with self._lock:
+            waiting = [doc.literals for _, doc in self._entries.values()
+                       if not doc.literals.settled]
+        if waiting and (self._settler is None or not self._settler.is_alive()):
+            self._settler = threading.Thread(target=_settle, args=(waiting,),
+                                             name="literal-facts", daemon=True)
+            self._settler.start()
 
     @property
     def size(self) -> int:
@@ -169,6 +182,14 @@ class DocumentCache:
         with self._lock:
             self._entries.clear()
         gc.unfreeze()
+
+
+def _settle(waiting: list[Literals]) -> None:
+    for literals in waiting:
+        try:
+            literals.settle()
+        except NotMine:  # the file changed: the next question reads it again anyway
+            continue
 
 
 documents = DocumentCache()

@@ -235,6 +235,7 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         write_frame(replies, json.dumps(header).encode())
         write_frame(replies, body)
         replies.flush()
+        fastpath.documents.settle_while_idle()
 
 
 def _send_event(replies: BinaryIO, event: dict) -> None:
