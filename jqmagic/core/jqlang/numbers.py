@@ -110,32 +110,62 @@ _FILE_CHUNK = 2**20  # read back in small pieces: streamed inputs stay small in 
 _OVERLAP = 64
 
 
-def _table(mapping: dict[bytes, bytes]) -> bytes:
-    table = bytearray(b" " * 256)
+def _table(mapping: dict[bytes, bytes], other: bytes) -> bytes:
+    table = bytearray(other * 256)
     for chars, to in mapping.items():
         for c in chars:
             table[c] = to[0]
     return bytes(table)
 
 
-_DIGITS = _table({b"0123456789.": b"0"})
-_EXPONENTS = _table({b"0123456789": b"0", b"eE": b"e", b"+-": b"+"})
-_NEGATIVE_ZERO = re.compile(rb"-0(?![0-9.eE])")
-_FRACTION = re.compile(rb"\.[0-9]+")
+_CLASSES = _table({b"0": b"0", b"123456789": b"1", b".": b".", b"eE": b"e", b"+-": b"-",
+                   b"[,: \t\r\n": b" "}, b"x")
+"""A text reduced to what the facts read: 0, another digit, ., e, a sign, a separator."""
+_RUNS = _table({b"01.": b"0", b"e": b"e", b"-": b"-"}, b" ")
+"""The classes with every digit and point alike: runs of digits, exponents."""
+_WHOLE = re.compile(rb"\.0(?![01])")
+_ENDS_IN_ZERO = re.compile(rb"\.[01]+0(?![01])")
+_NEGATIVE_ZERO = re.compile(rb" -0(?![01.e])")
+_NEGATIVE_ZERO_FIRST = re.compile(rb"-0(?![01.e])")
+
+
+def facts_of(chunk: bytes) -> frozenset[str]:
+    """Which facts hold somewhere in ``chunk``, in one pass of two translations and
+    substring searches (a regular expression over every position would be 10x slower).
+
+    - ``long``: 16 digits (or points) in a row, or an exponent of 3 digits (1e-400,
+      6e-324): two literals may compare apart in jq and alike as doubles;
+    - ``odd``: an exponent, or a fraction ending in 0 or starting .0000 (1.50, 1e2,
+      0.00001), which jq prints as written and Python otherwise;
+    - ``whole``: a fraction of exactly ``.0`` (12.0);
+    - ``zero``: a ``-0`` after ``[ , :`` or a space (in "item-0" it is text).
+    """
+    classes = chunk.translate(_CLASSES)
+    runs = classes.translate(_RUNS)
+    found = set()
+    if b"0" * 16 in runs or b"e000" in runs or b"e-000" in runs:
+        found.add("long")
+    if b"0e" in runs or b".0000" in classes or _ENDS_IN_ZERO.search(classes):
+        found.add("odd")
+    if _WHOLE.search(classes):
+        found.add("whole")
+    if _NEGATIVE_ZERO.search(classes) or _NEGATIVE_ZERO_FIRST.match(classes):
+        found.add("zero")
+    return frozenset(found)
 
 
 class Literals:
     """Lazy, conservative facts about the number literals of one JSON text.
 
-    ``chunks`` gives the text again (in pieces) each time a fact is first needed. Digits
-    inside strings count as literals too, which only makes the answers more cautious.
+    ``chunks`` gives the text (in pieces); the first fact needed learns them all in one
+    pass (:func:`facts_of`), after which the text is let go. Digits inside strings count
+    as literals too, which only makes the answers more cautious.
     """
 
     def __init__(self, chunks: Callable[[], Iterable[bytes]]):
         self._chunks = chunks
-        self._facts: dict[str, bool] = {}
-        self._lock = threading.Lock()  # the worker may settle facts while it waits
-        self.settled = False
+        self._facts: frozenset[str] | None = None
+        self._lock = threading.Lock()
 
     @classmethod
     def of_text(cls, data: bytes) -> Literals:
@@ -146,56 +176,63 @@ class Literals:
         """Facts read from the file again when needed; NotMine if it changed meanwhile."""
         return cls(lambda: _file_chunks(path, stamp))
 
+    @classmethod
+    def known(cls, facts: frozenset[str]) -> Literals:
+        """Facts learnt elsewhere (a parse's side process)."""
+        literals = cls(lambda: ())
+        literals._facts = facts
+        return literals
+
+    @property
+    def settled(self) -> bool:
+        return self._facts is not None
+
+    @property
+    def facts(self) -> frozenset[str]:
+        """The names of :data:`FACTS` that hold (learnt now if need be)."""
+        return self._facts if self._facts is not None else self.settle()._facts
+
     def settle(self) -> Literals:
-        """Establish every fact now, in one pass over the text, and let go of the text."""
+        """Learn every fact now, in one pass over the text, and let go of the text."""
         with self._lock:
-            open_facts = {name: test for name, test in _TESTS.items()
-                          if name not in self._facts}
-            found = set()
-            if open_facts:
+            if self._facts is None:
+                found: set[str] = set()
                 for chunk in self._chunks():
-                    found |= {name for name, test in open_facts.items()
-                              if name not in found and test(chunk)}
-                    if len(found) == len(open_facts):
+                    found |= facts_of(chunk)
+                    if len(found) == len(FACTS):
                         break
-            self._facts.update({name: name in found for name in open_facts})
-            self._chunks, self.settled = (lambda: ()), True
+                self._facts, self._chunks = frozenset(found), (lambda: ())
         return self
 
-    def _fact(self, name: str, test: Callable[[bytes], bool]) -> bool:
-        with self._lock:
-            if name not in self._facts:
-                self._facts[name] = any(test(chunk) for chunk in self._chunks())
-            return self._facts[name]
+    def _fact(self, name: str) -> bool:
+        return name in self.facts
 
     @property
     def long(self) -> bool:
-        """A literal may have 15 or more digits: comparing it as a double may be wrong."""
-        return self._fact("long", _long)
-
-    def learn_long(self, data: bytes) -> Literals:
-        """Establish :attr:`long` from the text at hand (cheaper than reading it again)."""
-        self._facts["long"] = any(map(_long, Literals.of_text(data)._chunks()))
-        return self
+        """A literal may have 16 or more digits: comparing it as a double may be wrong."""
+        return self._fact("long")
 
     @property
     def odd_floats(self) -> bool:
         """A fractional literal may print differently from its double whatever its value
         (1.50, 1e2, 0.00001): no float can be printed."""
-        return self.long or self._fact("odd", _odd_floats)
+        return self._fact("long") or self._fact("odd")
 
     @property
     def whole_floats(self) -> bool:
         """A literal such as ``12.0`` (as Python, JavaScript and pandas write whole floats)
         may be there: jq prints it as written, a computed 12.0 as ``12``, so a whole float
         cannot be printed; other floats print alike either way."""
-        return self._fact("whole", _whole_floats)
+        return self._fact("whole")
 
     @property
     def negative_zero(self) -> bool:
         """A ``-0`` literal may be there (jq prints it as ``-0``, Python reads it as 0);
         a ``-0`` inside a string (``"item-0"``) does not count."""
-        return self._fact("zero", _negative_zero)
+        return self._fact("zero")
+
+
+FACTS = ("long", "odd", "whole", "zero")
 
 
 def file_stamp(st: os.stat_result) -> tuple[int, int]:
@@ -215,33 +252,3 @@ def _file_chunks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
         while chunk := handle.read(_FILE_CHUNK):
             yield tail + chunk
             tail = chunk[-_OVERLAP:]
-
-
-def _long(chunk: bytes) -> bool:
-    """Digits enough (16) or an exponent at a double's limits (3 digits, as in 1e-400 or
-    6e-324) that two literals may compare apart in jq and alike as doubles."""
-    if b"0" * 16 in chunk.translate(_DIGITS):
-        return True
-    exponents = chunk.translate(_EXPONENTS)
-    return b"e000" in exponents or b"e+000" in exponents
-
-
-def _odd_floats(chunk: bytes) -> bool:
-    exponents = chunk.translate(_EXPONENTS)
-    if b"0e0" in exponents or b"0e+0" in exponents:
-        return True
-    fractions = set(_FRACTION.findall(chunk)) - {b".0"}  # whole floats: see whole_floats
-    return any(f.endswith(b"0") or f.startswith(b".0000") for f in fractions)
-
-
-def _whole_floats(chunk: bytes) -> bool:
-    return b".0" in set(_FRACTION.findall(chunk))
-
-
-def _negative_zero(chunk: bytes) -> bool:
-    """A ``-0`` after ``[ , :`` or a space (inside a string, as in "item-0", it is text)."""
-    return any(m.start() == 0 or chunk[m.start() - 1] in b"[,: \t\r\n"
-               for m in _NEGATIVE_ZERO.finditer(chunk))
-
-
-_TESTS = {"long": _long, "odd": _odd_floats, "whole": _whole_floats, "zero": _negative_zero}

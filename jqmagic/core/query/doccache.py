@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 import os
 import threading
+import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -23,7 +24,7 @@ import orjson
 
 from jqmagic.core import jsonc, sources
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import Literals, file_stamp
+from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import progress
 from jqmagic.core.settings import settings
 
@@ -106,10 +107,12 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
     is the file already opened through the sandbox (:func:`sources.open_file`)."""
     if fmt == "json":
         with handle or open(sources.open_file(path), "rb") as handle:
-            stamp = file_stamp(os.fstat(handle.fileno()))
-            data = handle.read()
-        value = parse_one(data[3:] if data.startswith(BOM) else data)
-        literals = Literals.of_file(path, stamp).learn_long(data)  # most queries compare
+                data = handle.read()
+        learnt = _facts_beside(data)
+        try:
+            value = parse_one(data[3:] if data.startswith(BOM) else data)
+        finally:
+            literals = learnt()
         return Document([value], literals, len(data))
     text = sources.read_text(path)
     if fmt == "jsonc":
@@ -120,6 +123,49 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
                     len(data))
 
 
+SCAN_BESIDE_FROM = 4 << 20
+scan_beside = False
+"""Whether a big file's literal facts are learnt in a forked process while this one parses
+it (set by the worker, which has a core to spare and nothing else running)."""
+
+
+def _facts_beside(data: bytes) -> Callable[[], Literals]:
+    """Start learning the literal facts of ``data``; the function returned waits for them.
+
+    In a forked process on another core while this one parses, when the text is big and
+    :data:`scan_beside` is set (a quarter of the first question on a 43 MB file); here,
+    after the parse, otherwise or when the side process fails.
+    """
+    literals = Literals.of_text(data)
+    if not (scan_beside and len(data) >= SCAN_BESIDE_FROM and hasattr(os, "fork")):
+        return literals.settle
+    try:
+        reading, writing = os.pipe()
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)  # the child only computes
+            child = os.fork()
+    except OSError:
+        return literals.settle
+    if child == 0:  # learn, write, leave at once: nothing of the parent's is cleaned up
+        status = 1
+        try:
+            os.write(writing, ",".join(sorted(literals.settle().facts)).encode() + b".")
+            status = 0
+        finally:
+            os._exit(status)
+    os.close(writing)
+
+    def wait() -> Literals:
+        with os.fdopen(reading, "rb") as pipe:
+            answer = pipe.read()
+        os.waitpid(child, 0)
+        if not answer.endswith(b"."):
+            return literals.settle()
+        return Literals.known(frozenset(filter(None, answer[:-1].decode().split(","))))
+
+    return wait
+
+
 class DocumentCache:
     """Documents by (device, inode, format), valid while the file's version matches."""
 
@@ -127,19 +173,6 @@ class DocumentCache:
         self._entries: OrderedDict[tuple, tuple[tuple, Document]] = OrderedDict()
         self._lock = threading.Lock()
         self.others: Callable[[], int] = lambda: 0  # what libjq's cache holds of the budget
-        self._settler: threading.Thread | None = None
-
-    def settle_while_idle(self) -> None:
-        """Learn the literal facts of the kept documents in the background, while the worker
-        waits for its next request (one pass over each file), so that a later question
-        needs no pass of its own."""
-        with self._lock:
-            waiting = [doc.literals for _, doc in self._entries.values()
-                       if not doc.literals.settled]
-        if waiting and (self._settler is None or not self._settler.is_alive()):
-            self._settler = threading.Thread(target=_settle, args=(waiting,),
-                                             name="literal-facts", daemon=True)
-            self._settler.start()
 
     @property
     def size(self) -> int:
@@ -182,14 +215,6 @@ class DocumentCache:
         with self._lock:
             self._entries.clear()
         gc.unfreeze()
-
-
-def _settle(waiting: list[Literals]) -> None:
-    for literals in waiting:
-        try:
-            literals.settle()
-        except NotMine:  # the file changed: the next question reads it again anyway
-            continue
 
 
 documents = DocumentCache()

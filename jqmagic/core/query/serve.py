@@ -24,7 +24,15 @@ from typing import Any, BinaryIO
 from jqmagic.core import sandbox, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Formats
-from jqmagic.core.query import failures, fastpath, libjq, linerange, progress, streameval
+from jqmagic.core.query import (
+    doccache,
+    failures,
+    fastpath,
+    libjq,
+    linerange,
+    progress,
+    streameval,
+)
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.spill import Spill
 from jqmagic.core.query.wire import read_frame, write_frame
@@ -235,7 +243,6 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         write_frame(replies, json.dumps(header).encode())
         write_frame(replies, body)
         replies.flush()
-        fastpath.documents.settle_while_idle()
 
 
 def _send_event(replies: BinaryIO, event: dict) -> None:
@@ -270,6 +277,7 @@ def main() -> None:
     _exit_with_caller()
     limit_memory(int(os.environ.get("JQMAGIC_WORKER_MEMORY", "0")))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
+    doccache.scan_beside = True  # a core to spare while a big file parses
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything libjq prints must not corrupt the replies
     serve(sys.stdin.buffer, replies)
