@@ -261,19 +261,6 @@ def _select(f):
     return many(lambda v, e: (v for c in g(v, e) if truthy(c)))
 
 
-@builtin("map", 1)
-def _map(f):
-    if f.one:
-        fm = f.one
-        return singular(lambda v, e: [fm(x, e) for x in chunked(_items(v))])
-    if f.opt:
-        fo = f.opt
-        return singular(lambda v, e: [y for x in chunked(_items(v))
-                                      if (y := fo(x, e)) is not NOTHING])
-    g = f.gen
-    return singular(lambda v, e: [y for x in chunked(_items(v)) for y in g(x, e)])
-
-
 @builtin("map_values", 1)
 def _map_values(f):
     g = f.gen

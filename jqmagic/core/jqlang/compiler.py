@@ -12,6 +12,7 @@ from jqmagic.core.jqlang import sorting as _sorting  # noqa: F401 - registers bu
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
+from jqmagic.core.jqlang.fuse import fuse_array, fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
@@ -40,7 +41,10 @@ class Scope:
 
 
 _KEYS = count()
-FORMS: dict[tuple[str, int], Any] = {}
+FORMS: dict[tuple[str, int], Any] = {
+    ("map", 1): lambda args, bound: fuse_array(
+        ("array", ("pipe", ("iterate", ("dot",)), args[0])), bound),  # jq: [.[] | f]
+}
 """Builtins that need their arguments' nodes (``path(f)`` reads ``f`` as a path)."""
 
 
@@ -303,18 +307,7 @@ def _alt(node, bound):
 def _array(node, bound):
     if node[1] is None:
         return singular(lambda v, e: [])
-    if node[1][0] == "pipe" and node[1][1][0] == "iterate":  # [X[] | F]: one comprehension
-        source, step = compile_node(node[1][1][1], bound), compile_node(node[1][2], bound)
-        if source.one and step.opt:
-            fs, fo, iterate = source.one, step.opt, jv.iterate
-            return singular(lambda v, e: [y for x in iterate(fs(v, e))
-                                          if (y := fo(x, e)) is not NOTHING])
-    body = compile_node(node[1], bound)
-    if body.one:
-        f = body.one
-        return singular(lambda v, e: [f(v, e)])
-    g = body.gen
-    return singular(lambda v, e: list(g(v, e)))
+    return fuse_array(node, bound)
 
 
 def _object(node, bound):
@@ -422,6 +415,9 @@ def _format(node, bound):
 
 
 def _reduce(node, bound):
+    fused = fuse_reduce(node, bound)
+    if fused is not None:
+        return fused
     _, source, name, init, update = node
     gs, gi = compile_node(source, bound).gen, compile_node(init, bound).gen
     scope, name = bound.bind(name)

@@ -1,0 +1,374 @@
+"""Fuse the loops analysts write into one generated Python function per loop.
+
+The closure compiler (:mod:`.compiler`) calls a Python function per node per value; over
+300k objects those calls cost more than the work. ``[S]``, ``map(f)`` and ``reduce S as $x
+(init; update)`` are written here as Python source instead, compiled once: the stream ``S``
+as nested ``for``/``if`` statements, field chains, comparisons, arithmetic, ``and``/``or``,
+``if``, objects, arrays and string interpolation as inline expressions, so that a value
+passes through one frame. Any other node stays the closure compiler's and is called from
+the source. Inline steps call the helpers the closures call (``jv.field``,
+``jv.compare_with``, ``jv.add``, ``tostring``), in the order the closures call them, so the
+answers, the errors and the checks of the deadline are the same.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from itertools import count
+from typing import Any
+
+from jqmagic.core.jqlang import runtime
+from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.node import NOTHING, Compiled, singular
+from jqmagic.core.jqlang.text import format_of, tojson
+
+_HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
+            "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
+            "_state": runtime.state}
+_PLAIN = ("dot", "literal", "var")
+"""Nodes whose evaluation can neither fail nor depend on order."""
+
+
+@dataclass
+class _Source:
+    """One generated function: its lines, and the objects its text names."""
+
+    names: dict[str, Any] = field(default_factory=lambda: dict(_HELPERS))
+    lines: list[str] = field(default_factory=list)
+    numbers: count = field(default_factory=count)
+
+    def constant(self, value: Any) -> str:
+        name = f"_k{next(self.numbers)}"
+        self.names[name] = value
+        return name
+
+    def temp(self) -> str:
+        return f"_t{next(self.numbers)}"
+
+    def emit(self, depth: int, line: str) -> None:
+        self.lines.append("    " * depth + line)
+
+    def function(self) -> Any:
+        text = "def fused(v, e):\n" + "\n".join(self.lines) + "\n"
+        exec(compile(text, "<jq fused>", "exec"), self.names)  # noqa: S102 - our own text
+        return self.names["fused"]
+
+
+@dataclass(frozen=True)
+class _Place:
+    """Where an expression is written: the scope of names, the Python names of its input
+    and environment, the loop depth, and ``$names`` held in Python locals."""
+
+    scope: Any
+    input: str = "v"
+    env: str = "e"
+    depth: int = 1
+    locals: tuple[tuple[str, str], ...] = ()
+
+
+def fuse_array(node: tuple, scope: Any) -> Compiled:
+    """``[S]`` (and ``map(f)`` as ``[.[] | f]``) as one generated function."""
+    src = _Source()
+    src.emit(1, "out = []")
+    src.emit(1, "append = out.append")
+    result, place = _stream(node[1], src, _Place(scope))
+    src.emit(place.depth, f"append({result})")
+    src.emit(1, "return out")
+    return singular(src.function())
+
+
+def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
+    """``reduce S as $x (init; update)`` with one init and one-output update as one
+    function; None for other reductions (the closure compiler's)."""
+    from jqmagic.core.jqlang.compiler import compile_node
+
+    _, source, name, init, update = node
+    src = _Source()
+    place = _Place(scope)
+    first = _expr(init, src, place)
+    inner, key = scope.bind(name)
+    if first is None or compile_node(update, inner).one is None:
+        return None
+    src.emit(1, f"acc = {first}")
+    src.emit(1, "env = dict(e)")
+    item, at = _stream(source, src, place)
+    at = replace(at, scope=inner, env="env", locals=((key, "x"),))
+    src.emit(at.depth, f"x = env[{key!r}] = {item}")
+    addend = _sum_step(update, src, replace(at, input="acc"))
+    if addend is None:
+        src.emit(at.depth, f"acc = {_expr(update, src, replace(at, input='acc'))}")
+    else:  # acc + addend as raw doubles while both are numbers, then as jv.add
+        src.emit(at.depth, f"y = {addend}")
+        src.emit(at.depth, "if type(y) is float and (type(acc) is float or type(acc) is int):")
+        src.emit(at.depth + 1, "acc = acc + y")
+        src.emit(at.depth + 1, "floats = True")
+        src.emit(at.depth, "else:")
+        src.emit(at.depth + 1, "acc = _add(_computed(acc) if type(acc) is float else acc, y)")
+        src.lines.insert(0, "    floats = False")
+        src.emit(1, "if floats:")
+        src.emit(2, "_state.floats_compared = True")
+        src.emit(1, "if type(acc) is float:")
+        src.emit(2, "acc = _computed(acc)")
+    src.emit(1, "return acc")
+    return singular(src.function())
+
+
+def _sum_step(update: tuple, src: _Source, place: _Place) -> str | None:
+    """For an update ``. + f`` where ``f`` does not read ``.``: ``f`` as an expression."""
+    if update[:2] != ("binop", "+") or update[2] != ("dot",) or _reads_input(update[3]):
+        return None
+    return _expr(update[3], src, place)
+
+
+def _reads_input(node: Any) -> bool:
+    """Whether ``node`` may read its input (anything but literals, ``$names`` and field
+    chains on them)."""
+    if node[0] == "field":
+        return _reads_input(node[1])
+    return node[0] not in ("literal", "var")
+
+
+# ---------------------------------------------------------------- streams: statements
+
+
+def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
+    """Write the loops and tests that produce ``node``'s outputs; the expression of one
+    output and the place (depth) where it is valid."""
+    kind = node[0]
+    if kind == "pipe":
+        first, place = _stream(node[1], src, place)
+        return _stream(node[2], src, replace(place, input=_named(first, src, place)))
+    if kind == "iterate":
+        items, place = _stream(node[1], src, place)
+        item = src.temp()
+        src.emit(place.depth, f"for {item} in _iterate({items}):")
+        return item, replace(place, depth=place.depth + 1)
+    if kind == "field":
+        one = _expr(node, src, place, fallback=False)
+        if one is not None:
+            return one, place
+        names, base = _chain(node)
+        value, place = _stream(base, src, place)
+        return _fields(_named(value, src, place), names), place
+    if _is_builtin(node, "select", place):
+        condition = _expr(node[2][0], src, place)
+        if condition is not None:
+            test = src.temp()
+            src.emit(place.depth, f"{test} = {condition}")
+            src.emit(place.depth, f"if {test} is not None and {test} is not False:")
+            return place.input, replace(place, depth=place.depth + 1)
+    one = _expr(node, src, place)
+    if one is not None:
+        return one, place
+    return _closure_stream(node, src, place)
+
+
+def _closure_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
+    from jqmagic.core.jqlang.compiler import compile_node
+
+    compiled = compile_node(node, place.scope)
+    out = src.temp()
+    if compiled.opt is not None:
+        src.emit(place.depth, f"{out} = {src.constant(compiled.opt)}({place.input}, {place.env})")
+        src.emit(place.depth, f"if {out} is not _NOTHING:")
+    else:
+        src.emit(place.depth,
+                 f"for {out} in {src.constant(compiled.gen)}({place.input}, {place.env}):")
+    return out, replace(place, depth=place.depth + 1)
+
+
+def _named(value: str, src: _Source, place: _Place) -> str:
+    """``value`` held in a local name (so it can be read more than once)."""
+    if value.isidentifier():
+        return value
+    name = src.temp()
+    src.emit(place.depth, f"{name} = {value}")
+    return name
+
+
+# ---------------------------------------------------------------- one output: expressions
+
+
+def _expr(node: tuple, src: _Source, place: _Place, fallback: bool = True) -> str | None:
+    """A Python expression for ``node``'s one output, or None when it may have more or
+    fewer (``fallback``: a one-output closure is called when no form below fits)."""
+    writer = _EXPRESSIONS.get(node[0])
+    if writer is not None:
+        text = writer(node, src, place)
+        if text is not None:
+            return text
+    if not fallback:
+        return None
+    from jqmagic.core.jqlang.compiler import compile_node
+
+    one = compile_node(node, place.scope).one
+    return None if one is None else f"{src.constant(one)}({place.input}, {place.env})"
+
+
+def _dot(node, src, place):
+    return place.input
+
+
+def _literal(node, src, place):
+    value = node[1]
+    return repr(value) if value is None or type(value) in (bool, int, str) else \
+        src.constant(value)
+
+
+def _var(node, src, place):
+    key = place.scope.vars.get(node[1])
+    if key is None:
+        return None
+    return dict(place.locals).get(key) or f"{place.env}[{key!r}]"
+
+
+def _chain(node: tuple) -> tuple[list[str], tuple]:
+    names: list[str] = []
+    while node[0] == "field":
+        names.insert(0, node[2])
+        node = node[1]
+    return names, node
+
+
+def _fields(value: str, names: list[str]) -> str:
+    """``value.a.b...``: ``jv.field`` unless the value is an object."""
+    for name in names:
+        if value.isidentifier():
+            value = f"({value}.get({name!r}) if type({value}) is dict else " \
+                    f"_field({value}, {name!r}))"
+        else:
+            value = f"(_f.get({name!r}) if type(_f := {value}) is dict else " \
+                    f"_field(_f, {name!r}))"
+    return value
+
+
+def _field_expr(node, src, place):
+    names, base = _chain(node)
+    value = _expr(base, src, place)
+    return None if value is None else _fields(value, names)
+
+
+def _pipe(node, src, place):
+    first = _expr(node[1], src, place)
+    if first is None:
+        return None
+    held = src.temp()
+    then = _expr(node[2], src, replace(place, input=held))
+    return None if then is None else f"({held} := {first}, {then})[1]"
+
+
+def _binop(node, src, place):
+    _, op, left, right = node
+    a = _expr(left, src, place)
+    if a is None:
+        return None
+    if right[0] == "literal" and op in jv.COMPARISONS:
+        return f"{src.constant(jv.compare_with(op, right[1]))}({a})"
+    b = _expr(right, src, place)
+    if b is None:
+        return None
+    fn = src.constant(jv.COMPARISONS.get(op) or jv.ARITHMETIC[op])
+    if left[0] in _PLAIN or right[0] in _PLAIN:
+        return f"{fn}({a}, {b})"
+    held = src.temp()  # the right operand first, as jq
+    return f"({held} := {b}, {fn}({a}, {held}))[1]"
+
+
+def _truth(value: str, src: _Source) -> str:
+    held = src.temp()
+    return f"(({held} := {value}) is not None and {held} is not False)"
+
+
+def _and(node, src, place):
+    a, b = _expr(node[1], src, place), _expr(node[2], src, place)
+    if a is None or b is None:
+        return None
+    return f"({_truth(a, src)} and {_truth(b, src)})"
+
+
+def _or(node, src, place):
+    a, b = _expr(node[1], src, place), _expr(node[2], src, place)
+    if a is None or b is None:
+        return None
+    return f"({_truth(a, src)} or {_truth(b, src)})"
+
+
+def _neg(node, src, place):
+    inner = _expr(node[1], src, place)
+    return None if inner is None else f"{src.constant(jv.negate)}({inner})"
+
+
+def _if(node, src, place):
+    _, branches, otherwise = node
+    text = place.input if otherwise is None else _expr(otherwise, src, place)
+    for condition, then in reversed(branches):
+        c, t = _expr(condition, src, place), _expr(then, src, place)
+        if text is None or c is None or t is None:
+            return None
+        text = f"({t} if {_truth(c, src)} else {text})"
+    return text
+
+
+def _object(node, src, place):
+    entries = []
+    for key, value in node[1]:
+        v = _expr(value, src, place)
+        if key[0] != "literal" or type(key[1]) is not str or v is None:
+            return None
+        entries.append(f"{key[1]!r}: {v}")
+    return "{" + ", ".join(entries) + "}"
+
+
+def _array(node, src, place):
+    if node[1] is None:
+        return "[]"
+    one = _expr(node[1], src, place, fallback=False)
+    if one is not None:
+        return f"[{one}]"
+    inner = fuse_array(node, place.scope).one
+    return f"{src.constant(inner)}({place.input}, {place.env})"
+
+
+def _reduce(node, src, place):
+    fused = fuse_reduce(node, place.scope)
+    return None if fused is None else \
+        f"{src.constant(fused.one)}({place.input}, {place.env})"
+
+
+def _string(node, src, place):
+    """An interpolation: the last piece is evaluated first, as in jq."""
+    _, fmt, parts = node
+    convert = None if fmt in (None, "text") else src.constant(format_of(fmt))
+    steps, pieces = [], []  # evaluated last piece first; joined first piece first
+    for part in reversed(parts):
+        if type(part) is str:
+            pieces.append(repr(part))
+            continue
+        value = _expr(part, src, place)
+        if value is None:
+            return None
+        held, text = src.temp(), src.temp()
+        steps.append(f"{text} := ({held} if type({held} := {value}) is str else "
+                     f"_tojson({held}))" if convert is None else f"{text} := {convert}({value})")
+        pieces.append(text)
+    joined = " + ".join(reversed(pieces)) or "''"
+    return f"({', '.join([*steps, joined])},)[-1]"
+
+
+def _call(node, src, place):
+    if _is_builtin(node, "map", place):
+        return _array(("array", ("pipe", ("iterate", ("dot",)), node[2][0])), src, place)
+    return None
+
+
+def _is_builtin(node: tuple, name: str, place: _Place) -> bool:
+    """Whether ``node`` calls jq's own ``name/1`` (not a definition of the program's)."""
+    return node[0] == "call" and node[1] == name and len(node[2]) == 1 and \
+        (name, 1) not in place.scope.funcs
+
+
+_EXPRESSIONS = {
+    "dot": _dot, "literal": _literal, "var": _var, "field": _field_expr, "pipe": _pipe,
+    "binop": _binop, "and": _and, "or": _or, "neg": _neg, "if": _if, "object": _object,
+    "array": _array, "reduce": _reduce, "string": _string, "call": _call,
+}
