@@ -81,9 +81,11 @@ def _add(v):
 def add_all(items: list) -> Any:
     """``reduce .[] as $x (null; . + $x)`` in linear time: strings, arrays and objects
     (with nulls among them) are joined once, not added pairwise."""
-    kinds = {type(x) for x in items} - {type(None)}
+    types = {type(x) for x in items}
+    kinds = types - {type(None)}
     if kinds <= {int, float}:  # numbers (and nulls): one tight fold
-        return jv.add_numbers(x for x in chunked(items) if x is not None)
+        return jv.add_numbers(chunked(items) if kinds == types else
+                              (x for x in chunked(items) if x is not None))
     if len(kinds) == 1 and kinds <= {str, list, dict}:
         kind = kinds.pop()
         present = [x for x in chunked(items) if x is not None]

@@ -19,12 +19,15 @@ from typing import Any
 
 from jqmagic.core.jqlang import runtime
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.node import NOTHING, Compiled, singular
+from jqmagic.core.jqlang.numbers import number_text
+from jqmagic.core.jqlang.regex import tester
 from jqmagic.core.jqlang.text import format_of, tojson
 
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
-            "_state": runtime.state}
+            "_state": runtime.state, "_number_text": number_text}
 _PLAIN = ("dot", "literal", "var")
 """Nodes whose evaluation can neither fail nor depend on order."""
 
@@ -34,6 +37,7 @@ class _Source:
     """One generated function: its lines, and the objects its text names."""
 
     names: dict[str, Any] = field(default_factory=lambda: dict(_HELPERS))
+    prologue: dict[str, str] = field(default_factory=dict)  # locals set first, in order
     lines: list[str] = field(default_factory=list)
     numbers: count = field(default_factory=count)
 
@@ -49,7 +53,8 @@ class _Source:
         self.lines.append("    " * depth + line)
 
     def function(self) -> Any:
-        text = "def fused(v, e):\n" + "\n".join(self.lines) + "\n"
+        first = [f"    {name} = {value}" for name, value in self.prologue.items()]
+        text = "def fused(v, e):\n" + "\n".join(first + self.lines) + "\n"
         exec(compile(text, "<jq fused>", "exec"), self.names)  # noqa: S102 - our own text
         return self.names["fused"]
 
@@ -349,8 +354,13 @@ def _string(node, src, place):
             return None
         held, text = src.temp(), src.temp()
         steps.append(f"{text} := ({held} if type({held} := {value}) is str else "
-                     f"_tojson({held}))" if convert is None else f"{text} := {convert}({value})")
+                     f"texts.get({held}) or _number_text({held}, literals) if type({held}) "
+                     f"is float or "
+                     f"type({held}) is int else _tojson({held}))" if convert is None
+                     else f"{text} := {convert}({value})")
         pieces.append(text)
+        src.prologue["literals"] = "_state.literals"
+        src.prologue["texts"] = "literals.fraction_texts"
     joined = " + ".join(reversed(pieces)) or "''"
     return f"({', '.join([*steps, joined])},)[-1]"
 
@@ -358,6 +368,12 @@ def _string(node, src, place):
 def _call(node, src, place):
     if _is_builtin(node, "map", place):
         return _array(("array", ("pipe", ("iterate", ("dot",)), node[2][0])), src, place)
+    if _is_builtin(node, "test", place) and node[2][0][0] == "literal" and \
+            type(node[2][0][1]) is str:
+        try:
+            return f"{src.constant(tester(node[2][0][1]))}({place.input})"
+        except NotMine:  # outside the subset: the closure declines when it runs
+            return None
     return None
 
 

@@ -50,6 +50,12 @@ def format_float(x: float) -> str:
     return f"{sign}{digits[:decpt]}.{digits[decpt:]}"
 
 
+_FRACTION_TEXTS: dict[float, str] = {}
+"""Texts of fractional doubles already printed: a column of prices repeats a few thousand
+values, and ``repr`` costs five lookups (no zero is kept: -0.0 == 0.0)."""
+_REMEMBERED = 1 << 16
+
+
 def number_text(v: int | float, literals) -> str:
     """jq's text for a number the fast path holds, given what ``literals`` (a
     :class:`Literals`) says the inputs may hold; NotMine where it cannot tell.
@@ -57,18 +63,24 @@ def number_text(v: int | float, literals) -> str:
     Computed whole doubles are held as ints (see ``values.computed``), so a whole float
     below 2^53 is a literal such as ``12.0``, which jq prints as written.
     """
+    facts = literals.facts
     if type(v) is int:
-        if v == 0 and literals.negative_zero:
+        if v == 0 and "zero" in facts:
             raise NotMine("a -0 literal may be printed")
         return str(v)
-    if literals.odd_floats:
+    if "odd" in facts or "long" in facts:
         raise NotMine("a number literal may print differently")
+    text = _FRACTION_TEXTS.get(v)
+    if text is not None:
+        return text
     text = repr(v)
     if "e" not in text and not v.is_integer():  # 1e-4 <= |v| < 1e16: jq prints it alike
+        if len(_FRACTION_TEXTS) < _REMEMBERED:
+            _FRACTION_TEXTS[v] = text
         return text
     if v.is_integer() and abs(v) < MAX_EXACT:
         if v == 0 and math.copysign(1.0, v) < 0:
-            if literals.whole_floats:
+            if "whole" in facts:
                 raise NotMine("-0.0 may be a literal or computed")
             return "-0"
         return text
@@ -203,6 +215,13 @@ class Literals:
                         break
                 self._facts, self._chunks = frozenset(found), (lambda: ())
         return self
+
+    @property
+    def fraction_texts(self) -> dict[float, str]:
+        """Texts of fractional doubles printed before, when these inputs print them as
+        Python does (else an empty dict, never filled)."""
+        facts = self.facts
+        return {} if "odd" in facts or "long" in facts else _FRACTION_TEXTS
 
     def _fact(self, name: str) -> bool:
         return name in self.facts

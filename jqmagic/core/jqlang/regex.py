@@ -9,7 +9,7 @@ disagree (``\\w``-like escapes or ``i`` on non-ASCII text, ``^ $`` on text with 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
@@ -227,6 +227,21 @@ def _pattern_of(x: Any) -> Any:
 
 def _flags_of(x: Any) -> Any:
     return x[1] if type(x) is list and len(x) > 1 else None
+
+
+def tester(pattern: str) -> Callable[[Any], bool]:
+    """``test(pattern)`` for a constant pattern: compiled once, and a string that needs no
+    caution searched at once (anything else goes through :meth:`Regex.test`)."""
+    r = regex(pattern)
+    search, ascii_only, anchored = r.compiled.search, r.ascii_only, r.anchored
+
+    def test(subject: Any) -> bool:
+        if type(subject) is not str or (ascii_only and not subject.isascii()) or (
+                anchored and "\n" in subject):
+            return r.test(subject)
+        return search(subject) is not None
+
+    return test
 
 
 def _test(p, f):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Iterator
+from itertools import chain
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
@@ -77,6 +78,10 @@ def chunked(items: list[Any]) -> Iterator[Any]:
 
 
 def _in_chunks(items: list[Any]) -> Iterator[Any]:
+    return chain.from_iterable(_checked_slices(items))  # no Python frame per item
+
+
+def _checked_slices(items: list[Any]) -> Iterator[list[Any]]:
     for start_at in range(0, len(items), CHUNK):
         check()
-        yield from items[start_at:start_at + CHUNK]
+        yield items[start_at:start_at + CHUNK]

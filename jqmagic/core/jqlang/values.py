@@ -9,7 +9,7 @@ reproduce exactly (integers past 2^53 in arithmetic, non-integer indices, ...) r
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang.errors import NotMine
@@ -170,20 +170,23 @@ def add(a: Any, b: Any) -> Any:
     raise type_error2(a, b, "cannot be added")
 
 
-def add_numbers(numbers: Iterator[int | float]) -> int | float | None:
-    """``add`` folded over numbers (nulls left out before) exactly as :func:`add` folds
-    them, without a call per integer: the sum of a column of a big file."""
-    total = next(numbers, None)
+def add_numbers(numbers: Iterable[int | float]) -> int | float | None:
+    """``add`` folded over numbers (nulls left out before) as jq folds them, in doubles,
+    without a call per item: the sum of a column of a big file."""
+    numbers = iter(numbers)
+    first = next(numbers, None)
+    if first is None:
+        return None
+    total, floats = float(_number(first)), type(first) is float
     for x in numbers:
-        if type(total) is int and type(x) is int:
-            if not -MAX_EXACT <= x <= MAX_EXACT:
-                raise NotMine("integer beyond 2^53")
-            total += x
-            if not -MAX_EXACT <= total <= MAX_EXACT:
-                raise NotMine("integer beyond 2^53")
-            continue
-        total = computed(_number(total) + _number(x))
-    return total
+        if type(x) is float:
+            floats = True
+        elif not -MAX_EXACT <= x <= MAX_EXACT:
+            raise NotMine("integer beyond 2^53")
+        total += x
+    if floats:
+        state.floats_compared = True
+    return computed(total)
 
 
 def subtract(a: Any, b: Any) -> Any:

@@ -12,7 +12,6 @@ import json
 import os
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import IO, Any
 
 import orjson
@@ -104,16 +103,18 @@ def _plain_numbers(value: Any) -> bool:
     return True
 
 
-class _AllLiterals:
-    """The facts of several texts together."""
+class _AllLiterals(Literals):
+    """The facts of several texts together (each learnt when first needed)."""
 
     def __init__(self, parts: list[Literals]):
+        super().__init__(lambda: ())
         self.parts = parts
 
-    long = cached_property(lambda self: any(p.long for p in self.parts))
-    odd_floats = cached_property(lambda self: any(p.odd_floats for p in self.parts))
-    whole_floats = cached_property(lambda self: any(p.whole_floats for p in self.parts))
-    negative_zero = cached_property(lambda self: any(p.negative_zero for p in self.parts))
+    @property
+    def facts(self) -> frozenset[str]:
+        if self._facts is None:
+            self._facts = frozenset().union(*(part.facts for part in self.parts))
+        return self._facts
 
 
 def _inputs(request: dict) -> tuple[Iterator[Any], _AllLiterals]:
