@@ -63,3 +63,17 @@ def test_analyst_programs_are_fused_and_answered(program):
     got = fast(program, ANALYST, compact=True)
     assert got is not None, "the fast path declined"
     assert got == libjq(program, ANALYST, compact=True)
+
+
+@pytest.mark.parametrize("program, document", [
+    ("reduce .xs[] as $x (.a; . + $x)", '{"a": 12.0, "xs": []}'),  # the literal stays
+    ("reduce .xs[] as $x (.a; . + $x)", '{"a": null, "xs": [12.0]}'),
+    ("reduce .xs[] as $x (.a; . + $x)", '{"a": 0, "xs": [1.5, 1.5]}'),  # 3, not 3.0
+    ("reduce .xs[] as $x (.a; . + $x)", '{"a": 1, "xs": [0.5, null, 2]}'),
+    ("reduce .xs[] as $x (.a; . + $x)", '{"a": -0.0, "xs": [-0.0]}'),
+    ("reduce .xs[] as $x (.a; . + $x)", '{"a": 1e308, "xs": [1e308, -1e308]}'),
+])
+def test_a_sum_in_doubles_prints_as_jq(program, document):
+    got = fast(program, document, compact=True)
+    if got is not None:
+        assert got == libjq(program, document, compact=True)
