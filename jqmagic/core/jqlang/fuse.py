@@ -112,7 +112,8 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
         src.lines.insert(0, "    floats = False")
         src.emit(1, "if floats:  # acc may be a raw double: held as jv.computed holds it")
         src.emit(2, "_state.floats_compared = True")
-        src.emit(2, "acc = _computed(acc)")
+        src.emit(2, "if type(acc) is float:")
+        src.emit(3, "acc = _computed(acc)")
     src.emit(1, "return acc")
     return singular(src.function())
 
