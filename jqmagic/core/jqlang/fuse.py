@@ -268,7 +268,19 @@ def _binop(node, src, place):
     if a is None:
         return None
     if right[0] == "literal" and op in jv.COMPARISONS:
-        return f"{src.constant(jv.compare_with(op, right[1]))}({a})"
+        test = src.constant(jv.compare_with(op, right[1]))
+        held = src.temp()
+        if type(right[1]) is str:
+            return f"({held} {op} {right[1]!r} if type({held} := {a}) is str else {test}({held}))"
+        if type(right[1]) not in (int, float):
+            return f"{test}({a})"
+        # a number against a number, inline: ints as they are (exact below 2^53), floats
+        # when no literal of the inputs is long (else the test notes the comparison)
+        limit, c = jv.MAX_EXACT, src.constant(float(right[1]))
+        src.prologue["plain"] = "None"
+        return f"({held} {op} {c} if (type({held} := {a}) is float and (plain or " \
+               f"(plain := not _state.literals.long))) or (type({held}) is int and " \
+               f"-{limit} <= {held} <= {limit}) else {test}({held}))"
     b = _expr(right, src, place)
     if b is None:
         return None
