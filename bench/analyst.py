@@ -5,7 +5,7 @@ then compute). Every jqmagic answer is checked against libjq 1.8.2 (the worker w
 fast path off, on a fresh parse).
 
     .venv/bin/python bench/analyst.py            # 60 MB -> bench/RESULTS-analyst.md
-    .venv/bin/python bench/analyst.py --mb 500   # the big file (appends its table)
+    .venv/bin/python bench/analyst.py --mb 500 --budget-gb 12   # the big file (appends)
     .venv/bin/python bench/analyst.py --quick    # 2 MB, a smoke test (prints only)
 """
 
@@ -69,6 +69,7 @@ import jqmagic
 from jqmagic.core.query.worker import shared_worker
 from jqmagic.core.settings import settings
 path, programs, settings.fast_path = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3] == "fast"
+settings.doc_cache_bytes = int(sys.argv[4]) or settings.doc_cache_bytes
 rows = []
 for program in programs:
     started = time.perf_counter()
@@ -109,7 +110,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=60)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--budget-gb", type=float, default=0,
+                        help="the document budget (default: jqmagic's, 1 GiB); a 500 MB "
+                             "file's trees need about 5 GB each")
     args = parser.parse_args()
+    budget = int(args.budget_gb * 2**30)
     megabytes = 2 if args.quick else args.mb
     data = HERE / "data"
     data.mkdir(exist_ok=True)
@@ -117,12 +122,13 @@ def main() -> None:
     make_file(path, megabytes)
     programs = [program for _, program, _ in QUESTIONS]
     session, libjq_session = (json.loads(subprocess.run(
-        [PY, "-c", SESSION, str(path), json.dumps(programs), engine],
+        [PY, "-c", SESSION, str(path), json.dumps(programs), engine, str(budget)],
         capture_output=True, text=True, check=True).stdout) for engine in ("fast", "libjq"))
     oracle = json.loads(subprocess.run([PY, "-c", ORACLE, str(path), json.dumps(programs)],
                                        capture_output=True, text=True, check=True).stdout)
     lines = [f"### {path.stat().st_size / 1e6:.0f} MB written by Python's json "
-             f"({time.strftime('%Y-%m-%d')})", "",
+             f"({time.strftime('%Y-%m-%d')}"
+             f"{f', document budget {args.budget_gb:g} GiB' if budget else ''})", "",
              "| question | jq CLI | jaq | jqmagic (engine) | jqmagic / jq | same as libjq 1.8.2 "
              "| libjq path only (cached jv) | libjq path / jq |",
              "|---|---:|---:|---:|---:|:---:|---:|---:|"]
