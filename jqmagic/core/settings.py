@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -73,6 +74,15 @@ def payload_budget() -> int:
     """Bytes the payload store keeps before pruning (``$JQMAGIC_PAYLOAD_BUDGET``, 1 GiB)."""
     given = env_text("JQMAGIC_PAYLOAD_BUDGET")
     return int(given) if given.isdigit() else DEFAULT_PAYLOAD_BUDGET
+
+
+def optimised_libjq() -> Path | None:
+    """An optimised libjq to load instead of the binding's unoptimised copy:
+    ``$JQMAGIC_LIBJQ``, else ``<venv>/lib/jqmagic/libjq.so`` when it is there (both made by
+    ``scripts/build_libjq.sh``); None for the binding's."""
+    given = env_text("JQMAGIC_LIBJQ")
+    path = Path(given).expanduser() if given else Path(sys.prefix) / "lib" / "jqmagic" / "libjq.so"
+    return path if path.is_file() else None
 
 
 def estimate_tokens(text: str) -> int:

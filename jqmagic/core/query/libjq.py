@@ -19,6 +19,8 @@ from collections.abc import Iterator
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
 from dataclasses import dataclass, field
 
+from jqmagic.core.settings import optimised_libjq
+
 
 class _Payload(Union):
     _fields_ = [("ptr", c_void_p), ("number", c_double)]
@@ -44,9 +46,12 @@ INPUT_ERR_CB = CFUNCTYPE(None, c_void_p, c_char_p)
 
 
 def _load() -> ctypes.CDLL:
-    import jq  # the wheel that carries libjq
+    """libjq 1.8.2: an optimised build when one is installed, else the binding's copy."""
+    optimised = optimised_libjq()
+    if optimised is None:
+        import jq  # the wheel that carries libjq
 
-    lib = ctypes.CDLL(jq.__file__)
+    lib = ctypes.CDLL(str(optimised) if optimised else jq.__file__)
     signatures = {
         "jq_init": (c_void_p,),
         "jq_teardown": (None, POINTER(c_void_p)),
