@@ -18,8 +18,9 @@ VALUES = [".", ".a", ".a.b", ".b?", "$x", "1", "2.5", '"s"', "null", "-.a", ".a 
           "(.a or .b)", "(.a == .b)", "(.a < 2)", "(.a >= 2.5)", '(.a == "s")', "(. > null)",
           '(.a | test("^a"))', '(tostring | test("1$"))', "[.[]?]", "map(.)?",
           "(reduce .[]? as $y (0; . + $y))", "(.a | length)", "(. as $z | $z.a)"]
-CONDITIONS = [".a", ".a > 1", ".a == 1.5", '.a < "b"', ".a != 2", '. == "s"', ".a == null", ".b and .a", ". != 0", 'type == "number"',
-              '(.a | test("1"))', "(.a, .b)", "empty", "error", ".a.b"]
+CONDITIONS = [".a", ".a > 1", ".a == 1.5", '.a < "b"', ".a != 2", '. == "s"', ".a == null",
+              ".b and .a", ". != 0", 'type == "number"', '(.a | test("1"))', "(.a, .b)",
+              "empty", "error", ".a.b"]
 SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})",
           "[.[]?.a?]", "[.[]? | select({c})]", "[.[]?, 1 | {v}]", "[.a[]? | {v}]",
           "reduce .[]? as $x (0; . + $x)", "reduce .[]? as $x (0; . + $x.a)",

@@ -20,7 +20,8 @@ PROGRAMS = [
     '[.[] | tostring | test("^1"), sub("(?<d>[0-9])"; "<\\(.d)>")]', "map(. > 2.5) | any",
     "[limit(3; repeat(1))], ([range(5)] | add), (now | type)", "try error({a: 1}) catch .a",
     '"2015-03-05T23:51:47Z" | fromdate | todate', "[.[] | floor, sqrt, pow(.; 2)]",
-    "[paths] | length", "to_entries | map(.value) | sort | unique", "1e1000, -0, 100000000000000000001",
+    "[paths] | length", "to_entries | map(.value) | sort | unique",
+    "1e1000, -0, 100000000000000000001",
 ]
 RUN = """
 import json, sys
