@@ -3,12 +3,7 @@
 # with, from the source the PyPI `jq` binding bundles: the same libjq the engine drives,
 # and only PyPI is needed. Usage: build_jq_oracle.sh OUT (OUT becomes the jq binary; about
 # 40 s on two cores).
-set -euo pipefail
-out=$(realpath -m "$1")
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-source "$(dirname "$0")/jq_source.sh"
-cd "$(unpack_jq_source "$work")"
+source "$(dirname "$0")/jq_source.sh" "$1"
 ./configure -q --with-oniguruma=builtin --disable-docs --disable-maintainer-mode \
     --enable-all-static >/dev/null
 make -s -j2 >/dev/null 2>&1 || make -s -j2 >/dev/null  # the vendored onig builds on a rerun
