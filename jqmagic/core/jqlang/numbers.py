@@ -13,7 +13,6 @@ from __future__ import annotations
 import math
 import os
 import re
-import threading
 from collections.abc import Callable, Iterable, Iterator
 
 from jqmagic.core.jqlang.errors import NotMine
@@ -52,7 +51,7 @@ def format_float(x: float) -> str:
 
 _FRACTION_TEXTS: dict[float, str] = {}
 """Texts of fractional doubles already printed: a column of prices repeats a few thousand
-values, and ``repr`` costs five lookups (no zero is kept: -0.0 == 0.0)."""
+values, and ``repr`` of a double takes 0.4 µs, a lookup 0.04 µs (no zero is kept: -0.0 == 0.0)."""
 _REMEMBERED = 1 << 16
 
 
@@ -177,7 +176,6 @@ class Literals:
     def __init__(self, chunks: Callable[[], Iterable[bytes]]):
         self._chunks = chunks
         self._facts: frozenset[str] | None = None
-        self._lock = threading.Lock()
 
     @classmethod
     def of_text(cls, data: bytes) -> Literals:
@@ -206,14 +204,13 @@ class Literals:
 
     def settle(self) -> Literals:
         """Learn every fact now, in one pass over the text, and let go of the text."""
-        with self._lock:
-            if self._facts is None:
-                found: set[str] = set()
-                for chunk in self._chunks():
-                    found |= facts_of(chunk)
-                    if len(found) == len(FACTS):
-                        break
-                self._facts, self._chunks = frozenset(found), (lambda: ())
+        if self._facts is None:
+            found: set[str] = set()
+            for chunk in self._chunks():
+                found |= facts_of(chunk)
+                if len(found) == len(FACTS):
+                    break
+            self._facts, self._chunks = frozenset(found), (lambda: ())
         return self
 
     @property
