@@ -14,10 +14,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from jqmagic.core.jqlang.compiler import compile_node
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.node import Compiled
 from jqmagic.core.jqlang.parser import parse
+from jqmagic.core.jqlang.registry import compile_tree
 
 __all__ = ["JqError", "NotMine", "Program", "compile_program", "variables"]
 
@@ -37,7 +37,7 @@ class Program:
 def compile_program(text: str, names: frozenset[str] = frozenset()) -> Program | None:
     """The compiled program with ``names`` bound from outside, or None when it is not ours."""
     try:
-        return Program(text, compile_node(parse(text), names))
+        return Program(text, compile_tree(parse(text), names))
     except (NotMine, RecursionError):
         return None
 

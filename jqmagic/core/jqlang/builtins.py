@@ -11,24 +11,10 @@ from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check, chunked
+from jqmagic.core.jqlang.table import Table
 
-BUILTINS: dict[tuple[str, int], Callable[..., Compiled]] = {}
+BUILTINS = Table()
 truthy, sort_key = jv.truthy, jv.sort_key
-
-
-def builtin(name: str, arity: int = 0):
-    def register(factory):
-        BUILTINS[(name, arity)] = factory
-        return factory
-    return register
-
-
-def unary(name: str):
-    """Register a function of the input alone."""
-    def register(fn: Callable[[Any], Any]):
-        BUILTINS[(name, 0)] = lambda: singular(lambda v, e: fn(v))
-        return fn
-    return register
 
 
 def _items(v: Any) -> list:
@@ -42,15 +28,15 @@ def _items(v: Any) -> list:
 
 # ---------------------------------------------------------------- of the input alone
 
-unary("length")(jv.length)
-unary("true")(lambda v: True)
-unary("false")(lambda v: False)
-unary("null")(lambda v: None)
-unary("type")(jv.type_name)
-unary("not")(lambda v: not truthy(v))
+BUILTINS.unary("length")(jv.length)
+BUILTINS.unary("true")(lambda v: True)
+BUILTINS.unary("false")(lambda v: False)
+BUILTINS.unary("null")(lambda v: None)
+BUILTINS.unary("type")(jv.type_name)
+BUILTINS.unary("not")(lambda v: not truthy(v))
 
 
-@unary("keys")
+@BUILTINS.unary("keys")
 def _keys(v):
     if type(v) is dict:
         return sorted(v)
@@ -59,21 +45,21 @@ def _keys(v):
     raise type_error(v, "has no keys")
 
 
-@unary("keys_unsorted")
+@BUILTINS.unary("keys_unsorted")
 def _keys_unsorted(v):
     if type(v) is dict:
         return list(v)
     return _keys(v)
 
 
-@unary("utf8bytelength")
+@BUILTINS.unary("utf8bytelength")
 def _utf8bytelength(v):
     if type(v) is str:
         return len(v.encode())
     raise type_error(v, "only strings have UTF-8 byte length")
 
 
-@unary("add")
+@BUILTINS.unary("add")
 def _add(v):
     return add_all(_items(v))
 
@@ -108,7 +94,7 @@ def add_all(items: list) -> Any:
     return total
 
 
-@unary("reverse")
+@BUILTINS.unary("reverse")
 def _reverse(v):
     if v is None:
         return []
@@ -117,18 +103,18 @@ def _reverse(v):
     raise NotMine("reverse of this kind")
 
 
-@unary("first")
+@BUILTINS.unary("first")
 def _first(v):
     return jv.index(v, 0)
 
 
-@unary("last")
+@BUILTINS.unary("last")
 def _last(v):
     return jv.index(v, -1)
 
 
-@unary("to_entries")
-def _to_entries(v):
+@BUILTINS.unary("to_entries")
+def to_entries(v: Any) -> list:
     if type(v) is dict:
         return [{"key": k, "value": x} for k, x in v.items()]
     if type(v) is list:
@@ -136,7 +122,7 @@ def _to_entries(v):
     raise type_error(v, "has no keys")
 
 
-@unary("flatten")
+@BUILTINS.unary("flatten")
 def _flatten(v):
     return _flatten_to(v, -1)
 
@@ -151,14 +137,14 @@ def _flatten_to(v: Any, depth: int) -> list:
     return out
 
 
-@unary("ascii_downcase")
+@BUILTINS.unary("ascii_downcase")
 def _downcase(v):
     if type(v) is str:
         return v.translate(_LOWER)
     raise error("explode input must be a string")
 
 
-@unary("ascii_upcase")
+@BUILTINS.unary("ascii_upcase")
 def _upcase(v):
     if type(v) is str:
         return v.translate(_UPPER)
@@ -169,7 +155,7 @@ _LOWER = {c: c + 32 for c in range(ord("A"), ord("Z") + 1)}
 _UPPER = {c: c - 32 for c in range(ord("a"), ord("z") + 1)}
 
 
-@unary("abs")
+@BUILTINS.unary("abs")
 def _abs(v):
     if type(v) in jv.NUMBER:  # jq 1.8.2: if . < 0 then - . else . end
         return jv.negate(v) if v < 0 else v
@@ -178,12 +164,12 @@ def _abs(v):
     return v
 
 
-@builtin("empty")
+@BUILTINS.builtin("empty")
 def _empty():
     return many(lambda v, e: ())
 
 
-@builtin("recurse")
+@BUILTINS.builtin("recurse")
 def _recurse():
     return many(lambda v, e: jv.recurse(v))
 
@@ -231,12 +217,12 @@ for _name, _kinds in {"nulls": ("null",), "booleans": ("boolean",), "numbers": (
     _type_filter(_name, *_kinds)
 
 
-@builtin("any")
+@BUILTINS.builtin("any")
 def _any0():
     return singular(lambda v, e: any(truthy(x) for x in _items(v)))
 
 
-@builtin("all")
+@BUILTINS.builtin("all")
 def _all0():
     return singular(lambda v, e: all(truthy(x) for x in _items(v)))
 
@@ -249,7 +235,7 @@ def _each(f: Compiled, v: Any, e: dict) -> Iterator[Any]:
     return iter(f.gen(v, e))
 
 
-@builtin("select", 1)
+@BUILTINS.builtin("select", 1)
 def _select(f):
     if f.one:
         fc = f.one
@@ -263,7 +249,7 @@ def _select(f):
     return many(lambda v, e: (v for c in g(v, e) if truthy(c)))
 
 
-@builtin("map_values", 1)
+@BUILTINS.builtin("map_values", 1)
 def _map_values(f):
     g = f.gen
 
@@ -280,8 +266,8 @@ def _map_values(f):
     return singular(one)
 
 
-@builtin("has", 1)
-def _has(f):
+@BUILTINS.builtin("has", 1)
+def has(f: Compiled) -> Compiled:
     def has(v, k):
         if type(v) is dict and type(k) is str:
             return k in v
@@ -305,13 +291,13 @@ def over_arg(f: Compiled, fn: Callable[[Any, Any], Any]) -> Compiled:
     return many(lambda v, e: (fn(v, x) for x in g(v, e)))
 
 
-@builtin("first", 1)
+@BUILTINS.builtin("first", 1)
 def _first1(f):
     g = f.gen
     return optional(lambda v, e: next(iter(g(v, e)), NOTHING))
 
 
-@builtin("last", 1)
+@BUILTINS.builtin("last", 1)
 def _last1(f):
     g = f.gen
 
@@ -324,7 +310,7 @@ def _last1(f):
     return optional(opt)
 
 
-@builtin("limit", 2)
+@BUILTINS.builtin("limit", 2)
 def _limit(n, f):
     g, counts = f.gen, n.gen
 
@@ -339,37 +325,37 @@ def _limit(n, f):
     return many(gen)
 
 
-@builtin("isempty", 1)
+@BUILTINS.builtin("isempty", 1)
 def _isempty(f):
     g = f.gen
     return singular(lambda v, e: next(iter(g(v, e)), NOTHING) is NOTHING)
 
 
-@builtin("any", 1)
+@BUILTINS.builtin("any", 1)
 def _any1(f):
     g = f.gen
     return singular(lambda v, e: any(truthy(c) for x in _items(v) for c in g(x, e)))
 
 
-@builtin("all", 1)
+@BUILTINS.builtin("all", 1)
 def _all1(f):
     g = f.gen
     return singular(lambda v, e: all(truthy(c) for x in _items(v) for c in g(x, e)))
 
 
-@builtin("any", 2)
+@BUILTINS.builtin("any", 2)
 def _any2(gen_, cond):
     g, c = gen_.gen, cond.gen
     return singular(lambda v, e: any(truthy(y) for x in g(v, e) for y in c(x, e)))
 
 
-@builtin("all", 2)
+@BUILTINS.builtin("all", 2)
 def _all2(gen_, cond):
     g, c = gen_.gen, cond.gen
     return singular(lambda v, e: all(truthy(y) for x in g(v, e) for y in c(x, e)))
 
 
-@builtin("flatten", 1)
+@BUILTINS.builtin("flatten", 1)
 def _flatten1(f):
     def flatten(v, depth):
         if type(depth) is not int:

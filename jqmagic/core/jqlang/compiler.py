@@ -1,62 +1,28 @@
-"""Compile a parsed jq program into Python closures (see :mod:`.node`)."""
+"""Compile jq's core constructs into Python closures (see :mod:`.node`): the table of
+compilers by node kind this module exports (merged by :mod:`.registry`)."""
 
 from __future__ import annotations
 
 from collections import deque
-from itertools import count
 from typing import Any
 
-from jqmagic.core.jqlang import library as _library  # noqa: F401 - registers builtins
-from jqmagic.core.jqlang import regex as _regex  # noqa: F401 - registers its builtins
-from jqmagic.core.jqlang import sorting as _sorting  # noqa: F401 - registers builtins
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.fuse import fuse_array, fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
+from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.text import format_of
 
 truthy = jv.truthy
 
 
-class Scope:
-    """What a program's names mean where a node is compiled: each ``$name`` in scope and
-    its key in the run-time environment (unique, so no binding hides another), and each
-    function ``(name, arity)`` defined there."""
-
-    __slots__ = ("funcs", "vars")
-
-    def __init__(self, variables: dict[str, str], funcs: dict[tuple[str, int], Any]):
-        self.vars, self.funcs = variables, funcs
-
-    def bind(self, name: str) -> tuple[Scope, str]:
-        """The scope with ``$name`` bound afresh, and its key."""
-        key = f"{name}#{next(_KEYS)}"
-        return Scope({**self.vars, name: key}, self.funcs), key
-
-    def define(self, signature: tuple[str, int], meaning: Any) -> Scope:
-        return Scope(self.vars, {**self.funcs, signature: meaning})
-
-
-_KEYS = count()
-FORMS: dict[tuple[str, int], Any] = {
+FORMS = {
     ("map", 1): lambda args, bound: fuse_array(
         ("array", ("pipe", ("iterate", ("dot",)), args[0])), bound),  # jq: [.[] | f]
 }
-"""Builtins that need their arguments' nodes (``path(f)`` reads ``f`` as a path)."""
-
-
-def compile_node(node: tuple, bound: Scope | frozenset[str]) -> Compiled:
-    """Compile ``node`` in ``bound``: a :class:`Scope`, or the names bound from outside
-    (any other ``$name`` is NotMine)."""
-    if not isinstance(bound, Scope):
-        bound = Scope({name: name for name in bound}, {})
-    compiler = COMPILERS.get(node[0])
-    if compiler is None:
-        raise NotMine(f"{node[0]} expressions")
-    return compiler(node, bound)
+"""Builtins compiled from their arguments' nodes."""
 
 
 def _dot(node, bound):
@@ -374,10 +340,10 @@ def _call(node, bound):
     defined = bound.funcs.get((name, len(args)))
     if defined is not None:
         return defined.call(args, bound)
-    form = FORMS.get((name, len(args)))
+    form = bound.tables.forms.get((name, len(args)))
     if form is not None:
         return form(args, bound)
-    factory = BUILTINS.get((name, len(args)))
+    factory = bound.tables.builtins.get((name, len(args)))
     if factory is None:
         raise NotMine(f"{name}/{len(args)}")
     return factory(*(compile_node(a, bound) for a in args))
@@ -479,9 +445,3 @@ COMPILERS = {
     "alt": _alt, "array": _array, "object": _object, "if": _if, "call": _call,
     "string": _string, "format": _format, "reduce": _reduce, "foreach": _foreach,
 }
-
-from jqmagic.core.jqlang import control as _control  # noqa: E402, F401 - registers its nodes
-from jqmagic.core.jqlang import dates as _dates  # noqa: E402, F401 - registers builtins
-from jqmagic.core.jqlang import maths as _maths  # noqa: E402, F401 - registers builtins
-from jqmagic.core.jqlang import streams as _streams  # noqa: E402, F401 - registers builtins
-from jqmagic.core.jqlang import updates as _updates  # noqa: E402, F401 - registers its nodes

@@ -8,11 +8,11 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS
-from jqmagic.core.jqlang.compiler import COMPILERS, Scope, compile_node
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.node import Compiled, many
 from jqmagic.core.jqlang.runtime import state
+from jqmagic.core.jqlang.scope import Scope, compile_node, compile_path
+from jqmagic.core.jqlang.table import Table
 
 # ---------------------------------------------------------------- functions
 
@@ -45,8 +45,6 @@ class Argument:
 
     def paths(self, args: tuple = (), scope: Scope | None = None):
         if self._paths is None:
-            from jqmagic.core.jqlang.paths import compile_path
-
             self._paths = compile_path(self.node, self.scope)
         return self._paths
 
@@ -153,8 +151,6 @@ class Function:
         return many(lambda v, e: function.body.gen(v, function.env_of(arguments, e)))
 
     def paths(self, args: tuple, scope: Scope):
-        from jqmagic.core.jqlang.paths import compile_path
-
         if self.inline():
             return compile_path(self.body_node, self.inlined(args, scope))
         arguments = [Argument(arg, scope) for arg in args]
@@ -198,6 +194,7 @@ def _raise(v, e):
     yield  # a generator: nothing happens until its output is asked for
 
 
+BUILTINS = Table()
 BUILTINS[("error", 0)] = lambda: many(_raise)
 BUILTINS[("error", 1)] = lambda f: many(lambda v, e: (y for x in f.gen(v, e) for y in _raise(x, e)))
 
@@ -326,5 +323,5 @@ def _destructure(node, bound):
     return many(plain if len(matchers) == 1 else gen)
 
 
-COMPILERS.update({"def": _def, "trycatch": _trycatch, "label": _label, "break": _break,
-                  "destructure": _destructure})
+COMPILERS = {"def": _def, "trycatch": _trycatch, "label": _label, "break": _break,
+             "destructure": _destructure}

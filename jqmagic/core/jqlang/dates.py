@@ -12,10 +12,13 @@ import re
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
+from jqmagic.core.jqlang.builtins import over_arg
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error
 from jqmagic.core.jqlang.node import singular
+from jqmagic.core.jqlang.table import Table
+
+BUILTINS = Table()
 
 _DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
@@ -34,7 +37,7 @@ def _broken_down(seconds: int) -> list[int]:
             (t.weekday() + 1) % 7, t.timetuple().tm_yday - 1]
 
 
-@unary("gmtime")
+@BUILTINS.unary("gmtime")
 def gmtime(v: Any) -> list:
     if type(v) is not int and type(v) is not float:
         raise error("gmtime() requires numeric inputs")
@@ -69,7 +72,7 @@ def _timegm(fields: list[int]) -> int:
         (((day - 1) * 24 + hour) * 60 + minute) * 60 + second
 
 
-@unary("mktime")
+@BUILTINS.unary("mktime")
 def _mktime(v: Any) -> int:
     if type(v) is not list:
         raise error("mktime requires array inputs")

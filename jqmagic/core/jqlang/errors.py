@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jqmagic.core.jqlang.runtime import state
+from jqmagic.core.jqlang.state import state
 
 
 class NotMine(Exception):

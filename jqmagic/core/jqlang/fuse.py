@@ -22,8 +22,10 @@ from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.node import NOTHING, Compiled, singular
 from jqmagic.core.jqlang.numbers import number_text
+from jqmagic.core.jqlang.printer import tojson
 from jqmagic.core.jqlang.regex import tester
-from jqmagic.core.jqlang.text import format_of, tojson
+from jqmagic.core.jqlang.scope import compile_node
+from jqmagic.core.jqlang.text import format_of
 
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
@@ -85,8 +87,6 @@ def fuse_array(node: tuple, scope: Any) -> Compiled:
 def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
     """``reduce S as $x (init; update)`` with one init and one-output update as one
     function; None for other reductions (the closure compiler's)."""
-    from jqmagic.core.jqlang.compiler import compile_node
-
     _, source, name, init, update = node
     src = _Source()
     place = _Place(scope)
@@ -169,8 +169,6 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
 
 
 def _closure_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
-    from jqmagic.core.jqlang.compiler import compile_node
-
     compiled = compile_node(node, place.scope)
     out = src.temp()
     if compiled.opt is not None:
@@ -204,8 +202,6 @@ def _expr(node: tuple, src: _Source, place: _Place, fallback: bool = True) -> st
             return text
     if not fallback:
         return None
-    from jqmagic.core.jqlang.compiler import compile_node
-
     one = compile_node(node, place.scope).one
     return None if one is None else f"{src.constant(one)}({place.input}, {place.env})"
 

@@ -8,12 +8,15 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
+from jqmagic.core.jqlang.builtins import over_arg, to_entries
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import bad_key, error, type_error, type_error2
 from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import CHUNK, check
+from jqmagic.core.jqlang.table import Table
+
+BUILTINS = Table()
 
 
 def _whole(n: Any) -> int:
@@ -173,7 +176,7 @@ BUILTINS[("rindex", 1)] = lambda f: over_arg(f, _last_index)
 
 
 def _rounding(name: str, fn):
-    @unary(name)
+    @BUILTINS.unary(name)
     def call(v):
         if type(v) is int:
             return v
@@ -186,7 +189,7 @@ _rounding("floor", math.floor)
 _rounding("ceil", math.ceil)
 
 
-@unary("sqrt")
+@BUILTINS.unary("sqrt")
 def _sqrt(v):
     if type(v) in jv.NUMBER and v >= 0:
         return jv.computed(math.sqrt(v))
@@ -199,7 +202,7 @@ _WHITESPACE = ("\t\n\v\f\r \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2
 
 
 def _trimmer(name: str, fn):
-    @unary(name)
+    @BUILTINS.unary(name)
     def call(v):
         if type(v) is str:
             return fn(v)
@@ -211,14 +214,14 @@ _trimmer("ltrim", lambda s: s.lstrip(_WHITESPACE))
 _trimmer("rtrim", lambda s: s.rstrip(_WHITESPACE))
 
 
-@unary("explode")
+@BUILTINS.unary("explode")
 def _explode(v):
     if type(v) is str:
         return [ord(c) for c in v]
     raise error("explode input must be a string")
 
 
-@unary("implode")
+@BUILTINS.unary("implode")
 def _implode(v):
     """Code points to text; one outside Unicode or a surrogate becomes U+FFFD."""
     if type(v) is not list:
@@ -234,7 +237,7 @@ def _implode(v):
     return "".join(chars)
 
 
-@unary("transpose")
+@BUILTINS.unary("transpose")
 def _transpose(v):
     if type(v) is list and all(type(row) is list for row in v):
         width = max((len(row) for row in v), default=0)
@@ -245,7 +248,7 @@ def _transpose(v):
 _NONE = object()
 
 
-@unary("from_entries")
+@BUILTINS.unary("from_entries")
 def from_entries(v):
     """``map({(.key // .Key // .name // .Name): if has("value") then .value else .Value
     end}) | add // {}``."""
@@ -263,10 +266,9 @@ def from_entries(v):
 
 def _with_entries(f: Compiled) -> Compiled:
     """``to_entries | map(f) | from_entries``."""
-    to_entries = BUILTINS[("to_entries", 0)]().one
     g = f.gen
     return singular(lambda v, e: from_entries(
-        [y for x in to_entries(v, e) for y in g(x, e)]))
+        [y for x in to_entries(v) for y in g(x, e)]))
 
 
 BUILTINS[("with_entries", 1)] = _with_entries
@@ -297,24 +299,6 @@ def _paths_where(f: Compiled) -> Compiled:
 
 
 BUILTINS[("paths", 1)] = _paths_where
-
-
-def _getpath(v: Any, path: Any) -> Any:
-    if type(path) is not list:
-        raise NotMine("getpath of a non-array path")
-    for key in path:
-        if v is None:
-            return None
-        if type(key) is str and type(v) is dict:
-            v = v.get(key)
-        elif type(key) is int and type(v) is list:
-            v = v[key] if -len(v) <= key < len(v) else None
-        else:
-            raise NotMine("getpath through this kind")
-    return v
-
-
-BUILTINS[("getpath", 1)] = lambda f: over_arg(f, _getpath)
 
 
 def _nth(n: Compiled, f: Compiled) -> Compiled:

@@ -10,11 +10,13 @@ from functools import partial
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS, unary
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import type_error
 from jqmagic.core.jqlang.node import many
+from jqmagic.core.jqlang.table import Table
 from jqmagic.core.jqlang.updates import products
+
+BUILTINS = Table()
 
 
 def _number(x: Any) -> float:
@@ -66,7 +68,7 @@ _TWO = {"pow": math.pow, "atan2": math.atan2, "fmod": math.fmod, "copysign": mat
         "scalbln": lambda x, n: math.ldexp(x, int(n))}
 
 for _name, _fn in _ONE.items():
-    unary(_name)(lambda v, fn=_fn: _result(lambda: fn(_number(v))))
+    BUILTINS.unary(_name)(lambda v, fn=_fn: _result(lambda: fn(_number(v))))
 
 for _name, _fn in _TWO.items():
     BUILTINS[(_name, 2)] = lambda a, b, fn=_fn: many(lambda v, e: (
@@ -74,13 +76,13 @@ for _name, _fn in _TWO.items():
         for x, y in products([a.gen, b.gen], v, e)))
 
 
-@unary("frexp")
+@BUILTINS.unary("frexp")
 def _frexp(v: Any) -> list:
     mantissa, exponent = math.frexp(_number(v))
     return [_result(lambda: mantissa), exponent]
 
 
-@unary("modf")
+@BUILTINS.unary("modf")
 def _modf(v: Any) -> list:
     fraction, whole = math.modf(_number(v))
     return [_result(lambda: fraction), _result(lambda: whole)]

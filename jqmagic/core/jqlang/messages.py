@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from jqmagic.core.jqlang.errors import JqError
+from jqmagic.core.jqlang.printer import tojson
 
 _KINDS = {type(None): "null", bool: "boolean", int: "number", float: "number",
           str: "string", list: "array", dict: "object"}
@@ -19,8 +20,6 @@ def kind(v: Any) -> str:
 def preview(v: Any, size: int = 30) -> str:
     """jq's ``jv_dump_string_trunc(v, buf, 30)``: compact JSON cut to 29 bytes with
     ``...`` (and the closing quote or bracket), never inside a UTF-8 sequence."""
-    from jqmagic.core.jqlang.text import tojson  # text imports the builtins, which need us
-
     if type(v) is str and len(v.encode()) > size:
         v = v[:size]
     data = tojson(v).encode()

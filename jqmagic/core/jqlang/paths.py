@@ -7,25 +7,19 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.compiler import Scope, compile_node
+from jqmagic.core.jqlang.control import Function
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate
 from jqmagic.core.jqlang.parser import OPTIONAL
 from jqmagic.core.jqlang.runtime import CHUNK, check
+from jqmagic.core.jqlang.scope import Pair, PathGen, Scope, compile_node, compile_path
+from jqmagic.core.jqlang.updates import getpath
 
-Pair = tuple[tuple, Any]
-PathGen = Callable[[Pair, dict], Iterator[Pair]]
 PATHS: dict[str, Callable[[tuple, Scope], PathGen]] = {}
+"""Path compilers by node kind."""
 PATH_BUILTINS: dict[tuple[str, int], Callable[..., PathGen]] = {}
+"""Builtins as path expressions, by ``(name, arity)``."""
 _PATH = "/path"  # env key suffix: the path of a variable bound by a ``?`` step
-
-
-def compile_path(node: tuple, scope: Scope) -> PathGen:
-    """``node`` as a path expression in ``scope``."""
-    compiler = PATHS.get(node[0])
-    if compiler is None:
-        raise NotMine(f"{node[0]} as a path expression")
-    return compiler(node, scope)
 
 
 def _paths(kind: str):
@@ -217,8 +211,6 @@ def _break(node, scope):
 
 @_paths("def")
 def _def(node, scope):
-    from jqmagic.core.jqlang.control import Function
-
     return compile_path(node[4], scope.define((node[1], len(node[2])), Function(node, scope)))
 
 
@@ -331,8 +323,6 @@ def _limit(n, f, scope):
 
 @_builtin("getpath", 1)
 def _getpath(f, scope):
-    from jqmagic.core.jqlang.updates import getpath
-
     paths = compile_node(f, scope).gen
 
     def gen(pv, e):

@@ -10,6 +10,7 @@ import orjson
 
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import number_text
+from jqmagic.core.jqlang.state import state
 
 _FLOATISH = re.compile(rb"[0-9][.eE]")
 _ZERO = re.compile(rb"(?<![0-9.eE+-])-?0(?![0-9.eE])")
@@ -92,3 +93,14 @@ def fresh_value(value: Any, text: str) -> Any:
     if type(value) in (list, dict, float):
         return json.loads(text)
     return value
+
+
+def tojson(v: Any) -> str:
+    """jq's compact text of ``v`` (numbers as the inputs' literals allow)."""
+    t = type(v)
+    if t is int or t is float:
+        return number_text(v, state.literals)
+    printer = state.compact_printer
+    if printer is None or printer.literals is not state.literals:
+        printer = state.compact_printer = Printer(state.literals, compact=True)
+    return printer.text(v)

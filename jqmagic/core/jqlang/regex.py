@@ -15,11 +15,13 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error, type_error
 from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.runtime import check
+from jqmagic.core.jqlang.table import Table
+
+BUILTINS = Table()
 
 _CLASS_ESCAPES = frozenset("dDwWsSbB")
 _SAFE_ESCAPES = frozenset("ntrfv") | _CLASS_ESCAPES

@@ -2,37 +2,17 @@
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Iterator
 from itertools import chain
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.state import Cautious, state
 
 CHUNK = 4096
 """Long loops look at the clock once per this many items."""
-
-
-class _State(threading.local):
-    deadline: float | None = None
-    timeout: float = 0.0
-    floats_compared: bool = False
-    sliced: bool = False  # an array slice was made (jq compares slices by identity)
-    literals: Any = None  # what the inputs' number literals allow (numbers.Literals)
-    compact_printer: Any = None  # tojson's printer for these literals
-    alternatives_waiting: int = 0  # ?// destructurings suspended after an output
-    alternative_abandoned: bool = False  # one was left early (jq: a break through it)
-    pending: int = 0  # items iterated since the clock was last read
-
-
-class Cautious:
-    """The literal facts when nobody said: anything may be there."""
-
-    long = odd_floats = whole_floats = negative_zero = True
-
-
-state = _State()
 
 
 def start(timeout: float | None, literals: Any = None) -> None:
@@ -54,8 +34,6 @@ def check() -> None:
     if state.deadline is not None and time.monotonic() > state.deadline:
         raise timeout_error(state.timeout)
     if state.alternative_abandoned:
-        from jqmagic.core.jqlang.errors import NotMine  # errors reads this module's state
-
         raise NotMine("a ?// destructuring was left early")
 
 

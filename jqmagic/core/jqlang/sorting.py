@@ -7,12 +7,14 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS, unary
 from jqmagic.core.jqlang.errors import JqError
 from jqmagic.core.jqlang.messages import cannot_iterate, type_error, type_error2
 from jqmagic.core.jqlang.node import Compiled, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import check, chunked
+from jqmagic.core.jqlang.table import Table
+
+BUILTINS = Table()
 
 sort_key = jv.sort_key
 
@@ -72,13 +74,13 @@ def _minmax(items: list, keys: list, is_min: bool) -> Any:
     return best
 
 
-@unary("min")
+@BUILTINS.unary("min")
 def _min(v):
     items = _array(v, "cannot be iterated over")
     return _minmax(items, _sort_keys(items), True)
 
 
-@unary("max")
+@BUILTINS.unary("max")
 def _max(v):
     items = _array(v, "cannot be iterated over")
     return _minmax(items, _sort_keys(items), False)
@@ -103,7 +105,7 @@ def _sorted_pairs(items: list) -> list[tuple]:
     return sorted(zip(_sort_keys(items), items, strict=True), key=lambda p: p[0])
 
 
-@unary("sort")
+@BUILTINS.unary("sort")
 def _sort(v):
     items = _array(v)
     if _plain_kind(items):
@@ -111,7 +113,7 @@ def _sort(v):
     return [x for _, x in _sorted_pairs(items)]
 
 
-@unary("unique")
+@BUILTINS.unary("unique")
 def _unique(v):
     if _plain_kind(_array(v)):
         return sorted(set(v))

@@ -11,23 +11,14 @@ from typing import Any
 from urllib.parse import quote
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS, over_arg, unary
+from jqmagic.core.jqlang.builtins import over_arg
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import type_error, type_error2
-from jqmagic.core.jqlang.numbers import MAX_EXACT, number_text
-from jqmagic.core.jqlang.printer import Printer
-from jqmagic.core.jqlang.runtime import state
+from jqmagic.core.jqlang.numbers import MAX_EXACT
+from jqmagic.core.jqlang.printer import tojson
+from jqmagic.core.jqlang.table import Table
 
-
-def tojson(v: Any) -> str:
-    """jq's compact text of ``v`` (numbers as the inputs' literals allow)."""
-    t = type(v)
-    if t is int or t is float:
-        return number_text(v, state.literals)
-    printer = state.compact_printer
-    if printer is None or printer.literals is not state.literals:
-        printer = state.compact_printer = Printer(state.literals, compact=True)
-    return printer.text(v)
+BUILTINS = Table()
 
 
 def tostring(v: Any) -> str:
@@ -128,8 +119,8 @@ def _toboolean(v: Any) -> bool:
     raise type_error(v, "cannot be parsed as a boolean")
 
 
-unary("tonumber")(_tonumber)
-unary("toboolean")(_toboolean)
+BUILTINS.unary("tonumber")(_tonumber)
+BUILTINS.unary("toboolean")(_toboolean)
 
 
 def _uri(v: Any) -> str:
@@ -202,8 +193,8 @@ def _has_nul(v: Any) -> bool:
     return False
 
 
-unary("tostring")(tostring)
-unary("tojson")(tojson)
+BUILTINS.unary("tostring")(tostring)
+BUILTINS.unary("tojson")(tojson)
 
 
 def _join(v: Any, sep: Any) -> str:
@@ -259,4 +250,4 @@ def _fromjson(v: Any) -> Any:
         raise NotMine("a JSON text Python's json refuses") from exc
 
 
-unary("fromjson")(_fromjson)
+BUILTINS.unary("fromjson")(_fromjson)

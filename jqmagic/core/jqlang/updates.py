@@ -9,13 +9,12 @@ import math
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS
-from jqmagic.core.jqlang.compiler import COMPILERS, FORMS, compile_node
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_index, error, kind
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many
-from jqmagic.core.jqlang.paths import compile_path
 from jqmagic.core.jqlang.runtime import CHUNK, check
+from jqmagic.core.jqlang.scope import compile_node, compile_path
+from jqmagic.core.jqlang.table import Table
 
 _GROWTH = 1 << 20
 """Past this many new array slots the fast path declines (libjq would fill them)."""
@@ -235,7 +234,7 @@ def _assign(node, bound):
     return many(lambda v, e: (modify(lhs, update, v, {**e, key: x}) for x in rhs.gen(v, e)))
 
 
-COMPILERS["assign"] = _assign
+COMPILERS = {"assign": _assign}
 
 
 # ---------------------------------------------------------------- path builtins
@@ -259,9 +258,14 @@ def _with_values(fn, arity: int):
     return factory
 
 
+BUILTINS = Table()
 BUILTINS[("getpath", 1)] = _with_values(getpath, 1)
 BUILTINS[("setpath", 2)] = _with_values(lambda v, p, x: Writer().setpath(v, p, x), 2)
 BUILTINS[("delpaths", 1)] = _with_values(delpaths, 1)
+
+
+FORMS: dict[tuple[str, int], Any] = {}
+"""Builtins compiled from their arguments' nodes: ``path``, ``del``, ``pick``."""
 
 
 def _form(name: str, arity: int):

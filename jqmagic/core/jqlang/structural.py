@@ -8,12 +8,16 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.builtins import BUILTINS, add_all, over_arg
+from jqmagic.core.jqlang.builtins import add_all, has, over_arg
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error, type_error
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
+from jqmagic.core.jqlang.table import Table
+from jqmagic.core.jqlang.text import tostring
 from jqmagic.core.jqlang.updates import Writer
+
+BUILTINS = Table()
 
 
 def _tostream(v: Any, path: tuple = ()) -> Iterator[list]:
@@ -134,7 +138,6 @@ BUILTINS[("IN", 2)] = lambda src, s: singular(lambda v, e: any(
 
 
 def _in(xs: Compiled) -> Compiled:
-    has = BUILTINS[("has", 1)]
     return many(lambda v, e: (y for x in xs.gen(v, e)
                               for y in has(_constant(v)).gen(x, e)))
 
@@ -199,8 +202,6 @@ BUILTINS[("have_literal_numbers", 0)] = lambda: singular(lambda v, e: True)
 def _index_by(stream: Compiled, key: Compiled) -> Compiled:
     """``INDEX(stream; idx_expr)``: ``reduce stream as $row ({}; .[$row | idx_expr |
     tostring] = $row)``."""
-    from jqmagic.core.jqlang.text import tostring
-
     def one(v, e):
         out: dict = {}
         for row in stream.gen(v, e):

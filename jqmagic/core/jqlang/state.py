@@ -1,0 +1,28 @@
+"""The fast path's per-thread run state: the deadline, the inputs' literal facts and what
+a run noticed (read by the errors, so below them)."""
+
+from __future__ import annotations
+
+import threading
+from typing import Any
+
+
+class _State(threading.local):
+    deadline: float | None = None
+    timeout: float = 0.0
+    floats_compared: bool = False
+    sliced: bool = False  # an array slice was made (jq compares slices by identity)
+    literals: Any = None  # what the inputs' number literals allow (numbers.Literals)
+    compact_printer: Any = None  # tojson's printer for these literals
+    alternatives_waiting: int = 0  # ?// destructurings suspended after an output
+    alternative_abandoned: bool = False  # one was left early (jq: a break through it)
+    pending: int = 0  # items iterated since the clock was last read
+
+
+class Cautious:
+    """The literal facts when nobody said: anything may be there."""
+
+    long = odd_floats = whole_floats = negative_zero = True
+
+
+state = _State()
