@@ -4,14 +4,15 @@ the old and the new value (set, add, remove by pointer), so every other byte sta
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import orjson
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.patch.operations import _remove, _set
 from jqmagic.core.patch.plan import Change, Runner, Store
+from jqmagic.core.patch.steps import remove_at, set_at
+from jqmagic.core.query import query
 from jqmagic.core.words import json_equal
 
 Step = tuple[str, list[str], Any]  # ("set" | "remove", tokens, value)
@@ -84,7 +85,7 @@ def _outputs(program: str, documents: list, run_query: Any) -> list[list]:
     return [run_query(program, value=doc, passthrough=True).values for doc in documents]
 
 
-def jq_runner(program: str, run_query: Any) -> Runner:
+def jq_runner(program: str, run_query: Callable[..., Any] = query) -> Runner:
     """A runner that edits a store by the jq ``program``, run through ``run_query`` (the
     query core: the program must give exactly one value for the document)."""
 
@@ -102,7 +103,7 @@ def jq_runner(program: str, run_query: Any) -> Runner:
                     f"{which}; an edit needs exactly one.", "Nothing was changed. Make the "
                     "program give the whole new document, e.g. '.version = \"2.0\"'.")
             steps = list(differences(old, outputs[0], at))  # before old changes
-            changes += [_remove(store, tokens) if op == "remove" else _set(store, tokens, value)
+            changes += [remove_at(store, tokens) if op == "remove" else set_at(store, tokens, value)
                         for op, tokens, value in steps]
         return changes, len(places)
 

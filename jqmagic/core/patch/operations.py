@@ -8,6 +8,7 @@ import json
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch.jqdiff import jq_runner
 from jqmagic.core.patch.jsonscan import Verbatim
 from jqmagic.core.patch.plan import (
     MISSING,
@@ -20,86 +21,19 @@ from jqmagic.core.patch.plan import (
     check_op,
     pointer_tokens,
 )
+from jqmagic.core.patch.steps import exists, insert_at, remove_at, set_at
 from jqmagic.core.pointers import to_pointer
 from jqmagic.core.words import a, json_equal, preview, term, type_name
 
 
 def _single(store: Store, op: str, tokens: list[str], value: Any) -> list[Change]:
     if op == "set":
-        return [_set(store, tokens, value)]
+        return [set_at(store, tokens, value)]
     if op == "insert":
-        return [_insert(store, tokens, value)]
+        return [insert_at(store, tokens, value)]
     if op == "remove":
-        return [_remove(store, tokens)]
+        return [remove_at(store, tokens)]
     return _merge_into(store, tokens, value)
-
-
-def _exists(store: Store, tokens: list[str]) -> bool:
-    try:
-        store.kind(tokens)
-    except JqMagicError as exc:
-        if exc.code != "NOT_FOUND":
-            raise
-        return False
-    return True
-
-
-def _set(store: Store, tokens: list[str], value: Any) -> Change:
-    """Replace, or add with any missing parents (``-`` in a missing part makes an array)."""
-    if _exists(store, tokens):
-        old = store.get(tokens)
-        if not json_equal(old, value):
-            store.replace(tokens, value)
-        return Change(to_pointer(tokens), old, value)
-    depth = len(tokens) - 1
-    while depth > 0 and not _exists(store, tokens[:depth]):
-        depth -= 1
-    if depth < len(tokens) - 1:
-        _check_unescaped(store, tokens, depth)
-    rest = tokens[depth + 1 :]
-    nested = value
-    for token in reversed(rest):
-        nested = [nested] if token == "-" else {token: nested}
-    index = store.add(tokens[: depth + 1], nested)
-    head = tokens[:depth] + [tokens[depth] if index is None else str(index)]
-    return Change(to_pointer(head + ["0" if t == "-" else t for t in rest]), None, value)
-
-
-def _check_unescaped(store: Store, tokens: list[str], depth: int) -> None:
-    """PATCH_CONFLICT when the parents a set would create spell a key that exists with a
-    ``/`` in it (``/packages/node_modules/x/version`` where ``node_modules/x`` is a key):
-    the pointer meant ``node_modules~1x``."""
-    if store.kind(tokens[:depth]) != "object":
-        return
-    for end in range(len(tokens), depth + 1, -1):
-        key = "/".join(tokens[depth:end])
-        if _exists(store, [*tokens[:depth], key]):
-            meant = to_pointer([*tokens[:depth], key, *tokens[end:]])
-            raise JqMagicError(
-                "PATCH_CONFLICT", f"{to_pointer(tokens)} would create new objects, but "
-                f"{to_pointer([*tokens[:depth], key])} is a key with '/' in it.",
-                f"Write '/' inside a key as ~1: {meant}. Nothing was changed.")
-
-
-def _insert(store: Store, tokens: list[str], value: Any) -> Change:
-    where = to_pointer(tokens)
-    if not tokens:
-        raise bad("insert needs an array position, like '/items/0'.",
-                   "Use set '' to replace the whole document.")
-    kind = store.kind(tokens[:-1])
-    if kind != "array":
-        raise bad(f"Cannot insert at '{where}': {to_pointer(tokens[:-1]) or 'the root'} is "
-                   f"{a(kind)}, not an array.", "insert works on arrays; use set to add a key.")
-    index = store.add(tokens, value)
-    return Change(to_pointer(tokens[:-1] + [str(index)]), None, value)
-
-
-def _remove(store: Store, tokens: list[str]) -> Change:
-    if not tokens:
-        raise bad("Cannot remove the whole document.", "Remove a member, or set '' to replace it.")
-    old = store.get(tokens)
-    store.remove(tokens)
-    return Change(to_pointer(tokens), old, None)
 
 
 def _merge_into(store: Store, tokens: list[str], value: Any) -> list[Change]:
@@ -119,17 +53,17 @@ def _merge(store: Store, tokens: list[str], value: dict, delete_nulls: bool) -> 
     changes = []
     for key, new in value.items():
         child = tokens + [key]
-        if not _exists(store, child):
+        if not exists(store, child):
             if not (delete_nulls and new is None):
                 new = _strip_nulls(new) if delete_nulls else new
                 store.add(child, new)
                 changes.append(Change(to_pointer(child), None, new))
         elif delete_nulls and new is None:
-            changes.append(_remove(store, child))
+            changes.append(remove_at(store, child))
         elif isinstance(new, dict) and store.kind(child) == "object":
             changes += _merge(store, child, new, delete_nulls)
         else:
-            change = _set(store, child, _strip_nulls(new) if delete_nulls else new)
+            change = set_at(store, child, _strip_nulls(new) if delete_nulls else new)
             if not json_equal(change.previous, change.new):
                 changes.append(change)
     return changes
@@ -139,7 +73,7 @@ def _merge_patch(store: Store, patch_value: Any) -> list[Change]:
     """RFC 7386: objects merge recursively, null deletes, anything else replaces."""
     if isinstance(patch_value, dict) and store.kind([]) == "object":
         return _merge(store, [], patch_value, delete_nulls=True)
-    return [_set(store, [], _strip_nulls(patch_value))]
+    return [set_at(store, [], _strip_nulls(patch_value))]
 
 
 def _strip_nulls(value: Any) -> Any:
@@ -161,7 +95,7 @@ def _by_match(
     for index in sorted(found, reverse=True):
         element = array + [str(index)] + inner
         if op == "set" and not inner:
-            changes[:0] = [_set(store, element + [k], v) for k, v in value.items()]
+            changes[:0] = [set_at(store, element + [k], v) for k, v in value.items()]
         else:
             changes[:0] = _single(store, op, element, value)
     if op == "insert" and not inner:  # report where the new elements ended up
@@ -228,7 +162,7 @@ def _apply_operation(store: Store, operation: Any) -> Change:
     tokens = pointer_tokens(_member(operation, "path"))
     where = to_pointer(tokens)
     if name == "remove":
-        return _remove(store, tokens)
+        return remove_at(store, tokens)
     if name in ("move", "copy"):
         source = pointer_tokens(_member(operation, "from"))
         value = store.verbatim(source)  # a file keeps the moved text as it was written
@@ -257,7 +191,7 @@ def _apply_operation(store: Store, operation: Any) -> Change:
 
 
 def _add(store: Store, tokens: list[str], value: Any) -> Change:
-    replaces = not tokens or (store.kind(tokens[:-1]) == "object" and _exists(store, tokens))
+    replaces = not tokens or (store.kind(tokens[:-1]) == "object" and exists(store, tokens))
     old = store.get(tokens) if replaces else None  # into an array, add inserts
     index = store.add(tokens, value)
     written = tokens if index is None else tokens[:-1] + [str(index)]
@@ -285,10 +219,7 @@ def plan(edit: Edit) -> tuple[str, Runner]:
                    "6902 patch, a merge patch or a jq program.",
                   "e.g. patch('f.json', 'set', '/a', 1) or patch('f.json', jq='.a = 1').")
     if edit.jq is not None:
-        from jqmagic.core.patch.jqdiff import jq_runner  # it uses these operations
-        from jqmagic.core.query import query
-
-        return "jq", jq_runner(edit.jq, query)
+        return "jq", jq_runner(edit.jq)
     if rfc6902 is not None:
         if not isinstance(rfc6902, list):
             raise bad("An RFC 6902 patch is a list of operations.",

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from jqmagic import JqMagicError, patch
 from jqmagic.core.patch.jqdiff import differences
-from jqmagic.core.patch.operations import _remove, _set
+from jqmagic.core.patch.steps import remove_at, set_at
 from jqmagic.core.patch.stores import TreeStore
 from tests.shared import CORPUS_JSON
 
@@ -43,7 +43,7 @@ def test_the_differences_turn_old_into_new(old, new):
     root = {"doc": json.loads(json.dumps(old))}
     store = TreeStore(root)
     for op, tokens, value in differences(old, new, ["doc"]):
-        (_remove(store, tokens) if op == "remove" else _set(store, tokens, value))
+        (remove_at(store, tokens) if op == "remove" else set_at(store, tokens, value))
     store.settle(root)
     assert root["doc"] == new
 
