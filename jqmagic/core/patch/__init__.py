@@ -33,8 +33,13 @@ def patch(
     path: str | None = None,
     value: Any = MISSING,
     *,
+    match: str | None = None,
+    where: dict[str, Any] | None = None,
+    every: bool = False,
+    rfc6902: list[dict[str, Any]] | None = None,
+    merge_patch: Any = MISSING,
+    jq: str | None = None,
     dry_run: bool = False,
-    **edit: Any,
 ) -> PatchResult:
     """Edit a JSON, JSONC, JSON Lines or YAML file (format kept, atomic write) or a Python
     dict / list in place.
@@ -51,12 +56,14 @@ def patch(
         match, where: a pointer to an array and the properties its elements must have
             (shallow equality). ``set`` with an object and no ``path`` sets each key.
         every: edit every matching element, not only the first.
-        dry_run: change nothing; the result carries a unified ``diff``.
         rfc6902: a JSON Patch (list of operations), applied whole or not at all.
         merge_patch: an RFC 7386 merge patch.
         jq: a jq program giving the whole new document (``'.version = "2.0"'``), run on
             each document of a stream or line of JSON Lines; only the values that differ are
             written (jq's missing ``-i``, keeping every other byte).
+        dry_run: change nothing; the result carries a unified ``diff``.
+
+        Give exactly one of ``op``, ``rfc6902``, ``merge_patch`` and ``jq``.
 
     Returns:
         A :class:`PatchResult`; as a mapping (``to_dict()``) it is
@@ -75,7 +82,8 @@ def patch(
             FILE_ERROR.
             A failed patch changes nothing.
     """
-    operation, run = plan(Edit(op, path, value, **edit))
+    operation, run = plan(Edit(op, path, value, match=match, where=where, every=every,
+                               rfc6902=rfc6902, merge_patch=merge_patch, jq=jq))
     try:
         if isinstance(target, (dict, list)):
             return patch_value(target, operation, run, dry_run)

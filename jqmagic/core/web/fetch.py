@@ -65,7 +65,10 @@ def fetch(
     private_addresses: bool | None = None,
     allowed_addresses: tuple[str, ...] = (),
     session: Any = None,
-    **limits: Any,
+    max_bytes: int | None = None,
+    timeout: tuple[float, float] | None = None,
+    total_timeout: float | None = None,
+    max_redirects: int | None = None,
 ) -> FetchResult:
     """Fetch ``url`` and return it as markdown (HTML), text (text/*) or JSON.
 
@@ -80,16 +83,22 @@ def fetch(
             None means "unless the sandbox is on". Checked after DNS resolution and on
             every redirect (:class:`~jqmagic.core.sandbox.AddressPolicy`).
         allowed_addresses: IPs exempt from that check (e.g. a known local service).
-        limits: ``max_bytes`` (bodies larger are TOO_LARGE, counted while streaming),
-            ``timeout`` ((connect, read) seconds), ``total_timeout`` (the whole),
-            ``max_redirects``; the defaults are settings (:class:`FetchLimits`).
+        session: a ``requests.Session`` to send with (default: a new one).
+        max_bytes: bodies larger are TOO_LARGE (counted while streaming).
+        timeout: (connect, read) seconds.
+        total_timeout: seconds for the whole fetch, redirects included.
+        max_redirects: redirects followed at most.
+
+        A limit left out (None) is the setting's (:class:`FetchLimits`).
 
     Raises:
         JqMagicError: INVALID_URL, SANDBOX_DENIED, NETWORK_ERROR, HTTP_ERROR, TOO_LARGE,
             PARSE_ERROR, INVALID_ARGUMENT, or a jq error code.
     """
     _check_window(offset, limit)
-    caps = FetchLimits.of(**limits)
+    given = {"max_bytes": max_bytes, "timeout": timeout, "total_timeout": total_timeout,
+             "max_redirects": max_redirects}
+    caps = FetchLimits.of(**{name: v for name, v in given.items() if v is not None})
     policy = AddressPolicy.current(private_addresses, tuple(allowed_addresses))
     started = time.monotonic()
     resp, body, final_url = download(url, headers or {}, caps, started + caps.total_timeout,
