@@ -38,6 +38,15 @@ def enabled() -> bool:
     return settings.sandbox or env_flag("JQMAGIC_SANDBOX")
 
 
+CHECKS = True
+"""Whether this process runs the checks below: a test-only hook (never read from the
+environment), set False to show that a confined worker holds without them."""
+
+
+def _checking() -> bool:
+    return enabled() and CHECKS
+
+
 def exec_allowed() -> bool:
     """Whether shell commands may run: always outside the sandbox, on request inside."""
     return not enabled() or settings.exec_allowed or env_flag("JQMAGIC_EXEC_ALLOWED")
@@ -84,7 +93,7 @@ def check_path(path: str, what: str = "read") -> str:
     """The real path of ``path`` (see :func:`resolve`); SANDBOX_DENIED when the sandbox is
     on and it lies outside the allowed roots (or cannot be resolved)."""
     real = resolve(path)
-    if not enabled():
+    if not _checking():
         return real or os.path.realpath(os.path.expanduser(path))
     if real is None or not _inside(real, _readable(what)):
         raise denied(what, path)
@@ -101,7 +110,7 @@ def _readable(what: str) -> list[str]:
 
 def check_fd(fd: int, shown: str, what: str = "read") -> None:
     """Judge an open file by what it really is, not by the name it was opened with."""
-    if not enabled():
+    if not _checking():
         return
     try:
         real = os.readlink(f"/proc/self/fd/{fd}")
@@ -113,7 +122,7 @@ def check_fd(fd: int, shown: str, what: str = "read") -> None:
 
 def check_exec(command: str) -> None:
     """SANDBOX_DENIED for a shell command when the sandbox does not allow commands."""
-    if not exec_allowed():
+    if not exec_allowed() and CHECKS:
         raise JqMagicError(
             "SANDBOX_DENIED", f"The sandbox refuses to run the command {command[:60]!r}.",
             "Read a file or pass the data inline instead. Whoever started jqmagic can allow "
@@ -122,7 +131,7 @@ def check_exec(command: str) -> None:
 
 # ---------------------------------------------------------------- jq programs
 
-_MODULES = re.compile(r"(?<![\w$.])(import|include)\s*\"")
+_MODULE_WORDS = re.compile(r"\b(?:import|include)\b")
 SAFE_ENVIRONMENT = ("HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "PATH", "PWD", "SHELL",
                     "TERM", "TZ", "USER")
 """What ``$ENV`` and ``env`` show of the environment in the sandbox (no secrets)."""
@@ -131,13 +140,35 @@ SAFE_ENVIRONMENT = ("HOME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "PATH", "P
 def check_program(program: str, library_paths: list[str]) -> None:
     """SANDBOX_DENIED for jq modules in the sandbox: ``import``/``include`` read files by
     search paths of the program's own choosing, and ``-L`` names folders."""
-    if not enabled():
+    if not _checking():
         return
-    if library_paths or _MODULES.search(program):
+    if library_paths or may_import(program):
         raise JqMagicError(
             "SANDBOX_DENIED", "The sandbox refuses jq modules (import, include, -L): they read "
             "files from folders the program chooses.", "Define the functions in the program "
-            "itself (def f: ...;).")
+            "itself (def f: ...;), and spell import/include only inside strings.")
+
+
+def may_import(program: str) -> bool:
+    """Whether jq could read ``program`` as holding a module directive, decided from the
+    fast path's parse: a program it parses whole has none (directives are outside its
+    grammar); else any ``import``/``include`` token counts, wherever it stands; and a text
+    its lexer cannot cut counts when either word appears anywhere in it (when in doubt,
+    refuse)."""
+    from jqmagic.core.jqlang.errors import NotMine
+    from jqmagic.core.jqlang.lexer import tokenize
+    from jqmagic.core.jqlang.parser import parse
+
+    try:
+        parse(program)
+        return False
+    except (NotMine, RecursionError):
+        pass
+    try:
+        tokens = tokenize(program)
+    except (NotMine, RecursionError):
+        return _MODULE_WORDS.search(program) is not None
+    return any(t.kind == "keyword" and t.text in ("import", "include") for t in tokens)
 
 
 def safe_environment(environ: dict[str, str]) -> dict[str, str]:
@@ -223,14 +254,46 @@ def pinned(host: str, infos: list | None) -> Iterator[None]:
         _pins.hosts = saved
 
 
+# IANA's special-purpose registries (IPv4 and IPv6): blocks not globally reachable, refused
+# beside what ``ipaddress`` already calls private, reserved or not global.
+_SPECIAL = tuple(ipaddress.ip_network(n) for n in (
+    "0.0.0.0/8", "10.0.0.0/8", "100.64.0.0/10", "127.0.0.0/8", "169.254.0.0/16",
+    "172.16.0.0/12", "192.0.0.0/24", "192.0.2.0/24", "192.88.99.0/24", "192.168.0.0/16",
+    "198.18.0.0/15", "198.51.100.0/24", "203.0.113.0/24", "224.0.0.0/4", "240.0.0.0/4",
+    "::/8", "64:ff9b:1::/48", "100::/64", "2001::/23", "2001::/32", "2001:db8::/32",
+    "2001:10::/28", "3fff::/20", "5f00::/16", "fc00::/7", "fe80::/10", "fec0::/10",
+    "ff00::/8"))
+_MAPPED = ipaddress.ip_network("::ffff:0:0/96")  # IPv4-mapped: the IPv4 address itself
+_SIX_TO_FOUR = ipaddress.ip_network("2002::/16")  # 6to4: the IPv4 address in bits 16-47
+_NAT64 = ipaddress.ip_network("64:ff9b::/96")  # NAT64 (well-known): the IPv4 in the low 32
+
+
 def is_private_address(addr: str) -> bool:
-    """True for loopback, private, link-local, multicast, reserved or unspecified IPs
-    (the cloud metadata address 169.254.169.254 is link-local)."""
+    """True for an address that is not globally reachable: loopback, private, link-local
+    (the metadata address 169.254.169.254), multicast, reserved, unspecified, and every
+    other block of IANA's special-purpose registries (Teredo, site-local ``fec0::/10``,
+    IPv4-compatible ``::a.b.c.d``, NAT64 local use). An IPv6 address that embeds an IPv4
+    address for the connection (IPv4-mapped, 6to4, well-known NAT64) is judged by it.
+    """
     ip = ipaddress.ip_address(addr.split("%")[0])
-    if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped:
-        ip = ip.ipv4_mapped
-    return bool(ip.is_private or ip.is_loopback or ip.is_link_local or ip.is_multicast
-                or ip.is_reserved or ip.is_unspecified or not ip.is_global)
+    embedded = _embedded_ipv4(ip)
+    if embedded is not None:
+        return is_private_address(str(embedded))
+    return bool(not ip.is_global or ip.is_private or ip.is_loopback or ip.is_link_local
+                or ip.is_multicast or ip.is_reserved or ip.is_unspecified
+                or any(ip.version == net.version and ip in net for net in _SPECIAL))
+
+
+def _embedded_ipv4(ip: ipaddress.IPv4Address | ipaddress.IPv6Address
+                   ) -> ipaddress.IPv4Address | None:
+    """The IPv4 address an IPv6 address carries to its destination, if any."""
+    if ip.version != 6:
+        return None
+    if ip in _MAPPED or ip in _NAT64:
+        return ipaddress.IPv4Address(int(ip) & 0xFFFFFFFF)
+    if ip in _SIX_TO_FOUR:
+        return ipaddress.IPv4Address((int(ip) >> 80) & 0xFFFFFFFF)
+    return None
 
 
 def _address_denied(shown: str, host: str, addr: str | None = None) -> JqMagicError:

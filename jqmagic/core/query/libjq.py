@@ -19,6 +19,7 @@ from collections.abc import Iterator
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
 from dataclasses import dataclass, field
 
+from jqmagic.core import sandbox
 from jqmagic.core.settings import optimised_libjq
 
 
@@ -210,7 +211,8 @@ def compile_program(text: str, args: dict | None = None,
                     library_paths: list[str] | None = None,
                     positional: list | tuple = ()) -> Program:
     """Compile ``text`` with ``$name`` bound for each named argument and ``$ARGS`` (named
-    and ``positional``, as --args/--jsonargs give them); raise CompileError."""
+    and ``positional``, as --args/--jsonargs give them); raise CompileError. In the
+    sandbox libjq gets no library path at all and never reads ``~/.jq``."""
     state = c_void_p(_lib.jq_init())
     program = Program(state)
 
@@ -227,7 +229,8 @@ def compile_program(text: str, args: dict | None = None,
     _lib.jq_set_error_cb(state, program.callbacks[0], None)
     _lib.jq_set_debug_cb(state, program.callbacks[1], None)
     _lib.jq_set_stderr_cb(state, program.callbacks[2], None)
-    paths = library_paths if library_paths is not None else ["~/.jq"]
+    confined = sandbox.enabled()
+    paths = [] if confined else library_paths if library_paths is not None else ["~/.jq"]
     _lib.jq_set_attr(state, _string("JQ_LIBRARY_PATH"), _parse(json.dumps(paths)))
     _lib.jq_set_attr(state, _string("JQ_ORIGIN"), _string(os.getcwd()))
     _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"), _string(os.getcwd()))
@@ -242,12 +245,26 @@ def compile_program(text: str, args: dict | None = None,
         why = _message(_lib.jv_invalid_get_msg(arguments))
         program.close()
         raise CompileError(f"jq: error: invalid JSON text passed to --argjson: {why}")
-    if not _lib.jq_compile_args(state, text.encode(), arguments):
+    with _without_home(confined):
+        compiled = _lib.jq_compile_args(state, text.encode(), arguments)
+    if not compiled:
         messages = [m for m in program.messages if not m.endswith("compile error")
                     and not m.endswith("compile errors")] or program.messages
         program.close()
         raise CompileError("\n".join(messages))
     return program
+
+
+@contextlib.contextmanager
+def _without_home(confined: bool) -> Iterator[None]:
+    """No ``$HOME`` while libjq compiles a sandboxed program: libjq imports ``~/.jq`` into
+    every program it compiles, found through ``$HOME`` whatever the library path is."""
+    home = os.environ.pop("HOME", None) if confined else None
+    try:
+        yield
+    finally:
+        if home is not None:
+            os.environ["HOME"] = home
 
 
 class RawJson(str):
@@ -270,7 +287,8 @@ class ProgramCache:
 
     def get(self, text: str, args: dict | None, library_paths: list[str] | None,
             positional: list | tuple = ()) -> Program:
-        key = json.dumps([text, _json_object(args or {}), library_paths, list(positional)])
+        key = json.dumps([text, _json_object(args or {}), library_paths, list(positional),
+                          sandbox.enabled()])
         program = self._programs.pop(key, None)
         if program is None:
             program = compile_program(text, args, library_paths, positional)

@@ -1,0 +1,214 @@
+"""The kernel's confinement of a sandboxed worker, with jqmagic's own checks switched off
+(``sandbox.CHECKS = False``, the test-only hook): each case is a real process that confines
+itself with :func:`confine.apply_worker_confinement` and then tries what an attacker's
+program would, in Python, through libjq and through a shell command."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+from jqmagic.core import confine
+
+LANDLOCK = confine.landlock_abi()
+needs_landlock = pytest.mark.skipif(LANDLOCK == 0, reason="this kernel has no Landlock: "
+                                    "the file rules cannot be shown (shortfall() says so)")
+SECRET = "s3cr3t-outside"
+
+
+@pytest.fixture
+def world(tmp_path: Path):
+    root, outside, home = tmp_path / "root", tmp_path / "outside", tmp_path / "home"
+    scratch, store = tmp_path / "scratch", tmp_path / "payloads"
+    for folder in (root, outside, home, scratch):
+        folder.mkdir()
+    (root / "in.json").write_text('{"a": 1}')
+    (outside / "secret.json").write_text(json.dumps({"token": SECRET}))
+    (outside / "secret.jq").write_text(f'def leak: "{SECRET}";')
+    (home / ".jq").write_text(f'def homeleak: "{SECRET}";')
+    listener = socket.create_server(("127.0.0.1", 0))
+    env = {"PATH": "/usr/bin:/bin", "HOME": str(home), "JQMAGIC_PAYLOAD_DIR": str(store),
+           "PYTHONPATH": os.pathsep.join(sys.path)}
+    yield {"root": root, "outside": outside, "scratch": scratch, "store": store, "env": env,
+           "port": listener.getsockname()[1]}
+    listener.close()
+
+
+PRELUDE = '''
+import json, os, socket, subprocess, sys
+from jqmagic.core import confine, sandbox
+from jqmagic.core.settings import settings
+sandbox.CHECKS = False                        # the Python-level checks are off
+settings.sandbox, settings.allowed_roots = True, [ROOT]
+if not SECCOMP:
+    confine._deny_sockets = lambda: False     # Landlock's TCP rules alone
+applied = confine.apply_worker_confinement(confine.Policy.for_worker(SCRATCH))
+seen = {"applied": applied.__dict__}
+
+def attempt(name, action):
+    try:
+        seen[name] = ["ok", action()]
+    except Exception as exc:
+        seen[name] = [type(exc).__name__, str(exc)[:200]]
+'''
+
+
+def confined(world: dict, body: str, seccomp: bool = True) -> dict:
+    """Run ``body`` in a confined process; what each attempt gave."""
+    head = f"ROOT, SCRATCH, SECCOMP = {str(world['root'])!r}, {str(world['scratch'])!r}, " \
+           f"{seccomp}\n"
+    code = head + PRELUDE + textwrap.dedent(body) + "\nprint(json.dumps(seen))\n"
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, env=world["env"], cwd=world["root"])
+    assert run.returncode == 0, run.stderr[-2000:]
+    return json.loads(run.stdout.splitlines()[-1])
+
+
+@needs_landlock
+def test_files_outside_the_roots_cannot_be_read_or_written(world):
+    seen = confined(world, f'''
+    attempt("root", lambda: open("in.json").read())
+    attempt("outside", lambda: open({str(world["outside"] / "secret.json")!r}).read())
+    attempt("passwd", lambda: open("/etc/passwd").read())
+    attempt("list outside", lambda: os.listdir({str(world["outside"])!r}))
+    attempt("write root", lambda: open("new.json", "w").write("{{}}"))
+    attempt("write scratch", lambda: open(os.path.join(SCRATCH, "t"), "w").write("x"))
+    attempt("write store", lambda: open({str(world["store"] / "p.json")!r}, "w").write("x"))
+    from jqmagic.core.sources.files import read_text
+    attempt("read_text", lambda: read_text({str(world["outside"] / "secret.json")!r}))
+    ''')
+    assert seen["applied"] == {"landlock_abi": LANDLOCK, "files": True, "tcp": LANDLOCK >= 4,
+                               "seccomp": True}
+    assert seen["root"] == ["ok", '{"a": 1}']
+    for name in ("outside", "passwd", "list outside", "write root"):
+        assert seen[name][0] == "PermissionError", (name, seen[name])
+    assert seen["read_text"][0] == "JqMagicError" and SECRET not in seen["read_text"][1]
+    assert seen["write scratch"] == ["ok", 1] and seen["write store"] == ["ok", 1]
+    assert not (world["root"] / "new.json").exists()
+
+
+@needs_landlock
+def test_libjq_loads_no_module_and_no_home_jq(world):
+    outside = str(world["outside"])
+    seen = confined(world, f'''
+    from jqmagic.core.query import libjq
+    def run(program):
+        return list(libjq.run(libjq.compile_program(program), ["in.json"]))
+    attempt("import", lambda: run('import "secret" as s {{search: "{outside}"}}; s::leak'))
+    attempt("include", lambda: run('include "secret" {{search: "{outside}"}}; leak'))
+    attempt("data", lambda: run('import "secret" as $s {{search: "{outside}"}}; $s'))
+    attempt("home", lambda: run("homeleak"))
+    attempt("modulemeta", lambda: run('"{outside}/secret" | modulemeta'))
+    attempt("search list", lambda: run("get_search_list"))
+    attempt("plain", lambda: run(".a"))
+    ''')
+    for name in ("import", "include", "data", "home", "modulemeta"):
+        assert seen[name][0] == "CompileError" or seen[name][0] == "RunError", seen[name]
+        assert SECRET not in seen[name][1]
+    assert seen["search list"] == ["ok", ["[]"]] and seen["plain"] == ["ok", ["1"]]
+
+
+@needs_landlock
+def test_a_shell_command_reads_only_the_roots(world):
+    seen = confined(world, f'''
+    cat = lambda path: subprocess.run(["cat", path], capture_output=True, text=True)
+    attempt("inside", lambda: cat("in.json").stdout)
+    attempt("outside", lambda: cat({str(world["outside"] / "secret.json")!r}).stdout)
+    ''')
+    assert seen["inside"] == ["ok", '{"a": 1}'] and seen["outside"] == ["ok", ""]
+
+
+@pytest.mark.parametrize("seccomp", [True, False], ids=["seccomp", "landlock-tcp-alone"])
+def test_no_connection_and_no_listening(world, seccomp):
+    if not seccomp and LANDLOCK < 4:
+        pytest.skip("Landlock's TCP rules need ABI 4; seccomp covers this kernel")
+    seen = confined(world, f'''
+    attempt("connect", lambda: socket.create_connection(("127.0.0.1", {world["port"]}), 2)
+            and "connected")
+    attempt("bind", lambda: socket.create_server(("127.0.0.1", 0)) and "listening")
+    attempt("udp", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(
+            b"x", ("127.0.0.1", {world["port"]})))
+    attempt("pipe", lambda: len(os.pipe()))
+    ''', seccomp=seccomp)
+    assert seen["connect"][0] == "PermissionError" and seen["bind"][0] == "PermissionError"
+    if seccomp:  # Landlock has no UDP rules: seccomp refuses every new socket
+        assert seen["udp"][0] == "PermissionError"
+    assert seen["pipe"] == ["ok", 2]
+
+
+@pytest.mark.skipif(LANDLOCK < 6, reason="signal scoping needs Landlock ABI 6")
+def test_the_worker_cannot_signal_its_caller(world):
+    seen = confined(world, '''
+    attempt("kill parent", lambda: os.kill(os.getppid(), 0))
+    attempt("kill self", lambda: os.kill(os.getpid(), 0))
+    ''')
+    assert seen["kill parent"][0] == "PermissionError" and seen["kill self"][0] == "ok"
+
+
+def test_the_shortfall_is_said_only_when_there_is_one():
+    said = confine.shortfall()
+    assert (said is None) == (LANDLOCK >= 4)
+    if LANDLOCK == 0:
+        assert "no Landlock" in said
+
+
+WORKER = '''
+import os, re, sys, time
+from jqmagic.core import confine
+confine.die_with_parent(int(sys.argv[1]))
+print("ready", flush=True)
+re.match(r"(a+)+$", "a" * 40 + "b")  # a catastrophic match: the GIL is never let go
+'''
+CALLER = f'''
+import sys, threading, time
+from jqmagic.core import confine
+started = []
+def start():
+    import os, subprocess, sys
+    started.append(confine.popen([sys.executable, "-c", {WORKER!r}, str(os.getpid())],
+                                 stdout=subprocess.PIPE, text=True))
+thread = threading.Thread(target=start)
+thread.start(); thread.join()   # the thread that asked is gone: the worker must live on
+worker = started[0]
+assert worker.stdout.readline() == "ready\\n"
+time.sleep(0.5)
+print(worker.pid, worker.poll(), flush=True)
+time.sleep(600)
+'''
+
+
+def test_a_worker_dies_with_its_caller_not_with_the_thread_that_started_it():
+    caller = subprocess.Popen([sys.executable, "-c", CALLER], stdout=subprocess.PIPE,
+                              text=True, env={**os.environ,
+                                              "PYTHONPATH": os.pathsep.join(sys.path)})
+    try:
+        pid, status = caller.stdout.readline().split()
+        assert status == "None"  # alive after the starting thread ended, inside the match
+        caller.send_signal(signal.SIGKILL)
+        caller.wait(10)
+        for _ in range(100):
+            if not _alive(int(pid)):
+                break
+            time.sleep(0.05)
+        assert not _alive(int(pid)), "the worker outlived its SIGKILLed caller"
+    finally:
+        caller.kill()
+        caller.wait()
+        caller.stdout.close()
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
