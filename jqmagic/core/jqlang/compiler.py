@@ -13,6 +13,7 @@ from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
+from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe
 from jqmagic.core.jqlang.text import format_of
 
 truthy = jv.truthy
@@ -20,7 +21,7 @@ truthy = jv.truthy
 
 FORMS = {
     ("map", 1): lambda args, bound: fuse_array(
-        ("array", ("pipe", ("iterate", ("dot",)), args[0])), bound),  # jq: [.[] | f]
+        Array(Pipe(Iterate(Dot()), args[0])), bound),  # jq: [.[] | f]
 }
 """Builtins compiled from their arguments' nodes."""
 
@@ -96,7 +97,7 @@ def _field(node, bound):
         names.insert(0, node[2])
         node = node[1]
     step = singular(_field_chain(tuple(names)))
-    return step if node == ("dot",) else pipe(compile_node(node, bound), step)
+    return step if node == Dot() else pipe(compile_node(node, bound), step)
 
 
 def _field_chain(names: tuple[str, ...]):
@@ -164,7 +165,7 @@ def _slice(node, bound):
 def _iterate(node, bound):
     iterate = jv.iterate
     step = many(lambda v, e: iterate(v))
-    return step if node[1] == ("dot",) else pipe(compile_node(node[1], bound), step)
+    return step if node[1] == Dot() else pipe(compile_node(node[1], bound), step)
 
 
 def _recurse(node, bound):
@@ -416,11 +417,10 @@ def _reduce(node, bound):
 
 
 def _foreach(node, bound):
-    _, source, name, init, update, *extract = node
-    gs, gi = compile_node(source, bound).gen, compile_node(init, bound).gen
-    inner, name = bound.bind(name)
-    gu = compile_node(update, inner).gen
-    gx = compile_node(extract[0], inner).gen if extract else None
+    gs, gi = compile_node(node.source, bound).gen, compile_node(node.init, bound).gen
+    inner, name = bound.bind(node.name)
+    gu = compile_node(node.update, inner).gen
+    gx = compile_node(node.extract, inner).gen if node.extract is not None else None
 
     def gen(v, e):
         for state in gi(v, e):

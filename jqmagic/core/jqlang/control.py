@@ -12,6 +12,7 @@ from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.node import Compiled, many
 from jqmagic.core.jqlang.runtime import state
 from jqmagic.core.jqlang.scope import Scope, compile_node, compile_path
+from jqmagic.core.jqlang.syntax import Bind, Call, PVar
 from jqmagic.core.jqlang.table import Table
 
 # ---------------------------------------------------------------- functions
@@ -98,7 +99,7 @@ class Function:
             raise NotMine("a function with two parameters of one name")
         for param in reversed(self.params):  # def f($a): a as $a | body
             if param.startswith("$"):
-                body = ("bind", ("call", param[1:], ()), param[1:], body)
+                body = Bind(Call(param[1:], ()), param[1:], body)
         self.body_node = body
         self.names = tuple(p.lstrip("$") for p in self.params)
         self.recursive = mentions(body, self.name, len(self.params))
@@ -261,7 +262,7 @@ def _matcher(pattern: tuple, scope: Scope) -> Matcher:
     steps = []
     for key_node, name, sub in pattern[1]:
         keys = compile_node(key_node, scope).gen
-        parts = ([_matcher(("pvar", name), scope)] if name else []) + \
+        parts = ([_matcher(PVar(name), scope)] if name else []) + \
             ([_matcher(sub, scope)] if sub else [])
         steps.append((lambda x, env, keys=keys: (jv.index(x, k) for k in keys(x, env)),
                       _chain([(lambda x, env: (x,), m) for m in parts])))

@@ -25,6 +25,7 @@ from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import tojson
 from jqmagic.core.jqlang.regex import tester
 from jqmagic.core.jqlang.scope import compile_node
+from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe
 from jqmagic.core.jqlang.text import format_of
 
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
@@ -375,7 +376,7 @@ def _string(node, src, place):
 
 def _call(node, src, place):
     if _is_builtin(node, "map", place):
-        return _array(("array", ("pipe", ("iterate", ("dot",)), node[2][0])), src, place)
+        return _array(Array(Pipe(Iterate(Dot()), node[2][0])), src, place)
     if _is_builtin(node, "test", place) and node[2][0][0] == "literal" and \
             type(node[2][0][1]) is str:
         try:

@@ -1,4 +1,5 @@
-"""Parse a jq program into a tree of tuples, or raise NotMine for what the subset lacks.
+"""Parse a jq program into a tree of :mod:`.syntax` nodes, or raise NotMine for what the
+subset lacks.
 
 Precedence follows jq 1.8.2's grammar: ``|`` (right) < ``,`` < ``//`` (right) < ``or`` <
 ``and`` < comparisons (non-associative) < ``+ -`` < ``* / %`` < unary minus < postfix
@@ -17,8 +18,41 @@ from jqmagic.core.jqlang.lexer import (
 )
 from jqmagic.core.jqlang.numbers import literal_number
 from jqmagic.core.jqlang.patterns import PatternRules
+from jqmagic.core.jqlang.syntax import (
+    Alt,
+    And,
+    Array,
+    Assign,
+    Bind,
+    BinOp,
+    Break,
+    Call,
+    Comma,
+    Def,
+    Destructure,
+    Dot,
+    Field,
+    Foreach,
+    Format,
+    If,
+    Index,
+    Iterate,
+    Label,
+    Literal,
+    Neg,
+    Node,
+    Object,
+    Or,
+    Pipe,
+    Recurse,
+    Reduce,
+    Slice,
+    String,
+    Try,
+    TryCatch,
+    Var,
+)
 
-Node = tuple
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 _ASSIGNMENTS = {"=", "|=", "+=", "-=", "*=", "/=", "%=", "//="}
 _ITEM = "?item"  # a variable name no program can write
@@ -72,7 +106,7 @@ class _Parser(PatternRules):
         if self.take("label"):
             name = self.variable()
             self.expect("|")
-            return ("label", name, self.pipe(comma))
+            return Label(name, self.pipe(comma))
         start = self.i
         if comma:
             try:
@@ -83,16 +117,16 @@ class _Parser(PatternRules):
                 patterns = self.patterns()
                 self.expect("|")
                 if len(patterns) == 1 and patterns[0][0] == "pvar":
-                    return ("bind", term, patterns[0][1], self.pipe())
-                return ("destructure", term, patterns, self.pipe())
+                    return Bind(term, patterns[0][1], self.pipe())
+                return Destructure(term, patterns, self.pipe())
             self.i = start
         left = self.comma() if comma else self.alternative()
         if self.take("|"):
-            return ("pipe", left, self.pipe(comma))
+            return Pipe(left, self.pipe(comma))
         return left
 
     def definition(self) -> Node:
-        """``def name(params): body; rest`` as ``("def", name, params, body, rest)``;
+        """``def name(params): body; rest`` as ``Def(name, params, body, rest)``;
         a parameter is ``f`` or ``$a``."""
         self.expect("def")
         tok = self.tok
@@ -113,7 +147,7 @@ class _Parser(PatternRules):
         self.expect(":")
         body = self.pipe()
         self.expect(";")
-        return ("def", tok.text, tuple(params), body, self.pipe())
+        return Def(tok.text, tuple(params), body, self.pipe())
 
     def variable(self) -> str:
         tok = self.tok
@@ -126,8 +160,8 @@ class _Parser(PatternRules):
         node = self.alternative()
         while self.take(","):
             if self.binds():  # 1, 2 as $x | ...: the binding takes the rest of the pipe
-                return ("comma", node, self.pipe())
-            node = ("comma", node, self.alternative())
+                return Comma(node, self.pipe())
+            node = Comma(node, self.alternative())
         return node
 
     def binds(self) -> bool:
@@ -146,16 +180,16 @@ class _Parser(PatternRules):
     def alternative(self) -> Node:
         node = self.assignment()
         if self.take("//"):
-            return ("alt", node, self.alternative())
+            return Alt(node, self.alternative())
         return node
 
     def assignment(self) -> Node:
-        """``LHS = RHS``, ``|=``, ``+=`` ... ``//=``: ``("assign", op, lhs, rhs)``."""
+        """``LHS = RHS``, ``|=``, ``+=`` ... ``//=``: ``Assign(op, lhs, rhs)``."""
         node = self.disjunction()
         tok = self.tok
         if tok.kind == "op" and tok.text in _ASSIGNMENTS:
             self.i += 1
-            node = ("assign", tok.text, node, self.disjunction())
+            node = Assign(tok.text, node, self.disjunction())
             if self.tok.kind == "op" and self.tok.text in _ASSIGNMENTS:
                 raise NotMine("chained assignment")
         return node
@@ -163,13 +197,13 @@ class _Parser(PatternRules):
     def disjunction(self) -> Node:
         node = self.conjunction()
         while self.take("or"):
-            node = ("or", node, self.conjunction())
+            node = Or(node, self.conjunction())
         return node
 
     def conjunction(self) -> Node:
         node = self.comparison()
         while self.take("and"):
-            node = ("and", node, self.comparison())
+            node = And(node, self.comparison())
         return node
 
     def comparison(self) -> Node:
@@ -177,7 +211,7 @@ class _Parser(PatternRules):
         if self.tok.kind == "op" and self.tok.text in _COMPARISONS:
             op = self.tok.text
             self.i += 1
-            node = ("binop", op, node, self.additive())
+            node = BinOp(op, node, self.additive())
             if self.tok.kind == "op" and self.tok.text in _COMPARISONS:
                 raise NotMine("chained comparison")
         return node
@@ -187,7 +221,7 @@ class _Parser(PatternRules):
         while self.tok.kind == "op" and self.tok.text in ("+", "-"):
             op = self.tok.text
             self.i += 1
-            node = ("binop", op, node, self.multiplicative())
+            node = BinOp(op, node, self.multiplicative())
         return node
 
     def multiplicative(self) -> Node:
@@ -195,12 +229,12 @@ class _Parser(PatternRules):
         while self.tok.kind == "op" and self.tok.text in ("*", "/", "%"):
             op = self.tok.text
             self.i += 1
-            node = ("binop", op, node, self.unary())
+            node = BinOp(op, node, self.unary())
         return node
 
     def unary(self) -> Node:
         if self.take("-"):
-            return ("neg", self.multiplicative())
+            return Neg(self.multiplicative())
         return self.postfix()
 
     def postfix(self) -> Node:
@@ -226,18 +260,18 @@ class _Parser(PatternRules):
         while True:
             tok = self.tok
             if tok.kind == "field":
-                node = ("field", node, tok.text[1:])
+                node = Field(node, tok.text[1:])
                 self.i += 1
             elif self.at(".") and self.tokens[self.i + 1].kind == "string":
                 self.i += 1
-                node = ("field", node, self.string())
+                node = Field(node, self.string())
             elif self.at(".") and self.tokens[self.i + 1].text == "[":
                 self.i += 2
                 node = self.bracket(node, dotted=True)
             elif self.take("["):
                 node = self.bracket(node)
             elif self.take("?"):
-                node = _optional_step(node) if stepped else ("try", node)
+                node = _optional_step(node) if stepped else Try(node)
                 stepped = False
                 continue
             else:
@@ -247,29 +281,29 @@ class _Parser(PatternRules):
     def bracket(self, target: Node, dotted: bool = False) -> Node:
         """``[]``, ``[k]`` or ``[a:b]`` after ``target``; jq 1.8.2 has no ``.x.[a:b]``."""
         if self.take("]"):
-            return ("iterate", target)
+            return Iterate(target)
         if dotted and self.at(":"):
             raise NotMine("a slice after '.': jq reports the syntax error")
         if self.take(":"):
             upper = self.pipe()
             self.expect("]")
-            return ("slice", target, None, upper)
+            return Slice(target, None, upper)
         key = self.pipe()
         if self.take(":"):
             if dotted:
                 raise NotMine("a slice after '.': jq reports the syntax error")
             upper = None if self.at("]") else self.pipe()
             self.expect("]")
-            return ("slice", target, key, upper)
+            return Slice(target, key, upper)
         self.expect("]")
-        return ("index", target, key)
+        return Index(target, key)
 
     def line(self, tok: Token) -> int:
         return self.first_line + self.text.count("\n", 0, tok.pos)
 
     def location(self, tok: Token) -> Node:
         """``$__loc__``: where it is written, as libjq names a program's text."""
-        return ("literal", {"file": "<top-level>", "line": self.line(tok)})
+        return Literal({"file": "<top-level>", "line": self.line(tok)})
 
     def string(self) -> str:
         """A string literal without interpolation (a field name, say)."""
@@ -279,7 +313,7 @@ class _Parser(PatternRules):
         return node[1]
 
     def string_node(self, fmt: str | None = None) -> Node:
-        """A string literal: ``("literal", text)``, or ``("string", fmt, parts)`` when it
+        """A string literal: ``Literal(text)``, or ``String(fmt, parts)`` when it
         interpolates (parts are texts and the nodes of the ``\\(...)`` in it)."""
         tok = self.tok
         if tok.kind != "string":
@@ -296,52 +330,52 @@ class _Parser(PatternRules):
             start = end
         parts.append(decode(body[start:]))
         if len(parts) == 1:
-            return ("literal", parts[0])
-        return ("string", fmt, tuple(p for p in parts if p != ""))
+            return Literal(parts[0])
+        return String(fmt, tuple(p for p in parts if p != ""))
 
     def primary(self) -> Node:
         tok = self.tok
         if tok.kind == "field":
             self.i += 1
-            return ("field", ("dot",), tok.text[1:])
+            return Field(Dot(), tok.text[1:])
         if tok.kind == "number":
             self.i += 1
-            return ("literal", literal_number(tok.text))
+            return Literal(literal_number(tok.text))
         if tok.kind == "string":
             return self.string_node()
         if tok.kind == "format":
             self.i += 1
             if self.tok.kind == "string":
                 return self.string_node(tok.text[1:])
-            return ("format", tok.text[1:])
+            return Format(tok.text[1:])
         if tok.kind == "var":
             self.i += 1
             if tok.text == "$__loc__":
                 return self.location(tok)
             if tok.text in ("$ENV", "$__prog_args"):
                 raise NotMine(tok.text)
-            return ("var", tok.text[1:])
+            return Var(tok.text[1:])
         if tok.kind == "ident":
             if tok.text == "break" and self.tokens[self.i + 1].kind == "var":
                 self.i += 1
-                return ("break", self.variable())
+                return Break(self.variable())
             return self.call()
         if self.take(".."):
-            return ("recurse",)
+            return Recurse()
         if self.take("."):
             if self.tok.kind == "string":
-                return ("field", ("dot",), self.string())
-            return ("dot",)
+                return Field(Dot(), self.string())
+            return Dot()
         if self.take("("):
             node = self.pipe()
             self.expect(")")
             return node
         if self.take("["):
             if self.take("]"):
-                return ("array", None)
+                return Array(None)
             node = self.pipe()
             self.expect("]")
-            return ("array", node)
+            return Array(node)
         if self.take("{"):
             return self.object()
         if self.take("if"):
@@ -351,14 +385,14 @@ class _Parser(PatternRules):
         if self.take("try"):
             body = self.tried()
             if self.take("catch"):
-                return ("trycatch", body, self.tried())
-            return ("try", body)
+                return TryCatch(body, self.tried())
+            return Try(body)
         raise NotMine(f"unsupported {tok.text!r} at {tok.pos}")
 
     def tried(self) -> Node:
         """The body or handler of ``try``: a postfix term (jq: ``try`` binds tightest)."""
         if self.take("-"):
-            return ("neg", self.postfix())
+            return Neg(self.postfix())
         return self.postfix()
 
     def fold(self) -> Node:
@@ -376,13 +410,14 @@ class _Parser(PatternRules):
         self.expect(")")
         if len(parts) != 2 and not (kind == "foreach" and len(parts) == 3):
             raise NotMine(f"{kind} with {len(parts)} parts")
+        fold = Reduce if kind == "reduce" else Foreach
         if patterns[0][0] == "pvar" and len(patterns) == 1:
-            return (kind, source, patterns[0][1], *parts)
+            return fold(source, patterns[0][1], *parts)
         if len(patterns) > 1:
             raise NotMine(f"?// in {kind}")
-        item = ("var", _ITEM)
-        return (kind, source, _ITEM, parts[0],
-                *[("destructure", item, patterns, part) for part in parts[1:]])
+        item = Var(_ITEM)
+        return fold(source, _ITEM, parts[0],
+                    *[Destructure(item, patterns, part) for part in parts[1:]])
 
     def call(self) -> Node:
         name = self.tok.text
@@ -394,8 +429,8 @@ class _Parser(PatternRules):
                 args.append(self.pipe())
             self.expect(")")
         if not args and name in _CONSTANTS:
-            return ("literal", _CONSTANTS[name])
-        return ("call", name, tuple(args))
+            return Literal(_CONSTANTS[name])
+        return Call(name, tuple(args))
 
     def conditional(self) -> Node:
         branches = []
@@ -407,7 +442,7 @@ class _Parser(PatternRules):
                 break
         otherwise = self.pipe() if self.take("else") else None
         self.expect("end")
-        return ("if", tuple(branches), otherwise)
+        return If(tuple(branches), otherwise)
 
     def object(self) -> Node:
         entries: list[tuple[Node, Node]] = []
@@ -415,7 +450,7 @@ class _Parser(PatternRules):
             if entries:
                 self.expect(",")
             entries.append(self.entry())
-        return ("object", tuple(entries))
+        return Object(tuple(entries))
 
     def entry(self) -> tuple[Node, Node]:
         tok = self.tok
@@ -424,13 +459,13 @@ class _Parser(PatternRules):
             if self.take(":"):  # {$x: v}: the key is the variable's value
                 if tok.text in ("$__loc__", "$ENV"):
                     raise NotMine(f"{tok.text} as a key")
-                return ("var", tok.text[1:]), self.object_value()
+                return Var(tok.text[1:]), self.object_value()
             if tok.text == "$__loc__":
-                return ("literal", "__loc__"), self.location(tok)
-            return ("literal", tok.text[1:]), ("var", tok.text[1:])
+                return Literal("__loc__"), self.location(tok)
+            return Literal(tok.text[1:]), Var(tok.text[1:])
         if tok.kind in ("ident", "keyword"):
             self.i += 1
-            key: Node = ("literal", tok.text)
+            key: Node = Literal(tok.text)
         elif tok.kind == "string":
             key = self.string_node()
             if key[0] != "literal":
@@ -444,7 +479,7 @@ class _Parser(PatternRules):
             raise NotMine(f"object key {tok.text!r}")
         if self.take(":"):
             return key, self.object_value()
-        return key, ("field", ("dot",), key[1])
+        return key, Field(Dot(), key[1])
 
     def key_expression(self) -> Node:
         """``(KEY)`` of an object or pattern: jq rejects a constant that is no string."""
@@ -468,13 +503,13 @@ def _optional_step(step: Node) -> Node:
     """``TERM STEP?``: as jq runs it, ``?`` covers only the last step itself, applied to
     each output of TERM (``[.[].a?]`` on ``[1, {"a": 2}]`` is ``[2]``); TERM and the step's
     keys are read outside it: ``KEY as $k | TERM as $t | try ($t[$k])``."""
-    kind, term, *keys = step
+    _, term, *keys = step
     names = [f"{OPTIONAL}{i}" if isinstance(k, tuple) else None for i, k in enumerate(keys)]
     pairs = list(zip(names, keys, strict=True))
-    inner = (kind, ("var", OPTIONAL), *[("var", n) if n else k for n, k in pairs])
-    node: Node = ("bind", term, OPTIONAL, ("try", inner))
+    inner = type(step)(Var(OPTIONAL), *[Var(n) if n else k for n, k in pairs])
+    node: Node = Bind(term, OPTIONAL, Try(inner))
     for name, key in reversed([(n, k) for n, k in pairs if n]):
-        node = ("bind", key, name, node)
+        node = Bind(key, name, node)
     return node
 
 

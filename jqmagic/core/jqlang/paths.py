@@ -13,6 +13,7 @@ from jqmagic.core.jqlang.messages import cannot_iterate
 from jqmagic.core.jqlang.parser import OPTIONAL
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import Pair, PathGen, Scope, compile_node, compile_path
+from jqmagic.core.jqlang.syntax import Call, Dot, Index, Literal, Pipe
 from jqmagic.core.jqlang.updates import getpath
 
 PATHS: dict[str, Callable[[tuple, Scope], PathGen]] = {}
@@ -238,14 +239,14 @@ def _builtin(name: str, arity: int = 0):
 
 PATH_BUILTINS[("empty", 0)] = lambda scope: lambda pv, e: ()
 PATH_BUILTINS[("recurse", 0)] = lambda scope: lambda pv, e: descend(pv)
-PATH_BUILTINS[("first", 0)] = lambda scope: _index(("index", ("dot",), ("literal", 0)), scope)
-PATH_BUILTINS[("last", 0)] = lambda scope: _index(("index", ("dot",), ("literal", -1)), scope)
+PATH_BUILTINS[("first", 0)] = lambda scope: _index(Index(Dot(), Literal(0)), scope)
+PATH_BUILTINS[("last", 0)] = lambda scope: _index(Index(Dot(), Literal(-1)), scope)
 
 
 @_builtin("error", 0)
 @_builtin("error", 1)
 def _error(*args, scope):
-    raiser = compile_node(("call", "error", args), scope).gen
+    raiser = compile_node(Call("error", args), scope).gen
     return lambda pv, e: raiser(pv[1], e)
 
 
@@ -271,7 +272,7 @@ for _name, _kinds in {"nulls": ("null",), "booleans": ("boolean",), "numbers": (
 @_builtin("recurse", 2)
 def _recurse_while(f, cond, scope):
     """``def r: ., (f | select(cond) | r); r``."""
-    return _recurse(("pipe", f, ("call", "select", (cond,))), scope)
+    return _recurse(Pipe(f, Call("select", (cond,))), scope)
 
 
 @_builtin("recurse", 1)

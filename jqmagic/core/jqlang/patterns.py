@@ -4,46 +4,45 @@ rules the parser inherits."""
 from __future__ import annotations
 
 from jqmagic.core.jqlang.errors import NotMine
-
-Node = tuple
+from jqmagic.core.jqlang.syntax import Literal, Node, PArray, Pattern, PObject, PVar
 
 
 class PatternRules:
     """Pattern rules for a parser with ``tok``, ``take``, ``expect``, ``variable``,
     ``string_node`` and ``pipe``."""
 
-    def patterns(self) -> tuple[Node, ...]:
-        """``PATTERN ?// PATTERN ...``: ``("pvar", name)``, ``("parray", patterns)`` or
-        ``("pobject", ((key node, $name or None, pattern or None), ...))``."""
+    def patterns(self) -> tuple[Pattern, ...]:
+        """``PATTERN ?// PATTERN ...``: ``PVar(name)``, ``PArray(patterns)`` or
+        ``PObject(((key node, $name or None, pattern or None), ...))``."""
         found = [self.pattern()]
         while self.take("?//"):
             found.append(self.pattern())
         return tuple(found)
 
-    def pattern(self) -> Node:
+    def pattern(self) -> Pattern:
         if self.take("["):
             items = [self.pattern()]
             while self.take(","):
                 items.append(self.pattern())
             self.expect("]")
-            return ("parray", tuple(items))
+            return PArray(tuple(items))
         if self.take("{"):
             entries = [self.object_pattern()]
             while self.take(","):
                 entries.append(self.object_pattern())
             self.expect("}")
-            return ("pobject", tuple(entries))
-        return ("pvar", self.variable())
+            return PObject(tuple(entries))
+        return PVar(self.variable())
 
     def object_pattern(self) -> tuple:
         tok = self.tok
         if tok.kind == "var":
             name = self.variable()
             sub = self.pattern() if self.take(":") else None
-            return ("literal", name), name, sub
+            return Literal(name), name, sub
         if tok.kind in ("ident", "keyword"):
             self.i += 1
-            key: Node = ("literal", tok.text)
+            key: Node = Literal(tok.text)
         elif tok.kind == "string":
             key = self.string_node()
         elif self.take("("):

@@ -14,6 +14,7 @@ from jqmagic.core.jqlang.messages import cannot_index, error, kind
 from jqmagic.core.jqlang.node import NOTHING, Compiled, many
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node, compile_path
+from jqmagic.core.jqlang.syntax import Alt, BinOp, Dot, Var
 from jqmagic.core.jqlang.table import Table
 
 _GROWTH = 1 << 20
@@ -228,8 +229,8 @@ def _assign(node, bound):
 
         return many(assign)
     scope, key = bound.bind("?rhs")
-    operand = ("var", "?rhs")
-    body = ("alt", ("dot",), operand) if op == "//=" else ("binop", op[:-1], ("dot",), operand)
+    operand = Var("?rhs")
+    body = Alt(Dot(), operand) if op == "//=" else BinOp(op[:-1], Dot(), operand)
     update = compile_node(body, scope)
     return many(lambda v, e: (modify(lhs, update, v, {**e, key: x}) for x in rhs.gen(v, e)))
 
