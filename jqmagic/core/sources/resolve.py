@@ -6,13 +6,12 @@ import glob
 import itertools
 import json
 import os
-import threading
 from pathlib import Path
 from typing import Any
 
 from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import settings
+from jqmagic.core.sources.globwalk import bounded_glob
 from jqmagic.core.words import term
 
 
@@ -21,37 +20,6 @@ def _fixed_part(path: str) -> str:
     parts = Path(path).parts
     fixed = list(itertools.takewhile(lambda part: not glob.has_magic(part), parts))
     return os.path.join(*fixed) if fixed else "."
-
-
-def bounded_glob(path: str) -> list[str]:
-    """The files ``path`` matches, sorted; TOO_LARGE past ``settings.glob_max_files``
-    matches, TIMEOUT past ``settings.glob_seconds`` (the walk is told to stop at its next
-    match and left to end in the background)."""
-    limit, found = settings.glob_max_files, []
-    finished, stop = threading.Event(), threading.Event()
-
-    def walk() -> None:
-        try:
-            for match in glob.iglob(path, recursive=True):
-                if os.path.isfile(match):
-                    found.append(match)
-                if len(found) > limit or stop.is_set():
-                    break
-        finally:
-            finished.set()
-
-    threading.Thread(target=walk, name="jqmagic-glob", daemon=True).start()
-    if not finished.wait(settings.glob_seconds):
-        stop.set()
-        raise JqMagicError("TIMEOUT", f"The glob {path} walked for more than "
-                           f"{settings.glob_seconds:g} s.", _NARROW)
-    if len(found) > limit:
-        raise JqMagicError("TOO_LARGE", f"The glob {path} matches more than {limit:,} files.",
-                           _NARROW)
-    return sorted(found)
-
-
-_NARROW = "Start the glob in a folder near the files (data/**/*.json, not /**/*.json)."
 
 
 def classify(source: Any) -> tuple[str, Any]:
