@@ -10,11 +10,12 @@ the stream threshold (or ``stream=True``) are read in one streaming pass.
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.options import source_from
+from jqmagic.core.options import Formats, Source
 from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_pointer
 from jqmagic.core.shape import stream as shapestream
 from jqmagic.core.shape.node import Limits, Node
@@ -187,18 +188,25 @@ def render(node: Node, fmt: str, depth: int, pointer: str, jq: str, stats: bool)
 # -- the operation ------------------------------------------------------------------------
 def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "shape",
           stats: bool = False, stream: bool | None = None,
-          stream_threshold: int = STREAM_THRESHOLD, **source_keywords: Any) -> ShapeResult:
+          stream_threshold: int = STREAM_THRESHOLD, file: str | os.PathLike | list | None = None,
+          text: str | bytes | None = None, value: Any = ..., exec: str | None = None,
+          payload: str | None = None, jsonl: bool | None = None, yaml: bool | None = None,
+          jsonc: bool | None = None, value_given: bool = False) -> ShapeResult:
     """The shape of a document (or of the subtree at JSON Pointer ``path``).
 
     Args:
         source: a path, glob, JSON text or Python value, or a :class:`Source`, as for
-            ``query``; or name the kind with ``value=``, ``file=``, ``text=``, ``exec=`` (a
-            shell command's output) or ``payload=``, and force a format with ``jsonl=``,
-            ``yaml=`` or ``jsonc=`` (default: by the file's suffix).
+            ``query``; or name the kind with one of ``file``, ``text``, ``value`` (``None``
+            is JSON null), ``exec`` (a shell command's output) or ``payload`` (a stored
+            result's id).
+        path: a JSON Pointer to the part to describe ("": the whole document).
         depth: levels of ``children`` / element templates (format ``shape`` only).
         format: ``shape``, ``jqschema`` (the gh-aw filter) or ``jsonschema`` (2020-12).
         stats: add per-path ``profiles`` (format ``shape``): counts, distinct, min/max, samples.
         stream: read a file in one streaming pass; default when it is over ``stream_threshold``.
+        jsonl, yaml, jsonc: force a format (True) or refuse it (False); default: by the
+            file's suffix.
+        value_given: ignored (once needed to pass ``value=None``).
 
     >>> shape(value={"users": [{"id": 1}, {"id": 2, "email": None}]}).value["children"]
     ... # doctest: +NORMALIZE_WHITESPACE
@@ -216,9 +224,10 @@ def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "
         raise JqMagicError("INVALID_ARGUMENT", f"depth must be a whole number >= 0, not {depth!r}",
                            "Use e.g. depth=2.")
     parts = parse_pointer(path)
-    named = source_from(source, source_keywords)
-    if source_keywords:
-        raise TypeError(f"shape() got unexpected keyword(s): {', '.join(source_keywords)}")
+    given = {"file": file, "text": text, "exec": exec, "payload": payload}
+    if value is not ...:
+        given["value"] = value
+    named = Source.of(source, formats=Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc), **given)
     doc = open_source(named)
     try:
         if doc.streamable and (stream or (stream is None and doc.size > stream_threshold)):
