@@ -3,9 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+import math
 import re
 from typing import Any
+
+import orjson
 
 from jqmagic.core import jsonc
 from jqmagic.core.errors import JqMagicError, caret_excerpt, too_deep
@@ -32,6 +36,91 @@ def _jsonable(obj: Any) -> Any:
 def dumps(value: Any) -> str:
     """JSON text of a Python value (dates as ISO text; a lone surrogate, which is not
     UTF-8, as U+FFFD, as jq reads one); INVALID_ARGUMENT otherwise."""
+    return value_json(value).decode()
+
+
+def value_json(value: Any) -> bytes:
+    """:func:`dumps` as UTF-8 bytes, 10x faster for big values: orjson writes them when
+    its text means exactly what ``json.dumps``'s means to jq (integers within 64 bits;
+    floats as their shortest round-trip digits, ``0.00001`` for ``1e-05``, the same
+    decimal, so jq 1.8.2 prints either alike); else ``json`` writes them, as before (a
+    longer integer, a key that is not text, a lone surrogate, NaN or an infinity, which
+    orjson would write as null, or more than 254 levels).
+
+    Nothing is cached here: a mutable value's version cannot be proven (``id()`` and a
+    cheap fingerprint are not proof). Whoever keeps a parsed copy keys it by the text
+    (:func:`text_digest`): about 0.15 s to write 50 MB, 0.3 s more to look for NaN
+    when the text has a null, 0.05 s to digest it.
+    """
+    try:
+        data = orjson.dumps(value, default=_jsonable, option=_ORJSON_OPTIONS)
+    except TypeError:  # an integer past 64 bits, a surrogate, a key that is not text...
+        data = None
+    if data is not None and b"null" in data and _survey(value)[0] is not False:
+        data = None  # NaN or an infinity may be there, which orjson writes as null
+    return _json_text(value).encode() if data is None else data
+
+
+def value_facts(value: Any) -> frozenset[str] | None:
+    """The literal facts (:class:`jqmagic.core.jqlang.numbers.Literals`) of the JSON text
+    of ``value``, learnt from the value rather than from the text: exact where the text
+    scan must be cautious (a float's 17 digits are not ``long``), about 0.3 s for 50 MB.
+    None for a value of other types than dict, list, tuple, str, int, float, bool, None
+    (learn those from the text)."""
+    return _survey(value)[1]
+
+
+def text_digest(data: bytes) -> str:
+    """A digest of a JSON text: two equal digests mean the same document (a cache key
+    that proves the version of a Python value, where its ``id()`` cannot)."""
+    return hashlib.blake2b(data, digest_size=20).hexdigest()
+
+
+_ORJSON_OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME | orjson.OPT_PASSTHROUGH_DATACLASS
+_LONG_INT = 10**15  # 16 digits: compared as a double, two may tie where jq tells them apart
+
+
+def _survey(value: Any) -> tuple[bool | None, frozenset[str] | None]:
+    """Whether the value holds NaN or an infinity (None: it holds other types, which may),
+    and the literal facts of its JSON text (None: other types).
+
+    A float is written as its shortest round-trip digits, which jq reads back to the same
+    double and prints as written: only exponents (``odd``: ``1e+16``, ``1e-05``) and whole
+    floats (``whole``: ``12.0``, ``-0.0``) print otherwise; two such texts compare as their
+    doubles do, so no float is ``long``; an integer of 16 digits or more is.
+    """
+    found: set[str] = set()
+    nonfinite = False
+    stack = [value]
+    pop, push = stack.pop, stack.append
+    while stack:
+        here = pop()
+        kind = type(here)
+        items = here.values() if kind is dict else here if kind is list or kind is tuple \
+            else (here,)
+        for item in items:
+            t = type(item)
+            if t is str or t is bool or item is None:
+                continue
+            if t is float:
+                if item.is_integer():
+                    found.add("whole" if abs(item) < 1e16 else "odd")
+                elif not 1e-4 <= abs(item) < 1e16:  # written with an exponent, or not finite
+                    if math.isfinite(item):
+                        found.add("odd")
+                    else:
+                        nonfinite = True
+            elif t is int:
+                if not -_LONG_INT < item < _LONG_INT:
+                    found.add("long")
+            elif t is dict or t is list or t is tuple:
+                push(item)
+            else:
+                return (True if nonfinite else None), None
+    return nonfinite, frozenset(found)
+
+
+def _json_text(value: Any) -> str:
     try:
         text = json.dumps(value, default=_jsonable, ensure_ascii=False)
         return _LONE_SURROGATE.sub("\ufffd", text) if _LONE_SURROGATE.search(text) else text
@@ -41,7 +130,6 @@ def dumps(value: Any) -> str:
         raise JqMagicError("INVALID_ARGUMENT",
                            f"A value of type {exc} cannot be turned into JSON.",
                            "Pass dicts, lists, strings, numbers, booleans or None.") from None
-
 
 
 def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any]:
