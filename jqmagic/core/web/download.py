@@ -1,9 +1,15 @@
 """HTTP GET with caps: timeouts, a redirect limit, a streaming byte cap, the sandbox's address
-rule on every hop, and credentials never forwarded to another host."""
+rule on every hop, credentials never forwarded to another host, and one total deadline over
+every byte read, headers included."""
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import socket
+import threading
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit, urlunsplit
@@ -54,55 +60,75 @@ def download(url: str, headers: dict[str, str], limits: FetchLimits, deadline: f
     own = session is None
     sess = session or requests.Session()
     sess.max_redirects = limits.max_redirects
+    for scheme in ("http://", "https://"):
+        if not isinstance(sess.get_adapter(scheme), _deadline_adapter()):
+            sess.mount(scheme, _deadline_adapter()())
     req_headers = {
         "User-Agent": user_agent(),
         "Accept": "text/html,application/xhtml+xml,application/json;q=0.9,"
                   "text/plain;q=0.8,*/*;q=0.5",
     }
     req_headers.update(headers)
-    current = url
     try:
-        for hop in range(limits.max_redirects + 1):
-            current, host, port = check_url(current)  # the URL as it will be sent
-            checked = policy.check(redact(current), host, port)
+        with _total_deadline(deadline) as watch:
             try:
-                with sandbox.pinned(host, checked):  # connect where the check looked
-                    resp = sess.get(current, headers=req_headers, timeout=limits.timeout,
-                                    stream=True, allow_redirects=False)
-            except requests.exceptions.InvalidURL as exc:
-                raise JqMagicError("INVALID_URL", f"Malformed URL {redact(current)}",
-                                   "Check the host and port.") from exc
-            except requests.exceptions.RequestException as exc:
-                raise _network_error(current, exc, reading=False) from exc
-            if resp.is_redirect and resp.headers.get("Location"):
-                resp.close()
-                if hop == limits.max_redirects:
-                    break
-                target = urljoin(current, resp.headers["Location"])
-                if urlsplit(target).hostname != urlsplit(current).hostname:
-                    # Never forward credentials to another host (as requests does).
-                    req_headers = {k: v for k, v in req_headers.items()
-                                   if k.lower() not in _SECRET_HEADERS}
-                current = target
-                continue
-            if resp.status_code >= 400:
-                reason = resp.reason or ""
-                resp.close()
-                raise JqMagicError(
-                    "HTTP_ERROR", f"HTTP {resp.status_code}: {reason}".rstrip(": ")
-                    + f" ({redact(current)})",
-                    _status_hint(resp.status_code),
-                )
-            body = _read_capped(resp, current, limits.max_bytes, deadline)
-            return resp, body, current
-        raise JqMagicError(
-            "NETWORK_ERROR",
-            f"Failed to fetch {redact(url)}: more than {limits.max_redirects} redirects",
-            "The site redirects in a loop; open the last URL in a browser to see why.",
-        )
+                answer = _hops(url, req_headers, limits, deadline, policy, sess)
+            except JqMagicError as exc:
+                if watch.expired and exc.code == "NETWORK_ERROR":
+                    raise _too_slow(url) from None
+                raise
+            if watch.expired:  # a body cut short by the shutdown is no answer
+                raise _too_slow(url)
+            return answer
     finally:
         if own:
             sess.close()
+
+
+def _hops(url: str, req_headers: dict[str, str], limits: FetchLimits, deadline: float,
+          policy: sandbox.AddressPolicy, sess: Any) -> tuple[Any, bytes, str]:
+    """The GET of ``url`` and of each redirect it leads to, each hop checked."""
+    import requests
+
+    current = url
+    for hop in range(limits.max_redirects + 1):
+        current, host, port = check_url(current)  # the URL as it will be sent
+        checked = policy.check(redact(current), host, port)
+        try:
+            with sandbox.pinned(host, checked):  # connect where the check looked
+                resp = sess.get(current, headers=req_headers, timeout=limits.timeout,
+                                stream=True, allow_redirects=False)
+        except requests.exceptions.InvalidURL as exc:
+            raise JqMagicError("INVALID_URL", f"Malformed URL {redact(current)}",
+                               "Check the host and port.") from exc
+        except requests.exceptions.RequestException as exc:
+            raise _network_error(current, exc, reading=False) from exc
+        if resp.is_redirect and resp.headers.get("Location"):
+            resp.close()
+            if hop == limits.max_redirects:
+                break
+            target = urljoin(current, resp.headers["Location"])
+            if urlsplit(target).hostname != urlsplit(current).hostname:
+                # Never forward credentials to another host (as requests does).
+                req_headers = {k: v for k, v in req_headers.items()
+                               if k.lower() not in _SECRET_HEADERS}
+            current = target
+            continue
+        if resp.status_code >= 400:
+            reason = resp.reason or ""
+            resp.close()
+            raise JqMagicError(
+                "HTTP_ERROR", f"HTTP {resp.status_code}: {reason}".rstrip(": ")
+                + f" ({redact(current)})",
+                _status_hint(resp.status_code),
+            )
+        body = _read_capped(resp, current, limits.max_bytes, deadline)
+        return resp, body, current
+    raise JqMagicError(
+        "NETWORK_ERROR",
+        f"Failed to fetch {redact(url)}: more than {limits.max_redirects} redirects",
+        "The site redirects in a loop; open the last URL in a browser to see why.",
+    )
 
 
 def _read_capped(resp: Any, url: str, max_bytes: int, deadline: float) -> bytes:
@@ -127,16 +153,109 @@ def _read_capped(resp: Any, url: str, max_bytes: int, deadline: float) -> bytes:
                     "Raise max_bytes if you really need the whole document.",
                 )
             if time.monotonic() > deadline:
-                raise JqMagicError(
-                    "NETWORK_ERROR", f"Failed to fetch {redact(url)}: timed out while reading",
-                    "The server sends too slowly; try again or raise total_timeout.",
-                )
+                raise _too_slow(url)
             chunks.append(chunk)
     except requests.exceptions.RequestException as exc:
         raise _network_error(url, exc, reading=True) from exc
     finally:
         resp.close()
     return b"".join(chunks)
+
+
+def _too_slow(url: str) -> JqMagicError:
+    return JqMagicError("NETWORK_ERROR", f"Failed to fetch {redact(url)}: timed out while "
+                        "reading (the total time allowed ran out)",
+                        "The server sends too slowly; try again or raise total_timeout.")
+
+
+class _Watch:
+    """The connections one download uses, shut down when its total deadline passes (a
+    server trickling header or body bytes never outlasts it)."""
+
+    def __init__(self) -> None:
+        self.connections: list[Any] = []
+        self.expired = False
+        self.lock = threading.Lock()
+
+    def add(self, connection: Any) -> None:
+        with self.lock:
+            self.connections.append(connection)
+            if self.expired:
+                _shut(connection)
+
+    def expire(self) -> None:
+        with self.lock:
+            self.expired = True
+            for connection in self.connections:
+                _shut(connection)
+
+
+def _shut(connection: Any) -> None:
+    with contextlib.suppress(OSError, AttributeError):
+        connection.sock.shutdown(socket.SHUT_RDWR)
+
+
+_watching = threading.local()
+
+
+@contextlib.contextmanager
+def _total_deadline(deadline: float) -> Iterator[_Watch]:
+    """Within: every connection this thread sends a request on is shut down at
+    ``deadline`` (a timer thread, cancelled and joined on the way out)."""
+    watch = _Watch()
+    timer = threading.Timer(max(0.0, deadline - time.monotonic()), watch.expire)
+    timer.daemon = True
+    _watching.watch = watch
+    timer.start()
+    try:
+        yield watch
+    finally:
+        _watching.watch = None
+        timer.cancel()
+        timer.join()
+
+
+def _watched(connection_class: type) -> type:
+    """``connection_class`` registering each connection it sends a request on with the
+    thread's :class:`_Watch`."""
+
+    class Watched(connection_class):  # type: ignore[misc, valid-type]
+        def request(self, *args: Any, **kwargs: Any) -> Any:
+            watch = getattr(_watching, "watch", None)
+            if watch is not None:
+                watch.add(self)
+            return super().request(*args, **kwargs)
+
+    return Watched
+
+
+@functools.cache
+def _deadline_adapter() -> type:
+    """requests' HTTPAdapter, its connections watched by the total deadline (made on first
+    use: requests is imported lazily)."""
+    from requests.adapters import HTTPAdapter
+    from urllib3.connection import HTTPConnection, HTTPSConnection
+    from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+
+    class Pool(HTTPConnectionPool):
+        ConnectionCls = _watched(HTTPConnection)
+
+    class SecurePool(HTTPSConnectionPool):
+        ConnectionCls = _watched(HTTPSConnection)
+
+    pools = {"http": Pool, "https": SecurePool}
+
+    class Adapter(HTTPAdapter):
+        def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+            super().init_poolmanager(*args, **kwargs)
+            self.poolmanager.pool_classes_by_scheme = pools
+
+        def proxy_manager_for(self, *args: Any, **kwargs: Any) -> Any:
+            manager = super().proxy_manager_for(*args, **kwargs)
+            manager.pool_classes_by_scheme = pools
+            return manager
+
+    return Adapter
 
 
 def _chunks(resp: Any) -> Any:
