@@ -130,3 +130,18 @@ def read_text(path: str, confined: bool = True) -> str:
         raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text ({exc.reason} at byte "
                            f"{exc.start}).", "Convert it to UTF-8 first (iconv).") from None
 
+
+
+def read_option_file(path: str, flag: str) -> str:
+    """The text of a file an option names (``-f``, ``--rawfile``, ``--slurpfile``...),
+    through the sandbox's one file check: SANDBOX_DENIED outside the roots (whether or not
+    it exists), else FILE_ERROR naming the option when it cannot be read."""
+    sandbox.check_path(path)
+    try:
+        return read_text(path)
+    except JqMagicError as exc:
+        cause = exc.__cause__
+        if exc.code == "SANDBOX_DENIED" or not isinstance(cause, OSError):
+            raise
+        raise JqMagicError("FILE_ERROR", f"{flag} {path}: {cause.strerror or cause}.",
+                           "Check the path.") from None
