@@ -296,36 +296,11 @@ def jq_args(namespace: argparse.Namespace) -> dict[str, Any]:
 
 def edit_in_place(program: str, files: list[str], dry_run: bool,
                   face: str = "terminal") -> tuple[list[str], bool]:
-    """``-i``: edit each file by ``program``, each on its own (one that fails changes
-    nothing and the others go on); the lines to show, and whether every file succeeded."""
-    from jqmagic.core.patch import patch
-    from jqmagic.core.sources.files import resolve_files
+    """Moved to :func:`jqmagic.core.patch.inplace.edit_in_place`; kept until jqcli.py calls
+    it there (imported on use: the patch core is not loaded at start-up)."""
+    from jqmagic.core.patch.inplace import edit_in_place as edit
 
-    if not files:
-        raise JqMagicError("INVALID_ARGUMENT", "-i edits files, and none was named.",
-                           "Name the files: -i '.version = \"2\"' package.json")
-    lines, ok = [], True
-    for path in (found for name in files for found in _each_file(resolve_files, name)):
-        try:
-            result = patch(path, jq=program, dry_run=dry_run)
-        except JqMagicError as exc:
-            lines.append(f"{path}: {exc.render(face)}")  # code, message, detail and hint
-            ok = False
-            continue
-        count = len(result.changes) if result.changed else 0
-        lines.append(f"{path}: {count} value(s) changed" + (" (dry run: nothing written)"
-                                                          if dry_run else ""))
-        if dry_run and result.diff:
-            lines.append(result.diff.rstrip("\n"))
-    return lines, ok
-
-
-def _each_file(resolve: Callable[[str], list[str]], name: str) -> list[str]:
-    """The files a name or glob names (a missing one is left to the edit to report)."""
-    try:
-        return resolve(name)
-    except JqMagicError:
-        return [name]
+    return edit(program, files, dry_run, face)
 
 
 def named_source(namespace: argparse.Namespace, words: list[str]) -> dict[str, Any]:

@@ -7,9 +7,6 @@ unbound ``$name``s looked up in the user namespace.
 
 from __future__ import annotations
 
-import json
-import os
-import re
 import shlex
 import sys
 from typing import Any
@@ -25,13 +22,11 @@ from IPython.core.magic import (
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 
-from jqmagic import flags
+from jqmagic import flags, names
 from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import clear_cache, query
-
-_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
-_URL = re.compile(r"^https?://", re.I)
+from jqmagic.outputs import Text, lines_text, yaml_text
 
 
 class MagicError(UsageError):
@@ -125,46 +120,13 @@ class JqMagic(Magics):
                                        "tojson (-r) as text.")) from None
 
     def source_kwargs(self, args, words: list[str]) -> dict[str, Any]:
-        """The core's source keywords for the SOURCE words and flags of a magic line: a
-        bare word is a file, a Python variable, inline JSON or a URL, by what it names."""
-        formats = {"jsonl": args.jsonl, "yaml": args.yaml, "jsonc": args.jsonc}
-        named = self.run_core(flags.named_source, args, words)
-        word = named.get("file") if isinstance(named.get("file"), str) else None
-        if word is None or args.force_file:
-            return {**formats, **named}
-        if args.force_var:
-            return {**formats, "value": self._variable(word)}
-        if args.force_url or _URL.match(word):
-            return {**formats, "text": self._fetch_json(word)}
-        if _IDENTIFIER.match(word) and word.split(".")[0] in self.shell.user_ns:
-            return {**formats, "value": self._variable(word)}
-        if word.isidentifier() and not os.path.exists(word):
-            raise usage_error(JqMagicError(
-                "NOT_FOUND", f"{word} is neither a Python variable nor a file.",
-                f"Run the cell that defines {word} first, or check the file's name."))
-        return {**formats, "source": word}
+        """The core's source keywords for the SOURCE words and flags of a magic line."""
+        return self.run_core(names.source_keywords, args, words, self.shell.user_ns)
 
     def _store(self, name: str, value: Any, what: str) -> None:
         """``-o NAME``: keep ``value`` in the notebook's variable ``name`` and say so."""
         self.shell.user_ns[name] = value
         print(f"Stored {what} in {name}.")
-
-    def _variable(self, name: str) -> Any:
-        try:
-            return eval(name, self.shell.user_ns)  # a name or dotted attribute, checked above
-        except Exception:
-            raise usage_error(JqMagicError(
-                "NOT_FOUND", f"No Python variable named {name}.",
-                "Define it first, or drop --var to read a file.")) from None
-
-    def _fetch_json(self, url: str) -> str:
-        from jqmagic.core.web.fetch import fetch
-
-        result = self.run_core(fetch, url)
-        if getattr(result, "value", None) is None:
-            raise usage_error(JqMagicError("PARSE_ERROR", f"{url} did not return JSON.",
-                                           "Use %webfetch to read it as markdown."))
-        return json.dumps(result.value)
 
     @no_var_expand
     @magic_arguments()
@@ -200,9 +162,10 @@ class JqMagic(Magics):
         else:
             program = cell
         if args.in_place:
-            lines, ok = self.run_core(flags.edit_in_place, program, words, args.dry_run,
-                                      "notebook")
-            return _Text("\n".join(lines))
+            from jqmagic.core.patch.inplace import edit_in_place
+
+            lines, _ = self.run_core(edit_in_place, program, words, args.dry_run, "notebook")
+            return Text("\n".join(lines))
         keywords = {**flags.query_keywords(args), **self.source_kwargs(args, words)}
         keywords["passthrough"] = args.passthrough or args.out is not None or args.to == "df"
         result = self.run_core(query, program, args=self.run_core(flags.jq_args, args),
@@ -221,18 +184,13 @@ class JqMagic(Magics):
 
             return self.run_core(to_dataframe, result.values)
         if args.to == "yaml":
-            import yaml
-
-            text = "---\n".join(yaml.safe_dump(v, sort_keys=False, allow_unicode=True)
-                                for v in result.values)
-            return _Text(text, result.message)
+            return Text(yaml_text(result.values), result.message)
         if args.to == "json":
             from jqmagic.display import JsonView
 
             return JsonView(result)
         if args.to == "lines":
-            return _Text("\n".join(v if isinstance(v, str) else json.dumps(v)
-                                   for v in result.values), result.message)
+            return Text(lines_text(result.values), result.message)
         return result
 
     @no_var_expand
@@ -336,7 +294,7 @@ class JqMagic(Magics):
     def jsonpatch(self, line: str, cell: str | None = None):
         """Edit a JSON/JSONC/YAML file (formatting and comments kept) or a dict/list variable.
 
-        Line:  %jsonpatch TARGET OP [POINTER] [VALUE] [--match ARRAY --where JSON] [--all]
+        Line:  %jsonpatch TARGET OP [POINTER] [VALUE] [--match ARRAY --where JSON] [--every]
                           [--dry-run]
         Cell:  %%jsonpatch TARGET [--merge] [--dry-run]   (the cell: an RFC 6902 patch)
 
@@ -359,63 +317,12 @@ class JqMagic(Magics):
         if cell is not None:
             body = self.run_core(parse_json, cell, "The cell")
             kwargs["merge_patch" if args.merge else "rfc6902"] = body
-        target = self._patch_target(args.words[0], args)
+        target = self.run_core(names.patch_target, args.words[0], args, self.shell.user_ns)
         result = self.run_core(patch, target, every=args.every, dry_run=args.dry_run,
                                **kwargs)
         if args.out:
             return self._store(args.out, result, "the result")
-        return _Text(_patch_text(result, matched=args.match is not None))
-
-    def _patch_target(self, word: str, args) -> Any:
-        """A dict/list variable, or else a file path."""
-        from pathlib import Path
-
-        is_name = _IDENTIFIER.match(word) and word.split(".")[0] in self.shell.user_ns
-        if args.force_file or (not args.force_var and (Path(word).expanduser().exists()
-                                                        or not is_name)):
-            return word
-        value = self._variable(word)
-        if not isinstance(value, (dict, list)):
-            raise usage_error(JqMagicError(
-                "INVALID_ARGUMENT", f"{word} is a {type(value).__name__}, not a dict or list.",
-                "Patch a dict or list variable, or give --file for a file path."))
-        return value
-
-
-def _patch_text(result: dict, matched: bool) -> str:
-    """What %jsonpatch shows: one line per change, then the diff of a dry run."""
-    many = isinstance(result["targetPath"], list)
-    changes = zip(*(result[k] if many else [result[k]]
-                    for k in ("targetPath", "previousValue", "newValue")), strict=True)
-    lines = [f"{result['operation']} {path}: {_short(old)} -> {_short(new)}"
-             for path, old, new in changes]
-    if matched:
-        lines.append(f"{result['matched']} matched.")
-    if not result["changed"]:
-        lines.append("No change: the document already holds these values.")
-    if result.get("dryRun"):
-        lines += ["Dry run: nothing was written.", result["diff"]]
-    return "\n".join(lines)
-
-
-def _short(value: Any, width: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=repr)
-    return text if len(text) <= width else text[: width - 3] + "..."
-
-
-class _Text:
-    """Plain text with its truncation line, bounded like every other output."""
-
-    def __init__(self, text: str, message: str = ""):
-        self.text, self.message = text, message
-
-    def _repr_mimebundle_(self, include=None, exclude=None):
-        from jqmagic.display import bounded_text
-
-        return {"text/plain": bounded_text(self.text, self.message)}
-
-    def __repr__(self) -> str:
-        return self.text
+        return Text(result.summary(matched=args.match is not None))
 
 
 def register(ipython) -> None:

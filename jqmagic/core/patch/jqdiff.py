@@ -9,10 +9,10 @@ from typing import Any
 
 import orjson
 
+from jqmagic.core import query as querying
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch.plan import Change, Runner, Store
 from jqmagic.core.patch.steps import remove_at, set_at
-from jqmagic.core.query import query
 from jqmagic.core.words import json_equal
 
 Step = tuple[str, list[str], Any]  # ("set" | "remove", tokens, value)
@@ -85,17 +85,17 @@ def _outputs(program: str, documents: list, run_query: Any) -> list[list]:
     return [run_query(program, value=doc, passthrough=True).values for doc in documents]
 
 
-def jq_runner(program: str, run_query: Callable[..., Any] = query) -> Runner:
-    """A runner that edits a store by the jq ``program``, run through ``run_query`` (the
-    query core: the program must give exactly one value for the document)."""
+def jq_runner(program: str, run_query: Callable[..., Any] | None = None) -> Runner:
+    """A runner that edits a store by the jq ``program``, run through ``run_query`` (default:
+    the query core, loaded when first run): it must give exactly one value per document."""
 
     def run(store: Store) -> tuple[list[Change], int]:
         count = getattr(store, "documents", None)  # a YAML stream, JSON Lines: each alone
         places = [[]] if count is None else [[str(n)] for n in range(count)]
         olds = [store.get(at) for at in places]
         changes: list[Change] = []
-        for at, old, outputs in zip(places, olds, _outputs(program, olds, run_query),
-                                    strict=True):
+        outputs_of = _outputs(program, olds, run_query or querying.query)
+        for at, old, outputs in zip(places, olds, outputs_of, strict=True):
             if len(outputs) != 1:
                 which = f"document {at[0]}" if at else "the document"
                 raise JqMagicError(

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.patch.plan import Change
+from jqmagic.core.words import preview
 
 
 @dataclass(frozen=True, eq=False)  # equal to its mapping, as Mapping compares
@@ -47,6 +48,20 @@ class PatchResult(Mapping):
         if self.dry_run:
             data.update(dryRun=True, diff=self.diff)
         return data
+
+    def summary(self, matched: bool = False) -> str:
+        """What a person reads: one line per value written (values cut to 60 characters),
+        how many elements matched (with ``matched``), whether anything changed, and a dry
+        run's diff."""
+        lines = [f"{self.operation} {change.path}: {preview(change.previous, 60)} -> "
+                 f"{preview(change.new, 60)}" for change in self.changes]
+        if matched:
+            lines.append(f"{self.matched} matched.")
+        if not self.changed:
+            lines.append("No change: the document already holds these values.")
+        if self.dry_run:
+            lines += ["Dry run: nothing was written.", self.diff or ""]
+        return "\n".join(lines)
 
     def __getitem__(self, key: str) -> Any:
         return self.to_dict()[key]

@@ -1,0 +1,50 @@
+"""jq's missing ``-i``: edit each named file (a glob names several) by a jq program, each
+on its own; one that fails changes nothing and the others go on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch import patch
+from jqmagic.core.patch.result import PatchResult
+from jqmagic.core.sources import resolve_files
+
+
+def edit_files(program: str, files: list[str], dry_run: bool = False
+               ) -> Iterator[tuple[str, PatchResult | JqMagicError]]:
+    """Each file the names and globs in ``files`` name, with its edit's result or error."""
+    if not files:
+        raise JqMagicError("INVALID_ARGUMENT", "-i edits files, and none was named.",
+                           "Name the files: -i '.version = \"2\"' package.json")
+    for path in (found for name in files for found in _each_file(name)):
+        try:
+            yield path, patch(path, jq=program, dry_run=dry_run)
+        except JqMagicError as exc:
+            yield path, exc
+
+
+def edit_in_place(program: str, files: list[str], dry_run: bool,
+                  face: str = "terminal") -> tuple[list[str], bool]:
+    """``-i``: the lines to show (each failure in ``face``'s words: code, message, detail
+    and hint), and whether every file succeeded."""
+    lines, ok = [], True
+    for path, outcome in edit_files(program, files, dry_run):
+        if isinstance(outcome, JqMagicError):
+            lines.append(f"{path}: {outcome.render(face)}")
+            ok = False
+            continue
+        count = len(outcome.changes) if outcome.changed else 0
+        lines.append(f"{path}: {count} value(s) changed" + (" (dry run: nothing written)"
+                                                          if dry_run else ""))
+        if dry_run and outcome.diff:
+            lines.append(outcome.diff.rstrip("\n"))
+    return lines, ok
+
+
+def _each_file(name: str) -> list[str]:
+    """The files a name or glob names (a missing one is left to the edit to report)."""
+    try:
+        return resolve_files(name)
+    except JqMagicError:
+        return [name]

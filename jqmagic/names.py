@@ -1,0 +1,78 @@
+"""What a magic's SOURCE or TARGET word names in a notebook: a variable of the user's
+namespace (a name or a dotted attribute, evaluated there), a URL (fetched; its JSON is the
+input), inline JSON or a file. The magics' flags (``--file``, ``--var``, ``--url``) force
+a reading."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from jqmagic import flags
+from jqmagic.core.errors import JqMagicError
+
+_IDENTIFIER = re.compile(r"^[A-Za-z_][A-Za-z0-9_.]*$")
+_URL = re.compile(r"^https?://", re.I)
+
+
+def source_keywords(args: argparse.Namespace, words: list[str], namespace: dict[str, Any]
+                    ) -> dict[str, Any]:
+    """The core's source keywords for the SOURCE words and flags of a magic line: a bare
+    word is a file, a Python variable, inline JSON or a URL, by what it names."""
+    formats = {"jsonl": args.jsonl, "yaml": args.yaml, "jsonc": args.jsonc}
+    named = flags.named_source(args, words)
+    word = named.get("file") if isinstance(named.get("file"), str) else None
+    if word is None or args.force_file:
+        return {**formats, **named}
+    if args.force_var:
+        return {**formats, "value": variable(word, namespace)}
+    if args.force_url or _URL.match(word):
+        return {**formats, "text": _fetch_json(word)}
+    if _is_variable(word, namespace):
+        return {**formats, "value": variable(word, namespace)}
+    if word.isidentifier() and not os.path.exists(word):
+        raise JqMagicError(
+            "NOT_FOUND", f"{word} is neither a Python variable nor a file.",
+            f"Run the cell that defines {word} first, or check the file's name.")
+    return {**formats, "source": word}
+
+
+def patch_target(word: str, args: argparse.Namespace, namespace: dict[str, Any]) -> Any:
+    """What ``%jsonpatch`` edits: a dict / list variable, or else a file path."""
+    if args.force_file or (not args.force_var and (Path(word).expanduser().exists()
+                                                    or not _is_variable(word, namespace))):
+        return word
+    value = variable(word, namespace)
+    if not isinstance(value, (dict, list)):
+        raise JqMagicError(
+            "INVALID_ARGUMENT", f"{word} is a {type(value).__name__}, not a dict or list.",
+            "Patch a dict or list variable, or give --file for a file path.")
+    return value
+
+
+def variable(name: str, namespace: dict[str, Any]) -> Any:
+    """The value of ``name`` (a name or a dotted attribute) in the user's namespace."""
+    try:
+        return eval(name, namespace)  # a name or dotted attribute, checked by the callers
+    except Exception:
+        raise JqMagicError("NOT_FOUND", f"No Python variable named {name}.",
+                           "Define it first, or drop --var to read a file.") from None
+
+
+def _is_variable(word: str, namespace: dict[str, Any]) -> bool:
+    return bool(_IDENTIFIER.match(word)) and word.split(".")[0] in namespace
+
+
+def _fetch_json(url: str) -> str:
+    """The JSON answer of ``url`` as text (PARSE_ERROR when it is not JSON)."""
+    from jqmagic.core.web.fetch import fetch  # requests: imported when a URL is read
+
+    result = fetch(url)
+    if result.value is None:
+        raise JqMagicError("PARSE_ERROR", f"{url} did not return JSON.",
+                           "Use %webfetch to read it as markdown.")
+    return json.dumps(result.value)
