@@ -130,8 +130,9 @@ def _table(mapping: dict[bytes, bytes], other: bytes) -> bytes:
 
 
 _CLASSES = _table({b"0": b"0", b"123456789": b"1", b".": b".", b"eE": b"e", b"+-": b"-",
-                   b"[,: \t\r\n": b" "}, b"x")
-"""A text reduced to what the facts read: 0, another digit, ., e, a sign, a separator."""
+                   b'[,: \t\r\n]}"': b" "}, b"x")
+"""A text reduced to what the facts read: 0, another digit, ., e, a sign, a separator
+(a value's end too: values run together on standard input, as ``[1]-0``)."""
 _RUNS = _table({b"01.": b"0", b"e": b"e", b"-": b"-"}, b" ")
 """The classes with every digit and point alike: runs of digits, exponents."""
 _WHOLE = re.compile(rb"\.0(?![01])")
@@ -149,7 +150,8 @@ def facts_of(chunk: bytes) -> frozenset[str]:
     - ``odd``: an exponent, or a fraction ending in 0 or starting .0000 (1.50, 1e2,
       0.00001), which jq prints as written and Python otherwise;
     - ``whole``: a fraction of exactly ``.0`` (12.0);
-    - ``zero``: a ``-0`` after ``[ , :`` or a space (in "item-0" it is text).
+    - ``zero``: a ``-0`` after ``[ , :``, a space or a value's end ``] } "`` (in "item-0"
+      it is text; in "-0" it counts, which is only more cautious).
     """
     classes = chunk.translate(_CLASSES)
     runs = classes.translate(_RUNS)

@@ -9,6 +9,7 @@ from typing import Any
 
 from jqmagic import JqMagicError
 from jqmagic.core.query import fastpath, query
+from jqmagic.core.query import libjq as driver
 from jqmagic.core.settings import settings
 
 
@@ -54,3 +55,22 @@ def libjq(program: str, text: str, args: dict[str, Any] | None = None, **options
         except JqMagicError as exc:
             return Outcome(f"error {exc.code}", "")
     return Outcome(result.text, json.dumps(result.values))
+
+
+def jq_texts(program: str, text: str = "null", **layout) -> list[str]:
+    """libjq 1.8.2's printed results of ``program`` over each value of JSON ``text``, in
+    process (no worker): ``layout`` as :func:`driver.dump_flags` takes it (compact by
+    default, else as given); an error is the last item, ``error: MESSAGE``."""
+    compiled = driver.compile_program(program)
+    values = driver.parse_text(text)
+    out: list[str] = []
+    try:
+        flags = driver.dump_flags(**{"compact": not layout, **layout})
+        try:
+            out.extend(driver.run_parsed(compiled, values, flags=flags))
+        except driver.RunError as exc:
+            out.append(f"error: {exc}")
+    finally:
+        driver.free_values(values)
+        compiled.close()
+    return out
