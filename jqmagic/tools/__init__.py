@@ -12,38 +12,79 @@ are served by ``jqmagic tool NAME`` (one JSON request on stdin), the spec's exec
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.tools.middleware import wrap
-from jqmagic.tools.registry import OUTPUT_SCHEMA, Tool, call, failure, get, tools
+from jqmagic.tools.registry import Tool, call, failure, get, tools
+
+FORMATS = ("plain", "openai", "openai-responses", "anthropic", "mcp")
+ANTHROPIC_STRICT = {"tools": 20, "optional": 24, "unions": 16}
+"""Anthropic's documented ceilings over every strict tool of one request."""
 
 
-def definitions(format: str = "plain", *, strict: bool = False) -> list[dict]:  # noqa: A002
-    """Every tool's definition, in the shape an agent host reads: ``plain``
-    (``{"name", "description", "parameters"}``), ``openai`` (``{"type": "function",
-    "function": {...}}``), ``anthropic`` (``input_schema``) or ``mcp`` (``inputSchema``,
-    title, output schema and annotations, as ``jqmagic mcp`` lists them). ``strict=True``
-    gives schemas strict mode takes (OpenAI's, Anthropic's ``strict``): every property
-    required, optional ones nullable, objects closed (:func:`jqmagic.tools.schema.strict`);
-    the tools read those answers as they are."""
+def definitions(format: str = "plain", *, strict: bool = False,  # noqa: A002
+                names: list[str] | None = None) -> list[dict]:
+    """Every tool's definition (or those ``names``), in the shape an agent host reads:
+
+    - ``plain``: ``{"name", "description", "parameters"}``;
+    - ``openai``: Chat Completions (``{"type": "function", "function": {...}}``);
+    - ``openai-responses``: the Responses API (``{"type": "function", "name", ...,
+      "strict"}``);
+    - ``anthropic``: ``{"name", "description", "input_schema"}``;
+    - ``mcp``: ``inputSchema``, title, ``outputSchema`` and annotations, as ``jqmagic mcp``
+      lists them.
+
+    ``strict=True`` gives schemas strict mode takes: OpenAI's (every property required,
+    optional ones nullable, objects closed: :func:`jqmagic.tools.schema.strict`) or
+    Anthropic's (objects closed, optional ones left optional:
+    :func:`jqmagic.tools.schema.closed`), marked ``strict`` while Anthropic's ceilings on one
+    request (:data:`ANTHROPIC_STRICT`) allow; the tools read those answers as they are. A
+    tool that runs commands lists ``exec`` only while the sandbox allows commands.
+    """
+    from jqmagic.tools.outputs import output_schema
+    from jqmagic.tools.schema import closed
     from jqmagic.tools.schema import strict as strict_form
 
-    def params(t: Tool) -> dict:
-        return strict_form(t.parameters) if strict else t.parameters
+    if format not in FORMATS:
+        raise JqMagicError("INVALID_ARGUMENT", f"Unknown definitions format {format!r:.80}.",
+                           f"Use one of: {', '.join(FORMATS)}.")
+    chosen = [get(name) for name in names] if names is not None else list(tools().values())
+    out = []
+    budget = dict(ANTHROPIC_STRICT)
+    for t in chosen:
+        params = t.advertised
+        if format == "anthropic":
+            params = closed(params) if strict else params
+            flag = {"strict": True} if strict and _spend(budget, params) else {}
+            out.append({"name": t.name, "description": t.description, "input_schema": params,
+                        **flag})
+            continue
+        if strict:
+            params = strict_form(params)
+        if format == "plain":
+            out.append({"name": t.name, "description": t.description, "parameters": params})
+        elif format == "openai":
+            out.append({"type": "function", "function": {
+                "name": t.name, "description": t.description, "parameters": params,
+                **({"strict": True} if strict else {})}})
+        elif format == "openai-responses":
+            out.append({"type": "function", "name": t.name, "description": t.description,
+                        "parameters": params, "strict": strict})
+        else:
+            out.append({"name": t.name, "title": t.title, "description": t.description,
+                        "inputSchema": params, "outputSchema": output_schema(t.name),
+                        "annotations": t.annotations})
+    return out
 
-    flag = {"strict": True} if strict else {}
-    shapes = {
-        "plain": lambda t: {"name": t.name, "description": t.description,
-                            "parameters": params(t)},
-        "openai": lambda t: {"type": "function", "function": {
-            "name": t.name, "description": t.description, "parameters": params(t), **flag}},
-        "anthropic": lambda t: {"name": t.name, "description": t.description,
-                                "input_schema": params(t), **flag},
-        "mcp": lambda t: {"name": t.name, "title": t.title, "description": t.description,
-                          "inputSchema": params(t), "outputSchema": OUTPUT_SCHEMA,
-                          "annotations": t.annotations},
-    }
-    if format not in shapes:
-        raise JqMagicError("INVALID_ARGUMENT", f"Unknown definitions format {format!r}.",
-                           f"Use one of: {', '.join(shapes)}.")
-    return [shapes[format](t) for t in tools().values()]
+
+def _spend(budget: dict[str, int], params: dict) -> bool:
+    """Whether one more strict tool with ``params`` fits Anthropic's ceilings (spent if so)."""
+    props = params["properties"].values()
+    cost = {"tools": 1,
+            "optional": len(params["properties"]) - len(params.get("required", ())),
+            "unions": sum(isinstance(p.get("type"), list) or "anyOf" in p for p in props)}
+    if any(cost[k] > budget[k] for k in cost):
+        return False
+    for key in cost:
+        budget[key] -= cost[key]
+    return True
 
 
-__all__ = ["Tool", "call", "definitions", "failure", "get", "tools", "wrap"]
+__all__ = ["FORMATS", "Tool", "call", "definitions", "failure", "get", "tools", "wrap"]

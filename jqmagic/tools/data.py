@@ -6,59 +6,73 @@ model reads, so both are written for weak models: what, when, examples, how to s
 
 from __future__ import annotations
 
+import glob
 import json
 import os
 from typing import Annotated, Any, Literal, TypedDict
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
-from jqmagic.core.shape import jq_schema
 from jqmagic.core.words import terms
+from jqmagic.tools import transport
+from jqmagic.tools.answers import Caller, answer
 from jqmagic.tools.registry import tool
 from jqmagic.tools.schema import JsonValue, Param
 
 READ_MAX_TOKENS = 100_000
 PATCH_VALUE_CHARS = 10_000
 _TIMEOUT = Param("Seconds the query may run before it is stopped.", minimum=1, maximum=600)
-PASSTHROUGH_NOTE = " Or set large_result_passthrough=true to get the whole result."
+_SLURP = Param("Read every document (YAML ---) or line (JSON Lines) into one array first, "
+               "to count, sort or group across them (jq's slurp).")
+_ARGS = Param("Values for $names in the expression, e.g. {\"min\": 10} for "
+              "'.[] | select(.n > $min)'.")
+_PASSTHROUGH = Param("Return every result, not only the first 100 (still within one answer's "
+                     "bound of about 50,000 tokens; past it the rest is kept as a payload).")
 
 
-@tool(open_world=True, bounds_itself=True, runs_commands=True)
+_COMMANDS = ("A source may also be `exec`, a shell command whose JSON output is queried, "
+             'e.g. exec="curl -s https://api.example.com/data".')
+
+
+@tool(open_world=True, bounds_itself=True, runs_commands=True, commands_note=_COMMANDS)
 def jq(
     query: Annotated[str, Param("The jq filter, e.g. '.items[] | .name'.", min_length=1)],
     file: Annotated[str | None, Param(
-        "Path of the JSON file to query (JSON Lines and YAML files work too). "
-        "Use exactly one of file, input, exec.")] = None,
+        "Path of the JSON file to query (JSON Lines and YAML files work too).")] = None,
     input: Annotated[str | None, Param(  # noqa: A002 - the spec's name
-        "Inline JSON text to query. Use exactly one of file, input, exec.")] = None,
+        "Inline JSON text to query.")] = None,
     exec: Annotated[str | None, Param(  # noqa: A002 - the spec's name
-        "A shell command whose output (JSON) is queried, e.g. 'curl -s https://api.example.com'. "
-        "Use exactly one of file, input, exec.")] = None,
+        "A shell command whose output (JSON) is queried, e.g. 'curl -s "
+        "https://api.example.com'.")] = None,
     payload: Annotated[str | None, Param(
-        "The payload_id of an earlier answer that was too big to send: query the whole "
-        "result it kept. Use exactly one of file, input, exec, payload.")] = None,
+        "The payload_id of an earlier answer that was too big to send: query what it "
+        "kept (several results are one a line: add slurp=true to get them as one array).")
+    ] = None,
+    null_input: Annotated[bool, Param(
+        "Run the query once on null, with no source (jq -n): e.g. query='[range(5)]', or "
+        "query='[inputs]' with a source to read its values yourself.")] = False,
+    slurp: Annotated[bool, _SLURP] = False,
+    args: Annotated[dict[str, Any] | None, _ARGS] = None,
     raw: Annotated[bool, Param("Print strings without quotes (jq's raw output).")] = False,
     compact: Annotated[bool, Param(
         "One line per result, no indentation (jq's compact output).")] = False,
     timeout: Annotated[float, _TIMEOUT] = 30,
 ) -> dict[str, Any]:
-    r"""Query and transform JSON with jq syntax, from a file, inline JSON or a command's output.
+    r"""Query and transform JSON with jq syntax, from a file, inline JSON or a kept payload.
 
-    Use it to pull a few values out of JSON that is too big to read, to count, filter or
-    reshape it. Give `query` and exactly one source: `file`, `input` or `exec`.
-    Returns `output` (the results, one per line), `count` (how many there are) and a
-    `message` when the output was cut or nothing matched.
+    Use it to pull values out of JSON too big to read, to count, filter or reshape it.
+    Give `query` and one source: `file`, `input` or `payload` (none with null_input).
+    Returns `output` (one result a line), `count`, and a `message` when the output was
+    cut (naming the call for the next results) or nothing matched.
 
     Examples:
     - Names of all jobs: query=".jobs[] | .name", file="cron/jobs.json"
-    - Keys of an object: query=".users | keys", input="{\"users\": {\"alice\": 1, \"bob\": 2}}"
-    - Filter: query=".jobs[] | select(.enabled == true) | {name, id}", file="jobs.json"
-    - From a command: query=".results[0].id", exec="curl -s https://api.example.com/data"
-    - A bare string: query=".name", input="{\"name\": \"test\"}", raw=true  -> test
+    - Filter: query=".jobs[] | select(.enabled) | {name, id}", file="jobs.json"
+    - A bare string: query=".name", input="{\"name\": \"x\"}", raw=true  -> x
+    - Count JSON Lines: query="length", file="log.jsonl", slurp=true
 
-    Limits: at most 100 results and about 50,000 tokens are shown; the full result is saved
-    and the message says where. For big arrays, count first (`.items | length`), then
-    read slices: `.items[0:50]`, `.items[50:100]`, or select only the fields you need.
+    Limits: 100 results and about 50,000 tokens an answer; the rest is kept as a payload.
+    Count first (`.items | length`), then slice (`.items[0:50]`) and pick fields.
     """
     from jqmagic.core.query import query as run_query
 
@@ -66,14 +80,30 @@ def jq(
                                             ("payload", payload)) if spec}
     if len(given) > 1:
         raise JqMagicError("AMBIGUOUS_SOURCE", "Cannot specify multiple input sources (file, "
-                           f"input, exec): got {' and '.join(given)}.", "Give exactly one of them.")
-    if not given:
-        raise JqMagicError("AMBIGUOUS_SOURCE", "Must specify one of: 'file', 'input', or 'exec'.",
+                           f"input, exec, payload): got {' and '.join(given)}.",
+                           "Give exactly one of them.")
+    if not given and not null_input:
+        raise JqMagicError("AMBIGUOUS_SOURCE", "Must specify one of: 'file', 'input', 'exec' "
+                           "or 'payload' (or null_input=true).",
                            'e.g. {"query": ".name", "file": "data.json"}.')
-    ((name, spec),) = given.items()
-    source = {"text" if name == "input" else name: spec}
-    return _answer(with_comments(run_query, query, raw=raw, compact=compact, timeout=timeout,
-                                 **source))
+    source = {"text" if name == "input" else name: spec for name, spec in given.items()}
+    several = bool(payload or exec or input or not _single_json(file)) and not null_input
+    caller = Caller("jq", "query", query, slurp, several)
+    return answer(with_comments(run_query, query, raw=raw, compact=compact, timeout=timeout,
+                                slurp=slurp, null_input=null_input, args=args,
+                                **_bounds(False), **source), caller)
+
+
+def _bounds(passthrough: bool) -> dict[str, Any]:
+    """The agent face's own bound, passed to the query core (complete by default)."""
+    return {"limit": None if passthrough else settings.max_results,
+            "max_tokens": settings.max_tokens, "passthrough": passthrough}
+
+
+def _single_json(path: str | None) -> bool:
+    """Whether ``path`` names one plain JSON file (one input), not a stream or a glob."""
+    return bool(path) and not glob.has_magic(path) and \
+        os.path.splitext(path)[1].lower() in (".json", ".jsonc", ".geojson")
 
 
 def with_comments(operation: Any, *args: Any, **keywords: Any) -> Any:
@@ -92,41 +122,15 @@ def with_comments(operation: Any, *args: Any, **keywords: Any) -> Any:
         raise first from None
 
 
-def _answer(result: Any) -> dict[str, Any]:
-    """A query's answer for an agent: its output, or, when the output was cut at the token
-    bound, nothing cut mid-value: the count, the shape and a preview of the first results,
-    and the payload that holds every result."""
-    if not result.text_cut:
-        return result.to_dict()
-    from jqmagic.tools.results import cut_value
-
-    return {"success": True, "truncated": True, "count": result.total,
-            "message": f"Not sent: the output is over the {settings.max_tokens:,}-token "
-                       f"bound. Every result is kept as payload {result.payload_id}. Ask for "
-                       "less: a slice (.items[0:20]), fewer fields ({id, name}), a count "
-                       f"(length), or query the payload: {{\"payload\": "
-                       f"\"{result.payload_id}\", \"query\": \"...\"}}.",
-            "payload_id": result.payload_id, "payload_path": result.payload_path,
-            "shape": cut_value(jq_schema(result.values)),
-            "preview": cut_value(result.values[:3], depth=3, width=5)}
-
-
-def _query_file(expression: str, file_path: str, options: dict[str, Any]) -> dict[str, Any]:
+def _query_file(tool: str, param: str, expression: str, file_path: str,
+                options: dict[str, Any]) -> dict[str, Any]:
     from jqmagic.core.query import query as run_query
 
-    result = _answer(with_comments(run_query, expression, file=file_path, compact=True,
-                                   **options))
-    if result["truncated"]:
-        result["message"] += PASSTHROUGH_NOTE
-    return result
-
-
-_SLURP = Param("Read every document (YAML ---) or line (JSON Lines) into one array first, "
-               "to count, sort or group across them (jq's slurp).")
-_ARGS = Param("Values for $names in the expression, e.g. {\"min\": 10} for "
-              "'.[] | select(.n > $min)'.")
-_PASSTHROUGH = Param("Return the whole result even past 100 results / 50,000 tokens. Leave it "
-                     "false unless you really need everything.")
+    several = options.get("yaml", False) or not _single_json(file_path)
+    caller = Caller(tool, param, expression, options["slurp"], several)
+    passthrough = options.pop("passthrough")
+    return answer(with_comments(run_query, expression, file=file_path, compact=True,
+                                **_bounds(passthrough), **options), caller)
 
 
 @tool(bounds_itself=True)
@@ -157,7 +161,7 @@ def query_json(
     next slice to ask for, e.g. `.items[100:200]`, and where the full result was saved.
     Work in slices (`.items[0:100]`, `.items[100:200]`) and select only needed fields.
     """
-    return _query_file(jq_expression, file_path, {
+    return _query_file("query_json", "jq_expression", jq_expression, file_path, {
         "timeout": timeout, "passthrough": large_result_passthrough, "slurp": slurp,
         "args": args})
 
@@ -178,7 +182,8 @@ def query_yaml(
     Use it instead of reading a big YAML file (Kubernetes manifests, docker-compose, CI
     configs, OpenAPI in YAML). The YAML is read as JSON data, so write jq syntax:
     `.a.b`, `.[0]`, `.items[] | .name`, `select(...)`, `keys`, `length`. A file with
-    several YAML documents (---) is queried one document at a time.
+    several YAML documents (---) is queried one document at a time; slurp=true
+    gives them all as one array.
     Returns `output` (one compact JSON value per line), `count` and a `message` when
     results were cut or when the query returned no results.
 
@@ -191,7 +196,7 @@ def query_yaml(
     Limits: at most 100 results and about 50,000 tokens; slice big lists
     (`.items[0:100]`) and select only the fields you need.
     """
-    return _query_file(yq_expression, file_path, {
+    return _query_file("query_yaml", "yq_expression", yq_expression, file_path, {
         "timeout": timeout, "passthrough": large_result_passthrough, "slurp": slurp,
         "args": args, "yaml": True})
 
@@ -215,7 +220,8 @@ def json_inspect(
     """Show the structure of a JSON file (keys, types, array lengths) without its content.
 
     Use it first on any unfamiliar or large JSON file, before query_json or json_patch.
-    Returns for an object: `keys` and `children` (nested structure down to `depth`);
+    Returns for an object: `keys` (at most 100; `keyCount` and a `message` say how to
+    list the rest) and `children` (nested structure down to `depth`);
     for an array: `arrayLength`, an `elementTemplate` of the element types and
     `availableKeys` (with `keyPresence`: how many elements have each key); for a value:
     its `type`. Values themselves are never shown.
@@ -228,8 +234,34 @@ def json_inspect(
     """
     from jqmagic.core.shape import shape
 
-    return with_comments(shape, file=filePath, path=path, depth=depth, format=format,
-                         stats=stats).value
+    value = with_comments(shape, file=filePath, path=path, depth=depth, format=format,
+                          stats=stats).value
+    if format != "shape":
+        return {"path": path, "format": format, "schema": value}
+    return {**value, **_more_keys(value, filePath)}
+
+
+def _more_keys(node: dict[str, Any], file: str) -> dict[str, Any]:
+    """How to list the keys a capped key list left out (the first such list found):
+    ``message`` and ``next_call`` (the jq tool's arguments)."""
+    from jqmagic.core.pointers import parse_pointer, to_pointer
+
+    stack = [(node, parse_pointer(node.get("path", "")))]
+    while stack:
+        part, tokens = stack.pop(0)
+        shown = len(part.get("keys") or part.get("availableKeys") or [])
+        if part.get("keyCount", 0) > shown:
+            steps = "".join(f"[{t}]" if t.isdigit() else f"[{json.dumps(t, ensure_ascii=False)}]"
+                            for t in tokens)
+            listed = "keys_unsorted" if "keys" in part else "map(keys) | add | unique"
+            arguments = {"file": file, "query": f".{steps} | {listed} | .[{shown}:{2 * shown}]"}
+            return {"message": f"{part['keyCount']:,} keys at {to_pointer(tokens) or 'the root'};"
+                               f" {shown} are listed. List more with the jq tool: "
+                               f"{json.dumps(arguments, ensure_ascii=False)}.",
+                    "next_call": {"tool": "jq", "arguments": arguments}}
+        stack.extend((child, [*tokens, key]) for key, child in
+                     (part.get("children") or {}).items() if isinstance(child, dict))
+    return {}
 
 
 class Match(TypedDict):
@@ -262,29 +294,30 @@ def json_patch(
         "With match: edit every matching element, not only the first.")] = False,
     dryRun: Annotated[bool, Param(  # noqa: N803
         "Change nothing; return the diff the edit would make.")] = False,
+    force: Annotated[bool, Param(
+        "Make a set that looks like a mistake: replacing an object or array with a smaller "
+        "one, or adding a key one typo away from an existing key.")] = False,
 ) -> dict[str, Any]:
     r"""Edit a JSON file (or YAML): set, insert, remove or merge one value, keeping formatting.
 
     Use it to change config or data files without rewriting them. Target with `path` (a
-    JSON Pointer) or with `match` (find an array element by its properties; best for big
-    arrays where you do not know the index). Call json_inspect first on an unfamiliar
-    file. A failed edit changes nothing.
-    Returns `targetPath`, `previousValue` and `newValue` (lists when several values
-    changed) and `changed` (false when the file already held the value).
+    JSON Pointer) or `match` (an array element found by its properties). A failed edit
+    changes nothing. Returns `targetPath`, `previousValue`, `newValue`, `changed`, and
+    `replaced` / `added` / `removed` (paths with sizes).
 
-    Path examples: "" = whole document, "/name", "/users/0" = first element,
-    "/users/-" = append (set only). In a YAML stream of several documents (---) or a
-    JSON Lines file, "/0/..." is inside the first document (line).
+    Paths: "" = whole document, "/users/0" = first element, "/users/-" = append. In a
+    YAML stream (---) or JSON Lines, "/0/..." is inside the first document.
 
     Examples:
-    - Set a nested value: operation="set", path="/settings/theme", value="\"dark\""
-    - Remove a key: operation="remove", path="/obsoleteConfig"
-    - Append to an array: operation="set", path="/items/-", value="{\"name\": \"new\"}"
-    - Update by id: operation="set", match={"arrayPath": "/users", "where": {"id": "123"}},
-      value="{\"status\": \"active\"}"  (sets each key of the object in the element)
-    - Insert at position 2: operation="insert", path="/items/2", value="{\"name\": \"x\"}"
+    - Set: operation="set", path="/settings/theme", value="\"dark\""
+    - Remove: operation="remove", path="/obsoleteConfig"
+    - Append: operation="set", path="/items/-", value="{\"name\": \"new\"}"
+    - By id: operation="set", match={"arrayPath": "/users", "where": {"id": "1"}},
+      value="{\"status\": \"on\"}"  (sets each key given)
+    - Deep merge: operation="merge", path="/spec", value="{\"replicas\": 3}"
     """
     from jqmagic.core.patch import parse_json, patch
+    from jqmagic.tools import patchcheck
     from jqmagic.tools.results import kept
 
     if (path is None) == (match is None):
@@ -293,16 +326,31 @@ def json_patch(
                            "Give path or match to say what to edit.",
                            'e.g. "path": "/config/timeout", or "match": {"arrayPath": '
                            '"/users", "where": {"id": "123"}}.')
-    options: dict[str, Any] = {"every": all, "dry_run": dryRun}
+    options: dict[str, Any] = {"every": all}
     if value is not None:  # JSON text, or (a common mistake, accepted) the value itself
         options["value"] = parse_json(value, "value") if isinstance(value, str) else value
     if match is not None:
         options.update(match=match["arrayPath"], where=match["where"])
-    result = patch(filePath, operation, path, **options).to_dict()
+    if operation == "set" and not force:
+        planned = patch(filePath, operation, path, dry_run=True, **options)
+        patchcheck.check(planned, lambda parent: _keys_at(filePath, parent))
+    done = patch(filePath, operation, path, dry_run=dryRun, **options)
+    result = {**done.to_dict(), **patchcheck.report(done)}
     for key in ("previousValue", "newValue"):
         if len(json.dumps(result[key], ensure_ascii=False)) > PATCH_VALUE_CHARS:
             result[key] = kept(result[key])
     return result
+
+
+def _keys_at(file: str, pointer: str) -> list[str]:
+    """The keys of the object at ``pointer`` in ``file`` (none when it is no object)."""
+    from jqmagic.core.shape import shape
+
+    try:
+        found = with_comments(shape, file=file, path=pointer, depth=0).value
+    except JqMagicError:
+        return []
+    return list(found.get("keys") or [])
 
 
 @tool(bounds_itself=True)
@@ -311,22 +359,22 @@ def read_file(
     offset: Annotated[int | None, Param("First line to return (1-based).", minimum=1)] = None,
     limit: Annotated[int | None, Param("Most lines to return.", minimum=1)] = None,
     large_file_passthrough: Annotated[bool, Param(
-        "Return the text even past about 100,000 tokens. Prefer json_inspect, query_json "
-        "or query_yaml for JSON and YAML.")] = False,
+        "Read a file over about 100,000 tokens anyway (one answer at a time: the answer "
+        "says the offset to read on from). Prefer json_inspect, query_json or query_yaml "
+        "for JSON and YAML.")] = False,
 ) -> dict[str, Any]:
     """Read a text file (or some of its lines). Refuses files over about 100,000 tokens.
 
     Use it for small files and for parts of big ones (`offset`, `limit`). For big JSON
     use json_inspect (structure) and query_json (parts); for big YAML use query_yaml.
     Returns `content`, `total_lines` and `next_offset` (the line to read on from, when
-    lines are left).
+    lines are left; an answer stops at about 50,000 tokens and says so).
 
     Examples:
     - Whole file: file_path="README.md"
     - Lines 100-199: file_path="app.log", offset=100, limit=100
     """
     from jqmagic.core import sources
-    from jqmagic.core.settings import estimate_tokens
 
     files = sources.resolve_files(file_path)
     if len(files) != 1:
@@ -337,45 +385,70 @@ def read_file(
     if whole and not large_file_passthrough:
         _refuse_large(path, (os.path.getsize(path) + 3) // 4)
     start = (offset or 1) - 1
-    window, total = _line_window(path, start, limit)
+    window, total, long_line = _line_window(path, start, limit, transport.content_budget())
     end = start + len(window)
-    content = "\n".join(window)
-    if not (whole or large_file_passthrough):
-        _refuse_large(path, estimate_tokens(content), whole=False)
-    out: dict[str, Any] = {"path": path, "content": content, "total_lines": total,
+    out: dict[str, Any] = {"path": path, "content": "\n".join(window), "total_lines": total,
                            "offset": start + 1,
                            "next_offset": end + 1 if end < total else None}
-    if not content and start >= total:
+    if long_line:
+        out.update(_long_line(path, end, long_line))
+    elif end < total and (limit is None or end < start + limit):
+        more = f", limit={limit - len(window)}" if limit else ""
+        out.update(truncated=True, message=f"Showing lines {start + 1:,}-{end:,} of "
+                   f"{total:,} (one answer holds about {settings.max_tokens:,} tokens). Read "
+                   f"on with offset={end + 1}{more}.")
+    if not window and start >= total:
         out["message"] = f"No lines at offset {start + 1}: the file has {total:,} lines."
     return out
 
 
-def _line_window(path: str, start: int, limit: int | None) -> tuple[list[str], int]:
-    """Lines ``start`` to ``start + limit`` of a UTF-8 file, and how many lines it has, read
-    a line at a time: a window of a 2 GB file costs the window, not the file."""
+def _line_window(path: str, start: int, limit: int | None,
+                 budget: int) -> tuple[list[str], int, str]:
+    """Lines ``start`` to ``start + limit`` of a UTF-8 file, as many as fit in ``budget``
+    characters (escaped, as the answer carries them), and how many lines it has, read a
+    line at a time: a window of a 2 GB file costs the window, not the file. The third item
+    is the start of the line that did not fit, when it alone is over the budget."""
     from jqmagic.core import sources
 
     kept: list[str] = []
-    total = 0
+    total, size, full, long_line = 0, 0, False, ""
     with open(sources.open_file(path), "rb") as handle:
         for total, raw in enumerate(handle, 1):
-            if start < total and (limit is None or total <= start + limit):
-                if total == 1:
-                    sources.check_encoding(path, raw[:4])
-                    raw = raw.removeprefix(b"\xef\xbb\xbf")
-                try:
-                    kept.append(raw.decode("utf-8").rstrip("\r\n"))
-                except UnicodeDecodeError as exc:
-                    raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text (line "
-                                       f"{total}).", "Convert it to UTF-8 first (iconv).") \
-                        from exc
-    return kept, total
+            if full or total <= start or (limit is not None and total > start + limit):
+                continue
+            if total == 1:
+                sources.check_encoding(path, raw[:4])
+                raw = raw.removeprefix(b"\xef\xbb\xbf")
+            try:
+                line = raw.decode("utf-8").rstrip("\r\n")
+            except UnicodeDecodeError as exc:
+                raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text (line "
+                                   f"{total}).", "Convert it to UTF-8 first (iconv).") from exc
+            size += transport.escaped_size(line) + 2
+            if size > budget:
+                full = True
+                if not kept:
+                    long_line = transport.text_page(line, 0, budget)
+                continue
+            kept.append(line)
+    return kept, total, long_line
 
 
-def _refuse_large(path: str, tokens: int, whole: bool = True) -> None:
+def _long_line(path: str, number: int, start: str) -> dict[str, Any]:
+    """Line ``number`` (0-based) is alone over one answer: its start, and what reads it."""
+    kind = os.path.splitext(path)[1].lower()
+    instead = "json_inspect and query_json" if kind in (".json", ".jsonl", ".ndjson") else \
+        "query_yaml" if kind in (".yaml", ".yml") else "the jq tool (raw=true)"
+    return {"content": start, "truncated": True, "next_offset": number + 2,
+            "message": f"Line {number + 1:,} alone is over one answer (about "
+                       f"{settings.max_tokens:,} tokens): its first {len(start):,} characters "
+                       f"are shown. Read its data with {instead}; read on from the next line "
+                       f"with offset={number + 2}."}
+
+
+def _refuse_large(path: str, tokens: int) -> None:
     if tokens <= READ_MAX_TOKENS:
         return
-    what = f"{path} is" if whole else "These lines are"
     kind = os.path.splitext(path)[1].lower()
     if kind in (".json", ".jsonl", ".ndjson", ".jsonc"):
         instead = "Use json_inspect to see its structure, then query_json to read parts."
@@ -384,7 +457,7 @@ def _refuse_large(path: str, tokens: int, whole: bool = True) -> None:
     else:
         instead = "For JSON or YAML data use json_inspect, query_json or query_yaml instead."
     raise JqMagicError(
-        "TOO_LARGE", f"{what} about {tokens:,} tokens, over the {READ_MAX_TOKENS:,}-token "
+        "TOO_LARGE", f"{path} is about {tokens:,} tokens, over the {READ_MAX_TOKENS:,}-token "
         "limit of read_file.",
         f"{instead} Or read fewer lines with offset and limit (e.g. offset=1, limit=200), or "
         "set large_file_passthrough=true to read it anyway.")

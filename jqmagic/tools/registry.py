@@ -9,16 +9,10 @@ from typing import Any
 
 from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
-from jqmagic.tools import schema
-from jqmagic.tools.results import bounded
+from jqmagic.tools import schema, transport
 
 _TOOLS: dict[str, Tool] = {}
 _TITLE_WORDS = {"json": "JSON", "yaml": "YAML", "brave": "Brave", "google": "Google"}
-PASSTHROUGH = ("large_result_passthrough", "large_file_passthrough")
-OUTPUT_SCHEMA = {"type": "object", "properties": {  # every answer: success, then its fields
-    "success": {"type": "boolean"}, "error": {"type": "string"},
-    "error_code": {"type": "string"}, "hint": {"type": "string"}},
-    "required": ["success"]}
 
 
 @dataclass(frozen=True)
@@ -26,8 +20,10 @@ class Tool:
     """One tool: its handler (signature = parameters, docstring = description) and hints.
 
     ``bounds_itself`` tools keep their own output within bounds (the query core, line
-    windows); the dispatcher bounds the others' responses. ``config_required`` gives the
-    setup event to show a user when credentials are missing.
+    windows); the dispatcher bounds the others' responses. A tool that ``runs_commands``
+    advertises its ``exec`` parameter and ``commands_note`` only while the sandbox allows
+    commands. ``advice`` is its next step when an answer is too big to send.
+    ``config_required`` gives the setup event to show a user when credentials are missing.
     """
 
     name: str
@@ -38,6 +34,7 @@ class Tool:
     open_world: bool = False
     bounds_itself: bool = False
     runs_commands: bool = False
+    commands_note: str = ""
     advice: str = ""
     config_required: Callable[[], dict[str, str]] | None = None
     parameters: dict[str, Any] = field(init=False, repr=False)
@@ -46,8 +43,24 @@ class Tool:
         object.__setattr__(self, "parameters", schema.parameters(self.handler))
 
     @property
+    def commands(self) -> bool:
+        """Whether this tool may run shell commands now (the sandbox allows them)."""
+        return self.runs_commands and sandbox.exec_allowed()
+
+    @property
     def description(self) -> str:
-        return inspect.cleandoc(self.handler.__doc__ or "")
+        text = inspect.cleandoc(self.handler.__doc__ or "")
+        return f"{text}\n\n{self.commands_note}" if self.commands and self.commands_note \
+            else text
+
+    @property
+    def advertised(self) -> dict[str, Any]:
+        """The parameters as listed to agents: ``exec`` only while commands are allowed
+        (:attr:`parameters`, the whole schema, still validates every request)."""
+        if not self.runs_commands or self.commands:
+            return self.parameters
+        props = {k: v for k, v in self.parameters["properties"].items() if k != "exec"}
+        return {**self.parameters, "properties": props}
 
     @property
     def title(self) -> str:
@@ -63,7 +76,7 @@ class Tool:
     def annotations(self) -> dict[str, Any]:
         """MCP tool annotations, true to the sandbox now in force: a tool that can run
         shell commands is neither read-only nor harmless once commands are allowed."""
-        commands = self.runs_commands and sandbox.exec_allowed()
+        commands = self.commands
         return {"readOnlyHint": self.read_only and not commands,
                 "destructiveHint": self.destructive or commands,
                 "idempotentHint": self.idempotent and not commands,
@@ -72,7 +85,7 @@ class Tool:
     def definition(self) -> dict[str, Any]:
         """``{"name", "description", "parameters"}``, as agent hosts read it."""
         return {"name": self.name, "description": self.description,
-                "parameters": self.parameters}
+                "parameters": self.advertised}
 
 
 def tool(**options: Any) -> Callable[[Callable[..., dict]], Callable[..., dict]]:
@@ -102,27 +115,35 @@ def get(name: str) -> Tool:
 
 
 def call(name: str, request: Any) -> dict[str, Any]:
-    """Validate ``request``, run tool ``name``, return its bounded JSON response.
+    """Validate ``request``, run tool ``name``, return its JSON response within the hard
+    bound of every agent message (:func:`jqmagic.tools.transport.fit`).
 
     Success is ``{"success": true, ...}``; a failure is ``{"success": false, "error",
     "error_code", "hint"}`` (never an exception for what a caller got wrong).
     """
+    found = None
     try:
         found = get(name)
         response = {"success": True, **found.handler(**schema.validate(found.parameters,
                                                                        request))}
     except JqMagicError as exc:
-        return failure(exc)
-    if isinstance(request, dict) and any(request.get(k) for k in PASSTHROUGH):
-        return response  # the agent asked for everything, by the tool's own parameter
-    return bounded(response, found.advice)  # every answer, whoever bounded it before
+        response = failure(exc, found)
+    return transport.fit(response, found.advice if found else "")
 
 
-def failure(exc: JqMagicError) -> dict[str, Any]:
+def failure(exc: JqMagicError, found: Tool | None = None) -> dict[str, Any]:
     """The failure response of an error, in an agent's words (:meth:`JqMagicError.to_dict`):
-    the one place the tools name options and operations as tools and parameters. What a
-    program printed before it failed comes too (``output``, ``count``), as jq prints it."""
+    the one place the tools name options and operations as tools and parameters; a hint's
+    sentence naming a parameter tool ``found`` lacks is left out. What a program printed
+    before it failed comes too (``output``, ``count``), as jq prints it."""
+    from jqmagic.tools.hints import for_tool
+
     answer = exc.to_dict("agent")
+    if found is not None:
+        hint = for_tool(exc.raw_hint, found)
+        answer.pop("hint", None)
+        if hint:
+            answer["hint"] = hint
     before = getattr(exc, "result", None)
     if before is not None and before.total:
         answer.update(output=before.text, count=before.total)

@@ -15,17 +15,19 @@ from jqmagic.core import payloads
 from jqmagic.core.settings import estimate_tokens, settings
 from jqmagic.core.shape import jq_schema
 from jqmagic.core.words import json_text
+from jqmagic.tools.transport import ENVELOPE_CHARS, limit
+
+__all__ = ["ENVELOPE_CHARS", "bounded", "cut_value", "kept", "payload_step", "summary"]
 
 PREVIEW_CHARS = 500
 SCHEMA_CHARS = 4_000  # a schema longer than this is cut by depth and width
-ENVELOPE_CHARS = 4_000  # an answer's own fields (message, ids) beyond its bounded content
 _NO_VALUE = object()
 
 
 def summary(ref: payloads.PayloadRef, text: str, value: Any = _NO_VALUE) -> dict:
     """What is shown instead of a stored result: preview, jqschema shape, id, path, size."""
     out: dict[str, Any] = {"queryID": ref.id, "payloadPath": str(ref.path),
-                           "preview": text[:PREVIEW_CHARS]}
+                           "preview": text[:PREVIEW_CHARS]}  # escaped: 6 x 500 at most
     if value is not _NO_VALUE:
         out["schema"] = schema_of(value)
     out.update(originalSize=ref.size, truncated=len(text) > PREVIEW_CHARS)
@@ -50,18 +52,27 @@ def kept(value: Any) -> dict[str, Any]:
             "shape": schema_of(value), "preview": cut_value(value, depth=3, width=5)}
 
 
+def payload_step(payload_id: str, several: bool = False) -> str:
+    """The call that reads a kept payload in parts: the jq tool's ``payload`` parameter
+    (``slurp`` when it holds several results, one a line)."""
+    slurp = ", slurp=true" if several else ""
+    return (f'Query it with the jq tool: payload="{payload_id}"{slurp}, query="keys" (or '
+            '"length", ".[0:20]", ".field").')
+
+
 def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
     """``response`` itself when the JSON an agent receives (escaping included) fits the token
     bound; else it is not sent: the answer says how big it was, shows its shape and a short
-    preview (both valid JSON, cut by depth and width), and names the payload holding it."""
+    preview (both valid JSON, cut by depth and width), and names the payload holding it and
+    the calls that read it (``advice``: the tool's own; the jq tool's ``payload``)."""
     text = json_text(response)
-    if len(text) <= settings.max_tokens * 4 + ENVELOPE_CHARS:
+    if len(text) <= limit():
         return response
     ref = payloads.store(text)
     message = (f"Not sent: the answer is {len(text):,} characters (about "
                f"{estimate_tokens(text):,} tokens), over the {settings.max_tokens:,}-token "
                f"bound. It is kept as payload {ref.id}; its shape and a preview follow. "
-               f"{advice or 'Ask for a part of it.'}").rstrip()
+               f"{advice} {payload_step(ref.id)}").replace("  ", " ")
     return {"success": True, "truncated": True, "message": message, "size": len(text),
             "payload_id": ref.id, "payload_path": str(ref.path),
             "shape": schema_of(response), "preview": cut_value(response)}
@@ -69,7 +80,7 @@ def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
 
 def cut_value(value: Any, depth: int = 4, width: int = 8, chars: int = 200) -> Any:
     """A small copy of ``value``: at most ``depth`` levels, ``width`` members of each
-    container and ``chars`` characters of each string; what was cut says so
+    container and ``chars`` characters of each string (keys too); what was cut says so
     (``"… 353 more"``), so the copy stays valid JSON and honest."""
     if isinstance(value, str):
         return value if len(value) <= chars else f"{value[:chars]}… ({len(value) - chars:,} " \
@@ -82,7 +93,11 @@ def cut_value(value: Any, depth: int = 4, width: int = 8, chars: int = 200) -> A
         kept = [cut_value(v, depth - 1, width, chars) for v in value[:width]]
         return kept + ([f"… {len(value) - width:,} more"] if len(value) > width else [])
     items = list(value.items())
-    out = {k: cut_value(v, depth - 1, width, chars) for k, v in items[:width]}
+    out = {}
+    for key, item in items[:width]:
+        name = cut_value(key, depth, width, chars)
+        out[name if name not in out else f"{name} ({len(out)})"] = \
+            cut_value(item, depth - 1, width, chars)
     if len(items) > width:
         out["…"] = f"{len(items) - width:,} more keys"
     return out

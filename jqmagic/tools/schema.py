@@ -170,6 +170,28 @@ def _strict_value(prop: dict[str, Any], required: bool) -> dict[str, Any]:
     return out
 
 
+def closed(schema: dict[str, Any]) -> dict[str, Any]:
+    """``schema`` in the form Anthropic's strict mode takes: every object closed, optional
+    properties left optional (no ``null`` unions, which that mode counts and caps), the
+    keywords it refuses (defaults, bounds, lengths) said in the description, a free-form
+    object given as JSON text.
+
+    >>> closed({"type": "object", "properties": {"n": {"type": "integer", "minimum": 1,
+    ...         "description": "How many."}}})["properties"]["n"]
+    {'type': 'integer', 'description': 'How many. At least 1.'}
+    """
+    props = {}
+    for name, prop in schema["properties"].items():
+        one = _strict_value(prop, True)
+        if one["type"] == "object":
+            one = closed({**prop, **one})
+        props[name] = one
+    out = {"type": "object", "properties": props, "additionalProperties": False}
+    if schema.get("required"):
+        out["required"] = list(schema["required"])
+    return out
+
+
 # ---------------------------------------------------------------- validation
 
 

@@ -66,7 +66,7 @@ def test_json_inspect_format_and_stats(tmp_path):
     path = tmp_path / "users.json"
     path.write_text('{"users": [{"id": 1, "email": null}, {"id": 2, "email": "a@b.c"}]}')
     schema = tools.call("json_inspect", {"filePath": str(path), "format": "jqschema"})
-    assert schema["users"] == [{"email": "null", "id": "number"}]  # the gh-aw filter's merge
+    assert schema["schema"]["users"] == [{"email": "null", "id": "number"}]  # gh-aw merges
     stats = tools.call("json_inspect", {"filePath": str(path), "stats": True})
     assert stats["profiles"][".users[].id"]["max"] == 2
     wrong = tools.call("json_inspect", {"filePath": str(path), "format": "xml"})

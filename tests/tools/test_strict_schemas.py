@@ -5,6 +5,7 @@ and the tools take that answer as it is."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import jsonschema
@@ -46,9 +47,44 @@ def test_openai_strict_definitions_follow_strict_mode():
         assert function["strict"] is True
         assert strict_problems(function["parameters"], function["name"]) == []
     assert strict_problems(tools.get("jq").parameters) != []  # the plain form is not strict
-    anthropic = tools.definitions("anthropic", strict=True)
-    assert all(d["strict"] is True and not strict_problems(d["input_schema"])
-               for d in anthropic)
+
+
+
+def closed_problems(schema: dict[str, Any], where: str = "") -> list[str]:
+    """Every way ``schema`` breaks Anthropic's strict mode (objects closed, no bounds)."""
+    problems = [f"{where}: {key}" for key in set(schema) - ALLOWED_KEYS]
+    if schema["type"] == "object" and schema.get("additionalProperties") is not False:
+        problems.append(f"{where}: an open object")
+    for name, prop in schema.get("properties", {}).items():
+        problems += closed_problems(prop, f"{where}.{name}")
+    return problems
+
+
+def test_anthropic_strict_definitions_stay_within_its_ceilings():
+    found = tools.definitions("anthropic", strict=True)
+    strict = [d for d in found if d.get("strict")]
+    assert len(strict) >= 4 and found[0]["name"] == "jq" and strict[0] is found[0]
+    optional = unions = 0
+    for d in found:
+        schema = d["input_schema"]
+        assert closed_problems(schema, d["name"]) == []
+        if d.get("strict"):
+            optional += len(schema["properties"]) - len(schema.get("required", []))
+            unions += sum(isinstance(p["type"], list) for p in schema["properties"].values())
+    ceilings = tools.ANTHROPIC_STRICT
+    assert len(strict) <= ceilings["tools"] and optional <= ceilings["optional"]
+    assert unions <= ceilings["unions"]
+    picked = tools.definitions("anthropic", strict=True, names=["query_json", "json_patch"])
+    assert [d.get("strict") for d in picked] == [True, True]
+
+
+def test_openai_responses_and_description_limits():
+    for strict in (False, True):
+        for d in tools.definitions("openai-responses", strict=strict):
+            assert set(d) == {"type", "name", "description", "parameters", "strict"}
+            assert d["type"] == "function" and d["strict"] is strict
+            assert len(d["description"]) <= 1024, d["name"]  # OpenAI's documented maximum
+            assert re.fullmatch(r"[a-zA-Z0-9_-]{1,64}", d["name"])
 
 
 def test_strict_schemas_keep_what_the_plain_ones_say():
@@ -65,7 +101,8 @@ def test_strict_schemas_keep_what_the_plain_ones_say():
 
 STRICT_ANSWERS = [  # what a model in strict mode sends: every key, null when unused
     ("jq", {"query": ".users | length", "file": None, "input": '{"users": [1, 2, 3]}',
-            "exec": None, "payload": None, "raw": False, "compact": False, "timeout": None},
+            "exec": None, "payload": None, "null_input": None, "slurp": None, "args": None,
+            "raw": False, "compact": False, "timeout": None},
      "3"),
     ("query_json", {"file_path": "FILE", "jq_expression": "[.users[] | select(.n > $min)]"
                     " | length", "timeout": None, "large_result_passthrough": None,
@@ -74,7 +111,7 @@ STRICT_ANSWERS = [  # what a model in strict mode sends: every key, null when un
                       "stats": None}, None),
     ("json_patch", {"filePath": "FILE", "operation": "set", "path": None,
                     "match": {"arrayPath": "/users", "where": '{"id": "u2"}'},
-                    "value": '{"n": 5}', "all": None, "dryRun": True}, None),
+                    "value": '{"n": 5}', "all": None, "dryRun": True, "force": None}, None),
 ]
 
 

@@ -68,7 +68,8 @@ def test_jq(env, tmp_path):
     data.write_text(json.dumps({"items": [{"id": i} for i in range(120)]}))
     out = answer(tool(env, "jq", request={"query": ".items[].id", "file": str(data)}), 0)
     assert out["count"] == 120 and out["truncated"] is True
-    assert out["message"].startswith("Truncated. Showing 100 of 120 results.")
+    assert out["message"].startswith("Showing results 1-100 of 120.")
+    assert out["next_arguments"] == {"query": "[.items[].id][100:200][]"}
     assert os.path.isfile(out["payload_path"])
     assert str(tmp_path / "payloads") in out["payload_path"]
     two = answer(tool(env, "jq", request={"query": ".", "file": str(data), "exec": "true"}), 1)

@@ -64,10 +64,11 @@ def test_jq_spec_table():
 
 def test_jq_source_count(items):
     two = fails("jq", {"query": ".", "file": str(items), "input": "{}"}, "AMBIGUOUS_SOURCE")
-    assert two["error"] == ("Cannot specify multiple input sources (file, input, exec): got "
-                            "file and input.")
+    assert two["error"] == ("Cannot specify multiple input sources (file, input, exec, "
+                            "payload): got file and input.")
     none = fails("jq", {"query": "."}, "AMBIGUOUS_SOURCE")
-    assert none["error"] == "Must specify one of: 'file', 'input', or 'exec'."
+    assert none["error"] == ("Must specify one of: 'file', 'input', 'exec' or 'payload' (or "
+                             "null_input=true).")
     assert ok("jq", {"query": ".", "file": "", "input": "1"})["output"] == "1"
 
 
@@ -84,11 +85,16 @@ def test_jq_errors(items, tmp_path):
 
 def test_jq_bounds_and_payload(items):
     out = ok("jq", {"query": ".items[]", "file": str(items), "compact": True})
-    assert out["count"] == 150 and out["truncated"] is True
+    assert out["count"] == 150 and out["truncated"] is True and out["shown"] == 100
     assert len(out["output"].splitlines()) == 100
-    assert out["message"].startswith("Truncated. Showing 100 of 150 results.")
-    assert ".items[100:200][]" in out["message"]
-    assert out["payload_id"] in out["message"]
+    assert out["message"].startswith("Showing results 1-100 of 150.")
+    assert out["next_arguments"] == {"query": ".items[100:200][]"}
+    assert 'query=".items[100:200][]"' in out["message"] and out["payload_id"] in out["message"]
+    rest = ok("jq", {"query": ".items[]", "file": str(items), "compact": True,
+                     **out["next_arguments"]})
+    assert [json.loads(v)["id"] for v in rest["output"].splitlines()] == list(range(100, 150))
+    kept = ok("jq", {"payload": out["payload_id"], "slurp": True, "query": ".[100:] | length"})
+    assert kept["output"] == "50"  # the step the message names
     assert [v["id"] for v in payloads.payload(out["payload_id"])] == list(range(150))
     assert Path(out["payload_path"]).is_file()
     empty = ok("jq", {"query": ".items[] | select(.id > 999)", "file": str(items)})
@@ -103,8 +109,7 @@ def test_query_json_is_compact_and_bounded(items):
     out = ok("query_json", {"file_path": str(items), "jq_expression": ".items[0]"})
     assert out["output"] == '{"id":0,"name":"n0","tags":["a"]}'
     cut = ok("query_json", {"file_path": str(items), "jq_expression": ".items[]"})
-    assert cut["truncated"] and cut["message"].endswith(
-        "Or set large_result_passthrough=true to get the whole result.")
+    assert cut["truncated"] and cut["next_arguments"] == {"jq_expression": ".items[100:200][]"}
     whole = ok("query_json", {"file_path": str(items), "jq_expression": ".items[]",
                               "large_result_passthrough": True})
     assert whole["count"] == 150 and len(whole["output"].splitlines()) == 150
@@ -116,9 +121,9 @@ def test_query_json_token_bound(tmp_path):
     path.write_text(json.dumps([{"text": "x" * 5000} for _ in range(60)]))
     out = ok("query_json", {"file_path": str(path), "jq_expression": "."})
     # over the bound: nothing cut mid-value is sent; the shape, a preview, the payload
-    assert out["truncated"] and out["message"].startswith("Not sent: the output is over")
-    assert "output" not in out and out["shape"] == [[{"text": "string"}]]
-    assert len(json.dumps(out)) < 5_000 and out["preview"][0][0]["text"].startswith("x" * 200)
+    assert out["truncated"] and out["message"].startswith("Not sent: the first result alone")
+    assert "output" not in out and out["shape"] == [{"text": "string"}]
+    assert len(json.dumps(out)) < 5_000 and out["preview"][0]["text"].startswith("x" * 200)
     assert payloads.payload(out["payload_id"])[59]["text"] == "x" * 5000
 
 
@@ -287,14 +292,32 @@ def test_read_file_refuses_large_files(tmp_path, suffix, pointer):
     assert out["error"] == (f"{path} is about 125,000 tokens, over the 100,000-token limit "
                             "of read_file.")
     assert pointer in out["hint"] and "large_file_passthrough=true" in out["hint"]
-    whole = ok("read_file", {"file_path": str(path), "large_file_passthrough": True})
-    assert whole["total_lines"] == 5_000 and len(whole["content"]) == 499_999
+    first = ok("read_file", {"file_path": str(path), "large_file_passthrough": True})
+    assert first["total_lines"] == 5_000 and first["truncated"] is True
+    shown = len(first["content"].splitlines())
+    assert 1_900 < shown < 2_000 and first["next_offset"] == shown + 1  # 102 escaped a line
+    assert f"Read on with offset={first['next_offset']}." in first["message"]
     part = ok("read_file", {"file_path": str(path), "offset": 4_001})
     assert part["next_offset"] is None and len(part["content"].splitlines()) == 1_000
 
 
-def test_read_file_refuses_large_windows(tmp_path):
+def test_read_file_pages_windows_within_the_bound(tmp_path):
     path = tmp_path / "big.log"
-    path.write_text(("z" * 99 + "\n") * 5_000)
-    out = fails("read_file", {"file_path": str(path), "offset": 2, "limit": 4_500}, "TOO_LARGE")
-    assert out["error"].startswith("These lines are about 112,")
+    path.write_text("".join(f'"{i}"' + "\\" * 96 + "\n" for i in range(5_000)))
+    lines = path.read_text().splitlines()
+    out = ok("read_file", {"file_path": str(path), "offset": 2, "limit": 4_500})
+    assert len(json.dumps(out, ensure_ascii=False)) <= 204_000  # escaped: quotes, backslashes
+    got, offset = out["content"].splitlines(), out["next_offset"]
+    assert got == lines[1:offset - 1] and out["truncated"] is True
+    assert f"offset={offset}, limit={4_502 - offset}" in out["message"]
+    rest = ok("read_file", {"file_path": str(path), "offset": offset, "limit": 4_502 - offset})
+    assert rest["content"].splitlines()[0] == lines[offset - 1]
+
+
+def test_read_file_one_line_over_the_bound(tmp_path):
+    path = tmp_path / "one.txt"
+    path.write_text("a" * 300_000 + "\nnext\n")
+    out = ok("read_file", {"file_path": str(path), "offset": 1})
+    assert out["truncated"] and out["content"] == "a" * len(out["content"])
+    assert out["next_offset"] == 2 and "offset=2" in out["message"]
+    assert ok("read_file", {"file_path": str(path), "offset": 2})["content"] == "next"

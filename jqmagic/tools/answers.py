@@ -1,0 +1,108 @@
+"""A query's answer for an agent: the results that fit in one answer, and the call that
+gives the next ones, in the calling tool's own parameters.
+
+The core runs the program with the tool's bound (``limit`` results); this module decides
+what is sent: every result that fits whole (escaped as the wire carries it), or, when not
+even the first fits, its shape and a preview. A cut answer names two next steps: the same
+tool with the program sliced (``[F][100:200][]``; over a JSON Lines file or a YAML stream,
+slurp on and ``[.[] | F][100:200][]``), and the payload holding every result.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from jqmagic.core import payloads
+from jqmagic.core.shape import jq_schema
+from jqmagic.tools import transport
+from jqmagic.tools.results import cut_value, payload_step
+
+PROGRAM_STEP_CHARS = 2_000  # a longer program is not echoed in a next step
+_ITERATED = re.compile(r"^(?P<head>[.\w\"\[\]]*?)\[\]\s*$", re.S)
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who asked: the tool, its program parameter, and how the program read its input."""
+
+    tool: str
+    program_param: str
+    program: str
+    slurp: bool = False
+    several_inputs: bool = False  # JSON Lines, a YAML stream, a payload of results
+
+
+def next_program(caller: Caller, start: int, end: int) -> dict[str, Any]:
+    """The arguments (to change) that give results ``start`` to ``end`` of the program.
+
+    >>> next_program(Caller("jq", "query", ".items[]"), 100, 200)
+    {'query': '.items[100:200][]'}
+    >>> next_program(Caller("query_yaml", "yq_expression", ".kind", several_inputs=True), 5, 10)
+    {'yq_expression': '[.[] | .kind][5:10][]', 'slurp': True}
+    """
+    program = caller.program.strip()
+    if caller.several_inputs and not caller.slurp:
+        return {caller.program_param: f"[.[] | {program}][{start}:{end}][]", "slurp": True}
+    match = _ITERATED.match(program)
+    if match and match["head"]:
+        return {caller.program_param: f"{match['head']}[{start}:{end}][]"}
+    return {caller.program_param: f"[{program}][{start}:{end}][]"}
+
+
+def answer(result: Any, caller: Caller) -> dict[str, Any]:
+    """What the tool sends for a query ``result`` (see the module's docstring)."""
+    printed, total = result.printed, result.total
+    budget = transport.content_budget()
+    shown, size = 0, 0
+    for text in printed:
+        size += transport.escaped_size(text) + 2  # and the "\n" between results
+        if size > budget:
+            break
+        shown += 1
+    if shown == len(printed) and total == shown:
+        out = {"output": "\n".join(printed), "count": total, "truncated": False}
+        if result.message:
+            out["message"] = result.message
+        return out
+    payload_id = result.payload_id or _keep(result)
+    if shown == 0:
+        return _one_too_big(result, payload_id)
+    step = next_program(caller, shown, shown + shown)
+    changes = ", ".join(f"{k}={_quote(v)}" for k, v in step.items())
+    own = (f"The next {shown:,}: call {caller.tool} again with {changes}. "
+           if len(caller.program) <= PROGRAM_STEP_CHARS else "")
+    out = {"output": "\n".join(printed[:shown]), "count": total, "shown": shown,
+           "truncated": True, "payload_id": payload_id,
+           "payload_path": str(payloads.find(payload_id).path),
+           "message": f"Showing results 1-{shown:,} of {total:,}. {own}Every result is kept "
+                      f"as payload {payload_id}, one a line. "
+                      f"{payload_step(payload_id, several=True)}"}
+    if own:
+        out["next_arguments"] = step
+    return out
+
+
+def _quote(value: Any) -> str:
+    from jqmagic.core.words import json_text
+
+    return json_text(value)
+
+
+def _keep(result: Any) -> str:
+    """Keep every result the run gave (a passthrough run keeps nothing by itself)."""
+    return payloads.store("\n".join(result.printed) + "\n").id
+
+
+def _one_too_big(result: Any, payload_id: str) -> dict[str, Any]:
+    """Not even the first result fits: the count, its shape, a preview, the payload."""
+    several = result.total > 1
+    first = result.values[0] if result.values else None
+    return {"count": result.total, "shown": 0, "truncated": True, "payload_id": payload_id,
+            "payload_path": str(payloads.find(payload_id).path),
+            "message": f"Not sent: the first result alone is over the bound of one answer. "
+                       f"Ask for less (fewer fields, a slice such as .[0:20], a count with "
+                       f"length), or query the kept result: {payload_step(payload_id, several)}",
+            "shape": cut_value(jq_schema(first)),
+            "preview": cut_value(first, depth=3, width=5)}

@@ -1,0 +1,95 @@
+"""What a json_patch call changed, and the edits that look like mistakes.
+
+An agent that sets ``{"replicas": 3}`` on a Deployment's ``/spec`` replaces the whole
+subtree; one that sets ``/config/timout`` adds a key next to ``timeout``. Both are refused
+unless the call says ``force=true``, with the call that was probably meant (``merge``, the
+existing key). Every answer lists the paths replaced, added and removed, with sizes.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.pointers import parse_pointer, to_pointer
+from jqmagic.core.words import json_text
+
+LISTED = 20  # paths listed in each of replaced / added / removed
+
+
+def size(value: Any) -> int:
+    """Characters of ``value`` as compact JSON."""
+    return len(json_text(value, separators=(",", ":")))
+
+
+def report(result: Any) -> dict[str, Any]:
+    """``replaced``, ``added`` and ``removed``: each change's path and sizes (at most
+    :data:`LISTED` of each, then how many more)."""
+    out: dict[str, list] = {"replaced": [], "added": [], "removed": []}
+    for change in result.changes:
+        if result.operation == "remove":
+            out["removed"].append({"path": change.path, "size": size(change.previous)})
+        elif change.previous is None:
+            out["added"].append({"path": change.path, "size": size(change.new)})
+        elif change.previous != change.new:
+            out["replaced"].append({"path": change.path, "from_size": size(change.previous),
+                                    "to_size": size(change.new)})
+    for key, items in out.items():
+        if len(items) > LISTED:
+            out[key] = [*items[:LISTED], f"… {len(items) - LISTED:,} more"]
+    return out
+
+
+def check(result: Any, sibling_keys: Any) -> None:
+    """PATCH_CONFLICT when a planned ``set`` (``result``, a dry run) replaces an object or
+    array with a smaller one, or adds a key one typo away from an existing one
+    (``sibling_keys(parent_pointer)`` gives the keys beside it)."""
+    for change in result.changes:
+        old, new = change.previous, change.new
+        if isinstance(old, (dict, list)) and _smaller(old, new):
+            kind = "object" if isinstance(old, dict) else "array"
+            raise JqMagicError(
+                "PATCH_CONFLICT", f"This set would replace the {kind} at {change.path or '/'} "
+                f"({_members(old)}, {size(old):,} characters) with {_members(new)}.",
+                "To change only the keys you give, use operation=merge. To replace it "
+                "anyway, call again with force=true.")
+        if old is None:
+            tokens = parse_pointer(change.path)
+            if not tokens:
+                continue
+            keys = [k for k in sibling_keys(to_pointer(tokens[:-1])) if k != tokens[-1]]
+            close = _typo_of(tokens[-1], keys)
+            if close is not None:
+                fixed = to_pointer([*tokens[:-1], close])
+                raise JqMagicError(
+                    "PATCH_CONFLICT", f"This set would add the key {tokens[-1][:100]!r} beside "
+                    f"the existing {close!r}.",
+                    f"Did you mean path {fixed}? To add the new key anyway, call again with "
+                    "force=true.")
+
+
+def _smaller(old: Any, new: Any) -> bool:
+    if not isinstance(new, (dict, list)) or type(new) is not type(old):
+        return True
+    return len(new) < len(old)
+
+
+def _members(value: Any) -> str:
+    if isinstance(value, dict):
+        return f"an object of {len(value):,} key{'s' * (len(value) != 1)}"
+    if isinstance(value, list):
+        return f"an array of {len(value):,} element{'s' * (len(value) != 1)}"
+    return f"a {type(value).__name__ if value is not None else 'null'} value"
+
+
+def _typo_of(key: str, keys: list[str]) -> str | None:
+    """The existing key ``key`` probably misspells: same letters but for case, or one or
+    two edits away from a key of four characters or more."""
+    lowered = {k.lower(): k for k in keys}
+    if key.lower() in lowered:
+        return lowered[key.lower()]
+    if len(key) < 4:
+        return None
+    close = difflib.get_close_matches(key, keys, n=1, cutoff=0.8)
+    return close[0] if close else None
