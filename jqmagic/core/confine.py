@@ -18,6 +18,7 @@ import signal
 import stat
 import subprocess
 import sys
+import tempfile
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -147,6 +148,19 @@ def apply_worker_confinement(policy: Policy) -> Applied:
         _landlock(policy, abi)
     filtered = not policy.network and _deny_sockets()
     return Applied(abi, files=abi > 0, tcp=abi >= 4 and not policy.network, seccomp=filtered)
+
+
+def start_worker(parent: int | None = None) -> Applied | None:
+    """What a worker process calls first, before it reads a request: die with ``parent``
+    (the supervisor's pid), and, when the sandbox is on, confine itself for good to
+    :meth:`Policy.for_worker` (the roots and payload store as its environment pins them,
+    :func:`sandbox.worker_environment`; its scratch folder is ``$TMPDIR``)."""
+    die_with_parent(parent)
+    if not sandbox.enabled():
+        return None
+    scratch = os.environ.get("TMPDIR") or tempfile.mkdtemp(prefix="jqmagic-worker-")
+    os.environ["TMPDIR"] = tempfile.tempdir = scratch  # never the whole of /tmp
+    return apply_worker_confinement(Policy.for_worker(scratch))
 
 
 def _landlock(policy: Policy, abi: int) -> None:

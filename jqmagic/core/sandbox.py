@@ -23,7 +23,7 @@ import os
 import re
 import socket
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
@@ -171,11 +171,50 @@ def may_import(program: str) -> bool:
     return any(t.kind == "keyword" and t.text in ("import", "include") for t in tokens)
 
 
-def safe_environment(environ: dict[str, str]) -> dict[str, str]:
+def safe_environment(environ: Mapping[str, str]) -> dict[str, str]:
     """The environment a sandboxed worker keeps: :data:`SAFE_ENVIRONMENT` and jqmagic's
     own settings; API keys and other secrets go."""
     return {k: v for k, v in environ.items()
             if k in SAFE_ENVIRONMENT or k.startswith(("JQMAGIC_", "LC_"))}
+
+
+def worker_environment(environ: Mapping[str, str]) -> dict[str, str]:
+    """The whole environment to start a sandboxed worker with: :func:`safe_environment`,
+    plus this process's sandbox pinned in it (on, its roots, its payload store, its rule
+    on commands), which the worker confines itself to at its start (``confine``)."""
+    return {**safe_environment(environ), "JQMAGIC_SANDBOX": "1",
+            "JQMAGIC_ALLOWED_ROOTS": os.pathsep.join(roots()),
+            "JQMAGIC_PAYLOAD_DIR": os.path.realpath(payload_dir()),
+            "JQMAGIC_EXEC_ALLOWED": "1" if exec_allowed() else "0"}
+
+
+def worker_key() -> tuple | None:
+    """What a started worker is confined by (None: no sandbox): a worker started under
+    another key must be restarted, since a confinement cannot be widened."""
+    if not enabled():
+        return None
+    return tuple(roots()), os.path.realpath(payload_dir()), exec_allowed()
+
+
+_imposing = threading.Lock()
+_IMPOSED = ("sandbox", "allowed_roots", "exec_allowed", "private_addresses")
+
+
+@contextmanager
+def imposed(given: Mapping[str, Any]) -> Iterator[None]:
+    """Within: this process judges as the caller whose settings are ``given`` (e.g. a Dask
+    worker answering a task of a sandboxed caller, whose environment is not the caller's),
+    one caller at a time; its own settings come back after."""
+    with _imposing:
+        saved = {name: getattr(settings, name) for name in _IMPOSED}
+        for name in _IMPOSED:
+            if name in given:
+                setattr(settings, name, given[name])
+        try:
+            yield
+        finally:
+            for name, value in saved.items():
+                setattr(settings, name, value)
 
 
 # ---------------------------------------------------------------- web addresses

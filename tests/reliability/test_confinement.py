@@ -212,3 +212,42 @@ def _alive(pid: int) -> bool:
             return stat.read().split(")")[-1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+@needs_landlock
+def test_a_worker_started_as_the_supervisor_starts_it(world, monkeypatch):
+    """The environment :func:`sandbox.worker_environment` makes (secrets gone, the sandbox
+    pinned) and :func:`confine.start_worker` at the worker's start: confined to the pinned
+    roots, with no checks in Python."""
+    from jqmagic.core import sandbox
+    from jqmagic.core.settings import settings
+
+    monkeypatch.setenv("SECRET_TOKEN", SECRET)
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(world["store"]))
+    monkeypatch.setattr(settings, "sandbox", True)
+    monkeypatch.setattr(settings, "allowed_roots", [str(world["root"])])
+    env = {**sandbox.worker_environment(os.environ), "TMPDIR": str(world["scratch"]),
+           "PYTHONPATH": os.pathsep.join(sys.path), "HOME": world["env"]["HOME"]}
+    assert "SECRET_TOKEN" not in env and env["JQMAGIC_SANDBOX"] == "1"
+    code = textwrap.dedent(f'''
+        import json, os
+        from jqmagic.core import confine, sandbox
+        sandbox.CHECKS = False
+        applied = confine.start_worker(os.getppid())
+        from jqmagic.core.query import libjq
+        seen = {{"applied": applied.files, "env": sorted(os.environ)}}
+        for name, path in [("root", "in.json"), ("outside", {str(world["outside"] /
+                                                                 "secret.json")!r})]:
+            try:
+                seen[name] = list(libjq.run(libjq.compile_program("."), [path]))
+            except Exception as exc:
+                seen[name] = type(exc).__name__
+        print(json.dumps(seen))
+    ''')
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, env=env, cwd=world["root"])
+    assert run.returncode == 0, run.stderr[-2000:]
+    seen = json.loads(run.stdout)
+    assert seen["applied"] is True and "SECRET_TOKEN" not in seen["env"]
+    assert seen["root"] == ['{"a":1}'] and seen["outside"] == "InputError"
+    assert SECRET not in run.stdout + run.stderr
