@@ -20,12 +20,9 @@ from jqmagic.core.words import json_text
 
 
 def _print_error(exc: JqMagicError, status: int = 1) -> int:
-    said = exc.to_dict("terminal")  # the error in the terminal's words (--timeout, ...)
-    print(f"error {exc.code}: {said['error']}", file=sys.stderr)
-    if exc.detail:
-        print(exc.detail, file=sys.stderr)
-    if "hint" in said:
-        print(f"hint: {said['hint']}", file=sys.stderr)
+    """``error CODE: message``, the detail and ``hint:`` on stderr, in the terminal's words
+    (--timeout, ...); the exit status."""
+    print(f"error {exc.render('terminal')}", file=sys.stderr)
     return status
 
 

@@ -48,6 +48,10 @@ CODES = {
 }
 
 
+HINT_LABELS = {"notebook": "Hint:", "terminal": "hint:", "agent": "Hint:"}
+"""How each face introduces a hint in running text (a JSON face has a ``hint`` member)."""
+
+
 class JqMagicError(Exception):
     """A failure with a stable ``code``, a one-line ``message`` and a ``hint``."""
 
@@ -78,13 +82,14 @@ class JqMagicError(Exception):
         return f"{self.code}: {self.message}"
 
     def render(self, face: str = "notebook") -> str:
-        """The full text ``face`` shows: ``code: message``, the detail, then the hint."""
+        """The full text ``face`` shows: ``code: message``, the detail, then the hint
+        (``hint:`` in a terminal, as compilers write it; ``Hint:`` elsewhere)."""
         lines = [f"{self.code}: {for_face(self.raw_message, face)}"]
         if self.detail:
             lines.append(self.detail)
         hint = for_face(self.raw_hint, face)
         if hint:
-            lines.append(f"Hint: {hint}")
+            lines.append(f"{HINT_LABELS[face]} {hint}")
         return "\n".join(lines)
 
     def to_wire(self) -> dict:

@@ -109,4 +109,4 @@ def test_in_place_takes_globs_and_says_each_failure_with_its_hint(env, tmp_path)
     assert run.returncode == 5  # one file failed; the others were edited
     assert [(tmp_path / n).read_text() for n in ("a.json", "b.json", "c.json")] == \
         ['{"n": 2}\n', '{"n": 3}\n', '{"n": "x"}\n']
-    assert "c.json: QUERY_ERROR: " in run.stdout and "\nHint: " in run.stdout
+    assert "c.json: QUERY_ERROR: " in run.stdout and "\nhint: " in run.stdout
