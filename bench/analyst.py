@@ -66,7 +66,7 @@ def make_file(path: Path, megabytes: int) -> None:
 SESSION = """
 import json, os, sys, time
 import jqmagic
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 path, programs, settings.fast_path = sys.argv[1], json.loads(sys.argv[2]), sys.argv[3] == "fast"
 settings.doc_cache_bytes = int(sys.argv[4]) or settings.doc_cache_bytes

@@ -39,8 +39,8 @@ def main() -> None:
         ("jq 1.8.2: echo 1 | jq .", [jq, "."]),
         ("python -c pass", [PYTHON, "-c", "pass"]),
         ("import jqmagic.cli (the command)", [PYTHON, "-c", "import jqmagic.cli"]),
-        ("import jqmagic.core.query.serve (the worker)",
-         [PYTHON, "-c", "import jqmagic.core.query.serve"]),
+        ("import jqmagic.core.query.worker (the worker)",
+         [PYTHON, "-c", "import jqmagic.core.query.worker"]),
         ("echo 1 | jqmagic query .", [PYTHON, "-m", "jqmagic", "query", "."]),
     ]
     print(f"| step (best of {runs}) | wall s | CPU s |\n|---|---:|---:|")

@@ -1,5 +1,8 @@
 """``jqmagic query`` as a drop-in for the jq 1.8.2 command line: jq's flags, output forms
-and exit statuses over :func:`jqmagic.query` (jqmagic's bounds stay on unless ``--all``)."""
+and exit statuses. Into a pipe or a file it is jq: every result, written as it comes, and
+no timeout unless ``--timeout``. On a terminal it shows a bounded view (the start of a big
+value shown, the bound and the way on said on stderr); ``--all`` or ``JQMAGIC_ALL=1`` lifts
+it."""
 
 from __future__ import annotations
 
@@ -14,6 +17,7 @@ from typing import Any
 from jqmagic import flags, jqargs
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Bounds
+from jqmagic.core.settings import env_flag
 
 JQ_VERSION = "jq-1.8.2"
 # jq's exit statuses by error code: 2 usage and system, 3 compile, 5 runtime.
@@ -60,8 +64,7 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
 
 def run(args: argparse.Namespace) -> int:
     """``jqmagic query``: run, print as jq prints, exit as jq exits."""
-    from jqmagic.core.query import query
-    from jqmagic.core.query.worker import shared_worker
+    from jqmagic.core.query.supervisor import shared_worker
 
     if args.version:
         print(JQ_VERSION)
@@ -82,16 +85,61 @@ def run(args: argparse.Namespace) -> int:
         source = {"text": sys.stdin.read()}  # "-" names stdin, as in jq
     keywords = {**flags.query_keywords(args), **source, "positional": args.positional,
                 "color": _colour(args), "seq": args.seq}
+    keywords.setdefault("timeout", 0)  # jq has no timeout: only --timeout sets one
     try:
         named = _named_args(args)
     except JqMagicError as exc:  # a bad --argjson / --slurpfile is a usage error to jq
         exc.exit_code = 2
         raise
     try:
-        result = query(program, args=named, **keywords)
+        if _bounded_view(args):
+            return _shown(program, named, keywords, args, unreadable)
+        return _streamed(program, named, keywords, args, unreadable)
     except JqMagicError as exc:
         if unreadable:  # jq's status when a file could not be read, whatever came after
             exc.exit_code = 2
+        raise
+
+
+def _bounded_view(args: argparse.Namespace) -> bool:
+    """A terminal gets a bounded view unless --all (or JQMAGIC_ALL=1) lifts it; a pipe or a
+    file gets every byte, as from jq."""
+    return sys.stdout.isatty() and not args.passthrough and not env_flag("JQMAGIC_ALL")
+
+
+def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
+              args: argparse.Namespace, unreadable: bool) -> int:
+    """Every result written as the worker sends it (flushed each with --unbuffered), as
+    jq's main.c writes them; what came before an error is written before it is raised."""
+    from jqmagic.core.query import open_results
+
+    last, total = None, 0
+    with open_results(program, args=named, **{**keywords, "passthrough": True}) as results:
+        try:
+            for text in results.texts():
+                _write(text, args)
+                last, total = text, total + 1
+        finally:
+            for message in results.end.messages if results.end else ():
+                print(message, file=sys.stderr)
+            sys.stdout.flush()
+    if unreadable:
+        return 2
+    if not args.exit_status or results.end.halted:
+        return 0
+    return 4 if not total else 1 if last in ("null", "false") else 0
+
+
+def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
+           args: argparse.Namespace, unreadable: bool) -> int:
+    """A terminal's bounded view: the first results and the start of a big one, the bound
+    and the way on said on stderr."""
+    from jqmagic.core.query import query
+
+    keywords.setdefault("limit", Bounds.default().max_results)
+    try:  # jq's texts, raw strings written by _write
+        result = query(program, args=named, **{**keywords, "raw": False})
+    except JqMagicError as exc:
         if exc.result is not None:
             _print_results(exc.result, args)  # what jq printed before the error, as jq does
         raise
@@ -151,12 +199,10 @@ def _named_args(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def _read(path: str, flag: str) -> str:
-    try:
-        with open(os.path.expanduser(path), encoding="utf-8") as handle:
-            return handle.read()
-    except OSError as exc:
-        raise JqMagicError("FILE_ERROR", f"{flag} {path}: {exc.strerror or exc}.",
-                           "Check the path.") from exc
+    """The text of the file ``flag`` names, judged by the sandbox as every file is."""
+    from jqmagic.core.sources.files import read_option_file
+
+    return read_option_file(path, flag)
 
 
 def _colour(args: argparse.Namespace) -> bool:
@@ -167,28 +213,48 @@ def _colour(args: argparse.Namespace) -> bool:
 
 
 def _print_results(result: Any, args: argparse.Namespace) -> None:
-    """Each result as jq's main.c prints it: a raw string as it is (-r, -j,
-    --raw-output0; as ASCII JSON with -a), anything else as JSON after --seq's RS."""
+    """The shown results of a bounded view; a value past the bound is shown cut (its start,
+    never nothing), and the rest is said on stderr."""
+    budget = Bounds.default().max_chars
+    for text in result.printed:
+        if budget <= 0:
+            break
+        if len(text) > budget:
+            sys.stdout.write(text[:budget] + "\n")
+            print(f"(a result of {len(text):,} characters, cut after {budget:,}; "
+                  "--all or a pipe prints it whole)", file=sys.stderr)
+            break
+        budget -= len(text)
+        _write(text, args)
+    sys.stdout.flush()
+
+
+def _write(text: str, args: argparse.Namespace) -> None:
+    """One result as jq's main.c writes it: a raw string as it is (-r, -j, --raw-output0;
+    as ASCII JSON with -a), anything else as JSON after --seq's RS."""
     raw = args.raw or args.join or args.raw0
-    out = sys.stdout
-    budget = None if args.passthrough else Bounds.default().max_chars
-    for value, text in zip(result.values, result.printed, strict=True):
-        if budget is not None:  # whole values only, within the bound; the rest is said
-            budget -= len(text)
-            if budget < 0:
-                break
-        if raw and isinstance(value, str):
-            if args.raw0 and "\0" in value and not args.ascii:
-                raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "
-                                   "--raw-output0 option",
-                                   "Remove the NUL (sub(\"\\u0000\"; \"\")).")
-            shown = _ascii_json(value) if args.ascii else value
-        else:
-            shown = "\x1e" + text if args.seq else text
-        out.write(shown + ("" if args.join or args.raw0 else "\n") + ("\0" if args.raw0 else ""))
-        if args.unbuffered:
-            out.flush()
-    out.flush()
+    value = _string(text) if raw else None
+    if value is not None:
+        if args.raw0 and "\0" in value and not args.ascii:
+            raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "
+                               "--raw-output0 option",
+                               "Remove the NUL (sub(\"\\u0000\"; \"\")).")
+        shown = _ascii_json(value) if args.ascii else value
+    else:
+        shown = "\x1e" + text if args.seq else text
+    sys.stdout.write(shown + ("" if args.join or args.raw0 else "\n") +
+                     ("\0" if args.raw0 else ""))
+    if args.unbuffered:
+        sys.stdout.flush()
+
+
+_COLOUR = re.compile("\x1b\\[[0-9;]*m")
+
+
+def _string(text: str) -> str | None:
+    """The string a result's text holds, or None when it is no string (colours aside)."""
+    plain = _COLOUR.sub("", text) if text.startswith("\x1b") else text
+    return json.loads(plain) if plain.startswith('"') else None
 
 
 def _ascii_json(text: str) -> str:

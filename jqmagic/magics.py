@@ -168,6 +168,8 @@ class JqMagic(Magics):
             return Text("\n".join(lines))
         keywords = {**flags.query_keywords(args), **self.source_kwargs(args, words)}
         keywords["passthrough"] = args.passthrough or args.out is not None or args.to == "df"
+        if not keywords["passthrough"]:  # the notebook shows a bounded view; -o gets it all
+            keywords.setdefault("limit", core_settings.settings.max_results)
         result = self.run_core(query, program, args=self.run_core(flags.jq_args, args),
                                namespace=self.shell.user_ns, **keywords)
         for message in result.messages:

@@ -171,7 +171,7 @@ class ToolCall:
         return answer
 
     def _in_thread(self, function: Any, *args: Any) -> Any:
-        from jqmagic.core.query.worker import stopped_by
+        from jqmagic.core.query.supervisor import stopped_by
 
         _heard.sink = self._parsing
         try:

@@ -51,7 +51,7 @@ def test_compact_and_raw_text_are_kept():
 def test_truncation_line_payload_and_hint_are_shown_first():
     from jqmagic import query
 
-    result = query(".[] | .nam", value=[{"name": i} for i in range(150)])
+    result = query(".[] | .nam", value=[{"name": i} for i in range(150)], limit=100)
     html = _html(result)
     note = html.index("jqmagic-note")
     assert note < html.index("jqmagic-result")

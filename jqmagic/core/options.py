@@ -227,6 +227,11 @@ class Bounds:
         return self.max_tokens * 4
 
     @classmethod
+    def complete(cls) -> Bounds:
+        """No bound: every result, every byte."""
+        return cls(passthrough=True)
+
+    @classmethod
     def default(cls, max_results: int | None = None, max_tokens: int | None = None,
                 passthrough: bool = False) -> Bounds:
         """Bounds from the process-wide settings, with per-call overrides."""

@@ -17,8 +17,9 @@ def _cache_dir() -> Path:
 class Settings:
     """Limits and defaults shared by every face; keyword arguments override per call."""
 
-    max_results: int = 100
+    max_results: int = 100  # what a face shows (the core gathers every result)
     max_tokens: int = 50_000
+    result_bytes: int = 2 << 30  # text a complete query gathers in memory at most
     timeout: float = 30.0
     exec_timeout: float = 60.0
     doc_cache_bytes: int = 1 << 30  # resident bytes of parsed files kept for later queries

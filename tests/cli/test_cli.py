@@ -8,6 +8,8 @@ import sys
 
 import pytest
 
+from tests.cli.terminal import on_terminal
+
 
 def jqmagic(*args: str, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "jqmagic", *args], input=stdin,
@@ -37,19 +39,29 @@ def test_args_and_null_input():
     assert run.stdout == '["x",[1]]\n'
 
 
-def test_truncation_line_goes_to_stderr(data):
+def test_a_pipe_gets_every_result_and_no_extra_line(data):
     run = jqmagic("query", ".items[].id", str(data))
+    assert run.returncode == 0 and run.stderr == ""
+    assert run.stdout.splitlines() == [str(i) for i in range(150)]
+
+
+def test_a_terminal_gets_a_bounded_view_with_the_bound_on_stderr(data):
+    run = on_terminal("query", ".items[].id", str(data))
     assert run.returncode == 0
     assert len(run.stdout.splitlines()) == 100
     assert run.stderr.startswith("Truncated. Showing 100 of 150 results.")
-    everything = jqmagic("query", "--all", ".items[].id", str(data))
+    everything = on_terminal("query", "--all", ".items[].id", str(data))
     assert len(everything.stdout.splitlines()) == 150 and everything.stderr == ""
+    lifted = on_terminal("query", ".items[].id", str(data), env={"JQMAGIC_ALL": "1"})
+    assert len(lifted.stdout.splitlines()) == 150
 
 
-def test_no_results_is_said_on_stderr(data):
-    run = jqmagic("query", ".items[] | select(.id > 1000)", str(data))
+def test_no_results_is_said_on_a_terminal_and_silent_in_a_pipe(data):
+    run = on_terminal("query", ".items[] | select(.id > 1000)", str(data))
     assert (run.returncode, run.stdout) == (0, "")
     assert run.stderr.startswith("Query returned no results")
+    piped = jqmagic("query", ".items[] | select(.id > 1000)", str(data))
+    assert (piped.returncode, piped.stdout, piped.stderr) == (0, "", "")
 
 
 def test_errors_are_a_code_a_line_and_a_hint(data):
@@ -82,6 +94,6 @@ def test_raw_input_lines():
 def test_payload_source(data):
     from jqmagic import query
 
-    result = query(".items[].id", file=str(data))
+    result = query(".items[].id", file=str(data), limit=100)  # a face's bound keeps it all
     run = jqmagic("query", "-s", "-c", "[length, .[-1]]", "--payload", result.payload_id)
     assert run.stdout == "[150,149]\n"

@@ -23,7 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from jqmagic import JqMagicError, fetch, query
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 from tests.web_servers import WebServer
 

@@ -13,7 +13,7 @@ import time
 import pytest
 
 from jqmagic import JqMagicError, fetch, query
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 
 

@@ -123,7 +123,7 @@ def test_a_memory_blow_up_and_a_huge_file_end_in_too_large_and_the_kernel_goes_o
     cells = run_notebook([
         "%load_ext jqmagic",
         "from jqmagic.core.settings import settings; settings.worker_memory = 2**30\n"
-        "from jqmagic.core.query.worker import shared_worker; shared_worker().stop()",
+        "from jqmagic.core.query.supervisor import shared_worker; shared_worker().stop()",
         f"%jq '[.[] as $x | .]' {mid}", f"%jq 'length' {mid}",
         f"%jq '[.[] | [., ., ., .]] | length' {huge} --timeout 120",
         "%jq -n '[1, 2] | add'"], interrupt_after=120)

@@ -19,10 +19,9 @@ from typing import Any
 from jqmagic.core import payloads, sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import outgoing, parallel
-from jqmagic.core.query.request import Request
-from jqmagic.core.query.result import split
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query import parallel, protocol
+from jqmagic.core.query.request import Request, for_worker, timeout
+from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.words import term
 
 INSTALL_HINT = "pip install 'jqmagic[dask]'"
@@ -68,8 +67,8 @@ def close(address: str = "") -> None:
             cluster.close()
 
 
-def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
-    """Answer ``request`` on the cluster; a reply as :meth:`Worker.request` gives it."""
+def run(request: Request, slot: payloads.PayloadRef | None) -> parallel.Reply:
+    """Answer ``request`` on the cluster; a reply as :meth:`Supervisor.request` gives it."""
     if request.run.dask is None:
         raise JqMagicError("INVALID_ARGUMENT", f"--reduce combines the results of "
                            f"{term('dask')}.", f"Add {term('dask')} (alone: a local "
@@ -84,9 +83,9 @@ def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes
     for path in files:
         part = replace(mapped, source=Source("file", [path], request.source.formats),
                        run=replace(mapped.run, dask=None, reduce=None, parallel=0))
-        messages.append({**outgoing.message(part, None), "keep": None})
+        messages.append(replace(for_worker(part, None), keep=None))
     dask = client(request.run.dask)
-    futures = dask.map(answer_file, messages, seconds=outgoing.timeout(request), pure=False)
+    futures = dask.map(answer_file, messages, seconds=timeout(request), pure=False)
     replies = dask.gather(futures)
     if not request.run.reduce:
         keep = None if request.bounds.passthrough else request.bounds.max_results
@@ -120,30 +119,30 @@ def _fsspec() -> Any:
     return fsspec
 
 
-def _reduced(request: Request, replies: list[tuple[dict, bytes]],
-             slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
+def _reduced(request: Request, replies: list[parallel.Reply],
+             slot: payloads.PayloadRef | None) -> parallel.Reply:
     """The reducer on the array of every result; the map's first error, if any, instead."""
-    texts: list[str] = []
-    for header, body in replies:
-        if header["error"]:
+    texts: list[bytes] = []
+    for end, part in replies:
+        if end.error:
             return parallel.joined(replies, [""] * len(replies), None, None)
-        texts.extend(split(body, header["sizes"]))
+        texts.extend(part)
     reducer = replace(request, program=request.run.reduce,
-                      source=Source("text", "\n".join(texts), request.source.formats),
+                      source=Source("text", b"\n".join(texts).decode("utf-8", "surrogatepass"),
+                                    request.source.formats),
                       run=replace(request.run, slurp=True, dask=None, reduce=None))
-    return shared_worker().request(outgoing.message(reducer, slot), outgoing.timeout(request))
+    return shared_worker().request(for_worker(reducer, slot), timeout(request))
 
 
-def answer_file(message: dict, seconds: float) -> tuple[dict, bytes]:
+def answer_file(message: protocol.QueryRequest, seconds: float | None) -> parallel.Reply:
     """One file's answer, on a Dask worker: its own supervised jqmagic worker answers (a
     file named by a URL is first copied here, with fsspec)."""
     try:
-        with _local(message["source"]["spec"][0]) as path:
-            message = {**message, "source": {**message["source"], "spec": [path]}}
+        with _local(message.source.spec[0]) as path:
+            message = replace(message, source=replace(message.source, spec=[path]))
             return shared_worker().request(message, seconds)
     except JqMagicError as exc:  # crosses back as data, as from the worker's pipe
-        return {"status": "error", "error": exc.to_wire(), "total": 0, "sizes": [],
-                "spilled": False, "spill_error": None, "messages": [], "engine": None}, b""
+        return protocol.End.failed(exc.to_wire()), []
 
 
 @contextlib.contextmanager

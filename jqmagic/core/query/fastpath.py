@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import IO, Any
 
 import orjson
@@ -21,7 +20,7 @@ from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime
 from jqmagic.core.jqlang.node import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
-from jqmagic.core.options import Formats, Source
+from jqmagic.core.options import Source
 from jqmagic.core.query.doccache import (
     BOM,
     Document,
@@ -30,25 +29,11 @@ from jqmagic.core.query.doccache import (
     parse_one,
     parse_text,
 )
-from jqmagic.core.query.spill import Spill
+from jqmagic.core.query.protocol import QueryRequest
+from jqmagic.core.query.sink import Sink
 from jqmagic.core.settings import settings
 
 _READ = 1 << 20
-
-
-@dataclass
-class FastAnswer:
-    """What the worker's reply would have held."""
-
-    texts: list[str] = field(default_factory=list)
-    total: int = 0
-    spilled: bool = False
-    spill_error: str | None = None
-
-
-def source_of(wire: dict[str, Any]) -> Source:
-    """The :class:`Source` a worker request names."""
-    return Source(wire["kind"], wire["spec"], Formats(**wire["formats"]))
 
 
 def _unindented(layout: dict) -> bool:
@@ -56,34 +41,34 @@ def _unindented(layout: dict) -> bool:
     return layout["indent"] == 0 and not (layout["compact"] or layout["tab"])
 
 
-def answer(request: dict) -> FastAnswer | None:
-    """The fast path's answer to a worker request, or None when libjq must answer."""
-    run = request["run"]
-    source = request["source"]
-    dump = request.get("dump", {})
-    if not settings.fast_path or run["raw_input"] or run.get("stream_events") or \
-            run.get("stream_errors") or run.get("seq") or source["kind"] == "exec" or (
-            run["null_input"] and source["kind"] != "null") or dump.get("ascii") or \
-            dump.get("color") or request.get("positional") or request.get("json_args") or \
-            _unindented(request["layout"]):
-        return None
-    env = _environment(request["args"])
-    if env is None:
-        return None
-    program = compile_program(request["program"], frozenset(env))
+def usable(request: QueryRequest) -> bool:
+    """Whether the fast path may try: options its printer and values cover."""
+    run, dump = request.run, request.dump
+    return settings.fast_path and not (
+        run.raw_input or run.stream_events or run.stream_errors or run.seq or dump.ascii
+        or dump.color or request.positional or request.json_args
+        or _unindented(request.layout)) and _environment(request.args) is not None
+
+
+def answer(request: QueryRequest, sink: Sink) -> bool:
+    """Whether the fast path answered ``request`` into ``sink``; False when libjq must
+    answer (the sink is then ready for it: :meth:`Sink.restart`)."""
+    run, kind = request.run, request.source.kind
+    if not usable(request) or kind == "exec" or (run.null_input and kind != "null"):
+        return False
+    env = request.args
+    program = compile_program(request.program, frozenset(env))
     if program is None:
-        return None
+        return False
     try:
         with gc_paused():
             inputs, literals = _inputs(request)  # files parse here, before the clock starts
-            runtime.start(run["timeout"], literals)
-            return _run(program, env, inputs, literals, request)
+            runtime.start(run.timeout, literals)
+            _run(program, env, inputs, literals, request, sink)
+            return True
     except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports
-        _discard(request["spill"])
-        return None
-    except BaseException:
-        _discard(request["spill"])
-        raise
+        sink.restart()
+        return False
 
 
 def _environment(args: dict[str, Any]) -> dict[str, Any] | None:
@@ -111,17 +96,21 @@ class _AllLiterals(Literals):
         self.parts = parts
 
     @property
+    def settled(self) -> bool:
+        return self._facts is not None or all(part.settled for part in self.parts)
+
+    @property
     def facts(self) -> frozenset[str]:
         if self._facts is None:
             self._facts = frozenset().union(*(part.facts for part in self.parts))
         return self._facts
 
 
-def _inputs(request: dict) -> tuple[Iterator[Any], _AllLiterals]:
+def _inputs(request: QueryRequest) -> tuple[Iterator[Any], _AllLiterals]:
     """The program's inputs in order, lazily (JSON Lines are read line by line)."""
     literals: list[Literals] = []
-    source = source_of(request["source"])
-    cache = request["run"]["cache"]
+    source = request.source.source()
+    cache = request.run.cache
     if source.kind == "null":
         streams: list[Iterator[Any]] = [iter([None])]
     elif source.kind in ("file", "payload"):
@@ -134,7 +123,7 @@ def _inputs(request: dict) -> tuple[Iterator[Any], _AllLiterals]:
         literals.append(doc.literals)
         streams = [iter(doc.values)]
     values = (v for stream in streams for v in stream)
-    if request["run"]["slurp"] and source.kind != "null":  # -n -s: the input is null
+    if request.run.slurp and source.kind != "null":  # -n -s: the input is null
         values = iter([list(values)])
     return values, _AllLiterals(literals)
 
@@ -212,11 +201,14 @@ def _careful(lines: list[bytes]) -> Iterator[Any]:
 
 
 def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLiterals,
-         request: dict) -> FastAnswer:
-    printer = Printer(literals, **request["layout"])
-    out = FastAnswer()
-    keep, spill = request["keep"], Spill(request["spill"])
+         request: QueryRequest, sink: Sink) -> None:
+    printer = Printer(literals, **request.layout)
     opt = program.compiled.opt  # at most one output: no iterator per input
+    # Long literals compared as floats make the answer libjq's to give: until the literals
+    # are known to hold none, no text leaves (the answer may still be declined).
+    held = not _safe(literals)
+    if held:
+        sink.hold()
     try:
         for value in inputs:
             if opt is None:
@@ -225,20 +217,19 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
                 one = opt(value, env)
                 results = () if one is NOTHING else (one,)
             for result in results:
-                out.total += 1
-                if keep is None or len(out.texts) < keep:
-                    out.texts.append(printer.text(result))
-                elif request["spill"] is not None:
-                    spill.add(out.texts, printer.text(result).encode())
+                sink.add(printer.text(result).encode())
+            if held and _safe(literals):
+                held = False
+                sink.release()
         runtime.check()
+        if runtime.state.floats_compared and literals.long:
+            raise NotMine("long number literals were compared")
     finally:
-        spill.close()
-    if runtime.state.floats_compared and literals.long:
-        raise NotMine("long number literals were compared")
-    out.spilled, out.spill_error = spill.written, spill.error
-    return out
+        if held:
+            sink.release()
 
 
-def _discard(path: str | None) -> None:
-    if path is not None and os.path.exists(path):
-        os.remove(path)
+def _safe(literals: Literals) -> bool:
+    """Whether the literals are known to hold no long number (learning them costs a pass:
+    not done here)."""
+    return literals.settled and not literals.long

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
 
 import orjson
 
@@ -24,22 +23,13 @@ from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.query import fastpath, libjq
 from jqmagic.core.query.doccache import BOM, gc_paused
-from jqmagic.core.query.spill import Spill
-from jqmagic.core.settings import settings
+from jqmagic.core.query.outcome import dump_flags, named
+from jqmagic.core.query.protocol import QueryRequest
+from jqmagic.core.query.sink import Sink
 
 MIN_PIECE = 4 << 20  # bytes: smaller files (or pieces) are not worth a worker of their own
 READ_BYTES = 1 << 20
 BATCH_LINES = 512
-
-
-@dataclass
-class Answer:
-    """The kept texts, the total and jq's messages of a range request."""
-
-    kept: list[bytes]
-    total: int
-    spill: Spill
-    messages: list[str]
 
 
 def cut(path: str, pieces: int) -> list[tuple[int, int]]:
@@ -59,28 +49,19 @@ def cut(path: str, pieces: int) -> list[tuple[int, int]]:
     return list(zip(starts, [*starts[1:], size], strict=True))
 
 
-def answer(programs: libjq.ProgramCache, request: dict, named: dict) -> Answer | None:
-    """The results of the program on each line of ``request["ranges"]`` ([path, start,
-    end]), in order; None when the caller must ask for the whole files instead."""
+def answer(programs: libjq.ProgramCache, request: QueryRequest,
+           sink: Sink) -> list[str] | None:
+    """The results of the program on each line of ``request.ranges`` (path, start, end),
+    in order, into ``sink``; the program's messages, or None when the caller must ask for
+    the whole files instead."""
     with gc_paused():
-        if _fast_usable(request):
-            spill = Spill(request.get("spill"))
-            try:
-                found = _fast(request, spill)
-            finally:
-                spill.close()
-            if found is not None:
-                return found
-            if spill.path is not None and os.path.exists(spill.path):
-                os.remove(spill.path)  # libjq answers from the start
-        spill = Spill(request.get("spill"))
+        if fastpath.usable(request) and _fast(request, sink):
+            return []
         try:
-            return _with_libjq(programs, request, named, spill)
+            return _with_libjq(programs, request, sink)
         except (libjq.RunError, libjq.InputError, libjq.Halt, libjq.CompileError,
                 ValueError):
             return None
-        finally:
-            spill.close()
 
 
 def _lines(path: str, start: int, end: int) -> Iterator[bytes]:
@@ -99,52 +80,46 @@ def _lines(path: str, start: int, end: int) -> Iterator[bytes]:
             yield rest
 
 
-def _fast_usable(request: dict) -> bool:
-    dump = request.get("dump", {})
-    return bool(settings.fast_path and not dump.get("ascii") and not dump.get("color")
-                and not request.get("positional") and not request.get("json_args")
-                and fastpath._environment(request["args"]) is not None)
-
-
-def _fast(request: dict, spill: Spill) -> Answer | None:
-    """jqlang's answer, or None when it declines."""
-    env = request["args"]
-    program = compile_program(request["program"], frozenset(env))
+def _fast(request: QueryRequest, sink: Sink) -> bool:
+    """Whether jqlang answered (False: it declined; the sink is ready for libjq)."""
+    env = request.args
+    program = compile_program(request.program, frozenset(env))
     if program is None:
-        return None
-    out = Answer([], 0, spill, [])
+        return False
     opt = program.compiled.opt
+    sink.hold()  # each file's literals are learnt at its end, if need be
     try:
-        for path, start, end in request["ranges"]:
+        for path, start, end in request.ranges:
             with open(sources.open_file(path), "rb") as handle:
                 literals = Literals.of_file(path, file_stamp(os.fstat(handle.fileno())))
-            runtime.start(request["run"]["timeout"], literals)
-            printer = Printer(literals, **request["layout"])
+            runtime.start(request.run.timeout, literals)
+            printer = Printer(literals, **request.layout)
             for line in _lines(path, start, end):
                 value = orjson.loads(line)
                 results = program.run(value, env) if opt is None else \
                     [r for r in (opt(value, env),) if r is not NOTHING]
                 for result in results:
-                    _take(out, request["keep"], printer.text(result).encode())
+                    sink.add(printer.text(result).encode())
             runtime.check()
             if runtime.state.floats_compared and literals.long:
-                return None
+                raise NotMine("long number literals were compared")
     except (NotMine, JqError, RecursionError, orjson.JSONDecodeError):
-        return None
-    return out
+        sink.restart()
+        return False
+    finally:
+        sink.release()
+    return True
 
 
-def _with_libjq(programs: libjq.ProgramCache, request: dict, named: dict,
-                spill: Spill) -> Answer:
-    """libjq's answer (errors raise: the caller asks again for whole files)."""
-    run, dump = request["run"], request.get("dump", {})
-    program = programs.get(request["program"], named, run.get("library_paths") or None,
-                           request.get("positional", ()))
+def _with_libjq(programs: libjq.ProgramCache, request: QueryRequest,
+                sink: Sink) -> list[str]:
+    """libjq's answer and messages (errors raise: the caller asks again for whole files)."""
+    program = programs.get(request.program, named(request),
+                           list(request.run.library_paths) or None, request.positional)
     program.messages.clear()
-    flags = libjq.dump_flags(**request["layout"], ascii=dump.get("ascii", False),
-                             color=dump.get("color", False), colors=dump.get("colors"))
-    out = Answer([], 0, spill, [])
-    for path, start, end in request["ranges"]:
+    flags = dump_flags(request)
+    messages: list[str] = []
+    for path, start, end in request.ranges:
         lines = _lines(path, start, end)
         while batch := [line for _, line in zip(range(BATCH_LINES), lines, strict=False)]:
             values = libjq.parse_text(b"\n".join(batch))
@@ -153,16 +128,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: dict, named: dict,
                 raise ValueError("not one value per line")
             try:
                 for text in libjq.run_parsed(program, values, flags=flags):
-                    _take(out, request["keep"], text.encode())
+                    sink.add(text.encode())
             finally:
                 libjq.free_values(values)
-            out.messages += program.messages  # run_parsed starts each batch afresh
-    return out
-
-
-def _take(out: Answer, keep: int | None, data: bytes) -> None:
-    out.total += 1
-    if keep is None or len(out.kept) < keep:
-        out.kept.append(data)
-    else:
-        out.spill.add(out.kept, data)
+            messages += program.messages  # run_parsed starts each batch afresh
+    return messages

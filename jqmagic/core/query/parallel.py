@@ -17,51 +17,52 @@ from dataclasses import replace
 from jqmagic.core import payloads, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import failures, libjq, linerange, outgoing
-from jqmagic.core.query.request import Request
-from jqmagic.core.query.result import split
-from jqmagic.core.query.worker import Worker
+from jqmagic.core.query import failures, libjq, linerange, protocol
+from jqmagic.core.query.request import Request, for_worker, timeout
+from jqmagic.core.query.supervisor import Supervisor
 
 _READS_INPUTS = re.compile(r"\binputs?\b")
-_pool: list[Worker] = []
+Reply = tuple[protocol.End, list[bytes]]
+_pool: list[Supervisor] = []
 
 
-def workers(count: int) -> list[Worker]:
+def workers(count: int) -> list[Supervisor]:
     """``count`` supervised workers, started on first use and kept for later queries."""
     while len(_pool) < count:
-        _pool.append(Worker())
+        _pool.append(Supervisor())
         atexit.register(_pool[-1].stop)
     return _pool[:count]
 
 
-def run(request: Request, slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
-    """Answer ``request`` with ``request.run.parallel`` workers; a worker reply's header and
-    body, as :meth:`Worker.request` gives them."""
+def run(request: Request, slot: payloads.PayloadRef | None) -> Reply:
+    """Answer ``request`` with ``request.run.parallel`` workers; a worker's end and texts,
+    as :meth:`Supervisor.request` gives them."""
     keep = None if request.bounds.passthrough else request.bounds.max_results
     spill_dir = tempfile.mkdtemp(prefix="jqmagic-parallel-")
     try:
         jobs = _jobs(request, split=True)
         replies, spills = _asked(request, jobs, spill_dir)
-        if any(header.get("retry") for header, _ in replies):  # the whole files tell why
+        if any(end.retry for end, _ in replies):  # the whole files tell why
             replies, spills = _asked(request, _jobs(request, split=False), spill_dir)
         return joined(replies, spills, keep, slot)
     finally:
         shutil.rmtree(spill_dir, ignore_errors=True)
 
 
-def _asked(request: Request, jobs: list[dict], spill_dir: str) -> tuple[list, list[str]]:
+def _asked(request: Request, jobs: list[protocol.QueryRequest],
+           spill_dir: str) -> tuple[list[Reply], list[str]]:
     """Every job's reply, in order, from at most ``parallel`` workers."""
     spills = [os.path.join(spill_dir, f"{id(jobs)}-{i}") for i in range(len(jobs))]
     count = max(1, min(request.run.parallel, len(jobs)))
-    free: queue.SimpleQueue[Worker] = queue.SimpleQueue()
+    free: queue.SimpleQueue[Supervisor] = queue.SimpleQueue()
     for worker in workers(count):
         free.put(worker)
 
-    def ask(job: tuple[dict, str]) -> tuple[dict, bytes]:
+    def ask(job: tuple[protocol.QueryRequest, str]) -> Reply:
         worker = free.get()
         try:
-            message = {**job[0], "spill": job[1] if job[0]["keep"] is not None else None}
-            return worker.request(message, outgoing.timeout(request))
+            message = replace(job[0], spill=job[1] if job[0].keep is not None else None)
+            return worker.request(message, timeout(request))
         finally:
             free.put(worker)
 
@@ -69,7 +70,7 @@ def _asked(request: Request, jobs: list[dict], spill_dir: str) -> tuple[list, li
         return list(pool.map(ask, zip(jobs, spills, strict=True))), spills
 
 
-def _jobs(request: Request, split: bool) -> list[dict]:
+def _jobs(request: Request, split: bool) -> list[protocol.QueryRequest]:
     """The workers' messages: contiguous groups of whole files, or (``split``) big JSON
     Lines files cut into byte ranges at line starts, so one big file uses every worker."""
     files = input_files(request, "--parallel")
@@ -80,17 +81,16 @@ def _jobs(request: Request, split: bool) -> list[dict]:
     pieces = [round(size / share) if split and share and formats.for_path(f) == "jsonl"
               else 1 for f, size in zip(files, sizes, strict=True)]
     if max(pieces, default=1) <= 1:
-        return [outgoing.message(replace(request, source=Source("file", group, formats)), None)
+        return [for_worker(replace(request, source=Source("file", group, formats)), None)
                 for group in _groups(files, count)]
     jobs = []
     for path, wanted in zip(files, pieces, strict=True):
-        message = outgoing.message(replace(request, source=Source("file", [path], formats)),
-                                   None)
+        message = for_worker(replace(request, source=Source("file", [path], formats)), None)
         ranges = linerange.cut(path, wanted) if wanted > 1 else [(0, os.path.getsize(path))]
         if len(ranges) == 1 and formats.for_path(path) != "jsonl":
             jobs.append(message)
         else:
-            jobs.extend({**message, "ranges": [[path, start, end]]} for start, end in ranges)
+            jobs.extend(replace(message, ranges=((path, start, end),)) for start, end in ranges)
     return jobs
 
 
@@ -123,25 +123,26 @@ def _groups(files: list[str], count: int) -> list[list[str]]:
     return groups
 
 
-def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | None,
-            slot: payloads.PayloadRef | None) -> tuple[dict, bytes]:
+def joined(replies: list[Reply], spills: list[str], keep: int | None,
+           slot: payloads.PayloadRef | None) -> Reply:
     """One reply from the groups' replies, in input order, as one worker would give it: the
     kept texts, every text in the payload when there are more, and the first error with
     what came before it. As jq does, a jq error ends only its own input (the groups after
     it run, and the first such error is reported, counted, after all); any other failure
     (bad input, halt, compile error) ends the run (the groups after it are dropped)."""
-    texts, total, messages, error, halted = [], 0, [], None, False
+    texts: list[bytes] = []
+    total, messages, error, halted = 0, [], None, False
     run_errors: list[str] = []
-    for count, (header, body) in enumerate(replies, 1):
-        texts.extend(split(body, header["sizes"]))
-        total += header["total"]
-        messages += header["messages"]
-        if header["error"] and header.get("run_error"):
-            first, failed = header["run_error"]
+    for count, (end, part) in enumerate(replies, 1):
+        texts.extend(part)
+        total += end.total
+        messages += end.messages
+        if end.error and end.run_error:
+            first, failed = end.run_error
             run_errors += [first] * failed
-        elif header["error"] or header.get("halted"):  # a halt ends the run too
-            error, replies, spills = header["error"], replies[:count], spills[:count]
-            halted = bool(header.get("halted"))
+        elif end.error or end.halted:  # a halt ends the run too
+            error, replies, spills = end.error, replies[:count], spills[:count]
+            halted = end.halted
             break
     if error is None and run_errors:
         error = failures.run_error(str(libjq.failed_inputs(run_errors)), total).to_wire()
@@ -150,21 +151,18 @@ def joined(replies: list[tuple[dict, bytes]], spills: list[str], keep: int | Non
     if slot is not None and total > len(shown):
         _write_payload(slot, replies, spills)
         spilled = True
-    header = {"status": "error" if error else "ok", "error": error, "total": total,
-              "sizes": [len(t.encode()) for t in shown], "spilled": spilled,
-              "spill_error": None, "messages": messages, "engine": "parallel",
-              "halted": halted}
-    return header, "".join(shown).encode()
+    return protocol.End(error=error, total=total, spilled=spilled, messages=messages,
+                        engine="parallel", halted=halted), shown
 
 
-def _write_payload(slot: payloads.PayloadRef, replies: list[tuple[dict, bytes]],
+def _write_payload(slot: payloads.PayloadRef, replies: list[Reply],
                    spills: list[str]) -> None:
     """Every result, in order: each group's kept texts, then what it spilled."""
     slot.path.parent.mkdir(parents=True, exist_ok=True)
     with open(slot.path, "wb") as out:
-        for (header, body), spill in zip(replies, spills, strict=True):
-            if header["spilled"] and os.path.exists(spill):
+        for (end, texts), spill in zip(replies, spills, strict=True):
+            if end.spilled and os.path.exists(spill):
                 with open(spill, "rb") as rest:  # the group's whole output, kept ones first
                     shutil.copyfileobj(rest, out)
             else:
-                out.writelines(t.encode() + b"\n" for t in split(body, header["sizes"]))
+                out.writelines(t + b"\n" for t in texts)

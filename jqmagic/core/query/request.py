@@ -6,16 +6,19 @@ from __future__ import annotations
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from jqmagic.core import sources
+from jqmagic.core import payloads, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import (
     FORMAT_KEYS,
     SOURCE_KINDS,
     Bounds,
+    JsonText,
     PrintOptions,
     Source,
     source_from,
 )
+from jqmagic.core.query import protocol
+from jqmagic.core.settings import env_text, settings
 from jqmagic.core.words import preview, term
 
 
@@ -53,6 +56,9 @@ class Request:
 
 _GROUPS = {"run": RunOptions, "printing": PrintOptions}
 _BOUND_KEYS = {"limit": "max_results", "max_tokens": "max_tokens", "passthrough": "passthrough"}
+# What the worker must know of the caller's settings (the sandbox and the limits).
+WORKER_SETTINGS = ("sandbox", "allowed_roots", "exec_allowed", "exec_timeout",
+                   "exec_max_bytes", "doc_cache_bytes", "fast_path")
 _KNOWN = {*SOURCE_KINDS, *FORMAT_KEYS, *_BOUND_KEYS, "positional", "value_given",
           *(f.name for cls in _GROUPS.values() for f in fields(cls))}
 
@@ -87,8 +93,45 @@ def build(program: Any, source: Any, args: dict[str, Any] | None,
     if not 0 <= printing.indent <= 7:
         raise JqMagicError("INVALID_ARGUMENT", f"Cannot indent by {printing.indent} "
                            "characters.", f"jq indents by 0 to 7 spaces ({term('indent')}).")
-    return Request(program, src, check_args(args), run, printing, Bounds.default(**bounds),
-                   positional)
+    return Request(program, src, check_args(args), run, printing, _bounds(bounds), positional)
+
+
+def _bounds(given: dict[str, Any]) -> Bounds:
+    """Every result unless a bound is given as a number (``limit=100``, ``max_tokens``):
+    the core is complete; a face that shows results bounds them."""
+    numbers = {k: v for k, v in given.items() if k != "passthrough" and v is not None}
+    if given.get("passthrough") or not numbers:
+        return Bounds.complete()
+    return Bounds.default(**numbers)
+
+
+def for_worker(request: Request, slot: payloads.PayloadRef | None) -> protocol.QueryRequest:
+    """The worker's message for ``request``: every text back as it comes when complete,
+    else the kept ones, the rest spilled to ``slot``."""
+    run, printing = request.run, request.printing
+    return protocol.QueryRequest(
+        program=request.program,
+        source=protocol.SourceSpec.of(request.source),
+        run=protocol.RunSpec(
+            slurp=run.slurp, null_input=run.null_input, raw_input=run.raw_input,
+            timeout=timeout(request), library_paths=run.library_paths, cache=run.cache,
+            stream_eval=run.stream_eval, stream_events=run.stream_events,
+            stream_errors=run.stream_errors, seq=run.seq),
+        args={k: v for k, v in request.args.items() if not isinstance(v, JsonText)},
+        json_args={k: str(v) for k, v in request.args.items() if isinstance(v, JsonText)},
+        layout=printing.layout(),
+        dump=protocol.Dump(printing.ascii, printing.color, env_text("JQ_COLORS") or None),
+        positional=request.positional,
+        keep=None if request.bounds.passthrough else request.bounds.max_results,
+        spill=None if slot is None else str(slot.path),
+        caller=protocol.caller_settings(WORKER_SETTINGS),
+    )
+
+
+def timeout(request: Request) -> float | None:
+    """The program's time limit: the request's (0 or less: none), else the setting."""
+    given = settings.timeout if request.run.timeout is None else request.run.timeout
+    return given if given and given > 0 else None
 
 
 def _field_names(cls: type) -> set[str]:

@@ -11,6 +11,7 @@ from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.options import Bounds
 from jqmagic.core.query import bounds
+from jqmagic.core.query.protocol import End
 from jqmagic.core.settings import estimate_tokens
 
 
@@ -57,15 +58,6 @@ class QueryResult:
         return f"<QueryResult {self.program!r}: {self.total} result(s)>"
 
 
-def split(body: bytes, sizes: list[int]) -> list[str]:
-    """The result texts a worker reply holds back to back."""
-    texts, pos = [], 0
-    for size in sizes:
-        texts.append(body[pos:pos + size].decode("utf-8", "surrogatepass"))
-        pos += size
-    return texts
-
-
 _COLOR = re.compile("\x1b\\[[0-9;]*m")
 
 
@@ -88,21 +80,20 @@ def _store(json_text: str, result: QueryResult) -> str:
     return f"payload {stored.id} ({stored.path})"
 
 
-def bounded(program: str, texts: list[str], header: dict, raw: bool, limits: Bounds,
+def bounded(program: str, texts: list[str], end: End, raw: bool, limits: Bounds,
             spilled: payloads.PayloadRef | None, several_inputs: bool = False) -> QueryResult:
     """The result of a run, cut to ``limits`` with one line saying how and where the rest is."""
     values = parse_values(texts)
     printed = [v if raw and isinstance(v, str) else t for v, t in zip(values, texts, strict=True)]
     text = "\n".join(printed)
-    total = header["total"]
-    result = QueryResult(program, values, text, total, raw=raw, messages=header["messages"],
-                         engine=header.get("engine"), printed=printed,
-                         halted=header.get("halted", False))
+    total = end.total
+    result = QueryResult(program, values, text, total, raw=raw, messages=end.messages,
+                         engine=end.engine, printed=printed, halted=end.halted)
     payload = None
     if spilled is not None:
         result.payload_id, payload = spilled.id, f"payload {spilled.id} ({spilled.path})"
-    elif header.get("spill_error"):
-        payload = f"nowhere: it could not be saved ({header['spill_error']})"
+    elif end.spill_error:
+        payload = f"nowhere: it could not be saved ({end.spill_error})"
     if total == 0:
         result.message = bounds.NO_RESULTS
     elif not limits.passthrough and total > len(values):

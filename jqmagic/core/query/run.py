@@ -1,25 +1,30 @@
-"""One query, in stages: build the request, run it in the worker, bound the result, hint."""
+"""One query, in stages: build the request, run it in the worker (its results as they
+come), gather them (bounded only when a face asks), hint."""
 
 from __future__ import annotations
 
+import contextlib
 import glob
 import time
+from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any
 
 from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import outgoing
+from jqmagic.core.query import protocol
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.failures import UNDEFINED_VAR
-from jqmagic.core.query.result import QueryResult, bounded, split
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query.result import QueryResult, bounded, parse_values
+from jqmagic.core.query.supervisor import shared_worker
+from jqmagic.core.settings import settings
 
 
 def query(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
           namespace: dict[str, Any] | None = None, **options: Any) -> QueryResult:
-    """Run the jq ``program`` over exactly one source, as the jq command line would.
+    """Run the jq ``program`` over exactly one source, as the jq command line would, and
+    gather every result.
 
     Sources: a positional ``source`` (path, glob, list of paths, JSON text or a Python
     value), or one of ``file=``, ``text=``, ``value=`` (``value=None`` is null), ``exec=``
@@ -28,11 +33,12 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
     ``--argjson``); a ``$name`` left unbound is looked up in ``namespace``.
 
     Options: ``raw``, ``compact``, ``indent``, ``tab``, ``sort_keys`` (printing);
-    ``slurp``, ``null_input``, ``raw_input``, ``timeout``, ``library_paths``, ``cache``
-    (running); ``jsonl``, ``yaml``, ``jsonc`` (forcing a format); ``limit``,
-    ``max_tokens``, ``passthrough`` (bounds: at most ``limit`` results, default 100, and
-    about ``max_tokens`` tokens are kept unless ``passthrough``; the rest is saved in the
-    payload store and the result says where).
+    ``slurp``, ``null_input``, ``raw_input``, ``timeout`` (seconds; 0 for none),
+    ``library_paths``, ``cache`` (running); ``jsonl``, ``yaml``, ``jsonc`` (forcing a
+    format). ``.values`` holds every result (TOO_LARGE past ``settings.result_bytes`` of
+    text: :func:`query_iter` streams them instead). A face that shows results bounds them:
+    ``limit=N`` and ``max_tokens=N`` keep the first N results and about N tokens, the whole
+    output going to the payload store, and the result says where.
 
     Every query runs in a supervised worker process (the fast path on cached parsed
     trees, else libjq): a runaway or out-of-memory program costs that worker, never the
@@ -40,32 +46,155 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
 
     >>> query(".a", text='{"a": 1234567890123456789}').values
     [1234567890123456789]
+    >>> len(query(".[]", value=list(range(1000))).values)
+    1000
     """
     started = time.perf_counter()
-    request = requests.build(program, source, args, options)
-    request = _bind_namespace(request, namespace)
+    request = _bind_namespace(requests.build(program, source, args, options), namespace)
     slot = None if request.bounds.passthrough else payloads.reserve()
     try:
-        if request.run.dask is not None or request.run.reduce:
-            from jqmagic.core.query import daskrun  # imported by the runs that use it
-
-            header, body = daskrun.run(request, slot)
-        elif request.run.parallel:
-            from jqmagic.core.query import parallel
-
-            header, body = parallel.run(request, slot)
-        else:
-            header, body = _run(request, slot, namespace)
+        end, texts = _gathered(request, slot, namespace)
     except JqMagicError:  # stopped, interrupted or crashed: no partial payload stays behind
         if slot is not None:
             payloads.release(slot)
         raise
-    texts = split(body, header["sizes"])
-    spilled = payloads.settle(slot) if header["spilled"] else None
-    result = bounded(request.program, texts, header, request.printing.raw, request.bounds,
+    return _result(request, end, texts, slot, started)
+
+
+def query_iter(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
+               namespace: dict[str, Any] | None = None, **options: Any) -> Iterator[Any]:
+    """The values of :func:`query`, yielded as the worker produces them (for outputs
+    bigger than memory; stop early by closing the iterator or breaking out of the loop).
+    An error is raised after the values that came before it, as jq prints them.
+
+    >>> next(query_iter("range(10**9)", null_input=True))
+    0
+    """
+    with open_results(program, source, args=args, namespace=namespace, **options) as run:
+        for text in run.texts():
+            yield parse_values([text])[0]
+
+
+@contextlib.contextmanager
+def open_results(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
+                 namespace: dict[str, Any] | None = None,
+                 **options: Any) -> Iterator[Results]:
+    """A query's :class:`Results` as they come (the command line prints them so); the run
+    stops when the block ends."""
+    request = _bind_namespace(requests.build(program, source, args, options), namespace)
+    run = Results(request, namespace)
+    try:
+        yield run
+    finally:
+        run.close()
+
+
+class Results:
+    """One query's result texts, read as the worker sends them; :attr:`end` says how it
+    ended once :meth:`texts` is done (its error raised there, after what came before)."""
+
+    def __init__(self, request: requests.Request, namespace: dict[str, Any] | None):
+        self.request, self._namespace = request, namespace
+        self.end: protocol.End | None = None
+        self._replies: Iterator[protocol.Chunk | protocol.End] | None = None
+
+    def texts(self) -> Iterator[str]:
+        if self.request.run.dask is not None or self.request.run.reduce or \
+                self.request.run.parallel:
+            self.end, texts = _gathered(self.request, None, self._namespace)
+            yield from (t.decode("utf-8", "surrogatepass") for t in texts)
+        else:
+            self._replies = _replies(self.request, None, self._namespace)
+            for reply in self._replies:
+                if isinstance(reply, protocol.End):
+                    self.end = reply
+                else:
+                    yield from (t.decode("utf-8", "surrogatepass") for t in reply.texts)
+        if self.end is not None and self.end.error:
+            raise JqMagicError.from_wire(self.end.error)
+
+    def close(self) -> None:
+        """Stop the run if it still goes on (the worker stops at its next chunk)."""
+        if self._replies is not None and hasattr(self._replies, "close"):
+            self._replies.close()
+
+
+def _gathered(request: requests.Request, slot: payloads.PayloadRef | None,
+              namespace: dict[str, Any] | None) -> tuple[protocol.End, list[bytes]]:
+    """Every text of a run (the kept ones, when bounded) and its end; TOO_LARGE when a
+    complete run's texts pass ``settings.result_bytes``."""
+    if request.run.dask is not None or request.run.reduce:
+        from jqmagic.core.query import daskrun  # imported by the runs that use it
+
+        return daskrun.run(request, slot)
+    if request.run.parallel:
+        from jqmagic.core.query import parallel
+
+        return parallel.run(request, slot)
+    texts: list[bytes] = []
+    size, budget = 0, settings.result_bytes
+    replies = _replies(request, slot, namespace)
+    try:
+        for reply in replies:
+            if isinstance(reply, protocol.End):
+                return reply, texts
+            texts.extend(reply.texts)
+            size += sum(map(len, reply.texts))
+            if size > budget:
+                raise _too_many_bytes(size, budget)
+    finally:
+        replies.close()
+    raise AssertionError("a reply always ends")  # pragma: no cover
+
+
+def _too_many_bytes(size: int, budget: int) -> JqMagicError:
+    return JqMagicError(
+        "TOO_LARGE", f"The results passed {budget / 2**20:,.0f} MB of text ({size:,} bytes "
+        "so far) and were not all kept in memory.",
+        "Stream them with jqmagic.query_iter(...) (or the command line into a file), keep "
+        "a bounded part with limit=N, or select less.")
+
+
+def _replies(request: requests.Request, slot: payloads.PayloadRef | None,
+             namespace: dict[str, Any] | None) -> Iterator[protocol.Chunk | protocol.End]:
+    """The worker's replies to ``request``; ``$name``s jq reports undefined are bound from
+    ``namespace`` and the request asked again (before any result came)."""
+    worker = shared_worker()
+    while True:
+        replies = worker.ask(requests.for_worker(request, slot), requests.timeout(request))
+        first = next(replies)
+        if isinstance(first, protocol.End) and first.error and namespace:
+            retry = _with_namespace(request, first.error, namespace)
+            if retry is not None:
+                request = retry
+                continue
+        yield first
+        yield from replies
+        return
+
+
+def _with_namespace(request: requests.Request, error: dict[str, Any],
+                    namespace: dict[str, Any]) -> requests.Request | None:
+    """``request`` with the ``$name``s an INVALID_QUERY says are undefined bound from
+    ``namespace``; None when it does not hold them all."""
+    if error["code"] != "INVALID_QUERY":
+        return None
+    missing = set(UNDEFINED_VAR.findall(error["message"] + error.get("hint", "")))
+    missing -= set(request.args)
+    found = {name: namespace[name] for name in missing if name in namespace}
+    return _with_args(request, found) if found and len(found) == len(missing) else None
+
+
+def _result(request: requests.Request, end: protocol.End, texts: list[bytes],
+            slot: payloads.PayloadRef | None, started: float) -> QueryResult:
+    """The :class:`QueryResult` of a finished run (its error raised, holding the result of
+    what came before it, as jq prints it)."""
+    decoded = [t.decode("utf-8", "surrogatepass") for t in texts]
+    spilled = payloads.settle(slot) if end.spilled and slot is not None else None
+    result = bounded(request.program, decoded, end, request.printing.raw, request.bounds,
                      spilled, _several_inputs(request))
     result.elapsed = time.perf_counter() - started
-    error = JqMagicError.from_wire(header["error"]) if header["error"] else None
+    error = JqMagicError.from_wire(end.error) if end.error else None
     if request.source.kind not in ("exec", "null"):
         _add_shape_hint(result, error, request)
     if error is not None:
@@ -88,23 +217,6 @@ def _bind_namespace(request: requests.Request,
 
 def _with_args(request: requests.Request, found: dict[str, Any]) -> requests.Request:
     return replace(request, args={**request.args, **requests.check_args(found)})
-
-
-def _run(request: requests.Request, slot: payloads.PayloadRef | None,
-         namespace: dict[str, Any] | None) -> tuple[dict, bytes]:
-    """Ask the worker; bind ``$name``s jq reports undefined from ``namespace`` and retry."""
-    worker = shared_worker()
-    while True:
-        header, body = worker.request(outgoing.message(request, slot), outgoing.timeout(request))
-        error = header["error"]
-        if not error or error["code"] != "INVALID_QUERY" or not namespace:
-            return header, body
-        missing = set(UNDEFINED_VAR.findall(error["message"] + error.get("hint", "")))
-        found = {name: namespace[name] for name in missing - set(request.args)
-                 if name in namespace}
-        if not found or len(found) < len(missing - set(request.args)):
-            return header, body
-        request = _with_args(request, found)
 
 
 def clear_cache() -> None:

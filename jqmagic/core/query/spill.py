@@ -39,6 +39,13 @@ class Spill:
         except OSError as exc:
             self.error = exc.strerror or str(exc)
 
+    def discard(self) -> None:
+        """Forget what was written (an engine that declined): the next one writes anew."""
+        self.close()
+        self._file, self.error = None, None
+        if self.path is not None and os.path.exists(self.path):
+            os.remove(self.path)
+
     def close(self) -> None:
         if self._file is not None:
             try:

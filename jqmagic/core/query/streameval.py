@@ -15,14 +15,15 @@ import json
 import os
 import time
 from collections.abc import Iterator
-from dataclasses import dataclass, field, replace
+from dataclasses import replace
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import Formats
 from jqmagic.core.query import libjq, progress, streamfast, streamread
 from jqmagic.core.query.doccache import gc_paused
-from jqmagic.core.query.spill import Spill
+from jqmagic.core.query.outcome import dump_flags, ended, named
+from jqmagic.core.query.protocol import End, QueryRequest
+from jqmagic.core.query.sink import Sink
 from jqmagic.core.query.streamread import Guarded, Inexact, NotStreamable
 from jqmagic.core.query.streamshape import FORMS, Plan, plan
 from jqmagic.core.settings import settings
@@ -32,25 +33,13 @@ BATCH = 256  # elements parsed by libjq at a time
 BEAT_SECONDS = 1.0  # how often a long pass restarts the program's clock (see ``progress``)
 
 
-@dataclass
-class Outcome:
-    """What a streamed run produced, as the worker's reply needs it."""
-
-    kept: list[bytes]
-    total: int
-    spill: Spill
-    error: Exception | None = None  # libjq's CompileError, RunError or Halt
-    messages: list[str] = field(default_factory=list)
-    engine: str = "stream"  # "stream-fast" when jqlang ran F and TAIL
-
-
 class _Programs:
     """The programs of one streamed query, compiled with its arguments (messages kept)."""
 
-    def __init__(self, cache: libjq.ProgramCache, request: dict, named: dict):
-        self._cache, self._named = cache, named
-        self._paths = request["run"].get("library_paths") or None
-        self._positional = request.get("positional", ())
+    def __init__(self, cache: libjq.ProgramCache, request: QueryRequest):
+        self._cache, self._named = cache, named(request)
+        self._paths = list(request.run.library_paths) or None
+        self._positional = request.positional
         self._used: dict[str, libjq.Program] = {}
 
     def get(self, text: str) -> libjq.Program:
@@ -64,31 +53,30 @@ class _Programs:
         return [m for p in self._used.values() for m in p.messages]
 
 
-def answer(cache: libjq.ProgramCache, request: dict, named: dict) -> Outcome | None:
+def answer(cache: libjq.ProgramCache, request: QueryRequest, sink: Sink) -> End | None:
     """The streamed answer to a worker request, or None when it is not for streaming (a
     small file, another format) or a small file's text does not stream exactly."""
     files = _files(request)
     if files is None:
         return None
     big = any(os.path.getsize(f) > settings.doc_cache_bytes for f, _ in files)
-    if not big and not request["run"].get("stream_eval"):
+    if not big and not request.run.stream_eval:
         return None
     if any(fmt == "jsonl" for _, fmt in files):  # libjq reads lines one at a time itself
-        request["run"]["cache"] = False
         return None
-    shape = plan(request["program"])
-    if shape is None or any(fmt != "json" for _, fmt in files) or request["run"]["slurp"]:
+    shape = plan(request.program)
+    if shape is None or any(fmt != "json" for _, fmt in files) or request.run.slurp:
         if not big:
             raise JqMagicError("INVALID_ARGUMENT", "This program cannot be streamed: "
                                f"{term('stream_eval')} takes one JSON document per file "
                                f"and a program of the form {' or '.join(FORMS)}.",
                                f"Drop {term('stream_eval')}, or rewrite the program in one "
                                "of these forms.")
-        raise _too_large(files, shape is not None and not request["run"]["slurp"])
+        raise _too_large(files, shape is not None and not request.run.slurp)
     try:
         with gc_paused():  # the values built hold no cycles: collections only cost time
-            return _stream(_Programs(cache, request, named), request, shape,
-                           [f for f, _ in files])
+            return _stream(_Programs(cache, request), request, shape, [f for f, _ in files],
+                           sink)
     except (Inexact, NotStreamable) as exc:
         if not big:
             return None
@@ -98,13 +86,12 @@ def answer(cache: libjq.ProgramCache, request: dict, named: dict) -> Outcome | N
                            f"with {term('jsonl')}.") from exc
 
 
-def _files(request: dict) -> list[tuple[str, str]] | None:
+def _files(request: QueryRequest) -> list[tuple[str, str]] | None:
     """The request's files with their formats, when it names files and runs per input."""
-    run, source = request["run"], request["source"]
-    if source["kind"] != "file" or run["raw_input"] or run["null_input"]:
+    run, source = request.run, request.source.source()
+    if source.kind != "file" or run.raw_input or run.null_input:
         return None
-    formats = Formats(**source["formats"])
-    return [(f, formats.for_path(f)) for f in sources.resolve_files(source["spec"])]
+    return [(f, source.formats.for_path(f)) for f in sources.resolve_files(source.spec)]
 
 
 def _too_large(files: list[tuple[str, str]], by_format: bool) -> JqMagicError:
@@ -123,44 +110,29 @@ def _too_large(files: list[tuple[str, str]], by_format: bool) -> JqMagicError:
         f"[.items[] | select(.ok)] | length). {budget}")
 
 
-def _stream(programs: _Programs, request: dict, shape: Plan, files: list[str]) -> Outcome:
+def _stream(programs: _Programs, request: QueryRequest, shape: Plan, files: list[str],
+            sink: Sink) -> End:
     """Run ``shape`` over each file in turn; as jq does with several inputs, a failing
     input ends its own results only (the first failure is reported at the end)."""
-    beat = _Beat(request["run"].get("timeout"))
-    if streamfast.usable(request, shape, files):
-        spill = Spill(request.get("spill"))
-        try:
-            fast = streamfast.answer(request, shape, files[0], spill, beat)
-        finally:
-            spill.close()
-        if fast is not None:
-            return Outcome(fast[0], fast[1], spill, engine="stream-fast")
-        if spill.path is not None and os.path.exists(spill.path):
-            os.remove(spill.path)  # libjq answers from the start
-    keep, out = request["keep"], Outcome([], 0, Spill(request.get("spill")))
-    dump = request.get("dump", {})
-    flags = libjq.dump_flags(**request["layout"], ascii=dump.get("ascii", False),
-                             color=dump.get("color", False), colors=dump.get("colors"))
+    beat = _Beat(request.run.timeout)
+    if streamfast.usable(request, shape, files) and \
+            streamfast.answer(request, shape, files[0], sink, beat):
+        sink.close()
+        return sink.end(engine="stream-fast")
+    flags = dump_flags(request)
     errors: list[str] = []
+    error: Exception | None = None
     try:
         for path in files:
             try:
-                for result in _file_results(programs, request["program"], shape, path, beat):
-                    data = libjq.dump(result, flags).encode()
-                    out.total += 1
-                    if keep is None or len(out.kept) < keep:
-                        out.kept.append(data)
-                    else:
-                        out.spill.add(out.kept, data)
+                for result in _file_results(programs, request.program, shape, path, beat):
+                    sink.add(libjq.dump(result, flags).encode())
             except libjq.RunError as exc:
                 errors.append(str(exc))
-        out.error = libjq.failed_inputs(errors) if errors else None
+        error = libjq.failed_inputs(errors) if errors else None
     except (libjq.CompileError, libjq.Halt) as exc:
-        out.error = exc
-    finally:
-        out.spill.close()
-        out.messages = programs.messages()
-    return out
+        error = exc
+    return ended(sink, error, programs.messages(), "stream", request.program)
 
 
 class _Beat:

@@ -20,58 +20,60 @@ from jqmagic.core.jqlang.node import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.query import fastpath, streamread
-from jqmagic.core.query.spill import Spill
+from jqmagic.core.query.protocol import QueryRequest
+from jqmagic.core.query.sink import Sink
 from jqmagic.core.query.streamread import Guarded
 from jqmagic.core.query.streamshape import Plan
-from jqmagic.core.settings import settings
 
 
-def usable(request: dict, shape: Plan, files: list[str]) -> bool:
+def usable(request: QueryRequest, shape: Plan, files: list[str]) -> bool:
     """Whether the fast path may try: its options, one file, a path of keys only."""
-    dump = request.get("dump", {})
-    return (settings.fast_path and len(files) == 1 and shape.mode != "value"
-            and not dump.get("ascii") and not dump.get("color")
-            and not request.get("positional") and not request.get("json_args")
-            and all(type(step) is str for step in shape.path)
-            and fastpath._environment(request["args"]) is not None)
+    return (fastpath.usable(request) and len(files) == 1 and shape.mode != "value"
+            and all(type(step) is str for step in shape.path))
 
 
-def answer(request: dict, shape: Plan, path: str, spill: Spill,
-           beat: Any) -> tuple[list[bytes], int] | None:
-    """The kept texts and the total, or None when the fast path declines."""
-    env = request["args"]
+def answer(request: QueryRequest, shape: Plan, path: str, sink: Sink, beat: Any) -> bool:
+    """Whether the fast path answered into ``sink`` (False: it declined, and the sink is
+    ready for libjq to start again)."""
+    env = request.args
     each = _compiled(shape.each, env)
     tail = _compiled(shape.tail, env) if shape.tail not in (None, "length") else None
     if each is None or (tail is None and shape.tail not in (None, "length")):
-        return None
-    keep, kept, total = request["keep"], [], 0
+        return False
+    sink.hold()  # the file's literals are learnt at the end, if need be
     try:
-        with open(sources.open_file(path), "rb") as handle:
-            literals = Literals.of_file(path, file_stamp(os.fstat(handle.fileno())))
-            runtime.start(None, literals)
-            reader = Guarded(handle, beat)
-            found = streamread.target(reader, shape.path)
-            reader.settle()
-            if found.stand_in is not None:
-                return None
-            handle.seek(0)
-            reader = Guarded(handle, beat)
-            elements = streamread.elements(reader, shape.path, found.kind, floats=True)
-            printer = Printer(literals, **request["layout"])
-            for value in _results(shape, each, tail, env, _beating(elements, beat)):
-                total += 1
-                if keep is None or len(kept) < keep:
-                    kept.append(printer.text(value).encode())
-                else:
-                    spill.add(kept, printer.text(value).encode())
-            reader.settle()
-        runtime.check()  # what jqlang checks at the end of every run (a ?// left early)
-        if runtime.state.floats_compared and literals.long:
-            return None
+        return _answer(request, shape, path, sink, beat, each, tail)
     except (NotMine, JqError, RecursionError, streamread.Inexact,
             streamread.NotStreamable):
-        return None
-    return kept, total
+        sink.restart()
+        return False
+    finally:
+        sink.release()
+
+
+def _answer(request: QueryRequest, shape: Plan, path: str, sink: Sink, beat: Any,
+            each: Any, tail: Any) -> bool:
+    """The pass itself; raises to decline."""
+    env = request.args
+    with open(sources.open_file(path), "rb") as handle:
+        literals = Literals.of_file(path, file_stamp(os.fstat(handle.fileno())))
+        runtime.start(None, literals)
+        reader = Guarded(handle, beat)
+        found = streamread.target(reader, shape.path)
+        reader.settle()
+        if found.stand_in is not None:
+            return False
+        handle.seek(0)
+        reader = Guarded(handle, beat)
+        elements = streamread.elements(reader, shape.path, found.kind, floats=True)
+        printer = Printer(literals, **request.layout)
+        for value in _results(shape, each, tail, env, _beating(elements, beat)):
+            sink.add(printer.text(value).encode())
+        reader.settle()
+    runtime.check()  # what jqlang checks at the end of every run (a ?// left early)
+    if runtime.state.floats_compared and literals.long:
+        raise NotMine("long number literals were compared")
+    return True
 
 
 def _compiled(text: str, env: dict) -> Any:

@@ -1,220 +1,228 @@
-"""The supervisor of the worker process where every query runs (see ``serve``).
+"""The worker process: read a request, answer it with the fast path or libjq, the results
+sent to the caller as they are produced (see ``protocol`` and ``sink``).
 
-libjq holds the GIL while it runs and aborts its process when memory runs out; any
-program can loop forever or build a value bigger than memory. So no query runs in the
-caller's (the notebook kernel's) process: one long-lived worker, started on first use,
-keeps compiled programs and parsed documents. A timeout, an interrupt, a memory cap or a
-crash costs one restarted worker, never the caller; each is reported as a
-:class:`JqMagicError`.
+Everything that can run away or run out of memory happens here, never in the caller:
+reading and converting the source (YAML, JSONC, a command's output), parsing it (kept in
+the document cache for later queries), and running the program. Errors travel back as
+data (``code``, ``message``, ``hint``, ``detail``), so the caller raises the very error
+this side made.
 """
 
 from __future__ import annotations
 
-import atexit
 import contextlib
-import json
+import dataclasses
 import os
-import select
-import shutil
+import re
+import resource
 import signal
-import subprocess
-import sys
-import tempfile
 import threading
 import time
-from collections.abc import Iterator
-from typing import Any
+from typing import BinaryIO
 
-from jqmagic.core import sandbox
+from jqmagic.core import sandbox, sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import progress
-from jqmagic.core.query.wire import read_frame, write_frame
+from jqmagic.core.options import Formats
+from jqmagic.core.query import (
+    doccache,
+    failures,
+    fastpath,
+    libjq,
+    linerange,
+    progress,
+    protocol,
+    streameval,
+)
+from jqmagic.core.query.jvcache import JvCache
+from jqmagic.core.query.outcome import dump_flags, ended, named
+from jqmagic.core.query.sink import Channel, Sink, Stopped
 from jqmagic.core.settings import settings
-from jqmagic.core.sources import dumps
 from jqmagic.core.words import term
 
-GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)
-START_UP = 60.0  # seconds a worker may take to start and take a request
+jv_documents = JvCache(lambda: fastpath.documents.size)
+"""Files parsed by libjq (the fast path's trees are ``fastpath.documents``): one budget."""
+fastpath.documents.others = lambda: jv_documents.size
 
 
-def default_memory_limit() -> int:
-    """Three quarters of physical memory: a runaway program fails, the machine survives."""
+def _apply_caller(caller: protocol.Caller) -> None:
+    """Take the caller's settings, working directory and home, so paths read as there."""
+    for name, value in caller.settings.items():
+        setattr(settings, name, value)
+    if caller.home:
+        os.environ["HOME"] = caller.home
+    if caller.payload_dir:
+        os.environ["JQMAGIC_PAYLOAD_DIR"] = caller.payload_dir
+    if caller.cwd and caller.cwd != os.getcwd():
+        with contextlib.suppress(OSError):  # a folder removed since: paths are NOT_FOUND
+            os.chdir(caller.cwd)
+
+
+def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
+            channel: Channel | None = None) -> protocol.End:
+    """Answer one request, its texts into a :class:`Sink` on ``channel`` (None: only
+    counted): a streamed pass for a big file, else the fast path when it knows the
+    program, else libjq."""
+    _apply_caller(request.caller)
+    sink = Sink(channel, request.keep, request.spill, request.run.timeout)
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 // 4
-    except (ValueError, OSError):
-        return 0
+        try:
+            sandbox.check_program(request.program, list(request.run.library_paths))
+            if request.ranges:
+                return _ranges(programs, request, sink)
+            if not _events(request.run):
+                streamed = streameval.answer(programs, request, sink)
+                if streamed is not None:
+                    return streamed
+            if fastpath.answer(request, sink):
+                sink.close()
+                return sink.end(engine="fast")
+            return _with_libjq(programs, request, sink)
+        finally:
+            sink.close()
+    except Stopped:
+        return sink.end(stopped=True)
+    except JqMagicError as exc:
+        return sink.end(error=exc.to_wire())
+    except MemoryError:
+        fastpath.documents.clear()
+        jv_documents.clear()
+        return sink.end(error=JqMagicError(
+            "TOO_LARGE", "The jq program ran out of memory and was stopped.",
+            "Query a smaller part (e.g. .items[:1000]) or stream with "
+            f"{term('jsonl')}.").to_wire())
 
 
-class Worker:
-    """A handle on one worker process, restarted when it dies or is killed."""
+def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
+                sink: Sink) -> protocol.End:
+    run = request.run
+    error, program, prepared = None, None, None
+    source = request.source.source()
+    if run.raw_input:  # -R reads each file's own lines: no YAML or JSONC conversion
+        source = dataclasses.replace(source, formats=Formats(False, False, False))
+    try:
+        program = programs.get(request.program, named(request),
+                               list(run.library_paths) or None, request.positional)
+        flags = dump_flags(request)
+        with contextlib.ExitStack() as stack:
+            parsed = _cached_inputs(stack, source, request)
+            if parsed is not None:
+                for text in libjq.run_parsed(program, parsed, null_input=run.null_input,
+                                             slurp=run.slurp, flags=flags):
+                    sink.add(text.encode())
+            else:
+                prepared = stack.enter_context(sources.prepare(source, run.timeout))
+                try:
+                    for text in libjq.run(program, prepared.files, null_input=run.null_input,
+                                          slurp=run.slurp, raw_input=run.raw_input,
+                                          flags=flags, parse_flags=_events(run),
+                                          stdin=prepared.stdin):
+                        sink.add(text.encode())
+                except libjq.InputError as exc:  # said while the converted files still exist
+                    error = failures.input_error(str(exc), prepared)
+    except libjq.InputError as exc:
+        error = failures.input_error(str(exc), prepared or sources.Prepared())
+    except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:
+        error = exc
+    messages = program.messages if program is not None else []
+    return ended(sink, error, messages, "libjq", request.program)
 
-    def __init__(self, memory_limit: int | None = None):
-        self._given_limit = memory_limit
-        self.memory_limit = memory_limit or settings.worker_memory or default_memory_limit()
-        self._process: subprocess.Popen | None = None
-        self._stderr: Any = None
-        self._tmpdir = ""
-        self._sandboxed = False
-        self._lock = threading.Lock()
 
-    def _start(self) -> subprocess.Popen:
-        if self._process is not None and self._sandboxed != sandbox.enabled():
-            self.stop()  # its environment must follow the sandbox ($ENV shows no secrets)
-        if self._process is not None and self._process.poll() is None:
-            return self._process
-        self.memory_limit = self._given_limit or settings.worker_memory or \
-            default_memory_limit()
-        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close
-        # The worker's temporary files live in a folder of its own, removed with it, so a
-        # killed worker leaves nothing behind.
-        self._tmpdir = tempfile.mkdtemp(prefix="jqmagic-worker-")
-        self._sandboxed = sandbox.enabled()
-        environ = sandbox.safe_environment(os.environ) if self._sandboxed else os.environ
-        env = dict(environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit), TMPDIR=self._tmpdir)
-        self._process = subprocess.Popen(
-            [sys.executable, "-m", "jqmagic.core.query.serve"],
-            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
-            env=env, start_new_session=True, bufsize=0,
-        )
-        return self._process
+def _ranges(programs: libjq.ProgramCache, request: protocol.QueryRequest,
+            sink: Sink) -> protocol.End:
+    """Byte ranges of JSON Lines files (--parallel); ``retry`` when only the whole files
+    tell what went wrong."""
+    found = linerange.answer(programs, request, sink)
+    if found is None:
+        return protocol.End(engine="lines", retry=True)
+    return ended(sink, None, found, "lines", request.program)
 
-    def stop(self) -> None:
-        """Kill the worker (the next request starts a new one)."""
-        process, self._process = self._process, None
-        if process is None:
+
+_READS_INPUTS = re.compile(r"\binput")
+
+
+def _events(run: protocol.RunSpec) -> int:
+    """libjq's parser flags for jq's --seq, --stream and --stream-errors (0: whole values,
+    as the caches and the fast path hold them)."""
+    return (libjq.PARSE_STREAMING if run.stream_events or run.stream_errors else 0) | \
+        (libjq.PARSE_STREAM_ERRORS if run.stream_errors else 0) | \
+        (libjq.PARSE_SEQ if run.seq else 0)
+
+
+def _cached_inputs(stack: contextlib.ExitStack, source,
+                   request: protocol.QueryRequest) -> list | None:
+    """The source's values from the parsed-file cache, or None when the program must read
+    its inputs itself (``input``, ``inputs``, ``input_filename``, ``-R``, no cache, not a
+    file) or a file does not parse (libjq then reads it and reports where)."""
+    run = request.run
+    if (source.kind != "file" or not run.cache or run.raw_input or run.null_input
+            or _events(run) or _READS_INPUTS.search(request.program)):
+        return None
+    values: list = []
+    try:
+        for path in sources.resolve_files(source.spec):
+            values.extend(stack.enter_context(
+                jv_documents.values(path, source.formats.for_path(path))))
+    except libjq.InputError:
+        return None
+    return values
+
+
+def serve(requests: BinaryIO, replies: BinaryIO) -> None:
+    """Answer requests until the caller closes the pipe."""
+    programs = libjq.ProgramCache()
+    channel = Channel(requests, replies)
+    while True:
+        try:
+            message = protocol.read_request(protocol.read_frame(requests))
+        except EOFError:
             return
-        if process.poll() is None:
-            process.kill()
-            process.wait()
-        self._close(process)
-
-    def clear_cache(self) -> None:
-        """Forget every parsed document the worker keeps (no-op when none runs)."""
-        if self._process is not None and self._process.poll() is None:
-            self.request({"op": "clear_cache"}, 30)
-
-    def _close(self, process: subprocess.Popen) -> None:
-        for stream in (process.stdin, process.stdout, self._stderr):
-            if stream is not None:
-                stream.close()
-        shutil.rmtree(self._tmpdir, ignore_errors=True)
-
-    def warm(self) -> None:
-        """Start the worker now, so that its start-up overlaps the caller's own work (the
-        command line reads its arguments and input meanwhile)."""
-        with self._lock:
-            self._start()
-
-    def request(self, request: dict, timeout: float | None) -> tuple[dict, bytes]:
-        """Send one request and wait for its reply, at most ``timeout`` seconds (plus a
-        moment's grace, in which the fast path stops itself and keeps its parsed trees)."""
-        with self._lock:
-            process = self._start()
-            deadline = time.monotonic() + START_UP  # the program's clock starts at "begin"
-            try:
-                _check_stop()
-                write_frame(process.stdin, dumps(request).encode())
-                process.stdin.flush()
-                header = json.loads(self._receive(process, deadline))
-                while "event" in header:  # progress, before the reply
-                    if header["event"] != "begin":
-                        progress.reporter(header)
-                    if header["event"] in ("begin", "parsed"):  # the program's clock (re)starts
-                        deadline = None if timeout is None else \
-                            time.monotonic() + timeout + GRACE
-                    elif header["event"] == "parsing":  # bounded by memory, not by time
-                        deadline = None
-                    header = json.loads(self._receive(process, deadline))
-                body = self._receive(process, deadline)
-            except (KeyboardInterrupt, _Stopped):
-                self.stop()
-                raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
-                                   "The jq worker was restarted; nothing else was lost.") from None
-            except TimeoutError:
-                self.stop()
-                raise JqMagicError(
-                    "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
-                    "Narrow the input (e.g. .items[:100]) or raise the limit with "
-                    f"{term('timeout')}."
-                ) from None
-            except (EOFError, BrokenPipeError, OSError):
-                raise self._crashed() from None
-            return header, body
-
-    def _receive(self, process: subprocess.Popen, deadline: float | None) -> bytes:
-        stream = process.stdout
-        fd = stream.fileno()
-        # Wait in slices so that Ctrl-C in the caller is seen promptly.
-        while not select.select([fd], [], [], self._slice(deadline))[0]:
-            if process.poll() is not None:
-                raise EOFError
-            _check_stop()
-        return read_frame(stream)
-
-    @staticmethod
-    def _slice(deadline: float | None) -> float:
-        if deadline is None:
-            return 0.5
-        left = deadline - time.monotonic()
-        if left <= 0:
-            raise TimeoutError
-        return min(left, 0.5)
-
-    def _crashed(self) -> JqMagicError:
-        process = self._process
-        code = process.wait() if process is not None else None
-        self._stderr.seek(0)
-        stderr = self._stderr.read()[-2000:].decode("utf-8", "replace").strip()
-        self._process = None
-        if process is not None:
-            self._close(process)
-        # Out of memory ends libjq in an abort, orjson in a segfault, the kernel's OOM killer
-        # in SIGKILL: each is the memory cap at work, not a bug to report as such.
-        if "cannot allocate memory" in stderr or "MemoryError" in stderr or code in (
-                -signal.SIGKILL, -signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS):
-            return JqMagicError(
-                "TOO_LARGE", f"The query ran out of memory (the worker's cap is "
-                f"{self.memory_limit / 2**30:.1f} GiB) and was stopped.",
-                "Query a smaller part (e.g. .items[:1000]), print less (length, keys), or "
-                f"stream with {term('jsonl')}.")
-        last = stderr.splitlines()[-1] if stderr else f"exit status {code}"
-        return JqMagicError("QUERY_ERROR", f"The jq worker crashed: {last}",
-                            "The worker was restarted; try again or simplify the program.")
+        if isinstance(message, protocol.Control):
+            if message.op == "clear_cache":
+                fastpath.documents.clear()
+                jv_documents.clear()
+            if message.op != "stop":  # a stop that came after its query ended: no reply
+                channel.send(protocol.End())
+            continue
+        channel.stop_asked = False
+        progress.sending(lambda event: channel.send(protocol.Event(**event)))
+        channel.send(protocol.Event("begin"))
+        end = execute(programs, message, channel)
+        progress.sending(None)
+        channel.send(end)
 
 
-class _Stopped(Exception):
-    """The caller's stop event was set while its request ran."""
+def limit_memory(limit: int) -> None:
+    """Cap the address space at ``limit`` bytes, within any limit the host already set."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+    if limit and (soft == resource.RLIM_INFINITY or limit < soft):
+        resource.setrlimit(resource.RLIMIT_AS, (limit, hard))
 
 
-_stop = threading.local()
+def _exit_with_caller(every: float = 1.0) -> None:
+    """Stop when the caller is gone (a killed kernel, a command line ended by a signal):
+    nobody is left to stop a program that runs on, so the worker must not outlive it."""
+    caller = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == caller:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="caller-watch", daemon=True).start()
 
 
-@contextlib.contextmanager
-def stopped_by(event: threading.Event) -> Iterator[None]:
-    """Requests this thread makes inside the block end in INTERRUPTED (the worker restarted)
-    within half a second of ``event`` being set from another thread, as Ctrl-C ends them:
-    how an MCP client's cancellation stops the work."""
-    _stop.event = event
-    try:
-        yield
-    finally:
-        _stop.event = None
+def main() -> None:
+    """Entry point of the worker process (``python -m jqmagic.core.query.worker``)."""
+    _exit_with_caller()
+    limit_memory(int(os.environ.get("JQMAGIC_WORKER_MEMORY", "0")))
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
+    doccache.scan_beside = True  # a core to spare while a big file parses
+    replies = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # anything libjq prints must not corrupt the replies
+    serve(os.fdopen(0, "rb", buffering=0), replies)  # unbuffered: a stop is seen at once
 
 
-def _check_stop() -> None:
-    event = getattr(_stop, "event", None)
-    if event is not None and event.is_set():
-        raise _Stopped
-
-
-_shared: Worker | None = None
-
-
-def shared_worker() -> Worker:
-    """The process-wide worker, created on first use."""
-    global _shared
-    if _shared is None:
-        _shared = Worker()
-        atexit.register(_shared.stop)
-    return _shared
-
+if __name__ == "__main__":
+    main()

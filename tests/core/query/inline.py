@@ -3,11 +3,20 @@ cache and the fast path (monkeypatch, counters) that normally live in the worker
 
 from __future__ import annotations
 
-import json
 from contextlib import contextmanager
 
-from jqmagic.core.query import libjq, run, serve
-from jqmagic.core.sources import dumps
+from jqmagic.core.query import libjq, protocol, run, worker
+
+
+class _Collect:
+    """A channel that keeps the chunks the sink sends (no pipe, no stop)."""
+
+    def __init__(self) -> None:
+        self.texts: list[bytes] = []
+        self.clock = float("inf")
+
+    def send_chunk(self, chunk: protocol.Chunk) -> None:
+        self.texts.extend(chunk.texts)
 
 
 class InlineWorker:
@@ -16,8 +25,12 @@ class InlineWorker:
     def __init__(self) -> None:
         self.programs = libjq.ProgramCache()
 
-    def request(self, request: dict, timeout: float | None) -> tuple[dict, bytes]:
-        return serve.execute(self.programs, json.loads(dumps(request)))
+    def ask(self, request: protocol.QueryRequest, timeout: float | None):
+        wired = protocol.read_request(request.to_wire())  # as it crosses the pipe
+        channel = _Collect()
+        end = worker.execute(self.programs, wired, channel)
+        yield protocol.Chunk(channel.texts)
+        yield end
 
 
 @contextmanager

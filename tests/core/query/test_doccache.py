@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from jqmagic import JqMagicError, query
-from jqmagic.core.query import doccache, fastpath, serve
+from jqmagic.core.query import doccache, fastpath, worker
 from jqmagic.core.settings import settings
 from tests.core.jqlang.oracle import worker_only
 from tests.core.query.inline import inline_worker
@@ -21,11 +21,11 @@ from tests.core.query.inline import inline_worker
 def fresh_cache(monkeypatch):
     """The worker's cache, watched from here: the worker's code runs in this process."""
     doccache.documents.clear()
-    serve.jv_documents.clear()
+    worker.jv_documents.clear()
     with inline_worker(monkeypatch):
         yield
     doccache.documents.clear()
-    serve.jv_documents.clear()
+    worker.jv_documents.clear()
 
 
 @pytest.fixture
@@ -48,10 +48,10 @@ def answered(monkeypatch):
     seen: list[bool] = []
     real = fastpath.answer
 
-    def recording(request):
-        got = real(request)
+    def recording(request, sink):
+        got = real(request, sink)
         if settings.fast_path:
-            seen.append(got is not None)
+            seen.append(got)
         return got
 
     monkeypatch.setattr(fastpath, "answer", recording)
@@ -115,7 +115,7 @@ def test_yaml_is_cached_and_answers_like_the_worker(tmp_path, loads, answered):
 def test_bounds_and_payloads_are_the_same_either_way(tmp_path, answered, monkeypatch):
     monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path / "payloads"))
     path = write(tmp_path / "many.json", [{"id": i, "x": "y" * 50} for i in range(150)])
-    for kwargs in ({}, {"limit": 5}, {"max_tokens": 100}, {"passthrough": True}):
+    for kwargs in ({"limit": 100}, {"limit": 5}, {"max_tokens": 100}, {"passthrough": True}):
         got = query(".[]", path, **kwargs)
         with worker_only():
             want = query(".[]", path, **kwargs)

@@ -9,7 +9,7 @@ import os
 import pytest
 
 from jqmagic import JqMagicError, query
-from jqmagic.core.query import libjq, serve
+from jqmagic.core.query import libjq, worker
 from jqmagic.core.query.run import clear_cache
 from jqmagic.core.settings import settings
 from tests.core.query.inline import inline_worker
@@ -21,7 +21,7 @@ OUTSIDE_THE_FAST_PATH = 'nan as $nan | [.items[] | "\\(.name)=\\(.n)"] | join(",
 @pytest.fixture
 def parses(monkeypatch):
     """The files libjq parses for the cache, watched in this process."""
-    serve.jv_documents.clear()
+    worker.jv_documents.clear()
     seen: list[str] = []
     real = libjq.parse_inputs
 
@@ -32,7 +32,7 @@ def parses(monkeypatch):
     monkeypatch.setattr(libjq, "parse_inputs", counting)
     with inline_worker(monkeypatch):
         yield seen
-    serve.jv_documents.clear()
+    worker.jv_documents.clear()
 
 
 def write(path, n: int) -> str:
@@ -86,10 +86,10 @@ def test_over_the_budget_is_not_parsed_whole_and_clear_cache_empties(tmp_path, p
     with pytest.raises(JqMagicError) as caught:  # it streams (streameval) or is refused
         query(OUTSIDE_THE_FAST_PATH + " | length", path)
     assert caught.value.code == "TOO_LARGE" and parses == []
-    assert serve.jv_documents.size == 0
+    assert worker.jv_documents.size == 0
     monkeypatch.setattr(settings, "doc_cache_bytes", 1 << 30)
     query(OUTSIDE_THE_FAST_PATH, path)
-    assert serve.jv_documents.size > 0
+    assert worker.jv_documents.size > 0
 
 
 def test_clear_cache_empties_the_real_worker(tmp_path):

@@ -26,7 +26,7 @@ PROGRAMS = [
 RUN = """
 import json, sys
 import jqmagic
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 settings.fast_path = False
 texts = [jqmagic.query(p, text="[1, 2.5, 10, 1.50, 12.0, -3]", compact=True, passthrough=True).text

@@ -36,7 +36,7 @@ def big(tmp_path, monkeypatch):
 
 def _answer(program, path, **options):
     try:
-        result = query(program, path, compact=True, **options)
+        result = query(program, path, compact=True, limit=100, **options)
         return "ok", result.text, result.total, payload(result.payload_id)
     except JqMagicError as exc:
         return "error", exc.code, exc.message, exc.result.values

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import sys
+import time
 
 import pytest
 
 from jqmagic import JqMagicError, payload, query
-from jqmagic.core.query import bounds
+from jqmagic.core.query import bounds, query_iter
+from jqmagic.core.settings import settings
 
 
 def codes(fn, *args, **kwargs) -> JqMagicError:
@@ -156,9 +159,46 @@ def test_compile_cache_gives_the_same_answers():
 
 # ---------------------------------------------------------------- bounds
 
+def test_the_core_gathers_every_result():
+    assert query(".[]", value=list(range(1000))).values == list(range(1000))
+    assert len(query(".[]", value=list(range(1000)), limit=None).values) == 1000
+    big = query('"x" * 300000', null_input=True)  # one value past any token bound
+    assert big.values == ["x" * 300000] and not big.truncated
+
+
+def test_a_complete_result_past_its_memory_budget_is_too_large(monkeypatch):
+    monkeypatch.setattr(settings, "result_bytes", 10_000)
+    with pytest.raises(JqMagicError) as info:
+        query("range(100000)", null_input=True)
+    assert info.value.code == "TOO_LARGE" and "query_iter" in info.value.hint
+    assert query(".", value=1).values == [1]  # the worker stopped the run and goes on
+
+
+def test_query_iter_yields_as_the_worker_produces_and_stops_early():
+    started = time.monotonic()
+    first = list(itertools.islice(query_iter("range(1e12)", null_input=True), 3))
+    assert first == [0, 1, 2] and time.monotonic() - started < 10
+    assert query(".", value=2).values == [2]  # stopped, not killed: the worker answers
+
+
+def test_query_iter_raises_after_the_values_before_the_error():
+    seen = []
+    with pytest.raises(JqMagicError) as info:
+        for value in query_iter('.[] | if . == 3 then error("boom") else . end',
+                                value=[1, 2, 3, 4]):
+            seen.append(value)
+    assert seen == [1, 2] and info.value.code == "QUERY_ERROR"
+
+
+def test_results_before_a_timeout_are_kept():
+    with pytest.raises(JqMagicError) as info:
+        query("range(1e12)", null_input=True, timeout=1)
+    assert info.value.code == "TIMEOUT" and info.value.result.values[:3] == [0, 1, 2]
+
+
 def test_result_bound_and_truncation_line(tmp_path, monkeypatch):
     monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path))
-    result = query(".[]", value=list(range(250)))
+    result = query(".[]", value=list(range(250)), limit=100)
     assert len(result.values) == 100 and result.total == 250 and result.truncated
     assert result.message.startswith("Truncated. Showing 100 of 250 results.")
     assert ".[100:200][]" in result.message and result.payload_id in result.message

@@ -11,10 +11,9 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from jqmagic import JqMagicError, payload, query
-from jqmagic.core.query import outgoing
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.streamshape import plan
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 
 PROGRAMS = [
@@ -205,8 +204,8 @@ def test_several_files_fail_each_on_its_own_as_in_memory(tmp_path, oracle):
     def reply(**options):  # the worker's reply itself (query() adds a shape hint after)
         request = requests.build(".[] | . + 1", str(tmp_path / "*.json"), None,
                                  {"compact": True, **options})
-        header, body = shared_worker().request(outgoing.message(request, None), 30)
-        return header["error"]["message"], header["total"], body, header["engine"]
+        end, texts = shared_worker().request(requests.for_worker(request, None), 30)
+        return end.error["message"], end.total, texts, end.engine
 
     whole, streamed = reply(), reply(stream_eval=True)
     assert streamed[:3] == whole[:3] and streamed[3] == "stream" != whole[3]

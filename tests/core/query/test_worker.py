@@ -6,11 +6,13 @@ import os
 import signal
 import threading
 import time
+from dataclasses import replace
 
 import pytest
 
 from jqmagic import JqMagicError, query
-from jqmagic.core.query.worker import Worker, shared_worker
+from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
+from jqmagic.core.query.supervisor import Supervisor, shared_worker
 from jqmagic.core.settings import settings
 
 
@@ -45,18 +47,17 @@ def test_a_crash_is_reported_and_the_worker_restarts(monkeypatch):
 
 
 def test_memory_cap_turns_an_explosion_into_too_large():
-    worker = Worker(memory_limit=400 * 1024 * 1024)
-    request = {"program": "[range(1e9)] | length", "args": {}, "keep": 10, "spill": None,
-               "source": {"kind": "null", "spec": None, "formats": {}},
-               "run": {"null_input": True, "slurp": False, "raw_input": False,
-                       "timeout": 60, "library_paths": [], "cache": True},
-               "layout": {"indent": 2, "compact": False, "sort_keys": False, "tab": False}}
+    worker = Supervisor(memory_limit=400 * 1024 * 1024)
+    request = QueryRequest("[range(1e9)] | length", SourceSpec("null", None, {}),
+                           RunSpec(null_input=True, timeout=60), keep=10,
+                           layout={"indent": 2, "compact": False, "sort_keys": False,
+                                   "tab": False})
     try:
         with pytest.raises(JqMagicError) as info:
             worker.request(request, timeout=60)
         assert info.value.code == "TOO_LARGE"
-        header, body = worker.request(dict(request, program="[range(3)]"), timeout=10)
-        assert header["status"] == "ok" and body == b"[\n  0,\n  1,\n  2\n]"
+        end, texts = worker.request(replace(request, program="[range(3)]"), timeout=10)
+        assert end.error is None and texts == [b"[\n  0,\n  1,\n  2\n]"]
     finally:
         worker.stop()
 

@@ -11,7 +11,7 @@ import time
 CALLER = """
 import sys
 from jqmagic import query
-from jqmagic.core.query.worker import shared_worker
+from jqmagic.core.query.supervisor import shared_worker
 shared_worker().warm()
 print(shared_worker()._process.pid, flush=True)
 query("last(range(1e18))", null_input=True, timeout=None)

@@ -133,7 +133,7 @@ def test_jq_on_html_is_refused(web):
 def jq_worker():
     """Stop the shared jq worker after the test (no process left at exit)."""
     yield
-    from jqmagic.core.query.worker import shared_worker
+    from jqmagic.core.query.supervisor import shared_worker
 
     shared_worker().stop()
 

@@ -1,0 +1,272 @@
+"""The typed protocol between the supervisor (the caller's side) and the worker process.
+
+Every frame is an 8-byte little-endian length, then the bytes. The caller sends one
+:class:`QueryRequest` (or a :class:`Control` message); the worker answers with any number of
+:class:`Event` frames (progress: the program's clock) and :class:`Chunk` frames (result texts,
+as they are produced), then exactly one :class:`End`. While a query runs the caller may send
+``Control("stop")``: the worker stops evaluating at its next chunk and ends with
+``End(stopped=True)``. Each type has ``to_wire`` / ``from_wire``; nothing else builds a frame.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+from dataclasses import asdict, dataclass, field, fields
+from typing import Any, BinaryIO
+
+from jqmagic.core import sources
+from jqmagic.core.options import Formats, Source
+
+_LENGTH = struct.Struct("<Q")
+
+# ---------------------------------------------------------------- frames
+
+
+def write_frame(stream: BinaryIO, data: bytes) -> None:
+    if len(data) < 65536:  # one write for a small frame
+        _write_all(stream, _LENGTH.pack(len(data)) + data)
+    else:
+        _write_all(stream, _LENGTH.pack(len(data)))
+        _write_all(stream, data)
+
+
+def _write_all(stream: BinaryIO, data: bytes) -> None:
+    """Every byte of ``data`` (an unbuffered pipe may take fewer at a time)."""
+    view = memoryview(data)
+    while view:
+        written = stream.write(view)
+        view = view[len(view) if written is None else written:]
+
+
+def _read_exact(stream: BinaryIO, n: int) -> bytes:
+    chunks, left = [], n
+    while left:
+        chunk = stream.read(left)
+        if not chunk:
+            raise EOFError
+        chunks.append(chunk)
+        left -= len(chunk)
+    return b"".join(chunks)
+
+
+def read_frame(stream: BinaryIO) -> bytes:
+    (size,) = _LENGTH.unpack(_read_exact(stream, _LENGTH.size))
+    return _read_exact(stream, size)
+
+
+def _dumps(data: dict[str, Any]) -> bytes:
+    """JSON as a Python value source is written (INVALID_ARGUMENT for what is not JSON)."""
+    return sources.dumps(data).encode("utf-8", "surrogatepass")
+
+
+def _loads(data: bytes) -> dict[str, Any]:
+    return json.loads(data.decode("utf-8", "surrogatepass"))
+
+
+# ---------------------------------------------------------------- the request
+
+
+@dataclass(frozen=True)
+class SourceSpec:
+    """The source as the worker reads it (paths are the caller's, read from its cwd)."""
+
+    kind: str
+    spec: Any
+    formats: dict[str, Any]
+
+    @classmethod
+    def of(cls, source: Source) -> SourceSpec:
+        return cls(source.kind, source.spec, vars(source.formats))
+
+    def source(self) -> Source:
+        return Source(self.kind, self.spec, Formats(**self.formats))
+
+
+@dataclass(frozen=True)
+class RunSpec:
+    """How the program runs (jq's -s, -n, -R, --seq, --stream; the cache, the clock)."""
+
+    slurp: bool = False
+    null_input: bool = False
+    raw_input: bool = False
+    timeout: float | None = None  # None: no limit
+    library_paths: tuple[str, ...] = ()
+    cache: bool = True
+    stream_eval: bool = False
+    stream_events: bool = False
+    stream_errors: bool = False
+    seq: bool = False
+
+
+@dataclass(frozen=True)
+class Dump:
+    """jq's -a and -C, and the colours ``JQ_COLORS`` names."""
+
+    ascii: bool = False
+    color: bool = False
+    colors: str | None = None
+
+
+@dataclass(frozen=True)
+class Caller:
+    """What the worker takes from its caller so that paths and limits read as there."""
+
+    settings: dict[str, Any] = field(default_factory=dict)
+    cwd: str = ""
+    home: str = ""
+    payload_dir: str = ""
+
+
+@dataclass(frozen=True)
+class QueryRequest:
+    """One query for the worker. ``keep``: how many result texts come back (None: all of
+    them, as they are produced); the rest go to the ``spill`` file (None: only counted)."""
+
+    program: str
+    source: SourceSpec
+    run: RunSpec = field(default_factory=RunSpec)
+    args: dict[str, Any] = field(default_factory=dict)
+    json_args: dict[str, str] = field(default_factory=dict)  # --argjson: JSON text as given
+    layout: dict[str, Any] = field(default_factory=dict)  # indent, compact, sort_keys, tab
+    dump: Dump = field(default_factory=Dump)
+    positional: tuple[Any, ...] = ()
+    keep: int | None = None
+    spill: str | None = None
+    caller: Caller = field(default_factory=Caller)
+    ranges: tuple[tuple[str, int, int], ...] = ()  # byte ranges of JSON Lines files
+
+    def to_wire(self) -> bytes:
+        return _dumps({"type": "query", **asdict(self)})
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> QueryRequest:
+        data = {k: v for k, v in data.items() if k != "type"}
+        run = data.get("run", {})
+        return cls(**{
+            **data,
+            "source": SourceSpec(**data["source"]),
+            "run": RunSpec(**{**run, "library_paths": tuple(run.get("library_paths") or ())}),
+            "dump": Dump(**data.get("dump", {})),
+            "caller": Caller(**data.get("caller", {})),
+            "positional": tuple(data.get("positional", ())),
+            "ranges": tuple(tuple(r) for r in data.get("ranges", ())),
+        })
+
+
+@dataclass(frozen=True)
+class Control:
+    """A message that is not a query: ``clear_cache`` (forget parsed documents) or ``stop``
+    (end the running query at its next chunk)."""
+
+    op: str
+
+    def to_wire(self) -> bytes:
+        return _dumps({"type": "control", "op": self.op})
+
+
+def read_request(data: bytes) -> QueryRequest | Control:
+    """A frame the caller sent, as its type."""
+    message = _loads(data)
+    if message.get("type") == "control":
+        return Control(message["op"])
+    return QueryRequest.from_dict(message)
+
+
+def caller_settings(names: tuple[str, ...]) -> Caller:
+    """This process's settings named ``names``, working directory, home and payload store."""
+    from jqmagic.core import payloads
+    from jqmagic.core.settings import settings
+
+    return Caller({name: getattr(settings, name) for name in names}, os.getcwd(),
+                  os.path.expanduser("~"), str(payloads.payload_dir()))
+
+
+# ---------------------------------------------------------------- the replies
+
+
+@dataclass(frozen=True)
+class Event:
+    """Progress: ``begin`` (the program's clock starts), ``parsing`` (it stops while a file
+    is parsed), ``parsed`` (it starts again)."""
+
+    event: str
+    label: str = ""
+    bytes: int = 0
+    format: str = "json"
+
+    def to_wire(self) -> bytes:
+        return _dumps({"type": "event", **asdict(self)})
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Chunk:
+    """Result texts, in order, as the worker produced them."""
+
+    texts: list[bytes]
+
+    def header(self) -> bytes:
+        return _dumps({"type": "chunk", "sizes": [len(t) for t in self.texts]})
+
+    def body(self) -> bytes:
+        return b"".join(self.texts)
+
+    @staticmethod
+    def split(sizes: list[int], body: bytes) -> Chunk:
+        texts, at = [], 0
+        for size in sizes:
+            texts.append(body[at:at + size])
+            at += size
+        return Chunk(texts)
+
+
+@dataclass
+class End:
+    """How a query ended: its total count, its error (as ``JqMagicError.to_wire`` gives
+    it), whether the results past the kept ones were spilled to the payload file, the
+    program's messages (debug, stderr), and the engine that answered."""
+
+    error: dict[str, Any] | None = None
+    total: int = 0
+    spilled: bool = False
+    spill_error: str | None = None
+    messages: list[str] = field(default_factory=list)
+    engine: str | None = None
+    halted: bool = False  # the program stopped itself with halt / halt_error
+    stopped: bool = False  # the caller asked it to stop
+    retry: bool = False  # --parallel: only the whole files can tell what went wrong
+    run_error: list[Any] | None = None  # [first message, inputs failed]: later ones ran on
+
+    def to_wire(self) -> bytes:
+        return _dumps({"type": "end", **asdict(self)})
+
+    @classmethod
+    def failed(cls, error: dict[str, Any], total: int = 0,
+               messages: list[str] | None = None) -> End:
+        return cls(error=error, total=total, messages=messages or [])
+
+
+Reply = Event | Chunk | End
+
+
+def read_reply(stream: BinaryIO) -> Reply:
+    """The next reply frame (a chunk's texts read with it)."""
+    message = _loads(read_frame(stream))
+    kind = message.pop("type")
+    if kind == "chunk":
+        return Chunk.split(message["sizes"], read_frame(stream))
+    if kind == "event":
+        return Event(**{k: v for k, v in message.items() if k in _EVENT_FIELDS})
+    return End(**message)
+
+
+_EVENT_FIELDS = {f.name for f in fields(Event)}
+
+
+def write_chunk(stream: BinaryIO, chunk: Chunk) -> None:
+    write_frame(stream, chunk.header())
+    write_frame(stream, chunk.body())

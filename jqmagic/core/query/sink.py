@@ -1,0 +1,149 @@
+"""Where a run's result texts go in the worker: to the caller in chunks as they are
+produced, past the kept ones to the spill file, each one counted.
+
+Every engine (the fast path, libjq, the streamed passes, line ranges) hands its texts to one
+:class:`Sink`. The sink sends a chunk when it holds enough bytes or has held them a moment,
+so a pipe sees the first result of a slow program at once and a fast one in few frames;
+while it sends it looks for the caller's ``stop`` and ends the run there (:class:`Stopped`).
+An engine that may still decline its answer (the fast path, before it knows its literals)
+holds its texts back (:meth:`Sink.holding`); when it declines, the engine after it starts
+again and the texts the caller already has are skipped (:meth:`Sink.restart`).
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import time
+from typing import BinaryIO
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import protocol
+from jqmagic.core.query.spill import Spill
+from jqmagic.core.words import term
+
+CHUNK_BYTES = 1 << 18  # a chunk is sent once it holds this much
+CHUNK_SECONDS = 0.05  # or once its first text has waited this long
+
+
+class Stopped(BaseException):
+    """The caller asked the running query to stop (not an error: nothing is wrong)."""
+
+
+class Channel:
+    """The worker's two pipes: replies out, and the caller's messages in (a ``stop`` may
+    come while a query runs); and the program's clock, restarted by ``begin``/``parsed``."""
+
+    def __init__(self, requests: BinaryIO, replies: BinaryIO):
+        self.requests, self.replies = requests, replies
+        self.clock = time.monotonic()
+        self.stop_asked = False
+
+    def send(self, frame: protocol.Event | protocol.End) -> None:
+        if isinstance(frame, protocol.Event) and frame.event in ("begin", "parsed"):
+            self.clock = time.monotonic()
+        protocol.write_frame(self.replies, frame.to_wire())
+        self.replies.flush()
+
+    def send_chunk(self, chunk: protocol.Chunk) -> None:
+        protocol.write_chunk(self.replies, chunk)
+        self.replies.flush()
+        self._look_for_stop()
+
+    def _look_for_stop(self) -> None:
+        fd = self.requests.fileno()
+        while not self.stop_asked and select.select([fd], [], [], 0)[0]:
+            try:
+                message = protocol.read_request(protocol.read_frame(self.requests))
+            except EOFError:  # the caller is gone: nobody reads what follows
+                os._exit(0)
+            self.stop_asked = isinstance(message, protocol.Control) and message.op == "stop"
+        if self.stop_asked:
+            raise Stopped
+
+
+class Sink:
+    """The result texts of one run: the first ``keep`` (every one when None) to the caller,
+    the rest to the ``spill`` file, all counted in ``total``."""
+
+    def __init__(self, channel: Channel | None, keep: int | None, spill: str | None,
+                 timeout: float | None = None):
+        self.channel, self.keep, self.timeout = channel, keep, timeout
+        self.spill = Spill(spill)
+        self.total = 0
+        self.sent = 0  # texts the caller has (or will have, once flushed)
+        self.skip = 0  # texts an engine that declined had already sent
+        self._kept: list[bytes] = []  # the sent texts, while a spill may still need them
+        self._buffer: list[bytes] = []
+        self._size = 0
+        self._since = 0.0
+        self._held = 0
+
+    def add(self, data: bytes) -> None:
+        """One result text, in order."""
+        self.total += 1
+        if self.total <= self.skip:
+            return
+        if self.keep is not None and self.sent >= self.keep:
+            self.spill.add(self._kept, data)
+            return
+        self.sent += 1
+        if self.keep is not None and self.spill.path is not None:
+            self._kept.append(data)
+        if not self._buffer:
+            self._since = time.monotonic()
+        self._buffer.append(data)
+        self._size += len(data)
+        if not self._held and (self._size >= CHUNK_BYTES or
+                               time.monotonic() - self._since >= CHUNK_SECONDS):
+            self.flush()
+
+    def flush(self) -> None:
+        """Send what is buffered; TIMEOUT past the program's clock (after sending it, so
+        the caller keeps what came before)."""
+        self._send()
+        self._check_clock()
+
+    def _send(self) -> None:
+        if self._buffer and self.channel is not None and not self._held:
+            buffer, self._buffer, self._size = self._buffer, [], 0
+            self.channel.send_chunk(protocol.Chunk(buffer))
+
+    def _check_clock(self) -> None:
+        if self.timeout and self.channel is not None and \
+                time.monotonic() - self.channel.clock > self.timeout:
+            raise JqMagicError(
+                "TIMEOUT", f"The jq program ran longer than {self.timeout:g} s and was "
+                "stopped.", f"Narrow the input (e.g. .items[:100]) or raise the limit with "
+                f"{term('timeout')}.")
+
+    def hold(self) -> None:
+        """Send nothing until :meth:`release`: the engine may still decline everything it
+        produced."""
+        self._held += 1
+
+    def release(self) -> None:
+        self._held -= 1
+
+    def restart(self) -> None:
+        """The engine declined: the next one starts from the first result again; those the
+        caller already has are counted and skipped, the rest of the buffer dropped."""
+        dropped = len(self._buffer)
+        self._buffer, self._size = [], 0
+        self.sent -= dropped
+        if self._kept and dropped:
+            del self._kept[-dropped:]
+        self.skip, self.total = self.sent, 0
+        self.spill.discard()
+
+    def close(self) -> None:
+        """Send the rest; close the spill file."""
+        try:
+            self._send()
+        finally:
+            self.spill.close()
+
+    def end(self, **fields) -> protocol.End:
+        """The :class:`End` of this run, with ``fields`` (error, messages, engine...)."""
+        return protocol.End(total=self.total, spilled=self.spill.written,
+                            spill_error=self.spill.error, **fields)

@@ -1,0 +1,261 @@
+"""The supervisor of the worker process where every query runs (see ``worker``).
+
+libjq holds the GIL while it runs and aborts its process when memory runs out; any
+program can loop forever or build a value bigger than memory. So no query runs in the
+caller's (the notebook kernel's) process: one long-lived worker, started on first use,
+keeps compiled programs and parsed documents. A timeout, an interrupt, a memory cap or a
+crash costs one restarted worker, never the caller; each is reported as a
+:class:`JqMagicError`.
+"""
+
+from __future__ import annotations
+
+import atexit
+import contextlib
+import os
+import select
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterator
+from typing import Any
+
+from jqmagic.core import sandbox
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import progress, protocol
+from jqmagic.core.settings import settings
+from jqmagic.core.words import term
+
+GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)
+START_UP = 60.0  # seconds a worker may take to start and take a request
+
+
+def default_memory_limit() -> int:
+    """Three quarters of physical memory: a runaway program fails, the machine survives."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 // 4
+    except (ValueError, OSError):
+        return 0
+
+
+class Supervisor:
+    """A handle on one worker process, restarted when it dies or is killed."""
+
+    def __init__(self, memory_limit: int | None = None):
+        self._given_limit = memory_limit
+        self.memory_limit = memory_limit or settings.worker_memory or default_memory_limit()
+        self._process: subprocess.Popen | None = None
+        self._stderr: Any = None
+        self._tmpdir = ""
+        self._sandboxed = False
+        self._lock = threading.Lock()
+
+    def _start(self) -> subprocess.Popen:
+        if self._process is not None and self._sandboxed != sandbox.enabled():
+            self.stop()  # its environment must follow the sandbox ($ENV shows no secrets)
+        if self._process is not None and self._process.poll() is None:
+            return self._process
+        self.memory_limit = self._given_limit or settings.worker_memory or \
+            default_memory_limit()
+        self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close
+        # The worker's temporary files live in a folder of its own, removed with it, so a
+        # killed worker leaves nothing behind.
+        self._tmpdir = tempfile.mkdtemp(prefix="jqmagic-worker-")
+        self._sandboxed = sandbox.enabled()
+        environ = sandbox.safe_environment(os.environ) if self._sandboxed else os.environ
+        env = dict(environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit), TMPDIR=self._tmpdir)
+        self._process = subprocess.Popen(
+            [sys.executable, "-m", "jqmagic.core.query.worker"],
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
+            env=env, start_new_session=True, bufsize=0,
+        )
+        return self._process
+
+    def stop(self) -> None:
+        """Kill the worker (the next request starts a new one)."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            process.kill()
+            process.wait()
+        self._close(process)
+
+    def clear_cache(self) -> None:
+        """Forget every parsed document the worker keeps (no-op when none runs)."""
+        if self._process is not None and self._process.poll() is None:
+            for _ in self.ask(protocol.Control("clear_cache"), 30):
+                pass
+
+    def _close(self, process: subprocess.Popen) -> None:
+        for stream in (process.stdin, process.stdout, self._stderr):
+            if stream is not None:
+                stream.close()
+        shutil.rmtree(self._tmpdir, ignore_errors=True)
+
+    def warm(self) -> None:
+        """Start the worker now, so that its start-up overlaps the caller's own work (the
+        command line reads its arguments and input meanwhile)."""
+        with self._lock:
+            self._start()
+
+    def request(self, request: protocol.QueryRequest,
+                timeout: float | None) -> tuple[protocol.End, list[bytes]]:
+        """Send one request and gather its whole reply: every text, then how it ended."""
+        texts: list[bytes] = []
+        for reply in self.ask(request, timeout):
+            if isinstance(reply, protocol.Chunk):
+                texts.extend(reply.texts)
+            else:
+                return reply, texts
+        raise AssertionError("a reply always ends")  # pragma: no cover
+
+    def ask(self, request: protocol.QueryRequest | protocol.Control,
+            timeout: float | None) -> Iterator[protocol.Chunk | protocol.End]:
+        """Send one request; yield its chunks as they come, then its :class:`End`. The
+        program's clock (``timeout`` seconds, None for none, plus a moment's grace in which
+        the worker stops itself and keeps its caches) runs from the worker's ``begin`` and
+        stops while it parses. Closing the iterator early stops the run (the worker keeps
+        its caches when it stops in time)."""
+        with self._lock:
+            process = self._start()
+            deadline: float | None = time.monotonic() + START_UP
+            ended = False
+            try:
+                _check_stop()
+                protocol.write_frame(process.stdin, request.to_wire())
+                while True:
+                    reply = self._receive(process, deadline)
+                    if isinstance(reply, protocol.Event):
+                        deadline = self._clock(reply, deadline, timeout)
+                        continue
+                    ended = isinstance(reply, protocol.End)
+                    yield reply
+                    if ended:
+                        return
+            except (KeyboardInterrupt, _Stopped):
+                ended = True
+                self.stop()
+                raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
+                                   "The jq worker was restarted; nothing else was lost.") from None
+            except TimeoutError:
+                ended = True
+                self.stop()
+                raise JqMagicError(
+                    "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
+                    "Narrow the input (e.g. .items[:100]) or raise the limit with "
+                    f"{term('timeout')}."
+                ) from None
+            except (EOFError, BrokenPipeError, OSError):
+                ended = True
+                raise self._crashed() from None
+            finally:
+                if not ended:  # the caller stopped reading: stop the run
+                    self._cancel(process)
+
+    @staticmethod
+    def _clock(event: protocol.Event, deadline: float | None,
+               timeout: float | None) -> float | None:
+        """The deadline after ``event``: the program's clock (re)starts at ``begin`` and
+        ``parsed``, and stops while a file parses (bounded by memory, not by time)."""
+        if event.event != "begin":
+            progress.reporter(event.as_dict())
+        if event.event in ("begin", "parsed"):
+            return None if timeout is None else time.monotonic() + timeout + GRACE
+        if event.event == "parsing":
+            return None
+        return deadline
+
+    def _cancel(self, process: subprocess.Popen) -> None:
+        """Ask the worker to stop the running query and wait for its end (a moment); kill
+        it if it does not stop in time."""
+        try:
+            protocol.write_frame(process.stdin, protocol.Control("stop").to_wire())
+            deadline = time.monotonic() + GRACE + 1.0
+            while not isinstance(self._receive(process, deadline), protocol.End):
+                pass
+        except (TimeoutError, EOFError, OSError, KeyboardInterrupt, _Stopped):
+            self.stop()
+
+    def _receive(self, process: subprocess.Popen,
+                 deadline: float | None) -> protocol.Event | protocol.Chunk | protocol.End:
+        stream = process.stdout
+        fd = stream.fileno()
+        # Wait in slices so that Ctrl-C in the caller is seen promptly.
+        while not select.select([fd], [], [], self._slice(deadline))[0]:
+            if process.poll() is not None:
+                raise EOFError
+            _check_stop()
+        return protocol.read_reply(stream)
+
+    @staticmethod
+    def _slice(deadline: float | None) -> float:
+        if deadline is None:
+            return 0.5
+        left = deadline - time.monotonic()
+        if left <= 0:
+            raise TimeoutError
+        return min(left, 0.5)
+
+    def _crashed(self) -> JqMagicError:
+        process = self._process
+        code = process.wait() if process is not None else None
+        self._stderr.seek(0)
+        stderr = self._stderr.read()[-2000:].decode("utf-8", "replace").strip()
+        self._process = None
+        if process is not None:
+            self._close(process)
+        # Out of memory ends libjq in an abort, orjson in a segfault, the kernel's OOM killer
+        # in SIGKILL: each is the memory cap at work, not a bug to report as such.
+        if "cannot allocate memory" in stderr or "MemoryError" in stderr or code in (
+                -signal.SIGKILL, -signal.SIGSEGV, -signal.SIGABRT, -signal.SIGBUS):
+            return JqMagicError(
+                "TOO_LARGE", f"The query ran out of memory (the worker's cap is "
+                f"{self.memory_limit / 2**30:.1f} GiB) and was stopped.",
+                "Query a smaller part (e.g. .items[:1000]), print less (length, keys), or "
+                f"stream with {term('jsonl')}.")
+        last = stderr.splitlines()[-1] if stderr else f"exit status {code}"
+        return JqMagicError("QUERY_ERROR", f"The jq worker crashed: {last}",
+                            "The worker was restarted; try again or simplify the program.")
+
+
+class _Stopped(Exception):
+    """The caller's stop event was set while its request ran."""
+
+
+_stop = threading.local()
+
+
+@contextlib.contextmanager
+def stopped_by(event: threading.Event) -> Iterator[None]:
+    """Requests this thread makes inside the block end in INTERRUPTED (the worker restarted)
+    within half a second of ``event`` being set from another thread, as Ctrl-C ends them:
+    how an MCP client's cancellation stops the work."""
+    _stop.event = event
+    try:
+        yield
+    finally:
+        _stop.event = None
+
+
+def _check_stop() -> None:
+    event = getattr(_stop, "event", None)
+    if event is not None and event.is_set():
+        raise _Stopped
+
+
+_shared: Supervisor | None = None
+
+
+def shared_worker() -> Supervisor:
+    """The process-wide worker's supervisor, created on first use."""
+    global _shared
+    if _shared is None:
+        _shared = Supervisor()
+        atexit.register(_shared.stop)
+    return _shared
+
