@@ -75,10 +75,6 @@ def _fetch_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_fetch(args: argparse.Namespace) -> int:
     from jqmagic.core.web.fetch import fetch, parse_headers
 
-    options = {"max_bytes": args.max_bytes} if args.max_bytes else {}
-    if args.sandbox:
-        options["private_addresses"] = False
-
     def show(result) -> None:
         if result.content:
             print(result.content)
@@ -88,7 +84,9 @@ def _run_fetch(args: argparse.Namespace) -> int:
 
     return _answer(args, lambda: fetch(args.url, offset=args.offset, limit=args.limit,
                                        raw=args.raw, jq=args.jq,
-                                       headers=parse_headers(args.header), **options), show)
+                                       headers=parse_headers(args.header),
+                                       private_addresses=False if args.sandbox else None,
+                                       max_bytes=args.max_bytes or None), show)
 
 
 def _answer(args: argparse.Namespace, produce: Callable, show: Callable) -> int:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.words import a, json_equal
+from jqmagic.core.words import a, json_equal, preview
 from jqmagic.display import NO_MATH, escape_html
 
 MAX_DIFF_LINES = 40
@@ -190,16 +190,11 @@ def _value_note(want: Any, got: Any) -> str:
             return "Right elements, different order: look at sort_by or the order of steps."
         index = next(i for i, (w, g) in enumerate(zip(want, got, strict=True)) if not same(w, g))
         return f"The arrays differ first at index {index}."
-    return f"Expected {_short(want)}, got {_short(got)}."
+    return f"Expected {preview(want, 60)}, got {preview(got, 60)}."
 
 
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
-
-
-def _short(value: Any, width: int = 60) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= width else text[: width - 3] + "..."
 
 
 def _lines(values: list[Any]) -> list[str]:
