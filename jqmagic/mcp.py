@@ -1,10 +1,13 @@
 """``jqmagic mcp``: the agent tools over MCP (stdio), with the official ``mcp`` SDK (an extra).
 
 Tool calls run in a worker thread; a tool's failure is a result with ``isError`` set and
-the same JSON as ``jqmagic tool`` prints, never a protocol error. A call with a progress
-token hears how it goes (parsing a file, then every second it runs); a cancelled call stops
-its query (the worker is restarted). What an answer kept in the payload store is also a
-resource, ``jqmagic://payload/<payload_id>``.
+the same JSON as ``jqmagic tool`` prints; an unknown tool, a cursor this server never gave
+or an unknown resource is a JSON-RPC error (invalid params). A call with a progress token
+hears how it goes (parsing a file, then every second it runs); a cancelled call stops its
+query (the worker is restarted). What an answer kept in the payload store is also a
+resource, ``jqmagic://payload/<payload_id>`` (linked from the answer, with its media type),
+read in parts within the bound of one message: ``?start=N`` (characters), the next part's
+URI in the result's ``_meta``.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ from jqmagic.core.words import json_text, without_lone_surrogates
 
 INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
 PAYLOAD_URI = "jqmagic://payload/"
+PAGE_META = "jqmagic/next"  # the next part's URI, in a resources/read result's _meta
 RESOURCES_LISTED = 100  # the session's newest payloads listed; any other is read by its URI
 BEAT_SECONDS = 1.0  # a running call's progress is told this often
 
@@ -34,19 +38,25 @@ def build_server() -> Any:
 
     progress.reporter = _route_progress
     listed = [types.Tool.model_validate(d) for d in definitions("mcp")]
+    names = {t.name for t in listed}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
+        no_cursor(params)
         return types.ListToolsResult(tools=listed)
 
     kept = KeptPayloads()
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+        if params.name not in names:
+            raise protocol_error(f"Unknown tool: {params.name}",
+                                 f"Tools: {', '.join(sorted(names))}.")
         response = await ToolCall(ctx).run(call, params.name, params.arguments or {})
         kept.note(response)
         text = json_text(response)
         if "\\u" in text:  # lone surrogates are escaped in the text, replaced in the JSON
             response = without_lone_surrogates(response)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text)],
+        return types.CallToolResult(content=[types.TextContent(type="text", text=text),
+                                             *resource_links(response)],
                                     structured_content=response,
                                     is_error=not response["success"])
 
@@ -87,6 +97,7 @@ class KeptPayloads:
         from jqmagic.core import payloads
         from jqmagic.core.errors import JqMagicError
 
+        no_cursor(params)
         listed = []
         for pid in reversed(list(self.ids)):
             try:
@@ -96,7 +107,7 @@ class KeptPayloads:
             listed.append(types.Resource(
                 uri=PAYLOAD_URI + ref.id, name=ref.id, title=f"Payload {ref.id}",
                 description="A result too big to send, kept whole.",
-                mime_type="application/json", size=ref.size))
+                mime_type=media_type(ref.path), size=ref.size))
             if len(listed) == RESOURCES_LISTED:
                 break
         return types.ListResourcesResult(resources=listed)
@@ -106,33 +117,108 @@ async def list_resource_templates(ctx: Any, params: Any) -> Any:
     """``jqmagic://payload/{payload_id}``: any payload, by the id an answer gave."""
     from mcp import types
 
+    no_cursor(params)
     return types.ListResourceTemplatesResult(resource_templates=[types.ResourceTemplate(
-        uri_template=PAYLOAD_URI + "{payload_id}", name="payload",
-        description="A result a tool kept because it was too big to send (payload_id).",
-        mime_type="application/json")])
+        uri_template=PAYLOAD_URI + "{payload_id}{?start}", name="payload",
+        description="A result a tool kept because it was too big to send (payload_id); "
+                    "read in parts from character start (the next part's URI is in _meta).")])
 
 
 async def read_resource(ctx: Any, params: Any) -> Any:
-    """A payload's whole text; an unknown URI or id is the protocol's invalid-params error."""
+    """One part of a payload's text, within the bound of one message (escaping counted);
+    the next part's URI in ``_meta``. An unknown URI or id is invalid params."""
     import anyio
     from mcp import types
-    from mcp.shared.exceptions import MCPError
+
+    from jqmagic.core import payloads
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.tools import transport
+
+    uri = str(params.uri)
+    try:
+        pid, start = _payload_part(uri)
+        ref = await anyio.to_thread.run_sync(payloads.find, pid)
+        text = await anyio.to_thread.run_sync(payloads.load, pid)
+    except JqMagicError as exc:
+        said = exc.to_dict("agent")
+        raise protocol_error(said["error"], said.get("hint", ""), exc.code) from None
+    part = transport.text_page(text, min(start, len(text)), transport.content_budget())
+    end = start + len(part)
+    meta = {"jqmagic/start": start, "jqmagic/total_chars": len(text)}
+    if end < len(text):
+        meta[PAGE_META] = f"{PAYLOAD_URI}{pid}?start={end}"
+    return types.ReadResourceResult(contents=[types.TextResourceContents(
+        uri=uri, mime_type=media_type(ref.path), text=part, _meta=meta)], _meta=meta)
+
+
+def _payload_part(uri: str) -> tuple[str, int]:
+    """The payload id and start character a ``jqmagic://payload/<id>[?start=N]`` names."""
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.core.words import cut
+
+    pid, _, query = uri.removeprefix(PAYLOAD_URI).partition("?")
+    start = query.removeprefix("start=")
+    if not uri.startswith(PAYLOAD_URI) or (query and not start.isdigit()):
+        raise JqMagicError("NOT_FOUND", f"No resource {cut(uri, 200)}.",
+                           f"Payloads are {PAYLOAD_URI}<payload_id>, parts "
+                           f"{PAYLOAD_URI}<payload_id>?start=N.")
+    return pid, int(start or 0)
+
+
+def media_type(path: Any) -> str:
+    """``application/jsonl`` for a payload of several results (one JSON value a line),
+    else ``application/json``: judged by its first line, which parses alone."""
+    import json
+
+    with open(path, "rb") as handle:
+        first = handle.readline(1 << 20)
+        more = handle.read(1).strip() != b"" or bool(handle.readline().strip())
+    try:
+        json.loads(first)
+    except ValueError:
+        return "application/json"
+    return "application/jsonl" if more else "application/json"
+
+
+def resource_links(response: dict) -> list:
+    """A ``resource_link`` for the payload an answer names."""
+    from mcp import types
 
     from jqmagic.core import payloads
     from jqmagic.core.errors import JqMagicError
 
-    uri = str(params.uri)
+    pid = response.get("payload_id")
+    if not isinstance(pid, str):
+        return []
     try:
-        if not uri.startswith(PAYLOAD_URI):
-            raise JqMagicError("NOT_FOUND", f"No resource {uri}.",
-                               f"Payloads are {PAYLOAD_URI}<payload_id>.")
-        text = await anyio.to_thread.run_sync(payloads.load, uri.removeprefix(PAYLOAD_URI))
-    except JqMagicError as exc:
-        said = exc.to_dict("agent")
-        raise MCPError(types.INVALID_PARAMS, f"{said['error']} {said.get('hint', '')}".strip(),
-                       said) from None
-    return types.ReadResourceResult(contents=[types.TextResourceContents(
-        uri=uri, mime_type="application/json", text=text)])
+        ref = payloads.find(pid)
+    except JqMagicError:
+        return []
+    return [types.ResourceLink(type="resource_link", uri=PAYLOAD_URI + pid, name=pid,
+                               title=f"Payload {pid}", mime_type=media_type(ref.path),
+                               size=ref.size,
+                               description="The whole result this answer kept.")]
+
+
+def no_cursor(params: Any) -> None:
+    """Invalid params for any cursor: every list is whole, so this server gives none."""
+    cursor = getattr(params, "cursor", None)
+    if cursor is not None:
+        raise protocol_error(f"Unknown cursor {cursor}", "Lists here are whole: ask "
+                             "without a cursor.", "INVALID_ARGUMENT")
+
+
+def protocol_error(message: str, hint: str, code: str = "NOT_FOUND") -> Exception:
+    """A JSON-RPC invalid-params error (``data``: jqmagic's ``error_code``), its text cut
+    so an echoed input stays small."""
+    from mcp import types
+    from mcp.shared.exceptions import MCPError
+
+    from jqmagic.core.words import cut
+    from jqmagic.tools.transport import ERROR_CHARS
+
+    text = f"{cut(message, ERROR_CHARS)} {cut(hint, ERROR_CHARS)}".strip()
+    return MCPError(types.INVALID_PARAMS, text, {"error_code": code})
 
 
 _heard = threading.local()  # per call thread: where the worker's progress events go
@@ -184,8 +270,10 @@ class ToolCall:
         """A worker event, told from the call's thread."""
         import anyio
 
+        from jqmagic.core.words import cut
+
         verb = "Parsing" if event["event"] == "parsing" else "Parsed"
-        text = f"{verb} {event['label']} ({event['bytes']:,} bytes)"
+        text = f"{verb} {cut(str(event['label']), 200)} ({event['bytes']:,} bytes)"
         if self.token is not None:
             with contextlib.suppress(RuntimeError):  # the call is over (cancelled)
                 anyio.from_thread.run(self.tell, text)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import jsonschema
 import pytest
 from mcp import Client  # the mcp extra (part of the test extra)
 from mcp.client.stdio import StdioServerParameters
@@ -31,7 +32,7 @@ def calls(folder: Path, web: WebServer) -> dict[str, dict[str, Any]]:
         "jq": ("jq", {"query": ".users[0].name", "file": str(data)}),
         "jq_many": ("jq", {"query": ".users[].id", "file": str(data), "compact": True}),
         "jq_two_sources": ("jq", {"query": ".", "file": str(data), "input": "{}"}),
-        "jq_unknown_field": ("jq", {"query": ".", "input": "1", "slurp": True}),
+        "jq_unknown_field": ("jq", {"query": ".", "input": "1", "slurpy": True}),
         "jq_bad_query": ("jq", {"query": ".users[", "file": str(data)}),
         "query_json": ("query_json", {"file_path": str(data), "jq_expression": ".users | length"}),
         "query_json_none": ("query_json", {"file_path": str(data),
@@ -66,11 +67,17 @@ async def converse(env: dict[str, str], todo: dict[str, Any]) -> dict[str, Any]:
     seen: dict[str, Any] = {}
     async with Client(server, read_timeout_seconds=60) as client:
         seen["tools"] = (await client.list_tools()).tools
+        schemas = {t.name: t.output_schema for t in seen["tools"]}
         for label, (name, arguments) in todo.items():
             result = await client.call_tool(name, arguments)
-            assert len(result.content) == 1
             seen[label] = (result.is_error, json.loads(result.content[0].text))
             assert result.structured_content == seen[label][1]  # the same answer, as data
+            jsonschema.validate(result.structured_content, schemas[name])
+            links = [c for c in result.content[1:] if c.type == "resource_link"]
+            assert len(result.content) == 1 + len(links)
+            pid = result.structured_content.get("payload_id")
+            assert [str(c.uri) for c in links] == ([f"jqmagic://payload/{pid}"] if pid else [])
+            seen[label + ":links"] = links
     return seen
 
 
@@ -112,9 +119,13 @@ def test_lists_every_tool_with_schema_and_annotations(session):
     listed = {t.name: t for t in session["tools"]}
     assert list(listed) == list(tools())
     for name, defined in tools().items():
-        assert listed[name].input_schema == defined.parameters
-        assert listed[name].description == defined.description
+        props = {k: v for k, v in defined.parameters["properties"].items() if k != "exec"}
+        assert listed[name].input_schema == {**defined.parameters, "properties": props}
+        assert defined.description.startswith(listed[name].description)
         assert listed[name].output_schema["required"] == ["success"]
+        assert listed[name].output_schema["additionalProperties"] is False
+    assert "exec" not in listed["jq"].input_schema["properties"]  # commands are not allowed
+    assert "exec" not in listed["jq"].description
     assert listed["query_json"].title == "Query JSON" and listed["jq"].title == "jq"
     patch = listed["json_patch"].annotations
     assert (patch.read_only_hint, patch.destructive_hint) == (False, True)
@@ -127,11 +138,13 @@ def test_jq(session):
     assert ok(session, "jq")["output"] == '"u0"'
     many = ok(session, "jq_many")
     assert many["count"] == 150 and many["truncated"] is True
-    assert many["message"].startswith("Truncated. Showing 100 of 150 results.")
+    assert many["message"].startswith("Showing results 1-100 of 150.")
+    (link,) = session["jq_many:links"]
+    assert link.mime_type == "application/jsonl" and link.size > 0
     assert Path(many["payload_path"]).is_relative_to(session["folder"] / "payloads")
     error(session, "jq_two_sources", "AMBIGUOUS_SOURCE")
     assert error(session, "jq_unknown_field", "INVALID_ARGUMENT")["error"] == \
-        "Unknown field 'slurp'."
+        "Unknown field 'slurpy'."
     error(session, "jq_bad_query", "INVALID_QUERY")
 
 

@@ -15,6 +15,9 @@ from mcp.client.stdio import StdioServerParameters
 from mcp.shared.exceptions import MCPError
 
 from jqmagic.core import payloads
+from jqmagic.tools.transport import limit
+
+BOUND = limit()
 
 LONG = "last(range(1e11))"  # minutes of work for any engine
 
@@ -37,20 +40,27 @@ def test_payloads_are_resources(tmp_path):
                                                     "compact": True})).structured_content
             listed = (await client.list_resources()).resources
             templates = (await client.list_resource_templates()).resource_templates
-            read = await client.read_resource(f"jqmagic://payload/{answer['payload_id']}")
+            parts = [await client.read_resource(f"jqmagic://payload/{answer['payload_id']}")]
+            while parts[-1].meta and "jqmagic/next" in parts[-1].meta:
+                parts.append(await client.read_resource(parts[-1].meta["jqmagic/next"]))
             with pytest.raises(MCPError) as missing:
                 await client.read_resource("jqmagic://payload/" + "0" * 32)
-            return answer, listed, templates, read, missing.value
+            return answer, listed, templates, parts, missing.value
 
-    answer, listed, templates, read, missing = anyio.run(converse)
+    answer, listed, templates, parts, missing = anyio.run(converse)
     assert answer["truncated"] is True and "payload_id" in answer and "queryID" not in answer
     uri = f"jqmagic://payload/{answer['payload_id']}"
     assert [str(r.uri) for r in listed] == [uri]  # this session's, not the notebook's
     assert other.id not in uri
-    assert templates[0].uri_template == "jqmagic://payload/{payload_id}"
-    (content,) = read.contents
-    assert json.loads(content.text) == json.loads(data.read_text())["items"]
-    assert content.text == Path(answer["payload_path"]).read_text()
+    assert templates[0].uri_template == "jqmagic://payload/{payload_id}{?start}"
+    assert len(parts) == 5  # 844 kB in parts within the bound of one message
+    texts = []
+    for part in parts:
+        (content,) = part.contents
+        assert len(content.model_dump_json()) <= BOUND
+        texts.append(content.text)
+    assert json.loads("".join(texts)) == json.loads(data.read_text())["items"]
+    assert "".join(texts) == Path(answer["payload_path"]).read_text()
     assert missing.error.data["error_code"] == "NOT_FOUND"
 
 
