@@ -334,3 +334,26 @@ def test_every_directive_the_grammar_allows_is_refused(places, program):
     finally:
         settings.sandbox = saved
     assert caught.value.code == "SANDBOX_DENIED"
+
+
+def test_dask_workers_see_no_secret(sandboxed, matrix):
+    """A LocalCluster started before the sandbox was on: its processes hold the secret in
+    their environment, yet a sandboxed caller's tasks run in scrubbed workers."""
+    distributed = pytest.importorskip(
+        "distributed", reason="dask.distributed is an optional extra (pip install "
+        "'jqmagic[dask]')")
+    from jqmagic.core.query import daskrun
+
+    cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
+                                       dashboard_address=":0")
+    client = distributed.Client(cluster)
+    try:
+        files = [str(sandboxed["root"] / "data.json"), str(sandboxed["root"] / "other.json")]
+        code, text = outcome(lambda: query(f"{ENV_PROGRAM} + [.a]", file=files,
+                                           dask=cluster.scheduler_address, compact=True))
+    finally:
+        daskrun.close(cluster.scheduler_address)
+        client.close()
+        cluster.close()
+    matrix.append(("environment", "$ENV / env", "--dask workers", code))
+    assert (code, text) == ("OK", "[null,null,false,1]\n[null,null,false,2]")

@@ -136,9 +136,11 @@ def _reduced(request: Request, replies: list[parallel.Reply],
 
 def answer_file(message: protocol.QueryRequest, seconds: float | None) -> parallel.Reply:
     """One file's answer, on a Dask worker: its own supervised jqmagic worker answers (a
-    file named by a URL is first copied here, with fsspec)."""
+    file named by a URL is first copied here, with fsspec), under the caller's sandbox (a
+    Dask process keeps the environment it started with: its worker starts scrubbed and
+    confined when the caller's sandbox is on)."""
     try:
-        with _local(message.source.spec[0]) as path:
+        with sandbox.imposed(message.caller.settings), _local(message.source.spec[0]) as path:
             message = replace(message, source=replace(message.source, spec=[path]))
             return shared_worker().request(message, seconds)
     except JqMagicError as exc:  # crosses back as data, as from the worker's pipe
