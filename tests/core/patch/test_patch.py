@@ -445,3 +445,18 @@ def test_the_documented_example_runs():
     import doctest
 
     assert doctest.testmod(patch_module).failed == 0
+
+
+def test_the_summary_says_each_change_matches_and_a_dry_run(tmp_path):
+    doc = {"users": [{"id": 1, "s": "a"}, {"id": 2, "s": "b" * 100}]}
+    result = patch(doc, "set", "/s", "new", match="/users", where={"id": 2})
+    assert result.summary(matched=True) == (
+        f'set /users/1/s: "{"b" * 56}... -> "new"\n1 matched.')
+    again = patch(doc, "set", "/users/0/s", "a")
+    assert again.summary() == 'set /users/0/s: "a" -> "a"\nNo change: the document already ' \
+        "holds these values."
+    path = tmp_path / "f.json"
+    path.write_text('{"a": 1}\n')
+    lines = patch(path, "remove", "/a", dry_run=True).summary().splitlines()
+    assert lines[:2] == ["remove /a: 1 -> null", "Dry run: nothing was written."]
+    assert '-{"a": 1}' in lines
