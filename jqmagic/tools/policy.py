@@ -2,7 +2,8 @@
 executables) run sandboxed by default, opened up only by their own flags or environment.
 
 The sandbox confines files to the allowed roots (the working directory unless given),
-refuses shell commands and refuses private, loopback and link-local web addresses.
+refuses shell commands and refuses private, loopback and link-local web addresses;
+web_fetch honours robots.txt unless ``--ignore-robots-txt`` (or JQMAGIC_IGNORE_ROBOTS_TXT=1).
 """
 
 from __future__ import annotations
@@ -10,6 +11,9 @@ from __future__ import annotations
 import argparse
 
 from jqmagic.core.settings import env_flag, env_paths, settings
+
+robots_honoured = True
+"""Whether web_fetch honours robots.txt (the agent faces' default; their flag turns it off)."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -24,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     group.add_argument("--allow-private-addresses", action="store_true",
                        help="let web_fetch reach private, loopback and link-local addresses; "
                             "or JQMAGIC_PRIVATE_ADDRESSES=1")
+    group.add_argument("--ignore-robots-txt", action="store_true",
+                       help="let web_fetch read pages a site's robots.txt keeps from "
+                            "automated agents; or JQMAGIC_IGNORE_ROBOTS_TXT=1")
     group.add_argument("--no-sandbox", action="store_true",
                        help="no sandbox at all: every file, command and address (or "
                             "JQMAGIC_NO_SANDBOX=1)")
@@ -31,6 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def apply(args: argparse.Namespace) -> None:
     """Turn the sandbox on for an agent face, as its flags and the environment say."""
+    global robots_honoured
+    robots_honoured = not (getattr(args, "ignore_robots_txt", False)
+                           or env_flag("JQMAGIC_IGNORE_ROBOTS_TXT"))
     if args.no_sandbox or env_flag("JQMAGIC_NO_SANDBOX"):
         settings.sandbox = False
         return
@@ -44,4 +54,4 @@ def apply(args: argparse.Namespace) -> None:
 def sandboxed_defaults() -> argparse.Namespace:
     """The flags of an agent face given none (the drop-in executables take no flags)."""
     return argparse.Namespace(allow_root=[], allow_exec=False, allow_private_addresses=False,
-                              no_sandbox=False)
+                              no_sandbox=False, ignore_robots_txt=False)

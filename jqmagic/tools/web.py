@@ -14,38 +14,79 @@ _EXAMPLE = {"brave": {"api_key": "your-api-key-here"},
             "google": {"api_key": "your-api-key-here", "engine_id": "your-search-engine-id"}}
 
 
+MAX_LENGTH = 5_000
+
+
 @tool(open_world=True, bounds_itself=True)
 def web_fetch(
     url: Annotated[str, Param("The URL to fetch content from (http or https).",
                               format="uri", min_length=1)],
-    offset: Annotated[int | None, Param("Line number to start reading from (1-based).",
-                                        minimum=1)] = None,
-    limit: Annotated[int | None, Param("Maximum number of lines to return.", minimum=1)] = None,
+    max_length: Annotated[int, Param(
+        "Most characters of content to return (with start_index).", minimum=1,
+        maximum=200_000)] = MAX_LENGTH,
+    start_index: Annotated[int, Param(
+        "First character to return: the next_start_index of the previous answer.",
+        minimum=0)] = 0,
+    offset: Annotated[int | None, Param(
+        "Page by lines instead: the line number to start reading from (1-based).",
+        minimum=1)] = None,
+    limit: Annotated[int | None, Param("With lines: the most lines to return.",
+                                       minimum=1)] = None,
 ) -> dict[str, Any]:
     """Fetch a web page or document and return it as markdown (JSON and text as they are).
 
     Use it to read a page you know the URL of (documentation, an article, a search
     result, a JSON API). Returns `title`, `content` (markdown: headings, links, lists,
-    code), `url` (after redirects), `total_lines` and `next_offset` when lines are left.
-    Lines are counted in the markdown, so page through with offset and limit.
+    code), `url` (after redirects), `total_chars` and `next_start_index` when more is
+    left: call again with start_index=next_start_index. Or page by lines with offset and
+    limit (`total_lines`, `next_offset`). robots.txt is honoured.
 
     Examples:
-    - Whole page: url="https://docs.python.org/3/library/json.html"
-    - First 100 lines: url="https://example.com/guide", limit=100
-    - The next 100: url="https://example.com/guide", offset=101, limit=100
-
-    Limits: about 50,000 tokens are returned at a time; a longer page is cut at a line
-    and the message says which offset to read on from.
+    - The start of a page: url="https://docs.python.org/3/library/json.html"
+    - Read on: url="https://docs.python.org/3/library/json.html", start_index=5000
+    - More at once: url="https://example.com/guide", max_length=20000
+    - Lines 101-200: url="https://example.com/guide", offset=101, limit=100
     """
     from jqmagic.core.web.fetch import fetch
 
-    result = fetch(url, offset=offset, limit=limit)
+    by_lines = offset is not None or limit is not None
+    result = fetch(url, offset=offset, limit=limit, robots=_robots())
     out = result.to_dict()
     out.pop("value", None)  # the parsed JSON repeats `content`
-    if not out["content"] and result.total_lines and (offset or 1) > result.total_lines:
-        out["message"] = (f"No lines at offset {offset}: the page has "
-                          f"{result.total_lines:,} lines.")
-    return _bounded_page(out, limit)
+    if by_lines:
+        if not out["content"] and result.total_lines and (offset or 1) > result.total_lines:
+            out["message"] = (f"No lines at offset {offset}: the page has "
+                              f"{result.total_lines:,} lines.")
+        return _bounded_page(out, limit)
+    return _characters(out, start_index, max_length)
+
+
+def _robots() -> bool:
+    """Whether robots.txt is honoured: on the agent faces unless their flag says not."""
+    from jqmagic.tools import policy
+
+    return policy.robots_honoured
+
+
+def _characters(out: dict[str, Any], start: int, max_length: int) -> dict[str, Any]:
+    """Characters ``start`` to ``start + max_length`` of the content (fewer when escaping
+    would push the answer past the bound), and where to read on."""
+    from jqmagic.tools import transport
+
+    text = out["content"]
+    part = text[start:start + max_length]
+    if transport.escaped_size(part) > transport.content_budget():
+        part = transport.text_page(part, 0, transport.content_budget())
+    end = start + len(part)
+    out.update(content=part, start_index=start, total_chars=len(text),
+               next_start_index=end if end < len(text) else None)
+    if start >= len(text) and text:
+        out["message"] = f"No more content: the page has {len(text):,} characters."
+    elif end < len(text):
+        more = f", max_length={max_length}" if max_length != MAX_LENGTH else ""
+        out.update(truncated=True, message=f"Showing characters {start:,}-{end:,} of "
+                   f"{len(text):,}. Read on with start_index={end}{more}.")
+    return out
 
 
 def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:

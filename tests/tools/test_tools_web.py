@@ -165,3 +165,39 @@ def test_config_required_event(web, provider):
     assert data["tool"] == f"web_search_{provider}"
     assert data.get("credential") == "api_key" or data["credentials"] == ["api_key",
                                                                           "engine_id"]
+
+
+def test_web_fetch_pages_by_characters(web):
+    text = "".join(f"{i:05d}" + '"' * 5 + "\n" for i in range(3_000))  # 33,000 characters
+    url = web.add("/chars", text, "text/plain")
+    first = call("web_fetch", {"url": url})
+    assert first["content"] == text[:5_000] and first["start_index"] == 0
+    assert (first["next_start_index"], first["total_chars"]) == (5_000, len(text) - 1)
+    assert first["message"].endswith("Read on with start_index=5000.")
+    got, answer = first["content"], first
+    while answer["next_start_index"] is not None:  # follow every step the answers name
+        answer = call("web_fetch", {"url": url, "start_index": answer["next_start_index"],
+                                    "max_length": 12_000})
+        got += answer["content"]
+    assert got == text.rstrip("\n") and "message" not in answer
+    past = call("web_fetch", {"url": url, "start_index": 10**6})
+    assert past["content"] == "" and past["message"].startswith("No more content")
+
+
+def test_web_fetch_honours_robots_txt(web, monkeypatch):
+    from jqmagic.core.web import robots
+    from jqmagic.tools import policy
+
+    robots.forget()
+    web.add("/robots.txt", "User-agent: *\nDisallow: /private/\n", "text/plain")
+    try:
+        url = web.add("/private/page", "secret", "text/plain")
+        refused = call("web_fetch", {"url": url})
+        assert refused["error_code"] == "SANDBOX_DENIED" and "robots.txt" in refused["error"]
+        assert call("web_fetch", {"url": web.add("/public", "ok", "text/plain")})["content"] \
+            == "ok"
+        monkeypatch.setattr(policy, "robots_honoured", False)  # --ignore-robots-txt
+        assert call("web_fetch", {"url": url})["content"] == "secret"
+    finally:
+        robots.forget()
+        web.add("/robots.txt", "", "text/plain", status=404)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import dataclass, field
@@ -69,6 +70,7 @@ def fetch(
     timeout: tuple[float, float] | None = None,
     total_timeout: float | None = None,
     max_redirects: int | None = None,
+    robots: bool = False,
 ) -> FetchResult:
     """Fetch ``url`` and return it as markdown (HTML), text (text/*) or JSON.
 
@@ -88,6 +90,8 @@ def fetch(
         timeout: (connect, read) seconds.
         total_timeout: seconds for the whole fetch, redirects included.
         max_redirects: redirects followed at most.
+        robots: honour the site's robots.txt (SANDBOX_DENIED when it disallows the URL for
+            jqmagic's user agent); the agent faces ask for it.
 
         A limit left out (None) is the setting's (:class:`FetchLimits`).
 
@@ -101,6 +105,17 @@ def fetch(
     caps = FetchLimits.of(**{name: v for name, v in given.items() if v is not None})
     policy = AddressPolicy.current(private_addresses, tuple(allowed_addresses))
     started = time.monotonic()
+    if robots:
+        from jqmagic.core.web import robots as robots_txt
+        from jqmagic.core.web.download import user_agent
+
+        def read(robots_url: str) -> tuple[int, str]:
+            small = dataclasses.replace(caps, max_bytes=robots_txt.ROBOTS_BYTES)
+            resp, body, _ = download(robots_url, {}, small, started + caps.total_timeout,
+                                     policy, session)
+            return resp.status_code, body.decode("utf-8", "replace")
+
+        robots_txt.check(url, read, user_agent())
     resp, body, final_url = download(url, headers or {}, caps, started + caps.total_timeout,
                                      policy, session)
     ctype = (resp.headers.get("Content-Type") or "").split(";")[0].strip().lower()
