@@ -134,9 +134,9 @@ def _patch_arguments(parser: argparse.ArgumentParser) -> None:
 def _json_file(name: str, what: str):
     """A patch file's JSON, read as every source is (the sandbox judges it)."""
     from jqmagic.core.patch import parse_json
-    from jqmagic.core.sources.files import read_text
+    from jqmagic.core.sources.files import read_option_file
 
-    return parse_json(sys.stdin.read() if name == "-" else read_text(name), what)
+    return parse_json(sys.stdin.read() if name == "-" else read_option_file(name, what), what)
 
 
 def _run_patch(args: argparse.Namespace) -> int:

@@ -183,6 +183,17 @@ def test_file_options_go_through_the_sandbox(sandboxed, matrix, option, where):
         assert code == "SANDBOX_DENIED"
 
 
+@pytest.mark.parametrize("option", ["--merge-patch", "--rfc6902"])
+@pytest.mark.parametrize("where", ["outside", "missing outside"])
+def test_patch_files_go_through_the_sandbox(sandboxed, matrix, option, where):
+    name = "secret.json" if where == "outside" else "none.json"
+    code, text = cli("patch", str(sandboxed["root"] / "data.json"), option,
+                     str(sandboxed["outside"] / name))
+    matrix.append(("file option", f"patch {option} {where}", "cli", code))
+    assert code == "SANDBOX_DENIED" and SECRET not in text
+    assert (sandboxed["root"] / "data.json").read_text() == '{"a": 1}'
+
+
 # ---------------------------------------------------------------- worker environments
 
 ENV_PROGRAM = '[$ENV.SECRET_TOKEN, env.SECRET_TOKEN, ($ENV | has("SECRET_TOKEN"))]'
