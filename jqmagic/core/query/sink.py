@@ -2,18 +2,21 @@
 produced, past the kept ones to the spill file, each one counted.
 
 Every engine (the fast path, libjq, the streamed passes, line ranges) hands its texts to one
-:class:`Sink`. The sink sends a chunk when it holds enough bytes or has held them a moment,
-so a pipe sees the first result of a slow program at once and a fast one in few frames;
-while it sends it looks for the caller's ``stop`` and ends the run there (:class:`Stopped`).
-An engine that may still decline its answer (the fast path, before it knows its literals)
-holds its texts back (:meth:`Sink.holding`); when it declines, the engine after it starts
-again and the texts the caller already has are skipped (:meth:`Sink.restart`).
+:class:`Sink`. A chunk leaves when it holds enough bytes, or when its first text has waited
+a moment (a flusher thread sends it then, while libjq runs without the GIL or Python code
+between two results): a pipe sees the first result of a slow program at once and a fast
+program's results in few frames. The caller's ``stop`` is read as chunks leave and ends the
+run at the next result (:class:`Stopped`). An engine that may still decline its answer (the
+fast path, before it knows its literals) holds its texts back (:meth:`Sink.hold`); when it
+declines, the engine after it starts again and the texts the caller already has are skipped
+(:meth:`Sink.restart`).
 """
 
 from __future__ import annotations
 
 import os
 import select
+import threading
 import time
 from typing import BinaryIO
 
@@ -31,26 +34,29 @@ class Stopped(BaseException):
 
 
 class Channel:
-    """The worker's two pipes: replies out, and the caller's messages in (a ``stop`` may
-    come while a query runs); and the program's clock, restarted by ``begin``/``parsed``."""
+    """The worker's two pipes: replies out (one writer at a time), the caller's messages in
+    (a ``stop`` may come while a query runs); the program's clock, restarted by ``begin``
+    and ``parsed``; and the sink of the running query, which the flusher watches."""
 
     def __init__(self, requests: BinaryIO, replies: BinaryIO):
         self.requests, self.replies = requests, replies
         self.clock = time.monotonic()
         self.stop_asked = False
+        self.active: Sink | None = None
+        self.lock = threading.Lock()
+        threading.Thread(target=self._flusher, name="chunk-flusher", daemon=True).start()
 
     def send(self, frame: protocol.Event | protocol.End) -> None:
         if isinstance(frame, protocol.Event) and frame.event in ("begin", "parsed"):
             self.clock = time.monotonic()
-        protocol.write_frame(self.replies, frame.to_wire())
-        self.replies.flush()
+        with self.lock:
+            protocol.write_frame(self.replies, frame.to_wire())
+            self.replies.flush()
 
     def send_chunk(self, chunk: protocol.Chunk) -> None:
+        """Write a chunk (the caller holds :attr:`lock`), then look for a ``stop``."""
         protocol.write_chunk(self.replies, chunk)
         self.replies.flush()
-        self._look_for_stop()
-
-    def _look_for_stop(self) -> None:
         fd = self.requests.fileno()
         while not self.stop_asked and select.select([fd], [], [], 0)[0]:
             try:
@@ -58,8 +64,13 @@ class Channel:
             except EOFError:  # the caller is gone: nobody reads what follows
                 os._exit(0)
             self.stop_asked = isinstance(message, protocol.Control) and message.op == "stop"
-        if self.stop_asked:
-            raise Stopped
+
+    def _flusher(self) -> None:
+        while True:
+            time.sleep(CHUNK_SECONDS / 2)
+            sink = self.active
+            if sink is not None:
+                sink.send_waiting()
 
 
 class Sink:
@@ -71,31 +82,39 @@ class Sink:
         self.channel, self.keep, self.timeout = channel, keep, timeout
         self.spill = Spill(spill)
         self.total = 0
-        self.sent = 0  # texts the caller has (or will have, once flushed)
+        self.sent = 0  # texts the caller has (or will have, once sent)
         self.skip = 0  # texts an engine that declined had already sent
         self._kept: list[bytes] = []  # the sent texts, while a spill may still need them
         self._buffer: list[bytes] = []
         self._size = 0
         self._since = 0.0
         self._held = 0
+        self._lock = channel.lock if channel is not None else threading.Lock()
+        if channel is not None:
+            channel.active = self
 
     def add(self, data: bytes) -> None:
         """One result text, in order."""
+        if self.channel is not None and self.channel.stop_asked:
+            raise Stopped
         self.total += 1
+        if not self.total & 1023:
+            self._check_clock()
         if self.total <= self.skip:
             return
         if self.keep is not None and self.sent >= self.keep:
             self.spill.add(self._kept, data)
             return
-        self.sent += 1
-        if self.keep is not None and self.spill.path is not None:
-            self._kept.append(data)
-        if not self._buffer:
-            self._since = time.monotonic()
-        self._buffer.append(data)
-        self._size += len(data)
-        if not self._held and (self._size >= CHUNK_BYTES or
-                               time.monotonic() - self._since >= CHUNK_SECONDS):
+        with self._lock:
+            self.sent += 1
+            if self.keep is not None and self.spill.path is not None:
+                self._kept.append(data)
+            if not self._buffer:
+                self._since = time.monotonic()
+            self._buffer.append(data)
+            self._size += len(data)
+            due = self._size >= CHUNK_BYTES
+        if due:
             self.flush()
 
     def flush(self) -> None:
@@ -104,10 +123,16 @@ class Sink:
         self._send()
         self._check_clock()
 
+    def send_waiting(self) -> None:
+        """Send the buffer if its first text has waited long enough (the flusher's call)."""
+        if self._buffer and time.monotonic() - self._since >= CHUNK_SECONDS:
+            self._send()
+
     def _send(self) -> None:
-        if self._buffer and self.channel is not None and not self._held:
-            buffer, self._buffer, self._size = self._buffer, [], 0
-            self.channel.send_chunk(protocol.Chunk(buffer))
+        with self._lock:
+            if self._buffer and self.channel is not None and not self._held:
+                buffer, self._buffer, self._size = self._buffer, [], 0
+                self.channel.send_chunk(protocol.Chunk(buffer))
 
     def _check_clock(self) -> None:
         if self.timeout and self.channel is not None and \
@@ -120,28 +145,33 @@ class Sink:
     def hold(self) -> None:
         """Send nothing until :meth:`release`: the engine may still decline everything it
         produced."""
-        self._held += 1
+        with self._lock:
+            self._held += 1
 
     def release(self) -> None:
-        self._held -= 1
+        with self._lock:
+            self._held -= 1
 
     def restart(self) -> None:
         """The engine declined: the next one starts from the first result again; those the
         caller already has are counted and skipped, the rest of the buffer dropped."""
-        dropped = len(self._buffer)
-        self._buffer, self._size = [], 0
-        self.sent -= dropped
-        if self._kept and dropped:
-            del self._kept[-dropped:]
-        self.skip, self.total = self.sent, 0
+        with self._lock:
+            dropped = len(self._buffer)
+            self._buffer, self._size = [], 0
+            self.sent -= dropped
+            if self._kept and dropped:
+                del self._kept[-dropped:]
+            self.skip, self.total = self.sent, 0
         self.spill.discard()
 
     def close(self) -> None:
-        """Send the rest; close the spill file."""
+        """Send the rest; close the spill file; the flusher lets go of this sink."""
         try:
             self._send()
         finally:
             self.spill.close()
+            if self.channel is not None and self.channel.active is self:
+                self.channel.active = None
 
     def end(self, **fields) -> protocol.End:
         """The :class:`End` of this run, with ``fields`` (error, messages, engine...)."""

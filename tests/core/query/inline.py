@@ -3,17 +3,21 @@ cache and the fast path (monkeypatch, counters) that normally live in the worker
 
 from __future__ import annotations
 
+import threading
 from contextlib import contextmanager
 
 from jqmagic.core.query import libjq, protocol, run, worker
 
 
 class _Collect:
-    """A channel that keeps the chunks the sink sends (no pipe, no stop)."""
+    """A channel that keeps the chunks the sink sends (no pipe, no stop, no clock)."""
 
     def __init__(self) -> None:
         self.texts: list[bytes] = []
         self.clock = float("inf")
+        self.stop_asked = False
+        self.active = None
+        self.lock = threading.Lock()
 
     def send_chunk(self, chunk: protocol.Chunk) -> None:
         self.texts.extend(chunk.texts)
