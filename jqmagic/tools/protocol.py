@@ -21,14 +21,15 @@ def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Answer one request for tool ``name``; the exit status."""
     from jqmagic.core.errors import JqMagicError
     from jqmagic.tools.registry import call, failure, get
+    from jqmagic.tools.transport import fit
 
     text = stdin.read()
     try:
         request: Any = json.loads(text) if text.strip() else {}
     except ValueError as exc:
-        response = failure(JqMagicError(
+        response = fit(failure(JqMagicError(
             "INVALID_JSON", f"The request is not JSON: {exc}.",
-            'Send one JSON object on stdin, e.g. {"query": ".name", "file": "data.json"}.'))
+            'Send one JSON object on stdin, e.g. {"query": ".name", "file": "data.json"}.')))
     else:
         response = call(name, request)
     if response.get("error_code") == "AUTH_MISSING":
@@ -61,6 +62,7 @@ def run_tool(args: argparse.Namespace) -> int:
     """``jqmagic tool``: list, print a schema, or answer one request from stdin."""
     from jqmagic.core.errors import JqMagicError
     from jqmagic.tools.registry import failure, get, tools
+    from jqmagic.tools.transport import fit
 
     policy.apply(args)
     if args.list:
@@ -72,7 +74,7 @@ def run_tool(args: argparse.Namespace) -> int:
     try:
         found = get(args.name)
     except JqMagicError as exc:
-        print(json.dumps(failure(exc)))
+        print(json_text(fit(failure(exc))))
         return 1
     if args.schema:
         return _print(found.definition())

@@ -128,7 +128,7 @@ def call(name: str, request: Any) -> dict[str, Any]:
                                                                        request))}
     except JqMagicError as exc:
         response = failure(exc, found)
-    return transport.fit(response, found.advice if found else "")
+    return transport.fit(response, found)
 
 
 def failure(exc: JqMagicError, found: Tool | None = None) -> dict[str, Any]:

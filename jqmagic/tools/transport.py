@@ -54,9 +54,10 @@ def text_page(text: str, start: int, budget: int) -> str:
     return text[start:end]
 
 
-def fit(answer: dict[str, Any], advice: str = "") -> dict[str, Any]:
-    """``answer`` within :func:`limit` (see the module's docstring); ``advice`` is the
-    tool's own next step for a success too big to send."""
+def fit(answer: dict[str, Any], tool: Any = None) -> dict[str, Any]:
+    """``answer`` of ``tool`` (None: no tool was found) within :func:`limit` (see the
+    module's docstring); the tool's ``advice`` is its own next step for a success too big
+    to send."""
     if wire_size(answer) <= limit():
         return answer
     if answer.get("success") is False:
@@ -64,7 +65,7 @@ def fit(answer: dict[str, Any], advice: str = "") -> dict[str, Any]:
     else:
         from jqmagic.tools.results import bounded
 
-        out = bounded(answer, advice)
+        out = bounded(answer, tool.advice if tool is not None else "")
     return out if wire_size(out) <= limit() else last_resort(out)
 
 
