@@ -69,7 +69,7 @@ def _is_variable(word: str, namespace: dict[str, Any]) -> bool:
 
 def _fetch_json(url: str) -> str:
     """The JSON answer of ``url`` as text (PARSE_ERROR when it is not JSON)."""
-    from jqmagic.core.web.fetch import fetch  # requests: imported when a URL is read
+    from jqmagic.core.web.fetch import fetch  # the web core: loaded when a URL is read
 
     result = fetch(url)
     if result.value is None:

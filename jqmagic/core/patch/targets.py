@@ -24,6 +24,7 @@ from jqmagic.core.patch.result import PatchResult
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdoc import TextDoc
 from jqmagic.core.patch.yamltext import YamlDoc
+from jqmagic.core.sources import check_encoding, open_file
 from jqmagic.core.words import term
 
 _YAML_SUFFIXES = {".yaml", ".yml"}
@@ -102,8 +103,6 @@ def _check_file(path: Path) -> Path:
 
 
 def _read(path: Path) -> tuple[bytes, os.stat_result]:
-    from jqmagic.core.sources import check_encoding, open_file
-
     try:
         with open(open_file(str(path)), "rb") as handle:
             data, stamp = handle.read(), os.fstat(handle.fileno())
