@@ -320,7 +320,8 @@ def _limit(n, f):
                 raise NotMine("limit with a fraction")
             if count < 0:
                 raise error("limit doesn't support negative count")
-            yield from islice(g(v, e), count)
+            if count:  # limit(0; f) never starts f
+                yield from islice(g(v, e), count)
 
     return many(gen)
 

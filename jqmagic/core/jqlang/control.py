@@ -247,9 +247,15 @@ def pattern_names(pattern: tuple) -> list[str]:
     return names
 
 
-def _matcher(pattern: tuple, scope: Scope) -> Matcher:
+def _matcher(pattern: tuple, scope: Scope, bound: set[str]) -> Matcher:
+    """Match ``pattern`` in jq 1.8.2's order: an array's elements from the last (its
+    error names the last index), an object's entries from the first; a name bound twice
+    keeps the value matched first (``bound``: the names matched so far)."""
     kind = pattern[0]
     if kind == "pvar":
+        if pattern[1] in bound:
+            return _chain([])
+        bound.add(pattern[1])
         key = scope.vars[pattern[1]]
 
         def bind(x, env):
@@ -257,13 +263,13 @@ def _matcher(pattern: tuple, scope: Scope) -> Matcher:
 
         return bind
     if kind == "parray":
-        steps = [(i, _matcher(p, scope)) for i, p in enumerate(pattern[1])]
+        steps = [(i, _matcher(p, scope, bound)) for i, p in reversed(list(enumerate(pattern[1])))]
         return _chain([(lambda x, env, i=i: (jv.index(x, i),), m) for i, m in steps])
     steps = []
     for key_node, name, sub in pattern[1]:
         keys = compile_node(key_node, scope).gen
-        parts = ([_matcher(PVar(name), scope)] if name else []) + \
-            ([_matcher(sub, scope)] if sub else [])
+        parts = ([_matcher(PVar(name), scope, bound)] if name else []) + \
+            ([_matcher(sub, scope, bound)] if sub else [])
         steps.append((lambda x, env, keys=keys: (jv.index(x, k) for k in keys(x, env)),
                       _chain([(lambda x, env: (x,), m) for m in parts])))
     return _chain(steps)
@@ -290,7 +296,7 @@ def _destructure(node, bound):
         scope, key = scope.bind(name)
         keys.append(key)
     src, inner = compile_node(source, bound).gen, compile_node(body, scope).gen
-    matchers = [_matcher(p, scope) for p in patterns]
+    matchers = [_matcher(p, scope, set()) for p in patterns]
     blank = dict.fromkeys(keys)
     last = len(matchers) - 1
 

@@ -79,7 +79,13 @@ def _mktime(v: Any) -> int:
     seconds = _timegm(_fields(v, "mktime requires parsed datetime inputs"))
     if abs(seconds) > 2**53:
         raise NotMine("mktime past 2^53")
+    if seconds in _MKTIME_FAILURES:  # jq 1.8.2 reads these time_t values as timegm's failure
+        raise error(_MKTIME_FAILURES[seconds])
     return seconds
+
+
+_MKTIME_FAILURES = {-1: "invalid gmtime representation",
+                    -2: "mktime not supported on this platform"}
 
 
 _FIELD = {

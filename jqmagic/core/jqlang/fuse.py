@@ -109,7 +109,8 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
         src.emit(at.depth + 1, "acc = acc + y")
         src.emit(at.depth + 1, "floats = True")
         src.emit(at.depth, "else:")
-        src.emit(at.depth + 1, "acc = _add(_computed(acc) if type(acc) is float else acc, y)")
+        src.emit(at.depth + 1,  # a raw sum held as jq holds it; a lone literal (null + 12.0) as is
+                 "acc = _add(_computed(acc) if floats and type(acc) is float else acc, y)")
         src.lines.insert(0, "    floats = False")
         src.emit(1, "if floats:  # acc may be a raw double: held as jv.computed holds it")
         src.emit(2, "_state.floats_compared = True")

@@ -122,20 +122,13 @@ BUILTINS[("inside", 1)] = lambda f: over_arg(f, lambda v, x: _contains_checked(x
 
 
 def _indices(v: Any, x: Any) -> Any:
-    if v is None:
-        return None
-    if type(v) is str and type(x) is str:
-        if not x:
-            return []
-        return _find_all(v, x)  # jq 1.8.2: code points
-    if type(v) is list and type(x) is list:
-        if not x:
-            return None
-        return [i for i in range(len(v) - len(x) + 1)
-                if all(jv.equal(v[i + k], y) for k, y in enumerate(x))]
+    """jq 1.8.2's ``indices($i)``: ``.[$i]`` of an array (``.[[$i]]`` for a non-array),
+    ``_strindices`` of two strings, else ``.[$i]`` (``null | indices(null)`` errors)."""
     if type(v) is list:
-        return [i for i, y in enumerate(v) if jv.equal(y, x)]
-    raise NotMine("indices of this kind")
+        return jv.index(v, x if type(x) is list else [x])
+    if type(v) is str and type(x) is str:
+        return _find_all(v, x) if x else []  # jq 1.8.2: code points
+    return jv.index(v, x)
 
 
 def _find_all(text: str, part: str) -> list[int]:
@@ -150,13 +143,13 @@ def _find_all(text: str, part: str) -> list[int]:
 
 
 def _first_index(v: Any, x: Any) -> Any:
-    found = _indices(v, x)
-    return found[0] if found else None
+    """``indices($i) | .[0]``."""
+    return jv.index(_indices(v, x), 0)
 
 
 def _last_index(v: Any, x: Any) -> Any:
-    found = _indices(v, x)
-    return found[-1] if found else None
+    """``indices($i) | .[-1:][0]``."""
+    return jv.index(jv.slice_of(_indices(v, x), -1, None), 0)
 
 
 BUILTINS[("indices", 1)] = lambda f: over_arg(f, _indices)
@@ -178,10 +171,10 @@ BUILTINS[("rindex", 1)] = lambda f: over_arg(f, _last_index)
 def _rounding(name: str, fn):
     @BUILTINS.unary(name)
     def call(v):
-        if type(v) is int:
+        if type(v) is int and abs(v) <= MAX_EXACT:
             return v
-        if type(v) is float:
-            return jv.computed(float(fn(v)))
+        if type(v) is int or type(v) is float:  # past 2^53 jq rounds the int to a double
+            return jv.computed(math.copysign(float(fn(float(v))), v))  # ceil(-0.5): -0
         raise type_error(v, "number required")
 
 

@@ -13,6 +13,7 @@ from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import type_error
 from jqmagic.core.jqlang.node import many
+from jqmagic.core.jqlang.state import state
 from jqmagic.core.jqlang.table import Table
 from jqmagic.core.jqlang.updates import products
 
@@ -59,10 +60,21 @@ _ONE = {
     "log10": math.log10,
     "log2": math.log2, "log1p": math.log1p, "cbrt": math.cbrt, "fabs": math.fabs,
     "trunc": _trunc, "round": _c_round, "rint": _rint, "nearbyint": _rint,
-    "significand": lambda x: 2 * math.frexp(x)[0] if x else 0.0,
+    "significand": lambda x: 2 * math.frexp(x)[0] if x else x,  # -0 kept
     "logb": lambda x: float(math.frexp(x)[1] - 1) if x else -math.inf,
 }
-_TWO = {"pow": math.pow, "atan2": math.atan2, "fmod": math.fmod, "copysign": math.copysign,
+def _signs_of_zero(fn: Callable[[float, float], float], sign_of: int):
+    """``fn`` whose answer shows the sign of a zero argument (``sign_of``: which one):
+    when an input may hold a ``-0`` literal, read as 0, it declines."""
+    def call(*args: float) -> float:
+        if args[sign_of] == 0 and state.literals.negative_zero:
+            raise NotMine("the sign of a zero that may be an input's -0")
+        return fn(*args)
+    return call
+
+
+_TWO = {"pow": math.pow, "atan2": _signs_of_zero(math.atan2, 0), "fmod": math.fmod,
+        "copysign": _signs_of_zero(math.copysign, 1),
         "remainder": math.remainder, "drem": math.remainder, "hypot": math.hypot,
         "ldexp": lambda x, n: math.ldexp(x, int(n)),
         "scalbln": lambda x, n: math.ldexp(x, int(n))}

@@ -78,6 +78,8 @@ def number_text(v: int | float, literals) -> str:
             _FRACTION_TEXTS[v] = text
         return text
     if v.is_integer() and abs(v) < MAX_EXACT:
+        if v == 0 and "zero" in facts:  # its sign may come from an input's -0 read as 0
+            raise NotMine("a zero whose sign an input's -0 may decide")
         if v == 0 and math.copysign(1.0, v) < 0:
             if "whole" in facts:
                 raise NotMine("-0.0 may be a literal or computed")

@@ -314,6 +314,8 @@ def _limit(n, f, scope):
         for count in counts(pv[1], e):
             if type(count) is not int or count < 0:
                 raise NotMine("limit by a count that is not a whole number")
+            if not count:  # never starts f
+                continue
             for i, x in enumerate(body(pv, e)):
                 if i >= count:
                     break

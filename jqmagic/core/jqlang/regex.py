@@ -172,23 +172,33 @@ def _group(pattern: str, i: int) -> tuple[str, int]:
 # ---------------------------------------------------------------- jq's functions
 
 
+def _groups(match: re.Match) -> list[tuple[int, str | None]]:
+    """Each capture's offset and text as jq 1.8.2 reports them (-1 and None when it took
+    no part): in a zero-width match, a capture that took part is empty, at the match's
+    offset, whatever a lookahead caught."""
+    count = match.re.groups
+    if match.end() == match.start():
+        return [(-1, None) if match.start(i) < 0 else (match.start(), "")
+                for i in range(1, count + 1)]
+    return [(match.start(i), match.group(i)) for i in range(1, count + 1)]
+
+
 def _match_object(match: re.Match, names: list[str | None]) -> dict:
     captures = []
-    for index, name in enumerate(names, 1):
-        text = match.group(index)
+    for (offset, text), name in zip(_groups(match), names, strict=True):
         if not text:  # jq builds empty and missing captures with keys in another order
-            captures.append({"offset": match.start(index), "string": text, "length": 0,
-                             "name": name})
+            captures.append({"offset": offset, "string": text, "length": 0, "name": name})
         else:
-            captures.append({"offset": match.start(index), "length": len(text),
-                             "string": text, "name": name})
+            captures.append({"offset": offset, "length": len(text), "string": text,
+                             "name": name})
     text = match.group()
     return {"offset": match.start(), "length": len(text), "string": text,
             "captures": captures}
 
 
 def _captured(match: re.Match, names: list[str | None]) -> dict:
-    return {name: match.group(i) for i, name in enumerate(names, 1) if name is not None}
+    return {name: text for (_, text), name in zip(_groups(match), names, strict=True)
+            if name is not None}
 
 
 def _with_flags(pattern: Compiled, flags: Compiled | None, extra: str = ""):
@@ -272,8 +282,7 @@ def _scan(p, f):
     def gen(v, e):
         for r in regexes(v, e):
             for m in r.matches(v):
-                yield [m.group(i) for i in range(1, r.compiled.groups + 1)] \
-                    if r.compiled.groups else m.group()
+                yield [text for _, text in _groups(m)] if r.compiled.groups else m.group()
     return many(gen)
 
 

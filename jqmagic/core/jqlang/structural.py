@@ -133,8 +133,8 @@ def _add(f: Compiled) -> Compiled:
 BUILTINS[("add", 1)] = _add
 BUILTINS[("IN", 1)] = lambda s: singular(lambda v, e: any(
     jv.equal(x, v) for x in s.gen(v, e)))
-BUILTINS[("IN", 2)] = lambda src, s: singular(lambda v, e: any(
-    jv.equal(x, y) for x in src.gen(v, e) for y in s.gen(v, e)))
+BUILTINS[("IN", 2)] = lambda src, s: singular(lambda v, e: any(  # any(src == s; .)
+    jv.equal(x, y) for y in s.gen(v, e) for x in src.gen(v, e)))
 
 
 def _in(xs: Compiled) -> Compiled:
@@ -216,19 +216,18 @@ BUILTINS[("INDEX", 2)] = _index_by
 BUILTINS[("INDEX", 1)] = lambda key: _index_by(many(lambda v, e: jv.iterate(v)), key)
 
 
-def _join(index: Compiled, stream: Compiled, key: Compiled) -> Iterator:
-    """``JOIN($idx; stream; idx_expr)``: ``stream | [., $idx[idx_expr]]``."""
-    def gen(v, e):
-        for idx in index.gen(v, e):
-            for row in stream.gen(v, e):
-                for k in key.gen(row, e):
-                    yield [row, jv.index(idx, k)]
-
-    return gen
+def _pairs(idx: Any, rows: Iterator, key: Compiled, e: dict) -> Iterator[list]:
+    """``[., $idx[idx_expr]]`` for each row, ``$idx`` one value."""
+    for row in rows:
+        for k in key.gen(row, e):
+            yield [row, jv.index(idx, k)]
 
 
-BUILTINS[("JOIN", 2)] = lambda idx, key: singular(lambda v, e: [
-    y for y in _join(idx, many(lambda v2, e2: jv.iterate(v2)), key)(v, e)])
-BUILTINS[("JOIN", 3)] = lambda idx, stream, key: many(_join(idx, stream, key))
+# JOIN($idx; ...): each value of the first argument is a run of its own, as $idx binds
+BUILTINS[("JOIN", 2)] = lambda idx, key: many(lambda v, e: (  # [.[] | [., $idx[key]]]
+    list(_pairs(i, jv.iterate(v), key, e)) for i in idx.gen(v, e)))
+BUILTINS[("JOIN", 3)] = lambda idx, stream, key: many(lambda v, e: (
+    pair for i in idx.gen(v, e) for pair in _pairs(i, stream.gen(v, e), key, e)))
 BUILTINS[("JOIN", 4)] = lambda idx, stream, key, join: many(lambda v, e: (
-    y for x in _join(idx, stream, key)(v, e) for y in join.gen(x, e)))
+    y for i in idx.gen(v, e) for pair in _pairs(i, stream.gen(v, e), key, e)
+    for y in join.gen(pair, e)))

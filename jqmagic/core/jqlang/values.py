@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Iterator
+from itertools import chain
 from typing import Any
 
 from jqmagic.core.jqlang.errors import NotMine
@@ -177,8 +178,11 @@ def add_numbers(numbers: Iterable[int | float]) -> int | float | None:
     first = next(numbers, None)
     if first is None:
         return None
+    second = next(numbers, None)
+    if second is None:  # null + x is x: a lone number is kept as written (12.0, 1E+2)
+        return first
     total, floats = float(_number(first)), type(first) is float
-    for x in numbers:
+    for x in chain((second,), numbers):
         if type(x) is float:
             floats = True
         elif not -MAX_EXACT <= x <= MAX_EXACT:
@@ -297,9 +301,21 @@ def index(v: Any, k: Any) -> Any:
             return v[k] if 0 <= k < len(v) else None
         if v is None:
             return None
-    elif tk is list or tk is dict:
+    elif tk is list and tv is list:
+        return _array_indexes(v, k)
+    elif tk is dict:
         raise NotMine("index of this kind")
     raise cannot_index(v, k)
+
+
+def _array_indexes(v: list, part: list) -> list[int]:
+    """``.[[...]]``: where ``part`` starts in ``v`` (jq's ``jv_array_indexes``; none for an
+    empty ``part``)."""
+    if not part:
+        return []
+    first, rest = part[0], len(part)
+    return [i for i in range(len(v) - rest + 1)
+            if equal(v[i], first) and all(equal(v[i + k], y) for k, y in enumerate(part))]
 
 
 def slice_bounds(length: int, start: Any, end: Any) -> tuple[int, int]:

@@ -10,6 +10,7 @@ from typing import Any
 from jqmagic import JqMagicError
 from jqmagic.core.query import fastpath, query
 from jqmagic.core.query import libjq as driver
+from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
 from jqmagic.core.settings import settings
 
 
@@ -28,22 +29,38 @@ def worker_only():
         settings.fast_path = saved
 
 
+class _Texts:
+    """What the fast path hands the worker's sink, kept as text (none when it declines)."""
+
+    def __init__(self):
+        self.texts: list[str] = []
+
+    def add(self, data: bytes) -> None:
+        self.texts.append(data.decode())
+
+    def hold(self) -> None:
+        pass
+
+    release = hold
+
+    def restart(self) -> None:
+        self.texts.clear()
+
+
 def fast(program: str, text: str, args: dict[str, Any] | None = None, *,
          null_input: bool = False, slurp: bool = False, timeout: float = 20,
          **layout) -> Outcome | None:
     """The fast path's answer (None when it declines)."""
     layout = {"indent": 2, "compact": False, "sort_keys": False, "tab": False, **layout}
-    source = {"kind": "null", "spec": None, "formats": {}} if null_input else \
-        {"kind": "text", "spec": text, "formats": {}}
-    request = {"program": program, "args": args or {}, "layout": layout, "keep": None,
-               "spill": None, "source": source,
-               "run": {"slurp": slurp, "null_input": null_input, "raw_input": False,
-                       "timeout": timeout, "cache": False}}
-    got = fastpath.answer(request)
-    if got is None:
+    source = SourceSpec("null", None, {}) if null_input else SourceSpec("text", text, {})
+    request = QueryRequest(program, source, RunSpec(slurp=slurp, null_input=null_input,
+                                                    timeout=timeout, cache=False),
+                           args=args or {}, layout=layout)
+    sink = _Texts()
+    if not fastpath.answer(request, sink):  # type: ignore[arg-type] - the sink's calls only
         return None
-    values = [json.loads(t) for t in got.texts]
-    return Outcome("\n".join(got.texts), json.dumps(values))
+    values = [json.loads(t) for t in sink.texts]
+    return Outcome("\n".join(sink.texts), json.dumps(values))
 
 
 def libjq(program: str, text: str, args: dict[str, Any] | None = None, **options) -> Outcome:
