@@ -101,7 +101,8 @@ def test_search_finds_keys_and_values_and_narrows_the_tree():
     b = SchemaBrowser(value=DOC)
     b.set_state({"search": "LIGHT"})
     assert b.matches == [{"id": ".users[].settings.theme", "where": "/users/1/settings/theme",
-                          "match": '"light"'}]
+                          "match": '"light"', "pointer": "/users/1/settings/theme",
+                          "path": ".users[1].settings.theme"}]
     assert ids(b) == [".", ".users", ".users[]", ".users[].settings",
                       ".users[].settings.theme"]
     assert b.search_note == "1 match in keys and values"
@@ -165,10 +166,25 @@ def test_the_snapshot_shows_the_open_tree_and_the_selection():
     b.select(".users[].name")
     html = b.snapshot_html()
     assert f"data-uid='{b.uid}'" in html and "tex2jax_ignore" in html
-    assert "<b>name</b>" in html and "<code>/users/0/name</code>" in html
+    assert "<mark>        name  <i>string</i>" in html.replace("<b>", "").replace("</b>", "")
+    assert "<code>/users/0/name</code>" in html
     assert "$" not in html  # money stays money
-    b.collapse(".users")
-    assert "<b>name</b>" not in b.snapshot_html()
+    assert "<pre" in html and "white-space" not in html  # layout that survives sanitizers
+
+
+def test_the_snapshot_opens_the_first_levels_and_counts_its_rows():
+    b = SchemaBrowser(value={"total": 3, "users": DOC["users"]})
+    assert b.opened == ["."]  # the live tree: only the root open
+    text = b._snapshot_bundle()["text/plain"]
+    lines = text.splitlines()
+    rows = lines[1:lines.index("JSON Pointer: (the root)")]
+    assert lines[0] == f"Schema of a Python value: {len(rows)} rows"
+    assert "      theme  string" in text and "    ▾ settings  object" in text  # keys in view
+    wide = SchemaBrowser(value={f"k{i}": {"a": i} for i in range(1000)})
+    head = wide._snapshot_bundle()["text/plain"].splitlines()[0]
+    assert head == "Schema of a Python value: the first 200 rows"
+    assert "… more rows" in wide.snapshot_html()
+    assert "rows shown" not in repr(wide)  # the text form of the live view never goes stale
 
 
 def test_displayed_it_leaves_a_snapshot_that_follows_the_tree(ip, monkeypatch):
@@ -230,6 +246,91 @@ def test_a_chosen_match_shows_where_it_is():
     first, second = b.matches
     b.set_state({"hit": second, "selected": second["id"]})
     assert b.details[0] == ["this match", '/users/2/settings/theme  "dark"']
+    assert b.details[1] == ["its jq path", ".users[2].settings.theme"]
     assert detail(b, "JSON Pointer") == "/users/0/settings/theme"  # the node's first value
+    b.set_state({"hit": first})  # the same node, another match: its details follow
+    assert b.details[:2] == [["this match", '/users/0/settings/theme  "dark"'],
+                             ["its jq path", ".users[0].settings.theme"]]
     b.set_state({"selected": ".total"})
     assert b.details[0][0] == "JSON Pointer"
+
+
+RECORDS = 200_000
+
+
+@pytest.fixture(scope="module")
+def records():
+    from jqmagic import samples
+
+    found = samples.repos(RECORDS)
+    found[RECORDS - 3]["owner"]["login"] = "needle-deep"  # depth 2 of the last records
+    return SchemaBrowser(value=found)
+
+
+def test_search_reaches_depth_two_of_200k_records_with_counts_and_paths(records):
+    b = records
+    b.set_state({"search": "NEEDLE-deep"})  # found within the first 2 s, whatever the load
+    assert b.matches == [{"id": ".[].owner.login", "where": f"/{RECORDS - 3}/owner/login",
+                          "match": '"needle-deep"', "pointer": f"/{RECORDS - 3}/owner/login",
+                          "path": f".[{RECORDS - 3}].owner.login"}]
+    while "Enter searches on" in b.search_note:  # a busy machine: the rest of the columns
+        b.search_on()
+    assert b.search_note == "1 match in keys and values"
+    b.set_state({"search": "margaret"})
+    while "Enter searches on" in b.search_note:
+        b.search_on()
+    assert b.search_note.endswith(" in keys and values (the first 200 listed)")
+    count = int(b.search_note.split()[0].replace(",", ""))
+    assert count == sum(r["owner"]["login"] == "margaret" for r in b._tree.value) + \
+        sum("margaret" in r["full_name"] for r in b._tree.value)
+
+
+def test_a_chosen_hit_is_what_copy_and_the_jq_box_act_on():
+    from jqmagic import samples
+
+    found = samples.repos(300)
+    found[297]["owner"]["login"] = "needle-deep"
+    b = SchemaBrowser(value=found)
+    b.set_state({"search": "needle-deep"})
+    b.choose(0)
+    assert b.selected == ".[].owner.login"
+    assert b.details[1] == ["its jq path", ".[297].owner.login"]
+    b.query = "ascii_upcase"
+    assert b.run_query().startswith('"NEEDLE-DEEP"')
+    assert "a stream" not in b.output
+    b.set_state({"hit": {}})  # moved away from the hit: the node again, every element
+    assert "Showing 20 of 300 results" in b.run_query()
+
+
+def test_a_search_out_of_time_goes_on_where_it_stopped(monkeypatch):
+    from jqmagic.widget import model
+
+    doc = {"a": [{"b": {"c": f"x{i}"}} for i in range(20_000)], "z": "x-last"}
+    whole = SchemaBrowser(value=doc)
+    whole.set_state({"search": "x1999"})
+    monkeypatch.setattr(model, "SEARCH_SECONDS", 0.0)
+    b = SchemaBrowser(value=doc)
+    b.set_state({"search": "x1999"})
+    assert "Enter searches on" in b.search_note and "stopped after 0 s at" in b.search_note
+    for _ in range(200):
+        if "Enter searches on" not in b.search_note:
+            break
+        b.search_on()
+    assert (b.matches, b.search_note) == (whole.matches, whole.search_note)
+
+
+def test_the_view_can_ask_whether_the_kernel_holds_the_tree(monkeypatch):
+    b = SchemaBrowser(value=DOC)
+    sent = []
+    monkeypatch.setattr(b, "send", lambda content, buffers=None: sent.append(content))
+    b._handle_custom_msg({"ping": 7}, [])
+    assert sent == [{"pong": 7}]
+
+
+def test_the_title_names_the_variable(ip):
+    ip.user_ns["big_orders"] = [{"id": 1}]
+    try:
+        assert SchemaBrowser(value=ip.user_ns["big_orders"]).title == "big_orders"
+        assert SchemaBrowser(value=[{"id": 1}]).title == "a Python value"  # no name
+    finally:
+        del ip.user_ns["big_orders"]

@@ -50,9 +50,11 @@ class SchemaBrowser(anywidget.AnyWidget):
     details = List(List(), help="label/value pairs of the selected node").tag(sync=True)
     search = Unicode("", help="text searched in keys and values (in the kernel)"
                      ).tag(sync=True)
+    search_more = Int(0, help="the view adds one to go on with a search that stopped early"
+                      ).tag(sync=True)
     matches = List(Dict(), help="what the search found").tag(sync=True)
     search_note = Unicode("").tag(sync=True)
-    hit = Dict(help="the match the view chose (its place shows in the details)"
+    hit = Dict(help="the match the view chose: copying and the jq box use its own path"
                ).tag(sync=True)
     query = Unicode("", help="jq filter run on the selected node").tag(sync=True)
     run_requests = Int(0, help="the view adds one to run the query").tag(sync=True)
@@ -70,10 +72,12 @@ class SchemaBrowser(anywidget.AnyWidget):
         self._source = Source.of(source, **given)
         self._tree = _open(self._source, path, stream, stream_threshold)
         self._handle = None
-        super().__init__(uid=secrets.token_hex(8), title=_title(self._source), **kwargs)
+        kwargs.setdefault("title", _title(self._source))
+        super().__init__(uid=secrets.token_hex(8), **kwargs)
         self.opened = [self._tree.root]
         self.selected = self._tree.root
         self._on_selected({"new": self.selected})
+        self.on_msg(_answer_ping)
 
     # -- the model's reactions -------------------------------------------------------------
     @validate("selected")
@@ -87,12 +91,21 @@ class SchemaBrowser(anywidget.AnyWidget):
         if missing:
             self.opened = [*self.opened, *missing]
         details = self._tree.details(key)
-        if self.hit.get("id") == key:
-            details.insert(0, ["this match", f"{self.hit.get('where')}  {self.hit.get('match')}"])
+        hit = self._chosen_hit()
+        if hit:
+            here = [["this match", f"{hit.get('where')}  {hit.get('match')}"]]
+            if hit.get("path"):
+                here.append(["its jq path", hit["path"]])
+            details[:0] = here
         self.details = details
         flat = self._tree.flat()
         self.cursor = flat.index(key) if key in flat else 0
         self._snapshot()
+
+    @observe("hit")
+    def _on_hit(self, change):
+        if change["new"].get("id") == self.selected:  # another match of the same node
+            self._on_selected({"new": self.selected})
 
     @observe("opened")
     def _on_opened(self, change):
@@ -107,9 +120,20 @@ class SchemaBrowser(anywidget.AnyWidget):
 
     @observe("search")
     def _on_search(self, change):
-        self.matches, self.search_note = self._tree.search(change["new"].strip())
+        self._search(more=False)
+
+    @observe("search_more")
+    def _on_search_more(self, change):
+        self._search(more=True)
+
+    def _search(self, more: bool) -> None:
+        self.matches, self.search_note = self._tree.search(self.search.strip(), more=more)
         self.opened = sorted(self._tree.opened)
         self._refresh()
+
+    def _chosen_hit(self) -> dict:
+        """The match the view chose, while its node is selected; else {}."""
+        return self.hit if self.hit.get("id") == self.selected else {}
 
     @observe("run_requests")
     def _on_run(self, change):
@@ -141,6 +165,16 @@ class SchemaBrowser(anywidget.AnyWidget):
         """A JSON Pointer to the first value at node ``key``."""
         return self._tree.pointer(self._tree.find(key))[0]
 
+    def search_on(self) -> None:
+        """Go on with a search that stopped early (what Enter does again in the view)."""
+        self.search_more += 1
+
+    def choose(self, index: int) -> None:
+        """Select match number ``index`` of the search (what n / N do in the view)."""
+        match = self.matches[index]
+        self.hit = match
+        self.selected = match["id"]
+
     def run_query(self) -> str:
         """Run the ``query`` filter on the selected node; show and return the text."""
         from jqmagic.core.query.bounds import cut_text
@@ -161,7 +195,7 @@ class SchemaBrowser(anywidget.AnyWidget):
             text = "Keys past the tracked ones are merged; select a tracked node to query."
             return text, page_html(note_html(text))
         program = self.query.strip() or "."
-        node = self.selected
+        node = self._chosen_hit().get("path") or self.selected
         end = "\n)" if "#" in program else ")"  # a comment must not swallow the ")"
         whole = program if node == "." else f"{node} | ({program}{end}"
         try:
@@ -195,8 +229,8 @@ class SchemaBrowser(anywidget.AnyWidget):
         display(bundle[0] if isinstance(bundle, tuple) else bundle, raw=True)
         self._handle = display(self._snapshot_bundle(), raw=True, display_id=True)
 
-    def __repr__(self) -> str:
-        return f"<SchemaBrowser {self.title}: {self.row_count} rows shown>"
+    def __repr__(self) -> str:  # what a front end without widgets shows: never stale
+        return f"<SchemaBrowser of {self.title}: a live tree (run the cell to browse it)>"
 
 
 def _open(source: Source, path: str, stream: bool | None, threshold: int) -> Tree:
@@ -235,8 +269,33 @@ def _own_error(wrapped: JqMagicError, program: str) -> JqMagicError:
     return wrapped
 
 
+def _answer_ping(widget: SchemaBrowser, content: Any, buffers: Any) -> None:
+    """The view asks now and then whether its kernel still holds the tree."""
+    if isinstance(content, dict) and "ping" in content:
+        widget.send({"pong": content["ping"]})
+
+
 def _title(source: Source) -> str:
     if source.kind == "value":
-        return "a Python value"
+        return _variable_name(source.spec) or "a Python value"
     spec = source.spec
     return str(spec if not isinstance(spec, list) else f"{len(spec)} files")[:200]
+
+
+def _variable_name(value: Any) -> str | None:
+    """The one name the notebook's namespace gives ``value`` (``big`` in ``%inspect big
+    --browse``), when there is exactly one and IPython runs."""
+    import sys
+
+    if "IPython" not in sys.modules or isinstance(value, (str, int, float, bool)) or \
+            value is None:
+        return None
+    from IPython import get_ipython
+
+    shell = get_ipython()
+    if shell is None:
+        return None
+    hidden = shell.user_ns_hidden
+    names = [name for name, bound in list(shell.user_ns.items())
+             if bound is value and not name.startswith("_") and name not in hidden]
+    return names[0] if len(names) == 1 else None

@@ -73,6 +73,7 @@ class Tree:
         self.hits: set[str] = set()
         self._kids: dict[str, list[str]] = {}
         self._flat: list[str] | None = None
+        self._search: _ValueSearch | _ShapeSearch | None = None
 
     # -- structure -------------------------------------------------------------------------
     def children(self, key: str) -> list[str]:
@@ -131,21 +132,44 @@ class Tree:
         """The ids of the visible rows in order: the children of open nodes (a search's
         trail shows only the way to its hits)."""
         if self._flat is None:
-            out: list[str] = []
-            stack = [self.root]
-            while stack:
-                key = stack.pop()
-                out.append(key)
-                if key in self.opened:
-                    kids = self.children(key)
-                    if key in self.trail:  # a node opened by hand shows every child
-                        kids = [k for k in kids if k in self.trail or k in self.hits]
-                    stack.extend(reversed(kids))
-            self._flat = out
+            self._flat = self._flatten(self.opened)
         return self._flat
 
-    def row(self, key: str, index: int) -> dict:
-        """What the view shows of one row."""
+    def outline(self, levels: int, rows: int, limit: int) -> list[str]:
+        """The visible rows with the first ``levels`` levels opened too, and more levels
+        breadth first while they fit in ``rows`` rows (a static picture with keys in view),
+        at most ``limit`` rows."""
+        opened = set(self.opened)
+        shown = 1
+        queue = deque([(self.root, 0)])
+        while queue:
+            key, depth = queue.popleft()
+            kids = self.children(key)
+            if not kids or (depth >= levels and shown + len(kids) > rows):
+                continue
+            if key not in opened:
+                opened.add(key)
+                shown += len(kids)
+            queue.extend((k, depth + 1) for k in kids)
+            if shown > limit:
+                break
+        return self._flatten(opened, limit)
+
+    def _flatten(self, opened: set[str], limit: int | None = None) -> list[str]:
+        out: list[str] = []
+        stack = [self.root]
+        while stack and (limit is None or len(out) < limit):
+            key = stack.pop()
+            out.append(key)
+            if key in opened:
+                kids = self.children(key)
+                if key in self.trail:  # a node opened by hand shows every child
+                    kids = [k for k in kids if k in self.trail or k in self.hits]
+                stack.extend(reversed(kids))
+        return out
+
+    def row(self, key: str, index: int, shown_open: bool | None = None) -> dict:
+        """What the view shows of one row (``shown_open``: whether its children follow)."""
         entry = self.entries[key]
         node = entry.node
         name = key if entry.parent is None else "[]" if entry.step is None else entry.step
@@ -164,12 +188,17 @@ class Tree:
             sample = _short(next(iter(node.profile.samples)))
         return {"i": index, "id": key, "depth": entry.depth, "name": name,
                 "type": node.type_str(), "size": size, "presence": presence, "sample": sample,
-                "open": key in self.opened, "kids": self.has_children(key),
+                "open": key in self.opened if shown_open is None else shown_open,
+                "kids": self.has_children(key),
                 "parent": entry.parent or ""}
 
-    def rows(self, start: int, count: int) -> list[dict]:
-        flat = self.flat()
-        return [self.row(k, i) for i, k in enumerate(flat[start:start + count], start)]
+    def rows(self, start: int, count: int, flat: list[str] | None = None) -> list[dict]:
+        """The rows ``start`` to ``start + count`` of the visible ones, or of ``flat``."""
+        if flat is None:
+            flat = self.flat()
+            return [self.row(k, i) for i, k in enumerate(flat[start:start + count], start)]
+        return [self.row(k, i, i + 1 < len(flat) and self.entries[flat[i + 1]].parent == k)
+                for i, k in enumerate(flat[start:start + count], start)]
 
     # -- paths and details -----------------------------------------------------------------
     def steps(self, key: str) -> list[str | None]:
@@ -224,83 +253,245 @@ class Tree:
         return rows
 
     # -- search ----------------------------------------------------------------------------
-    def search(self, text: str) -> tuple[list[dict], str]:
+    def search(self, text: str, more: bool = False) -> tuple[list[dict], str]:
         """Nodes whose key, or one of whose values, contains ``text`` (case-insensitive):
-        the hits (node id, where, what matched) and a note. The tree then shows only the
-        hit nodes and the way to them, opened."""
+        the hits (node id, where, what matched; with a value in memory also the hit's own
+        jq path and JSON Pointer) and a note with the counts. The tree then shows only the
+        hit nodes and the way to them, opened. A search that ran out of time goes on from
+        where it stopped when asked again with ``more``."""
         self.changed()
-        self.trail, self.hits = set(), set()
-        if not text:
-            return [], ""
-        needle = text.lower()
-        hits: list[dict] = []
-        done = self._search_values(needle, hits) if self.value is not None else \
-            self._search_shape(needle, hits)
-        for hit in hits:
+        if not more or self._search is None or self._search.text != text:
+            self.trail, self.hits = set(), set()
+            self._search = None
+            if not text:
+                return [], ""
+            found = _ValueSearch(self, text) if self.value is not None else \
+                _ShapeSearch(self, text)
+            self._search = found
+        found = self._search
+        found.run(time.monotonic() + SEARCH_SECONDS)
+        for hit in found.hits:
             self.hits.add(hit["id"])
             self.trail.update(self.ancestors(hit["id"]))
         self.opened |= self.trail
-        shown = f"{len(hits):,} match{'es' * (len(hits) != 1)}"
-        how = "keys and values" if self.value is not None else "keys and sample values"
-        return hits, f"{shown} in {how}" + ("" if done else " (stopped early: refine it)")
+        return list(found.hits), found.note()
 
-    def _search_shape(self, needle: str, hits: list[dict]) -> bool:
-        stack = [self.root]
-        while stack:
-            key = stack.pop()
-            entry = self.entries[key]
-            samples = entry.node.profile.samples if entry.node.profile else ()
-            what = next((s for s in samples if needle in str(s).lower()), None)
-            if entry.step and needle in entry.step.lower():
-                hits.append({"id": key, "where": key, "match": "key"})
-            elif what is not None:
-                hits.append({"id": key, "where": key, "match": _short(what, 60)})
-            if len(hits) >= SEARCH_HITS:
-                return False
-            stack.extend(self.children(key))
-        return True
-
-    def _search_values(self, needle: str, hits: list[dict]) -> bool:
-        """Walk the document itself, breadth first, within a time and hit budget."""
-        deadline = time.monotonic() + SEARCH_SECONDS
-        start: list = [(self.value, self.root, [], self.inputs)]
-        for steps_seen, (value, key, tokens, _) in enumerate(self._walk(start)):
-            if len(hits) >= SEARCH_HITS or (steps_seen & 1023 == 0
-                                            and time.monotonic() > deadline):
-                return False
-            name = tokens[-1] if tokens and isinstance(tokens[-1], str) else None
-            where = _pointer([str(t) for t in tokens[1:]]) if self.inputs else \
-                self.root_pointer + _pointer([str(t) for t in tokens])
-            if self.inputs and tokens:
-                where = f"input {tokens[0] + 1}: {where or '(the input)'}"
-            if name is not None and needle in name.lower():
-                hits.append({"id": key, "where": where, "match": "key"})
-            elif not isinstance(value, (dict, list)) and needle in _text(value).lower():
-                hits.append({"id": key, "where": where, "match": _short(value, 60)})
-        return True
-
-    def _walk(self, start: list):
-        """(value, node id, pointer tokens, is the stream of inputs) for every value,
-        breadth first. Node ids follow the shape: every array element is ``[]``, a key
-        past the tracked ones is its parent's <other keys> node."""
-        queue = deque(start)
+    def columns(self) -> list[str]:
+        """Every node id, shallow ones first (the order a search reads the columns in)."""
+        out, queue = [], deque([self.root])
         while queue:
-            value, key, tokens, is_inputs = queue.popleft()
-            yield value, key, tokens, is_inputs
-            base = "" if key == "." else key
-            if isinstance(value, dict):
-                kids = set(self.children(key))
-                for name, child in value.items():
-                    child_key = jq_step(base, name)
-                    if child_key not in kids:
-                        child_key = f"{base}.{OTHER_KEYS}"
-                    queue.append((child, child_key, [*tokens, name], False))
-            elif isinstance(value, list):
-                item = key if is_inputs else jq_step(base, None)
-                if not is_inputs:
-                    self.children(key)
-                for index, child in enumerate(value):
-                    queue.append((child, item, [*tokens, index], False))
+            key = queue.popleft()
+            out.append(key)
+            queue.extend(self.children(key))
+        return out
+
+    def concrete(self, tokens: list) -> tuple[str, str]:
+        """The jq path and JSON Pointer of one value (pointer tokens below the root; in a
+        source of several inputs the first token is the input's index, which jq cannot
+        address: the jq path is then the path inside that input)."""
+        if self.inputs:
+            tokens = tokens[1:]
+        path = "" if self.root == "." else self.root
+        for token in tokens:
+            path = f"{path or '.'}[{token}]" if isinstance(token, int) else \
+                jq_step(path, token)
+        pointer = _pointer([str(t) for t in tokens])
+        return path or ".", (pointer if self.inputs else self.root_pointer + pointer)
+
+
+class _ShapeSearch:
+    """A search over keys and the sample values of a streamed shape (no values kept)."""
+
+    def __init__(self, tree: Tree, text: str) -> None:
+        self.tree, self.text, self.needle = tree, text, text.lower()
+        self.hits: list[dict] = []
+        self.done = False
+
+    def run(self, deadline: float) -> None:
+        for key in self.tree.columns():
+            entry = self.tree.entries[key]
+            samples = entry.node.profile.samples if entry.node.profile else ()
+            what = next((s for s in samples if self.needle in _text(s).lower()), None)
+            if entry.step and self.needle in entry.step.lower():
+                self.hits.append({"id": key, "where": key, "match": "key"})
+            elif what is not None:
+                self.hits.append({"id": key, "where": key, "match": _short(what, 60)})
+            if len(self.hits) >= SEARCH_HITS:
+                break
+        self.done = True
+
+    def note(self) -> str:
+        shown = f"{len(self.hits):,} match{'es' * (len(self.hits) != 1)}"
+        return f"{shown} in keys and sample values" + (
+            "" if len(self.hits) < SEARCH_HITS else f" (the first {SEARCH_HITS}: refine it)")
+
+
+class _ValueSearch:
+    """A search over the document's own keys and values, one column (node of the shape)
+    at a time, shallow columns first, so a value deep in a big array is reached without
+    reading every value above it first; resumable where its time ran out."""
+
+    def __init__(self, tree: Tree, text: str) -> None:
+        self.tree, self.text, self.needle = tree, text, text.lower()
+        self.hits: list[dict] = []
+        self.count = 0  # matches found (hits keeps the first SEARCH_HITS)
+        self.columns = tree.columns()
+        self.searched = 0  # columns read to the end
+        self._matches = self._all()
+        self.done = False
+
+    def run(self, deadline: float) -> None:
+        for match in self._matches:
+            if match is not None:
+                self.count += 1
+                if len(self.hits) < SEARCH_HITS:
+                    self.hits.append(self._hit(*match))
+            if time.monotonic() > deadline:
+                return
+        self.done = True
+
+    def note(self) -> str:
+        count = f"{self.count:,} match{'es' * (self.count != 1)}"
+        listed = f" (the first {len(self.hits):,} listed)" if self.count > len(self.hits) \
+            else ""
+        if self.done:
+            return f"{count} in keys and values{listed}"
+        at = self.columns[min(self.searched, len(self.columns) - 1)]
+        return (f"{'at least ' if self.count else ''}{count} so far{listed}: stopped after "
+                f"{SEARCH_SECONDS:g} s at {at} ({self.searched:,} of {len(self.columns):,} "
+                "columns read); Enter searches on")
+
+    def _hit(self, key: str, tokens: list, what: str) -> dict:
+        path, pointer = self.tree.concrete(tokens)
+        where = pointer or "(the root)"
+        if self.tree.inputs:
+            where = f"input {tokens[0] + 1}: {pointer or '(the input)'}"
+        hit = {"id": key, "where": where, "match": what, "pointer": pointer}
+        if not self.tree.inputs:
+            hit["path"] = path
+        return hit
+
+    def _all(self):
+        """(node id, pointer tokens, what matched) for each match, column by column; None
+        now and then so the caller can watch its clock."""
+        tree, needle = self.tree, self.needle
+        for key in self.columns:
+            entry = tree.entries[key]
+            named = entry.step is not None and needle in entry.step.lower()
+            scalars = set(entry.node.types) - {"object", "array"}
+            if named or (scalars and _may_hold(scalars, needle)):
+                root, steps = tree.entries[tree.root].node, tree.steps(key)
+                test, what = (_anything, None) if named else (_contains(needle), True)
+                columns = (_column(root, doc, steps, [index], test)
+                           for index, doc in enumerate(tree.value)) if tree.inputs else \
+                    [_column(root, tree.value, steps, [], test)]
+                for tokens in (found for column in columns for found in column):
+                    if tokens is None:
+                        yield None
+                    else:
+                        yield key, tokens, _short(_at(tree.value, tokens), 60) if what \
+                            else "key"
+            self.searched += 1
+            yield None
+
+
+def _anything(value: Any) -> bool:
+    return True
+
+
+def _at(value: Any, tokens: list) -> Any:
+    for token in tokens:
+        value = value[token]
+    return value
+
+
+def _may_hold(types: set[str], needle: str) -> bool:
+    """Whether values of these JSON types can contain ``needle`` in their text."""
+    if "string" in types:
+        return True
+    words = (["true", "false"] if "boolean" in types else []) + \
+        (["null"] if "null" in types else [])
+    if any(needle in word for word in words):
+        return True
+    return "number" in types and all(c in "0123456789.-+e" for c in needle)
+
+
+_TICK = 4096  # values read between two looks at the clock
+
+
+def _column(node: Node | None, value: Any, steps: list, tokens: list, test):
+    """Pointer tokens of every value at ``steps`` below ``value`` (whose shape is
+    ``node``) that passes ``test``, in document order; None every _TICK values. A step is
+    a key, None for every element, or OTHER_KEYS for the members past the tracked keys."""
+    if not steps:
+        if test(value):
+            yield tokens
+        return
+    step, rest = steps[0], steps[1:]
+    if step is None:
+        if type(value) is not list:
+            return
+        if all(s is not None and s != OTHER_KEYS for s in rest):  # the common case, inline
+            for index, item in enumerate(value):
+                if not index % _TICK:
+                    yield None
+                for s in rest:
+                    if type(item) is dict and s in item:
+                        item = item[s]
+                    else:
+                        break
+                else:
+                    if test(item):
+                        yield [*tokens, index, *rest]
+            return
+        if OTHER_KEYS not in rest and rest.count(None) == 1:  # arrays in records, inline
+            cut = rest.index(None)
+            mid, tail = rest[:cut], rest[cut + 1:]
+            for index, item in enumerate(value):
+                if not index % _TICK:
+                    yield None
+                for s in mid:
+                    if type(item) is dict and s in item:
+                        item = item[s]
+                    else:
+                        break
+                else:
+                    if type(item) is list:
+                        for inner, element in enumerate(item):
+                            for s in tail:
+                                if type(element) is dict and s in element:
+                                    element = element[s]
+                                else:
+                                    break
+                            else:
+                                if test(element):
+                                    yield [*tokens, index, *mid, inner, *tail]
+            return
+        items = node.items if node is not None else None
+        for index, item in enumerate(value):
+            if not index % _TICK:
+                yield None
+            yield from _column(items, item, rest, [*tokens, index], test)
+    elif type(value) is dict:
+        if step == OTHER_KEYS:
+            tracked = (node.keys if node is not None else None) or {}
+            extra = node.extra if node is not None else None
+            for name, item in value.items():
+                if name not in tracked:
+                    yield from _column(extra, item, rest, [*tokens, name], test)
+        elif step in value:
+            child = (node.keys or {}).get(step) if node is not None else None
+            yield from _column(child, value[step], rest, [*tokens, step], test)
+
+
+def _contains(needle: str):
+    """A test for a scalar whose JSON text (a string: itself) contains ``needle``."""
+    def test(value: Any) -> bool:
+        kind = type(value)
+        if kind is str:
+            return needle in value.lower()
+        return kind is not dict and kind is not list and needle in _text(value).lower()
+    return test
 
 
 def _text(value: Any) -> str:

@@ -1,48 +1,63 @@
-"""A static picture of the schema tree (HTML and text): what a saved notebook, nbviewer
-and nbconvert show where the live view cannot run."""
+"""A static picture of the schema tree (HTML and text): what a saved notebook, nbviewer,
+GitHub and nbconvert show where the live view cannot run. Its first levels are open (keys
+in view) whatever the live tree had open, and its layout is a ``<pre>`` block, which every
+renderer keeps (GitHub drops style attributes)."""
 
 from __future__ import annotations
 
 from jqmagic.display import NO_MATH, escape_html
 
 ROWS = 200  # rows a snapshot shows at most
+LEVELS = 2  # levels always opened, and more while they fit in FIRST_ROWS rows
+FIRST_ROWS = 40
 
 
 def _line(row: dict) -> tuple[str, str, str, str]:
     mark = ("▾" if row["open"] else "▸") if row["kids"] else " "
-    extra = " ".join(filter(None, [row["size"], f"({row['presence']})" if row["presence"]
+    extra = " ".join(filter(None, [row["size"], f"(in {row['presence']})" if row["presence"]
                                    else "", row["sample"]]))
     return "  " * row["depth"] + mark, row["name"], row["type"], extra
 
 
+def _rows(tree) -> tuple[list[dict], int]:
+    """The rows the picture shows, and how many the tree has open in all (those shown
+    are the first of them)."""
+    flat = tree.outline(LEVELS, FIRST_ROWS, ROWS + 1)
+    return tree.rows(0, ROWS, flat), len(flat)
+
+
+def _count(shown: int, total: int) -> str:
+    if total > shown:
+        return f"the first {shown:,} rows"
+    return f"{shown:,} row{'s' * (shown != 1)}"
+
+
 def html(tree, selected: str, title: str, uid: str) -> str:
-    """The open rows (at most ROWS) and the selected node's details."""
-    flat = tree.flat()
-    rows = []
-    for row in tree.rows(0, ROWS):
+    """The first levels and the open rows (at most ROWS) and the selected node's details."""
+    rows, total = _rows(tree)
+    lines = []
+    for row in rows:
         lead, name, kind, extra = (escape_html(part) for part in _line(row))
-        mark = " style='background:rgba(0,120,215,.15)'" if row["id"] == selected else ""
-        rows.append(f"<div{mark}><span style='white-space:pre'>{lead} </span><b>{name}</b> "
-                    f"<span style='color:#0a6;font-size:85%'>{kind}</span> "
-                    f"<span style='color:#888'>{extra}</span></div>")
-    if len(flat) > ROWS:
-        rows.append(f"<div style='color:#888'>… {len(flat) - ROWS:,} more rows</div>")
+        line = f"{lead} <b>{name}</b>  <i>{kind}</i>  {extra}".rstrip()
+        lines.append(f"<mark>{line}</mark>" if row["id"] == selected else line)
+    if total > len(rows):
+        lines.append("… more rows: run the cell for the live browser")
     details = "".join(f"<tr><th style='text-align:left;padding-right:1em'>{escape_html(k)}"
                       f"</th><td style='text-align:left'><code>{escape_html(v)}</code></td></tr>"
                       for k, v in tree.details(selected))
-    return (f"<div class='jqmagic-snapshot {NO_MATH}' data-uid='{escape_html(uid)}' "
-            "style='font-family:var(--jp-code-font-family,monospace);font-size:12px'>"
-            f"<div style='color:#888'>Schema of {escape_html(title)} (a saved view of the "
-            "tree; run the cell for the live browser)</div>"
-            f"<div style='max-height:30em;overflow:auto'>{''.join(rows)}</div>"
+    return (f"<div class='jqmagic-snapshot {NO_MATH}' data-uid='{escape_html(uid)}'>"
+            f"<p>Schema of <b>{escape_html(title)}</b>: {_count(len(rows), total)} (a saved "
+            "view of the tree; run the cell for the live browser)</p>"
+            f"<pre style='max-height:30em;overflow:auto;margin:0'>{chr(10).join(lines)}</pre>"
             f"<table>{details}</table></div>")
 
 
 def text(tree, selected: str, title: str) -> str:
     """The same as plain text."""
-    lines = [f"Schema of {title}"]
-    for row in tree.rows(0, ROWS):
+    rows, total = _rows(tree)
+    lines = [f"Schema of {title}: {_count(len(rows), total)}"]
+    for row in rows:
         lead, name, kind, extra = _line(row)
-        lines.append(f"{lead} {name}  {kind} {extra}".rstrip())
+        lines.append(f"{lead} {name}  {kind}  {extra}".rstrip())
     lines += [f"{k}: {v}" for k, v in tree.details(selected)]
     return "\n".join(lines)

@@ -1,9 +1,13 @@
 // The SchemaBrowser's view (anywidget ES module, no build step). The kernel holds the tree;
 // this draws the rows of its window, asks for others by setting `window`, and turns clicks
-// and keys into trait changes: selected, opened, search, query and run_requests.
+// and keys into trait changes: selected, hit, opened, search, search_more, query and
+// run_requests. It keeps every unmodified key it receives (JupyterLab's command-mode
+// shortcuts never see them) and says so when its kernel no longer answers.
 
 const ROW = 22; // px per row
 const OVERSCAN = 30; // rows asked for beyond the visible ones
+const ANSWER_MS = 4000; // a kernel that does not answer a ping within this is gone (or busy)
+const TOAST_MS = 2500;
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -29,6 +33,12 @@ async function copyText(text) {
   }
 }
 
+// Keys left to the notebook: focus moves and running the cell.
+function notebookKey(event) {
+  return event.ctrlKey || event.metaKey || event.altKey || event.key === "Tab" ||
+    (event.key === "Enter" && event.shiftKey);
+}
+
 function render({ model, el: host }) {
   const uid = model.get("uid");
   // the static snapshot beside the live view is for saved notebooks: hide it while live
@@ -39,26 +49,32 @@ function render({ model, el: host }) {
     `.jqmagic-snapshot[data-uid="${uid}"] { display: none !important; }`;
   document.head.append(hide);
 
-  const search = el("input", { class: "jqm-search", type: "search",
-    placeholder: "search keys and values  ( / )", "aria-label": "search keys and values" });
-  const note = el("span", { class: "jqm-note" });
-  const spacer = el("div", { class: "jqm-spacer" });
-  const tree = el("div", { class: "jqm-tree", tabindex: "0", role: "tree",
-    "aria-label": "schema tree" }, spacer);
+  // data-lm-suppress-shortcuts on each focusable element: Lumino looks for it from the
+  // focused element up to the first element its shortcut's selector matches
+  const quiet = { "data-lm-suppress-shortcuts": "true" };
+  const search = el("input", { ...quiet, class: "jqm-search", type: "search",
+    placeholder: "search keys and values  ( / ; n N: next, previous )",
+    "aria-label": "search keys and values" });
+  const note = el("span", { class: "jqm-note", "aria-live": "polite" });
+  const spacer = el("div", { class: "jqm-spacer", role: "presentation" });
+  const tree = el("div", { ...quiet, class: "jqm-tree", tabindex: "0", role: "tree",
+    "aria-label": `schema of ${model.get("title")}` }, spacer);
   const details = el("table", { class: "jqm-details" });
   const toast = el("span", { class: "jqm-toast", role: "status" });
   const copyJq = el("button", { class: "jqm-copy-jq", title: "copy the jq path (c)",
     onclick: () => copy("jq") }, "copy jq path");
   const copyPointer = el("button", { class: "jqm-copy-pointer",
     title: "copy the JSON Pointer (p)", onclick: () => copy("pointer") }, "copy pointer");
-  const jq = el("input", { class: "jqm-jq", type: "text", "aria-label": "jq filter",
-    placeholder: "jq filter on the selected node, Enter runs it (e.g. .name)" });
+  const jq = el("input", { ...quiet, class: "jqm-jq", type: "text", "aria-label": "jq filter",
+    placeholder: "jq filter on the selected node, Enter runs it, Escape returns (e.g. .name)" });
   const busy = el("span", { class: "jqm-busy", "aria-live": "polite" });
   const output = el("div", { class: "jqm-output" });
   const matches = el("div", { class: "jqm-matches" });
-  const root = el("div", { class: "jqm-root tex2jax_ignore mathjax_ignore",
-    "data-lm-suppress-shortcuts": "true" },
-    el("div", { class: "jqm-bar" }, el("b", {}, model.get("title")), search, note),
+  const gone = el("div", { class: "jqm-gone", role: "alert" });
+  const root = el("div", { ...quiet, class: "jqm-root tex2jax_ignore mathjax_ignore" },
+    gone,
+    el("div", { class: "jqm-bar" }, el("b", { class: "jqm-title" }, model.get("title")),
+      search, note),
     el("div", { class: "jqm-main" }, tree,
       el("div", { class: "jqm-side" }, details,
         el("div", { class: "jqm-buttons" }, copyJq, copyPointer, toast), matches)),
@@ -69,19 +85,73 @@ function render({ model, el: host }) {
   let asked = null;
   let cursor = model.get("cursor"); // ahead of the kernel while keys come fast
   let pending = null; // a row index to select once the kernel has sent it
+  let matchIndex = -1; // the match n / N chose last
+  let toastTimer = null;
 
+  // -- is the kernel still there? --------------------------------------------------------
+  let pings = 0;
+  let waiting = null; // the timer of the unanswered ping
+  let lastPing = 0;
+
+  function ping(now = false) {
+    if (waiting !== null || (!now && Date.now() - lastPing < 2000)) return;
+    lastPing = Date.now();
+    pings += 1;
+    waiting = setTimeout(() => { waiting = null; lost(); }, ANSWER_MS);
+    try {
+      model.send({ ping: pings });
+    } catch {
+      clearTimeout(waiting);
+      waiting = null;
+      lost();
+    }
+  }
+
+  function lost() {
+    root.classList.add("jqm-lost");
+    gone.textContent = "The kernel does not answer: it restarted (run this cell again for " +
+      "a live tree) or is busy. Below, the tree as it was last saved.";
+    busy.textContent = "";
+    hide.media = "not all"; // the saved snapshot shows again
+  }
+
+  function answered() {
+    clearTimeout(waiting);
+    waiting = null;
+    if (!root.classList.contains("jqm-lost")) return;
+    root.classList.remove("jqm-lost");
+    gone.textContent = "";
+    hide.media = "";
+  }
+
+  model.on("msg:custom", (message) => { if (message && "pong" in message) answered(); });
+  model.on("comm_live_update", () => ping(true));
+  root.addEventListener("keydown", () => ping(), true);
+  root.addEventListener("pointerdown", () => ping(), true);
+
+  // -- what is selected, and its paths ---------------------------------------------------
   function detail(label) {
     const pair = model.get("details").find((d) => d[0] === label);
     return pair ? pair[1] : "";
   }
 
+  function chosenHit() {
+    const hit = model.get("hit");
+    return hit && hit.id === model.get("selected") ? hit : null;
+  }
+
   function copy(which) {
-    const text = which === "jq" ? detail("jq path") : detail("JSON Pointer");
+    const hit = chosenHit();
+    const text = which === "jq" ? (hit && hit.path) || detail("jq path")
+      : (hit && hit.pointer !== undefined ? hit.pointer : detail("JSON Pointer"));
     copyText(text);
     root.dataset.copied = text;
     toast.textContent = `copied ${text}`;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => { toast.textContent = ""; }, TOAST_MS);
   }
 
+  // -- rows ------------------------------------------------------------------------------
   function want(first, count) {
     const total = model.get("row_count");
     const start = Math.max(0, Math.min(first, total - 1));
@@ -96,7 +166,13 @@ function render({ model, el: host }) {
 
   function visible() {
     const first = Math.floor(tree.scrollTop / ROW);
-    return [first, Math.ceil(tree.clientHeight / ROW) + 1];
+    // before the tree is laid out its height is 0: draw as many rows as its CSS height holds
+    const height = tree.clientHeight || parseFloat(getComputedStyle(tree).height) || 352;
+    return [first, Math.ceil(height / ROW) + 1];
+  }
+
+  function rowId(index) {
+    return `jqm-${uid}-row-${index}`;
   }
 
   function draw() {
@@ -105,15 +181,19 @@ function render({ model, el: host }) {
     const [first, count] = visible();
     want(first, count);
     const selected = model.get("selected");
-    for (const node of [...spacer.children]) node.remove();
+    const rows = [];
+    let active = null;
     for (let i = first; i < first + count; i++) {
       const row = cache.get(i);
       if (!row) continue;
       const mark = row.kids ? (row.open ? "▾" : "▸") : "";
+      const isSelected = row.id === selected;
       const item = el("div", {
-        class: "jqm-row" + (row.id === selected ? " jqm-selected" : ""),
+        class: "jqm-row" + (isSelected ? " jqm-selected" : ""), id: rowId(i),
         role: "treeitem", "data-id": row.id, "aria-level": String(row.depth + 1),
-        "aria-selected": String(row.id === selected),
+        "aria-selected": String(isSelected),
+        "aria-label": [row.name, row.type, row.size, row.presence && `in ${row.presence}`,
+          row.sample].filter(Boolean).join(", "),
         style: `top:${i * ROW}px;padding-left:${row.depth * 16 + 4}px`,
       },
         el("span", { class: "jqm-twisty", onclick: (e) => { e.stopPropagation(); toggle(row); } },
@@ -125,9 +205,13 @@ function render({ model, el: host }) {
           row.presence ? `in ${row.presence}` : ""),
         el("span", { class: "jqm-sample" }, row.sample));
       if (row.kids) item.setAttribute("aria-expanded", String(row.open));
+      if (isSelected) active = item.id;
       item.addEventListener("click", () => { cursor = row.i; select(row.id); tree.focus(); });
-      spacer.append(item);
+      rows.push(item);
     }
+    spacer.replaceChildren(...rows);
+    if (active) tree.setAttribute("aria-activedescendant", active);
+    else tree.removeAttribute("aria-activedescendant");
   }
 
   function drawDetails() {
@@ -137,8 +221,10 @@ function render({ model, el: host }) {
 
   function drawMatches() {
     note.textContent = model.get("search_note");
-    matches.replaceChildren(...model.get("matches").slice(0, 50).map((m) =>
-      el("div", { class: "jqm-match", onclick: () => select(m.id, m) },
+    const hit = chosenHit();
+    matches.replaceChildren(...model.get("matches").slice(0, 50).map((m, index) =>
+      el("div", { class: "jqm-match" + (hit && index === matchIndex ? " jqm-current" : ""),
+        onclick: () => choose(index) },
         el("code", {}, m.where), " ", el("span", {}, m.match))));
   }
 
@@ -146,6 +232,14 @@ function render({ model, el: host }) {
     model.set("hit", hit);
     model.set("selected", id);
     model.save_changes();
+  }
+
+  function choose(index) {
+    const found = model.get("matches");
+    if (!found.length) return;
+    matchIndex = (index + found.length) % found.length;
+    select(found[matchIndex].id, found[matchIndex]);
+    drawMatches();
   }
 
   function toggle(row) {
@@ -186,13 +280,17 @@ function render({ model, el: host }) {
     select(cache.get(index).id);
   }
 
+  // -- keys ------------------------------------------------------------------------------
   tree.addEventListener("keydown", (event) => {
+    if (notebookKey(event)) return;
+    event.stopPropagation(); // every other key is the tree's, handled or not
     const row = cache.get(cursor);
+    const page = Math.floor(tree.clientHeight / ROW);
     const keys = {
       ArrowDown: () => move(1),
       ArrowUp: () => move(-1),
-      PageDown: () => move(Math.floor(tree.clientHeight / ROW)),
-      PageUp: () => move(-Math.floor(tree.clientHeight / ROW)),
+      PageDown: () => move(page),
+      PageUp: () => move(-page),
       Home: () => move(-model.get("row_count")),
       End: () => move(model.get("row_count")),
       ArrowRight: () => row && (row.kids && !row.open ? toggle(row) : move(1)),
@@ -201,34 +299,46 @@ function render({ model, el: host }) {
       "/": () => search.focus(),
       c: () => copy("jq"),
       p: () => copy("pointer"),
+      n: () => choose(matchIndex + 1),
+      N: () => choose(matchIndex - 1),
+      F3: () => choose(matchIndex + (event.shiftKey ? -1 : 1)),
     };
     const action = keys[event.key];
-    if (!action || event.ctrlKey || event.metaKey || event.altKey) return;
-    event.preventDefault();
-    event.stopPropagation();
-    action();
+    if (action || event.key.length === 1) event.preventDefault(); // no page scroll on space
+    if (action) action();
   });
 
   search.addEventListener("keydown", (event) => {
+    if (notebookKey(event)) return;
     event.stopPropagation();
     if (event.key === "Enter") {
-      model.set("search", search.value);
+      matchIndex = -1;
+      if (search.value === model.get("search")) { // again: go on where a search stopped
+        model.set("search_more", model.get("search_more") + 1);
+      } else {
+        model.set("search", search.value);
+      }
       model.save_changes();
     } else if (event.key === "Escape") {
       search.value = "";
       model.set("search", "");
       model.save_changes();
       tree.focus();
-    } else if (event.key === "ArrowDown") {
+    } else if (event.key === "ArrowDown" || event.key === "F3") {
       event.preventDefault();
-      const first = model.get("matches")[0];
-      if (first) select(first.id, first);
+      choose(0);
       tree.focus();
     }
   });
 
   jq.addEventListener("keydown", (event) => {
+    if (notebookKey(event)) return;
     event.stopPropagation();
+    if (event.key === "Escape") {
+      event.preventDefault();
+      tree.focus();
+      return;
+    }
     if (event.key !== "Enter") return;
     event.preventDefault();
     root.classList.add("jqm-is-busy");
@@ -236,6 +346,7 @@ function render({ model, el: host }) {
     model.set("query", jq.value);
     model.set("run_requests", model.get("run_requests") + 1);
     model.save_changes();
+    ping(true);
   });
 
   function drawBusy() {
@@ -244,10 +355,13 @@ function render({ model, el: host }) {
     busy.textContent = running ? "running…" : "";
   }
 
+  // -- drawing whenever something changed, and as soon as the tree has a size ------------
   tree.addEventListener("scroll", () => requestAnimationFrame(draw));
+  const resized = new ResizeObserver(() => draw());
+  resized.observe(tree);
   model.on("change:rows", () => { draw(); arrived(); });
   model.on("change:row_count", draw);
-  model.on("change:selected", draw);
+  model.on("change:selected", () => { draw(); drawMatches(); });
   model.on("change:cursor", () => {
     cursor = model.get("cursor");
     scrollTo(cursor);
@@ -262,9 +376,15 @@ function render({ model, el: host }) {
   jq.value = model.get("query");
   output.innerHTML = model.get("output");
   draw();
+  requestAnimationFrame(draw); // attached by then: the real height
   drawDetails();
   drawMatches();
-  return () => hide.remove();
+  return () => {
+    resized.disconnect();
+    clearTimeout(waiting);
+    clearTimeout(toastTimer);
+    hide.remove();
+  };
 }
 
 export default { render };
