@@ -10,6 +10,7 @@ for files; seccomp (any kernel since 3.5) still refuses sockets.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import os
 import platform
@@ -99,7 +100,8 @@ class Policy:
         import jqmagic
 
         store = str(payload_dir())
-        os.makedirs(store, exist_ok=True)  # a rule needs the folder to exist
+        with contextlib.suppress(OSError):  # a rule needs the folder to exist
+            os.makedirs(store, exist_ok=True)
         runtime = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
                    os.path.dirname(os.path.abspath(jqmagic.__file__)), *_SYSTEM_READ}
         return cls(read=tuple(roots if roots is not None else sandbox.roots()),

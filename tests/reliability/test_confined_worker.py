@@ -106,3 +106,20 @@ def test_the_confined_worker_holds_without_the_checks(confined_worker):
                  "a command connecting"):
         assert "Permission denied" in seen[case][1], case  # the kernel said no
     assert attempt(".a", file="in.json") == ("OK", "1")  # and it still answers after all
+
+
+def test_the_confined_worker_does_its_whole_job_inside_the_roots(confined_worker):
+    """libjq reading files itself, a YAML file converted in its scratch folder, a command,
+    results spilled to the payload store: all within what the confinement allows."""
+    from jqmagic import payload
+
+    root = confined_worker["root"]
+    (root / "doc.yaml").write_text("a: 2\nb: [1, 2]\n")
+    assert attempt("input_filename | type", file="in.json") == ("OK", '"string"')
+    assert attempt("[inputs.a]", file=["in.json", "in.json"], null_input=True) == \
+        ("OK", "[1,1]")
+    assert attempt(".b", file="doc.yaml") == ("OK", "[1,2]")
+    assert attempt(".a", exec="cat in.json") == ("OK", "1")
+    result = query("range(300)", null_input=True, limit=10)
+    assert result.truncated and result.payload_id
+    assert payload(result.payload_id) == list(range(300))
