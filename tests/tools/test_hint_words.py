@@ -183,3 +183,63 @@ def test_every_term_has_words_for_every_face():
                                           "SOURCE --path '/a'.")
     with pytest.raises(ValueError):
         term("no-such-term")
+
+
+TOOL_NAMES = re.compile(r"\b(jq tool|query_json|query_yaml|json_inspect|json_patch|read_file"
+                        r"|web_fetch)\b")
+NAMED_PARAMETER = re.compile(r"\b([a-z_]+[A-Za-z]*)=|\bthe ([a-z_]+) parameter\b")
+
+
+def steps_use_own_parameters(name: str, out: dict) -> list[str]:
+    """Each parameter a hint or message names (``offset=``, "the timeout parameter") that
+    neither the tool nor another tool named in the same sentence has."""
+    from jqmagic.tools import tools
+
+    own = set(tools()[name].parameters["properties"])
+    wrong = []
+    for field in ("hint", "message"):
+        for sentence in re.split(r"(?<=[.?!])\s+", out.get(field, "")):
+            others = {("jq" if t == "jq tool" else t) for t in TOOL_NAMES.findall(sentence)}
+            allowed = own.union(*(tools()[t].parameters["properties"] for t in others))
+            for match in NAMED_PARAMETER.finditer(sentence):
+                param = match[1] or match[2]
+                if param not in allowed:
+                    wrong.append(f"{name}: {param!r} in {sentence!r}")
+    return wrong
+
+
+def test_every_suggested_step_uses_the_tools_own_parameters(files, clean_env):
+    big = files / "many.json"
+    big.write_text(json.dumps({"items": list(range(300)),
+                               "wide": {f"k{i}": i for i in range(150)}}))
+    lines = files / "rows.jsonl"
+    lines.write_text("".join(json.dumps({"n": i}) + "\n" for i in range(150)))
+    answers = [(name, call(name, request)) for name, request, _ in failing_calls(files)]
+    answers += [(name, call(name, request)) for name, request in [
+        ("jq", {"query": ".items[]", "file": str(big)}),
+        ("jq", {"query": ".n", "file": str(lines)}),
+        ("query_json", {"file_path": str(lines), "jq_expression": ".n"}),
+        ("query_yaml", {"file_path": str(lines), "yq_expression": ".n"}),
+        ("json_inspect", {"filePath": str(big)}),
+        ("read_file", {"file_path": str(files / "big.txt"), "large_file_passthrough": True}),
+        ("json_inspect", {"filePath": str(files / "none.json")}),
+        ("json_patch", {"filePath": str(big), "operation": "set", "path": "/wide",
+                        "value": "{}"}),
+    ]]
+    problems = [p for name, out in answers for p in steps_use_own_parameters(name, out)]
+    assert problems == []
+    timeout = [out for name, out in answers if out.get("error_code") == "TIMEOUT"]
+    assert timeout and all("the timeout parameter" in out["hint"] for out in timeout)
+    several = [out for name, out in answers[-7:-5] if out.get("truncated")]
+    assert all("null input" not in out["message"] and out["next_arguments"]["slurp"] is True
+               for out in several) and len(several) == 2
+
+
+def test_a_hint_naming_a_missing_parameter_loses_that_sentence():
+    from jqmagic.core.words import term
+    from jqmagic.tools import get
+    from jqmagic.tools.hints import for_tool
+
+    raw = f"Narrow the input. Or raise the limit with {term('timeout')}."
+    assert for_tool(raw, get("json_inspect")) == "Narrow the input."
+    assert for_tool(raw, get("query_json")).endswith("with the timeout parameter.")
