@@ -21,7 +21,10 @@ from jqmagic.core.web.search import SearchResults
 
 # MathJax leaves this class's subtree alone (JupyterLab, Notebook 7, nbconvert's HTML).
 NO_MATH = "tex2jax_ignore mathjax_ignore"
-FOLD_LINES = 12  # a result longer than this many lines is shown folded
+FOLD_LINES = 12  # a later result of a stream longer than this folds behind a preview
+OPEN_LINES = 120  # lines of the first results shown open before any folds
+PREVIEW_CHARS = 160  # a folded result's one-line preview
+_BOX = "max-height:32em;overflow:auto;flex:1;min-width:0"  # a long result open: scrolls
 _PRE = "margin:0;padding:2px 6px;white-space:pre-wrap;word-break:break-word"
 _NOTE = "padding:3px 6px;border-left:3px solid #c08400;background:rgba(192,132,0,.08)"
 
@@ -80,11 +83,18 @@ def json_bundle(data: Any) -> tuple[dict, dict]:
     return {"application/json": data}, {"application/json": {"expanded": False, "root": "root"}}
 
 
+def preview(text: str, width: int = PREVIEW_CHARS) -> str:
+    """A result's text on one line (jq's lines joined: no JSON string holds a newline)."""
+    line = " ".join(part.strip() for part in text.split("\n"))
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
 def results_html(printed: list[str], total: int, budget: int) -> str:
-    """jq's text of each result, one block each (a stream never looks like an array); a
-    result longer than FOLD_LINES lines folds behind its first line. At most ``budget``
-    characters of results."""
-    blocks, used = [], 0
+    """jq's text of each result, one block each (a stream never looks like an array). The
+    answer is shown, not folded: a single result, and the first results of a stream up to
+    OPEN_LINES lines, open (each in a box of a sensible height); a later result longer
+    than FOLD_LINES lines folds behind a one-line preview. At most ``budget`` characters."""
+    blocks, used, lines_open = [], 0, 0
     stream = total > 1
     for index, text in enumerate(printed):
         if used >= budget:
@@ -95,15 +105,16 @@ def results_html(printed: list[str], total: int, budget: int) -> str:
         label = (f"<span style='color:#888;user-select:none;min-width:3em;display:inline-block'>"
                  f"{index + 1}</span>") if stream else ""
         lines = text.count("\n") + 1
-        if lines > FOLD_LINES:
-            first = escape_html(text.split("\n", 1)[0])
-            blocks.append(f"<details class='jqmagic-result'><summary>{label}<code>{first}"
-                          f"</code> <span style='color:#888'>… {lines:,} lines</span>"
-                          f"</summary>{pre_html(text)}</details>")
+        style = "display:flex;border-top:1px solid rgba(128,128,128,.2)" if stream else ""
+        if lines <= FOLD_LINES or lines_open < OPEN_LINES:
+            lines_open += lines
+            box = f"<div style='{_BOX}'>{pre_html(text)}</div>" if lines > FOLD_LINES \
+                else pre_html(text)
+            blocks.append(f"<div class='jqmagic-result' style='{style}'>{label}{box}</div>")
         else:
-            style = "display:flex;border-top:1px solid rgba(128,128,128,.2)" if stream else ""
-            blocks.append(f"<div class='jqmagic-result' style='{style}'>{label}"
-                          f"{pre_html(text)}</div>")
+            blocks.append(f"<details class='jqmagic-result'><summary>{label}<code>"
+                          f"{escape_html(preview(text))}</code> <span style='color:#888'>"
+                          f"{lines:,} lines</span></summary>{pre_html(text)}</details>")
     head = ""
     if stream:
         head = (f"<div style='color:#888'>{total:,} results (a stream: one value per "
@@ -111,12 +122,22 @@ def results_html(printed: list[str], total: int, budget: int) -> str:
     return head + "".join(blocks)
 
 
+def hint_first(message: str) -> str:
+    """The bound line with a "did you mean" hint moved to the front (it answers the
+    question the user has; the truncation and payload come after)."""
+    head, found, hint = message.partition(" Hint: ")
+    if not found or "did you mean" not in hint:
+        return message
+    return f"Hint: {hint} {head}"
+
+
 def query_bundle(result) -> tuple[dict, dict]:
     """The bundle of a :class:`jqmagic.core.query.QueryResult`: jq's text (plain), and the
     same per result in HTML with the bound line above it."""
-    text = bounded_text(result.text, result.message)
+    message = hint_first(result.message)
+    text = bounded_text(result.text, message)
     printed = result.printed or ([result.text] if result.text else [])
-    note = note_html(result.message) if result.message else ""
+    note = note_html(message) if message else ""
     return {"text/plain": text,
             "text/html": page_html(note, results_html(printed, result.total,
                                                       _max_chars()))}, {}
@@ -134,8 +155,9 @@ class JsonView:
 
         result = self.result
         if result.message:
-            display({"text/plain": result.message, "text/html": page_html(
-                note_html(result.message))}, raw=True)
+            message = hint_first(result.message)
+            display({"text/plain": message, "text/html": page_html(note_html(message))},
+                    raw=True)
         data = result.values[0] if len(result.values) == 1 else result.values
         mime, metadata = json_bundle(data)
         if not mime or result.raw:  # a scalar, raw text, or over the bound: the plain view

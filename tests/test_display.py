@@ -59,13 +59,31 @@ def test_truncation_line_payload_and_hint_are_shown_first():
     assert "did you mean .[].name?" in html
 
 
-def test_big_values_fold_behind_their_first_line():
+def test_the_answer_is_shown_not_folded():
     from jqmagic import query
     from jqmagic.display import FOLD_LINES
 
-    html = _html(query(".[]", value=[list(range(FOLD_LINES + 5)), 1]))
-    assert html.count("<details") == 1
-    assert f"{FOLD_LINES + 7:,} lines" in html  # "[", the numbers, "]"
+    record = {f"key{i}": i for i in range(FOLD_LINES + 5)}
+    one = _html(query(".[0]", value=[record]))
+    assert "<details" not in one and "&quot;key16&quot;: 16" in one  # a single result: open
+    assert "max-height:32em;overflow:auto" in one  # in a box of a sensible height
+    many = _html(query(".[]", value=[record] * 20))
+    opened, folded = many.split("<details", 1)
+    assert opened.count("class='jqmagic-result'") == 7  # open while under 120 lines
+    assert many.count("<details") == 13
+    summary = folded[folded.index("<summary>"):folded.index("</summary>")]
+    assert "<code>{ &quot;key0&quot;: 0, &quot;key1&quot;: 1," in summary  # a preview
+    assert f"{FOLD_LINES + 7:,} lines" in summary
+
+
+def test_did_you_mean_comes_first():
+    from jqmagic import query
+    from jqmagic.display import query_bundle
+
+    bundle = query_bundle(query(".[] | .nam", value=[{"name": i} for i in range(150)],
+                                limit=100))[0]
+    for text in (bundle["text/plain"].splitlines()[-1], bundle["text/html"]):
+        assert text.index("did you mean .[].name?") < text.index("Showing 100 of 150")
 
 
 def test_every_mime_type_is_bounded():

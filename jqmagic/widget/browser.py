@@ -189,7 +189,7 @@ class SchemaBrowser(anywidget.AnyWidget):
 
     def _run(self) -> tuple[str, str]:
         from jqmagic.core.query import query
-        from jqmagic.display import note_html, page_html, pre_html, results_html
+        from jqmagic.display import hint_first, note_html, page_html, pre_html, results_html
 
         if OTHER_KEYS in self.selected:
             text = "Keys past the tracked ones are merged; select a tracked node to query."
@@ -204,7 +204,7 @@ class SchemaBrowser(anywidget.AnyWidget):
             error = _own_error(exc, program) if whole != program else exc
             text = error.render()
             return text, page_html(f"<div class='jqmagic-error'>{pre_html(text)}</div>")
-        message = result.message
+        message = hint_first(result.message)
         body = results_html(result.printed, result.total, 20_000) if result.total else ""
         text = "\n".join(filter(None, [result.text, message]))
         return text, page_html(note_html(message) if message else "", body)
