@@ -58,11 +58,8 @@ def download(url: str, headers: dict[str, str], limits: FetchLimits, deadline: f
     import requests
 
     own = session is None
-    sess = session or requests.Session()
+    sess = _watched_session(session or requests.Session())
     sess.max_redirects = limits.max_redirects
-    for scheme in ("http://", "https://"):
-        if not isinstance(sess.get_adapter(scheme), _deadline_adapter()):
-            sess.mount(scheme, _deadline_adapter()())
     req_headers = {
         "User-Agent": user_agent(),
         "Accept": "text/html,application/xhtml+xml,application/json;q=0.9,"
@@ -83,6 +80,37 @@ def download(url: str, headers: dict[str, str], limits: FetchLimits, deadline: f
     finally:
         if own:
             sess.close()
+
+
+def get_within(session: Any, url: str, deadline: float, **kwargs: Any) -> Any:
+    """``session.get(url, **kwargs)`` (``requests`` itself when ``session`` is None), the
+    whole answer read by ``deadline`` (``time.monotonic()``), headers included; past it,
+    ``requests.exceptions.Timeout``."""
+    import requests
+
+    own = session is None
+    sess = _watched_session(session or requests.Session())
+    try:
+        with _total_deadline(deadline) as watch:
+            try:
+                resp = sess.get(url, **kwargs)
+                if not watch.expired:
+                    return resp
+            except requests.exceptions.RequestException:
+                if not watch.expired:
+                    raise
+            raise requests.exceptions.Timeout("the total time allowed ran out")
+    finally:
+        if own:
+            sess.close()
+
+
+def _watched_session(sess: Any) -> Any:
+    """``sess`` with the adapter whose connections :func:`_total_deadline` watches."""
+    for scheme in ("http://", "https://"):
+        if not isinstance(sess.get_adapter(scheme), _deadline_adapter()):
+            sess.mount(scheme, _deadline_adapter()())
+    return sess
 
 
 def _hops(url: str, req_headers: dict[str, str], limits: FetchLimits, deadline: float,

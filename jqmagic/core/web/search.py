@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import env_text
+from jqmagic.core.settings import env_text, settings
+from jqmagic.core.web.download import get_within
 
 BRAVE_ENDPOINT = "https://api.search.brave.com/res/v1/web/search"
 GOOGLE_ENDPOINT = "https://www.googleapis.com/customsearch/v1"
@@ -234,8 +236,8 @@ def _call(provider: str, endpoint: str, params: dict, headers: dict, timeout: An
 
     name = provider.capitalize()
     try:
-        resp = (session or requests).get(endpoint, params=params, headers=headers,
-                                         timeout=timeout)
+        resp = get_within(session, endpoint, time.monotonic() + settings.fetch_total_timeout,
+                          params=params, headers=headers, timeout=timeout)
     except requests.exceptions.Timeout:
         # "from None": the requests error text holds the URL, and Google's holds the key.
         raise JqMagicError("NETWORK_ERROR", f"{name} search timed out",

@@ -106,3 +106,21 @@ def test_a_quick_answer_is_not_cut(web):
     assert "fine" in result.content
     time.sleep(1.2)  # past the deadline: nothing fires into a finished fetch
     assert "fine" in fetch(url, private_addresses=True, total_timeout=1.0).content
+
+
+@pytest.mark.parametrize("case", ["status line", "header value", "body with a length"])
+def test_a_trickling_search_api_is_cut_at_the_total_deadline(trickle, monkeypatch, case):
+    from jqmagic.core.settings import settings
+    from jqmagic.core.web.search import search
+
+    server = trickle(CASES[case])
+    monkeypatch.setenv("JQMAGIC_BRAVE_ENDPOINT", f"http://127.0.0.1:{server.port}/brave")
+    monkeypatch.setenv("BRAVE_API_KEY", "brave-key-never-shown")
+    monkeypatch.setattr(settings, "fetch_total_timeout", 1.0)
+    started = time.monotonic()
+    with pytest.raises(JqMagicError) as caught:
+        search("trickle", timeout=(2, 2))
+    assert caught.value.code == "NETWORK_ERROR" and "timed out" in caught.value.message
+    assert 0.9 < time.monotonic() - started < 2.5
+    assert "brave-key-never-shown" not in str(caught.value.to_dict())
+    assert not [t for t in threading.enumerate() if isinstance(t, threading.Timer)]
