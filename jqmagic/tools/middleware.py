@@ -116,10 +116,21 @@ def _wrap_handler(handler: Callable[..., Any], threshold: int) -> Callable[..., 
     return wrapped
 
 
+SUMMARY_SCHEMA = {
+    "type": "object", "description": "A big answer, kept whole on disk: its preview and shape.",
+    "properties": {"queryID": {"type": "string"}, "payloadPath": {"type": "string"},
+                   "preview": {"type": "string"}, "schema": {},
+                   "originalSize": {"type": "integer"}, "truncated": {"type": "boolean"}},
+    "required": ["queryID", "payloadPath", "preview", "originalSize", "truncated"],
+    "additionalProperties": False}
+"""The summary an answer over the threshold becomes (:func:`jqmagic.tools.results.summary`)."""
+
+
 class JqSchemaMiddleware:
     """An SDK server middleware: ``tools/call`` answers over ``threshold`` characters from
-    tools that ``applies`` to are stored and summarised; ``tools/list`` drops those tools'
-    output schemas (an answer may now be a summary)."""
+    tools that ``applies`` to are stored and summarised; ``tools/list`` keeps those tools'
+    output schemas, as either the answer or its summary (``anyOf``). An error's text is cut
+    to the bound of one agent message."""
 
     def __init__(self, threshold: int = THRESHOLD,
                  applies: Callable[[str], bool] = default_filter) -> None:
@@ -134,7 +145,9 @@ class JqSchemaMiddleware:
                 not self.applies(str((ctx.params or {}).get("name", ""))):
             return result
         answer = _as_dict(result)
-        if answer.get("isError") or "content" not in answer:
+        if answer.get("isError"):
+            return _cut_error(answer, result)
+        if "content" not in answer:
             return result
         stored = await _off_the_loop(self._summarise, answer)
         return result if stored is None else {
@@ -143,8 +156,11 @@ class JqSchemaMiddleware:
 
     def _listed(self, listed: dict[str, Any]) -> dict[str, Any]:
         for tool in listed.get("tools", []):
-            if self.applies(tool.get("name", "")):
-                tool.pop("outputSchema", None)
+            if self.applies(tool.get("name", "")) and tool.get("outputSchema"):
+                own = dict(tool["outputSchema"])
+                defs = own.pop("$defs", None)  # references stay resolvable from the root
+                tool["outputSchema"] = {"type": "object", "anyOf": [own, SUMMARY_SCHEMA],
+                                        **({"$defs": defs} if defs else {})}
         return listed
 
     def _summarise(self, answer: dict[str, Any]) -> dict[str, Any] | None:
@@ -166,6 +182,20 @@ class JqSchemaMiddleware:
             return None
         ref = payloads.store(text)
         return summary(ref, text) if value is None else summary(ref, text, value)
+
+
+def _cut_error(answer: dict[str, Any], result: Any) -> Any:
+    """An error answer whose text blocks are cut to the bound of one agent message."""
+    from jqmagic.core.words import cut
+    from jqmagic.tools.transport import ERROR_CHARS, limit
+
+    if len(json_text(answer)) <= limit():
+        return result
+    blocks = [{**b, "text": cut(b["text"], ERROR_CHARS)} for b in answer.get("content", [])
+              if b.get("type") == "text"]
+    out = {**answer, "content": blocks or [{"type": "text", "text": "The tool failed."}]}
+    out.pop("structuredContent", None)
+    return out
 
 
 def _as_dict(result: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema
 import pytest
 from pydantic import BaseModel
 
@@ -22,6 +23,8 @@ import jqmagic
 import jqmagic.tools.middleware
 from jqmagic.core import payloads
 from jqmagic.tools import wrap
+from jqmagic.tools.middleware import SUMMARY_SCHEMA
+from jqmagic.tools.transport import limit
 
 RESPONSE = {"total_count": 1000, "items": [{"login": "user1", "id": 123, "verified": True},
                                            {"login": "user2", "id": 456, "verified": False}]}
@@ -145,8 +148,10 @@ def test_a_whole_sdk_server_with_threshold_and_filter(monkeypatch):
     server = wrap(sdk_server(), threshold=2_000)
     listed, (big, small, own) = anyio.run(converse, server, [
         ("users", {"n": 300}), ("users", {"n": 2}), ("sys___status", {})])
-    assert listed["users"].output_schema is None  # an answer may be a summary now
-    assert listed["sys___status"].output_schema is not None  # not the middleware's
+    either = listed["users"].output_schema  # the answer's own schema, or the summary's
+    assert either["type"] == "object" and either["anyOf"][1] == SUMMARY_SCHEMA
+    assert either["anyOf"][0]["properties"]["result"]["type"] == "array"
+    assert "anyOf" not in listed["sys___status"].output_schema  # not the middleware's
     out = big.structured_content
     assert big.is_error is False and json.loads(big.content[0].text) == out
     assert out["schema"] == {"result": [{"id": "number", "joined": "string",
@@ -154,6 +159,8 @@ def test_a_whole_sdk_server_with_threshold_and_filter(monkeypatch):
     assert payloads.payload(out["queryID"])["result"][299]["name"] == "user299"
     assert out["originalSize"] > 2_000 and len(out["preview"]) == 500
     assert small.structured_content["result"][1]["name"] == "user1"  # under the threshold
+    jsonschema.validate(out, either)  # the client checks it too
+    jsonschema.validate(small.structured_content, either)
     assert len(own.structured_content["log"]) == 2_000  # filtered out
     assert threads and all(t is not threading.main_thread() for t in threads)
 
@@ -176,3 +183,21 @@ def test_values_json_cannot_spell_are_stored_not_raised():
                threshold=0)()
     assert payloads.payload(out["queryID"]) == {"when": "2024-05-01T12:00:00",
                                                 "odd": [1, 2]}
+
+
+def test_a_huge_error_is_cut_to_one_message():
+    from mcp import types
+    from mcp.server.mcpserver import MCPServer
+
+    server = MCPServer("failing")
+
+    @server.tool()
+    def echo(text: str) -> Any:
+        """Fails, echoing its input."""
+        return types.CallToolResult(is_error=True, content=[
+            types.TextContent(type="text", text=f"bad input {text}")])
+
+    wrap(server)
+    _, (failed,) = anyio.run(converse, server, [("echo", {"text": "x" * 5_000_000})])
+    assert failed.is_error and len(failed.model_dump_json()) <= limit()
+    assert failed.content[0].text.endswith("more characters)")
