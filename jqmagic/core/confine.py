@@ -58,7 +58,7 @@ WRITE = READ | WRITE_FILE | REMOVE_DIR | REMOVE_FILE | MAKE_DIR | MAKE_REG | REF
 _SYSTEM_READ = ("/usr/lib", "/usr/lib64", "/usr/lib32", "/lib", "/lib64", "/lib32",
                 "/usr/libexec", "/usr/bin", "/bin", "/usr/local/lib", "/usr/share/zoneinfo",
                 "/usr/lib/locale", "/etc/ld.so.cache", "/etc/localtime", "/etc/ssl",
-                "/etc/pki", "/etc/ca-certificates", "/proc/self")
+                "/etc/pki", "/etc/ca-certificates", "/proc/self", "/sys/devices/system/cpu")
 _DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom", "/dev/random")
 
 
@@ -136,6 +136,19 @@ def shortfall() -> str | None:
         return (f"This kernel's Landlock ABI is {abi}: files are confined, TCP only by "
                 "seccomp (no sockets).")
     return None
+
+
+_said = False
+
+
+def shortfall_once() -> str | None:
+    """:func:`shortfall`, the first time this process asks only (say it once, e.g. when
+    the first sandboxed worker starts)."""
+    global _said
+    if _said:
+        return None
+    _said = True
+    return shortfall()
 
 
 def apply_worker_confinement(policy: Policy) -> Applied:

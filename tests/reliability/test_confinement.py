@@ -51,6 +51,8 @@ sandbox.CHECKS = False                        # the Python-level checks are off
 settings.sandbox, settings.allowed_roots = True, [ROOT]
 if not SECCOMP:
     confine._deny_sockets = lambda: False     # Landlock's TCP rules alone
+if NO_LANDLOCK:
+    confine.landlock_abi = lambda: 0          # as on a kernel without Landlock
 applied = confine.apply_worker_confinement(confine.Policy.for_worker(SCRATCH))
 seen = {"applied": applied.__dict__}
 
@@ -62,10 +64,10 @@ def attempt(name, action):
 '''
 
 
-def confined(world: dict, body: str, seccomp: bool = True) -> dict:
+def confined(world: dict, body: str, seccomp: bool = True, landlock: bool = True) -> dict:
     """Run ``body`` in a confined process; what each attempt gave."""
     head = f"ROOT, SCRATCH, SECCOMP = {str(world['root'])!r}, {str(world['scratch'])!r}, " \
-           f"{seccomp}\n"
+           f"{seccomp}\nNO_LANDLOCK = {not landlock}\n"
     code = head + PRELUDE + textwrap.dedent(body) + "\nprint(json.dumps(seen))\n"
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          timeout=60, env=world["env"], cwd=world["root"])
@@ -145,6 +147,23 @@ def test_no_connection_and_no_listening(world, seccomp):
     assert seen["pipe"] == ["ok", 2]
 
 
+def test_without_landlock_seccomp_still_refuses_every_socket(world):
+    """What remains on a kernel without Landlock: no socket at all (seccomp); files are
+    left to jqmagic's own checks (switched off here, so the read goes through)."""
+    seen = confined(world, f'''
+    attempt("connect", lambda: socket.create_connection(("127.0.0.1", {world["port"]}), 2)
+            and "connected")
+    attempt("udp", lambda: socket.socket(socket.AF_INET, socket.SOCK_DGRAM) and "made")
+    attempt("unix", lambda: socket.socket(socket.AF_UNIX) and "made")
+    attempt("outside", lambda: len(open({str(world["outside"] / "secret.json")!r}).read()))
+    ''', landlock=False)
+    assert seen["applied"] == {"landlock_abi": 0, "files": False, "tcp": False,
+                               "seccomp": True}
+    for name in ("connect", "udp", "unix"):
+        assert seen[name][0] == "PermissionError", (name, seen[name])
+    assert seen["outside"][0] == "ok"
+
+
 @pytest.mark.skipif(LANDLOCK < 6, reason="signal scoping needs Landlock ABI 6")
 def test_the_worker_cannot_signal_its_caller(world):
     seen = confined(world, '''
@@ -159,6 +178,8 @@ def test_the_shortfall_is_said_only_when_there_is_one():
     assert (said is None) == (LANDLOCK >= 4)
     if LANDLOCK == 0:
         assert "no Landlock" in said
+    confine._said = False
+    assert confine.shortfall_once() == said and confine.shortfall_once() is None
 
 
 WORKER = '''
