@@ -217,10 +217,10 @@ BUILTINS[("INDEX", 1)] = lambda key: _index_by(many(lambda v, e: jv.iterate(v)),
 
 
 def _pairs(idx: Any, rows: Iterator, key: Compiled, e: dict) -> Iterator[list]:
-    """``[., $idx[idx_expr]]`` for each row, ``$idx`` one value."""
+    """``[., $idx[idx_expr]]`` for each row, ``$idx`` one value (one array per row, with
+    as many lookups as ``idx_expr`` has outputs)."""
     for row in rows:
-        for k in key.gen(row, e):
-            yield [row, jv.index(idx, k)]
+        yield [row, *(jv.index(idx, k) for k in key.gen(row, e))]
 
 
 # JOIN($idx; ...): each value of the first argument is a run of its own, as $idx binds
