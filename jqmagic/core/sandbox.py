@@ -18,6 +18,7 @@ The payload store (jqmagic's own cache folder) is outside this policy.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import os
 import re
@@ -149,6 +150,7 @@ def check_program(program: str, library_paths: list[str]) -> None:
             "itself (def f: ...;), and spell import/include only inside strings.")
 
 
+@functools.lru_cache(maxsize=256)
 def may_import(program: str) -> bool:
     """Whether jq could read ``program`` as holding a module directive, decided from the
     fast path's parse: a program it parses whole has none (directives are outside its

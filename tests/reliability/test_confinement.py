@@ -207,14 +207,15 @@ time.sleep(600)
 '''
 
 
-def test_a_worker_dies_with_its_caller_not_with_the_thread_that_started_it():
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM], ids=["SIGKILL", "SIGTERM"])
+def test_a_worker_dies_with_its_caller_not_with_the_thread_that_started_it(how):
     caller = subprocess.Popen([sys.executable, "-c", CALLER], stdout=subprocess.PIPE,
                               text=True, env={**os.environ,
                                               "PYTHONPATH": os.pathsep.join(sys.path)})
     try:
         pid, status = caller.stdout.readline().split()
         assert status == "None"  # alive after the starting thread ended, inside the match
-        caller.send_signal(signal.SIGKILL)
+        caller.send_signal(how)
         caller.wait(10)
         for _ in range(100):
             if not _alive(int(pid)):
