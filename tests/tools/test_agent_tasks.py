@@ -1,8 +1,10 @@
-"""Ten agent tasks on the real-world corpus, driven as an LLM agent would drive them: the
+"""Agent tasks on the real-world corpus, driven as an LLM agent would drive them: the
 official SDK's client in a stdio session against ``jqmagic mcp``. Each answer is checked
-against the bound (the characters the agent receives), each task's finding against plain
-Python on the same file, and the characters spent against reading the files whole (the
-table is printed: run with ``-s`` to see it)."""
+against the bound (the characters the agent receives) and its tool's outputSchema; every
+step an answer suggests (next_arguments, next_call, next_start_index, next_offset, the
+payload) is followed and checked to give the next part; each task's finding is checked
+against plain Python on the same file, and the characters spent against reading the files
+whole (the table is printed: run with ``-s`` to see it)."""
 
 from __future__ import annotations
 
@@ -11,19 +13,21 @@ import sys
 from collections import Counter
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import anyio
+import jsonschema
 import pytest
 import yaml
 from mcp import Client  # the mcp extra (part of the test extra)
 from mcp.client.stdio import StdioServerParameters
 
-from jqmagic.core.settings import settings
-from jqmagic.tools.results import ENVELOPE_CHARS
-from tests.shared import CORPUS_JSON
+from jqmagic.tools.transport import limit
+from tests.shared import CORPUS_JSON, SHARED
+from tests.web_servers import WebServer
 
-BOUND = settings.max_tokens * 4 + ENVELOPE_CHARS  # characters of one answer, at most
+BOUND = limit()  # characters of one answer, at most
 GITHUB = "openapi/github-api.github.com-2020-07.json"
 KUBERNETES = "openapi/kubernetes-1.36-swagger.json"
 LOCK = "npm/axios-package-lock.json"
@@ -44,12 +48,16 @@ class Agent:
     """One task's calls through the session: what each cost, every answer within the bound."""
 
     client: Any
+    schemas: dict[str, Any]
     calls: int = 0
     spent: int = 0  # characters of the answers, as the agent receives them
     files: set[str] = field(default_factory=set)
     largest: int = 0
+    followed: Counter = field(default_factory=Counter)  # suggested steps taken, by kind
+    scratch: Path = Path()  # a folder the server may edit in
+    web: Any = None  # a server on 127.0.0.1
 
-    async def ask(self, tool: str, **arguments: Any) -> dict[str, Any]:
+    async def ask(self, tool: str, follow: bool = True, **arguments: Any) -> dict[str, Any]:
         for key in ("file_path", "filePath", "file"):
             if key in arguments:
                 self.files.add(arguments[key])
@@ -59,14 +67,47 @@ class Agent:
         assert len(text) <= BOUND, (tool, arguments, len(text))
         answer = json.loads(text)
         assert result.structured_content == answer and answer["success"], answer
+        jsonschema.validate(answer, self.schemas[tool])
         self.calls += 1
         self.spent += len(text)
         self.largest = max(self.largest, len(text))
+        if follow:
+            await self.follow(tool, arguments, answer)
         return answer
+
+    async def follow(self, tool: str, arguments: dict[str, Any], answer: dict) -> None:
+        """Take every step ``answer`` suggests, once, and check it gives the next part."""
+        if "next_arguments" in answer:  # the same tool, its program sliced
+            nxt = await self.ask(tool, False, **{**arguments, **answer["next_arguments"]})
+            (expected,) = await self.values("jq", payload=answer["payload_id"], slurp=True,
+                                            compact=True, query=f".[{answer['shown']}]")
+            assert json.loads(nxt["output"].split("\n")[0]) == expected
+            self.followed["next_arguments"] += 1
+        if "payload_id" in answer:  # the payload holds what was not sent
+            several = "shown" in answer
+            counted = await self.ask("jq", False, payload=answer["payload_id"], query="length",
+                                     slurp=several)
+            if several:
+                assert json.loads(counted["output"]) == answer["count"]
+            self.followed["payload"] += 1
+        if "next_call" in answer:  # another tool lists what a capped answer left out
+            nxt = await self.ask(answer["next_call"]["tool"], False,
+                                 **answer["next_call"]["arguments"])
+            assert nxt["count"] >= 1 and nxt["output"]
+            self.followed["next_call"] += 1
+        if answer.get("next_start_index") is not None:  # web_fetch, in characters
+            nxt = await self.ask(tool, False, **{**arguments,
+                                                 "start_index": answer["next_start_index"]})
+            assert nxt["start_index"] == answer["next_start_index"] and nxt["content"]
+            self.followed["next_start_index"] += 1
+        if answer.get("truncated") and answer.get("next_offset") is not None:  # lines
+            nxt = await self.ask(tool, False, **{**arguments, "offset": answer["next_offset"]})
+            assert nxt["offset"] == answer["next_offset"]
+            self.followed["next_offset"] += 1
 
     async def values(self, tool: str, **arguments: Any) -> list[Any]:
         """The results of a query tool, one JSON value a line."""
-        answer = await self.ask(tool, **arguments)
+        answer = await self.ask(tool, False, **arguments)
         assert not answer.get("truncated"), answer.get("message")
         return [json.loads(line) for line in answer["output"].splitlines()]
 
@@ -190,32 +231,95 @@ async def geo_and_lines(agent: Agent) -> None:
     assert stats == {"n": len(rows), "mean": sum(len(r["question"]) for r in rows) // len(rows)}
 
 
+async def page_through_paths(agent: Agent) -> None:
+    """Every endpoint path of the GitHub API, 100 at a time, in the slice form the first
+    answer suggests (its ``count`` says how many there are)."""
+    answer = await agent.ask("query_json", file_path=GITHUB, jq_expression=".paths | keys[]")
+    got = [json.loads(line) for line in answer["output"].splitlines()]
+    form = answer["next_arguments"]["jq_expression"]
+    assert "[100:200]" in form
+    while len(got) < answer["count"]:
+        page = await agent.ask("query_json", False, file_path=GITHUB, jq_expression=form.replace(
+            "[100:200]", f"[{len(got)}:{len(got) + 100}]"))
+        assert page["count"] >= 1 and not page["truncated"]
+        got += [json.loads(line) for line in page["output"].splitlines()]
+    assert got == sorted(load(GITHUB)["paths"])
+
+
+async def capped_keys(agent: Agent) -> None:
+    """The Kubernetes spec's definitions: more keys than one answer lists."""
+    shape = await agent.ask("json_inspect", filePath=KUBERNETES, path="/definitions", depth=0)
+    assert shape["keyCount"] == len(load(KUBERNETES)["definitions"]) > len(shape["keys"])
+
+
+async def fix_a_value(agent: Agent) -> None:
+    """Scale the ingress controller to 3 replicas, without losing the rest of its spec."""
+    edited = agent.scratch / "ingress.yaml"
+    edited.write_text((CORPUS_JSON / INGRESS).read_text())
+    docs = load(INGRESS)
+    index = next(i for i, d in enumerate(docs) if d["kind"] == "Deployment")
+    refused = (await agent.client.call_tool("json_patch", {
+        "filePath": str(edited), "operation": "set", "path": f"/{index}/spec",
+        "value": '{"replicas": 3}'})).structured_content
+    assert refused["error_code"] == "PATCH_CONFLICT" and "merge" in refused["hint"]
+    done = await agent.ask("json_patch", filePath=str(edited), operation="merge",
+                           path=f"/{index}/spec", value='{"replicas": 3}')
+    assert [c["path"] for c in done["added"] + done["replaced"]] == [f"/{index}/spec/replicas"]
+    after = [d for d in yaml.safe_load_all(edited.read_text()) if d is not None]
+    assert after[index]["spec"] == {**docs[index]["spec"], "replicas": 3}
+
+
+async def fetch_local_page(agent: Agent) -> None:
+    """Read a long article from a local server, part by part, as the answers say."""
+    html = (SHARED / "corpus" / "html" / "wikipedia" / "source.html").read_text()
+    url = agent.web.add("/article", html)
+    first = await agent.ask("web_fetch", url=url)
+    got, answer = first["content"], first
+    while answer.get("next_start_index") is not None:
+        answer = await agent.ask("web_fetch", False, url=url, max_length=20_000,
+                                 start_index=answer["next_start_index"])
+        got += answer["content"]
+    assert len(got) == first["total_chars"] > 20_000 and first["title"]
+
+
 TASKS: list[Callable[[Agent], Awaitable[None]]] = [
     github_overview, github_deprecated, github_parameters, kubernetes_deployment,
     kubernetes_too_big_then_payload, lock_file, argo_kinds, ingress_images, compose_services,
-    geo_and_lines]
+    geo_and_lines, page_through_paths, capped_keys, fix_a_value, fetch_local_page]
 
 
-def test_ten_agent_tasks_through_mcp(tmp_path):
+def test_agent_tasks_through_mcp(tmp_path):
+    scratch = tmp_path / "scratch"
+    scratch.mkdir()
     server = StdioServerParameters(
         command=sys.executable,
-        args=["-m", "jqmagic", "mcp", "--allow-root", str(CORPUS_JSON)],
-        env={"JQMAGIC_PAYLOAD_DIR": str(tmp_path / "payloads")})
+        args=["-m", "jqmagic", "mcp", "--allow-root", str(CORPUS_JSON), "--allow-root",
+              str(scratch), "--allow-private-addresses"],
+        env={"JQMAGIC_PAYLOAD_DIR": str(tmp_path / "payloads"),
+             "NO_PROXY": "127.0.0.1,localhost"})
     done: list[Agent] = []
+    web = WebServer().start()
 
     async def run_all() -> None:
         async with Client(server, read_timeout_seconds=120) as client:
+            schemas = {t.name: t.output_schema for t in (await client.list_tools()).tools}
             for task in TASKS:
-                agent = Agent(client)
+                agent = Agent(client, schemas, scratch=scratch, web=web)
                 await task(agent)
                 done.append(agent)
 
-    anyio.run(run_all)
+    try:
+        anyio.run(run_all)
+    finally:
+        web.stop()
     rows = [(task.__name__, agent.calls, agent.spent, agent.largest,
              sum((CORPUS_JSON / f).stat().st_size for f in agent.files))
             for task, agent in zip(TASKS, done, strict=True)]
     print(table(rows))
-    assert len(rows) == 10 and all(largest <= BOUND for _, _, _, largest, _ in rows)
+    followed = sum((agent.followed for agent in done), Counter())
+    print(f"suggested steps followed and checked: {dict(followed)}")
+    assert set(followed) >= {"next_arguments", "payload", "next_call", "next_start_index"}
+    assert len(rows) == len(TASKS) and all(largest <= BOUND for _, _, _, largest, _ in rows)
     spent, whole = sum(r[2] for r in rows), sum(r[4] for r in rows)
     assert spent < whole / 20  # the point of the tools: a small part of reading it all
 
@@ -224,8 +328,8 @@ def table(rows: list[tuple[str, int, int, int, int]]) -> str:
     lines = ["| task | calls | characters received | largest answer | files read whole "
              "| share |", "|---|---:|---:|---:|---:|---:|"]
     for name, calls, spent, largest, whole in rows:
-        lines.append(f"| {name} | {calls} | {spent:,} | {largest:,} | {whole:,} "
-                     f"| {spent / whole:.3%} |")
+        share = f"{spent / whole:.3%}" if whole else "(a web page)"
+        lines.append(f"| {name} | {calls} | {spent:,} | {largest:,} | {whole:,} | {share} |")
     spent, whole = sum(r[2] for r in rows), sum(r[4] for r in rows)
     lines.append(f"| **total** | {sum(r[1] for r in rows)} | {spent:,} | "
                  f"{max(r[3] for r in rows):,} | {whole:,} | {spent / whole:.3%} |")
