@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from jqmagic.core.jqlang.compiled import Compiled
 from jqmagic.core.jqlang.errors import JqError, NotMine
-from jqmagic.core.jqlang.node import Compiled
 from jqmagic.core.jqlang.parser import parse
 from jqmagic.core.jqlang.registry import compile_tree
 

@@ -7,9 +7,9 @@ from itertools import islice
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error
-from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check, chunked
 from jqmagic.core.jqlang.table import Table
 

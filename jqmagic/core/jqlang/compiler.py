@@ -1,4 +1,4 @@
-"""Compile jq's core constructs into Python closures (see :mod:`.node`): the table of
+"""Compile jq's core constructs into Python closures (see :mod:`.compiled`): the table of
 compilers by node kind this module exports (merged by :mod:`.registry`)."""
 
 from __future__ import annotations
@@ -7,10 +7,10 @@ from collections import deque
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.fuse import fuse_array, fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
-from jqmagic.core.jqlang.node import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe

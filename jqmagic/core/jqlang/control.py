@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import Compiled, many
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
-from jqmagic.core.jqlang.node import Compiled, many
 from jqmagic.core.jqlang.runtime import state
 from jqmagic.core.jqlang.scope import Scope, compile_node, compile_path
 from jqmagic.core.jqlang.syntax import Bind, Call, PVar

@@ -13,9 +13,9 @@ from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import over_arg
+from jqmagic.core.jqlang.compiled import singular
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error
-from jqmagic.core.jqlang.node import singular
 from jqmagic.core.jqlang.table import Table
 
 BUILTINS = Table()

@@ -19,8 +19,8 @@ from typing import Any
 
 from jqmagic.core.jqlang import runtime
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import NOTHING, Compiled, singular
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.node import NOTHING, Compiled, singular
 from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import tojson
 from jqmagic.core.jqlang.regex import tester

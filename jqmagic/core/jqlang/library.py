@@ -9,9 +9,9 @@ from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import over_arg, to_entries
+from jqmagic.core.jqlang.compiled import Compiled, many, singular
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import bad_key, error, type_error, type_error2
-from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.table import Table

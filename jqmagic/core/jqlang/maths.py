@@ -10,9 +10,9 @@ from functools import partial
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import many
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import type_error
-from jqmagic.core.jqlang.node import many
 from jqmagic.core.jqlang.state import state
 from jqmagic.core.jqlang.table import Table
 from jqmagic.core.jqlang.updates import products

@@ -15,9 +15,9 @@ from functools import cached_property, lru_cache
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import Compiled, many, singular
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error, type_error
-from jqmagic.core.jqlang.node import Compiled, many, singular
 from jqmagic.core.jqlang.runtime import check
 from jqmagic.core.jqlang.table import Table
 

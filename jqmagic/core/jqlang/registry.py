@@ -21,7 +21,7 @@ from jqmagic.core.jqlang import (
     text,
     updates,
 )
-from jqmagic.core.jqlang.node import Compiled
+from jqmagic.core.jqlang.compiled import Compiled
 from jqmagic.core.jqlang.scope import Scope, Tables, compile_node
 
 

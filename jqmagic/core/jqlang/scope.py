@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from itertools import count
 from typing import Any
 
+from jqmagic.core.jqlang.compiled import Compiled
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.node import Compiled
 
 Pair = tuple[tuple, Any]
 PathGen = Callable[[Pair, dict], Iterator[Pair]]

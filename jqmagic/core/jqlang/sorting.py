@@ -7,9 +7,9 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import Compiled, singular
 from jqmagic.core.jqlang.errors import JqError
 from jqmagic.core.jqlang.messages import cannot_iterate, type_error, type_error2
-from jqmagic.core.jqlang.node import Compiled, singular
 from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import check, chunked
 from jqmagic.core.jqlang.table import Table

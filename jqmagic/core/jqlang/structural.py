@@ -9,9 +9,9 @@ from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import add_all, has, over_arg
+from jqmagic.core.jqlang.compiled import NOTHING, Compiled, many, singular
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error, type_error
-from jqmagic.core.jqlang.node import NOTHING, Compiled, many, singular
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.table import Table
 from jqmagic.core.jqlang.text import tostring

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from jqmagic.core.jqlang.node import Compiled, singular
+from jqmagic.core.jqlang.compiled import Compiled, singular
 
 
 class Table(dict[tuple[str, int], Callable[..., Compiled]]):

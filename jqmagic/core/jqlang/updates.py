@@ -9,9 +9,9 @@ import math
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.compiled import NOTHING, Compiled, many
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_index, error, kind
-from jqmagic.core.jqlang.node import NOTHING, Compiled, many
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node, compile_path
 from jqmagic.core.jqlang.syntax import Alt, BinOp, Dot, Var

@@ -17,7 +17,7 @@ import orjson
 
 from jqmagic.core import payloads, sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime
-from jqmagic.core.jqlang.node import NOTHING
+from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.options import Source

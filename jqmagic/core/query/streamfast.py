@@ -16,7 +16,7 @@ from typing import Any
 
 from jqmagic.core import sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime, values
-from jqmagic.core.jqlang.node import NOTHING
+from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.query import fastpath, streamread
