@@ -15,7 +15,7 @@ import pytest
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.numbers import facts_of
-from jqmagic.core.sources.formats import dumps, text_digest, value_facts, value_json
+from jqmagic.core.sources.formats import dumps, text_digest, value_facts, value_json, value_text
 
 
 def _floats(count: int, seed: int = 5) -> list[float]:
@@ -87,3 +87,13 @@ def test_a_digest_names_the_text():
     assert text_digest(value_json(value)) == text_digest(value_json({"a": [1, 2.5]}))
     value["a"].append(3)
     assert text_digest(value_json(value)) != text_digest(value_json({"a": [1, 2.5]}))
+
+
+def test_the_worker_reads_the_text_back_exactly():
+    plain = value_text({"n": [1, 2.5, 2**63, "é"]})
+    assert plain.plain and plain.value() == {"n": [1, 2.5, 2**63, "é"]}
+    big = value_text({"n": [2**64, 1.5]})
+    assert not big.plain and big.value() == {"n": [2**64, 1.5]}  # orjson: a float
+    nan = value_text([float("nan")]).value()[0]
+    assert nan != nan
+    assert plain.digest == text_digest(plain.data) and len(plain.digest) == 40
