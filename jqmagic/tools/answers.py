@@ -21,6 +21,7 @@ from jqmagic.tools.results import cut_value, payload_step
 
 PROGRAM_STEP_CHARS = 2_000  # a longer program is not echoed in a next step
 _ITERATED = re.compile(r"^(?P<head>[.\w\"\[\]]*?)\[\]\s*$", re.S)
+_SLICED = re.compile(r"^(?P<head>.*)\[(?P<start>\d+):(?P<end>\d+)\]\[\]\s*$", re.S)
 
 
 @dataclass(frozen=True)
@@ -65,7 +66,7 @@ def answer(result: Any, caller: Caller) -> dict[str, Any]:
         out = {"output": "\n".join(printed), "count": total, "truncated": False}
         if result.message:
             out["message"] = result.message
-        return out
+        return {**out, **_next_page(caller, total)}
     payload_id = result.payload_id or _keep(result)
     if shown == 0:
         return _one_too_big(result, payload_id)
@@ -82,6 +83,21 @@ def answer(result: Any, caller: Caller) -> dict[str, Any]:
     if own:
         out["next_arguments"] = step
     return out
+
+
+def _next_page(caller: Caller, count: int) -> dict[str, Any]:
+    """For a program that is a page (``[F][100:200][]``) and came back full: the next page
+    (there may be more)."""
+    match = _SLICED.match(caller.program)
+    if not match or len(caller.program) > PROGRAM_STEP_CHARS:
+        return {}
+    start, end = int(match["start"]), int(match["end"])
+    if end <= start or count < end - start:
+        return {}
+    step = {caller.program_param: f"{match['head']}[{end}:{2 * end - start}][]"}
+    return {"next_arguments": step,
+            "message": f"This page was full; the next one (if any): call {caller.tool} again "
+                       f"with {caller.program_param}={_quote(step[caller.program_param])}."}
 
 
 def _quote(value: Any) -> str:

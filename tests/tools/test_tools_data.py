@@ -93,6 +93,10 @@ def test_jq_bounds_and_payload(items):
     rest = ok("jq", {"query": ".items[]", "file": str(items), "compact": True,
                      **out["next_arguments"]})
     assert [json.loads(v)["id"] for v in rest["output"].splitlines()] == list(range(100, 150))
+    assert "next_arguments" not in rest  # a page not full is the last one
+    full = ok("jq", {"query": ".items[0:50][]", "file": str(items)})
+    assert full["next_arguments"] == {"query": ".items[50:100][]"}
+    assert full["message"].startswith("This page was full; the next one (if any)")
     kept = ok("jq", {"payload": out["payload_id"], "slurp": True, "query": ".[100:] | length"})
     assert kept["output"] == "50"  # the step the message names
     assert [v["id"] for v in payloads.payload(out["payload_id"])] == list(range(150))
