@@ -23,6 +23,7 @@ from mcp import Client
 from mcp.client.stdio import StdioServerParameters
 
 from jqmagic import JqMagicError, fetch, query
+from jqmagic.core import payloads
 from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 from tests.web_servers import WebServer
@@ -62,7 +63,9 @@ def world(tmp_path_factory):
     (outside / "secret.json").write_text(json.dumps({"token": SECRET}))
     (outside / "secret.jq").write_text(f'def leak: "{SECRET}";')
     (root / "data.json").write_text('{"a": 1}')
-    (site / "sitecustomize.py").write_text(GUARD)
+    (base / ".jq").write_text(f'def homeleak: "{SECRET}";')  # ~/.jq of every face
+    payloads.store(json.dumps({"token": SECRET}), directory=base / "payloads")  # another
+    (site / "sitecustomize.py").write_text(GUARD)                               # session's
     web = WebServer().start()
     web.add("/secret.json", json.dumps({"token": SECRET}), "application/json")
     env = {"PATH": "/usr/bin:/bin", "HOME": str(base), "PYTHONPATH": str(site),
@@ -76,6 +79,7 @@ def world(tmp_path_factory):
 # ---------------------------------------------------------------- the attacks, per face
 
 SSRF = "http://127.0.0.1:{port}\\@8.8.8.8/secret.json"
+SIX_TO_FOUR = "http://[2002:7f00:1::]:{port}/secret.json"  # 127.0.0.1 inside an IPv6 one
 
 
 def attacks(w: World) -> dict[str, dict[str, tuple]]:
@@ -84,6 +88,9 @@ def attacks(w: World) -> dict[str, dict[str, tuple]]:
     secret_file = str(w.outside / "secret.json")
     data = str(w.root / "data.json")
     module = f'import "secret" as s {{search: "{w.outside}"}}; s::leak'
+    hidden = f'import # a comment\n "secret" as s {{search: "{w.outside}"}}; s::leak'
+    formatted = f'include @text "secret" {{search: "{w.outside}"}}; leak'
+    stored = str(w.root.parent / "payloads" / "*" / "payload.json")
     return {
         "read a file outside the roots": {
             "core": ("core", lambda: query(".", file=secret_file)),
@@ -140,6 +147,39 @@ def attacks(w: World) -> dict[str, dict[str, tuple]]:
             "tool": ("tool", "jq", {"query": ".", "exec": f"cat {secret_file}"}),
             "mcp": ("mcp", "jq", {"query": ".", "exec": f"cat {secret_file}"}),
         },
+        "a jq module behind a comment": {
+            "core": ("core", lambda: query(hidden, null_input=True)),
+            "cli": ("cli", ["query", "-n", hidden]),
+            "tool": ("tool", "jq", {"query": hidden, "input": "null"}),
+            "mcp": ("mcp", "jq", {"query": hidden, "input": "null"}),
+        },
+        "a jq module by an @format path": {
+            "core": ("core", lambda: query(formatted, null_input=True)),
+            "cli": ("cli", ["query", "-n", formatted]),
+            "tool": ("tool", "jq", {"query": formatted, "input": "null"}),
+            "mcp": ("mcp", "jq", {"query": formatted, "input": "null"}),
+        },
+        "functions from ~/.jq": {
+            "core": ("core", lambda: query("homeleak", null_input=True)),
+            "cli": ("cli", ["query", "-n", "homeleak"]),
+            "tool": ("tool", "jq", {"query": "homeleak", "input": "null"}),
+            "mcp": ("mcp", "jq", {"query": "homeleak", "input": "null"}),
+        },
+        "a file option outside the roots": {  # only the command line has them
+            "cli": ("cli", ["query", "-n", "--rawfile", "x", secret_file, "$x"]),
+        },
+        "a glob over other sessions' payloads": {
+            "core": ("core", lambda: query(".", file=stored)),
+            "cli": ("cli", ["query", ".", stored]),
+            "tool": ("tool", "jq", {"query": ".", "file": stored}),
+            "mcp": ("mcp", "query_json", {"file_path": stored, "jq_expression": "."}),
+        },
+        "a 6to4 address of the local server": {
+            "core": ("core", lambda: fetch(w.url(SIX_TO_FOUR))),
+            "cli": ("cli", ["fetch", w.url(SIX_TO_FOUR), "--sandbox"]),
+            "tool": ("tool", "web_fetch", {"url": w.url(SIX_TO_FOUR)}),
+            "mcp": ("mcp", "web_fetch", {"url": w.url(SIX_TO_FOUR)}),
+        },
         "a merge patch read from outside the roots": {  # the core takes values, not files
             "cli": ("cli", ["patch", data, "--merge-patch", secret_file]),
             "tool": ("tool", "json_patch", {"filePath": secret_file, "operation": "set",
@@ -188,7 +228,7 @@ async def _mcp_session(w: World, todo: dict[str, tuple[str, dict]]) -> dict[str,
     async with Client(server, read_timeout_seconds=120) as client:
         for label, (name, arguments) in todo.items():
             result = await client.call_tool(name, arguments)
-            text = "".join(part.text for part in result.content)
+            text = "".join(getattr(part, "text", "") for part in result.content)
             answer = json.loads(text)
             seen[label] = ("OK" if answer.get("success") else answer.get("error_code"), text)
         seen["alive"] = await client.call_tool("jq", {"query": ".a", "input": '{"a": 7}'})
@@ -229,6 +269,8 @@ def test_attack(world, mcp_answers, matrix, monkeypatch, attack, face):
         monkeypatch.setattr(settings, "sandbox", True)
         monkeypatch.setattr(settings, "allowed_roots", [str(world.root)])
         monkeypatch.setattr(settings, "private_addresses", False)
+        monkeypatch.setenv("HOME", str(world.root.parent))
+        monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(world.root.parent / "payloads"))
         shared_worker().stop()  # a sandboxed worker: its environment keeps no secrets
         try:
             outcome, text = _core(ask[1])
@@ -242,9 +284,13 @@ def test_attack(world, mcp_answers, matrix, monkeypatch, attack, face):
         outcome, text = mcp_answers[attack]
     matrix.append((attack, face, outcome, len(text)))
     assert SECRET not in text, f"{attack} via {face} printed the secret"
-    assert len(text) <= ANSWER_BOUND, f"{attack} via {face} printed {len(text):,} characters"
     assert world.web.seen == [], f"{attack} via {face} reached the local server"
-    if attack == "a result far over the bound" and face != "cli":
+    if attack == "a result far over the bound" and face in ("core", "cli"):
+        # Bounds belong to the faces: the Python API and a pipe get every result.
+        assert outcome == "OK" and '"item 199999"' in text
+        return
+    assert len(text) <= ANSWER_BOUND, f"{attack} via {face} printed {len(text):,} characters"
+    if attack == "a result far over the bound":
         assert "payload" in text  # the whole result kept, and said where
 
 
