@@ -190,10 +190,11 @@ def check_agents(notebook, workdir: Path) -> None:
     assert '"error_code": "TOO_LARGE"' in output_of(notebook, "call('read_file'")
     assert '"arrayLength": 3000' in output_of(notebook, "call('json_inspect'")
     names = output_of(notebook, "jq_expression='.[] | .full_name')")
-    assert '"count": 3000' in names and "Showing 100 of 3,000 results" in names
-    assert '"output": "\\"linus/project-100\\"' in output_of(notebook, "[100:103][]")
+    assert '"count": 3000' in names and "Showing results 1-100 of 3,000." in names
+    nxt = output_of(notebook, "**r['next_arguments']")
+    assert '"output": "\\"linus/project-100\\"' in nxt
     whole = output_of(notebook, "whole = call('jq'")
-    assert "Not sent: the output is over the 50,000-token bound" in whole
+    assert "Not sent: the first result alone is over the bound" in whole
     assert '"shape": [' in whole and '"output": "3000"' in whole
     assert "keys are: login, type" in output_of(notebook, ".[0].owner.name | ascii_upcase")
     assert "Did you mean 'jq_expression'?" in output_of(notebook, "expression='keys'")
@@ -205,6 +206,9 @@ def check_agents(notebook, workdir: Path) -> None:
     assert '"type": [\n    "integer",\n    "null"\n  ]' in strict
     assert '"success": true' in strict and '"arrayLength": 300' in strict
     assert '"dryRun": true' in output_of(notebook, "dryRun=True")
+    refused = output_of(notebook, "operation='set', path='/scripts'")
+    assert '"error_code": "PATCH_CONFLICT"' in refused
+    assert '"test": "jest"' in (workdir / "sample-data" / "agent-package.json").read_text()
     assert '"lint": "eslint ."' in (workdir / "sample-data" / "agent-package.json").read_text()
     assert output_of(notebook, "JQMAGIC_SANDBOX'] = '1'").count('"SANDBOX_DENIED"') == 2
     assert '"error_code": "AUTH_MISSING"' in output_of(notebook, "call('web_search_brave'")

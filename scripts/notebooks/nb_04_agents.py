@@ -16,8 +16,9 @@ time and attention. jqmagic's tools are made for that reader:
 - a call is **one JSON object in, one JSON object out**, the same from Python
   (`jqmagic.tools.call`), from a shell (`jqmagic tool NAME`, one request on stdin) and over
   MCP (`jqmagic mcp`, with the `mcp` extra);
-- every response is **bounded** (at most 100 results and about 50,000 tokens); what does
-  not fit is kept in the payload store, and the response says how to get the rest;
+- every response is **bounded** (at most 100 results and about 50,000 tokens, counted as
+  the JSON the agent receives); what does not fit is kept in the payload store, and the
+  response names the next call in the tool's own parameters (`next_arguments`);
 - **failures are results**: `{"success": false, "error_code", "error", "hint"}`, with a hint
   naming the next step, never a traceback.
 
@@ -95,10 +96,11 @@ r = call(strict['function']['name'], filePath='sample-data/repos.json', path=Non
 ## Ask, and get a bounded answer
 
 3,000 names are more than the bound: the response holds the first 100, the total
-`count`, and a `message` that names the next slice and where the whole result is kept.
+`count`, `next_arguments` (the same call, sliced to the next 100) and a `message` that says
+so and where the whole result is kept. A full page names the page after it.
 """),
     ("code", "r = call('query_json', file_path='sample-data/many-repos.json', jq_expression='.[] | .full_name')"),
-    ("code", "r = call('query_json', file_path='sample-data/many-repos.json', jq_expression='[.[] | .full_name][100:103][]')"),
+    ("code", "r = call('query_json', file_path='sample-data/many-repos.json', **r['next_arguments'])"),
     ("md", """
 A single huge value is not sent at all: nothing cut mid-value reaches the model. The answer
 says so, shows the value's shape and a short preview (both valid JSON, cut by depth and
@@ -143,6 +145,13 @@ r = call('json_patch', filePath='sample-data/agent-package.json', operation='set
          path='/scripts/lint', value='"eslint ."', dryRun=True)
 """),
     ("code", "r = call('json_patch', filePath='sample-data/agent-package.json', operation='set', path='/scripts/lint', value='\"eslint .\"')"),
+    ("md", """
+An edit that looks like a mistake is refused, with the call that was probably meant: a
+`set` that would replace an object with a smaller one (use `merge` to change only the keys
+given), or a key one typo away from an existing one. `force=true` does it anyway.
+"""),
+    ("code", "r = call('json_patch', filePath='sample-data/agent-package.json', operation='set', path='/scripts', value='{\"test\": \"jest\"}')"),
+    ("code", "r = call('json_patch', filePath='sample-data/agent-package.json', operation='merge', path='/scripts', value='{\"test\": \"jest\"}')"),
     ("md", """
 ## The web, inside a sandbox
 
