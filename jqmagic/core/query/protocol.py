@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 import struct
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, BinaryIO
 
 from jqmagic.core import sources
@@ -54,6 +54,13 @@ def _read_exact(stream: BinaryIO, n: int) -> bytes:
 def read_frame(stream: BinaryIO) -> bytes:
     (size,) = _LENGTH.unpack(_read_exact(stream, _LENGTH.size))
     return _read_exact(stream, size)
+
+
+def _shallow(message: Any) -> dict[str, Any]:
+    """A message's fields as a dict, its nested option types as dicts too; values (a
+    source's Python value, however deep) as they are (``asdict`` would copy them)."""
+    return {f.name: _shallow(v) if is_dataclass(v := getattr(message, f.name)) else v
+            for f in fields(message)}
 
 
 def _dumps(data: dict[str, Any]) -> bytes:
@@ -138,7 +145,7 @@ class QueryRequest:
     ranges: tuple[tuple[str, int, int], ...] = ()  # byte ranges of JSON Lines files
 
     def to_wire(self) -> bytes:
-        return _dumps({"type": "query", **asdict(self)})
+        return _dumps({"type": "query", **_shallow(self)})
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> QueryRequest:
@@ -197,10 +204,10 @@ class Event:
     format: str = "json"
 
     def to_wire(self) -> bytes:
-        return _dumps({"type": "event", **asdict(self)})
+        return _dumps({"type": "event", **_shallow(self)})
 
     def as_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _shallow(self)
 
 
 @dataclass(frozen=True)
@@ -242,7 +249,7 @@ class End:
     run_error: list[Any] | None = None  # [first message, inputs failed]: later ones ran on
 
     def to_wire(self) -> bytes:
-        return _dumps({"type": "end", **asdict(self)})
+        return _dumps({"type": "end", **_shallow(self)})
 
     @classmethod
     def failed(cls, error: dict[str, Any], total: int = 0,

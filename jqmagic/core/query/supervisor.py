@@ -24,7 +24,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
-from jqmagic.core import sandbox
+from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import progress, protocol
 from jqmagic.core.settings import settings
@@ -51,12 +51,12 @@ class Supervisor:
         self._process: subprocess.Popen | None = None
         self._stderr: Any = None
         self._tmpdir = ""
-        self._sandboxed = False
+        self._confined_by: tuple | None = None
         self._lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen:
-        if self._process is not None and self._sandboxed != sandbox.enabled():
-            self.stop()  # its environment must follow the sandbox ($ENV shows no secrets)
+        if self._process is not None and self._confined_by != sandbox.worker_key():
+            self.stop()  # a confinement cannot be widened: its environment and rules follow
         if self._process is not None and self._process.poll() is None:
             return self._process
         self.memory_limit = self._given_limit or settings.worker_memory or \
@@ -65,10 +65,13 @@ class Supervisor:
         # The worker's temporary files live in a folder of its own, removed with it, so a
         # killed worker leaves nothing behind.
         self._tmpdir = tempfile.mkdtemp(prefix="jqmagic-worker-")
-        self._sandboxed = sandbox.enabled()
-        environ = sandbox.safe_environment(os.environ) if self._sandboxed else os.environ
-        env = dict(environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit), TMPDIR=self._tmpdir)
-        self._process = subprocess.Popen(
+        self._confined_by = sandbox.worker_key()
+        # Sandboxed, the worker starts scrubbed (no secrets in $ENV) and confines itself
+        # (confine.start_worker: Landlock, no sockets); it dies with this process either way.
+        environ = sandbox.worker_environment(os.environ) if self._confined_by else os.environ
+        env = dict(environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit), TMPDIR=self._tmpdir,
+                   JQMAGIC_WORKER_PARENT=str(os.getpid()))
+        self._process = confine.popen(
             [sys.executable, "-m", "jqmagic.core.query.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
             env=env, start_new_session=True, bufsize=0,

@@ -20,7 +20,7 @@ import threading
 import time
 from typing import BinaryIO
 
-from jqmagic.core import sandbox, sources
+from jqmagic.core import confine, sandbox, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Formats
 from jqmagic.core.query import (
@@ -215,6 +215,8 @@ def _exit_with_caller(every: float = 1.0) -> None:
 
 def main() -> None:
     """Entry point of the worker process (``python -m jqmagic.core.query.worker``)."""
+    parent = os.environ.get("JQMAGIC_WORKER_PARENT")
+    confine.start_worker(int(parent) if parent else None)  # before any request is read
     _exit_with_caller()
     limit_memory(int(os.environ.get("JQMAGIC_WORKER_MEMORY", "0")))
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
