@@ -315,9 +315,9 @@ class _Scorer:
             return False
         weight = _weight(el) if self.weigh else 0
         score = self.scores.get(id(el), 0.0)
-        if weight + score < 0:
-            return True
         text = text_of(el)
+        if weight + score < 0 and not self._prose_list(el, weight, text):
+            return True
         if text.count(",") >= 10:
             return False
         is_list = el.name in ("ul", "ol")
@@ -342,6 +342,15 @@ class _Scorer:
             or (embeds == 1 and len(text) < 75)
             or embeds > 1
         )
+
+
+    @staticmethod
+    def _prose_list(el: Any, weight: int, text: str) -> bool:
+        """A list of sentences (long, few links, no negative class): content, whatever
+        score its list items' scoring left it (a post's "Highlights" bullets); menus and
+        link lists are link-dense, and stay judged by their score."""
+        return el.name in ("ul", "ol") and weight >= 0 and len(text) > 80 and \
+            link_density(el, len(text)) < 0.25
 
 
 def _is_data_table(table: Any) -> bool:
