@@ -1,17 +1,14 @@
 """The whole query path with jqmagic's checks switched off (``sandbox.CHECKS = False`` in the
-caller and in the worker, the test-only hook): the worker, started as the supervisor is
-meant to start it (the environment ``sandbox.worker_environment`` makes, then
-``confine.start_worker`` before it reads a request), still cannot read a file outside the
-roots, load a module, see a secret or connect anywhere: the kernel refuses, and each case
-ends in a coded error with no secret in it.
-
-Until the supervisor starts its workers that way itself, this test wraps the worker's
-command line (the only thing it changes)."""
+caller and in the worker, the test-only hook): the worker, which the supervisor starts
+scrubbed (``sandbox.worker_environment``) and which confines itself before it reads a
+request (``confine.start_worker``), still cannot read a file outside the roots, load a
+module, see a secret or connect anywhere: the kernel refuses, and each case ends in a
+coded error with no secret in it. The test only wraps the worker's command line, to switch
+the checks off in it too."""
 
 from __future__ import annotations
 
 import json
-import os
 import socket
 import subprocess
 import sys
@@ -29,8 +26,7 @@ pytestmark = pytest.mark.skipif(confine.landlock_abi() < 4, reason="the kernel's
                                 "TCP rules need Landlock ABI 4 (shortfall() says so)")
 SECRET = "s3cr3t-confined"
 WORKER_MODULE = "jqmagic.core.query.worker"
-START = ("import os, runpy\nfrom jqmagic.core import confine, sandbox\n"
-         "sandbox.CHECKS = False\nconfine.start_worker(os.getppid())\n"
+START = ("import runpy\nfrom jqmagic.core import sandbox\nsandbox.CHECKS = False\n"
          f"runpy.run_module({WORKER_MODULE!r}, run_name='__main__')\n")
 
 
@@ -53,19 +49,19 @@ def confined_worker(tmp_path, monkeypatch):
     monkeypatch.setattr(sandbox, "CHECKS", False)
     real = subprocess.Popen
 
-    def popen(argv, *args, env=None, **kwargs):
-        if list(argv[1:]) == ["-m", WORKER_MODULE]:
-            argv = [argv[0], "-c", START]
-            env = {**sandbox.worker_environment(os.environ), **{
-                k: v for k, v in (env or {}).items() if k.startswith(("JQMAGIC_WORKER",
-                                                                      "TMPDIR"))},
-                "PYTHONPATH": os.pathsep.join(sys.path)}
-        return real(argv, *args, env=env, **kwargs)
+    def popen(argv, *args, **kwargs):
+        wrapped = list(argv[1:]) == ["-m", WORKER_MODULE]
+        started = real([argv[0], "-c", START] if wrapped else argv, *args, **kwargs)
+        popened.extend([started] if wrapped else [])
+        return started
+
+    popened: list[subprocess.Popen] = []
 
     monkeypatch.setattr(supervisor.subprocess, "Popen", popen)
     shared_worker().stop()
     listener = socket.create_server(("127.0.0.1", 0))
-    yield {"root": root, "outside": outside, "port": listener.getsockname()[1]}
+    yield {"root": root, "outside": outside, "port": listener.getsockname()[1],
+           "workers": popened}
     listener.close()
     shared_worker().stop()
 
@@ -106,6 +102,7 @@ def test_the_confined_worker_holds_without_the_checks(confined_worker):
                  "a command connecting"):
         assert "Permission denied" in seen[case][1], case  # the kernel said no
     assert attempt(".a", file="in.json") == ("OK", "1")  # and it still answers after all
+    assert confined_worker["workers"]  # the checks were off in the worker that answered
 
 
 def test_the_confined_worker_does_its_whole_job_inside_the_roots(confined_worker):
