@@ -114,7 +114,8 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
     from jqmagic.core.query import open_results
 
     last, total = None, 0
-    with open_results(program, args=named, **{**keywords, "passthrough": True}) as results:
+    with open_results(program, args=named, **{**keywords, "passthrough": True},
+                      whole_files=True) as results:  # a big file read as jq reads it
         try:
             for text in results.texts():
                 _write(text, args)

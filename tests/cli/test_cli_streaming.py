@@ -103,3 +103,18 @@ def test_a_300_mb_document_into_a_file_is_jqs_byte_for_byte(tmp_path):
             peaks[name] = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss, before
     print(f"peak RSS of any child so far, KiB: {peaks}")
     assert (tmp_path / "jqmagic").read_bytes() == (tmp_path / "jq").read_bytes()
+
+
+def test_a_file_over_the_budget_is_read_as_jq_reads_it(tmp_path, monkeypatch, capsys):
+    """A program no streamed form answers: the command line reads the file whole (as jq
+    does) where the notebook and the agents get TOO_LARGE."""
+    from jqmagic.cli import main
+    from jqmagic.core.settings import settings
+
+    doc = tmp_path / "big.json"
+    doc.write_text(json.dumps({"rows": [{"v": i} for i in range(2000)]}))
+    monkeypatch.setattr(settings, "doc_cache_bytes", 100)
+    assert main(["query", "-c", ".rows | map(.v) | add", str(doc)]) == 0
+    assert capsys.readouterr().out == f"{sum(range(2000))}\n"
+    assert main(["query", "-c", ".rows[:2][]", str(doc)]) == 0  # a streamed form
+    assert capsys.readouterr().out == '{"v":0}\n{"v":1}\n'

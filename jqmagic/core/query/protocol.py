@@ -102,6 +102,7 @@ class RunSpec:
     library_paths: tuple[str, ...] = ()
     cache: bool = True
     stream_eval: bool = False
+    whole_files: bool = False  # a big file no streamed form answers: read whole, not TOO_LARGE
     stream_events: bool = False
     stream_errors: bool = False
     seq: bool = False

@@ -34,6 +34,7 @@ class RunOptions:
     cache: bool = True
     parallel: int = 0  # worker processes for a per-input program over several files
     stream_eval: bool = False  # stream big JSON files even when they fit the budget
+    whole_files: bool = False  # read a big file whole as jq does when no streamed form fits
     stream_events: bool = False  # jq's --stream: each input as its [path, leaf] events
     stream_errors: bool = False  # jq's --stream-errors: a bad input ends in an error event
     seq: bool = False  # jq's --seq: inputs split by RS, a bad one skipped with a message
@@ -115,7 +116,8 @@ def for_worker(request: Request, slot: payloads.PayloadRef | None) -> protocol.Q
         run=protocol.RunSpec(
             slurp=run.slurp, null_input=run.null_input, raw_input=run.raw_input,
             timeout=timeout(request), library_paths=run.library_paths, cache=run.cache,
-            stream_eval=run.stream_eval, stream_events=run.stream_events,
+            stream_eval=run.stream_eval, whole_files=run.whole_files,
+            stream_events=run.stream_events,
             stream_errors=run.stream_errors, seq=run.seq),
         args={k: v for k, v in request.args.items() if not isinstance(v, JsonText)},
         json_args={k: str(v) for k, v in request.args.items() if isinstance(v, JsonText)},

@@ -55,11 +55,12 @@ class _Programs:
 
 def answer(cache: libjq.ProgramCache, request: QueryRequest, sink: Sink) -> End | None:
     """The streamed answer to a worker request, or None when it is not for streaming (a
-    small file, another format) or a small file's text does not stream exactly."""
+    small file, another format, a big file a complete face wants as jq reads it) or a
+    small file's text does not stream exactly."""
     files = _files(request)
     if files is None:
         return None
-    big = any(os.path.getsize(f) > settings.doc_cache_bytes for f, _ in files)
+    big = _over_budget(files)
     if not big and not request.run.stream_eval:
         return None
     if any(fmt == "jsonl" for _, fmt in files):  # libjq reads lines one at a time itself
@@ -72,18 +73,31 @@ def answer(cache: libjq.ProgramCache, request: QueryRequest, sink: Sink) -> End 
                                f"and a program of the form {' or '.join(FORMS)}.",
                                f"Drop {term('stream_eval')}, or rewrite the program in one "
                                "of these forms.")
+        if request.run.whole_files:  # the command line: read it whole, as jq does
+            return None
         raise _too_large(files, shape is not None and not request.run.slurp)
     try:
         with gc_paused():  # the values built hold no cycles: collections only cost time
             return _stream(_Programs(cache, request), request, shape, [f for f, _ in files],
                            sink)
     except (Inexact, NotStreamable) as exc:
-        if not big:
+        sink.restart()  # the next engine starts over; what was sent is skipped
+        if not big or request.run.whole_files:
             return None
         raise JqMagicError("TOO_LARGE", f"The file is bigger than the document budget and "
                            f"cannot be streamed exactly: {exc}.",
                            "Convert it to JSON Lines (one value per line) and query it "
                            f"with {term('jsonl')}.") from exc
+
+
+def over_budget(request: QueryRequest) -> bool:
+    """Whether the request's files are bigger than the document budget (read, not kept)."""
+    files = _files(request)
+    return files is not None and _over_budget(files)
+
+
+def _over_budget(files: list[tuple[str, str]]) -> bool:
+    return any(os.path.getsize(f) > settings.doc_cache_bytes for f, _ in files)
 
 
 def _files(request: QueryRequest) -> list[tuple[str, str]] | None:

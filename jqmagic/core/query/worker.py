@@ -70,6 +70,9 @@ def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
             if request.ranges:
                 return _ranges(programs, request, sink)
             if not _events(request.run):
+                if streameval.over_budget(request):  # read as it comes, never kept
+                    request = dataclasses.replace(
+                        request, run=dataclasses.replace(request.run, cache=False))
                 streamed = streameval.answer(programs, request, sink)
                 if streamed is not None:
                     return streamed
