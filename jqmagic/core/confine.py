@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core import sandbox
-from jqmagic.core.settings import payload_dir
+from jqmagic.core.settings import optimised_libjq, payload_dir
 
 _libc = ctypes.CDLL(None, use_errno=True)
 _libc.syscall.restype = ctypes.c_long
@@ -102,8 +102,12 @@ class Policy:
         store = str(payload_dir())
         with contextlib.suppress(OSError):  # a rule needs the folder to exist
             os.makedirs(store, exist_ok=True)
+        libjq = optimised_libjq()  # $JQMAGIC_LIBJQ may name one anywhere
+        sites = [p for p in sys.path  # user or system site folders outside the prefixes
+                 if os.path.basename(p.rstrip(os.sep)) in ("site-packages", "dist-packages")]
         runtime = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
-                   os.path.dirname(os.path.abspath(jqmagic.__file__)), *_SYSTEM_READ}
+                   os.path.dirname(os.path.abspath(jqmagic.__file__)), *_SYSTEM_READ,
+                   *sites, *([str(libjq)] if libjq else [])}
         return cls(read=tuple(roots if roots is not None else sandbox.roots()),
                    write=(scratch, store), runtime=tuple(sorted(runtime)))
 
@@ -159,9 +163,15 @@ def apply_worker_confinement(policy: Policy) -> Applied:
     """
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
     abi = landlock_abi()
-    if abi:
-        _landlock(policy, abi)
-    filtered = not policy.network and _deny_sockets()
+    try:
+        if abi:
+            _landlock(policy, abi)
+    except OSError:  # refused (e.g. a container's own seccomp): the checks stand alone
+        abi = 0
+    try:
+        filtered = not policy.network and _deny_sockets()
+    except OSError:
+        filtered = False
     return Applied(abi, files=abi > 0, tcp=abi >= 4 and not policy.network, seccomp=filtered)
 
 

@@ -273,3 +273,33 @@ def test_a_worker_started_as_the_supervisor_starts_it(world, monkeypatch):
     assert seen["applied"] is True and "SECRET_TOKEN" not in seen["env"]
     assert seen["root"] == ['{"a":1}'] and seen["outside"] == "InputError"
     assert SECRET not in run.stdout + run.stderr
+
+
+def test_a_refused_landlock_leaves_the_checks_and_seccomp(world):
+    """A kernel whose Landlock calls fail (a container's own seccomp) does not stop the
+    worker: it starts with files left to the checks, and sockets still refused."""
+    code = textwrap.dedent('''
+        import json
+        from jqmagic.core import confine
+        def refused(*args):
+            raise PermissionError(1, "Operation not permitted")
+        confine._landlock = refused
+        applied = confine.apply_worker_confinement(confine.Policy(read=(), write=()))
+        print(json.dumps(applied.__dict__))
+    ''')
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         timeout=60, env=world["env"])
+    assert run.returncode == 0, run.stderr[-2000:]
+    assert json.loads(run.stdout) == {"landlock_abi": 0, "files": False, "tcp": False,
+                                      "seccomp": True}
+
+
+def test_an_optimised_libjq_anywhere_stays_loadable(world, monkeypatch, tmp_path):
+    library = tmp_path / "elsewhere" / "libjq.so"
+    library.parent.mkdir()
+    library.write_bytes(b"\x7fELF")
+    monkeypatch.setenv("JQMAGIC_LIBJQ", str(library))
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(world["store"]))
+    policy = confine.Policy.for_worker(str(world["scratch"]), [str(world["root"])])
+    assert str(library) in policy.runtime and str(world["store"]) in policy.write
+    assert policy.read == (str(world["root"]),) and not policy.network
