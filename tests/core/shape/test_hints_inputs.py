@@ -46,7 +46,7 @@ def test_slurp_makes_one_array_of_the_inputs(tmp_path):
 def test_the_next_slice_of_several_inputs_takes_them_all(tmp_path):
     path = tmp_path / "qa.jsonl"
     path.write_text("".join(f'{{"answer": "{"x" * (i % 7)}"}}\n' for i in range(250)))
-    first = query(".answer | length", file=str(path))
+    first = query(".answer | length", file=str(path), limit=100)  # a bound, asked for
     assert first.truncated and "[inputs | .answer | length][100:200][]" in first.message
     following = query("[inputs | .answer | length][100:200][]", file=str(path),
                       null_input=True)
