@@ -84,7 +84,9 @@ class Writer:
             if tk is float and not math.isfinite(k):
                 raise NotMine("an index that is not finite")
             t = [] if t is None else self.own(t)
-            index = int(k) + len(t) if k < 0 else int(k)
+            index = int(k)  # jq casts first: -0.5 is index 0, not len - 0.5
+            if index < 0:
+                index += len(t)
             if index < 0:
                 raise error("Out of bounds negative array index")
             if index >= len(t):

@@ -74,11 +74,13 @@ def libjq(program: str, text: str, args: dict[str, Any] | None = None, **options
     return Outcome(result.text, json.dumps(result.values))
 
 
-def jq_texts(program: str, text: str = "null", **layout) -> list[str]:
+def jq_texts(program: str, text: str = "null", args: dict[str, Any] | None = None,
+             **layout) -> list[str]:
     """libjq 1.8.2's printed results of ``program`` over each value of JSON ``text``, in
-    process (no worker): ``layout`` as :func:`driver.dump_flags` takes it (compact by
-    default, else as given); an error is the last item, ``error: MESSAGE``."""
-    compiled = driver.compile_program(program)
+    process (no worker), ``$name`` bound from ``args``; ``layout`` as
+    :func:`driver.dump_flags` takes it (compact by default, else as given); an error is
+    the last item, ``error: MESSAGE``."""
+    compiled = driver.compile_program(program, args)
     values = driver.parse_text(text)
     out: list[str] = []
     try:

@@ -29,6 +29,10 @@ ANSWERED = [  # the fast path answers these, as jq does
     ('[scan("(?=(b))")]', '"abc"'), ('sub("(?=(?<x>b))"; "<\\(.x)>")', '"abc"'),
     ("try mktime catch .", "[1969,11,31,23,59,59,0,0]"),
     ("try mktime catch .", "[1969,11,31,23,59,58,0,0]"),
+    # an array index is cast to an integer before it counts from the end (found by the
+    # property generators: getpath([map(.a) | add]) |= . appended an element)
+    ("setpath([-0.5]; 9)", "[1, 2, 3]"), (".[-0.5] |= 9", "[1, 2, 3]"),
+    ("try (.[-3.5] = 9) catch .", "[1, 2, 3]"), ("del(.[-0.5])", "[1, 2, 3]"),
     # evaluation order
     ("try limit(0; 1 / .) catch .", "0"), ("[limit(0; .[])]", "5"),
     ("[path(limit(0; error))]", "null"),
