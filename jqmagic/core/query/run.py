@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import contextlib
 import glob
+import inspect
+import os
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -21,24 +23,51 @@ from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 
 
-def query(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
-          namespace: dict[str, Any] | None = None, **options: Any) -> QueryResult:
+def query(program: str, source: Any = None, *,
+          # the source (or ``source``): exactly one of these, none with null_input
+          file: str | os.PathLike | list | None = None, text: str | bytes | None = None,
+          value: Any = ..., exec: str | None = None, payload: str | None = None,
+          jsonl: bool | None = None, yaml: bool | None = None, jsonc: bool | None = None,
+          # the program's arguments
+          args: dict[str, Any] | None = None, namespace: dict[str, Any] | None = None,
+          positional: tuple | list = (),
+          # running, as jq's -s -n -R --seq --stream --stream-errors -L
+          slurp: bool = False, null_input: bool = False, raw_input: bool = False,
+          seq: bool = False, stream_events: bool = False, stream_errors: bool = False,
+          library_paths: tuple[str, ...] | list[str] = (), timeout: float | None = None,
+          cache: bool = True, stream_eval: bool = False, whole_files: bool = False,
+          parallel: int = 0, dask: str | bool | None = None, reduce: str | None = None,
+          # printing, as jq's -r -c --indent --tab -S -a -C
+          raw: bool = False, compact: bool = False, indent: int = 2, tab: bool = False,
+          sort_keys: bool = False, ascii: bool = False, color: bool = False,
+          # a face's bound (none: every result)
+          limit: int | None = None, max_tokens: int | None = None, passthrough: bool = False,
+          value_given: bool = False) -> QueryResult:
     """Run the jq ``program`` over exactly one source, as the jq command line would, and
     gather every result.
 
     Sources: a positional ``source`` (path, glob, list of paths, JSON text or a Python
     value), or one of ``file=``, ``text=``, ``value=`` (``value=None`` is null), ``exec=``
     (a shell command's stdout) or ``payload=`` (a stored result's id); none with
-    ``null_input=True``. ``args`` binds ``$name`` to JSON values (``--arg`` /
-    ``--argjson``); a ``$name`` left unbound is looked up in ``namespace``.
+    ``null_input=True``; ``jsonl``/``yaml``/``jsonc`` force a format (default: by suffix).
+    ``args`` binds ``$name`` to JSON values (``--arg`` / ``--argjson``); a ``$name`` left
+    unbound is looked up in ``namespace``; ``positional`` is ``$ARGS.positional``.
 
-    Options: ``raw``, ``compact``, ``indent``, ``tab``, ``sort_keys`` (printing);
-    ``slurp``, ``null_input``, ``raw_input``, ``timeout`` (seconds; 0 for none),
-    ``library_paths``, ``cache`` (running); ``jsonl``, ``yaml``, ``jsonc`` (forcing a
-    format). ``.values`` holds every result (TOO_LARGE past ``settings.result_bytes`` of
-    text: :func:`query_iter` streams them instead). A face that shows results bounds them:
-    ``limit=N`` and ``max_tokens=N`` keep the first N results and about N tokens, the whole
-    output going to the payload store, and the result says where.
+    Running: jq's ``slurp``, ``null_input``, ``raw_input``, ``seq``, ``stream_events``
+    (--stream), ``stream_errors``, ``library_paths`` (-L); ``timeout`` in seconds (None:
+    the setting, 0: none); ``cache`` (keep parsed files for later queries);
+    ``stream_eval`` (stream a big JSON file in one pass), ``whole_files`` (read a file
+    over the budget whole, as jq does, where no streamed form answers); ``parallel`` (N
+    workers over many files), ``dask`` (a cluster's address, True: local) and ``reduce``
+    (a program over every result, as -s). Printing: jq's ``raw``, ``compact``,
+    ``indent``, ``tab``, ``sort_keys``, ``ascii``, ``color``.
+
+    ``.values`` holds every result (TOO_LARGE past ``settings.result_bytes`` of text:
+    :func:`query_iter` streams them instead). A face that shows results bounds them:
+    ``limit=N`` and ``max_tokens=N`` keep the first N results and about N tokens, the
+    whole output going to the payload store, and the result says where
+    (``passthrough=True``: no bound). ``value_given`` is ignored (it once meant
+    ``value=None``).
 
     Every query runs in a supervised worker process (the fast path on cached parsed
     trees, else libjq): a runaway or out-of-memory program costs that worker, never the
@@ -49,6 +78,7 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
     >>> len(query(".[]", value=list(range(1000))).values)
     1000
     """
+    options = _given(locals())
     started = time.perf_counter()
     request = _bind_namespace(requests.build(program, source, args, options), namespace)
     slot = None if request.bounds.passthrough else payloads.reserve()
@@ -63,8 +93,9 @@ def query(program: str, source: Any = None, *, args: dict[str, Any] | None = Non
 
 def query_iter(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
                namespace: dict[str, Any] | None = None, **options: Any) -> Iterator[Any]:
-    """The values of :func:`query`, yielded as the worker produces them (for outputs
-    bigger than memory; stop early by closing the iterator or breaking out of the loop).
+    """The values of :func:`query` (which names every keyword ``options`` takes), yielded
+    as the worker produces them: for outputs bigger than memory; stop early by closing the
+    iterator or breaking out of the loop.
     An error is raised after the values that came before it, as jq prints them.
 
     >>> next(query_iter("range(10**9)", null_input=True))
@@ -201,6 +232,17 @@ def _result(request: requests.Request, end: protocol.End, texts: list[bytes],
         error.result = result  # what the program printed before it failed, as jq shows it
         raise error
     return result
+
+
+_PARAMETERS = inspect.signature(query).parameters
+_OPTIONS = {name: p.default for name, p in _PARAMETERS.items()
+            if p.kind is p.KEYWORD_ONLY and name not in ("args", "namespace")}
+
+
+def _given(arguments: dict[str, Any]) -> dict[str, Any]:
+    """The options a call of :func:`query` gave (those left at their default stay out)."""
+    return {name: arguments[name] for name, default in _OPTIONS.items()
+            if arguments[name] is not default}
 
 
 def _bind_namespace(request: requests.Request,
