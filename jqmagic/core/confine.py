@@ -96,7 +96,8 @@ class Policy:
     def for_worker(cls, scratch: str, roots: list[str] | None = None) -> Policy:
         """The query worker's policy: the sandbox's roots readable, its ``scratch`` folder
         and the payload store writable, Python's runtime and jqmagic's own files readable,
-        no network."""
+        no network. When the sandbox allows commands, they may also write under the roots
+        (as the sandbox lets patches do); jq itself never writes."""
         import jqmagic
 
         store = str(payload_dir())
@@ -108,8 +109,11 @@ class Policy:
         runtime = {sys.prefix, sys.base_prefix, sys.exec_prefix, sys.base_exec_prefix,
                    os.path.dirname(os.path.abspath(jqmagic.__file__)), *_SYSTEM_READ,
                    *sites, *([str(libjq)] if libjq else [])}
-        return cls(read=tuple(roots if roots is not None else sandbox.roots()),
-                   write=(scratch, store), runtime=tuple(sorted(runtime)))
+        given = tuple(roots if roots is not None else sandbox.roots())
+        commands = sandbox.exec_allowed()
+        return cls(read=() if commands else given,
+                   write=(scratch, store, *(given if commands else ())),
+                   runtime=tuple(sorted(runtime)))
 
 
 @dataclass(frozen=True)

@@ -300,6 +300,21 @@ def test_an_optimised_libjq_anywhere_stays_loadable(world, monkeypatch, tmp_path
     library.write_bytes(b"\x7fELF")
     monkeypatch.setenv("JQMAGIC_LIBJQ", str(library))
     monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(world["store"]))
+    monkeypatch.setenv("JQMAGIC_SANDBOX", "1")  # commands refused: the roots read only
     policy = confine.Policy.for_worker(str(world["scratch"]), [str(world["root"])])
     assert str(library) in policy.runtime and str(world["store"]) in policy.write
     assert policy.read == (str(world["root"]),) and not policy.network
+
+
+def test_commands_allowed_may_write_under_the_roots_only(world, monkeypatch):
+    from jqmagic.core.settings import settings
+
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(world["store"]))
+    monkeypatch.setattr(settings, "sandbox", True)
+    root = str(world["root"])
+    monkeypatch.setattr(settings, "exec_allowed", False)
+    closed = confine.Policy.for_worker(str(world["scratch"]), [root])
+    monkeypatch.setattr(settings, "exec_allowed", True)
+    opened = confine.Policy.for_worker(str(world["scratch"]), [root])
+    assert closed.read == (root,) and root not in closed.write
+    assert opened.read == () and opened.write[-1] == root
