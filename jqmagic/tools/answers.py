@@ -16,6 +16,7 @@ from typing import Any
 
 from jqmagic.core import payloads
 from jqmagic.core.shape import jq_schema
+from jqmagic.core.words import json_text
 from jqmagic.tools import transport
 from jqmagic.tools.results import cut_value, payload_step
 
@@ -101,14 +102,14 @@ def _next_page(caller: Caller, count: int) -> dict[str, Any]:
 
 
 def _quote(value: Any) -> str:
-    from jqmagic.core.words import json_text
-
     return json_text(value)
 
 
 def _keep(result: Any) -> str:
-    """Keep every result the run gave (a passthrough run keeps nothing by itself)."""
-    return payloads.store("\n".join(result.printed) + "\n").id
+    """Keep every result the run gave, as JSON one a line (a passthrough run keeps nothing
+    by itself; raw output is no JSON)."""
+    lines = [json_text(v) for v in result.values] if result.raw else result.printed
+    return payloads.store("\n".join(lines) + "\n").id
 
 
 def _one_too_big(result: Any, payload_id: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ from typing import Any
 
 from jqmagic.core import sandbox
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.words import json_text
 from jqmagic.tools import schema, transport
 
 _TOOLS: dict[str, Tool] = {}
@@ -145,6 +146,8 @@ def failure(exc: JqMagicError, found: Tool | None = None) -> dict[str, Any]:
         if hint:
             answer["hint"] = hint
     before = getattr(exc, "result", None)
-    if before is not None and before.total:
-        answer.update(output=before.text, count=before.total)
+    if before is not None and before.total:  # jq's text of each result, not a cut one
+        kept = "\n".join(json_text(v) for v in before.values) if before.raw else None
+        answer.update(transport.cut_output("\n".join(before.printed) or before.text, kept),
+                      count=before.total)
     return answer

@@ -81,16 +81,17 @@ def cut_failure(answer: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def cut_output(text: str) -> dict[str, Any]:
+def cut_output(text: str, kept: str | None = None) -> dict[str, Any]:
     """``{"output"}`` when ``text`` fits; else its start, ``truncated`` and the payload
-    holding it whole, with the way to read it."""
+    holding it whole (``kept``: the results as JSON, one a line, when ``text`` is raw),
+    with the way to read it."""
     from jqmagic.core import payloads
 
     budget = content_budget() - 2 * ERROR_CHARS
     if escaped_size(text) <= budget:
         return {"output": text}
     shown = text_page(text, 0, budget)
-    ref = payloads.store(text)
+    ref = payloads.store(text if kept is None else kept)
     return {"output": shown, "truncated": True, "payload_id": ref.id,
             "payload_path": str(ref.path),
             "message": f"The output is {len(text):,} characters; the first {len(shown):,} are "
