@@ -1,9 +1,9 @@
 """The fast path's jq: parse a program, compile the subset it knows, or say "not mine".
 
->>> program = compile_program("[.[] | select(.n > 1) | .n]")
+>>> program = compile_subset("[.[] | select(.n > 1) | .n]")
 >>> list(program.run([{"n": 1}, {"n": 2}], {}))
 [[2]]
->>> compile_program("input") is None  # outside the subset: libjq decides
+>>> compile_subset("input") is None  # outside the subset: libjq decides
 True
 """
 
@@ -19,7 +19,7 @@ from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.parser import parse
 from jqmagic.core.jqlang.registry import compile_tree
 
-__all__ = ["JqError", "NotMine", "Program", "compile_program", "variables"]
+__all__ = ["JqError", "NotMine", "Program", "compile_subset", "variables"]
 
 
 @dataclass(frozen=True)
@@ -34,8 +34,9 @@ class Program:
 
 
 @lru_cache(maxsize=256)
-def compile_program(text: str, names: frozenset[str] = frozenset()) -> Program | None:
-    """The compiled program with ``names`` bound from outside, or None when it is not ours."""
+def compile_subset(text: str, names: frozenset[str] = frozenset()) -> Program | None:
+    """The program compiled when it is in the fast path's subset (``names`` bound from
+    outside), else None: libjq answers it (``query.libjq.compile_program`` compiles there)."""
     try:
         return Program(text, compile_tree(parse(text), names))
     except (NotMine, RecursionError):

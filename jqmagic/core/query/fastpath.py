@@ -16,7 +16,7 @@ from typing import IO, Any
 import orjson
 
 from jqmagic.core import payloads, sources
-from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime
+from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
@@ -57,7 +57,7 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
     if not usable(request) or kind == "exec" or (run.null_input and kind != "null"):
         return False
     env = request.args
-    program = compile_program(request.program, frozenset(env))
+    program = compile_subset(request.program, frozenset(env))
     if program is None:
         return False
     try:

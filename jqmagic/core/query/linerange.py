@@ -17,7 +17,7 @@ from collections.abc import Iterator
 import orjson
 
 from jqmagic.core import sources
-from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime
+from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
@@ -83,7 +83,7 @@ def _lines(path: str, start: int, end: int) -> Iterator[bytes]:
 def _fast(request: QueryRequest, sink: Sink) -> bool:
     """Whether jqlang answered (False: it declined; the sink is ready for libjq)."""
     env = request.args
-    program = compile_program(request.program, frozenset(env))
+    program = compile_subset(request.program, frozenset(env))
     if program is None:
         return False
     opt = program.compiled.opt

@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core import sources
-from jqmagic.core.jqlang import JqError, NotMine, compile_program, runtime, values
+from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime, values
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
@@ -77,7 +77,7 @@ def _answer(request: QueryRequest, shape: Plan, path: str, sink: Sink, beat: Any
 
 
 def _compiled(text: str, env: dict) -> Any:
-    return compile_program(text, frozenset(env))
+    return compile_subset(text, frozenset(env))
 
 
 def _beating(elements: Iterator[Any], beat: Any) -> Iterator[Any]:
