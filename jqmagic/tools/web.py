@@ -90,29 +90,37 @@ def _characters(out: dict[str, Any], start: int, max_length: int) -> dict[str, A
 
 
 def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
-    """Cut ``content`` after the last whole line under the token bound; keep the whole."""
+    """Cut ``content`` after the last whole line within one answer (escaped, as the wire
+    carries it); keep the whole and say which offset reads on."""
     from jqmagic.core.settings import settings
+    from jqmagic.tools import transport
     from jqmagic.tools.results import kept
 
-    max_chars = settings.max_tokens * 4
-    if len(out["content"]) <= max_chars:
+    budget = transport.content_budget()
+    if transport.escaped_size(out["content"]) <= budget:
         return out
     stored = kept(out)
-    lines, kept, size = out["content"].split("\n"), 0, 0
+    lines, shown, size = out["content"].split("\n"), 0, 0
     for line in lines:
-        size += len(line) + 1
-        if size > max_chars and kept:
+        size += transport.escaped_size(line) + 2
+        if size > budget:
             break
-        kept += 1
-    last = out["offset"] + kept - 1
+        shown += 1
+    long_line = ""
+    if not shown:  # one line alone is over the bound: its start
+        long_line = (f" Line {out['offset']:,} alone is longer than one answer: its start is "
+                     "shown; page through the page by characters with start_index instead.")
+        lines, shown = [transport.text_page(lines[0], 0, budget)], 1
+    last = out["offset"] + shown - 1
     more = f", limit={limit}" if limit else ""
-    out.update(content="\n".join(lines[:kept])[:max_chars], next_offset=last + 1,
+    out.update(content="\n".join(lines[:shown]), next_offset=last + 1,
                truncated=True, payload_id=stored["payload_id"],
                payload_path=stored["payload_path"],
                message=f"Truncated. Showing lines {out['offset']:,}-{last:,} of "
                        f"{out['total_lines']:,} (about {settings.max_tokens:,} tokens at most). "
                        f"The full text is in payload {stored['payload_id']} "
-                       f"({stored['payload_path']}). Read on with offset={last + 1}{more}.")
+                       f"({stored['payload_path']}). Read on with offset={last + 1}{more}."
+                       f"{long_line}")
     return out
 
 

@@ -201,3 +201,17 @@ def test_web_fetch_honours_robots_txt(web, monkeypatch):
     finally:
         robots.forget()
         web.add("/robots.txt", "", "text/plain", status=404)
+
+
+def test_web_fetch_answers_stay_within_the_bound_escaped(web):
+    from jqmagic.tools.transport import limit, wire_size
+
+    quotes = web.add("/quotes", "\n".join('"' * 99 for _ in range(4_000)), "text/plain")
+    by_lines = call("web_fetch", {"url": quotes, "offset": 1})
+    assert wire_size(by_lines) <= limit() and by_lines["next_offset"] > 1
+    by_chars = call("web_fetch", {"url": quotes, "max_length": 200_000})
+    assert wire_size(by_chars) <= limit() and by_chars["next_start_index"] > 0
+    one = web.add("/one-line", "\\" * 300_000 + "\nafter", "text/plain")
+    first = call("web_fetch", {"url": one, "limit": 5})
+    assert wire_size(first) <= limit() and "start_index" in first["message"]
+    assert call("web_fetch", {"url": one, "offset": first["next_offset"]})["content"] == "after"
