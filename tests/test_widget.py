@@ -185,6 +185,8 @@ def test_the_snapshot_opens_the_first_levels_and_counts_its_rows():
     assert head == "Schema of a Python value: the first 200 rows"
     assert "… more rows" in wide.snapshot_html()
     assert "rows shown" not in repr(wide)  # the text form of the live view never goes stale
+    b.set_state({"search": "dark"})  # the live tree shows the way to the hits only
+    assert ".total" not in ids(b) and "total  number" in b._snapshot_bundle()["text/plain"]
 
 
 def test_displayed_it_leaves_a_snapshot_that_follows_the_tree(ip, monkeypatch):

@@ -136,9 +136,9 @@ class Tree:
         return self._flat
 
     def outline(self, levels: int, rows: int, limit: int) -> list[str]:
-        """The visible rows with the first ``levels`` levels opened too, and more levels
-        breadth first while they fit in ``rows`` rows (a static picture with keys in view),
-        at most ``limit`` rows."""
+        """The open rows (every child, whatever a search narrowed) with the first
+        ``levels`` levels opened too, and more levels breadth first while they fit in
+        ``rows`` rows (a static picture with keys in view), at most ``limit`` rows."""
         opened = set(self.opened)
         shown = 1
         queue = deque([(self.root, 0)])
@@ -153,9 +153,12 @@ class Tree:
             queue.extend((k, depth + 1) for k in kids)
             if shown > limit:
                 break
-        return self._flatten(opened, limit)
+        return self._flatten(opened, limit, trail=False)
 
-    def _flatten(self, opened: set[str], limit: int | None = None) -> list[str]:
+    def _flatten(self, opened: set[str], limit: int | None = None, trail: bool = True
+                 ) -> list[str]:
+        """The rows under the ``opened`` nodes; with ``trail``, a search's trail shows
+        only the way to its hits."""
         out: list[str] = []
         stack = [self.root]
         while stack and (limit is None or len(out) < limit):
@@ -163,7 +166,7 @@ class Tree:
             out.append(key)
             if key in opened:
                 kids = self.children(key)
-                if key in self.trail:  # a node opened by hand shows every child
+                if trail and key in self.trail:  # a node opened by hand shows every child
                     kids = [k for k in kids if k in self.trail or k in self.hits]
                 stack.extend(reversed(kids))
         return out
