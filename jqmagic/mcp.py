@@ -62,9 +62,11 @@ def build_server() -> Any:
 
     return Server("jqmagic", version=__version__,
                   instructions="Query, inspect and patch JSON and YAML, read files and the web "
-                               "with bounded results. Start big JSON with json_inspect. A "
-                               "result too big to send is kept: query it with the jq tool's "
-                               "payload, or read the resource jqmagic://payload/<payload_id>.",
+                               "with bounded results. Start big JSON with json_inspect. A cut "
+                               "answer names its next call (next_arguments, next_call, "
+                               "next_start_index, next_offset). A result too big to send is "
+                               "kept: query it with the jq tool's payload, or read the "
+                               "resource jqmagic://payload/<payload_id> (in parts: ?start=N).",
                   on_list_tools=list_tools, on_call_tool=call_tool,
                   on_list_resources=kept.list_resources,
                   on_list_resource_templates=list_resource_templates,

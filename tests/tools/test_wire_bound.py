@@ -117,3 +117,21 @@ def test_mcp_protocol_errors_and_resources_stay_within_the_bound(folder, tmp_pat
     assert protocol[0].message.startswith("Unknown tool: zzz")
     assert answer.is_error and len(answer.content[0].text) <= BOUND
     assert len(json.dumps(answer.structured_content)) <= BOUND
+
+
+@pytest.mark.parametrize(("command", "request_"), [
+    (["-m", "jqmagic", "tool", "jq"], {"query": "$" + "v" * (5 * MB), "input": "{}"}),
+    (["-m", "jqmagic", "tool", "json_inspect"], {"filePath": "f" * (5 * MB)}),
+    (["-m", "jqmagic", "tool", "x" * 100_000], {}),
+    (["-c", "import sys; from jqmagic.tools.protocol import web_fetch_tool as t; sys.exit(t())"],
+     {"url": "http://" + "h" * (5 * MB)}),
+    (["-m", "jqmagic", "tool", "jq"], "{" * (5 * MB)),
+])
+def test_the_command_line_faces_stay_within_the_bound(tmp_path, command, request_):
+    import subprocess
+
+    text = request_ if isinstance(request_, str) else json.dumps(request_)
+    run = subprocess.run([sys.executable, *command], input=text, capture_output=True,
+                         text=True, timeout=120, cwd=tmp_path)
+    assert run.returncode == 1 and len(run.stdout) <= BOUND + 1, len(run.stdout)
+    assert json.loads(run.stdout)["success"] is False
