@@ -41,6 +41,8 @@ def next_program(caller: Caller, start: int, end: int) -> dict[str, Any]:
 
     >>> next_program(Caller("jq", "query", ".items[]"), 100, 200)
     {'query': '.items[100:200][]'}
+    >>> next_program(Caller("jq", "query", ".a[].b[]"), 100, 200)
+    {'query': '[.a[].b[]][100:200][]'}
     >>> next_program(Caller("query_yaml", "yq_expression", ".kind", several_inputs=True), 5, 10)
     {'yq_expression': '[.[] | .kind][5:10][]', 'slurp': True}
     """
@@ -48,8 +50,8 @@ def next_program(caller: Caller, start: int, end: int) -> dict[str, Any]:
     if caller.several_inputs and not caller.slurp:
         return {caller.program_param: f"[.[] | {program}][{start}:{end}][]", "slurp": True}
     match = _ITERATED.match(program)
-    if match and match["head"]:
-        return {caller.program_param: f"{match['head']}[{start}:{end}][]"}
+    if match and match["head"] and "[]" not in match["head"] and ".." not in match["head"]:
+        return {caller.program_param: f"{match['head']}[{start}:{end}][]"}  # one array
     return {caller.program_param: f"[{program}][{start}:{end}][]"}
 
 

@@ -20,7 +20,9 @@ import pytest
 from pydantic import BaseModel
 
 import jqmagic
+import jqmagic.tools.answers
 import jqmagic.tools.middleware
+import jqmagic.tools.schema
 from jqmagic.core import payloads
 from jqmagic.tools import wrap
 from jqmagic.tools.middleware import SUMMARY_SCHEMA
@@ -95,7 +97,8 @@ def test_tools_load_on_first_use():
 
 
 def test_module_examples():
-    for module in (jqmagic.tools.middleware, jqmagic.tools):
+    for module in (jqmagic.tools.middleware, jqmagic.tools, jqmagic.tools.answers,
+                   jqmagic.tools.schema):
         failed, tried = doctest.testmod(module)
         assert (failed, tried > 0) == (0, True), module.__name__
 
