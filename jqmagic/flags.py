@@ -294,15 +294,6 @@ def jq_args(namespace: argparse.Namespace) -> dict[str, Any]:
     return values
 
 
-def edit_in_place(program: str, files: list[str], dry_run: bool,
-                  face: str = "terminal") -> tuple[list[str], bool]:
-    """Moved to :func:`jqmagic.core.patch.inplace.edit_in_place`; kept until jqcli.py calls
-    it there (imported on use: the patch core is not loaded at start-up)."""
-    from jqmagic.core.patch.inplace import edit_in_place as edit
-
-    return edit(program, files, dry_run, face)
-
-
 def named_source(namespace: argparse.Namespace, words: list[str]) -> dict[str, Any]:
     """The source keyword the flags and SOURCE words name (``{}`` when none): the one
     place both faces resolve "exactly one source" (AMBIGUOUS_SOURCE otherwise)."""

@@ -72,7 +72,9 @@ def run(args: argparse.Namespace) -> int:
     shared_worker().warm()
     program = _program(args)
     if args.in_place:
-        lines, ok = flags.edit_in_place(program, args.files, args.dry_run)
+        from jqmagic.core.patch.inplace import edit_in_place
+
+        lines, ok = edit_in_place(program, args.files, args.dry_run)
         print("\n".join(lines))
         return 0 if ok else 5
     files, unreadable = _readable(args.files)

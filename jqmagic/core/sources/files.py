@@ -135,7 +135,7 @@ def read_text(path: str, confined: bool = True) -> str:
 def read_option_file(path: str, flag: str) -> str:
     """The text of a file an option names (``-f``, ``--rawfile``, ``--slurpfile``...),
     through the sandbox's one file check: SANDBOX_DENIED outside the roots (whether or not
-    it exists), else FILE_ERROR naming the option when it cannot be read."""
+    it exists), else NOT_FOUND or FILE_ERROR naming the option when it cannot be read."""
     sandbox.check_path(path)
     try:
         return read_text(path)
@@ -143,5 +143,6 @@ def read_option_file(path: str, flag: str) -> str:
         cause = exc.__cause__
         if exc.code == "SANDBOX_DENIED" or not isinstance(cause, OSError):
             raise
-        raise JqMagicError("FILE_ERROR", f"{flag} {path}: {cause.strerror or cause}.",
+        code = "NOT_FOUND" if isinstance(cause, FileNotFoundError) else "FILE_ERROR"
+        raise JqMagicError(code, f"{flag} {path}: {cause.strerror or cause}.",
                            "Check the path.") from None
