@@ -336,3 +336,16 @@ def test_the_title_names_the_variable(ip):
         assert SchemaBrowser(value=[{"id": 1}]).title == "a Python value"  # no name
     finally:
         del ip.user_ns["big_orders"]
+
+
+def test_the_snapshot_keeps_its_layout_in_nbconvert_html():
+    nbformat = pytest.importorskip("nbformat", reason="nbconvert is a notebook extra")
+    exporter = pytest.importorskip("nbconvert", reason="nbconvert is a notebook extra")
+    b = SchemaBrowser(value=DOC)
+    output = nbformat.v4.new_output("display_data", data=b._snapshot_bundle())
+    cell = nbformat.v4.new_code_cell("%inspect doc --browse", outputs=[output])
+    html, _ = exporter.HTMLExporter().from_notebook_node(nbformat.v4.new_notebook(cells=[cell]))
+    pre = html[html.index("max-height:30em"):]  # nbconvert writes its own quotes
+    pre = pre[:pre.index("</pre>")]
+    assert "\n    ▾ <b>[]</b>  <i>object</i>" in pre  # indented under users, in a <pre>
+    assert "\n        <b>id</b>  <i>number</i>" in pre
