@@ -368,3 +368,25 @@ def test_dask_workers_see_no_secret(sandboxed, matrix):
         cluster.close()
     matrix.append(("environment", "$ENV / env", "--dask workers", code))
     assert (code, text) == ("OK", "[null,null,false,1]\n[null,null,false,2]")
+
+
+LOOK_ALIKES = st.sampled_from([
+    '{import: 1}', '{include: .}', '.import', '.include?', '."import"', '{"import": 2}',
+    '"import \\"x\\" as y;"', '"include \\"y\\";"', '$__loc__', '(.import // "include")',
+    '[.[]?.import]', '{a: "import"} | .a', '"\\("import")"', '@text "include \\(.)"',
+    '. as {import: $i} | $i', 'has("include")?'])
+
+
+@hsettings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck))
+@given(parts=st.lists(LOOK_ALIKES, min_size=1, max_size=4),
+       joints=st.lists(st.sampled_from([" | ", ", ", " // "]), min_size=3, max_size=3),
+       lead=st.sampled_from(["", " ", "\t", "\n", "# import x\n"]))
+def test_programs_that_only_mention_modules_are_not_refused(parts, joints, lead):
+    """No over-refusal: words, keys, fields and strings spelt import/include are no
+    directive; libjq compiles each program, and the sandbox lets it through. (A carriage
+    return or a backslash in a comment is outside the fast path's lexer: such a text is
+    refused whenever it spells import or include anywhere, as in doubt.)"""
+    program = lead + "".join(p + j for p, j in zip(parts, joints, strict=False))
+    program = program + "."
+    libjq.compile_program(program, library_paths=[]).close()  # valid jq, no directive
+    assert not sandbox.may_import(program), program
