@@ -318,3 +318,53 @@ def test_commands_allowed_may_write_under_the_roots_only(world, monkeypatch):
     opened = confine.Policy.for_worker(str(world["scratch"]), [root])
     assert closed.read == (root,) and root not in closed.write
     assert opened.read == () and opened.write[-1] == root
+
+
+def test_the_command_line_s_worker_is_confined_and_dies_with_it(tmp_path):
+    """Through the real command line in the sandbox: its worker runs with seccomp and no
+    new privileges, and when the command line is SIGKILLed in the middle of a match that
+    never lets the GIL go, the worker goes with it."""
+    env = {**os.environ, "JQMAGIC_SANDBOX": "1", "JQMAGIC_ALLOWED_ROOTS": str(tmp_path),
+           "JQMAGIC_PAYLOAD_DIR": str(tmp_path / "payloads"),
+           "PYTHONPATH": os.pathsep.join(sys.path)}
+    program = '"' + "a" * 40 + '!" | test("(a+)+$")'
+    caller = subprocess.Popen([sys.executable, "-m", "jqmagic", "query", "-n", program,
+                               "--timeout", "600"], env=env, cwd=tmp_path,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        worker = None
+        for _ in range(400):  # until the worker has confined itself (at its start)
+            worker = next(iter(_children(caller.pid)), None)
+            if worker and _status(worker).get("NoNewPrivs") == "1":
+                break
+            time.sleep(0.05)
+        assert worker, "no worker started"
+        assert _status(worker)["Seccomp"] == "2"  # a filter on
+        time.sleep(1.0)  # well into the match
+        assert _status(worker)["State"].startswith("R")
+        caller.kill()
+        caller.wait(10)
+        for _ in range(100):
+            if not _alive(worker):
+                break
+            time.sleep(0.05)
+        assert not _alive(worker), "the worker outlived its SIGKILLed command line"
+    finally:
+        caller.kill()
+        caller.wait()
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children") as listing:
+            found += [int(child) for child in listing.read().split()]
+    return found
+
+
+def _status(pid: int) -> dict[str, str]:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            return dict(line.rstrip("\n").split(":\t", 1) for line in status if ":\t" in line)
+    except FileNotFoundError:
+        return {}
