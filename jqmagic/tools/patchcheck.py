@@ -8,7 +8,6 @@ existing key). Every answer lists the paths replaced, added and removed, with si
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
@@ -84,12 +83,42 @@ def _members(value: Any) -> str:
 
 
 def _typo_of(key: str, keys: list[str]) -> str | None:
-    """The existing key ``key`` probably misspells: same letters but for case, or one or
-    two edits away from a key of four characters or more."""
+    """The existing key ``key`` probably misspells: the same but for case, or one edit
+    away (a letter added, dropped, changed or two swapped) from a key of four characters
+    or more, two from one of eight or more.
+
+    >>> _typo_of("nmae", ["name", "value"]), _typo_of("timout", ["timeout"])
+    ('name', 'timeout')
+    >>> _typo_of("region", ["regions_list", "name"]), _typo_of("node2", ["node1"])
+    (None, None)
+    """
     lowered = {k.lower(): k for k in keys}
     if key.lower() in lowered:
         return lowered[key.lower()]
     if len(key) < 4:
         return None
-    close = difflib.get_close_matches(key, keys, n=1, cutoff=0.8)
-    return close[0] if close else None
+    allowed = 2 if len(key) >= 8 else 1
+    close = [k for k in keys if abs(len(k) - len(key)) <= allowed
+             and _edits(key, k, allowed) <= allowed and not _numbered(key, k)]
+    return min(close, key=lambda k: _edits(key, k, allowed)) if close else None
+
+
+def _numbered(a: str, b: str) -> bool:
+    """Whether ``a`` and ``b`` are one name with different numbers (``node1``, ``node2``)."""
+    return a.rstrip("0123456789") == b.rstrip("0123456789") and a != b
+
+
+def _edits(a: str, b: str, most: int) -> int:
+    """Optimal string alignment distance of ``a`` and ``b`` (insertions, deletions,
+    substitutions, adjacent swaps), or ``most + 1`` once it is past ``most``."""
+    previous, current = None, list(range(len(b) + 1))
+    for i in range(1, len(a) + 1):
+        before, previous, current = previous, current, [i] + [0] * len(b)
+        for j in range(1, len(b) + 1):
+            cost = a[i - 1] != b[j - 1]
+            current[j] = min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + cost)
+            if i > 1 and j > 1 and a[i - 1] == b[j - 2] and a[i - 2] == b[j - 1]:
+                current[j] = min(current[j], before[j - 2] + 1)
+        if min(current) > most:
+            return most + 1
+    return current[-1]

@@ -91,3 +91,14 @@ def test_removed_paths_and_sizes(files):
     out = call("json_patch", {"filePath": path, "operation": "remove", "path": "/users"})
     assert out["removed"] == [{"path": "/users", "size": len('[{"id":"u1","spec":{"a":1,'
                                                               '"b":2}}]')}]
+
+
+def test_a_swapped_letter_in_a_json_lines_key_is_refused(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    path.write_text('{"name": "a", "value": 1}\n{"name": "b"}\n')
+    refused = call("json_patch", {"filePath": str(path), "operation": "set", "path": "/0/nmae",
+                                  "value": '"c"'})
+    assert refused["error_code"] == "PATCH_CONFLICT" and "/0/name" in refused["hint"]
+    numbered = call("json_patch", {"filePath": str(path), "operation": "set",
+                                   "path": "/0/value2", "value": "2", "dryRun": True})
+    assert numbered["added"] == [{"path": "/0/value2", "size": 1}]  # not a typo of value

@@ -22,6 +22,7 @@ from pydantic import BaseModel
 import jqmagic
 import jqmagic.tools.answers
 import jqmagic.tools.middleware
+import jqmagic.tools.patchcheck
 import jqmagic.tools.schema
 from jqmagic.core import payloads
 from jqmagic.tools import wrap
@@ -98,7 +99,7 @@ def test_tools_load_on_first_use():
 
 def test_module_examples():
     for module in (jqmagic.tools.middleware, jqmagic.tools, jqmagic.tools.answers,
-                   jqmagic.tools.schema):
+                   jqmagic.tools.schema, jqmagic.tools.patchcheck):
         failed, tried = doctest.testmod(module)
         assert (failed, tried > 0) == (0, True), module.__name__
 
