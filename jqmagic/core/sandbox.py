@@ -10,10 +10,17 @@ When on:
   by what the descriptor really is, so a path swapped after the check is still caught;
 - shell commands (``exec``) are refused unless ``settings.exec_allowed`` or
   ``JQMAGIC_EXEC_ALLOWED=1``;
-- web fetches refuse private, loopback, link-local, multicast and metadata addresses
-  (:class:`AddressPolicy`, applied after DNS and on every redirect by the web fetch).
+- web fetches refuse every address that is not globally reachable (IANA's special-purpose
+  registries; :class:`AddressPolicy`, applied after DNS and on every redirect);
+- jq module directives and library paths are refused, judged from the fast path's parse
+  (:func:`may_import`);
+- workers start with a scrubbed environment that pins this policy
+  (:func:`worker_environment`) and confine themselves to it (``confine``).
 
-The payload store (jqmagic's own cache folder) is outside this policy.
+The payload store (jqmagic's own cache folder) is readable whatever the roots, but never
+listed by a glob in the sandbox (another session's payload is read only by its id).
+``CHECKS`` is a test-only hook that switches these checks off in one process, to show the
+kernel's confinement holding alone.
 """
 
 from __future__ import annotations
