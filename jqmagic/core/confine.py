@@ -27,11 +27,13 @@ from typing import Any
 from jqmagic.core import sandbox
 from jqmagic.core.settings import optimised_libjq, payload_dir
 
+LINUX = sys.platform.startswith("linux")
 _libc = ctypes.CDLL(None, use_errno=True)
-_libc.syscall.restype = ctypes.c_long
-_libc.prctl.restype = ctypes.c_int
-_libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
-                        ctypes.c_ulong]
+if LINUX:
+    _libc.syscall.restype = ctypes.c_long
+    _libc.prctl.restype = ctypes.c_int
+    _libc.prctl.argtypes = [ctypes.c_int, ctypes.c_ulong, ctypes.c_ulong, ctypes.c_ulong,
+                            ctypes.c_ulong]
 
 # Linux's numbers (the same on every architecture for Landlock; x86-64 and arm64 for the
 # rest, the only ones seccomp is written for here).
@@ -127,7 +129,10 @@ class Applied:
 
 
 def landlock_abi() -> int:
-    """The kernel's Landlock ABI version; 0 when it has none (too old, or turned off)."""
+    """The kernel's Landlock ABI version; 0 when it has none (too old, turned off, or no
+    Linux at all)."""
+    if not LINUX:
+        return 0
     abi = _libc.syscall(_CREATE_RULESET, None, ctypes.c_size_t(0),
                         ctypes.c_uint32(_CREATE_RULESET_VERSION))
     return max(int(abi), 0)
@@ -136,6 +141,9 @@ def landlock_abi() -> int:
 def shortfall() -> str | None:
     """One sentence on what this kernel cannot confine, or None when it confines all."""
     abi = landlock_abi()
+    if not LINUX:
+        return ("Sandboxed workers are confined by jqmagic's own checks alone on "
+                f"{platform.system()}: the kernel confinement (Landlock, seccomp) is Linux's.")
     if abi == 0:
         return ("This kernel has no Landlock (Linux 5.13+ with landlock among its LSMs): "
                 "sandboxed workers are confined by jqmagic's own file checks, seccomp (no "
@@ -163,8 +171,11 @@ def apply_worker_confinement(policy: Policy) -> Applied:
     """Confine this process (and every process it starts) to ``policy``, for good.
 
     Call it once, at the start of a sandboxed worker, before it reads any request.
-    ``PR_SET_NO_NEW_PRIVS`` is set first (no set-uid program regains rights).
+    ``PR_SET_NO_NEW_PRIVS`` is set first (no set-uid program regains rights). Off Linux,
+    nothing is applied (see :func:`shortfall`).
     """
+    if not LINUX:
+        return Applied(0, files=False, tcp=False, seccomp=False)
     _prctl(PR_SET_NO_NEW_PRIVS, 1)
     abi = landlock_abi()
     try:
@@ -251,8 +262,11 @@ def die_with_parent(parent: int | None = None) -> None:
 
     The kernel sends it when the *thread* that started this process ends: start workers
     with :func:`popen` (from a thread that lives as long as the caller). ``parent``: the
-    pid that started it; if that one is already gone, this process ends now.
+    pid that started it; if that one is already gone, this process ends now. Off Linux,
+    the worker's own watch on its caller is all there is.
     """
+    if not LINUX:
+        return
     _prctl(PR_SET_PDEATHSIG, signal.SIGKILL)
     if parent is not None and os.getppid() != parent:
         os.kill(os.getpid(), signal.SIGKILL)

@@ -368,3 +368,12 @@ def _status(pid: int) -> dict[str, str]:
             return dict(line.rstrip("\n").split(":\t", 1) for line in status if ":\t" in line)
     except FileNotFoundError:
         return {}
+
+
+def test_off_linux_nothing_is_applied_and_that_is_said(monkeypatch):
+    monkeypatch.setattr(confine, "LINUX", False)
+    assert confine.landlock_abi() == 0
+    assert "jqmagic's own checks alone" in confine.shortfall()
+    assert confine.apply_worker_confinement(confine.Policy(read=(), write=())) == \
+        confine.Applied(0, files=False, tcp=False, seccomp=False)
+    confine.die_with_parent(1)  # no prctl, and no kill of this process either
