@@ -106,10 +106,15 @@ def get_within(session: Any, url: str, deadline: float, **kwargs: Any) -> Any:
 
 
 def _watched_session(sess: Any) -> Any:
-    """``sess`` with the adapter whose connections :func:`_total_deadline` watches."""
+    """``sess`` with the adapter whose connections :func:`_total_deadline` watches, in
+    place of requests' plain one (its retries kept); a transport of the caller's own
+    (a subclass, a test's mock) is left as it is."""
+    from requests.adapters import HTTPAdapter
+
     for scheme in ("http://", "https://"):
-        if not isinstance(sess.get_adapter(scheme), _deadline_adapter()):
-            sess.mount(scheme, _deadline_adapter()())
+        current = sess.get_adapter(scheme)
+        if type(current) is HTTPAdapter:
+            sess.mount(scheme, _deadline_adapter()(max_retries=current.max_retries))
     return sess
 
 

@@ -124,3 +124,26 @@ def test_a_trickling_search_api_is_cut_at_the_total_deadline(trickle, monkeypatc
     assert 0.9 < time.monotonic() - started < 2.5
     assert "brave-key-never-shown" not in str(caught.value.to_dict())
     assert not [t for t in threading.enumerate() if isinstance(t, threading.Timer)]
+
+
+def test_a_session_of_the_caller_keeps_its_own_transport(web):
+    import requests
+    from requests.adapters import HTTPAdapter
+
+    class Own(HTTPAdapter):
+        used = 0
+
+        def send(self, *args, **kwargs):
+            Own.used += 1
+            return super().send(*args, **kwargs)
+
+    url = web.add("/ok.txt", "fine", "text/plain")
+    with requests.Session() as session:
+        session.mount("http://", Own())
+        assert "fine" in fetch(url, private_addresses=True, session=session).content
+        assert Own.used == 1 and type(session.get_adapter("http://")) is Own
+    with requests.Session() as plain:
+        plain.mount("http://", HTTPAdapter(max_retries=2))
+        fetch(url, private_addresses=True, session=plain)
+        watched = plain.get_adapter("http://")
+        assert type(watched) is not HTTPAdapter and watched.max_retries.total == 2
