@@ -95,9 +95,11 @@ def jq(
 
 
 def _bounds(passthrough: bool) -> dict[str, Any]:
-    """The agent face's own bound, passed to the query core (complete by default)."""
-    return {"limit": None if passthrough else settings.max_results,
-            "max_tokens": settings.max_tokens, "passthrough": passthrough}
+    """The agent face's own bound, passed to the query core (complete by default): 100
+    results, or with passthrough as many as one answer can hold (two escaped characters a
+    result at least); the core keeps the rest in the payload store."""
+    most = transport.content_budget() // 2 if passthrough else settings.max_results
+    return {"limit": most, "max_tokens": settings.max_tokens}
 
 
 def _single_json(path: str | None) -> bool:
