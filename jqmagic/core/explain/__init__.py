@@ -1,0 +1,96 @@
+"""``explain()``: a jq program run stage by stage on its real input, in libjq.
+
+Each stage of each pipeline (and the branches of ``,``, ``if``, ``//``, ``select``,
+``map``, ``[...]``, reduce/foreach states and defined functions) says how many values went
+in and came out, shows a few of them (their shape when big), which inputs it dropped,
+whether it made a ``null`` and from what, where an error was raised and on which value,
+and the path of each output in the input. The staged results are checked against the
+plain run of the whole program (``same_as_plain``).
+
+>>> e = explain('.[] | [match("[ACD]").string] | add', value=["a", "b"])
+>>> e.null_origin["stage"], e.null_origin["input"]["text"]
+('add', '[]')
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+from jqmagic.core import confine, sandbox
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.explain.render import Explanation
+from jqmagic.core.options import source_from
+from jqmagic.core.settings import settings
+from jqmagic.core.sources.prepare import prepare
+
+__all__ = ["Explanation", "explain"]
+
+
+def explain(program: str, source: Any = None, *, file: Any = None, text: Any = None,
+            value: Any = ..., exec: str | None = None, payload: str | None = None,
+            jsonl: bool | None = None, yaml: bool | None = None, jsonc: bool | None = None,
+            args: dict[str, Any] | None = None, slurp: bool = False,
+            null_input: bool = False, timeout: float | None = None) -> Explanation:
+    """Run ``program`` on one source (as :func:`jqmagic.query` names it) stage by stage
+    and say what each stage did; ``timeout`` in seconds (None: the setting)."""
+    if not isinstance(program, str) or not program.strip():
+        raise JqMagicError("INVALID_QUERY", "The jq program is empty.",
+                           "Give a filter; '.' returns the input unchanged.")
+    keywords = {k: v for k, v in (("file", file), ("text", text), ("exec", exec),
+                                  ("payload", payload), ("jsonl", jsonl), ("yaml", yaml),
+                                  ("jsonc", jsonc)) if v is not None}
+    if value is not ...:
+        keywords["value"] = value
+    src = source_from(source, keywords, null_input)
+    with prepare(src, settings.exec_timeout) as prepared:
+        fds = [os.open(path, os.O_RDONLY) for path in prepared.files]
+        try:
+            answer = _run_child({"program": program, "fds": fds, "slurp": slurp,
+                                 "null_input": null_input, "args": args or {}},
+                                settings.timeout if timeout is None else timeout)
+        finally:
+            for fd in fds:
+                os.close(fd)
+    if "ok" in answer:
+        return Explanation(answer["ok"])
+    if answer["error"] == "compile":
+        raise JqMagicError("INVALID_QUERY", f"jq could not compile the program: "
+                           f"{answer['message'][:300]}", "Check the program with the plain "
+                           "query first; --explain runs only programs jq compiles.")
+    raise JqMagicError("INVALID_JSON", f"jq could not read the input: "
+                       f"{answer['message'][:300]}", "Check the source's format "
+                       "(--yaml, --jsonl) or inspect it first.")
+
+
+def _run_child(request: dict[str, Any], timeout: float) -> dict[str, Any]:
+    from jqmagic.core.query.supervisor import default_memory_limit
+
+    environ = sandbox.worker_environment(os.environ) if sandbox.enabled() else os.environ
+    memory = settings.worker_memory or default_memory_limit()
+    env = dict(environ, JQMAGIC_WORKER_MEMORY=str(memory),
+               JQMAGIC_WORKER_PARENT=str(os.getpid()))
+    process = confine.popen([sys.executable, "-m", "jqmagic.core.explain.child"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env, pass_fds=request["fds"])
+    try:
+        out, err = process.communicate(json.dumps(request).encode(), timeout=timeout or None)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise JqMagicError("TIMEOUT", f"Explaining the program took over {timeout} s.",
+                           "Explain it on a smaller part of the input (a slice such as "
+                           ".[:1000]) or give a longer timeout.") from None
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
+    if process.returncode != 0:
+        last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+        code = "TOO_LARGE" if "MemoryError" in last[0] else "QUERY_ERROR"
+        raise JqMagicError(code, f"The explaining process stopped: {last[0][:200]}",
+                           "Explain the program on a smaller part of the input.")
+    return json.loads(out)

@@ -1,0 +1,230 @@
+"""An explanation's views: indented text (terminal), collapsible HTML (JupyterLab), a
+bounded dict (agents). Plain strings only: no IPython here."""
+
+from __future__ import annotations
+
+import copy
+import html
+import json
+from typing import Any
+
+from jqmagic.core.explain.values import shown
+
+TEXT_LINES = 200  # lines of the text view at most
+SHOWN_CHARS = 80  # a sample's text in the text view
+AGENT_CHARS = 20_000  # the structured answer, as JSON, at most
+
+
+class Explanation:
+    """What :func:`jqmagic.explain` found; ``data`` is the whole (already bounded) answer."""
+
+    def __init__(self, data: dict[str, Any]):
+        self.data = data
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self.__dict__["data"][name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+    @property
+    def text(self) -> str:
+        return text_view(self.data)
+
+    def __repr__(self) -> str:
+        return self.text
+
+    def to_dict(self, max_chars: int = AGENT_CHARS) -> dict[str, Any]:
+        return bounded(self.data, max_chars)
+
+    def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
+        bundle = {"text/plain": self.text, "text/html": html_view(self.data)}
+        return {k: v for k, v in bundle.items()
+                if (not include or k in include) and k not in (exclude or ())}
+
+
+# ---------------------------------------------------------------- words
+
+
+def _cut(text: str, limit: int = SHOWN_CHARS) -> str:
+    return text if len(text) <= limit else text[:limit - 1] + "…"
+
+
+def _value(found: dict) -> str:
+    path = found.get("path")
+    at = f"  at {_path_text(path)}" if path is not None else ""
+    return _cut(shown(found)) + at
+
+
+def _path_text(path: list) -> str:
+    return "".join(f"[{json.dumps(step)}]" for step in path) if path else "."
+
+
+def headline(data: dict) -> list[str]:
+    """The few sentences that matter most: counts, the plain run, null and error origins."""
+    same = "same as the plain run" if data["same_as_plain"] else \
+        f"DIFFERENT from the plain run on {data['inputs_differing']} input(s): trust the plain run"
+    lines = [f"{data['inputs']} input(s) -> {data['outputs']} output(s) ({same}; "
+             f"{data['seconds']} s)"]
+    if data.get("note"):
+        lines.append(data["note"])
+    origin = data.get("null_origin")
+    while origin:
+        lines.append(f"null first made at {origin['at']} `{_cut(origin['stage'], 60)}` "
+                     f"({origin['count']}x), from {_value(origin['input'])}")
+        origin = origin.get("inside")
+    error = data.get("error_origin")
+    if error:
+        lines.append(f"error raised at {error['at']} `{_cut(error['stage'], 60)}` on "
+                     f"{_value(error['on'])}: {_cut(error['message'], 160)}")
+    return lines
+
+
+def _stage_lines(stages: list[dict], indent: str) -> list[str]:
+    lines = []
+    for i, stage in enumerate(stages):
+        counts = f"{stage['in']} -> {stage['out']}"
+        extra = [f"{stage[k]} {w}" for k, w in (("dropped", "dropped"), ("errors", "errors"),
+                                                  ("nulls_made", "nulls made")) if stage.get(k)]
+        if stage.get("path_expression") is False:
+            extra.append("computed (not a path)")
+        lines.append(f"{indent}{i + 1}. {_cut(stage['stage'], 70)}   {counts}"
+                     + (f"   ({', '.join(extra)})" if extra else ""))
+        pad = indent + "     "
+        if stage.get("note"):
+            lines.append(f"{pad}{stage['note']}")
+        for key, word in (("samples_out", "out"), ("dropped_samples", "dropped"),):
+            for found in stage.get(key, [])[:3]:
+                lines.append(f"{pad}{word}: {_value(found)}")
+        if stage.get("error"):
+            lines.append(f"{pad}error on {_value(stage['error']['on'])}: "
+                         f"{_cut(stage['error']['message'], 120)}")
+        if stage.get("null_from"):
+            lines.append(f"{pad}null made from {_value(stage['null_from'])}")
+        for branch in stage.get("branches", []):
+            lines.append(f"{pad}+ {branch['name']} ({branch['sampled_inputs']} sampled "
+                         "input(s))")
+            lines.extend(_stage_lines(branch["stages"], pad + "  "))
+    return lines
+
+
+def text_view(data: dict) -> str:
+    """The indented view a terminal shows (at most :data:`TEXT_LINES` lines)."""
+    lines = [f"explain: {_cut(data['program'], 200)}", *headline(data), "stages:"]
+    lines.extend(_stage_lines(data["stages"], "  "))
+    if data["results"]:
+        lines.append("first results:")
+        lines.extend(f"  {_value(found)}" for found in data["results"])
+    if len(lines) > TEXT_LINES:
+        cut = len(lines) - TEXT_LINES
+        lines = lines[:TEXT_LINES] + [f"... {cut} more line(s): the structured answer "
+                                      "(to_dict) holds every stage"]
+    return "\n".join(lines)
+
+
+# ---------------------------------------------------------------- html
+
+_STYLE = """<style>
+.jqx{font-family:var(--jp-code-font-family,monospace);font-size:12px}
+.jqx .row{display:flex;flex-wrap:wrap;align-items:flex-start;gap:2px}
+.jqx details.st{border:1px solid #9996;border-radius:4px;padding:2px 6px;max-width:360px}
+.jqx .arrow{color:#888;padding:4px 2px;white-space:nowrap}
+.jqx .bad{color:#c33}.jqx .null{color:#a60}.jqx .lead{margin:2px 0}
+.jqx ul{margin:2px 0;padding-left:16px}.jqx .br{margin-left:10px}
+</style>"""
+
+
+def _e(text: str) -> str:
+    return html.escape(text, quote=True)
+
+
+def _stage_html(stage: dict) -> str:
+    flags = []
+    if stage.get("dropped"):
+        flags.append(f"{stage['dropped']} dropped")
+    if stage.get("nulls_made"):
+        flags.append(f"<span class='null'>{stage['nulls_made']} null made</span>")
+    if stage.get("errors"):
+        flags.append(f"<span class='bad'>{stage['errors']} error(s)</span>")
+    body = []
+    for key, word in (("samples_in", "in"), ("samples_out", "out"),
+                      ("dropped_samples", "dropped")):
+        items = "".join(f"<li>{_e(_value(v))}</li>" for v in stage.get(key, []))
+        if items:
+            body.append(f"<div>{word}:<ul>{items}</ul></div>")
+    if stage.get("null_from"):
+        body.append(f"<div class='null'>null made from {_e(_value(stage['null_from']))}</div>")
+    if stage.get("error"):
+        body.append(f"<div class='bad'>error on {_e(_value(stage['error']['on']))}: "
+                    f"{_e(_cut(stage['error']['message'], 200))}</div>")
+    if stage.get("note"):
+        body.append(f"<div>{_e(stage['note'])}</div>")
+    for branch in stage.get("branches", []):
+        body.append(f"<details class='br'><summary>{_e(branch['name'])} "
+                    f"({branch['sampled_inputs']} sampled)</summary>"
+                    f"{_row_html(branch['stages'])}</details>")
+    extra = f" <small>{' · '.join(flags)}</small>" if flags else ""
+    return (f"<details class='st'><summary><code>{_e(_cut(stage['stage'], 60))}</code>"
+            f"{extra}</summary>{''.join(body)}</details>")
+
+
+def _row_html(stages: list[dict]) -> str:
+    parts = []
+    for stage in stages:
+        parts.append(f"<span class='arrow'>{stage['in']} &rarr;</span>")
+        parts.append(_stage_html(stage))
+    if stages:
+        parts.append(f"<span class='arrow'>&rarr; {stages[-1]['out']}</span>")
+    return f"<div class='row'>{''.join(parts)}</div>"
+
+
+def html_view(data: dict) -> str:
+    """The pipeline left to right, counts on the arrows; click a stage for its values."""
+    lead = "".join(f"<div class='lead'>{_e(line)}</div>" for line in headline(data))
+    results = "".join(f"<li>{_e(_value(v))}</li>" for v in data["results"])
+    return (f"{_STYLE}<div class='jqx'><div class='lead'><b>explain</b> "
+            f"<code>{_e(_cut(data['program'], 300))}</code></div>{lead}"
+            f"{_row_html(data['stages'])}"
+            + (f"<details><summary>first results</summary><ul>{results}</ul></details>"
+               if results else "") + "</div>")
+
+
+# ---------------------------------------------------------------- agents
+
+
+def bounded(data: dict, max_chars: int = AGENT_CHARS) -> dict[str, Any]:
+    """``data`` within ``max_chars`` of JSON: deeper branches, then samples, then stages
+    are dropped (each cut said in ``cut``)."""
+    out = copy.deepcopy(data)
+    steps = [("branches beyond the first level", lambda s: _prune(s, 1)),
+             ("every branch", lambda s: _prune(s, 0)),
+             ("samples beyond the first", lambda s: _samples(s, 1)),
+             ("every sample", lambda s: _samples(s, 0))]
+    for what, step in steps:
+        if len(json.dumps(out)) <= max_chars:
+            return out
+        for stage in out["stages"]:
+            step(stage)
+        out.setdefault("cut", []).append(what)
+    while len(json.dumps(out)) > max_chars and len(out["stages"]) > 1:
+        out["stages"].pop()
+        out["stages_cut"] = out.get("stages_cut", 0) + 1
+    return out
+
+
+def _prune(stage: dict, depth: int) -> None:
+    if depth == 0:
+        stage.pop("branches", None)
+        return
+    for branch in stage.get("branches", []):
+        for inner in branch["stages"]:
+            _prune(inner, depth - 1)
+
+
+def _samples(stage: dict, keep: int) -> None:
+    for key in ("samples_in", "samples_out", "dropped_samples"):
+        if key in stage:
+            stage[key] = stage[key][:keep]
+    for branch in stage.get("branches", []):
+        for inner in branch["stages"]:
+            _samples(inner, keep)

@@ -1,0 +1,96 @@
+"""Explain one program over its inputs: the staged run, checked against the plain run."""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Iterable
+from typing import Any
+
+from jqmagic.core.explain import trace
+from jqmagic.core.explain.values import Owned, preview
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.parser import parse
+from jqmagic.core.query import libjq
+
+RESULTS = 5  # final results shown with their paths
+
+
+def explain_values(program: str, values: Iterable[Owned],
+                   args: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The explanation (plain data) of ``program`` over ``values`` (libjq's, consumed)."""
+    started = time.perf_counter()
+    ctx = trace.Context(tuple(sorted((args or {}).items())))
+    plain = libjq.compile_program(program, args or {})  # CompileError: the caller's
+    split, note = True, None
+    try:
+        pipeline = trace.Pipeline(parse(program), ctx)
+    except (NotMine, RecursionError, libjq.CompileError) as exc:
+        split = False
+        note = f"not split: jqlang's parser does not read this program ({exc})"[:200]
+        pipeline = trace.Pipeline(None, ctx, note=note, text=program)
+    inputs = outputs = mismatched = 0
+    results: list[dict[str, Any]] = []
+    errors: list[str] = []
+    plain_seconds = 0.0
+    for value in values:
+        inputs += 1
+        staged, halted = hashlib.sha1(), False
+        try:
+            for item in pipeline.flow(trace.Item(value, None, [])):
+                outputs += 1
+                text = item.value.text()
+                staged.update(text.encode() + b"\0")
+                if len(results) < RESULTS:
+                    shown = preview(item.value)
+                    if item.path is not None:
+                        shown["path"] = item.path
+                    results.append(shown)
+        except trace.StageFailure as exc:
+            staged.update(b"error:" + str(exc).encode())
+            errors.append(str(exc)[:300])
+            halted = exc.halt
+        clock = time.perf_counter()
+        same = hashlib.sha1()
+        try:
+            for result in libjq.results(plain, value.copy()):
+                same.update(libjq.dump(result).encode() + b"\0")
+        except (libjq.RunError, libjq.Halt) as exc:
+            same.update(b"error:" + str(exc).encode())
+        plain_seconds += time.perf_counter() - clock
+        mismatched += staged.digest() != same.digest()
+        if halted:
+            break
+    stages = pipeline.report()
+    return {
+        "program": program, "split": split, "note": note, "inputs": inputs,
+        "outputs": outputs, "errors": errors[:5], "error_count": len(errors),
+        "same_as_plain": mismatched == 0, "inputs_differing": mismatched,
+        "null_origin": null_origin(stages), "error_origin": error_origin(stages),
+        "results": results, "stages": stages,
+        "seconds": round(time.perf_counter() - started, 4),
+        "plain_seconds": round(plain_seconds, 4),
+    }
+
+
+def null_origin(stages: list[dict], where: str = "") -> dict[str, Any] | None:
+    """The first stage (top level first, then inside it) that made null from a non-null."""
+    for i, stage in enumerate(stages):
+        if stage.get("nulls_made"):
+            found = {"stage": stage["stage"], "at": f"{where}stage {i + 1}",
+                     "count": stage["nulls_made"], "input": stage["null_from"]}
+            for branch in stage.get("branches", []):
+                inner = null_origin(branch["stages"], f"{where}stage {i + 1} > ")
+                if inner is not None:
+                    found["inside"] = inner
+                    break
+            return found
+    return None
+
+
+def error_origin(stages: list[dict]) -> dict[str, Any] | None:
+    """The first top-level stage that raised an error, with the value it was raised on."""
+    for i, stage in enumerate(stages):
+        if stage.get("error"):
+            return {"stage": stage["stage"], "at": f"stage {i + 1}", **stage["error"]}
+    return None
