@@ -87,11 +87,14 @@ class _SockFprog(ctypes.Structure):
 class Policy:
     """What a confined process may touch: ``read`` (files and folders, read only),
     ``runtime`` (read and execute: the interpreter, its libraries), ``write`` (read and
-    write: scratch and the payload store) and, unless ``network``, no socket at all."""
+    write: scratch), ``unlisted`` (read and write files by their names, no folder listed:
+    the payload store, whose other payloads are found only by id) and, unless
+    ``network``, no socket at all."""
 
     read: tuple[str, ...]
     write: tuple[str, ...]
     runtime: tuple[str, ...] = ()
+    unlisted: tuple[str, ...] = ()
     network: bool = False
 
     @classmethod
@@ -114,8 +117,8 @@ class Policy:
         given = tuple(roots if roots is not None else sandbox.roots())
         commands = sandbox.exec_allowed()
         return cls(read=() if commands else given,
-                   write=(scratch, store, *(given if commands else ())),
-                   runtime=tuple(sorted(runtime)))
+                   write=(scratch, *(given if commands else ())),
+                   runtime=tuple(sorted(runtime)), unlisted=(store,))
 
 
 @dataclass(frozen=True)
@@ -213,6 +216,7 @@ def _landlock(policy: Policy, abi: int) -> None:
     try:
         rules = [(p, READ) for p in policy.read] + [(p, RUNTIME) for p in policy.runtime] + \
             [(p, WRITE) for p in policy.write] + \
+            [(p, WRITE & ~READ_DIR) for p in policy.unlisted] + \
             [(d, READ_FILE | WRITE_FILE | IOCTL_DEV) for d in _DEVICES]
         for path, rights in rules:
             _allow(ruleset, path, rights & handled)

@@ -85,6 +85,8 @@ def test_files_outside_the_roots_cannot_be_read_or_written(world):
     attempt("write root", lambda: open("new.json", "w").write("{{}}"))
     attempt("write scratch", lambda: open(os.path.join(SCRATCH, "t"), "w").write("x"))
     attempt("write store", lambda: open({str(world["store"] / "p.json")!r}, "w").write("x"))
+    attempt("read store", lambda: open({str(world["store"] / "p.json")!r}).read())
+    attempt("list store", lambda: os.listdir({str(world["store"])!r}))
     from jqmagic.core.sources.files import read_text
     attempt("read_text", lambda: read_text({str(world["outside"] / "secret.json")!r}))
     ''')
@@ -95,6 +97,8 @@ def test_files_outside_the_roots_cannot_be_read_or_written(world):
         assert seen[name][0] == "PermissionError", (name, seen[name])
     assert seen["read_text"][0] == "JqMagicError" and SECRET not in seen["read_text"][1]
     assert seen["write scratch"] == ["ok", 1] and seen["write store"] == ["ok", 1]
+    assert seen["read store"] == ["ok", "x"]  # a payload by its name, never by a listing
+    assert seen["list store"][0] == "PermissionError"
     assert not (world["root"] / "new.json").exists()
 
 
@@ -302,7 +306,7 @@ def test_an_optimised_libjq_anywhere_stays_loadable(world, monkeypatch, tmp_path
     monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(world["store"]))
     monkeypatch.setenv("JQMAGIC_SANDBOX", "1")  # commands refused: the roots read only
     policy = confine.Policy.for_worker(str(world["scratch"]), [str(world["root"])])
-    assert str(library) in policy.runtime and str(world["store"]) in policy.write
+    assert str(library) in policy.runtime and policy.unlisted == (str(world["store"]),)
     assert policy.read == (str(world["root"]),) and not policy.network
 
 
@@ -318,6 +322,7 @@ def test_commands_allowed_may_write_under_the_roots_only(world, monkeypatch):
     opened = confine.Policy.for_worker(str(world["scratch"]), [root])
     assert closed.read == (root,) and root not in closed.write
     assert opened.read == () and opened.write[-1] == root
+    assert closed.unlisted == opened.unlisted == (str(world["store"]),)
 
 
 def test_the_command_line_s_worker_is_confined_and_dies_with_it(tmp_path):
