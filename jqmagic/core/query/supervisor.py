@@ -66,6 +66,8 @@ class Supervisor:
         # killed worker leaves nothing behind.
         self._tmpdir = tempfile.mkdtemp(prefix="jqmagic-worker-")
         self._confined_by = sandbox.worker_key()
+        if self._confined_by and (said := confine.shortfall_once()):
+            print(f"jqmagic: {said}", file=sys.stderr)  # once: what this kernel cannot confine
         # Sandboxed, the worker starts scrubbed (no secrets in $ENV) and confines itself
         # (confine.start_worker: Landlock, no sockets); it dies with this process either way.
         environ = sandbox.worker_environment(os.environ) if self._confined_by else os.environ
