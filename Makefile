@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: demo test lint lab clean bench libjq
+.PHONY: demo test quick lint lab clean bench libjq
 
 # One venv; each target installs the extras it needs (pip skips what is there).
 $(VENV)/bin/python:
@@ -15,7 +15,8 @@ $(VENV)/.test: $(VENV)/bin/python pyproject.toml
 	touch $@
 
 # The jq 1.8.2 command line, built from the source the PyPI binding bundles: the oracle the
-# drop-in tests compare `jqmagic query` with (tests/cli/test_gojq_cli.py).
+# drop-in tests compare `jqmagic query` with (tests/cli/test_gojq_cli.py). Both builds are
+# cached in ~/.cache/jqmagic ($JQMAGIC_BUILD_CACHE): see scripts/jq_source.sh.
 $(VENV)/bin/jq-1.8.2: $(VENV)/.test scripts/build_jq_oracle.sh
 	PYTHON=$(PY) scripts/build_jq_oracle.sh $@
 
@@ -28,6 +29,10 @@ libjq: $(VENV)/lib/jqmagic/libjq.so
 
 test: $(VENV)/.test $(VENV)/bin/jq-1.8.2 $(VENV)/lib/jqmagic/libjq.so
 	$(PY) -m pytest -q
+
+# The quick loop: no jq oracle to build, no test over a minute (`-m` as in pyproject.toml).
+quick: $(VENV)/.test
+	$(PY) -m pytest -q -m "not slow and not oracle and not e2e and not binder"
 
 # ruff with the rules chosen in pyproject.toml, over the package, tests, bench and scripts.
 lint: $(VENV)/.test

@@ -2,7 +2,7 @@
 # Builds the jq 1.8.2 command line, the oracle the drop-in tests compare `jqmagic query`
 # with, from the source the PyPI `jq` binding bundles: the same libjq the engine drives,
 # and only PyPI is needed. Usage: build_jq_oracle.sh OUT (OUT becomes the jq binary; about
-# 40 s on two cores).
+# 40 s on two idle cores, a second when cached: see jq_source.sh).
 source "$(dirname "$0")/jq_source.sh" "$1"
 ./configure -q --with-oniguruma=builtin --disable-docs --disable-maintainer-mode \
     --enable-all-static >/dev/null

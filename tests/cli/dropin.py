@@ -15,8 +15,18 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+import pytest
+
 ORACLE = Path(sys.executable).parent / "jq-1.8.2"
 TIMED_OUT = -1
+
+
+def needs_oracle(test):
+    """Marks ``test`` as running the jq 1.8.2 command line (``-m 'not oracle'`` leaves it
+    out) and skips it, saying why, when the oracle is not built."""
+    test = pytest.mark.skipif(not ORACLE.exists(), reason="the jq 1.8.2 oracle is not built "
+                              "(make test builds it with scripts/build_jq_oracle.sh)")(test)
+    return pytest.mark.oracle(test)
 
 
 @dataclass(frozen=True)

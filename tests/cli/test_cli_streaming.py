@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from tests.cli.dropin import ORACLE
+from tests.cli.dropin import ORACLE, needs_oracle
 
 JQMAGIC = [sys.executable, "-m", "jqmagic", "query"]
 
@@ -65,10 +65,9 @@ def _document(path, mb: float) -> None:
         json.dump({"items": items}, out)
 
 
+@needs_oracle
 @pytest.mark.parametrize("mb", [0.001, 3])
 def test_the_whole_document_into_a_file_is_jqs_byte_for_byte(tmp_path, mb):
-    if not ORACLE.exists():
-        pytest.skip("the jq 1.8.2 oracle is not built (make test builds it)")
     doc = tmp_path / "doc.json"
     _document(doc, mb)
     for args in (["."], ["-c", ".items[]"], ["-r", ".items[].name"]):
@@ -88,10 +87,9 @@ def test_every_result_reaches_wc(tmp_path):
 
 
 @pytest.mark.slow
+@needs_oracle
 def test_a_300_mb_document_into_a_file_is_jqs_byte_for_byte(tmp_path):
     """The promise at scale: identical bytes; peak memory printed for the note."""
-    if not ORACLE.exists():
-        pytest.skip("the jq 1.8.2 oracle is not built (make test builds it)")
     doc = tmp_path / "big.json"
     _document(doc, 300)
     peaks = {}

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import os
 
-import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -55,8 +54,7 @@ JQ_PROGRAMS = [".", "[., $x]", "$ARGS", ".[]?", "tostring", "input", "[inputs]",
 INPUTS = ['{"a": [1, "x"]}', "1 2 3", '"s"', "[]", "", "{", 'null "\\ud800"']
 
 
-@pytest.mark.skipif(not dropin.ORACLE.exists(), reason="the jq 1.8.2 oracle is not built "
-                    "(make test builds it with scripts/build_jq_oracle.sh)")
+@dropin.needs_oracle
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(options=st.lists(st.sampled_from(JQ_OPTIONS), max_size=4),
        program=st.sampled_from(JQ_PROGRAMS), stdin=st.sampled_from(INPUTS),

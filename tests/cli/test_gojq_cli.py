@@ -32,8 +32,7 @@ def _cases() -> list:
     return [pytest.param(case, id=f"{i}:{case['name']}") for i, case in enumerate(cases)]
 
 
-@pytest.mark.skipif(not dropin.ORACLE.exists(), reason="the jq 1.8.2 oracle is not built "
-                    "(make test builds it with scripts/build_jq_oracle.sh)")
+@dropin.needs_oracle
 @pytest.mark.parametrize("case", _cases())
 def test_same_as_jq(case, tmp_path):
     args = [str(a) for a in case.get("args", [])]
