@@ -222,8 +222,8 @@ def json_inspect(
     """Show the structure of a JSON file (keys, types, array lengths) without its content.
 
     Use it first on any unfamiliar or large JSON file, before query_json or json_patch.
-    Returns for an object: `keys` (at most 100; `keyCount` and a `message` say how to
-    list the rest) and `children` (nested structure down to `depth`);
+    Returns for an object: `keys` (at most 100, 20 in nested objects; `keyCount` and a
+    `message` say how to list the rest) and `children` (nested structure down to `depth`);
     for an array: `arrayLength`, an `elementTemplate` of the element types and
     `availableKeys` (with `keyPresence`: how many elements have each key); for a value:
     its `type`. Values themselves are never shown.
@@ -240,7 +240,29 @@ def json_inspect(
                           stats=stats).value
     if format != "shape":
         return {"path": path, "format": format, "schema": value}
+    value = _summarised(value)
     return {**value, **_more_keys(value, filePath)}
+
+
+NESTED_KEYS = 20  # keys listed for each object below the one inspected
+
+
+def _summarised(node: dict[str, Any], level: int = 0) -> dict[str, Any]:
+    """``node`` with the key lists below the inspected object cut to :data:`NESTED_KEYS`
+    (``keyCount`` says how many there are): the root of a spec lists its sections, not
+    every key of each (42k characters for Kubernetes' at depth 2)."""
+    out = dict(node)
+    for listed, counts in (("keys", "children"), ("availableKeys", "keyPresence")):
+        keys = out.get(listed)
+        if level and keys and len(keys) > NESTED_KEYS:
+            out["keyCount"] = out.get("keyCount", len(keys))
+            out[listed] = keys[:NESTED_KEYS]
+            if isinstance(out.get(counts), dict):
+                out[counts] = {k: out[counts][k] for k in keys[:NESTED_KEYS] if k in out[counts]}
+    if isinstance(out.get("children"), dict):
+        out["children"] = {k: _summarised(c, level + 1) if isinstance(c, dict) else c
+                           for k, c in out["children"].items()}
+    return out
 
 
 def _more_keys(node: dict[str, Any], file: str) -> dict[str, Any]:

@@ -325,3 +325,17 @@ def test_read_file_one_line_over_the_bound(tmp_path):
     assert out["truncated"] and out["content"] == "a" * len(out["content"])
     assert out["next_offset"] == 2 and "offset=2" in out["message"]
     assert ok("read_file", {"file_path": str(path), "offset": 2})["content"] == "next"
+
+
+def test_json_inspect_summarises_nested_key_lists(tmp_path):
+    path = tmp_path / "spec.json"
+    path.write_text(json.dumps({"info": {"v": 1}, "definitions": {
+        f"d{i}": {f"p{j}": j for j in range(30)} for i in range(150)}}))
+    root = ok("json_inspect", {"filePath": str(path)})
+    section = root["children"]["definitions"]
+    assert section["keys"] == [f"d{i}" for i in range(20)] and section["keyCount"] == 150
+    assert list(section["children"]) == section["keys"]
+    follow = ok(root["next_call"]["tool"], root["next_call"]["arguments"])
+    assert json.loads(follow["output"]) == [f"d{i}" for i in range(20, 40)]
+    whole = ok("json_inspect", {"filePath": str(path), "path": "/definitions", "depth": 0})
+    assert len(whole["keys"]) == 100 and whole["keyCount"] == 150
