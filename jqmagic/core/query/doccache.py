@@ -1,11 +1,12 @@
 """Parsed documents kept between queries: one parse per file version (size, mtime, ctime).
 
 Files are parsed with orjson while the garbage collector is paused (the fastest parser on
-this machine, see DESIGN.md); YAML and JSONC are converted to JSON text first, exactly as
-libjq gets them. With libjq's own cache (``jvcache``) it holds at most
-``settings.doc_cache_bytes`` resident bytes (what each parse added to the worker's resident
-set); the least recently used documents go first, and a file bigger than the whole budget
-is parsed but not kept.
+this machine, see DESIGN.md): a JSON file as one value, JSON Lines line by line (a file of
+values one per line; anything else is libjq's to read); YAML is built straight from
+libyaml's events (``sources.yamlbuild``) and JSONC converted to JSON text first. With
+libjq's own cache (``jvcache``) it holds at most ``settings.doc_cache_bytes`` resident
+bytes (what each parse added to the worker's resident set); the least recently used
+documents go first, and a file bigger than the whole budget is parsed but not kept.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import os
 import threading
 import warnings
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO
@@ -27,6 +28,7 @@ from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import progress
 from jqmagic.core.settings import settings
+from jqmagic.core.sources.formats import value_text
 
 BOM = b"\xef\xbb\xbf"
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -42,6 +44,7 @@ class Document:
     literals: Literals
     size: int
     resident: int = 0  # bytes the parsed tree added to the worker's resident set
+    line_ended: bool = True  # the text ends with white space (jq's input_filename is exact)
 
 
 def version(st: os.stat_result) -> tuple[int, int, int]:
@@ -103,24 +106,66 @@ def parse_text(text: str) -> Document:
 
 
 def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
-    """Parse one file as the worker would read it (``fmt``: json, yaml or jsonc); ``handle``
-    is the file already opened through the sandbox (:func:`sources.open_file`)."""
-    if fmt == "json":
+    """Parse one file as the worker would read it (``fmt``: json, jsonl, yaml or jsonc);
+    ``handle`` is the file already opened through the sandbox (:func:`sources.open_file`)."""
+    if fmt in ("json", "jsonl"):
         with handle or open(sources.open_file(path), "rb") as handle:
-                data = handle.read()
+            data = handle.read()
         learnt = _facts_beside(data)
         try:
-            value = parse_one(data[3:] if data.startswith(BOM) else data)
+            body = data[3:] if data.startswith(BOM) else data
+            values = json_lines(body) if fmt == "jsonl" else [parse_one(body)]
         finally:
             literals = learnt()
-        return Document([value], literals, len(data))
+        return Document(values, literals, len(data), line_ended=data[-1:].isspace())
     text = sources.read_text(path)
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))
-    converted = [sources.dumps(doc) for doc in sources.parse_yaml(text, path)]
-    data = "\n".join(converted).encode()
-    return Document([parse_one(t) for t in converted], Literals.of_text(data).settle(),
-                    len(data))
+    values = sources.parse_yaml(text, path)
+    converted = value_text(values)  # libjq's text of them: what their literals are
+    if not converted.plain:  # a long integer, NaN or an infinity: libjq's to read
+        raise NotMine("YAML values orjson cannot write")
+    return Document(values, Literals.of_text(converted.data).settle(), len(converted.data))
+
+
+BLOCK = 16 << 20
+
+
+def json_lines(data: bytes) -> list[Any]:
+    """The values of a JSON Lines text (see :func:`json_line_batches`)."""
+    values: list[Any] = []
+    with gc_paused():
+        for batch in json_line_batches(data[at:at + BLOCK] for at in range(0, len(data), BLOCK)):
+            values.extend(batch)
+    if len(data) >= FREEZE_BYTES:
+        gc.freeze()
+    return values
+
+
+def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:
+    """The values of a JSON Lines text given in blocks, a list per block: one value per
+    non-blank line (a line orjson refuses, or a value over several lines, is NotMine:
+    libjq reads the file)."""
+    loads, rest = orjson.loads, b""
+    for block in blocks:
+        lines = (rest + block).split(b"\n")
+        rest = lines.pop()
+        try:
+            yield list(map(loads, lines))
+        except orjson.JSONDecodeError:  # blank lines, or one orjson refuses
+            yield _careful(lines)
+    yield _careful([rest])
+
+
+def _careful(lines: list[bytes]) -> list[Any]:
+    values = []
+    for line in lines:
+        if line.strip():
+            try:
+                values.append(orjson.loads(line))
+            except orjson.JSONDecodeError as exc:
+                raise NotMine("a line orjson refuses") from exc
+    return values
 
 
 SCAN_BESIDE_FROM = 4 << 20

@@ -8,24 +8,25 @@ returns None and libjq answers.
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 from collections.abc import Iterator
 from typing import IO, Any
 
-import orjson
-
-from jqmagic.core import payloads, sources
+from jqmagic.core import payloads, sandbox, sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.options import Source
+from jqmagic.core.query import inputbind
 from jqmagic.core.query.doccache import (
     BOM,
     Document,
     documents,
     gc_paused,
+    json_line_batches,
     parse_one,
     parse_text,
 )
@@ -54,21 +55,42 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
     """Whether the fast path answered ``request`` into ``sink``; False when libjq must
     answer (the sink is then ready for it: :meth:`Sink.restart`)."""
     run, kind = request.run, request.source.kind
-    if not usable(request) or kind == "exec" or (run.null_input and kind != "null"):
+    if not usable(request) or kind == "exec":
         return False
     env = request.args
-    program = compile_subset(request.program, frozenset(env))
+    program, bound = _compiled(request)
     if program is None:
         return False
     try:
         with gc_paused():
-            inputs, literals = _inputs(request)  # files parse here, before the clock starts
+            names_files = bound is not None and bound.names_files
+            streams, literals = _inputs(request, names_files)  # files parse before the clock
+            if bound is not None and bound.reads_inputs:
+                values = [v for _, stream in streams for v in stream]
+                env = {**env, inputbind.INPUTS: values}
+                streams = [(None, iter([None]))]
             runtime.start(run.timeout, literals)
-            _run(program, env, inputs, literals, request, sink)
+            _run(program, env, streams, literals, request, sink, names_files)
             return True
     except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports
         sink.restart()
         return False
+
+
+def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
+    """The program compiled for the fast path (None: libjq's), with its input readers
+    bound when it calls them (``inputs`` under -n, ``input_filename``)."""
+    run, kind, names = request.run, request.source.kind, frozenset(request.args)
+    if inputbind.uses_readers(request.program):
+        bound = inputbind.bind(request.program, names, run.null_input)
+        if bound is not None:
+            if kind not in ("file", "null") or (bound.reads_inputs and kind == "null") or \
+                    (bound.names_files and (kind != "file" or sandbox.enabled())):
+                return None, None  # libjq's file names (<stdin>, converted files...)
+            return bound.program, bound
+    if run.null_input and kind != "null":
+        return None, None
+    return compile_subset(request.program, names), None
 
 
 def _environment(args: dict[str, Any]) -> dict[str, Any] | None:
@@ -106,26 +128,30 @@ class _AllLiterals(Literals):
         return self._facts
 
 
-def _inputs(request: QueryRequest) -> tuple[Iterator[Any], _AllLiterals]:
-    """The program's inputs in order, lazily (JSON Lines are read line by line)."""
+Streams = list[tuple[str | None, Iterator[Any]]]
+
+
+def _inputs(request: QueryRequest, names_files: bool) -> tuple[Streams, _AllLiterals]:
+    """The program's inputs in order, lazily, each with its file (None: not a file);
+    ``names_files``: the program asks input_filename."""
     literals: list[Literals] = []
     source = request.source.source()
     cache = request.run.cache
     if source.kind == "null":
-        streams: list[Iterator[Any]] = [iter([None])]
+        streams: Streams = [(None, iter([None]))]
     elif source.kind in ("file", "payload"):
         paths = [str(payloads.find(source.spec).path)] if source.kind == "payload" else \
             sources.resolve_files(source.spec)
-        streams = [_file_values(path, source.formats.for_path(path), cache, literals)
-                   for path in paths]
+        streams = [(path, _file_values(path, source.formats.for_path(path), cache, literals,
+                                       names_files, i == len(paths) - 1))
+                   for i, path in enumerate(paths)]
     else:
         doc = _inline(source)
         literals.append(doc.literals)
-        streams = [iter(doc.values)]
-    values = (v for stream in streams for v in stream)
+        streams = [(None, iter(doc.values))]
     if request.run.slurp and source.kind != "null":  # -n -s: the input is null
-        values = iter([list(values)])
-    return values, _AllLiterals(literals)
+        streams = [(None, iter([[v for _, stream in streams for v in stream]]))]
+    return streams, _AllLiterals(literals)
 
 
 def _inline(source: Source) -> Document:
@@ -161,47 +187,38 @@ def _several(text: str) -> Document:
     return Document([parse_one(p) for p in pieces], Literals.of_text(data).settle(), len(data))
 
 
-def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals]) -> Iterator[Any]:
-    if fmt == "jsonl":
+def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
+                 names_files: bool, last: bool) -> Iterator[Any]:
+    """A file's values: from the document cache, or (JSON Lines not kept) line by line.
+    ``names_files``: the program asks input_filename, which libjq gives for JSON files
+    alone (a YAML file is read converted), and which names the next file when this one's
+    last value runs into its text: NotMine then."""
+    if names_files and fmt not in ("json", "jsonl"):
+        raise NotMine("input_filename of a converted file")
+    if fmt == "jsonl" and not cache and not names_files:
         handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - closed by _json_lines
         literals.append(Literals.of_file(path, file_stamp(os.fstat(handle.fileno()))))
         return _json_lines(handle)
     doc = documents.get(path, fmt, cache)
     literals.append(doc.literals)
+    if names_files and not (doc.line_ended or last):
+        raise NotMine("a file whose last value may run into the next file")
     return iter(doc.values)
 
 
 def _json_lines(handle: IO[bytes]) -> Iterator[Any]:
-    """Each line's value, read in blocks; NotMine for a line orjson refuses."""
-    loads = orjson.loads
+    """Each line's value, read in blocks (a file over the budget, never kept)."""
     with handle:
-        rest = b""
-        first = True
-        while block := handle.read(_READ):
-            if first and block.startswith(BOM):
-                block = block[3:]
-            first = False
-            lines = (rest + block).split(b"\n")
-            rest = lines.pop()
+        first = handle.read(_READ)
+        blocks = itertools.chain([first[3:] if first.startswith(BOM) else first],
+                                 iter(lambda: handle.read(_READ), b""))
+        for batch in json_line_batches(blocks):
             runtime.check()
-            try:
-                yield from list(map(loads, lines))
-            except orjson.JSONDecodeError:  # blank lines, or one orjson refuses
-                yield from _careful(lines)
-        yield from _careful([rest])
+            yield from batch
 
 
-def _careful(lines: list[bytes]) -> Iterator[Any]:
-    for line in lines:
-        if line.strip():
-            try:
-                yield orjson.loads(line)
-            except orjson.JSONDecodeError as exc:
-                raise NotMine("a line orjson refuses") from exc
-
-
-def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLiterals,
-         request: QueryRequest, sink: Sink) -> None:
+def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,
+         request: QueryRequest, sink: Sink, names_files: bool) -> None:
     printer = Printer(literals, **request.layout)
     opt = program.compiled.opt  # at most one output: no iterator per input
     # Long literals compared as floats make the answer libjq's to give: until the literals
@@ -210,17 +227,20 @@ def _run(program, env: dict[str, Any], inputs: Iterator[Any], literals: _AllLite
     if held:
         sink.hold()
     try:
-        for value in inputs:
-            if opt is None:
-                results = program.run(value, env)
-            else:
-                one = opt(value, env)
-                results = () if one is NOTHING else (one,)
-            for result in results:
-                sink.add(printer.text(result).encode())
-            if held and _safe(literals):
-                held = False
-                sink.release()
+        for path, inputs in streams:
+            if names_files:
+                env = {**env, inputbind.FILENAME: path}
+            for value in inputs:
+                if opt is None:
+                    results = program.run(value, env)
+                else:
+                    one = opt(value, env)
+                    results = () if one is NOTHING else (one,)
+                for result in results:
+                    sink.add(printer.text(result).encode())
+                if held and _safe(literals):
+                    held = False
+                    sink.release()
         runtime.check()
         if runtime.state.floats_compared and literals.long:
             raise NotMine("long number literals were compared")

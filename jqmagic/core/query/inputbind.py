@@ -1,0 +1,142 @@
+"""Programs that read their own inputs, bound to values the fast path already holds.
+
+jq's ``inputs`` reads the values after the current one and ``input_filename`` names the
+file being read. Over cached documents both are known in advance: a ``-n`` program that
+reads ``inputs`` once, in a place evaluated at most once (``reduce inputs as $x``,
+``[inputs | f]``, ``first(inputs | f)``, ``limit(n; inputs)``...), is the same program
+over ``$INPUTS[]`` run once on null; ``input_filename`` in a per-input program is the
+file of that input (``$FILENAME``). Anything else (``input``, ``input_line_number``,
+``inputs`` read twice or in a loop, these names redefined) is left to libjq.
+
+>>> bind("reduce inputs as $x (0; . + $x)", frozenset(), True).reads_inputs
+True
+>>> bind("[inputs] | length, [inputs]", frozenset(), True) is None  # read twice
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from jqmagic.core.jqlang import NotMine, Program
+from jqmagic.core.jqlang.parser import parse
+from jqmagic.core.jqlang.registry import compile_tree
+from jqmagic.core.jqlang.syntax import Iterate, Var
+
+INPUTS = "__jqmagic_inputs"
+FILENAME = "__jqmagic_input_filename"
+
+_READERS = frozenset({"input", "inputs", "input_filename", "input_line_number"})
+_ONCE_ARG = {"first": 0, "last": 0, "isempty": 0, "add": 0}  # call -> its argument run once
+_TRUSTED = _READERS | {"first", "last", "isempty", "add", "limit"}
+
+
+@dataclass(frozen=True)
+class Bound:
+    """A program with its input readers bound to variables."""
+
+    program: Program
+    reads_inputs: bool  # run once on null with $INPUTS = every input (jq's -n)
+    names_files: bool  # $FILENAME is each input's file
+
+
+def uses_readers(text: str) -> bool:
+    """Whether the text may call an input reader (a cheap test before any parse)."""
+    return "input" in text
+
+
+@lru_cache(maxsize=256)
+def bind(text: str, names: frozenset[str], null_input: bool) -> Bound | None:
+    """``text`` compiled with its readers bound, or None when libjq must run it (also when
+    it calls no reader: the plain fast path compiles it)."""
+    try:
+        tree = parse(text)
+    except (NotMine, RecursionError):
+        return None
+    calls: dict[str, int] = {}
+    defined: set[str] = set()
+    _survey(tree, calls, defined)
+    if not calls or defined & _TRUSTED or "input" in calls or "input_line_number" in calls:
+        return None
+    reads = "inputs" in calls
+    if reads and not (null_input and calls["inputs"] == 1 and "input_filename" not in calls
+                      and _once(tree)):
+        return None
+    if "input_filename" in calls and null_input:
+        return None
+    tree = _replace(tree)
+    try:
+        compiled = compile_tree(tree, names | {INPUTS, FILENAME})
+    except (NotMine, RecursionError):
+        return None
+    return Bound(Program(text, compiled), reads, "input_filename" in calls)
+
+
+def _is_node(item: Any) -> bool:
+    return isinstance(item, tuple) and hasattr(type(item), "_fields")
+
+
+def _survey(item: Any, calls: dict[str, int], defined: set[str]) -> None:
+    """Count the reader calls of a tree; collect the names it defines."""
+    if not isinstance(item, tuple):
+        return
+    if _is_node(item):
+        if item[0] == "call" and item.name in _READERS and not item.args:
+            calls[item.name] = calls.get(item.name, 0) + 1
+        elif item[0] == "def":
+            defined.add(item.name)
+    for part in item:
+        _survey(part, calls, defined)
+
+
+def _once(node: Any) -> bool:
+    """Whether the one ``inputs`` call of the tree is in a place evaluated at most once
+    per run of ``node`` (which itself runs once)."""
+    if node[0] == "call" and node.name == "inputs":
+        return True
+    return any(_once(child) for child in _run_once(node))
+
+
+def _run_once(node: Any) -> tuple:
+    """The children of ``node`` that one evaluation of it evaluates at most once."""
+    kind = node[0]
+    if kind == "pipe":
+        return (node.left,)
+    if kind in ("comma",):
+        return (node.left, node.right)
+    if kind in ("array", "try", "label"):
+        return (node.body,) if node.body is not None else ()
+    if kind == "trycatch":
+        return (node.body,)
+    if kind in ("reduce", "foreach", "bind", "destructure"):
+        return (node.source,)
+    if kind in ("field", "index", "slice", "iterate"):
+        return (node.target,)
+    if kind == "def":
+        return (node.rest,)
+    if kind == "alt":
+        return (node.left,)
+    if kind == "if":
+        return (node.branches[0][0],)
+    if kind == "call":
+        if node.name in _ONCE_ARG and len(node.args) == 1:
+            return (node.args[0],)
+        if node.name == "limit" and len(node.args) == 2 and node.args[0][0] == "literal":
+            return (node.args[1],)
+        if node.name in ("any", "all") and len(node.args) == 2:
+            return (node.args[0],)
+    return ()
+
+
+def _replace(item: Any) -> Any:
+    """The tree with ``inputs`` as ``$INPUTS[]`` and ``input_filename`` as ``$FILENAME``."""
+    if not isinstance(item, tuple):
+        return item
+    if _is_node(item) and item[0] == "call" and not item.args:
+        if item.name == "inputs":
+            return Iterate(Var(INPUTS))
+        if item.name == "input_filename":
+            return Var(FILENAME)
+    parts = [_replace(part) for part in item]
+    return type(item)._make(parts) if _is_node(item) else tuple(parts)

@@ -1,0 +1,228 @@
+"""YAML documents built straight from libyaml's events, as the safe loader + JSON give them.
+
+PyYAML's C loader composes a node per value, then its Python constructor walks the nodes
+again; here one loop over the C parser's events builds the JSON values at once. Every
+plain scalar is resolved and constructed by PyYAML's own resolver and safe constructor
+(YAML 1.1 booleans, numbers, timestamps as ISO text), once per distinct text. Merge keys
+follow ``SafeConstructor.flatten_mapping``; keys that are not text become text as JSON
+writes them; the alias-bomb guard counts as ``yamldocs`` does. Anything else (an explicit
+tag, a key that is a collection, an alias bomb, a lone surrogate, an error) raises
+:class:`Unusual`: the caller reads the stream with the safe loader, which says what is
+wrong or gives the value.
+"""
+
+from __future__ import annotations
+
+import gc
+import re
+from typing import Any
+
+
+class Unusual(Exception):
+    """The stream holds something only the safe loader itself may read."""
+
+
+_MERGE = object()  # a plain ``<<`` (a merge key)
+_NO_KEY = object()  # a mapping's frame waits for a key
+_SURROGATE = re.compile("[\ud800-\udfff]")
+_GROWTH, _FLOOR = 10, 100_000  # as yamldocs' guard: expanded > max(10 x nodes, 100k)
+
+
+def build_documents(text: str) -> list[Any]:
+    """Every document of ``text``; :class:`Unusual` when the safe loader must read it."""
+    import yaml
+
+    loader = yaml.CSafeLoader(text)
+    enabled = gc.isenabled()
+    gc.disable()  # millions of new containers, no cycles: the collector only costs time
+    try:
+        return _Builder(loader).documents()
+    except (yaml.YAMLError, TypeError, ValueError, RecursionError) as exc:
+        raise Unusual(str(exc)) from None
+    finally:
+        if enabled:
+            gc.enable()
+        loader.dispose()
+
+
+def _key_text(key: Any) -> str:
+    """A key that is not text, as JSON writes it (``json.dumps``'s rules)."""
+    if key is True:
+        return "true"
+    if key is False:
+        return "false"
+    if key is None:
+        return "null"
+    if type(key) is int:
+        return int.__repr__(key)
+    if type(key) is float and key == key and key not in (float("inf"), float("-inf")):
+        return float.__repr__(key)
+    raise Unusual("a key JSON cannot write")
+
+
+class _Builder:
+    def __init__(self, loader: Any):
+        import yaml
+        from yaml import events
+
+        self.loader = loader
+        self.ev = events
+        self.scalar_node = yaml.ScalarNode
+        self.plain: dict[str, Any] = {}  # plain scalar text -> its value
+
+    def _plain(self, value: str) -> Any:
+        loader = self.loader
+        tag = loader.resolve(self.scalar_node, value, (True, False))
+        if tag == "tag:yaml.org,2002:merge":
+            return _MERGE
+        construct = loader.yaml_constructors.get(tag)
+        if construct is None or tag == "tag:yaml.org,2002:value":
+            raise Unusual(f"a scalar tagged {tag}")
+        result = construct(loader, self.scalar_node(tag, value))
+        if tag == "tag:yaml.org,2002:timestamp":
+            result = result.isoformat()
+        self.plain[value] = result
+        return result
+
+    def documents(self) -> list[Any]:
+        ev = self.ev
+        get = self.loader.get_event
+        scalar_cls, alias_cls = ev.ScalarEvent, ev.AliasEvent
+        map_cls, seq_cls = ev.MappingStartEvent, ev.SequenceStartEvent
+        end_cls = (ev.MappingEndEvent, ev.SequenceEndEvent)
+        doc_start, doc_end, stream_end = ev.DocumentStartEvent, ev.DocumentEndEvent, \
+            ev.StreamEndEvent
+        plain = self.plain
+        missing = plain.get
+        docs: list[Any] = []
+        anchors: dict[str, tuple[Any, int]] = {}
+        # a frame: [container, is a mapping, pending key, anchor, size, merges, odd keys]
+        stack: list[list[Any]] = []
+        nodes = 0
+        root: Any = None
+        while True:
+            event = get()
+            cls = event.__class__
+            if cls is scalar_cls:
+                tag = event.tag
+                if tag is not None and tag != "!":
+                    raise Unusual("an explicit tag")
+                text = event.value
+                if event.implicit[0]:
+                    value = missing(text, plain)
+                    if value is plain:
+                        value = self._plain(text)
+                else:
+                    if event.style == '"' and _SURROGATE.search(text):
+                        raise Unusual("a lone surrogate")
+                    value = text
+                size = 1
+                nodes += 1
+            elif cls is map_cls or cls is seq_cls:
+                if event.tag is not None and event.tag != "!":
+                    raise Unusual("an explicit tag")
+                nodes += 1
+                is_map = cls is map_cls
+                stack.append([{} if is_map else [], is_map, _NO_KEY, event.anchor, 1, None,
+                              False])
+                continue
+            elif cls in end_cls:
+                frame = stack.pop()
+                value, size = frame[0], frame[4]
+                if frame[1] and (frame[5] is not None or frame[6]):
+                    value = _finish_mapping(value, frame[5], frame[6])
+                if frame[3] is not None:
+                    anchors[frame[3]] = (value, size)
+                if stack:
+                    self._emit(stack, value, size)
+                else:
+                    root = (value, size)
+                continue
+            elif cls is alias_cls:
+                if event.anchor not in anchors:  # undefined, or a cycle (still open)
+                    raise Unusual("an alias to no finished anchor")
+                value, size = anchors[event.anchor]
+                if value is _MERGE:
+                    raise Unusual("an alias to a merge key")
+                if not stack:
+                    root = (value, size)
+                else:
+                    self._emit(stack, value, size)
+                continue
+            elif cls is doc_start:
+                anchors = {}
+                nodes, root = 0, None
+                continue
+            elif cls is doc_end:
+                value, size = root if root is not None else (None, 0)
+                if size > max(_GROWTH * nodes, _FLOOR):
+                    raise Unusual("an alias bomb")
+                docs.append(value)
+                continue
+            elif cls is stream_end:
+                return docs
+            else:  # stream start
+                continue
+            if event.anchor is not None:
+                anchors[event.anchor] = (value, size)
+            if not stack:
+                if value is _MERGE:
+                    raise Unusual("a merge key alone")
+                root = (value, size)
+            else:
+                self._emit(stack, value, size)
+
+    @staticmethod
+    def _emit(stack: list[list[Any]], value: Any, size: int) -> None:
+        frame = stack[-1]
+        frame[4] += size
+        if not frame[1]:
+            if value is _MERGE:
+                raise Unusual("a merge key in a sequence")
+            frame[0].append(value)
+            return
+        key = frame[2]
+        if key is _NO_KEY:  # this value is a key
+            if value is _MERGE:
+                frame[2] = _Merge
+                return
+            if type(value) is not str:
+                hash(value)  # TypeError for a collection: the safe loader refuses it
+                frame[6] = True
+            frame[2] = value
+            return
+        frame[2] = _NO_KEY
+        if value is _MERGE:
+            raise Unusual("a merge key as a value")
+        if key is _Merge:
+            if frame[5] is None:
+                frame[5] = []
+            frame[5].extend(_merged(value))
+            return
+        frame[0][key] = value
+
+
+class _Merge:
+    """The pending key of a frame is a merge key (a class: never a YAML value)."""
+
+
+def _merged(value: Any) -> list[dict]:
+    """The mappings a merge key's value brings, in flatten_mapping's order."""
+    if type(value) is dict:
+        return [value]
+    if type(value) is list and all(type(v) is dict for v in value):
+        return value[::-1]
+    raise Unusual("a merge key that is not a mapping or mappings")
+
+
+def _finish_mapping(own: dict, merges: list[dict] | None, odd_keys: bool) -> dict:
+    """Merged pairs first, then the mapping's own (later wins), keys as JSON text."""
+    if odd_keys:
+        if merges is not None:
+            raise Unusual("keys that are not text beside a merge key")
+        return {k if type(k) is str else _key_text(k): v for k, v in own.items()}
+    result: dict = {}
+    for merged in merges or ():
+        result.update(merged)
+    result.update(own)
+    return result

@@ -1,0 +1,131 @@
+"""JSON Lines, globs and YAML kept like one JSON document; -n with inputs and input_filename
+answered by the fast path, every text the jq 1.8.2 command line's."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+
+import pytest
+
+from jqmagic import query
+from jqmagic.core.query import doccache, fastpath, inputbind, worker
+from tests.cli.dropin import ORACLE, needs_oracle
+from tests.core.query.inline import inline_worker
+
+LINES = {
+    "a.jsonl": '{"id":1,"user":{"name":"Zoë"},"at":"2025-01-02T03:04:05Z","n":1.5}\n'
+               '{"id":2,"tags":["x","y"],"n":10}\n\n{"id":3,"user":null}\n',
+    "b.jsonl": '[1,2]\n"café"\n{"id":4,"n":-0.25}\n',
+    "c.jsonl": '{"id":5}\n7',  # its last value runs into the next file's text
+}
+
+
+@pytest.fixture
+def files(tmp_path, monkeypatch):
+    for name, text in LINES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    doccache.documents.clear()
+    worker.jv_documents.clear()
+    with inline_worker(monkeypatch):
+        yield tmp_path
+    doccache.documents.clear()
+
+
+@pytest.fixture
+def engines(monkeypatch):
+    """Whether the fast path answered each query."""
+    seen: list[bool] = []
+    real = fastpath.answer
+
+    def recording(request, sink):
+        seen.append(real(request, sink))
+        return seen[-1]
+
+    monkeypatch.setattr(fastpath, "answer", recording)
+    return seen
+
+
+CASES = [
+    ("-n", "reduce inputs as $x (0; . + 1)", ["a.jsonl"]),
+    ("-n", "[inputs | .id?] | add", ["a.jsonl", "b.jsonl"]),
+    ("-n", "first(inputs | select(.id? == 2)) | .tags", ["a.jsonl"]),
+    ("-n", "[limit(2; inputs)]", ["a.jsonl", "b.jsonl"]),
+    ("-n", "[inputs | .user?.name? // empty | ascii_downcase]", ["a.jsonl"]),
+    ("-n", "reduce inputs as $e ({}; .[$e | type] += 1)", ["a.jsonl", "b.jsonl"]),
+    ("-n", "[inputs] | length, 7", ["*.jsonl"]),
+    ("-n", "inputs | objects | \"\\(.id): \\(.n // \"-\")\"", ["a.jsonl", "b.jsonl"]),
+    ("-ns", "[inputs]", ["a.jsonl", "b.jsonl"]),
+    ("-s", "map(.id?)", ["a.jsonl", "b.jsonl"]),
+    ("", "[.id?, input_filename]", ["a.jsonl", "b.jsonl"]),
+    ("", "input_filename", ["b.jsonl", "c.jsonl"]),
+    ("", "select(type == \"object\") | .n", ["*.jsonl"]),
+]
+
+
+@needs_oracle
+@pytest.mark.parametrize(("flags", "program", "names"), CASES)
+def test_same_as_jq(files, engines, flags, program, names):
+    expanded = sorted(str(p.name) for n in names for p in files.glob(n))
+    want = subprocess.run([str(ORACLE), "-c", *([flags] if flags else []), program,
+                           *expanded], capture_output=True, text=True, check=True).stdout
+    result = query(program, names if len(names) > 1 else names[0], compact=True,
+                   null_input="n" in flags, slurp="s" in flags)
+    assert (result.text + "\n" if result.text else "") == want
+    assert engines == [True]
+
+
+@pytest.mark.parametrize(("flags", "program", "names"), [
+    ("", "[., input_filename]", ["c.jsonl", "a.jsonl"]),  # 7 is named after a.jsonl
+    ("-n", "[inputs] | length, [inputs]", ["a.jsonl"]),  # read twice
+    ("-n", "range(2) | [inputs]", ["a.jsonl"]),  # read in a loop
+    ("-n", "input", ["a.jsonl"]),
+    ("", "input_line_number", ["a.jsonl"]),
+    ("-n", "def f: inputs; [f]", ["a.jsonl"]),
+])
+@needs_oracle
+def test_libjq_answers_the_rest(files, engines, flags, program, names):
+    want = subprocess.run([str(ORACLE), "-c", *([flags] if flags else []), program, *names],
+                          capture_output=True, text=True).stdout
+    result = query(program, names if len(names) > 1 else names[0], compact=True,
+                   null_input="n" in flags)
+    assert (result.text + "\n" if result.text else "") == want
+    assert engines == [False]
+
+
+def test_json_lines_parsed_once(files, monkeypatch):
+    parsed: list[str] = []
+    real = doccache.load_file
+    monkeypatch.setattr(doccache, "load_file", lambda path, fmt, handle=None: (
+        parsed.append(os.path.basename(path)), real(path, fmt, handle))[1])
+    for program in ("[inputs] | length", "reduce inputs as $x (0; . + 1)",
+                    "first(inputs)"):
+        query(program, "*.jsonl", null_input=True)
+    query(".", "a.jsonl")
+    assert sorted(parsed) == ["a.jsonl", "b.jsonl", "c.jsonl"]
+
+
+def test_a_line_orjson_refuses_goes_to_libjq(files, engines):
+    (files / "d.jsonl").write_text('{"a":1}\n{"a":2} {"a":3}\n')
+    assert query("[inputs.a]", "d.jsonl", null_input=True, compact=True).text == "[1,2,3]"
+    assert engines == [False]
+
+
+def test_bind_places():
+    def reads(text):
+        bound = inputbind.bind(text, frozenset(), True)
+        return bound is not None and bound.reads_inputs
+
+    assert reads("[inputs | .a] | length")
+    assert reads("reduce inputs as $x (0; . + 1) | . * 2")
+    assert reads("inputs as $x | $x.a")
+    assert reads("first(inputs | select(.a)), 1")
+    assert reads("limit(3; inputs)")
+    assert reads("any(inputs; .a == 1)")
+    assert not reads("[.[] | inputs]")  # after a generator
+    assert not reads("reduce range(3) as $i (0; . + ([inputs] | length))")
+    assert not reads("limit($n; inputs)")
+    assert not reads("def first(f): f, f; first(inputs)")
+    assert inputbind.bind("[inputs]", frozenset(), False) is None  # jq runs it per input
+    assert inputbind.bind(".input", frozenset(), True) is None  # no reader
