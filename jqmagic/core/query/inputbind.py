@@ -11,6 +11,7 @@ file of that input (``$FILENAME``). Anything else (``input``, ``input_line_numbe
 >>> bind("reduce inputs as $x (0; . + $x)", frozenset(), True).reads_inputs
 True
 >>> bind("[inputs] | length, [inputs]", frozenset(), True) is None  # read twice
+True
 """
 
 from __future__ import annotations
