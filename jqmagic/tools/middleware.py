@@ -38,8 +38,8 @@ def wrap(target: Any, *, threshold: int = THRESHOLD,
 
     A handler's answer may be JSON text or any value pydantic can make JSON of (models,
     dataclasses, dates); other text is stored and previewed without a schema. The wrapped
-    handler has no return annotation (it returns the summary or the answer), so an SDK server
-    derives no output schema that a summary would fail.
+    handler returns its own type or the summary, and says so in its return annotation, so an
+    SDK server derives an output schema that both validate.
 
     >>> import jqmagic.tools
     >>> users = jqmagic.tools.wrap(lambda: {"users": [{"id": 1, "name": "ada"}]}, threshold=0)
@@ -109,11 +109,34 @@ def _wrap_handler(handler: Callable[..., Any], threshold: int) -> Callable[..., 
         signature = inspect.signature(handler)
     except (TypeError, ValueError):  # a builtin without one: nothing to copy
         return wrapped
+    returns = _answer_or_summary(handler)
     wrapped.__signature__ = signature.replace(  # type: ignore[attr-defined]
-        return_annotation=inspect.Signature.empty)
+        return_annotation=returns)
     wrapped.__annotations__ = {k: v for k, v in getattr(handler, "__annotations__", {}).items()
                                if k != "return"}
+    if returns is not inspect.Signature.empty:
+        wrapped.__annotations__["return"] = returns
     return wrapped
+
+
+def _answer_or_summary(handler: Callable[..., Any]) -> Any:
+    """The wrapped handler's return type: its own or the summary (an SDK server derives an
+    output schema both validate), or none when its own cannot be resolved."""
+    import typing
+
+    try:
+        own = typing.get_type_hints(handler).get("return")
+        from typing_extensions import NotRequired, TypedDict  # pydantic's, with the SDK
+    except Exception:  # unresolvable names, no typing_extensions: no schema, as before
+        return inspect.Signature.empty
+    if own is None:
+        return inspect.Signature.empty
+
+    # the functional form: real types, where the class form's would be strings here
+    summary = TypedDict("JqSchemaSummary", {  # noqa: UP013
+        "queryID": str, "payloadPath": str, "preview": str, "schema": NotRequired[Any],
+        "originalSize": int, "truncated": bool})
+    return own | summary
 
 
 SUMMARY_SCHEMA = {

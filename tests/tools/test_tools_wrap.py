@@ -170,16 +170,23 @@ def test_a_whole_sdk_server_with_threshold_and_filter(monkeypatch):
 
 
 def test_a_wrapped_function_registered_on_an_sdk_server():
-    """No copied return annotation: the server derives no output schema a summary fails."""
+    """The return annotation is the handler's own or the summary: the server derives an
+    output schema both answers validate (the client checks them)."""
     from mcp.server.mcpserver import MCPServer
 
     server = MCPServer("functions")
     server.tool()(wrap(users, threshold=100))
-    listed, (big,) = anyio.run(converse, server, [("users", {"n": 50})])
-    assert listed["users"].output_schema is None and big.is_error is False
+    listed, (big, small) = anyio.run(converse, server, [("users", {"n": 50}),
+                                                       ("users", {"n": 1})])
+    schema = listed["users"].output_schema
+    assert {"JqSchemaSummary", "User"} <= set(schema["$defs"]) and big.is_error is False
     out = json.loads(big.content[0].text)
     assert out["schema"] == [{"id": "number", "joined": "string", "name": "string"}]
+    assert big.structured_content["result"] == out
     assert payloads.payload(out["queryID"])[49]["joined"] == "2024-01-01"
+    assert small.structured_content["result"][0]["name"] == "user0"
+    jsonschema.validate(big.structured_content, schema)
+    jsonschema.validate(small.structured_content, schema)
 
 
 def test_values_json_cannot_spell_are_stored_not_raised():
