@@ -101,6 +101,14 @@ class Source:
     spec: Any = None
     formats: Formats = field(default_factory=Formats)
 
+    def to_wire(self) -> dict[str, Any]:
+        """As the worker's messages carry it."""
+        return {"kind": self.kind, "spec": self.spec, "formats": vars(self.formats)}
+
+    @classmethod
+    def from_wire(cls, wire: dict[str, Any]) -> Source:
+        return cls(wire["kind"], wire["spec"], Formats(**wire["formats"]))
+
     @classmethod
     def of(cls, source: Any = None, /, *, formats: Formats | None = None,
            null_input: bool = False, **given: Any) -> Source:

@@ -10,14 +10,16 @@ as they are produced), then exactly one :class:`End`. While a query runs the cal
 
 from __future__ import annotations
 
+import io
 import json
 import os
+import pickle
 import struct
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, BinaryIO
 
 from jqmagic.core import sources
-from jqmagic.core.options import Formats, Source
+from jqmagic.core.options import Formats, JsonText, Source
 
 _LENGTH = struct.Struct("<Q")
 
@@ -140,6 +142,7 @@ class QueryRequest:
     layout: dict[str, Any] = field(default_factory=dict)  # indent, compact, sort_keys, tab
     dump: Dump = field(default_factory=Dump)
     positional: tuple[Any, ...] = ()
+    json_positional: bool = False  # positional holds each value's JSON text (--jsonargs)
     keep: int | None = None
     spill: str | None = None
     caller: Caller = field(default_factory=Caller)
@@ -158,9 +161,23 @@ class QueryRequest:
             "run": RunSpec(**{**run, "library_paths": tuple(run.get("library_paths") or ())}),
             "dump": Dump(**data.get("dump", {})),
             "caller": Caller(**data.get("caller", {})),
-            "positional": tuple(data.get("positional", ())),
+            "positional": tuple(JsonText(v) if data.get("json_positional") else v
+                                for v in data.get("positional", ())),
             "ranges": tuple(tuple(r) for r in data.get("ranges", ())),
         })
+
+
+@dataclass(frozen=True)
+class Call:
+    """A core function run in the worker, where reading a whole file costs nothing but
+    the worker (a shape, a hint): its name among the worker's calls, its keywords."""
+
+    name: str
+    kwargs: dict[str, Any]
+    caller: Caller = field(default_factory=Caller)
+
+    def to_wire(self) -> bytes:
+        return _dumps({"type": "call", **_shallow(self)})
 
 
 @dataclass(frozen=True)
@@ -174,12 +191,49 @@ class Control:
         return _dumps({"type": "control", "op": self.op})
 
 
-def read_request(data: bytes) -> QueryRequest | Control:
+def read_request(data: bytes) -> QueryRequest | Call | Control:
     """A frame the caller sent, as its type."""
     message = _loads(data)
     if message.get("type") == "control":
         return Control(message["op"])
+    if message.get("type") == "call":
+        return Call(message["name"], message["kwargs"], Caller(**message["caller"]))
     return QueryRequest.from_dict(message)
+
+
+# ---------------------------------------------------------------- a call's answer
+
+_ANSWER_TYPES = {
+    ("jqmagic.core.shape.infer", "ShapeResult"), ("jqmagic.core.shape.node", "Node"),
+    ("jqmagic.core.shape.node", "Limits"), ("jqmagic.core.shape.profile", "Profile"),
+    ("builtins", "set"), ("builtins", "frozenset"), ("builtins", "complex"),
+}
+
+
+class _AnswerUnpickler(pickle.Unpickler):
+    """Reads a call's answer; only the plain data types above can be built from it, so a
+    worker that went wrong cannot make this process run anything (pickle's documented way
+    of restricting globals)."""
+
+    def find_class(self, module: str, name: str) -> Any:
+        if (module, name) in _ANSWER_TYPES:
+            return super().find_class(module, name)
+        raise pickle.UnpicklingError(f"a call's answer may not hold {module}.{name}")
+
+
+def answer_bytes(value: Any) -> bytes:
+    """The worker's side: a call's answer as bytes."""
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def answer_value(data: bytes) -> Any:
+    """The caller's side: the answer, built from the allowed types only."""
+    return _AnswerUnpickler(io.BytesIO(data)).load()
+
+
+# What the worker must know of the caller's settings (the sandbox and the limits).
+WORKER_SETTINGS = ("sandbox", "allowed_roots", "exec_allowed", "exec_timeout",
+                   "exec_max_bytes", "doc_cache_bytes", "fast_path")
 
 
 def caller_settings(names: tuple[str, ...]) -> Caller:

@@ -3,6 +3,7 @@ normalised once from the friendly keywords of :func:`jqmagic.query`."""
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -57,9 +58,7 @@ class Request:
 
 _GROUPS = {"run": RunOptions, "printing": PrintOptions}
 _BOUND_KEYS = {"limit": "max_results", "max_tokens": "max_tokens", "passthrough": "passthrough"}
-# What the worker must know of the caller's settings (the sandbox and the limits).
-WORKER_SETTINGS = ("sandbox", "allowed_roots", "exec_allowed", "exec_timeout",
-                   "exec_max_bytes", "doc_cache_bytes", "fast_path")
+
 _KNOWN = {*SOURCE_KINDS, *FORMAT_KEYS, *_BOUND_KEYS, "positional", "value_given",
           *(f.name for cls in _GROUPS.values() for f in fields(cls))}
 
@@ -110,6 +109,7 @@ def for_worker(request: Request, slot: payloads.PayloadRef | None) -> protocol.Q
     """The worker's message for ``request``: every text back as it comes when complete,
     else the kept ones, the rest spilled to ``slot``."""
     run, printing = request.run, request.printing
+    texts = any(isinstance(v, JsonText) for v in request.positional)  # --jsonargs literals
     return protocol.QueryRequest(
         program=request.program,
         source=protocol.SourceSpec.of(request.source),
@@ -123,10 +123,12 @@ def for_worker(request: Request, slot: payloads.PayloadRef | None) -> protocol.Q
         json_args={k: str(v) for k, v in request.args.items() if isinstance(v, JsonText)},
         layout=printing.layout(),
         dump=protocol.Dump(printing.ascii, printing.color, env_text("JQ_COLORS") or None),
-        positional=request.positional,
+        positional=tuple(v if isinstance(v, JsonText) or not texts else json.dumps(v)
+                         for v in request.positional),
+        json_positional=texts,
         keep=None if request.bounds.passthrough else request.bounds.max_results,
         spill=None if slot is None else str(slot.path),
-        caller=protocol.caller_settings(WORKER_SETTINGS),
+        caller=protocol.caller_settings(protocol.WORKER_SETTINGS),
     )
 
 

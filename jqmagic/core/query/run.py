@@ -21,6 +21,7 @@ from jqmagic.core.query.failures import UNDEFINED_VAR
 from jqmagic.core.query.result import QueryResult, bounded, parse_values
 from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
+from jqmagic.core.shape.hints import hint_for_source
 
 
 def query(program: str, source: Any = None, *,
@@ -284,20 +285,30 @@ def _several_inputs(request: requests.Request) -> bool:
 def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
                     request: requests.Request) -> None:
     """Say what is there when a path fails, finds nothing or finds only nulls."""
-    from jqmagic.core.shape.hints import hint_for_source  # only a failed query reads shapes
-
     source, slurp = request.source, request.run.slurp
     if request.run.null_input:  # the program reads its inputs itself: no shape to go by
         return
     if source.kind == "payload":
         source = Source("file", str(payloads.find(source.spec).path))
     if error is not None and error.code == "QUERY_ERROR":
-        hint = hint_for_source(result.program, source, slurp=slurp, error=error.message)
+        hint = _hint(result.program, source, slurp=slurp, error=error.message)
         if hint:
             error.hint = hint
         return
     only_nulls = result.values and all(v is None for v in result.values)
     if error is None and (result.total == 0 or only_nulls):
-        hint = hint_for_source(result.program, source, slurp=slurp, results=result.values)
+        hint = _hint(result.program, source, slurp=slurp, results=result.values)
         if hint:
             result.message = (f"{result.message}. " if result.message else "") + f"Hint: {hint}"
+
+
+def _hint(program: str, source: Source, **options: Any) -> str:
+    """The shape hint, read in the worker (a Python value's here: it is in memory
+    already); none when the worker cannot give one (a hint never fails a query)."""
+    if source.kind == "value":
+        return hint_for_source(program, source, **options)
+    try:
+        return shared_worker().call("hint", None, program=program, source=source.to_wire(),
+                                    **options)
+    except JqMagicError:
+        return ""

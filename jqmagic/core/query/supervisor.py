@@ -119,7 +119,7 @@ class Supervisor:
                 return reply, texts
         raise AssertionError("a reply always ends")  # pragma: no cover
 
-    def ask(self, request: protocol.QueryRequest | protocol.Control,
+    def ask(self, request: protocol.QueryRequest | protocol.Call | protocol.Control,
             timeout: float | None) -> Iterator[protocol.Chunk | protocol.End]:
         """Send one request; yield its chunks as they come, then its :class:`End`. The
         program's clock (``timeout`` seconds, None for none, plus a moment's grace in which
@@ -161,6 +161,18 @@ class Supervisor:
             finally:
                 if not ended:  # the caller stopped reading: stop the run
                     self._cancel(process)
+
+    def call(self, name: str, timeout: float | None = None, /, **kwargs: Any) -> Any:
+        """The answer of the worker's core function ``name`` on ``kwargs`` (its error raised
+        here): heavy reads cost the worker, never this process."""
+        answer = None
+        caller = protocol.caller_settings(protocol.WORKER_SETTINGS)
+        for reply in self.ask(protocol.Call(name, kwargs, caller), timeout):
+            if isinstance(reply, protocol.Chunk):
+                answer = protocol.answer_value(reply.texts[0])
+            elif reply.error:
+                raise JqMagicError.from_wire(reply.error)
+        return answer
 
     @staticmethod
     def _clock(event: protocol.Event, deadline: float | None,

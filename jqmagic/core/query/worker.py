@@ -170,6 +170,32 @@ def _cached_inputs(stack: contextlib.ExitStack, source,
     return values
 
 
+def called(_programs: libjq.ProgramCache, call: protocol.Call,
+           channel: Channel) -> protocol.End:
+    """Run one of :func:`calls` for the caller and send its answer as one chunk."""
+    _apply_caller(call.caller)
+    try:
+        function = calls()[call.name]
+        answer = function(**call.kwargs)
+    except JqMagicError as exc:
+        return protocol.End(error=exc.to_wire())
+    except MemoryError:
+        return protocol.End(error=JqMagicError(
+            "TOO_LARGE", f"{call.name} ran out of memory in the worker and was stopped.",
+            "Look at a smaller part, or stream it.").to_wire())
+    with channel.lock:
+        channel.send_chunk(protocol.Chunk([protocol.answer_bytes(answer)]))
+    return protocol.End()
+
+
+def calls() -> dict:
+    """The core functions a caller may run here (the shape package is loaded on the first
+    call: most workers only answer queries)."""
+    from jqmagic.core.shape import hints, infer
+
+    return {"shape": infer.shape_here, "hint": hints.hint_here}
+
+
 def serve(requests: BinaryIO, replies: BinaryIO) -> None:
     """Answer requests until the caller closes the pipe."""
     programs = libjq.ProgramCache()
@@ -189,7 +215,8 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         channel.stop_asked = False
         progress.sending(lambda event: channel.send(protocol.Event(**event)))
         channel.send(protocol.Event("begin"))
-        end = execute(programs, message, channel)
+        run = execute if isinstance(message, protocol.QueryRequest) else called
+        end = run(programs, message, channel)
         progress.sending(None)
         channel.send(end)
 

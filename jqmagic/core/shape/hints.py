@@ -217,6 +217,11 @@ def hint_for_source(program: str, source: Source, *, slurp: bool = False,
                            results=results)
 
 
+def hint_here(program: str, source: dict[str, Any], **options: Any) -> str:
+    """:func:`hint_for_source` in the worker (``source`` in its wire form)."""
+    return hint_for_source(program, Source.from_wire(source), **options)
+
+
 def _about_results(path: str, current: list, error: str | None, results: list | None) -> str:
     nulls = sum(v is None for v in current)
     if current and nulls == len(current):

@@ -17,6 +17,7 @@ from typing import Any
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.options import Formats, Source
 from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_pointer
+from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.shape import stream as shapestream
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.source import open_source
@@ -223,12 +224,26 @@ def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "
     if not isinstance(depth, int) or depth < 0:
         raise JqMagicError("INVALID_ARGUMENT", f"depth must be a whole number >= 0, not {depth!r}",
                            "Use e.g. depth=2.")
-    parts = parse_pointer(path)
+    parse_pointer(path)  # a bad pointer is said before any file is read
     given = {"file": file, "text": text, "exec": exec, "payload": payload}
     if value is not ...:
         given["value"] = value
     named = Source.of(source, formats=Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc), **given)
-    doc = open_source(named)
+    options = {"path": path, "depth": depth, "format": format, "stats": stats,
+               "stream": stream, "stream_threshold": stream_threshold}
+    if named.kind == "value":  # already in this process's memory: shaped here
+        return shape_here(named, **options)
+    # Reading and shaping a file, a command's output or a payload happens in the worker:
+    # a document too big for memory costs the worker (TOO_LARGE), never this process.
+    return shared_worker().call("shape", None, source=named.to_wire(), **options)
+
+
+def shape_here(source: dict[str, Any] | Source, *, path: str = "", depth: int = 2,
+               format: str = "shape", stats: bool = False, stream: bool | None = None,
+               stream_threshold: int = STREAM_THRESHOLD) -> ShapeResult:
+    """:func:`shape` in this process (the worker's call, or a Python value's shape)."""
+    parts = parse_pointer(path)
+    doc = open_source(source if isinstance(source, Source) else Source.from_wire(source))
     try:
         if doc.streamable and (stream or (stream is None and doc.size > stream_threshold)):
             return _shape_stream(doc, parts, depth, format, stats)
