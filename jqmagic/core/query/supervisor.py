@@ -45,7 +45,7 @@ def default_memory_limit() -> int:
 class Supervisor:
     """A handle on one worker process, restarted when it dies or is killed."""
 
-    def __init__(self, memory_limit: int | None = None):
+    def __init__(self, memory_limit: int | None = None, spares: int = 0):
         self._given_limit = memory_limit
         self.memory_limit = memory_limit or settings.worker_memory or default_memory_limit()
         self._process: subprocess.Popen | None = None
@@ -53,6 +53,9 @@ class Supervisor:
         self._tmpdir = ""
         self._confined_by: tuple | None = None
         self._lock = threading.Lock()
+        self._spares: list[Supervisor] = []  # started while this one is busy (up to spares)
+        self._spare_count = spares
+        self._spares_lock = threading.Lock()
 
     def _start(self) -> subprocess.Popen:
         if self._process is not None and self._confined_by != sandbox.worker_key():
@@ -91,10 +94,17 @@ class Supervisor:
         self._close(process)
 
     def clear_cache(self) -> None:
-        """Forget every parsed document the worker keeps (no-op when none runs)."""
-        if self._process is not None and self._process.poll() is None:
-            for _ in self.ask(protocol.Control("clear_cache"), 30):
-                pass
+        """Forget every parsed document the workers keep (no-op when none runs)."""
+        for member in (self, *self._spares):
+            if member._process is not None and member._process.poll() is None:
+                with member._lock:
+                    for _ in member._asked(protocol.Control("clear_cache"), 30):
+                        pass
+
+    def stop_all(self) -> None:
+        """Kill this worker and its spares (at exit)."""
+        for member in (self, *self._spares):
+            member.stop()
 
     def _close(self, process: subprocess.Popen) -> None:
         for stream in (process.stdin, process.stdout, self._stderr):
@@ -125,42 +135,67 @@ class Supervisor:
         program's clock (``timeout`` seconds, None for none, plus a moment's grace in which
         the worker stops itself and keeps its caches) runs from the worker's ``begin`` and
         stops while it parses. Closing the iterator early stops the run (the worker keeps
-        its caches when it stops in time)."""
-        with self._lock:
-            process = self._start()
-            deadline: float | None = time.monotonic() + START_UP
-            ended = False
-            try:
-                _check_stop()
-                protocol.write_frame(process.stdin, request.to_wire())
-                while True:
-                    reply = self._receive(process, deadline)
-                    if isinstance(reply, protocol.Event):
-                        deadline = self._clock(reply, deadline, timeout)
-                        continue
-                    ended = isinstance(reply, protocol.End)
-                    yield reply
-                    if ended:
-                        return
-            except (KeyboardInterrupt, _Stopped):
-                ended = True
-                self.stop()
-                raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
-                                   "The jq worker was restarted; nothing else was lost.") from None
-            except TimeoutError:
-                ended = True
-                self.stop()
-                raise JqMagicError(
-                    "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
-                    "Narrow the input (e.g. .items[:100]) or raise the limit with "
-                    f"{term('timeout')}."
-                ) from None
-            except (EOFError, BrokenPipeError, OSError):
-                ended = True
-                raise self._crashed() from None
-            finally:
-                if not ended:  # the caller stopped reading: stop the run
-                    self._cancel(process)
+        its caches when it stops in time). While this worker is busy with another thread's
+        request, a spare worker answers (one slow call never waits for another)."""
+        member = self._free()
+        try:
+            yield from member._asked(request, timeout)
+        finally:
+            member._lock.release()
+
+    def _free(self) -> Supervisor:
+        """This supervisor, or an idle spare while it is busy (its lock held on return);
+        when every one is busy, this one, once free."""
+        if self._lock.acquire(blocking=False):
+            return self
+        with self._spares_lock:
+            for spare in self._spares:
+                if spare._lock.acquire(blocking=False):
+                    return spare
+            if len(self._spares) < self._spare_count:
+                self._spares.append(Supervisor(self._given_limit))
+                self._spares[-1]._lock.acquire()
+                return self._spares[-1]
+        self._lock.acquire()
+        return self
+
+    def _asked(self, request: protocol.QueryRequest | protocol.Call | protocol.Control,
+               timeout: float | None) -> Iterator[protocol.Chunk | protocol.End]:
+        """:meth:`ask` on this worker (its lock held by the caller)."""
+        process = self._start()
+        deadline: float | None = time.monotonic() + START_UP
+        ended = False
+        try:
+            _check_stop()
+            protocol.write_frame(process.stdin, request.to_wire())
+            while True:
+                reply = self._receive(process, deadline)
+                if isinstance(reply, protocol.Event):
+                    deadline = self._clock(reply, deadline, timeout)
+                    continue
+                ended = isinstance(reply, protocol.End)
+                yield reply
+                if ended:
+                    return
+        except (KeyboardInterrupt, _Stopped):
+            ended = True
+            self.stop()
+            raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
+                               "The jq worker was restarted; nothing else was lost.") from None
+        except TimeoutError:
+            ended = True
+            self.stop()
+            raise JqMagicError(
+                "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
+                "Narrow the input (e.g. .items[:100]) or raise the limit with "
+                f"{term('timeout')}."
+            ) from None
+        except (EOFError, BrokenPipeError, OSError):
+            ended = True
+            raise self._crashed() from None
+        finally:
+            if not ended:  # the caller stopped reading: stop the run
+                self._cancel(process)
 
     def call(self, name: str, timeout: float | None = None, /, **kwargs: Any) -> Any:
         """The answer of the worker's core function ``name`` on ``kwargs`` (its error raised
@@ -272,7 +307,7 @@ def shared_worker() -> Supervisor:
     """The process-wide worker's supervisor, created on first use."""
     global _shared
     if _shared is None:
-        _shared = Supervisor()
-        atexit.register(_shared.stop)
+        _shared = Supervisor(spares=max(1, min(3, (os.cpu_count() or 2) - 1)))
+        atexit.register(_shared.stop_all)
     return _shared
 

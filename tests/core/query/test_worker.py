@@ -77,3 +77,27 @@ def test_a_stopped_query_leaves_no_temporary_file_or_partial_payload(tmp_path, m
     folder = worker._tmpdir
     worker.stop()
     assert not os.path.exists(folder)
+
+
+def test_a_slow_call_does_not_hold_up_another():
+    """While the shared worker runs a long program, another thread's query is answered by
+    a spare worker within its own time."""
+    worker = shared_worker()
+    slow = threading.Thread(target=lambda: _quietly(query, "last(range(1e8))", value=None,
+                                                     timeout=20))
+    slow.start()
+    try:
+        time.sleep(1.0)  # the slow one holds the shared worker now
+        started = time.monotonic()
+        assert query("[1, 2] | add", value=None, timeout=5).values == [3]
+        assert time.monotonic() - started < 5
+        assert worker._lock.locked()  # still busy: a spare answered
+    finally:
+        slow.join()
+
+
+def _quietly(function, *args, **kwargs):
+    try:
+        function(*args, **kwargs)
+    except JqMagicError:
+        pass
