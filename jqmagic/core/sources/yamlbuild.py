@@ -5,7 +5,10 @@ again; here one loop over the C parser's events builds the JSON values at once. 
 plain scalar is resolved and constructed by PyYAML's own resolver and safe constructor
 (YAML 1.1 booleans, numbers, timestamps as ISO text), once per distinct text. Merge keys
 follow ``SafeConstructor.flatten_mapping``; keys that are not text become text as JSON
-writes them; the alias-bomb guard counts as ``yamldocs`` does. Anything else (an explicit
+writes them; the alias-bomb guard counts as ``yamldocs`` does. PyYAML's merge differs
+between its versions where merged mappings share a key or hold a key twice (6.0.4 keeps
+the first by the identity of the key's text), and in the order of a merged sequence (read
+from the installed PyYAML): those mappings are left to it. Anything else (an explicit
 tag, a key that is a collection, an alias bomb, a lone surrogate, an error) raises
 :class:`Unusual`: the caller reads the stream with the safe loader, which says what is
 wrong or gives the value.
@@ -15,6 +18,7 @@ from __future__ import annotations
 
 import gc
 import re
+from functools import lru_cache
 from typing import Any
 
 
@@ -24,6 +28,7 @@ class Unusual(Exception):
 
 _MERGE = object()  # a plain ``<<`` (a merge key)
 _NO_KEY = object()  # a mapping's frame waits for a key
+_OPEN = object()  # an anchor whose collection is not finished
 _SURROGATE = re.compile("[\ud800-\udfff]")
 _GROWTH, _FLOOR = 10, 100_000  # as yamldocs' guard: expanded > max(10 x nodes, 100k)
 
@@ -69,6 +74,8 @@ class _Builder:
         self.ev = events
         self.scalar_node = yaml.ScalarNode
         self.plain: dict[str, Any] = {}  # plain scalar text -> its value
+        self.collided: set[int] = set()  # ids of mappings built with a key set twice
+        self.stamps: set[str] = set()  # timestamps' texts (not JSON keys: the loader's)
 
     def _plain(self, value: str) -> Any:
         loader = self.loader
@@ -81,6 +88,7 @@ class _Builder:
         result = construct(loader, self.scalar_node(tag, value))
         if tag == "tag:yaml.org,2002:timestamp":
             result = result.isoformat()
+            self.stamps.add(result)
         self.plain[value] = result
         return result
 
@@ -96,7 +104,8 @@ class _Builder:
         missing = plain.get
         docs: list[Any] = []
         anchors: dict[str, tuple[Any, int]] = {}
-        # a frame: [container, is a mapping, pending key, anchor, size, merges, odd keys]
+        # a frame: [container, is a mapping, pending key, anchor, size, merges, odd keys,
+        # pairs]
         stack: list[list[Any]] = []
         nodes = 0
         root: Any = None
@@ -123,14 +132,18 @@ class _Builder:
                     raise Unusual("an explicit tag")
                 nodes += 1
                 is_map = cls is map_cls
+                if event.anchor is not None:
+                    if event.anchor in anchors:
+                        raise Unusual("an anchor defined twice")
+                    anchors[event.anchor] = (_OPEN, 0)  # an alias to it now: a cycle
                 stack.append([{} if is_map else [], is_map, _NO_KEY, event.anchor, 1, None,
-                              False])
+                              False, 0])
                 continue
             elif cls in end_cls:
                 frame = stack.pop()
                 value, size = frame[0], frame[4]
-                if frame[1] and (frame[5] is not None or frame[6]):
-                    value = _finish_mapping(value, frame[5], frame[6])
+                if frame[1]:
+                    value = self._finish_mapping(frame)
                 if frame[3] is not None:
                     anchors[frame[3]] = (value, size)
                 if stack:
@@ -139,9 +152,9 @@ class _Builder:
                     root = (value, size)
                 continue
             elif cls is alias_cls:
-                if event.anchor not in anchors:  # undefined, or a cycle (still open)
+                value, size = anchors.get(event.anchor, (_OPEN, 0))
+                if value is _OPEN:  # undefined, or a cycle (still open)
                     raise Unusual("an alias to no finished anchor")
-                value, size = anchors[event.anchor]
                 if value is _MERGE:
                     raise Unusual("an alias to a merge key")
                 if not stack:
@@ -164,6 +177,8 @@ class _Builder:
             else:  # stream start
                 continue
             if event.anchor is not None:
+                if event.anchor in anchors:
+                    raise Unusual("an anchor defined twice")
                 anchors[event.anchor] = (value, size)
             if not stack:
                 if value is _MERGE:
@@ -172,8 +187,7 @@ class _Builder:
             else:
                 self._emit(stack, value, size)
 
-    @staticmethod
-    def _emit(stack: list[list[Any]], value: Any, size: int) -> None:
+    def _emit(self, stack: list[list[Any]], value: Any, size: int) -> None:
         frame = stack[-1]
         frame[4] += size
         if not frame[1]:
@@ -189,6 +203,8 @@ class _Builder:
             if type(value) is not str:
                 hash(value)  # TypeError for a collection: the safe loader refuses it
                 frame[6] = True
+            elif value in self.stamps:
+                raise Unusual("a timestamp as a key")
             frame[2] = value
             return
         frame[2] = _NO_KEY
@@ -200,6 +216,30 @@ class _Builder:
             frame[5].extend(_merged(value))
             return
         frame[0][key] = value
+        frame[7] += 1
+
+    def _finish_mapping(self, frame: list[Any]) -> dict:
+        """Merged pairs first, then the mapping's own (later wins), keys as JSON text."""
+        own, merges, odd_keys = frame[0], frame[5], frame[6]
+        collided = frame[7] != len(own)
+        if odd_keys:
+            if merges is not None:
+                raise Unusual("keys that are not text beside a merge key")
+            own = {k if type(k) is str else _key_text(k): v for k, v in own.items()}
+        elif merges is not None:
+            result: dict = {}
+            for merged in merges:
+                if id(merged) in self.collided:
+                    raise Unusual("a merged mapping that holds a key twice")
+                result.update(merged)
+            if len(result) != sum(map(len, merges)):
+                raise Unusual("merged mappings that share a key")
+            size = len(result) + len(own)
+            result.update(own)
+            own, collided = result, collided or len(result) != size
+        if collided:
+            self.collided.add(id(own))
+        return own
 
 
 class _Merge:
@@ -207,22 +247,20 @@ class _Merge:
 
 
 def _merged(value: Any) -> list[dict]:
-    """The mappings a merge key's value brings, in flatten_mapping's order."""
+    """The mappings a merge key's value brings, in the installed PyYAML's order."""
     if type(value) is dict:
         return [value]
     if type(value) is list and all(type(v) is dict for v in value):
-        return value[::-1]
+        return value if _sequence_order() else value[::-1]
     raise Unusual("a merge key that is not a mapping or mappings")
 
 
-def _finish_mapping(own: dict, merges: list[dict] | None, odd_keys: bool) -> dict:
-    """Merged pairs first, then the mapping's own (later wins), keys as JSON text."""
-    if odd_keys:
-        if merges is not None:
-            raise Unusual("keys that are not text beside a merge key")
-        return {k if type(k) is str else _key_text(k): v for k, v in own.items()}
-    result: dict = {}
-    for merged in merges or ():
-        result.update(merged)
-    result.update(own)
-    return result
+@lru_cache(maxsize=1)
+def _sequence_order() -> bool:
+    """Whether the installed PyYAML merges ``<<: [*a, *b]`` in sequence order (6.0.4)
+    rather than reversed (6.0.2 and before): the key order of the merged mapping."""
+    import yaml
+
+    probe = yaml.load("a: &a {x: 1}\nb: &b {y: 2}\nc: {<<: [*a, *b]}\n",
+                      Loader=yaml.SafeLoader)
+    return list(probe["c"]) == ["x", "y"]
