@@ -90,7 +90,7 @@ def main() -> None:
             shell=True),
         "jqmagic serial": timed([PY, "-m", "jqmagic", "query", "--all", "-c", PROGRAM, glob]),
         f"jqmagic --parallel {os.cpu_count()}": timed(
-            [PY, "-m", "jqmagic", "query", "--all", "-c", "--parallel", str(os.cpu_count()),
+            [PY, "-m", "jqmagic", "query", "--all", "-c", f"--parallel={os.cpu_count()}",
              PROGRAM, glob]),
         "jqmagic --dask (command line: LocalCluster started, then the query)": timed(
             [PY, "-m", "jqmagic", "query", "--all", "-c", PROGRAM, glob, "--dask"]),
@@ -98,7 +98,7 @@ def main() -> None:
         "jqmagic serial, one big file": timed(
             [PY, "-m", "jqmagic", "query", "--all", "-c", PROGRAM, str(one)]),
         f"jqmagic --parallel {cores}, one big file (byte ranges)": timed(
-            [PY, "-m", "jqmagic", "query", "--all", "-c", "--parallel", cores, PROGRAM,
+            [PY, "-m", "jqmagic", "query", "--all", "-c", f"--parallel={cores}", PROGRAM,
              str(one)]),
     }
     expected = rows["jq CLI (one process)"][1]

@@ -9,6 +9,7 @@ file arguments) say so in ``faces``.
 from __future__ import annotations
 
 import argparse
+import os
 import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -67,6 +68,17 @@ def _dask_address(text: str) -> str:
     return text
 
 
+def _cores(text: str) -> int:
+    """``--parallel``'s count: every core when the flag stands alone (``""``)."""
+    if not text:
+        return os.cpu_count() or 1
+    if not text.isdigit():
+        raise argparse.ArgumentTypeError(
+            f"{text!r} is not a count of workers: write --parallel=N, or --parallel alone "
+            "for every core")
+    return int(text)
+
+
 def _switch(names: tuple[str, ...], keyword: str, help: str, **more: Any) -> Flag:  # noqa: A002
     return Flag(names, keyword, help, **more)
 
@@ -115,8 +127,9 @@ QUERY = (
     _switch(("--all",), "passthrough", "show every result (lift the result and token bounds)"),
     _value(("--timeout",), "timeout", "seconds the program may run (default 30)", type=float,
            metavar="S"),
-    _value(("--parallel",), "parallel", "run a per-input program over several files with N "
-           "worker processes (results in input order)", type=int, metavar="N"),
+    Flag(("--parallel",), "parallel", "run a per-input program over several files on every "
+         "core, or N worker processes with --parallel=N (results in input order)",
+         action="optional", type=_cores, metavar="N"),
     _switch(("--stream-eval",), "stream_eval", "answer in one streaming pass over a big JSON "
             "file, memory bounded by one element (automatic past the document budget)"),
     Flag(("--dask",), "dask", "run the per-input program over the files on a Dask cluster: "

@@ -3,26 +3,46 @@
 jq's reading is its own: options anywhere until ``--``; a word is an option only when it is
 ``-`` + a letter or ``--`` + a name (so ``-.`` is a program); short options cluster
 (``-nr``); ``-f`` is a switch that makes the program word a file name; ``--args`` and
-``--jsonargs`` change how the words after them are taken, each from where it stands; the
-first ``--arg``/``--argjson``/``--rawfile``/``--slurpfile`` of a name wins; of ``-c``,
-``--tab`` and ``--indent`` the last wins. The option table's argparse parser still parses
-each option's values; this module only decides which words are options.
+``--jsonargs`` change how the words after them are taken, each from where it stands. An
+option that takes values takes the next words whatever they are (``--arg x -c`` binds
+``-c``); the first ``--arg``/``--argjson``/``--rawfile``/``--slurpfile`` of a name wins,
+in the order given; ``-c``, ``--tab`` and ``--indent`` change jq's dump flags one after
+the other, as main.c does (``--indent -1`` is ``--tab``; a bad ``--indent`` stops there).
+jq's own long options never take ``=VALUE``; jqmagic's do, and ``--parallel`` takes its
+count only so (``--parallel=4``: alone it means every core, and the next word stays the
+program). The option table's argparse parser parses what is left.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import JsonText
 
-_BINDINGS = {"--arg", "--argjson", "--rawfile", "--slurpfile"}
-_LAYOUT = {"-c": "compact", "--compact-output": "compact", "--compact": "compact",
-           "--tab": "tab", "--indent": "indent"}
+# jq's dump flags (src/jv.h) and JV_PRINT_INDENT_FLAGS(n)
+PRETTY, TAB = 1, 64
+
+
+def indent_flags(n: int) -> int:
+    """``JV_PRINT_INDENT_FLAGS(n)``: a tab for n < 0 or n > 7, else n spaces."""
+    return TAB | PRETTY if n < 0 or n > 7 else n << 8 | PRETTY
+
+
+_INDENT_BITS = indent_flags(7)
+BINDINGS = ("--arg", "--argjson", "--rawfile", "--slurpfile")
 _FROM_FILE = {"-f", "--from-file"}
+_ATTACHED_ONLY = {"--parallel"}  # an optional value only as --parallel=N
+# jq 1.8.2's long options (main.c): none of them takes "=VALUE"
+_JQ_LONG = {"--slurp", "--raw-output", "--raw-output0", "--join-output", "--compact-output",
+            "--color-output", "--monochrome-output", "--ascii-output", "--unbuffered",
+            "--sort-keys", "--raw-input", "--null-input", "--from-file", "--library-path",
+            "--binary", "--tab", "--indent", "--seq", "--stream", "--stream-errors",
+            "--exit-status", "--help", "--version", *BINDINGS}
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 @dataclass
@@ -34,7 +54,14 @@ class Words:
     files: list[str] = field(default_factory=list)
     positional: list[Any] = field(default_factory=list)
     from_file: bool = False
-    layout: str | None = None  # the last of -c, --tab, --indent
+    bindings: list[tuple[str, str, str]] = field(default_factory=list)  # (option, name, value)
+    dumpopts: int = indent_flags(2)  # jq's dump flags as -c, --tab and --indent left them
+
+    def layout(self) -> dict[str, Any]:
+        """The core's layout keywords for :attr:`dumpopts`."""
+        pretty, tab = bool(self.dumpopts & PRETTY), bool(self.dumpopts & TAB)
+        return {"compact": not pretty, "tab": tab and pretty,
+                "indent": (self.dumpopts >> 8) & 7 if pretty and not tab else 2}
 
 
 def optionish(word: str) -> bool:
@@ -45,7 +72,7 @@ def optionish(word: str) -> bool:
 def split(parser: argparse.ArgumentParser, argv: list[str]) -> Words:
     """Take ``argv`` apart as jq does; the options' values are checked by ``parser``."""
     actions = parser._option_string_actions  # noqa: SLF001 (argparse keeps them here only)
-    words, seen = Words(), set()
+    words = Words()
     mode, done, index = None, False, 0
     while index < len(argv):
         word = argv[index]
@@ -57,7 +84,7 @@ def split(parser: argparse.ArgumentParser, argv: list[str]) -> Words:
         elif word in ("--args", "--jsonargs"):
             mode = word
         elif word.startswith("--"):
-            index = _long(words, actions, argv, index, seen)
+            index = _long(words, actions, argv, index)
         else:
             index = _short(words, actions, argv, index)
     return words
@@ -69,32 +96,38 @@ def _positional(words: Words, word: str, mode: str | None) -> None:
     elif mode == "--args":
         words.positional.append(word)
     elif mode == "--jsonargs":  # checked as jq's parser would (lone surrogate escapes too)
-        words.positional.append(json.loads(JsonText.of(word, "--jsonargs")))
+        try:
+            words.positional.append(JsonText.of(word, "--jsonargs"))
+        except JqMagicError as exc:
+            exc.exit_code = 2  # jq: "invalid JSON text passed to --jsonargs", usage status
+            raise
     else:
         words.files.append(word)
 
 
-def _long(words: Words, actions: dict, argv: list[str], index: int, seen: set) -> int:
+def _long(words: Words, actions: dict, argv: list[str], index: int) -> int:
     word = argv[index - 1]
     name, eq, attached = word.partition("=")
     action = actions.get(name)
-    if action is None or (eq and name in _BINDINGS):
+    if action is None or (eq and name in _JQ_LONG):
         raise _unknown(word)
     if name in _FROM_FILE:
         words.from_file = True
         return index
-    count = _arity(action, argv, index, words) if not eq else 0
-    values = argv[index:index + count]
-    if len(values) < count:
-        raise JqMagicError("INVALID_ARGUMENT", f"{name} takes {count} parameter(s).",
+    if name in BINDINGS:
+        return _binding(words, name, argv, index)
+    if name == "--indent":
+        return _indent(words, argv, index)
+    words.dumpopts = _layout(name, words.dumpopts)
+    count = 0 if eq else _arity(action, argv, index, words)
+    if count == 0:
+        words.options.append(word)
+        return index
+    if index >= len(argv):
+        raise JqMagicError("INVALID_ARGUMENT", f"{name} takes a parameter.",
                            f"e.g. {name} {' '.join(_metavars(action))}")
-    if name in _BINDINGS:
-        if values[0] in seen:  # jq keeps the first binding of a name
-            return index + count
-        seen.add(values[0])
-    words.layout = _LAYOUT.get(name, words.layout)
-    words.options += [word, *values]
-    return index + count
+    words.options.append(f"{name}={argv[index]}")  # a value that starts with - stays one
+    return index + 1
 
 
 def _short(words: Words, actions: dict, argv: list[str], index: int) -> int:
@@ -109,27 +142,61 @@ def _short(words: Words, actions: dict, argv: list[str], index: int) -> int:
             continue
         if _arity(action, argv, index, words):
             rest = letters[at + 1:]  # -L/dir, as jq takes it, or -L dir
-            if rest:
-                words.options += [option, rest]
-                return index
-            if index >= len(argv):
+            if not rest and index >= len(argv):
                 raise JqMagicError("INVALID_ARGUMENT", f"{option} takes a parameter.",
                                    f"e.g. {option} {' '.join(_metavars(action))}")
-            words.options += [option, argv[index]]
-            return index + 1
-        words.layout = _LAYOUT.get(option, words.layout)
+            long = next((o for o in action.option_strings if o.startswith("--")), option)
+            words.options.append(f"{long}={rest or argv[index]}")
+            return index if rest else index + 1
+        words.dumpopts = _layout(option, words.dumpopts)
         words.options.append(option)
     return index
 
 
+def _binding(words: Words, name: str, argv: list[str], index: int) -> int:
+    """``--arg NAME VALUE`` and its kin: the next two words, whatever they are; the first
+    binding of a name wins (jq reads a later one's file or JSON not at all)."""
+    if index + 2 > len(argv):
+        what = {"--arg": "value", "--argjson": "text"}.get(name, "filename")
+        raise JqMagicError("INVALID_ARGUMENT", f"{name} takes two parameters.",
+                           f"e.g. {name} varname {what}")
+    key, value = argv[index], argv[index + 1]
+    if all(key != bound for _, bound, _ in words.bindings):
+        words.bindings.append((name, key, value))
+    return index + 2
+
+
+def _indent(words: Words, argv: list[str], index: int) -> int:
+    """``--indent N``: the next word, read as jq's strtol reads it, -1 (a tab) to 7."""
+    if index >= len(argv):
+        raise JqMagicError("INVALID_ARGUMENT", "--indent takes one parameter.",
+                           "e.g. --indent 4 (or --tab)")
+    text = argv[index]
+    if not _INTEGER.fullmatch(text) or not -1 <= int(text) <= 7:
+        raise JqMagicError("INVALID_ARGUMENT", "--indent takes a number between -1 and 7.",
+                           "e.g. --indent 4 (-1 or --tab: a tab)")
+    words.dumpopts = words.dumpopts & ~(TAB | _INDENT_BITS) | indent_flags(int(text))
+    return index + 1
+
+
+def _layout(option: str, dumpopts: int) -> int:
+    """jq's dump flags after ``-c`` or ``--tab`` (any other option leaves them)."""
+    if option in ("-c", "--compact-output", "--compact"):
+        return dumpopts & ~(TAB | _INDENT_BITS)
+    if option == "--tab":
+        return dumpopts & ~_INDENT_BITS | TAB | PRETTY
+    return dumpopts
+
+
 def _arity(action: argparse.Action, argv: list[str], index: int, words: Words) -> int:
-    """How many words an option takes; an optional value (``nargs='?'``) only once the
-    program is known, so the program word is never taken for it."""
+    """How many words an option takes (0 or 1: the bindings are read apart); an optional
+    value (``nargs='?'``) only once the program is known, so the program word is never
+    taken for it, and never for the options whose value must be attached."""
     if action.nargs == "?":
-        taken = words.program is not None and index < len(argv) and not optionish(argv[index])
-        return int(taken)
-    if isinstance(action.nargs, int):
-        return action.nargs
+        if _ATTACHED_ONLY & set(action.option_strings):
+            return 0
+        return int(words.program is not None and index < len(argv)
+                   and not optionish(argv[index]))
     return 0 if action.nargs == 0 else 1
 
 

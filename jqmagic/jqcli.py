@@ -16,7 +16,7 @@ from typing import Any
 
 from jqmagic import flags, jqargs
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import Bounds
+from jqmagic.core.options import Bounds, JsonText
 from jqmagic.core.settings import env_flag
 
 JQ_VERSION = "jq-1.8.2"
@@ -46,19 +46,14 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
     words = jqargs.split(parser, argv)
     args = parser.parse_args(words.options)
     args.filter, args.files, args.positional = words.program, words.files, words.positional
+    args.bindings = words.bindings
     args.from_file = None
     if words.from_file:  # -f: the program word names the program's file
         if words.program is None:
             raise JqMagicError("INVALID_ARGUMENT", "-f names no program file.",
                                "e.g. jqmagic query -f program.jq data.json")
         args.from_file, args.filter = words.program, None
-    if words.layout == "compact":
-        args.tab = False
-    elif words.layout == "tab":
-        args.compact = False
-    elif words.layout == "indent":
-        args.compact, args.tab = False, args.indent == -1
-        args.indent = 2 if args.indent == -1 else args.indent
+    vars(args).update(words.layout())
     return args
 
 
@@ -191,14 +186,38 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
 
 
 def _named_args(args: argparse.Namespace) -> dict[str, Any]:
-    named = flags.jq_args(args)
-    for name, path in args.rawfile:
-        named[name] = _read(path, "--rawfile")
-    for name, path in args.slurpfile:
+    """``$name`` bindings in the order jq gives them (``$ARGS.named`` keeps it): strings,
+    JSON text as written, a file's text, a file's values as an array of their texts."""
+    named: dict[str, Any] = {}
+    for option, name, value in args.bindings:
+        if option == "--arg":
+            named[name] = value
+        elif option == "--argjson":
+            named[name] = JsonText.of(value, f"--argjson {name}")
+        elif option == "--rawfile":
+            named[name] = _read(value, "--rawfile")
+        else:
+            named[name] = _slurped(_read(value, "--slurpfile"), value)
+    if any(isinstance(v, JsonText) for v in named.values()):  # one kind: one order
+        named = {k: v if isinstance(v, JsonText) else JsonText(json.dumps(v))
+                 for k, v in named.items()}
+    return named
+
+
+def _slurped(text: str, path: str) -> JsonText:
+    """The array of a file's JSON values, each kept as written (as jq keeps 1.50)."""
+    decoder, pieces, at = json.JSONDecoder(), [], _SPACE.match(text).end()
+    try:
+        while at < len(text):
+            end = decoder.raw_decode(text, at)[1]
+            pieces.append(text[at:end])
+            at = _SPACE.match(text, end).end()
+    except ValueError:
         from jqmagic.core.sources import parse_json
 
-        named[name] = parse_json(_read(path, "--slurpfile"), path)
-    return named
+        parse_json(text, path)  # INVALID_JSON at the place, with a caret
+        raise
+    return JsonText("[" + ",".join(pieces) + "]")
 
 
 def _read(path: str, flag: str) -> str:
@@ -252,6 +271,7 @@ def _write(text: str, args: argparse.Namespace) -> None:
 
 
 _COLOUR = re.compile("\x1b\\[[0-9;]*m")
+_SPACE = re.compile(r"[ \t\n\r]*")
 
 
 def _string(text: str) -> str | None:

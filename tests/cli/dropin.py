@@ -36,25 +36,25 @@ class Run:
     status: int
 
 
-def jq(args: list[str], stdin: str, env: dict[str, str] | None = None,
+def jq(args: list[str], stdin: str | bytes, env: dict[str, str] | None = None,
        cwd: str | None = None, timeout: float = 10) -> Run:
     """The jq 1.8.2 command line's answer (status TIMED_OUT past ``timeout``)."""
     try:
-        done = subprocess.run([str(ORACLE), *args], input=stdin.encode(), capture_output=True,
+        done = subprocess.run([str(ORACLE), *args], input=_bytes(stdin), capture_output=True,
                               timeout=timeout, env={**os.environ, **(env or {})}, cwd=cwd)
     except subprocess.TimeoutExpired:
         return Run(b"", b"", TIMED_OUT)
     return Run(done.stdout, done.stderr, done.returncode)
 
 
-def jqmagic(args: list[str], stdin: str, env: dict[str, str] | None = None) -> Run:
+def jqmagic(args: list[str], stdin: str | bytes, env: dict[str, str] | None = None) -> Run:
     """``jqmagic query --all ARGS`` with ``stdin``, in this process."""
     from jqmagic.cli import main
 
     out, err = io.BytesIO(), io.BytesIO()
     streams = {name: io.TextIOWrapper(buffer, encoding="utf-8", newline="")
                for name, buffer in (("stdout", out), ("stderr", err))}
-    fake_in = io.TextIOWrapper(io.BytesIO(stdin.encode()), encoding="utf-8", newline="")
+    fake_in = io.TextIOWrapper(io.BytesIO(_bytes(stdin)), encoding="utf-8", newline="")
     with contextlib.ExitStack() as stack:
         for name, value in (env or {}).items():
             stack.enter_context(_environ(name, value))
@@ -68,6 +68,10 @@ def jqmagic(args: list[str], stdin: str, env: dict[str, str] | None = None) -> R
         for stream in streams.values():
             stream.flush()
     return Run(out.getvalue(), err.getvalue(), status)
+
+
+def _bytes(text: str | bytes) -> bytes:
+    return text if isinstance(text, bytes) else text.encode()
 
 
 @contextlib.contextmanager

@@ -20,6 +20,7 @@ from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_i
 from dataclasses import dataclass, field
 
 from jqmagic.core import sandbox
+from jqmagic.core.options import JsonText
 from jqmagic.core.settings import optimised_libjq
 
 
@@ -236,7 +237,7 @@ def compile_program(text: str, args: dict | None = None,
     _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"), _string(os.getcwd()))
     named = _json_object(args or {})
     # $ARGS is jq's own, whatever the named arguments are called (--arg ARGS v included)
-    positional_text = json.dumps(list(positional))
+    positional_text = _json_array(positional)
     bound = named[:-1] + (", " if args else "") + \
         f'"ARGS": {{"positional": {positional_text}, "named": {named}}}}}'
 
@@ -278,6 +279,12 @@ def _json_object(values: dict) -> str:
     return "{" + ", ".join(parts) + "}"
 
 
+def _json_array(values: list | tuple) -> str:
+    """A JSON array's text, JSON text values (--jsonargs) spliced as written."""
+    return "[" + ", ".join(v if isinstance(v, (RawJson, JsonText)) else json.dumps(v)
+                           for v in values) + "]"
+
+
 class ProgramCache:
     """Compiled programs by (text, arguments, library paths), least recently used out."""
 
@@ -287,7 +294,7 @@ class ProgramCache:
 
     def get(self, text: str, args: dict | None, library_paths: list[str] | None,
             positional: list | tuple = ()) -> Program:
-        key = json.dumps([text, _json_object(args or {}), library_paths, list(positional),
+        key = json.dumps([text, _json_object(args or {}), library_paths, _json_array(positional),
                           sandbox.enabled()])
         program = self._programs.pop(key, None)
         if program is None:
