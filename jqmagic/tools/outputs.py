@@ -1,8 +1,9 @@
 """Each tool's output schema: the fields its answers really have (MCP ``outputSchema``).
 
 Every answer is one object: ``success``, then the tool's fields on success, or the failure
-fields (``error``, ``error_code``, ``hint``, ``detail``; a query's output printed before it
-failed), or, when an answer was too big to send, the kept-answer fields. The schemas are
+fields (``error``, ``error_code``, ``hint``, ``detail``; a query tool's ``output`` and
+``count`` printed before it failed), or, when an answer was too big to send, the
+kept-answer fields. The schemas are
 closed (``additionalProperties: false``): a test validates every answer the tools give.
 """
 
@@ -85,11 +86,6 @@ FIELDS: dict[str, dict[str, Any]] = {
 def output_schema(tool: str) -> dict[str, Any]:
     """The JSON Schema of every answer ``tool`` gives (success, failure or kept)."""
     properties = {"success": _described(_BOOL, "False when the call failed."),
-                  **FIELDS.get(tool, {}), **_PAYLOAD, **_FAILURE, **_KEPT, **_QUERY_FAILED}
+                  **FIELDS.get(tool, {}), **_PAYLOAD, **_FAILURE, **_KEPT}
     return {"type": "object", "properties": properties, "required": ["success"],
             "additionalProperties": False}
-
-
-_QUERY_FAILED = {  # what a program printed before it failed comes with the failure
-    "output": _QUERY["output"], "count": _QUERY["count"],
-}
