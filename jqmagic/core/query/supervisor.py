@@ -164,7 +164,7 @@ class Supervisor:
         """:meth:`ask` on this worker (its lock held by the caller)."""
         process = self._start()
         deadline: float | None = time.monotonic() + START_UP
-        ended = False
+        ended, parsing = False, None
         try:
             _check_stop()
             protocol.write_frame(process.stdin, request.to_wire())
@@ -172,6 +172,7 @@ class Supervisor:
                 reply = self._receive(process, deadline)
                 if isinstance(reply, protocol.Event):
                     deadline = self._clock(reply, deadline, timeout)
+                    parsing = reply if reply.event == "parsing" else None
                     continue
                 ended = isinstance(reply, protocol.End)
                 yield reply
@@ -185,6 +186,8 @@ class Supervisor:
         except TimeoutError:
             ended = True
             self.stop()
+            if parsing is not None:
+                raise _parse_timeout(parsing) from None
             raise JqMagicError(
                 "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
                 "Narrow the input (e.g. .items[:100]) or raise the limit with "
@@ -213,13 +216,14 @@ class Supervisor:
     def _clock(event: protocol.Event, deadline: float | None,
                timeout: float | None) -> float | None:
         """The deadline after ``event``: the program's clock (re)starts at ``begin`` and
-        ``parsed``, and stops while a file parses (bounded by memory, not by time)."""
+        ``parsed``; while a file parses, the parse has a clock of its own, by its size
+        (a parse that crawls near the memory cap is stopped, a big one is not)."""
         if event.event != "begin":
             progress.reporter(event.as_dict())
         if event.event in ("begin", "parsed"):
             return None if timeout is None else time.monotonic() + timeout + GRACE
         if event.event == "parsing":
-            return None
+            return time.monotonic() + parse_seconds(event)
         return deadline
 
     def _cancel(self, process: subprocess.Popen) -> None:
@@ -273,6 +277,25 @@ class Supervisor:
         last = stderr.splitlines()[-1] if stderr else f"exit status {code}"
         return JqMagicError("QUERY_ERROR", f"The jq worker crashed: {last}",
                             "The worker was restarted; try again or simplify the program.")
+
+
+PARSE_SECONDS = 30.0  # every parse may take this long, and more by its size:
+PARSE_RATES = {"yaml": 0.2e6, "jsonc": 2e6}  # bytes a second at the least (JSON: 5e6)
+
+
+def parse_seconds(event: protocol.Event) -> float:
+    """How long the parse ``event`` announces may take: far more than it needs (orjson reads
+    JSON at hundreds of MB a second, PyYAML's C loader YAML at a few)."""
+    return PARSE_SECONDS + event.bytes / PARSE_RATES.get(event.format, 5e6)
+
+
+def _parse_timeout(event: protocol.Event) -> JqMagicError:
+    return JqMagicError(
+        "TIMEOUT", f"Parsing {event.label} ({event.bytes / 1e6:,.0f} MB of {event.format}) "
+        f"took longer than {parse_seconds(event):,.0f} s and was stopped (near the worker's "
+        "memory cap, a parse crawls).",
+        "Query a smaller file, or convert it to JSON Lines (one value a line, read a line "
+        f"at a time: {term('jsonl')}).")
 
 
 class _Stopped(Exception):

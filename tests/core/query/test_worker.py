@@ -101,3 +101,18 @@ def _quietly(function, *args, **kwargs):
         function(*args, **kwargs)
     except JqMagicError:
         pass
+
+
+def test_a_parse_has_a_clock_of_its_own(tmp_path, monkeypatch):
+    """A parse that takes far longer than its size needs ends in TIMEOUT (here made to
+    look slow by a parse allowance of nothing): never a worker waiting forever."""
+    from jqmagic.core.query import supervisor
+
+    monkeypatch.setattr(supervisor, "PARSE_SECONDS", 0.0)
+    monkeypatch.setattr(supervisor, "PARSE_RATES", {"yaml": 1e15})
+    path = tmp_path / "slow.yaml"
+    path.write_text("".join(f"- {{a: {i}, b: [x, y, z]}}\n" for i in range(100_000)))
+    with pytest.raises(JqMagicError) as info:
+        query("length", str(path), timeout=60)
+    assert info.value.code == "TIMEOUT" and "Parsing" in info.value.message
+    assert query(".", value=1).values == [1]
