@@ -84,9 +84,10 @@ def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
     if inputbind.uses_readers(request.program):
         bound = inputbind.bind(request.program, names, run.null_input)
         if bound is not None:
-            if kind not in ("file", "null") or (bound.reads_inputs and kind == "null") or \
+            if kind not in ("file", "null") or (bound.reads_inputs and (
+                    kind == "null" or not run.cache)) or \
                     (bound.names_files and (kind != "file" or sandbox.enabled())):
-                return None, None  # libjq's file names (<stdin>, converted files...)
+                return None, None  # libjq's file names (<stdin>...), or inputs not kept
             return bound.program, bound
     if run.null_input and kind != "null":
         return None, None
