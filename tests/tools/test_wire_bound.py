@@ -109,9 +109,20 @@ def test_mcp_protocol_errors_and_resources_stay_within_the_bound(folder, tmp_pat
                 errors.append(caught.value.error)
             answer = await client.call_tool("jq", {"query": huge, "input": "{}"})
             errors.append(answer)
+            kept = (await client.call_tool("jq", {"query": '[range(300000) | "\\"\\(.)"]',
+                                                  "null_input": True, "compact": True}))
+            uri = f"jqmagic://payload/{kept.structured_content['payload_id']}"
+            parts = [await client.read_resource(uri)]
+            while "jqmagic/next" in (parts[-1].meta or {}):
+                parts.append(await client.read_resource(parts[-1].meta["jqmagic/next"]))
+            errors.append(parts)
         return errors
 
-    *protocol, answer = anyio.run(converse)
+    *protocol, answer, parts = anyio.run(converse)
+    texts = [p.contents[0].text for p in parts]
+    assert len("".join(texts)) > 3 * MB and len(parts) > 15  # quotes escape to two characters
+    assert all(len(p.model_dump_json()) <= BOUND for p in parts)
+    assert json.loads("".join(texts)) == [f'"{i}' for i in range(300_000)]
     for error in protocol:
         assert error.code == -32602 and len(error.model_dump_json()) <= 5_000
     assert protocol[0].message.startswith("Unknown tool: zzz")
