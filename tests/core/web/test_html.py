@@ -187,7 +187,9 @@ def scorer():
 
 
 def test_corpus_scores(scorer):
-    """Every page keeps its main content: mean F1 >= 0.95, no page under 0.7."""
+    """Every page keeps its main content: mean F1 >= 0.975 (0.981 measured), no page under
+    0.83 (wikipedia-3, 0.839: its formulas' alt text counts in our markdown, not in the
+    reference's text)."""
     index = json.loads((CORPUS / "index.json").read_text())
     f1s = {}
     missing = []
@@ -208,8 +210,8 @@ def test_corpus_scores(scorer):
         assert page.title, name
     mean = sum(f1s.values()) / len(f1s)
     worst = min(f1s, key=f1s.get)
-    assert mean >= 0.95, f"mean F1 {mean:.3f}"
-    assert f1s[worst] >= 0.7, f"{worst}: {f1s[worst]:.2f}"
+    assert mean >= 0.975, f"mean F1 {mean:.3f}"
+    assert f1s[worst] >= 0.83, f"{worst}: {f1s[worst]:.2f}"
     assert not missing
 
 
