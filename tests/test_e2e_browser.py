@@ -347,6 +347,9 @@ def reopened_shows_the_snapshot(page, lab) -> None:
                            "'#jp-main-statusbar')?.innerText || '')")
     page.reload()
     page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jqmagic-snapshot").wait_for()
+    page.wait_for_timeout(1_000)  # the widget manager gives up on the model meanwhile
+    dead = page.get_by_text("Error displaying widget")
+    assert all(not dead.nth(i).is_visible() for i in range(dead.count()))
     page.locator(".lm-MenuBar-itemLabel", has_text="Kernel").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Shut Down Kernel").first.click()
     page.locator(".lm-MenuBar-itemLabel", has_text="File").first.click()

@@ -46,10 +46,21 @@ def html(tree, selected: str, title: str, uid: str) -> str:
                       f"</th><td style='text-align:left'><code>{escape_html(v)}</code></td></tr>"
                       for k, v in tree.details(selected))
     return (f"<div class='jqmagic-snapshot {NO_MATH}' data-uid='{escape_html(uid)}'>"
+            f"<style>{_hide_dead_view(escape_html(uid))}</style>"
             f"<p>Schema of <b>{escape_html(title)}</b>: {_count(len(rows), total)} (a saved "
             "view of the tree; run the cell for the live browser)</p>"
             f"<pre style='max-height:30em;overflow:auto;margin:0'>{chr(10).join(lines)}</pre>"
             f"<table>{details}</table></div>")
+
+
+def _hide_dead_view(uid: str) -> str:
+    """CSS hiding the widget's own output beside this snapshot while it holds no live view
+    (a reopened notebook without its kernel says "Error displaying widget: model not
+    found" there); where styles are dropped (GitHub) nothing shows there anyway."""
+    snapshot = f'.jqmagic-snapshot[data-uid="{uid}"]'
+    return ",".join(f"{area}:not(:has(.jqm-root)):has(+ {area} {snapshot})"
+                    for area in (".jp-OutputArea-child", ".output_area")) + \
+        "{display:none}"
 
 
 def text(tree, selected: str, title: str) -> str:
