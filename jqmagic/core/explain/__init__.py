@@ -14,14 +14,11 @@ plain run of the whole program (``same_as_plain``).
 
 from __future__ import annotations
 
-import json
 import os
-import subprocess
-import sys
 from typing import Any
 
-from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.explain import child
 from jqmagic.core.explain.render import Explanation
 from jqmagic.core.options import source_from
 from jqmagic.core.settings import settings
@@ -49,9 +46,11 @@ def explain(program: str, source: Any = None, *, file: Any = None, text: Any = N
     with prepare(src, settings.exec_timeout) as prepared:
         fds = [os.open(path, os.O_RDONLY) for path in prepared.files]
         try:
-            answer = _run_child({"program": program, "fds": fds, "slurp": slurp,
-                                 "null_input": null_input, "args": args or {}},
-                                settings.timeout if timeout is None else timeout)
+            answer = child.call({"op": "explain", "program": program, "fds": fds,
+                                 "slurp": slurp, "null_input": null_input,
+                                 "args": args or {}},
+                                settings.timeout if timeout is None else timeout,
+                                "Explaining the program")
         finally:
             for fd in fds:
                 os.close(fd)
@@ -64,33 +63,3 @@ def explain(program: str, source: Any = None, *, file: Any = None, text: Any = N
     raise JqMagicError("INVALID_JSON", f"jq could not read the input: "
                        f"{answer['message'][:300]}", "Check the source's format "
                        "(--yaml, --jsonl) or inspect it first.")
-
-
-def _run_child(request: dict[str, Any], timeout: float) -> dict[str, Any]:
-    from jqmagic.core.query.supervisor import default_memory_limit
-
-    environ = sandbox.worker_environment(os.environ) if sandbox.enabled() else os.environ
-    memory = settings.worker_memory or default_memory_limit()
-    env = dict(environ, JQMAGIC_WORKER_MEMORY=str(memory),
-               JQMAGIC_WORKER_PARENT=str(os.getpid()))
-    process = confine.popen([sys.executable, "-m", "jqmagic.core.explain.child"],
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, env=env, pass_fds=request["fds"])
-    try:
-        out, err = process.communicate(json.dumps(request).encode(), timeout=timeout or None)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.communicate()
-        raise JqMagicError("TIMEOUT", f"Explaining the program took over {timeout} s.",
-                           "Explain it on a smaller part of the input (a slice such as "
-                           ".[:1000]) or give a longer timeout.") from None
-    except BaseException:
-        process.kill()
-        process.communicate()
-        raise
-    if process.returncode != 0:
-        last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
-        code = "TOO_LARGE" if "MemoryError" in last[0] else "QUERY_ERROR"
-        raise JqMagicError(code, f"The explaining process stopped: {last[0][:200]}",
-                           "Explain the program on a smaller part of the input.")
-    return json.loads(out)

@@ -1,52 +1,66 @@
-"""The process an explanation runs in: reads a request on stdin, writes the answer on
-stdout (libjq can hang or abort its process; the caller owns the time and memory limits)."""
+"""The process an explanation or a suggestion runs in: reads one request on stdin and
+writes its answer on stdout (libjq can hang or abort its process; the caller owns the
+time and memory limits, as the query worker's supervisor does)."""
 
 from __future__ import annotations
 
 import json
 import os
+import subprocess
 import sys
+from typing import Any
 
-from jqmagic.core import confine
-from jqmagic.core.query import worker
+from jqmagic.core import confine, sandbox
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.settings import settings
+
+
+def call(request: dict[str, Any], timeout: float | None, what: str) -> dict[str, Any]:
+    """The child's answer to ``request`` (``request["fds"]``: files it inherits); TIMEOUT
+    after ``timeout`` seconds, QUERY_ERROR / TOO_LARGE when it dies."""
+    from jqmagic.core.query.supervisor import default_memory_limit
+
+    environ = sandbox.worker_environment(os.environ) if sandbox.enabled() else os.environ
+    memory = settings.worker_memory or default_memory_limit()
+    env = dict(environ, JQMAGIC_WORKER_MEMORY=str(memory),
+               JQMAGIC_WORKER_PARENT=str(os.getpid()))
+    process = confine.popen([sys.executable, "-m", "jqmagic.core.explain.child"],
+                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, env=env,
+                            pass_fds=request.get("fds", ()))
+    try:
+        out, err = process.communicate(json.dumps(request).encode(), timeout=timeout or None)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.communicate()
+        raise JqMagicError("TIMEOUT", f"{what} took over {timeout} s.",
+                           "Try a smaller part of the input (a slice such as .[:1000]) "
+                           "or give a longer timeout.") from None
+    except BaseException:
+        process.kill()
+        process.communicate()
+        raise
+    if process.returncode != 0:
+        last = err.decode("utf-8", "replace").strip().splitlines()[-1:] or ["no message"]
+        code = "TOO_LARGE" if "MemoryError" in last[0] else "QUERY_ERROR"
+        raise JqMagicError(code, f"{what} stopped: {last[0][:200]}",
+                           "Try a smaller part of the input.")
+    return json.loads(out)
 
 
 def main() -> None:
     confine.start_worker(int(os.environ.get("JQMAGIC_WORKER_PARENT") or 0) or None)
     memory = int(os.environ.get("JQMAGIC_WORKER_MEMORY") or 0)
     if memory:
-        worker.limit_memory(memory)
+        from jqmagic.core.query.worker import limit_memory
+
+        limit_memory(memory)
     request = json.loads(sys.stdin.buffer.read())
-    from jqmagic.core.explain.run import explain_values  # after the limits are set
-    from jqmagic.core.explain.values import Owned, parse
-    from jqmagic.core.query import libjq
-
-    try:
-        if request["null_input"]:
-            values = [parse("null")]
-        else:
-            parsed: list = []
-            for fd in request["fds"]:
-                with os.fdopen(fd, "rb") as stream:
-                    parsed.extend(Owned(v) for v in libjq.parse_text(stream.read()))
-            if request["slurp"]:
-                values = [Owned(libjq.array([v.copy() for v in parsed]))]
-            else:
-                values = parsed
-            parsed = []
-        answer = {"ok": explain_values(request["program"], _consumed(values),
-                                       request["args"])}
-    except libjq.CompileError as exc:
-        answer = {"error": "compile", "message": str(exc)}
-    except libjq.InputError as exc:
-        answer = {"error": "input", "message": str(exc)}
-    sys.stdout.write(json.dumps(answer))
-
-
-def _consumed(values: list):
-    """The values one by one, each let go once explained (big inputs are not kept twice)."""
-    while values:
-        yield values.pop(0)
+    if request["op"] == "suggest":
+        from jqmagic.core.suggest.verify import answer
+    else:
+        from jqmagic.core.explain.run import answer
+    sys.stdout.write(json.dumps(answer(request)))
 
 
 if __name__ == "__main__":

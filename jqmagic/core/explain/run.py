@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -71,6 +72,35 @@ def explain_values(program: str, values: Iterable[Owned],
         "seconds": round(time.perf_counter() - started, 4),
         "plain_seconds": round(plain_seconds, 4),
     }
+
+
+def answer(request: dict[str, Any]) -> dict[str, Any]:
+    """The child's side of :func:`jqmagic.explain`: the inputs read from the inherited
+    files (or null, or slurped), explained; compile and input errors as data."""
+    from jqmagic.core.explain.values import parse
+
+    try:
+        if request["null_input"]:
+            values = [parse("null")]
+        else:
+            values = []
+            for fd in request["fds"]:
+                with os.fdopen(fd, "rb") as stream:
+                    values.extend(Owned(v) for v in libjq.parse_text(stream.read()))
+            if request["slurp"]:
+                values = [Owned(libjq.array([v.copy() for v in values]))]
+        return {"ok": explain_values(request["program"], _consumed(values), request["args"])}
+    except libjq.CompileError as exc:
+        return {"error": "compile", "message": str(exc)}
+    except libjq.InputError as exc:
+        return {"error": "input", "message": str(exc)}
+
+
+def _consumed(values: list[Owned]):
+    """The values one by one, each let go once explained (big inputs are not kept twice)."""
+    values.reverse()
+    while values:
+        yield values.pop()
 
 
 def null_origin(stages: list[dict], where: str = "") -> dict[str, Any] | None:

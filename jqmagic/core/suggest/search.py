@@ -1,0 +1,353 @@
+"""An enumerative search for jq programs from examples: programs grown step by step from
+``.`` in order of cost, one per distinct behaviour on the examples (observational
+equivalence), evaluated by jqlang; goals split by the outputs' shapes (objects, arrays,
+``,``, arithmetic, ``P | map(X)``) into sub-goals looked up among the programs found."""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import json
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from jqmagic.core.jqlang import compile_subset, runtime
+from jqmagic.core.suggest.steps import constants, literal, steps
+
+MAX_OUTPUTS = 200  # outputs per example a candidate may give
+MAX_SIGNATURE = 20_000  # characters of a behaviour kept for comparison
+MAX_BANK = 60_000
+RUN_SECONDS = 0.05  # one candidate on every example at most
+
+
+@dataclass(order=True)
+class Entry:
+    cost: int
+    text: str = field(compare=False)
+    streams: tuple = field(compare=False)  # per example, the output values
+    const: bool = field(default=False, compare=False)  # reads no input
+
+
+@lru_cache(maxsize=8192)
+def _compiled(text: str):
+    return compile_subset(text)
+
+
+def canon(value: Any) -> Any:
+    """Values as jq compares them: a whole float is its integer."""
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    if isinstance(value, list):
+        return [canon(v) for v in value]
+    if isinstance(value, dict):
+        return {k: canon(v) for k, v in value.items()}
+    return value
+
+
+def signature(streams) -> str | None:
+    try:
+        text = json.dumps(canon(list(streams)), sort_keys=True, allow_nan=False)
+    except (ValueError, TypeError):
+        return None
+    return text if len(text) <= MAX_SIGNATURE else None
+
+
+def run(text: str, streams) -> tuple | None:
+    """``text`` applied to every output of ``streams``, or None (an error, too much, or
+    a program outside jqlang's subset)."""
+    program = _compiled(text)
+    if program is None:
+        return None
+    out = []
+    runtime.start(RUN_SECONDS)
+    try:
+        for stream in streams:
+            produced = []
+            for value in stream:
+                for result in program.run(value, {}):
+                    produced.append(result)
+                    if len(produced) > MAX_OUTPUTS:
+                        return None
+            out.append(tuple(produced))
+    except Exception:  # noqa: BLE001 - any failure of a candidate only drops it
+        return None
+    return tuple(out)
+
+
+def _pipe(left: str, right: str) -> str:
+    return right if left == "." else f"{left} | {right}"
+
+
+class Search:
+    """One search over ``examples`` (input, outputs) until ``deadline``."""
+
+    def __init__(self, examples: list[tuple[Any, list[Any]]], deadline: float,
+                 nested: bool = True):
+        self.examples = examples
+        self.deadline = deadline
+        self.nested = nested
+        self.pool = constants(examples)
+        self.targets = tuple(tuple(outs) for _, outs in examples)
+        self.goal = signature(self.targets)
+        self.bank: dict[str, Entry] = {}
+        self.found: dict[str, Entry] = {}
+        self.tried = {"programs": 0, "kept": 0, "deductions": 0, "nested": 0, "rounds": 0}
+        self._cost = -1
+        self._queue: list = []
+        self._order = itertools.count()
+
+    # ------------------------------------------------------------ the bank
+
+    def add(self, entry: Entry) -> bool:
+        sig = signature(entry.streams)
+        self.tried["programs"] += 1
+        if sig is not None and sig == self.goal:
+            self.found.setdefault(entry.text, entry)
+        known = self.bank.get(sig) if sig is not None else None
+        if sig is None or known is not None and not (known.const and not entry.const):
+            return False
+        self.bank[sig] = entry
+        self.tried["kept"] += 1
+        heapq.heappush(self._queue, (entry.cost, next(self._order), entry))
+        return True
+
+    def lookup(self, streams, allow_const: bool = True) -> Entry | None:
+        sig = signature(streams)
+        if sig is None:
+            return None
+        hit = self.bank.get(sig)
+        if hit is not None:
+            return hit
+        if allow_const and all(len(s) == 1 for s in streams):
+            values = [canon(s[0]) for s in streams]
+            if all(v == values[0] for v in values) and len(json.dumps(values[0])) <= 60:
+                return Entry(1, literal(values[0]), tuple(streams), const=True)
+        return None
+
+    # ------------------------------------------------------------ the search
+
+    def run(self) -> list[Entry]:
+        root = Entry(0, ".", tuple((given,) for given, _ in self.examples))
+        self.add(root)
+        for value in [*self.pool["scalars"][:8], *self.pool["numbers"]]:
+            self.add(Entry(1, literal(value), tuple((value,) for _ in self.examples),
+                           const=True))
+        self.add(Entry(1, "empty", tuple(() for _ in self.examples), const=True))
+        start = time.monotonic()
+        phases = [start + (self.deadline - start) * 0.45, self.deadline]
+        for i, until in enumerate(phases):
+            self.enumerate(until)
+            if time.monotonic() < self.deadline:
+                self.deduce()
+            if i == 0 and self.nested and not self._found_reading():
+                self.nest(start + (self.deadline - start) * 0.8)
+            if self._found_reading():
+                break
+        return ranked(self.found.values())
+
+    def enumerate(self, until: float) -> None:
+        """Grow programs cheapest first until ``until``, a little past the first found."""
+        while self._queue and time.monotonic() < until and len(self.bank) < MAX_BANK:
+            cost, _, entry = heapq.heappop(self._queue)
+            if cost != self._cost:
+                self.deduce()
+                self._cost = cost
+                self.tried["rounds"] += 1
+                cheapest = min((e.cost for e in self.found.values() if not e.const),
+                               default=None)
+                if cheapest is not None and cost > cheapest:
+                    heapq.heappush(self._queue, (cost, next(self._order), entry))
+                    return
+            self.expand(entry)
+
+    def _found_reading(self) -> bool:
+        return any(not e.const for e in self.found.values())
+
+    def expand(self, entry: Entry) -> None:
+        values = [v for stream in entry.streams for v in stream][:64]
+        for text, cost in steps(values, self.pool):
+            if time.monotonic() >= self.deadline:
+                return
+            streams = run(text, entry.streams)
+            if streams is not None:
+                self.add(Entry(entry.cost + cost, _pipe(entry.text, text), streams,
+                               entry.const))
+        if entry.text != ".":
+            collected = tuple((list(s),) for s in entry.streams)
+            self.add(Entry(entry.cost + 1, f"[{entry.text}]", collected, entry.const))
+
+    # ------------------------------------------------------------ deduction
+
+    def deduce(self) -> None:
+        """Goals split by the outputs' shapes, their parts looked up in the bank."""
+        targets = self.targets
+        for entry in filter(None, (self._object(targets), self._array(targets),
+                                   self._comma(targets), *self._arithmetic(targets))):
+            self.tried["deductions"] += 1
+            self.found.setdefault(entry.text, entry)
+
+    def _singles(self, targets) -> list | None:
+        return [t[0] for t in targets] if all(len(t) == 1 for t in targets) else None
+
+    def _object(self, targets) -> Entry | None:
+        singles = self._singles(targets)
+        if not singles or not all(isinstance(v, dict) and v for v in singles):
+            return None
+        keys = list(singles[0])
+        if any(list(v) != keys for v in singles) or len(keys) > 8:
+            return None
+        parts = []
+        for key in keys:
+            part = self.lookup(tuple((v[key],) for v in singles))
+            if part is None:
+                return None
+            named = self.lookup(tuple((key,) for _ in singles), allow_const=False)
+            parts.append((key if named is None or named.const else named, part))
+        return Entry(1 + sum(p.cost for _, p in parts), _object_text(parts), targets,
+                     all(p.const for _, p in parts))
+
+    def _array(self, targets) -> Entry | None:
+        singles = self._singles(targets)
+        if not singles or not all(isinstance(v, list) for v in singles):
+            return None
+        whole = self.lookup(tuple(tuple(v) for v in singles), allow_const=False)
+        if whole is not None and whole.text != ".":
+            return Entry(whole.cost + 1, f"[{whole.text}]", targets, whole.const)
+        size = len(singles[0])
+        if not 0 < size <= 5 or any(len(v) != size for v in singles):
+            return None
+        parts = [self.lookup(tuple((v[i],) for v in singles)) for i in range(size)]
+        if any(p is None for p in parts):
+            return None
+        return Entry(1 + sum(p.cost for p in parts), f"[{', '.join(p.text for p in parts)}]",
+                     targets, all(p.const for p in parts))
+
+    def _comma(self, targets) -> Entry | None:
+        sizes = {len(t) for t in targets}
+        if len(sizes) != 1 or (size := sizes.pop()) < 2:
+            return None
+        for cut in range(1, size):
+            left = self.lookup(tuple(t[:cut] for t in targets))
+            right = self.lookup(tuple(t[cut:] for t in targets)) if left else None
+            if left and right:
+                return Entry(left.cost + right.cost + 1, f"{left.text}, {right.text}",
+                             targets, left.const and right.const)
+        return None
+
+    def _arithmetic(self, targets) -> list[Entry | None]:
+        singles = self._singles(targets)
+        if not singles:
+            return []
+        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in singles)
+        strings = all(isinstance(v, str) for v in singles)
+        if not numbers and not strings:
+            return []
+        found: list[Entry | None] = []
+        for entry in list(self.bank.values()):
+            left = [s[0] if len(s) == 1 else None for s in entry.streams]
+            if entry.const or any(x is None or type(x) is bool for x in left):
+                continue
+            for op, need in _inverses(left, singles, numbers):
+                if canon(need) == canon(singles) or _neutral(op, left):
+                    continue  # the other side alone would be the answer
+                right = self.lookup(tuple((x,) for x in need), allow_const=False)
+                if right is not None and right.text != entry.text:
+                    text = f"{_operand(entry.text)} {op} {_operand(right.text)}"
+                    found.append(Entry(entry.cost + right.cost + 1, text, targets,
+                                       entry.const and right.const))
+                    if len(found) > 3:
+                        return found
+        return found
+
+    def nest(self, until: float) -> None:
+        """``P | X`` and ``P | map(X)``: for the cheapest P whose outputs line up with the
+        outputs wanted, a search for X on P's outputs alone."""
+        singles = self._singles(self.targets)
+        candidates = sorted(self.bank.values())[:400]
+        tried = 0
+        for entry in candidates:
+            if time.monotonic() >= until or tried >= 12:
+                return
+            if entry.const:
+                continue
+            pairs = None
+            text = None
+            lined_up = zip(entry.streams, self.targets, strict=False)
+            if entry.text != "." and all(len(s) == len(t) for s, t in lined_up) and \
+                    any(entry.streams):
+                pairs = [(v, [o]) for s, t in zip(entry.streams, self.targets, strict=False)
+                         for v, o in zip(s, t, strict=False)]
+                text = "{} | {}"
+            elif singles and all(len(s) == 1 and isinstance(s[0], list) and
+                                 isinstance(t, list) and len(s[0]) == len(t) and t
+                                 for s, t in zip(entry.streams, singles, strict=False)):
+                pairs = [(v, [o]) for s, t in zip(entry.streams, singles, strict=False)
+                         for v, o in zip(s[0], t, strict=False)]
+                text = "{} | map({})"
+            if pairs is None:
+                continue
+            tried += 1
+            self.tried["nested"] += 1
+            share = (until - time.monotonic()) / 3
+            inner = Search(pairs, time.monotonic() + share, nested=False).run()
+            for found in inner[:1]:
+                if found.text == "." or found.const:
+                    continue
+                whole = text.format(entry.text, found.text)
+                if entry.text == "." and text.startswith("{} | map"):
+                    whole = f"map({found.text})"
+                self.found.setdefault(whole, Entry(entry.cost + found.cost + 1, whole,
+                                                   self.targets, False))
+                return
+
+
+def ranked(found) -> list[Entry]:
+    """Programs reading the input first, cheapest first; ``P | step`` dropped when ``P``
+    itself answers (the step changed nothing the examples show)."""
+    texts = {e.text for e in found}
+    kept = [e for e in found if not any(e.text.startswith(t + " | ") for t in texts)]
+    return sorted(kept, key=lambda e: (e.const, e.cost, len(e.text)))
+
+
+def _inverses(left: list, want: list, numbers: bool):
+    """``(op, right operands)`` so that ``left op right == want`` for every example."""
+    if numbers:
+        if all(isinstance(x, (int, float)) for x in left):
+            yield "+", [w - x for x, w in zip(left, want, strict=False)]
+            yield "-", [x - w for x, w in zip(left, want, strict=False)]
+            if all(x != 0 for x in left):
+                yield "*", [canon(w / x) for x, w in zip(left, want, strict=False)]
+            if all(w != 0 for w in want):
+                yield "/", [canon(x / w) for x, w in zip(left, want, strict=False)]
+    elif all(isinstance(x, str) and w.startswith(x) and w != x
+             for x, w in zip(left, want, strict=False)):
+        yield "+", [w[len(x):] for x, w in zip(left, want, strict=False)]
+
+
+def _neutral(op: str, left: list) -> bool:
+    """Whether every left operand leaves the other side unchanged (0 +, 1 *, "" +)."""
+    unit = {"+": (0, ""), "-": (0,), "*": (1,), "/": ()}[op]
+    return all(x in unit and type(x) is not bool for x in left)
+
+
+def _operand(text: str) -> str:
+    simple = all(c not in text for c in " |,")
+    return text if simple else f"({text})"
+
+
+def _object_text(parts) -> str:
+    from jqmagic.core.suggest.steps import field
+
+    items = []
+    for key, part in parts:
+        if isinstance(key, Entry):
+            items.append(f"({key.text}): {_operand(part.text)}")
+            continue
+        name = key if field(key) == f".{key}" else literal(key)
+        if part.text == field(key) and name == key:
+            items.append(key)
+        else:
+            items.append(f"{name}: {_operand(part.text)}")
+    return "{" + ", ".join(items) + "}"

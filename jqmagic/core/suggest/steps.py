@@ -1,0 +1,236 @@
+"""The steps a search may append to a program, chosen from the values it produces now
+(their types, keys, lengths) and the constants of the examples."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+_IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+SEPARATORS = [", ", ",", " ", "", "-", "_", "/", "\n", ";", "|", ":"]
+MAX_KEYS = 16
+
+ANY = ["length", "type", "tostring", "tojson", "not", "keys", "to_entries", "..", "paths",
+       "[paths]", "tostream", "[..]", "[.]", "values", "numbers", "strings", "arrays",
+       "objects", "booleans", "nulls", "scalars", "iterables", "toboolean"]
+ARRAY = [".[]", "sort", "reverse", "unique", "add", "min", "max", "first", "last", "flatten",
+         "transpose", "from_entries", "any", "all", "combinations", "flatten(1)",
+         "[.[] | tostring]", "[.[] | tojson]", "implode", "@csv", "@tsv", "@sh", "to_entries",
+         "map(keys)", "map(length)", "map(type)", "map(tostring)", "map(tonumber)",
+         "map(add)", "map(not)", "map(abs)", "add / length", "map(values)",
+         "[.[] | numbers]", "[.[] | strings]", "[.[] | select(. != null)]", "length",
+         "[limit(3; .[])]", "[combinations]", "[.[] | .. ]", "unique_by(length)",
+         "group_by(.)", "sort_by(length)", "max_by(length)", "min_by(length)"]
+OBJECT = [".[]", "keys_unsorted", "add", "to_entries", "map_values(. + 1)", "[.[]]",
+          "with_entries(.value |= tostring)", "del(..|nulls)", "[paths(type == \"number\")]",
+          "[leaf_paths]", "map(.)"]
+STRING = ["ascii_downcase", "ascii_upcase", "explode", "tonumber", "utf8bytelength",
+          "@base64", "@base64d", "@html", "@uri", "@json", "@text", "fromjson", "trim",
+          "ltrim", "rtrim", "fromdate", "fromdateiso8601", "@sh", "length", "[splits(\" \")]",
+          "ascii", "test(\"^[0-9]+$\")", "explode | implode", "split(\"\")",
+          "[scan(\"\\\\w+\")]", "gsub(\"\\\\s+\"; \" \")", "tostring"]
+NUMBER = ["floor", "sqrt", "ceil", "round", "fabs", "abs", "-.", "todate", "tostring",
+          "[range(.)]", "range(.)", "exp10", "log10", "pow(.; 2)", "significand",
+          "toboolean", "infinite * .", "isinfinite", "isnan", "isnormal", "not"]
+
+
+def literal(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False)
+
+
+def field(key: str) -> str:
+    return f".{key}" if _IDENT.match(key) else f".[{literal(key)}]"
+
+
+def profile(values: list[Any]) -> dict[str, Any]:
+    """What the values are: their types, object keys, array lengths, element profile."""
+    kinds = {_kind(v) for v in values}
+    keys: dict[str, None] = {}
+    lengths = []
+    elements: list[Any] = []
+    for v in values:
+        if isinstance(v, dict):
+            keys.update(dict.fromkeys(list(v)[:MAX_KEYS]))
+        elif isinstance(v, list):
+            lengths.append(len(v))
+            elements.extend(v[:20])
+    return {"kinds": kinds, "keys": list(keys)[:MAX_KEYS], "lengths": lengths,
+            "elements": elements}
+
+
+def _kind(v: Any) -> str:
+    if isinstance(v, bool) or v is None:
+        return "boolean" if isinstance(v, bool) else "null"
+    if isinstance(v, (int, float)):
+        return "number"
+    return {str: "string", list: "array", dict: "object"}[type(v)]
+
+
+def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]:
+    """``(jq text, cost)`` of each step worth trying after a program producing ``values``."""
+    if not values:
+        return
+    p = profile(values)
+    kinds = p["kinds"]
+    for key in p["keys"]:
+        yield field(key), 1
+    if kinds <= {"array", "null"} and "array" in kinds:
+        yield from ((s, 1) for s in ARRAY)
+        shortest = min(p["lengths"] or [0])
+        for i in [*range(min(shortest, 4)), -1]:
+            yield f".[{i}]", 1
+        for a, b in [(1, None), (None, -1), (None, 1), (None, 2), (None, 3), (-2, None),
+                     (-1, None), (1, -1), (2, 4), (1, 3), (2, None)]:
+            yield f".[{'' if a is None else a}:{'' if b is None else b}]", 2
+        yield from _element_steps(p["elements"], pool)
+        for sep in pool["separators"]:
+            yield f"join({literal(sep)})", 2
+    if "object" in kinds:
+        yield from ((s, 1) for s in OBJECT)
+        for key in p["keys"]:
+            yield f"del({field(key)})", 2
+            yield f"has({literal(key)})", 2
+            yield f"{{{key if _IDENT.match(key) else literal(key)}}}", 2
+        for key in pool["keys"]:
+            yield f"has({literal(key)})", 2
+    if kinds == {"string"}:
+        yield from ((s, 1) for s in STRING)
+        for s in pool["strings"]:
+            for name in ("ltrimstr", "rtrimstr", "trimstr", "startswith", "endswith",
+                         "split", "contains", "inside", "test", "index", "rindex",
+                         "indices"):
+                yield f"{name}({literal(s)})", 2
+            yield f". + {literal(s)}", 2
+            yield f"{literal(s)} + .", 2
+        for sep in pool["separators"]:
+            yield f"split({literal(sep)})", 2
+            yield f"[splits({literal(sep)})]", 2
+    if kinds == {"number"}:
+        yield from ((s, 1) for s in NUMBER)
+        for n in pool["numbers"]:
+            for op in ("+", "-", "*", "/", "%"):
+                yield f". {op} {literal(n)}", 2
+            yield f"{literal(n)} - .", 2
+            yield f"{literal(n)} / .", 2
+            yield f"[range({literal(n)}; .)]", 2
+            yield f"[range(.; {literal(n)})]", 2
+    yield from ((s, 1) for s in ANY)
+    for c in pool["scalars"]:
+        yield f". == {literal(c)}", 2
+        yield f"select(. == {literal(c)})", 2
+        yield f"select(. != {literal(c)})", 2
+        if kinds <= {"array", "object", "string"}:
+            yield f"contains({literal(c)})", 2
+            yield f"index({literal(c)})", 2
+            yield f"indices({literal(c)})", 2
+        if isinstance(c, (int, float)) and not isinstance(c, bool):
+            for op in ("<", "<=", ">", ">="):
+                yield f"select(. {op} {literal(c)})", 2
+                yield f". {op} {literal(c)}", 2
+
+
+def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]:
+    """Steps over an array's elements: map, select, sort_by, group_by, ..."""
+    e = profile(elements)
+    inner: list[str] = []
+    for key in e["keys"]:
+        inner.append(field(key))
+    inner += ["length", "."]
+    for f in inner:
+        for name in ("map", "sort_by", "group_by", "unique_by", "min_by", "max_by"):
+            if f != "." or name == "map":
+                yield f"{name}({f})", 2
+        if f == ".":
+            continue
+        yield f"add({'.[]' + f if f.startswith('.') else '.[] | ' + f})", 3
+        yield f"[.[] | {f}]", 3
+    for key in e["keys"]:
+        for c in pool["scalars"]:
+            for op in ("==", "!=", ">", "<", ">=", "<="):
+                if op in ("==", "!=") or isinstance(c, (int, float)) and not isinstance(c, bool):
+                    yield f"map(select({field(key)} {op} {literal(c)}))", 4
+                    yield f".[] | select({field(key)} {op} {literal(c)})", 4
+        for k2 in e["keys"]:
+            if k2 != key:
+                yield f"sort_by({field(key)}, {field(k2)})", 3
+    for c in pool["scalars"]:
+        if isinstance(c, (int, float)) and not isinstance(c, bool):
+            for op in ("==", ">", "<", ">=", "<="):
+                yield f"map(select(. {op} {literal(c)}))", 3
+            for op in ("+", "-", "*", "/"):
+                yield f"map(. {op} {literal(c)})", 3
+        yield f"map(select(. != {literal(c)}))", 3
+    for s in pool["strings"]:
+        for name in ("startswith", "endswith", "ltrimstr", "rtrimstr", "trimstr", "test",
+                     "contains"):
+            yield f"[.[] | {name}({literal(s)})]", 3
+            yield f"map({name}({literal(s)}))", 3
+        yield f"map(has({literal(s)}))", 3
+    for n in pool["numbers"]:
+        yield f"map(has({literal(n)}))", 3
+        yield f"flatten({literal(n)})", 2
+        yield f"[limit({literal(n)}; .[])]", 3
+        yield f"[skip({literal(n)}; .[])]", 3
+        yield f"combinations({literal(n)})", 2
+        yield f"nth({literal(n)})", 2
+    for name in ("abs", "tostring", "tojson", "type", "length", "keys", "not", "add",
+                 "ascii_downcase", "ascii_upcase", "floor", "sqrt", "tonumber"):
+        yield f"map({name})", 2
+
+
+def constants(examples: list[tuple[Any, list[Any]]]) -> dict[str, list]:
+    """The constants worth trying: scalars of the outputs and inputs, keys, separators,
+    prefixes and suffixes that turn an input string into an output string."""
+    scalars: dict[str, Any] = {}
+    strings: dict[str, None] = {}
+    keys: dict[str, None] = {}
+
+    def walk(value: Any, depth: int, output: bool) -> None:
+        if isinstance(value, dict):
+            for k, v in list(value.items())[:MAX_KEYS]:
+                keys[k] = None
+                walk(v, depth + 1, output)
+        elif isinstance(value, list):
+            for v in value[:MAX_KEYS]:
+                walk(v, depth + 1, output)
+        elif len(scalars) < 24:
+            if isinstance(value, str) and len(value) > 40:
+                return
+            scalars.setdefault(literal(value), value)
+            if isinstance(value, str):
+                strings[value] = None
+
+    in_strings, out_strings = [], []
+    for given, outs in examples:
+        for out in outs:
+            walk(out, 0, True)
+            if isinstance(out, str):
+                out_strings.append(out)
+        walk(given, 0, False)
+        in_strings += _strings(given)
+    for s in in_strings:
+        for t in out_strings:
+            if t and s.endswith(t) and s != t:
+                strings[s[:-len(t)]] = None
+            if t and s.startswith(t) and s != t:
+                strings[s[len(t):]] = None
+    separators = [s for s in SEPARATORS if any(s in t for t in out_strings + in_strings)]
+    numbers = [v for v in scalars.values() if isinstance(v, (int, float))
+               and not isinstance(v, bool)]
+    for n in (0, 1, 2):
+        if n not in numbers:
+            numbers.append(n)
+    return {"scalars": list(scalars.values()), "strings": list(strings)[:16],
+            "keys": list(keys)[:MAX_KEYS], "separators": separators, "numbers": numbers[:8]}
+
+
+def _strings(value: Any) -> list[str]:
+    if isinstance(value, str):
+        return [value] if len(value) <= 40 else []
+    if isinstance(value, list):
+        return [s for v in value[:MAX_KEYS] for s in _strings(v)]
+    if isinstance(value, dict):
+        return [s for v in list(value.values())[:MAX_KEYS] for s in _strings(v)]
+    return []
