@@ -7,6 +7,7 @@ it."""
 from __future__ import annotations
 
 import argparse
+import codecs
 import glob
 import json
 import os
@@ -72,14 +73,15 @@ def run(args: argparse.Namespace) -> int:
         lines, ok = edit_in_place(program, args.files, args.dry_run)
         print("\n".join(lines))
         return 0 if ok else 5
-    files, unreadable = _readable(args.files)
+    reads = not args.null_input or READS_INPUTS.search(program)
+    files, unreadable = _readable(args.files) if reads else ([], False)  # as jq: read or not
     source = flags.named_source(args, files)
     if unreadable and not source:
         source = {"text": ""}  # jq goes on with no input at all
     elif not source and (not args.null_input or READS_INPUTS.search(program)):
-        source = {"text": sys.stdin.read()}  # -n too, when input or inputs read stdin
+        source = {"text": _stdin_text()}  # -n too, when input or inputs read stdin
     elif source.get("file") == "-" or source.get("file") == ["-"] * len(files):
-        source = {"text": sys.stdin.read()}  # "-" names stdin, as in jq
+        source = {"text": _stdin_text()}  # "-" names stdin, as in jq
     keywords = {**flags.query_keywords(args), **source, "positional": args.positional,
                 "color": _colour(args), "seq": args.seq}
     keywords.setdefault("timeout", 0)  # jq has no timeout: only --timeout sets one
@@ -93,8 +95,8 @@ def run(args: argparse.Namespace) -> int:
             return _shown(program, named, keywords, args, unreadable)
         return _streamed(program, named, keywords, args, unreadable)
     except JqMagicError as exc:
-        if unreadable:  # jq's status when a file could not be read, whatever came after
-            exc.exit_code = 2
+        if unreadable and exc.code != "INVALID_QUERY":  # jq compiles before it reads
+            exc.exit_code = 2  # jq's status when a file could not be read
         raise
 
 
@@ -110,22 +112,45 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
     jq's main.c writes them; what came before an error is written before it is raised."""
     from jqmagic.core.query import open_results
 
-    last, total = None, 0
+    last, total, error = None, 0, None
     with open_results(program, args=named, **{**keywords, "passthrough": True},
                       whole_files=True) as results:  # a big file read as jq reads it
         try:
             for text in results.texts():
                 _write(text, args)
                 last, total = text, total + 1
+        except JqMagicError as exc:
+            error = exc
         finally:
             for message in results.end.messages if results.end else ():
                 print(message, file=sys.stderr)
             sys.stdout.flush()
-    if unreadable:
-        return 2
-    if not args.exit_status or results.end.halted:
-        return 0
-    return 4 if not total else 1 if last in ("null", "false") else 0
+    status = _main_status(args, results.end, error, total, last)
+    if unreadable and (error is None or error.code != "INVALID_QUERY"):
+        status = 2  # a file could not be read (jq compiles before it reads)
+    if error is not None:
+        error.exit_code = status
+        raise error
+    return status
+
+
+def _main_status(args: argparse.Namespace, end: Any, error: JqMagicError | None,
+                 total: int, last: str | None) -> int:
+    """The exit status as jq's main.c computes it: the last input's (an error in an
+    earlier one is said, not counted), halt_error's code, and -e's kinds of output."""
+    if error is not None and not (end and (end.halted or end.run_error)):
+        return exit_status(error)  # compile errors, bad input, limits
+    if end and end.halted:
+        ret = error.exit_code if error is not None and error.exit_code is not None else 0
+    elif error is not None and end.run_error[2:] != [False]:
+        ret = 5  # the last input failed
+    else:
+        ret = -4 if not total else -1 if last in ("null", "false") else 0
+    if args.exit_status and ret == -4:
+        ret = 4 if not total else 1 if last in ("null", "false") else 0
+    elif args.exit_status:
+        ret = abs(ret)
+    return max(ret, 0) & 0xFF
 
 
 def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
@@ -183,6 +208,34 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
             continue
         kept.append(name)
     return kept, missing
+
+
+def _stdin_text() -> str:
+    """Standard input as jq's parser reads it: each invalid UTF-8 sequence one U+FFFD, as
+    ``jvp_utf8_next`` cuts it (an overlong form or a surrogate is one sequence, not one a
+    byte)."""
+    return sys.stdin.buffer.read().decode("utf-8", "jq-utf8")
+
+
+def _jq_replace(error: UnicodeDecodeError) -> tuple[str, int]:
+    """Where Python's decoder stops, the bytes jq's one U+FFFD stands for."""
+    data, start = error.object, error.start
+    first = data[start]
+    if not 0xC2 <= first <= 0xF4:  # an invalid byte, or a continuation out of place
+        return "\ufffd", start + 1
+    length = 4 if first >= 0xF0 else 3 if first >= 0xE0 else 2
+    at = start + 1
+    while at < start + length:  # the string's closing quote first: one U+FFFD up to it
+        if at >= len(data) or data[at] == 0x22:
+            return "\ufffd", at
+        at += 2 if data[at] == 0x5C else 1
+    at = start + 1
+    while at < start + length and 0x80 <= data[at] <= 0xBF:
+        at += 1
+    return "\ufffd", at
+
+
+codecs.register_error("jq-utf8", _jq_replace)
 
 
 def _named_args(args: argparse.Namespace) -> dict[str, Any]:

@@ -11,7 +11,8 @@ import pytest
 
 CASES = [
     # (id, args, stdin, stdout, exit status)
-    ("continues after an error", [". + 1"], '1 "x" 3', "2\n4\n", 5),
+    ("continues after an error", [". + 1"], '1 "x" 3', "2\n4\n", 0),  # the last input's
+    ("ends with an error", [". + 1"], '1 "x"', "2\n", 5),
     ("ascii output", ["-ac", "."], '{"a":"é"}', '{"a":"\\u00e9"}\n', 0),
     ("args", ["-nc", "$ARGS", "--args", "a", "b"], "", '{"positional":["a","b"],"named":{}}\n',
      0),

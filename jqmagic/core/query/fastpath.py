@@ -33,6 +33,7 @@ from jqmagic.core.query.doccache import (
 from jqmagic.core.query.protocol import QueryRequest
 from jqmagic.core.query.sink import Sink
 from jqmagic.core.settings import settings
+from jqmagic.core.sources.prepare import run_together
 
 _READ = 1 << 20
 
@@ -143,6 +144,8 @@ def _inputs(request: QueryRequest, names_files: bool) -> tuple[Streams, _AllLite
     elif source.kind in ("file", "payload"):
         paths = [str(payloads.find(source.spec).path)] if source.kind == "payload" else \
             sources.resolve_files(source.spec)
+        if run_together(paths):
+            raise NotMine("files whose text runs together as one stream")
         streams = [(path, _file_values(path, source.formats.for_path(path), cache, literals,
                                        names_files, i == len(paths) - 1))
                    for i, path in enumerate(paths)]

@@ -442,21 +442,25 @@ def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[
     """The results of every input in turn; as jq does, an error ends only its own input's
     results (reported with the rest: RunError names the first, once all are done)."""
     errors: list[str] = []
+    last_failed = False
     for value in values:
         try:
             yield from _results(program, value, flags)
+            last_failed = False
         except RunError as exc:
             errors.append(str(exc))
+            last_failed = True
     if errors:
-        raise failed_inputs(errors)
+        raise failed_inputs(errors, last_failed)
 
 
-def failed_inputs(errors: list[str]) -> RunError:
+def failed_inputs(errors: list[str], last_failed: bool = True) -> RunError:
     """The one error reported for inputs that failed each on its own: the first, counted
-    (kept as ``first`` and ``failed``, for runs joined from several workers)."""
+    (kept as ``first`` and ``failed``, for runs joined from several workers), and whether
+    the last input failed (``last_failed``: jq's exit status is the last input's)."""
     more = f" (and {len(errors) - 1} more input(s) failed)" if len(errors) > 1 else ""
     error = RunError(errors[0] + more)
-    error.first, error.failed = errors[0], len(errors)
+    error.first, error.failed, error.last_failed = errors[0], len(errors), last_failed
     return error
 
 

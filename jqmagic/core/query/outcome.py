@@ -29,7 +29,8 @@ def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
     """The end of a run libjq answered (``error``: how it stopped, if it did)."""
     sink.close()
     halted = isinstance(error, libjq.Halt)
-    run_error = [getattr(error, "first", str(error)), getattr(error, "failed", 1)] \
+    run_error = [getattr(error, "first", str(error)), getattr(error, "failed", 1),
+                 getattr(error, "last_failed", True)] \
         if isinstance(error, libjq.RunError) else None  # inputs failed each on its own
     if isinstance(error, libjq.CompileError):
         error = failures.compile_error(str(error), program)

@@ -133,26 +133,31 @@ def joined(replies: list[Reply], spills: list[str], keep: int | None,
     texts: list[bytes] = []
     total, messages, error, halted = 0, [], None, False
     run_errors: list[str] = []
+    last_failed = False  # in the last group (jq's exit status is the last input's)
     for count, (end, part) in enumerate(replies, 1):
         texts.extend(part)
         total += end.total
         messages += end.messages
         if end.error and end.run_error:
-            first, failed = end.run_error
+            first, failed, last_failed = end.run_error
             run_errors += [first] * failed
-        elif end.error or end.halted:  # a halt ends the run too
+            continue
+        last_failed = False
+        if end.error or end.halted:  # a halt ends the run too
             error, replies, spills = end.error, replies[:count], spills[:count]
             halted = end.halted
             break
+    run_error = None
     if error is None and run_errors:
         error = failures.run_error(str(libjq.failed_inputs(run_errors)), total).to_wire()
+        run_error = [run_errors[0], len(run_errors), last_failed]
     shown = texts if keep is None else texts[:keep]
     spilled = False
     if slot is not None and total > len(shown):
         _write_payload(slot, replies, spills)
         spilled = True
     return protocol.End(error=error, total=total, spilled=spilled, messages=messages,
-                        engine="parallel", halted=halted), shown
+                        engine="parallel", halted=halted, run_error=run_error), shown
 
 
 def _write_payload(slot: payloads.PayloadRef, replies: list[Reply],

@@ -301,7 +301,7 @@ class End:
     halted: bool = False  # the program stopped itself with halt / halt_error
     stopped: bool = False  # the caller asked it to stop
     retry: bool = False  # --parallel: only the whole files can tell what went wrong
-    run_error: list[Any] | None = None  # [first message, inputs failed]: later ones ran on
+    run_error: list[Any] | None = None  # [first message, inputs failed, the last one?]
 
     def to_wire(self) -> bytes:
         return _dumps({"type": "end", **_shallow(self)})

@@ -141,9 +141,11 @@ def _stream(programs: _Programs, request: QueryRequest, shape: Plan, files: list
             try:
                 for result in _file_results(programs, request.program, shape, path, beat):
                     sink.add(libjq.dump(result, flags).encode())
+                failed = False
             except libjq.RunError as exc:
                 errors.append(str(exc))
-        error = libjq.failed_inputs(errors) if errors else None
+                failed = True
+        error = libjq.failed_inputs(errors, failed) if errors else None
     except (libjq.CompileError, libjq.Halt) as exc:
         error = exc
     return ended(sink, error, programs.messages(), "stream", request.program)

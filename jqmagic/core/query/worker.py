@@ -37,6 +37,7 @@ from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.sink import Channel, Sink, Stopped
 from jqmagic.core.settings import settings
+from jqmagic.core.sources.prepare import run_together
 from jqmagic.core.words import term
 
 jv_documents = JvCache(lambda: fastpath.documents.size)
@@ -161,8 +162,11 @@ def _cached_inputs(stack: contextlib.ExitStack, source,
             or _events(run) or _READS_INPUTS.search(request.program)):
         return None
     values: list = []
+    paths = sources.resolve_files(source.spec)
+    if run_together(paths):  # jq reads the files as one stream: libjq reads them so
+        return None
     try:
-        for path in sources.resolve_files(source.spec):
+        for path in paths:
             values.extend(stack.enter_context(
                 jv_documents.values(path, source.formats.for_path(path))))
     except libjq.InputError:

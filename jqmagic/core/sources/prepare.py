@@ -113,10 +113,33 @@ def _temp(workdir: str, text: str) -> str:
 
 
 def convert(text: str, fmt: str, label: str) -> str:
-    """JSON text for libjq: JSONC without comments, YAML documents one per line."""
+    """JSON text for libjq: JSONC without comments, YAML documents one per line (each
+    line ended, so that a next file's first value never runs into the last)."""
     if fmt in ("json", "jsonl"):
         return text
     if fmt == "jsonc":
         return jsonc.to_json(text)
-    return "\n".join(dumps(doc) for doc in parse_yaml(text, label))
+    return "".join(dumps(doc) + "\n" for doc in parse_yaml(text, label))
+
+
+_BOM = b"\xef\xbb\xbf"
+_APART = frozenset(b' \t\n\r]}"')  # a file ending so ends its last token
+
+
+def run_together(paths: list[str]) -> bool:
+    """Whether jq, reading ``paths`` as one stream, may read them otherwise than one by
+    one (as the parsed-file caches hold them): a file but the last that ends inside a
+    token (``1`` then ``2`` is 12 to jq), or a later file that opens with a BOM (jq's
+    parse error: only the stream's first BOM is skipped)."""
+    for index, path in enumerate(paths if len(paths) > 1 else ()):
+        fd = open_file(path)
+        try:
+            size = os.fstat(fd).st_size
+            if index and os.pread(fd, 3, 0) == _BOM:
+                return True
+            if index < len(paths) - 1 and size and os.pread(fd, 1, size - 1)[0] not in _APART:
+                return True
+        finally:
+            os.close(fd)
+    return False
 
