@@ -24,6 +24,7 @@ _LAZY = {
     "query": "jqmagic.core.query", "ShapeResult": "jqmagic.core.shape",
     "shape": "jqmagic.core.shape", "patch": "jqmagic.core.patch",
     "payload": "jqmagic.core.payloads", "check": "jqmagic.teach",
+    "explain": "jqmagic.core.explain", "suggest": "jqmagic.core.suggest",
     # SchemaBrowser needs anywidget: never imported by ``import jqmagic``
     "SchemaBrowser": "jqmagic.widget",
 }
@@ -38,6 +39,7 @@ __all__ = [
     "__version__",
     "check",
     "clear_cache",
+    "explain",
     "fetch",
     "load_ipython_extension",
     "patch",
@@ -45,6 +47,7 @@ __all__ = [
     "query",
     "search",
     "shape",
+    "suggest",
 ]
 
 

@@ -9,8 +9,8 @@ import jqmagic
 def test_all_is_pinned():
     assert sorted(jqmagic.__all__) == [
         "FetchResult", "JqMagicError", "QueryResult", "SchemaBrowser", "SearchResults",
-        "ShapeResult", "__version__", "check", "clear_cache", "fetch", "load_ipython_extension",
-        "patch", "payload", "query", "search", "shape"]
+        "ShapeResult", "__version__", "check", "clear_cache", "explain", "fetch",
+        "load_ipython_extension", "patch", "payload", "query", "search", "shape", "suggest"]
     for name in jqmagic.__all__:
         assert hasattr(jqmagic, name), name
 
