@@ -173,3 +173,20 @@ def test_bindings_in_any_order_as_jq(bindings, positional, folder):
         argv += [option, name, value]
     argv += [w for words in positional for w in words]
     same_as_jq(argv, "", folder)
+
+
+# A big file streams in every spelling of a streamable form (--stream-eval forces the
+# streamed pass, which refuses a program that does not stream): the answer is jq's.
+WALKS = [".readings[].v", ".readings[] | .v", ".readings | .[] | .v", ".readings | .[].v",
+         '.["readings"][]["v"]', ".readings[] .v", ". | .readings[] | .v"]
+FORMS = ["[{}] | add", "{}", "first({})", "limit(2; {})", "[{}] | length", "[{} | . * 2]"]
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize("program", [form.format(walk) for form in FORMS for walk in WALKS])
+def test_every_spelling_of_a_streamable_form_streams(program, tmp_path):
+    doc = tmp_path / "readings.json"
+    doc.write_text('{"readings": [{"v": 1.50}, {"v": 2}, {"v": 1E+2}], "n": 1}')
+    expected = dropin.jq(["-c", program, str(doc)], "")
+    got = dropin.jqmagic(["--stream-eval", "-c", program, str(doc)], "")
+    assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr

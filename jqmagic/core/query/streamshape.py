@@ -11,11 +11,14 @@ A streamable program is a path of literal keys and indexes into the document, th
   elements are counted, not kept) and ``PATH | TAIL`` when PATH goes through an index
   (``.[N]``: one element is kept); ``.[K]`` and ``.[N]`` are such paths.
 
-F and TAIL are any jq text that reads no other input (no ``input``/``inputs``).
+F and TAIL are any jq text that reads no other input (no ``input``/``inputs``). Every
+spelling of a walk over literal steps is the same walk: ``.a[].v``, ``.a[] | .v``,
+``.a | .[] | .v`` and ``.a | .[].v`` are PATH ``.a``, then F ``.v`` on each element.
 """
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 
 from jqmagic.core.jqlang.errors import NotMine
@@ -57,15 +60,17 @@ def _plan(text: str, tokens: list[Token]) -> Plan | None:
     head, rest = _split(text, tokens, "|")
     if head is None:
         return None
-    tail = _text(text, rest) if rest else None
     node = parse(_text(text, head))
-    path = _path(node)
-    if path is not None:
-        return _lookup(path, tail or ".")
-    if node == ("call", "length", ()) and tail is None:
+    if node == ("call", "length", ()) and not rest:
         return Plan((), "value", tail="length")
-    if node[0] == "iterate" and (path := _path(node[1])) is not None:
-        return Plan(path, "each", each=tail or ".")
+    chain = _chain(text, head, rest)
+    if chain is not None:
+        path, each, rest = chain
+        tail = _text(text, rest) if rest else None
+        if each is None:
+            return _lookup(path, tail or ".")
+        return Plan(path, "each", each=_then(each, tail))
+    tail = _text(text, rest) if rest else None
     inner = _inside(head)
     if inner is None:
         return None
@@ -92,29 +97,65 @@ def _lookup(path: tuple[Step, ...], tail: str) -> Plan | None:
 
 def _wrapped(text: str, inner: list[Token], mode: str, tail: str | None,
              count: int = 0) -> Plan | None:
-    """``[INNER]``, ``first(INNER)`` or ``limit(N; INNER)`` when INNER is ``PATH[] | F``."""
+    """``[INNER]``, ``first(INNER)`` or ``limit(N; INNER)`` when INNER is ``PATH[] | F``
+    in any of its spellings."""
     head, rest = _split(text, inner, "|")
-    if head is None:
+    chain = None if head is None else _chain(text, head, rest)
+    if chain is None or chain[1] is None:
         return None
-    node = parse(_text(text, head))
-    if node[0] != "iterate" or (path := _path(node[1])) is None:
-        return None
-    return Plan(path, mode, each=_text(text, rest) if rest else ".", tail=tail, count=count)
+    path, each, rest = chain
+    return Plan(path, mode, each=_then(each, _text(text, rest) if rest else None),
+                tail=tail, count=count)
 
 
-def _path(node: tuple) -> tuple[Step, ...] | None:
-    """The literal steps of ``.a.b[0]["c"]``, or None for anything else."""
-    steps: list[Step] = []
-    while node[0] in ("field", "index"):
+def _chain(text: str, head: list[Token], rest: list[Token]
+           ) -> tuple[tuple[Step, ...], str | None, list[Token]] | None:
+    """The leading pipe stages that only walk literal steps, as one walk: ``.a[].v``,
+    ``.a[] | .v``, ``.a | .[] | .v`` and ``.a | .[].v`` all are PATH ``.a``, each element
+    then F ``.v``; the path alone (F None) when no step iterates; what is left after.
+    None when the first stage is something else."""
+    steps = _steps(parse(_text(text, head)))
+    if steps is None:
+        return None
+    while rest:
+        stage, after = _split(text, rest, "|")
+        more = None if stage is None else _steps(parse(_text(text, stage)))
+        if more is None:
+            break
+        steps, rest = steps + more, after
+    if None not in steps:
+        return tuple(steps), None, rest
+    at = steps.index(None)
+    return tuple(steps[:at]), "." + "".join(_step_text(s) for s in steps[at + 1:]), rest
+
+
+def _steps(node: tuple) -> list[Step | None] | None:
+    """The literal steps of ``.a.b[0]["c"][]`` (None for an iteration), or None for
+    anything else (an index computed from the input, ``?``, a slice...)."""
+    steps: list[Step | None] = []
+    while node[0] in ("field", "index", "iterate"):
         if node[0] == "field":
             steps.append(node[2])
+        elif node[0] == "iterate":
+            steps.append(None)
         elif node[2][0] == "literal" and (type(node[2][1]) is str or (
                 type(node[2][1]) is int and node[2][1] >= 0)):
             steps.append(node[2][1])
         else:
             return None
         node = node[1]
-    return tuple(reversed(steps)) if node == ("dot",) else None
+    return list(reversed(steps)) if node == ("dot",) else None
+
+
+def _step_text(step: Step | None) -> str:
+    return "[]" if step is None else f"[{json.dumps(step)}]"
+
+
+def _then(each: str, tail: str | None) -> str:
+    """F, then the stages after it (on each element)."""
+    if tail is None:
+        return each
+    return tail if each == "." else f"{each} | {tail}"
 
 
 def _split(text: str, tokens: list[Token], sep: str) -> tuple[list[Token] | None, list[Token]]:
