@@ -339,3 +339,19 @@ def test_json_inspect_summarises_nested_key_lists(tmp_path):
     assert json.loads(follow["output"]) == [f"d{i}" for i in range(20, 40)]
     whole = ok("json_inspect", {"filePath": str(path), "path": "/definitions", "depth": 0})
     assert len(whole["keys"]) == 100 and whole["keyCount"] == 150
+
+
+@pytest.mark.parametrize(("tool", "request_"), [
+    ("query_yaml", {"file_path": "stream.yaml", "yq_expression": ".n"}),
+    ("query_json", {"file_path": "rows.jsonl", "jq_expression": ".n"}),
+    ("jq", {"file": "rows.jsonl", "query": ".n", "compact": True}),
+])
+def test_the_next_step_over_a_stream_takes_every_input(tmp_path, tool, request_):
+    (tmp_path / "stream.yaml").write_text("".join(f"---\nn: {i}\n" for i in range(150)))
+    (tmp_path / "rows.jsonl").write_text("".join(f'{{"n": {i}}}\n' for i in range(150)))
+    request_ = {k: str(tmp_path / v) if k in ("file", "file_path") else v
+                for k, v in request_.items()}
+    first = ok(tool, request_)
+    assert first["next_arguments"]["slurp"] is True and "null input" not in first["message"]
+    rest = ok(tool, {**request_, **first["next_arguments"]})
+    assert [int(v) for v in rest["output"].splitlines()] == list(range(100, 150))
