@@ -43,7 +43,8 @@ def fill(folder: Path, name: str, param: str, text: str) -> dict:
                            "dryRun": True},
             "read_file": {"file_path": notes},
             "web_fetch": {"url": "http://127.0.0.1:9/"},
-            "web_search_brave": {"query": "jq"}, "web_search_google": {"query": "jq"}}[name]
+            "web_search_brave": {"query": "jq"},
+            "web_search_google": {"query": "jq"}}.get(name, {})  # a newer tool: its own
     schema = tools()[name].parameters["properties"].get(param, {})
     kind = schema.get("type")
     if param == "args" or kind == "object":
