@@ -153,6 +153,10 @@ QUERY = (
            faces=(MAGIC,)),
     _value(("-o", "--out"), "out", "store every value in this Python variable",
            metavar="VAR", faces=(MAGIC,)),
+    _switch(("--explain",), "explain", "run the program stage by stage on the input and show "
+            "what each stage took, gave, dropped, where null and errors came from"),
+    _switch(("--suggest",), "suggest", "find jq programs: FILTER is the output wanted (JSON; "
+            "%%jq: the cell), SOURCE the input", faces=(MAGIC,)),
 )
 
 # What only the command line has: jq's output forms, exit status and program sources.
@@ -262,7 +266,8 @@ SEARCH = (
 
 # Keywords a face reads itself rather than passing to query().
 FACE_ONLY = {"arg", "argjson", "to", "out", "clear_cache", "force_file", "force_var",
-             "force_url", "text", "exec", "payload", "in_place", "dry_run"} | {
+             "force_url", "text", "exec", "payload", "in_place", "dry_run", "explain",
+             "suggest"} | {
                  f.keyword for f in JQ_CLI}
 
 

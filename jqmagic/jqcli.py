@@ -68,11 +68,7 @@ def run(args: argparse.Namespace) -> int:
     shared_worker().warm()
     program = _program(args)
     if args.in_place:
-        from jqmagic.core.patch.inplace import edit_in_place
-
-        lines, ok = edit_in_place(program, args.files, args.dry_run)
-        print("\n".join(lines))
-        return 0 if ok else 5
+        return _in_place(program, args)
     reads = not args.null_input or READS_INPUTS.search(program)
     files, unreadable = _readable(args.files) if reads else ([], False)  # as jq: read or not
     source = flags.named_source(args, files)
@@ -90,6 +86,12 @@ def run(args: argparse.Namespace) -> int:
     except JqMagicError as exc:  # a bad --argjson / --slurpfile is a usage error to jq
         exc.exit_code = 2
         raise
+    if args.explain:  # the stages as an indented text view, not jq's output
+        from jqmagic.core.explain import explain
+
+        print(explain(program, args=named, slurp=args.slurp, null_input=args.null_input,
+                      timeout=keywords["timeout"], **source).text)
+        return 0
     try:
         if _bounded_view(args):
             return _shown(program, named, keywords, args, unreadable)
@@ -98,6 +100,57 @@ def run(args: argparse.Namespace) -> int:
         if unreadable and exc.code != "INVALID_QUERY":  # jq compiles before it reads
             exc.exit_code = 2  # jq's status when a file could not be read
         raise
+
+
+def _in_place(program: str, args: argparse.Namespace) -> int:
+    """``-i``: each file edited on its own; a program that asks ``input_filename`` or
+    ``input_line_number`` hears what jq says reading that file alone."""
+    from jqmagic.core.patch.inplace import edit_in_place
+
+    if not _READS_CONTEXT.search(program):
+        lines, ok = edit_in_place(program, args.files, args.dry_run)
+    else:
+        lines, ok = [], True
+        for path in _each_file(args.files):
+            some, fine = edit_in_place(_as_read(program, path), [path], args.dry_run)
+            if not fine and any("INVALID_QUERY" in line for line in some):
+                some, fine = edit_in_place(program, [path], args.dry_run)  # jq's columns
+            lines, ok = lines + some, ok and fine
+    print("\n".join(lines))
+    return 0 if ok else 5
+
+
+_READS_CONTEXT = re.compile(r"\binput_(filename|line_number)\b")
+
+
+def _each_file(names: list[str]) -> list[str]:
+    """The files the names and globs name (a missing one kept, for its edit to say so)."""
+    from jqmagic.core.sources.files import resolve_files
+
+    found = []
+    for name in names:
+        try:
+            found += resolve_files(name)
+        except JqMagicError:
+            found.append(name)
+    return found
+
+
+def _as_read(program: str, path: str) -> str:
+    """``program`` with ``input_filename`` and ``input_line_number`` as jq gives them
+    after reading the one value of ``path`` (lines are counted as jq's reader takes
+    them: every line up to the value's end, and that line when it is ended). The
+    definitions go before it on its first line, so that its lines stay jq's."""
+    from jqmagic.core.sources.files import read_text
+
+    try:
+        text = read_text(path)
+    except JqMagicError:
+        text = ""
+    end = len(text.rstrip(" \t\n\r"))
+    lines = text.count("\n", 0, end) + ("\n" in text[end:])
+    return (f"def input_filename: {json.dumps(path)}; def input_line_number: {lines}; "
+            f"{program}")
 
 
 def _bounded_view(args: argparse.Namespace) -> bool:

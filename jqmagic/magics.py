@@ -166,6 +166,16 @@ class JqMagic(Magics):
 
             lines, _ = self.run_core(edit_in_place, program, words, args.dry_run, "notebook")
             return Text("\n".join(lines))
+        if args.explain or args.suggest:  # the stages (a mime bundle), or programs found
+            from jqmagic.core.explain import explain
+            from jqmagic.core.suggest import suggest_for
+
+            source = self.source_kwargs(args, words)
+            if args.suggest:
+                return self.run_core(suggest_for, program, **source)
+            return self.run_core(explain, program, args=self.run_core(flags.jq_args, args),
+                                 slurp=args.slurp, null_input=args.null_input,
+                                 timeout=args.timeout, **source)
         keywords = {**flags.query_keywords(args), **self.source_kwargs(args, words)}
         keywords["passthrough"] = args.passthrough or args.out is not None or args.to == "df"
         if not keywords["passthrough"]:  # the notebook shows a bounded view; -o gets it all

@@ -57,6 +57,10 @@ def jq(
     compact: Annotated[bool, Param(
         "One line per result, no indentation (jq's compact output).")] = False,
     timeout: Annotated[float, _TIMEOUT] = 30,
+    explain: Annotated[bool, Param(
+        "Instead of the results, run the query stage by stage and return each stage's "
+        "counts in and out, a few values, the inputs a select dropped and where a null or "
+        "an error came from (a bounded explanation).")] = False,
 ) -> dict[str, Any]:
     r"""Query and transform JSON with jq syntax, from a file, inline JSON or a kept payload.
 
@@ -87,6 +91,12 @@ def jq(
                            "or 'payload' (or null_input=true).",
                            'e.g. {"query": ".name", "file": "data.json"}.')
     source = {"text" if name == "input" else name: spec for name, spec in given.items()}
+    if explain:
+        from jqmagic.core.explain import explain as explained
+
+        return {"success": True, "explanation": explained(
+            query, slurp=slurp, null_input=null_input, args=args, timeout=timeout,
+            **source).to_dict()}
     several = bool(payload or exec or input or not _single_json(file)) and not null_input
     caller = Caller("jq", "query", query, slurp, several)
     return answer(with_comments(run_query, query, raw=raw, compact=compact, timeout=timeout,
@@ -286,6 +296,34 @@ def _more_keys(node: dict[str, Any], file: str) -> dict[str, Any]:
         stack.extend((child, [*tokens, key]) for key, child in
                      (part.get("children") or {}).items() if isinstance(child, dict))
     return {}
+
+
+class Example(TypedDict):
+    """One input and the output wanted from it."""
+
+    input: Annotated[str | JsonValue | None, Param("A JSON value the program reads.")]
+    output: Annotated[str | JsonValue | None, Param("The JSON value it should give.")]
+
+
+@tool()
+def jq_suggest(
+    examples: Annotated[list[Example], Param(
+        "One or more examples; the program must turn each input into its output.")],
+    timeout: Annotated[float, Param("Seconds to search.", minimum=1, maximum=30)] = 5,
+) -> dict[str, Any]:
+    """Find the shortest jq programs that turn each example input into its output.
+
+    A search over jq's grammar (no guessing): every program returned was run by jq on
+    every example. Use it when you know the output you want but not the filter; then
+    run the program with the jq tool. Nothing found: give another example or more time.
+
+    Examples:
+    - A field: examples=[{"input": {"user": {"name": "ada"}}, "output": "ada"}]
+    - Sort: examples=[{"input": [3, 1, 2], "output": [1, 2, 3]}]
+    """
+    from jqmagic.core.suggest import suggest
+
+    return {"success": True, **suggest(examples=examples, timeout=timeout).to_dict()}
 
 
 class Match(TypedDict):

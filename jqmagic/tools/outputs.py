@@ -45,6 +45,14 @@ _QUERY = {
     "next_arguments": _described({"type": "object"},
                                  "The arguments to change in this tool's next call to get "
                                  "the next results."),
+    "explanation": _described({"type": "object"}, "With explain: each stage's counts, "
+                              "samples, drops, and where null or an error came from."),
+}
+_SUGGEST = {
+    "programs": {"type": "array", "items": {"type": "object", "properties": {
+        "program": _STR, "cost": _INT, "reads_input": _BOOL}}},
+    "seconds": {"type": "number"}, "tried": {"type": "object"}, "examples": _INT,
+    "timeout": {"type": "number"},
 }
 _SHAPE = {
     "path": _STR, "type": _STR, "keys": {"type": "array", "items": _STR}, "keyCount": _INT,
@@ -78,7 +86,7 @@ _SEARCH = {
 }
 FIELDS: dict[str, dict[str, Any]] = {
     "jq": _QUERY, "query_json": _QUERY, "query_yaml": _QUERY, "json_inspect": _SHAPE,
-    "json_patch": _PATCH, "read_file": _LINES, "web_fetch": _FETCH,
+    "json_patch": _PATCH, "read_file": _LINES, "jq_suggest": _SUGGEST, "web_fetch": _FETCH,
     "web_search_brave": _SEARCH, "web_search_google": _SEARCH,
 }
 

@@ -11,8 +11,8 @@ import pytest
 
 from tests.web_servers import BRAVE_KEY, fake_brave
 
-NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "json_patch", "read_file",
-         "web_fetch", "web_search_brave", "web_search_google"]
+NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "jq_suggest", "json_patch",
+         "read_file", "web_fetch", "web_search_brave", "web_search_google"]
 
 
 

@@ -9,8 +9,8 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
 from jqmagic.tools.schema import validate
 
-NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "json_patch", "read_file",
-         "web_fetch", "web_search_brave", "web_search_google"]
+NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "jq_suggest", "json_patch",
+         "read_file", "web_fetch", "web_search_brave", "web_search_google"]
 
 # The parameters of the web tools spec (tool-schemas), copied from its --schema outputs.
 DOMAINS = {"type": "array", "items": {"type": "string"}}
@@ -39,7 +39,8 @@ SPEC_REQUIRED = {"web_search_brave": ["query"], "web_search_google": ["query"],
                  "web_fetch": ["url"], "jq": ["query"], "json_inspect": ["filePath"],
                  "json_patch": ["filePath", "operation"],
                  "query_json": ["file_path", "jq_expression"],
-                 "query_yaml": ["file_path", "yq_expression"], "read_file": ["file_path"]}
+                 "query_yaml": ["file_path", "yq_expression"], "read_file": ["file_path"],
+                 "jq_suggest": ["examples"]}
 
 
 def test_every_tool_is_defined_in_order():

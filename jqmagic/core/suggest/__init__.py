@@ -9,13 +9,14 @@ verified in libjq 1.8.2.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.explain import child
 from jqmagic.core.suggest.render import Suggestions
 
-__all__ = ["Suggestions", "suggest"]
+__all__ = ["Suggestions", "suggest", "suggest_for"]
 
 _MISSING = object()
 
@@ -34,6 +35,33 @@ def suggest(input: Any = _MISSING, output: Any = _MISSING, *,  # noqa: A002 - it
     answer = child.call({"op": "suggest", "examples": pairs, "seconds": timeout,
                          "limit": max(1, limit)}, timeout + 30, "Searching for a program")
     return Suggestions({**answer, "examples": len(pairs), "timeout": timeout})
+
+
+def suggest_for(output_text: str, source: Any = None, *, timeout: float = 5.0,
+                **source_keywords: Any) -> Suggestions:
+    """``%jq --suggest``: programs turning the one value of a source (as
+    :func:`jqmagic.query` names it) into the JSON values of ``output_text``."""
+    from jqmagic.core.query import query
+
+    wanted, decoder, at = [], json.JSONDecoder(), 0
+    text = output_text.strip()
+    while at < len(text):
+        try:
+            value, at = decoder.raw_decode(text, at)
+        except ValueError as exc:
+            raise JqMagicError("INVALID_JSON", f"The output wanted is not JSON: {exc}.",
+                               "With --suggest, FILTER (or the cell) is the output wanted, "
+                               "as JSON values, e.g. %jq --suggest '\"ada\"' users.json") \
+                from None
+        wanted.append(value)
+        while at < len(text) and text[at].isspace():
+            at += 1
+    inputs = query(".", source, **source_keywords).values
+    if len(inputs) != 1:
+        raise JqMagicError("INVALID_ARGUMENT", f"--suggest needs one input value, not "
+                           f"{len(inputs)}.", "Give a source holding one JSON value (or "
+                           "call jqmagic.suggest(examples=[...]) with several examples).")
+    return suggest(inputs[0], outputs=wanted, timeout=timeout)
 
 
 def _examples(given: Any, output: Any, outputs: list | None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import heapq
 import itertools
 import json
+import re
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -76,8 +77,25 @@ def run(text: str, streams) -> tuple | None:
     return tuple(out)
 
 
+_STEP = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])\Z")
+_TERM = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])+\Z")
+_GENERIC = ("..", "min", "max", "first", "last", "add", "[]", "flatten", "implode",
+            "unique", "tostring", "length", "join", "index", "type")
+
+
 def _pipe(left: str, right: str) -> str:
-    return right if left == "." else f"{left} | {right}"
+    """``left | right``; ``.a | .b`` written ``.a.b``."""
+    if left == ".":
+        return right
+    if _TERM.match(left) and _STEP.match(right):
+        return left + right[1:] if right.startswith(".[") else left + right
+    return f"{left} | {right}"
+
+
+def _generic(text: str) -> int:
+    """How many steps of ``text`` say little about the data (``..``, ``min``, ``.[]``...):
+    among programs of one cost, the ones naming fields and indices read better."""
+    return sum(text.count(word) for word in _GENERIC) + 2 * text.count("..")
 
 
 class Search:
@@ -308,7 +326,7 @@ def ranked(found) -> list[Entry]:
     itself answers (the step changed nothing the examples show)."""
     texts = {e.text for e in found}
     kept = [e for e in found if not any(e.text.startswith(t + " | ") for t in texts)]
-    return sorted(kept, key=lambda e: (e.const, e.cost, len(e.text)))
+    return sorted(kept, key=lambda e: (e.const, e.cost, _generic(e.text), len(e.text)))
 
 
 def _inverses(left: list, want: list, numbers: bool):

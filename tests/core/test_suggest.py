@@ -1,0 +1,74 @@
+"""suggest(): programs from examples, each verified in libjq; honest when nothing fits."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.suggest import suggest
+from jqmagic.core.suggest.search import Search, _pipe, ranked
+from jqmagic.core.suggest.verify import answer, outputs
+
+
+def best(examples, seconds=5.0) -> str | None:
+    found = answer({"examples": examples, "seconds": seconds, "limit": 3})["programs"]
+    return found[0]["program"] if found else None
+
+
+@pytest.mark.parametrize(("given", "wanted", "program"), [
+    ({"foo": 42, "bar": "x"}, [42], ".foo"),
+    ([{"name": "JSON"}, {"name": "XML"}], ["JSON", "XML"], ".[].name"),
+    ([1, 2, 3], [[2, 3, 4]], "map(. + 1)"),
+    (["a", "b", "c"], ["a, b, c"], 'join(", ")'),
+    ({"a": 1, "b": 2}, [3], "add"),
+    ([{"x": 1}, {"x": 2}], [[{"a": 1}, {"a": 2}]], "map({a: .x})"),
+    ([3, 1, 2], [[1, 2, 3]], "sort"),
+    ({"user": "ada", "titles": ["a", "b"]}, [{"ada": ["a", "b"]}], "{(.user): .titles}"),
+])
+def test_finds_a_program_for_each_kind_of_goal(given, wanted, program):
+    found = best([[given, wanted]])
+    assert found == program
+    assert outputs(found, given) == wanted  # libjq's own answer
+
+
+def test_several_examples_rule_out_what_one_allows():
+    one = best([[{"a": 1, "b": 2}, [2]]])
+    both = best([[{"a": 1, "b": 2}, [2]], [{"a": 5, "b": 9}, [9]]])
+    assert both == ".b" and one is not None
+
+
+def test_nothing_found_is_said_with_what_was_tried():
+    found = suggest({"a": 1}, "zebra-42", timeout=1)
+    assert found.programs == [] or not found.programs[0]["reads_input"]
+    text = found.message
+    assert ("Nothing found within 1 s" in text or "Only constants fit" in text)
+    assert "programs" in text and found.data["tried"]["programs"] > 100
+
+
+def test_search_keeps_its_deadline():
+    started = time.monotonic()
+    Search([[list(range(50)), ["no such thing"]]], time.monotonic() + 1).run()
+    assert time.monotonic() - started < 2.5
+
+
+def test_ranking_and_fused_steps():
+    assert _pipe(".user", ".name") == ".user.name"
+    assert _pipe(".a", ".[0]") == ".a[0]" and _pipe("keys", ".[0]") == "keys | .[0]"
+    from jqmagic.core.suggest.search import Entry
+    found = ranked([Entry(2, "[..] | min", ()), Entry(2, ".a.b", ()), Entry(3, ".a.b | abs", ()),
+                    Entry(1, '"x"', (), const=True)])
+    assert [e.text for e in found] == [".a.b", "[..] | min", '"x"']
+
+
+def test_bad_arguments_are_coded_errors():
+    with pytest.raises(JqMagicError) as none:
+        suggest({"a": 1})
+    assert none.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(JqMagicError) as bad:
+        suggest(examples=[{"input": 1}])
+    assert bad.value.code == "INVALID_ARGUMENT"
+    with pytest.raises(JqMagicError) as slow:
+        suggest(1, 2, timeout=0)
+    assert slow.value.code == "INVALID_ARGUMENT"
