@@ -14,6 +14,11 @@ from jqmagic.core.jqlang.state import state
 
 _FLOATISH = re.compile(rb"[0-9][.eE]")
 _ZERO = re.compile(rb"(?<![0-9.eE+-])-?0(?![0-9.eE])")
+# Where orjson's text of a double may differ from jq's (an exponent, |x| < 1e-4, a whole
+# double past 2^53, -0.0), and orjson's tokens then: a string (kept whole: digits inside it
+# are text) or a double
+_DIFFERENT = re.compile(rb"[0-9][eE]|0\.0000|[0-9]{16}\.|-0\.0(?![0-9])")
+_TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]+|-?[0-9]+\.[0-9]+)')
 
 
 class Printer:
@@ -43,13 +48,27 @@ class Printer:
                 data = orjson.dumps(value, option=self.option)
             except TypeError:  # an integer past 64 bits
                 data = None
-        if data is None or _FLOATISH.search(data):
+        if data is None:
             return self._precise(value)
+        if _FLOATISH.search(data):  # doubles: orjson's text is jq's, but for a few forms
+            facts = self.literals.facts
+            if "odd" in facts or "long" in facts:
+                return self._precise(value)
+            if _DIFFERENT.search(data) or ("zero" in facts and b"0.0" in data):
+                data = _TOKEN.sub(self._jq_number, data)
         if b"\x7f" in data:
             data = data.replace(b"\x7f", b"\\u007f")
         if self.literals.negative_zero and _ZERO.search(data):
             raise NotMine("a -0 literal may be printed")
         return data.decode()
+
+    def _jq_number(self, match: re.Match) -> bytes:
+        """A string token as it is; a double's as jq prints it (orjson writes the shortest
+        text that reads back as the same double, so ``float`` of it is the value)."""
+        number = match[1]
+        if number is None:
+            return match[0]
+        return number_text(float(number), self.literals).encode()
 
     def _precise(self, value: Any) -> str:
         out: list[str] = []
