@@ -86,13 +86,21 @@ def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
         bound = inputbind.bind(request.program, names, run.null_input)
         if bound is not None:
             if kind not in ("file", "null") or (bound.reads_inputs and (
-                    kind == "null" or not run.cache)) or \
+                    kind == "null" or not run.cache or _over_budget(request))) or \
                     (bound.names_files and (kind != "file" or sandbox.enabled())):
                 return None, None  # libjq's file names (<stdin>...), or inputs not kept
             return bound.program, bound
     if run.null_input and kind != "null":
         return None, None
     return compile_subset(request.program, names), None
+
+
+def _over_budget(request: QueryRequest) -> bool:
+    """Whether a file of the request is bigger than the document budget: every input held
+    at once would be more than the cache may keep (libjq reads them one by one)."""
+    spec = request.source.source().spec
+    return any(os.path.getsize(path) > settings.doc_cache_bytes
+               for path in sources.resolve_files(spec))
 
 
 def _environment(args: dict[str, Any]) -> dict[str, Any] | None:

@@ -129,3 +129,43 @@ def test_bind_places():
     assert not reads("def first(f): f, f; first(inputs)")
     assert inputbind.bind("[inputs]", frozenset(), False) is None  # jq runs it per input
     assert inputbind.bind(".input", frozenset(), True) is None  # no reader
+
+
+def test_a_changed_file_is_read_again(files):
+    assert query("[inputs] | length", "a.jsonl", null_input=True).text == "3"
+    (files / "a.jsonl").write_text('{"id":1}\n{"id":2}\n{"id":3}\n{"id":4}\n')
+    assert query("[inputs] | length", "a.jsonl", null_input=True).text == "4"
+
+
+def test_bom_and_crlf(files, engines):
+    (files / "w.jsonl").write_bytes(b'\xef\xbb\xbf{"a":1}\r\n{"a":2}\r\n')
+    assert query("[inputs.a] | add", "w.jsonl", null_input=True).text == "3"
+    assert engines == [True]
+
+
+def test_over_the_budget_libjq_reads_inputs(files, engines, monkeypatch):
+    from jqmagic.core.settings import settings
+
+    monkeypatch.setattr(settings, "doc_cache_bytes", 10)
+    assert query("reduce inputs as $x (0; . + 1)", "a.jsonl", null_input=True).text == "3"
+    assert engines == [False]
+    assert doccache.documents.size == 0
+
+
+def test_yaml_stream_cached_once(files, engines, monkeypatch):
+    (files / "m.yaml").write_text("# a comment\nbase: &b {x: 1}\nk: {<<: *b, y: on}\n---\n"
+                                  "k: {x: 2, y: 010}\n")
+    parsed: list[str] = []
+    real = doccache.load_file
+    monkeypatch.setattr(doccache, "load_file", lambda path, fmt, handle=None: (
+        parsed.append(fmt), real(path, fmt, handle))[1])
+    assert query("[inputs.k]", "m.yaml", null_input=True, compact=True).text == \
+        '[{"x":1,"y":true},{"x":2,"y":8}]'
+    assert query(".k.y", "m.yaml", compact=True).text == "true\n8"
+    assert parsed == ["yaml"] and engines == [True, True]
+
+
+def test_yaml_number_orjson_cannot_write_goes_to_libjq(files, engines):
+    (files / "big.yaml").write_text("n: 123456789012345678901234567890\n")
+    assert query(".n", "big.yaml").text == "123456789012345678901234567890"
+    assert engines == [False]
