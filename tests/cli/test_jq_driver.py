@@ -5,6 +5,7 @@ byte for byte), generated where the class is a family."""
 from __future__ import annotations
 
 import itertools
+import json
 import os
 
 import pytest
@@ -190,3 +191,37 @@ def test_every_spelling_of_a_streamable_form_streams(program, tmp_path):
     expected = dropin.jq(["-c", program, str(doc)], "")
     got = dropin.jqmagic(["--stream-eval", "-c", program, str(doc)], "")
     assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr
+
+
+def test_input_filename_names_the_users_yaml_and_jsonc_files(folder):
+    names = [str(folder / n) for n in ("doc.yaml", "doc.jsonc", "ok.json")]
+    got = dropin.jqmagic(["-c", "[input_filename, .]", *names], "")
+    assert got.stdout.decode().splitlines() == [
+        json.dumps([names[0], {"a": 1, "b": [2]}], separators=(",", ":")),
+        json.dumps([names[1], {"a": 1}], separators=(",", ":")),
+        json.dumps([names[2], {"x": 1}], separators=(",", ":"))], got.stderr
+
+
+def test_input_filename_of_yaml_is_the_users_in_the_sandbox_too(folder, monkeypatch):
+    from jqmagic.core.settings import settings
+
+    monkeypatch.setattr(settings, "sandbox", True)
+    monkeypatch.setattr(settings, "allowed_roots", (str(folder),))
+    names = [str(folder / n) for n in ("doc.yaml", "ok.json")]
+    got = dropin.jqmagic(["-c", "input_filename", *names], "")
+    assert got.stdout.decode().splitlines() == [json.dumps(n) for n in names], got.stderr
+    assert b"SANDBOX_DENIED" in dropin.jqmagic([".", __file__], "").stderr  # it is on
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize("text", ['{\n"a": 1\n}\n\n', '{\n"a": 1\n}', '{"a": 1}\n', "{}"])
+def test_in_place_gives_each_file_its_name_and_line_as_jq(text, tmp_path):
+    program = ".f = input_filename | .n = input_line_number"
+    for name in ("one.json", "two.json"):
+        (tmp_path / name).write_text(text)
+    expected = [dropin.jq(["-c", program, str(tmp_path / n)], "").stdout
+                for n in ("one.json", "two.json")]
+    run = dropin.jqmagic(["-i", program, str(tmp_path / "*.json")], "")
+    assert run.status == 0, run.stderr
+    assert [json.dumps(json.loads((tmp_path / n).read_text()), separators=(",", ":")).encode()
+            + b"\n" for n in ("one.json", "two.json")] == expected

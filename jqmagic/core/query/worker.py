@@ -115,6 +115,9 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
                     sink.add(text.encode())
             else:
                 prepared = stack.enter_context(sources.prepare(source, run.timeout))
+                if prepared.naming(request.program) != request.program:  # compiled as is first
+                    program = programs.get(prepared.naming(request.program), named(request),
+                                           list(run.library_paths) or None, request.positional)
                 try:
                     for text in libjq.run(program, prepared.files, null_input=run.null_input,
                                           slurp=run.slurp, raw_input=run.raw_input,

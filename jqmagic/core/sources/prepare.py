@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -26,9 +28,25 @@ class Prepared:
     formats: dict[str, str] = field(default_factory=dict)
     fds: list[int] = field(default_factory=list)  # files held open for libjq (sandbox)
     stdin: str | None = None  # the file libjq reads as "-" (text, values, command output)
+    names: dict[str, str] = field(default_factory=dict)  # a stand-in: the user's file name
 
     def label(self, path: str) -> str:
         return self.labels.get(path, path)
+
+    def naming(self, program: str) -> str:
+        """``program``, its ``input_filename`` naming the user's files where libjq reads
+        others in their place (a converted YAML or JSONC file, a sandbox's descriptor).
+        The definitions go before it on its first line (its lines stay jq's); a program
+        with module directives, which must come first, is left as it is."""
+        if not self.names or not _NAMES_FILES.search(program) or _DIRECTIVE.match(program):
+            return program
+        return ("def __jqmagic_read_name: input_filename; def input_filename: "
+                "__jqmagic_read_name as $f | if $f == null then null else "
+                f"({json.dumps(self.names)}[$f] // $f) end; {program}")
+
+
+_NAMES_FILES = re.compile(r"\binput_filename\b")
+_DIRECTIVE = re.compile(r"\s*(#[^\n]*\n\s*)*(module|import|include)\b")
 
 
 
@@ -52,13 +70,13 @@ def _prepare_files(prepared: Prepared, source: Source, workdir: str, _timeout) -
         fmt = source.formats.for_path(path)
         if fmt in ("yaml", "jsonc"):
             converted = _temp(workdir, convert(read_text(path), fmt, path))
-            prepared.labels[converted] = path
+            prepared.labels[converted] = prepared.names[converted] = path
             path_for_jq = converted
         elif sandbox.enabled():  # libjq reads the checked file, whatever its name becomes
             fd = open_file(path)
             prepared.fds.append(fd)
             path_for_jq = f"/proc/{os.getpid()}/fd/{fd}"
-            prepared.labels[path_for_jq] = path
+            prepared.labels[path_for_jq] = prepared.names[path_for_jq] = path
         else:
             path_for_jq = path
         prepared.files.append(path_for_jq)
