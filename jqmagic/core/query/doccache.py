@@ -28,7 +28,7 @@ from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import progress
 from jqmagic.core.settings import settings
-from jqmagic.core.sources.formats import value_text
+from jqmagic.core.sources.formats import value_facts, value_text
 
 BOM = b"\xef\xbb\xbf"
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
@@ -122,10 +122,13 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))
     values = sources.parse_yaml(text, path)
-    converted = value_text(values)  # libjq's text of them: what their literals are
+    converted = value_text(values)  # libjq's text of them
     if not converted.plain:  # a long integer, NaN or an infinity: libjq's to read
         raise NotMine("YAML values orjson cannot write")
-    return Document(values, Literals.of_text(converted.data).settle(), len(converted.data))
+    facts = value_facts(values)  # exact: no digits of strings (image digests) counted
+    literals = Literals.of_text(converted.data).settle() if facts is None else \
+        Literals.known(facts)
+    return Document(values, literals, len(converted.data))
 
 
 BLOCK = 16 << 20

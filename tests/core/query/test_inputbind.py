@@ -169,3 +169,10 @@ def test_yaml_number_orjson_cannot_write_goes_to_libjq(files, engines):
     (files / "big.yaml").write_text("n: 123456789012345678901234567890\n")
     assert query(".n", "big.yaml").text == "123456789012345678901234567890"
     assert engines == [False]
+
+
+def test_yaml_facts_from_values(files, engines):
+    """Digits in strings (an image digest) are no number literals: the fast path answers."""
+    (files / "d.yaml").write_text("image: app@sha256:0e12345678901234567890e0000\nn: 2.5\n")
+    assert query("select(.n > 1) | .n", "d.yaml").text == "2.5"
+    assert engines == [True]
