@@ -242,9 +242,9 @@ def _program(args: argparse.Namespace) -> str:
 
 
 def _readable(files: list[str]) -> tuple[list[str], bool]:
-    """The files that can be read; each missing one is reported in jqmagic's words (code,
-    jq's sentence, the core's hint) and, as in jq, the others are still read. Any other
-    refusal stops the run."""
+    """The files that can be read; each missing or unreadable one (a folder) is reported
+    in jqmagic's words (code, jq's sentence, the core's hint) and, as in jq, the others
+    are still read. A sandbox's refusal stops the run."""
     from jqmagic.core.sources.files import resolve_files
 
     kept, missing = [], False
@@ -253,10 +253,11 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
             if name != "-" and not glob.has_magic(name):
                 resolve_files(name)
         except JqMagicError as exc:
-            if exc.code != "NOT_FOUND":
+            if exc.code not in ("NOT_FOUND", "FILE_ERROR"):
                 raise
             missing = True
-            print(f"error NOT_FOUND: Could not open file {name}: No such file or directory\n"
+            why = "No such file or directory" if exc.code == "NOT_FOUND" else exc.message
+            print(f"error {exc.code}: Could not open file {name}: {why}\n"
                   f"hint: {exc.to_dict('terminal').get('hint', '')}", file=sys.stderr)
             continue
         kept.append(name)

@@ -18,9 +18,6 @@ from tests.conformance.gojq_suite import SUITE
 KNOWN = {
     "input_filename function with null input option and json file arguments":
         "every file is missing: jqmagic reads no input (jq names the last file it tried)",
-    "double double dash":
-        "jqmagic checks the input files before compiling; jq 1.8.2 reports the compile "
-        "error first",
 }
 
 

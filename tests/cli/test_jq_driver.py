@@ -108,6 +108,8 @@ CASES = [
     ("-n reads it with input", ["-n", "input", "@missing.json", "@ok.json"], ""),
     ("a missing file among others", ["-c", ".", "@missing.json", "@ok.json"], ""),
     ("a missing file and a compile error", [".a.[", "@missing.json"], ""),
+    ("a folder among the files", ["-c", ".", "@", "@ok.json"], ""),
+    ("a folder and a compile error", ["--", "--", "@"], ""),
     # halt_error's status as jq's main.c computes it
     ("halt_error(-1)", ["-n", "halt_error(-1)"], ""),
     ('"x" | halt_error(-1)', ["-n", '"x" | halt_error(-1)'], ""),
