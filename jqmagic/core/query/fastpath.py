@@ -87,7 +87,7 @@ def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
         if bound is not None:
             if kind not in ("file", "null") or (bound.reads_inputs and (
                     kind == "null" or not run.cache or _over_budget(request))) or \
-                    (bound.names_files and (kind != "file" or sandbox.enabled())):
+                    (bound.names_files and (kind != "file" or run.slurp or sandbox.enabled())):
                 return None, None  # libjq's file names (<stdin>...), or inputs not kept
             return bound.program, bound
     if run.null_input and kind != "null":

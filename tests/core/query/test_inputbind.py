@@ -57,6 +57,14 @@ CASES = [
     ("-n", "[inputs] | length, 7", ["*.jsonl"]),
     ("-n", "inputs | objects | \"\\(.id): \\(.n // \"-\")\"", ["a.jsonl", "b.jsonl"]),
     ("-ns", "[inputs]", ["a.jsonl", "b.jsonl"]),
+    ("-n", "[foreach inputs as $x (0; . + 1; [., ($x | type)])]", ["a.jsonl", "b.jsonl"]),
+    ("-n", "inputs as $x | $x.id?", ["a.jsonl", "b.jsonl"]),
+    ("-n", "isempty(inputs)", ["a.jsonl"]),
+    ("-n", "any(inputs; .id? == 3)", ["a.jsonl"]),
+    ("-n", "try (inputs | error) catch .", ["b.jsonl"]),
+    ("-n", "label $out | inputs | if .id? == 2 then ., break $out else empty end",
+     ["a.jsonl"]),
+    ("-n", "[inputs] | .[1:] | map(.id?)", ["a.jsonl", "b.jsonl"]),
     ("-s", "map(.id?)", ["a.jsonl", "b.jsonl"]),
     ("", "[.id?, input_filename]", ["a.jsonl", "b.jsonl"]),
     ("", "input_filename", ["b.jsonl", "c.jsonl"]),
@@ -83,13 +91,15 @@ def test_same_as_jq(files, engines, flags, program, names):
     ("-n", "input", ["a.jsonl"]),
     ("", "input_line_number", ["a.jsonl"]),
     ("-n", "def f: inputs; [f]", ["a.jsonl"]),
+    ("-s", "[length, input_filename]", ["a.jsonl", "b.jsonl"]),  # the last file's name
+    ("-n", "isempty(inputs), any(inputs; .id? == 3)", ["a.jsonl"]),  # the rest, then
 ])
 @needs_oracle
 def test_libjq_answers_the_rest(files, engines, flags, program, names):
     want = subprocess.run([str(ORACLE), "-c", *([flags] if flags else []), program, *names],
                           capture_output=True, text=True).stdout
     result = query(program, names if len(names) > 1 else names[0], compact=True,
-                   null_input="n" in flags)
+                   null_input="n" in flags, slurp="s" in flags)
     assert (result.text + "\n" if result.text else "") == want
     assert engines == [False]
 
