@@ -328,6 +328,41 @@ answer = '[.books[] | select(.stock > 0)] | max_by(.price) | .title'
 </details>
 """, SOL),
     ("md", """
+## 11. See the work, and get a program from an example
+
+When a long pipeline gives a surprise, `--explain` runs it stage by stage on the real
+input: how many values went into each stage and came out, a few of them, which inputs a
+`select` dropped, where a `null` was first made and from what, where an error was raised.
+This pipeline (from jq's issue 2206) ends with a `null`. Where does it come from?
+"""),
+    ("code", """
+letters = ["a", "b", "c"]
+%jq --explain 'map(ascii_upcase) | reverse | .[] | [match("[ACD]").string] | map(ascii_downcase) | reverse | add' letters
+"""),
+    ("md", """
+Stage 7, `add`, made it: `add` of an empty array is `null`, and stage 4 gave `[]` for
+`"B"` (look inside its `[...]`: `match` dropped `"B"`). In JupyterLab, click a stage to see
+its values; `jqmagic query --explain` prints the same view in a terminal. Each output also
+shows the path it came from:
+"""),
+    ("code", "%jq --explain '.books[] | select(.stock > 0) | .title' shop"),
+    ("md", """
+The other way round: you know the output you want, not the program. `--suggest` takes the
+output (as JSON) and searches jq's grammar for the shortest programs that give it, each
+checked by running it in jq. No guessing: if nothing fits in time, it says so.
+"""),
+    ("code", "%jq --suggest '\"Lyon\"' shop"),
+    ("md", """
+From Python, `jqmagic.suggest(input, output)`; several examples pin a program down where
+one allows many (one book alone could be `[.[0].title]`):
+"""),
+    ("code", """
+jqmagic.suggest(examples=[
+    ([{"title": "A", "stock": 1}], ["A"]),
+    ([{"title": "B", "stock": 0}, {"title": "C", "stock": 2}], ["B", "C"]),
+])
+"""),
+    ("md", """
 Well done. The jq manual (jqlang.org/manual) has everything else: `paths`, `to_entries`,
 `walk`, `limit`, `try`/`catch`, `@csv`, `@base64`, modules. Next:
 `03-big-files.ipynb` for files too big to open, and `04-agents.ipynb` for jqmagic as a
