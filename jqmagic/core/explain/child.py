@@ -14,6 +14,8 @@ from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
 
+SUGGEST_MEMORY = 2 << 30  # bytes a suggestion search may map
+
 
 def call(request: dict[str, Any], timeout: float | None, what: str) -> dict[str, Any]:
     """The child's answer to ``request`` (``request["fds"]``: files it inherits); TIMEOUT
@@ -22,6 +24,8 @@ def call(request: dict[str, Any], timeout: float | None, what: str) -> dict[str,
 
     environ = sandbox.worker_environment(os.environ) if sandbox.enabled() else os.environ
     memory = settings.worker_memory or default_memory_limit()
+    if request["op"] == "suggest":  # a candidate that grows without end costs itself only
+        memory = min(memory, SUGGEST_MEMORY)
     env = dict(environ, JQMAGIC_WORKER_MEMORY=str(memory),
                JQMAGIC_WORKER_PARENT=str(os.getpid()))
     process = confine.popen([sys.executable, "-m", "jqmagic.core.explain.child"],

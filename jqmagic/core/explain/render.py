@@ -57,7 +57,11 @@ def _value(found: dict) -> str:
 
 
 def _path_text(path: list) -> str:
-    return "".join(f"[{json.dumps(step)}]" for step in path) if path else "."
+    """A path as jq writes it: ``.books[0].title``."""
+    steps = [f".{step}" if isinstance(step, str) and step.isidentifier() and step.isascii()
+             else f"[{json.dumps(step)}]" for step in path]
+    text = "".join(steps)
+    return text if text.startswith(".") else "." + text
 
 
 def headline(data: dict) -> list[str]:

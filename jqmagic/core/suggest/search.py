@@ -268,7 +268,8 @@ class Search:
             if entry.const or any(x is None or type(x) is bool for x in left):
                 continue
             for op, need in _inverses(left, singles, numbers):
-                if canon(need) == canon(singles) or _neutral(op, left):
+                if canon(need) == canon(singles) or _neutral(op, left) or \
+                        _neutral(op, need, right=True):
                     continue  # the other side alone would be the answer
                 right = self.lookup(tuple((x,) for x in need), allow_const=False)
                 if right is not None and right.text != entry.text:
@@ -344,10 +345,11 @@ def _inverses(left: list, want: list, numbers: bool):
         yield "+", [w[len(x):] for x, w in zip(left, want, strict=False)]
 
 
-def _neutral(op: str, left: list) -> bool:
-    """Whether every left operand leaves the other side unchanged (0 +, 1 *, "" +)."""
-    unit = {"+": (0, ""), "-": (0,), "*": (1,), "/": ()}[op]
-    return all(x in unit and type(x) is not bool for x in left)
+def _neutral(op: str, operands: list, right: bool = False) -> bool:
+    """Whether every operand leaves the other side unchanged (0 +, 1 *, "" +; on the
+    right also - 0 and / 1)."""
+    units = {"+": (0, ""), "-": (0,) if right else (), "*": (1,), "/": (1,) if right else ()}
+    return all(x in units[op] and type(x) is not bool for x in operands)
 
 
 def _operand(text: str) -> str:

@@ -16,12 +16,12 @@ ANY = ["length", "type", "tostring", "tojson", "not", "keys", "to_entries", ".."
        "[paths]", "tostream", "[..]", "[.]", "values", "numbers", "strings", "arrays",
        "objects", "booleans", "nulls", "scalars", "iterables", "toboolean"]
 ARRAY = [".[]", "sort", "reverse", "unique", "add", "min", "max", "first", "last", "flatten",
-         "transpose", "from_entries", "any", "all", "combinations", "flatten(1)",
+         "transpose", "from_entries", "any", "all", "flatten(1)",
          "[.[] | tostring]", "[.[] | tojson]", "implode", "@csv", "@tsv", "@sh", "to_entries",
          "map(keys)", "map(length)", "map(type)", "map(tostring)", "map(tonumber)",
          "map(add)", "map(not)", "map(abs)", "add / length", "map(values)",
          "[.[] | numbers]", "[.[] | strings]", "[.[] | select(. != null)]", "length",
-         "[limit(3; .[])]", "[combinations]", "[.[] | .. ]", "unique_by(length)",
+         "[limit(3; .[])]", "[.[] | .. ]", "unique_by(length)",
          "group_by(.)", "sort_by(length)", "max_by(length)", "min_by(length)"]
 OBJECT = [".[]", "keys_unsorted", "add", "to_entries", "map_values(. + 1)", "[.[]]",
           "with_entries(.value |= tostring)", "del(..|nulls)", "[paths(type == \"number\")]",
@@ -32,7 +32,7 @@ STRING = ["ascii_downcase", "ascii_upcase", "explode", "tonumber", "utf8byteleng
           "ascii", "test(\"^[0-9]+$\")", "explode | implode", "split(\"\")",
           "[scan(\"\\\\w+\")]", "gsub(\"\\\\s+\"; \" \")", "tostring"]
 NUMBER = ["floor", "sqrt", "ceil", "round", "fabs", "abs", "-.", "todate", "tostring",
-          "[range(.)]", "range(.)", "exp10", "log10", "pow(.; 2)", "significand",
+          "exp10", "log10", "pow(.; 2)", "significand",
           "toboolean", "infinite * .", "isinfinite", "isnan", "isnormal", "not"]
 
 
@@ -79,6 +79,8 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
     if kinds <= {"array", "null"} and "array" in kinds:
         yield from ((s, 1) for s in ARRAY)
         shortest = min(p["lengths"] or [0])
+        if max(p["lengths"] or [0]) <= 6:  # combinations stay small
+            yield from (("combinations", 1), ("[combinations]", 1))
         for i in [*range(min(shortest, 4)), -1]:
             yield f".[{i}]", 1
         for a, b in [(1, None), (None, -1), (None, 1), (None, 2), (None, 3), (-2, None),
@@ -109,13 +111,17 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
             yield f"[splits({literal(sep)})]", 2
     if kinds == {"number"}:
         yield from ((s, 1) for s in NUMBER)
+        small = all(abs(v) <= 1000 for v in values)  # ranges stay small
+        if small:
+            yield from (("[range(.)]", 1), ("range(.)", 1))
         for n in pool["numbers"]:
             for op in ("+", "-", "*", "/", "%"):
                 yield f". {op} {literal(n)}", 2
             yield f"{literal(n)} - .", 2
             yield f"{literal(n)} / .", 2
-            yield f"[range({literal(n)}; .)]", 2
-            yield f"[range(.; {literal(n)})]", 2
+            if small:
+                yield f"[range({literal(n)}; .)]", 2
+                yield f"[range(.; {literal(n)})]", 2
     yield from ((s, 1) for s in ANY)
     for c in pool["scalars"]:
         yield f". == {literal(c)}", 2
@@ -173,7 +179,8 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
         yield f"flatten({literal(n)})", 2
         yield f"[limit({literal(n)}; .[])]", 3
         yield f"[skip({literal(n)}; .[])]", 3
-        yield f"combinations({literal(n)})", 2
+        if len(elements) <= 6 and isinstance(n, int) and 0 <= n <= 3:
+            yield f"combinations({literal(n)})", 2
         yield f"nth({literal(n)})", 2
     for name in ("abs", "tostring", "tojson", "type", "length", "keys", "not", "add",
                  "ascii_downcase", "ascii_upcase", "floor", "sqrt", "tonumber"):
