@@ -93,12 +93,13 @@ def test_bindings_destructuring_and_defs_carry_into_later_stages():
     defs = run("def inc: . + 1; def twice(f): f | f; .[] | inc | twice(inc)", "[1,2]")
     assert counts(defs["stages"]) == [(".[]", 1, 2), ("inc", 2, 2), ("twice(inc)", 2, 2)]
     assert branch(defs["stages"][1], "body of inc")["stages"][0]["out"] == 2
-    assert "branches" not in defs["stages"][2]  # a function with parameters: not split
+    assert defs["stages"][2]["note"] == "not split: twice takes parameters"
 
 
 def test_what_is_not_split_says_so():
     rec = run("def f: if . > 0 then . - 1 | f else . end; f", "3")
     assert "branches" not in rec["stages"][0]
+    assert rec["stages"][0]["note"] == "not split: f calls itself"
     label = run("label $out | .[] | if . > 1 then break $out else . end", "[1,2,3]")
     assert "label/break" in label["stages"][0]["note"]
     env = run("$ENV | type", "null")

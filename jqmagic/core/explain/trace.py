@@ -116,6 +116,8 @@ class Stage:
             self.program  # noqa: B018 - compiled now
         if depth < MAX_DEPTH and note is None:
             self.children = branches(node, ctx, depth + 1)
+        if note is None and node is not None and node[0] == "call":
+            self.note = _unsplit_call(node, ctx)
 
     @property
     def program(self) -> libjq.Program:
@@ -399,6 +401,18 @@ def _call_branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]
         return [(f"{name}'s filter on each element",
                  Pipeline(("pipe", ("iterate", ("dot",)), args[0]), ctx, depth))]
     return []
+
+
+def _unsplit_call(node, ctx: Context) -> str | None:
+    """Why a call to a function defined in the program is shown whole, if it is."""
+    defined = ctx.find(node[1], len(node[2]))
+    if defined is None:
+        return None
+    if _recursive(defined, ctx):
+        return f"not split: {node[1]} calls itself"
+    if defined[2]:
+        return f"not split: {node[1]} takes parameters"
+    return None
 
 
 def _recursive(defined, ctx: Context) -> bool:
