@@ -7,6 +7,7 @@ libjq behind the fast path) and with `make libjq`'s -O2 build.
     .venv/bin/python bench/formats.py jsonl --mb 60     # -> bench/RESULTS-formats.md
     .venv/bin/python bench/formats.py yaml --mb 20
     .venv/bin/python bench/formats.py jsonl --quick     # 2 MB, prints only
+    ... --plain-python /tmp/v/bin/python   # the plain install: a venv with `pip install .`
 
 JSON Lines: jq 1.8.2 (the oracle built from the binding's source), jq 1.6 (Debian), jaq,
 DuckDB (`read_json` into a table, then the same questions in SQL: the bench extra). YAML:
@@ -132,9 +133,15 @@ print(json.dumps(times))
 """
 
 
+PLAIN_PY = PY  # --plain-python: the interpreter of a venv where `pip install .` ran
+
+
 def session(path: Path, programs: list[str], mode: str, plain: bool = False) -> dict:
+    """One jqmagic session; ``plain``: as a plain install runs it (no -O2 libjq: the
+    binding's copy, whatever this venv holds)."""
     env = {**os.environ, "JQMAGIC_LIBJQ": "/nonexistent/libjq.so"} if plain else None
-    done = subprocess.run([PY, "-c", SESSION, str(path), json.dumps(programs), mode],
+    done = subprocess.run([PLAIN_PY if plain else PY, "-c", SESSION, str(path),
+                           json.dumps(programs), mode],
                           capture_output=True, text=True, env=env, timeout=3600)
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])
@@ -245,7 +252,12 @@ def main() -> None:
     parser.add_argument("format", choices=["jsonl", "yaml"])
     parser.add_argument("--mb", type=int, default=0)
     parser.add_argument("--quick", action="store_true")
+    parser.add_argument("--plain-python", default=PY,
+                        help="the Python of a venv with a plain `pip install .` (default: "
+                             "this one, its -O2 libjq hidden)")
     args = parser.parse_args()
+    global PLAIN_PY
+    PLAIN_PY = args.plain_python
     megabytes = 2 if args.quick else args.mb or (60 if args.format == "jsonl" else 20)
     if args.format == "jsonl":
         lines = jsonl_session(formatsdata.events_file(megabytes))
