@@ -68,6 +68,8 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
             streams, literals = _inputs(request, names_files)  # files parse before the clock
             if bound is not None and bound.reads_inputs:
                 values = [v for _, stream in streams for v in stream]
+                if bound.takes_first and not values:
+                    raise NotMine("input with no input: libjq's error")
                 env = {**env, inputbind.INPUTS: values}
                 streams = [(None, iter([None]))]
             runtime.start(run.timeout, literals)

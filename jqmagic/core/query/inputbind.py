@@ -1,12 +1,14 @@
 """Programs that read their own inputs, bound to values the fast path already holds.
 
-jq's ``inputs`` reads the values after the current one and ``input_filename`` names the
-file being read. Over cached documents both are known in advance: a ``-n`` program that
-reads ``inputs`` once, in a place evaluated at most once (``reduce inputs as $x``,
-``[inputs | f]``, ``first(inputs | f)``, ``limit(n; inputs)``...), is the same program
-over ``$INPUTS[]`` run once on null; ``input_filename`` in a per-input program is the
-file of that input (``$FILENAME``). Anything else (``input``, ``input_line_number``,
-``inputs`` read twice or in a loop, these names redefined) is left to libjq.
+jq's ``input``/``inputs`` read the next value(s) and ``input_filename`` names the file
+being read. Over cached documents all are known in advance: a ``-n`` program that reads
+``inputs`` once, in a place evaluated at most once (``reduce inputs as $x``, ``[inputs |
+f]``, ``first(inputs | f)``, ``limit(n; inputs)``...), is the same program over
+``$INPUTS[]`` run once on null; ``input`` read once so is ``$INPUTS[0]``, and ``input as
+$h | ... inputs ...`` reads ``$INPUTS[0]`` then ``$INPUTS[1:][]``; ``input_filename`` in a
+per-input program is the file of that input (``$FILENAME``). Anything else
+(``input_line_number``, a reader read twice or in a loop, these names redefined) is left
+to libjq.
 
 >>> bind("reduce inputs as $x (0; . + $x)", frozenset(), True).reads_inputs
 True
@@ -23,7 +25,7 @@ from typing import Any
 from jqmagic.core.jqlang import NotMine, Program
 from jqmagic.core.jqlang.parser import parse
 from jqmagic.core.jqlang.registry import compile_tree
-from jqmagic.core.jqlang.syntax import Iterate, Var
+from jqmagic.core.jqlang.syntax import Index, Iterate, Literal, Slice, Var
 
 INPUTS = "__jqmagic_inputs"
 FILENAME = "__jqmagic_input_filename"
@@ -40,6 +42,7 @@ class Bound:
     program: Program
     reads_inputs: bool  # run once on null with $INPUTS = every input (jq's -n)
     names_files: bool  # $FILENAME is each input's file
+    takes_first: bool = False  # reads one input: libjq's error when there is none
 
 
 def uses_readers(text: str) -> bool:
@@ -58,20 +61,38 @@ def bind(text: str, names: frozenset[str], null_input: bool) -> Bound | None:
     calls: dict[str, int] = {}
     defined: set[str] = set()
     _survey(tree, calls, defined)
-    if not calls or defined & _TRUSTED or "input" in calls or "input_line_number" in calls:
+    if not calls or defined & _TRUSTED or "input_line_number" in calls or (
+            "input_filename" in calls and null_input):
         return None
-    reads = "inputs" in calls
-    if reads and not (null_input and calls["inputs"] == 1 and "input_filename" not in calls
-                      and _once(tree)):
+    first = calls.get("input", 0)
+    reads = bool(first or calls.get("inputs"))
+    if reads and not (null_input and "input_filename" not in calls and
+                      _readable(tree, first, calls.get("inputs", 0))):
         return None
-    if "input_filename" in calls and null_input:
-        return None
-    tree = _replace(tree)
+    tree = _replace(tree, 1 if first else 0)
     try:
         compiled = compile_tree(tree, names | {INPUTS, FILENAME})
     except (NotMine, RecursionError):
         return None
-    return Bound(Program(text, compiled), reads, "input_filename" in calls)
+    return Bound(Program(text, compiled), reads, "input_filename" in calls, bool(first))
+
+
+def _readable(tree: Any, input_calls: int, inputs_calls: int) -> bool:
+    """Whether the readers are called where the values they read are known: ``inputs``
+    alone, or ``input`` alone, once in a place run once; or ``input as $x | body`` in such
+    a place with ``inputs`` once in a place its body runs once."""
+    if input_calls + inputs_calls != 1 and (input_calls, inputs_calls) != (1, 1):
+        return False
+    if inputs_calls == 0 or input_calls == 0:
+        name = "input" if input_calls else "inputs"
+        return any(_calls(node, name) for node in _run_once_nodes(tree))
+    return any(node[0] == "bind" and _calls(node.source, "input") and
+               any(_calls(inner, "inputs") for inner in _run_once_nodes(node.body))
+               for node in _run_once_nodes(tree))
+
+
+def _calls(node: Any, name: str) -> bool:
+    return node[0] == "call" and node.name == name and not node.args
 
 
 def _is_node(item: Any) -> bool:
@@ -91,12 +112,11 @@ def _survey(item: Any, calls: dict[str, int], defined: set[str]) -> None:
         _survey(part, calls, defined)
 
 
-def _once(node: Any) -> bool:
-    """Whether the one ``inputs`` call of the tree is in a place evaluated at most once
-    per run of ``node`` (which itself runs once)."""
-    if node[0] == "call" and node.name == "inputs":
-        return True
-    return any(_once(child) for child in _run_once(node))
+def _run_once_nodes(node: Any) -> Any:
+    """``node`` and the nodes below it that run at most once when it runs once."""
+    yield node
+    for child in _run_once(node):
+        yield from _run_once_nodes(child)
 
 
 def _run_once(node: Any) -> tuple:
@@ -130,14 +150,17 @@ def _run_once(node: Any) -> tuple:
     return ()
 
 
-def _replace(item: Any) -> Any:
-    """The tree with ``inputs`` as ``$INPUTS[]`` and ``input_filename`` as ``$FILENAME``."""
+def _replace(item: Any, skip: int) -> Any:
+    """The tree with ``input`` as ``$INPUTS[0]``, ``inputs`` as ``$INPUTS[skip:][]`` (what
+    ``input`` left) and ``input_filename`` as ``$FILENAME``."""
     if not isinstance(item, tuple):
         return item
     if _is_node(item) and item[0] == "call" and not item.args:
         if item.name == "inputs":
-            return Iterate(Var(INPUTS))
+            return Iterate(Slice(Var(INPUTS), Literal(skip), None) if skip else Var(INPUTS))
+        if item.name == "input":
+            return Index(Var(INPUTS), Literal(0))
         if item.name == "input_filename":
             return Var(FILENAME)
-    parts = [_replace(part) for part in item]
+    parts = [_replace(part, skip) for part in item]
     return type(item)._make(parts) if _is_node(item) else tuple(parts)

@@ -8,7 +8,7 @@ import subprocess
 
 import pytest
 
-from jqmagic import query
+from jqmagic import JqMagicError, query
 from jqmagic.core.query import doccache, fastpath, inputbind, worker
 from tests.cli.dropin import ORACLE, needs_oracle
 from tests.core.query.inline import inline_worker
@@ -65,6 +65,10 @@ CASES = [
     ("-n", "label $out | inputs | if .id? == 2 then ., break $out else empty end",
      ["a.jsonl"]),
     ("-n", "[inputs] | .[1:] | map(.id?)", ["a.jsonl", "b.jsonl"]),
+    ("-n", "input", ["b.jsonl"]),
+    ("-n", "input | keys", ["a.jsonl"]),
+    ("-n", "input as $h | [inputs | type] | [$h, length]", ["b.jsonl", "a.jsonl"]),
+    ("-n", "input as $h | reduce inputs as $x (0; . + 1)", ["a.jsonl"]),
     ("-s", "map(.id?)", ["a.jsonl", "b.jsonl"]),
     ("", "[.id?, input_filename]", ["a.jsonl", "b.jsonl"]),
     ("", "input_filename", ["b.jsonl", "c.jsonl"]),
@@ -75,7 +79,7 @@ CASES = [
 @needs_oracle
 @pytest.mark.parametrize(("flags", "program", "names"), CASES)
 def test_same_as_jq(files, engines, flags, program, names):
-    expanded = sorted(str(p.name) for n in names for p in files.glob(n))
+    expanded = [p.name for n in names for p in sorted(files.glob(n))]
     want = subprocess.run([str(ORACLE), "-c", *([flags] if flags else []), program,
                            *expanded], capture_output=True, text=True, check=True).stdout
     result = query(program, names if len(names) > 1 else names[0], compact=True,
@@ -88,7 +92,9 @@ def test_same_as_jq(files, engines, flags, program, names):
     ("", "[., input_filename]", ["c.jsonl", "a.jsonl"]),  # 7 is named after a.jsonl
     ("-n", "[inputs] | length, [inputs]", ["a.jsonl"]),  # read twice
     ("-n", "range(2) | [inputs]", ["a.jsonl"]),  # read in a loop
-    ("-n", "input", ["a.jsonl"]),
+    ("-n", "[input, input]", ["a.jsonl"]),
+    ("-n", "first(inputs), input", ["a.jsonl"]),  # input after inputs
+    ("-n", "input | [inputs]", ["a.jsonl"]),  # inputs after a pipe: not known to run once
     ("", "input_line_number", ["a.jsonl"]),
     ("-n", "def f: inputs; [f]", ["a.jsonl"]),
     ("-s", "[length, input_filename]", ["a.jsonl", "b.jsonl"]),  # the last file's name
@@ -139,6 +145,8 @@ def test_bind_places():
     assert not reads("def first(f): f, f; first(inputs)")
     assert inputbind.bind("[inputs]", frozenset(), False) is None  # jq runs it per input
     assert inputbind.bind(".input", frozenset(), True) is None  # no reader
+    assert reads("input as $h | [inputs]")
+    assert not reads("[inputs] as $all | input")
 
 
 def test_a_changed_file_is_read_again(files):
@@ -186,3 +194,10 @@ def test_yaml_facts_from_values(files, engines):
     (files / "d.yaml").write_text("image: app@sha256:0e12345678901234567890e0000\nn: 2.5\n")
     assert query("select(.n > 1) | .n", "d.yaml").text == "2.5"
     assert engines == [True]
+
+
+def test_input_with_no_input_is_libjqs_error(files, engines):
+    (files / "empty.jsonl").write_text("")
+    with pytest.raises(JqMagicError, match="break"):  # jq 1.8.2 says "break"
+        query("input", "empty.jsonl", null_input=True)
+    assert engines == [False]
