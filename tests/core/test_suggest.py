@@ -39,6 +39,13 @@ def test_several_examples_rule_out_what_one_allows():
     assert both == ".b" and one is not None
 
 
+def test_a_filter_is_found_from_the_elements_kept():
+    found = best([[[{"t": "A", "n": 1}, {"t": "B", "n": 0}], [["A"]]],
+                  [[{"t": "C", "n": 0}, {"t": "D", "n": 3}], [["D"]]],
+                  [[{"t": "E", "n": 2}, {"t": "F", "n": 5}], [["E", "F"]]]], seconds=8)
+    assert found == "map(select(.n > 0) | .t)"
+
+
 def test_nothing_found_is_said_with_what_was_tried():
     found = suggest({"a": 1}, "zebra-42", timeout=1)
     assert found.programs == [] or not found.programs[0]["reads_input"]
@@ -56,6 +63,7 @@ def test_search_keeps_its_deadline():
 def test_ranking_and_fused_steps():
     assert _pipe(".user", ".name") == ".user.name"
     assert _pipe(".a", ".[0]") == ".a[0]" and _pipe("keys", ".[0]") == "keys | .[0]"
+    assert _pipe(".stock", ". > 0") == ".stock > 0" and _pipe("keys", ". + 1") == "keys | . + 1"
     from jqmagic.core.suggest.search import Entry
     found = ranked([Entry(2, "[..] | min", ()), Entry(2, ".a.b", ()), Entry(3, ".a.b | abs", ()),
                     Entry(1, '"x"', (), const=True)])

@@ -15,6 +15,7 @@ from functools import lru_cache
 from typing import Any
 
 from jqmagic.core.jqlang import compile_subset, runtime
+from jqmagic.core.suggest import steps as catalog
 from jqmagic.core.suggest.steps import constants, literal, steps
 
 MAX_OUTPUTS = 200  # outputs per example a candidate may give
@@ -79,6 +80,7 @@ def run(text: str, streams) -> tuple | None:
 
 _STEP = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])\Z")
 _TERM = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])+\Z")
+_OPERATION = re.compile(r"\. (?:[=!<>]=|[<>+*/%-]) [^|,]+\Z")
 _GENERIC = ("..", "min", "max", "first", "last", "add", "[]", "flatten", "implode",
             "unique", "tostring", "length", "join", "index", "type")
 
@@ -89,6 +91,8 @@ def _pipe(left: str, right: str) -> str:
         return right
     if _TERM.match(left) and _STEP.match(right):
         return left + right[1:] if right.startswith(".[") else left + right
+    if _TERM.match(left) and _OPERATION.match(right):
+        return left + right[1:]  # .a | . > 1 is .a > 1
     return f"{left} | {right}"
 
 
@@ -281,45 +285,81 @@ class Search:
         return found
 
     def nest(self, until: float) -> None:
-        """``P | X`` and ``P | map(X)``: for the cheapest P whose outputs line up with the
-        outputs wanted, a search for X on P's outputs alone."""
+        """``P | X``, ``P | map(X)`` and ``P | map(select(X) | .k)``: for the cheapest P
+        whose outputs line up with the outputs wanted (one for one, element for element,
+        or the wanted elements a subsequence of P's), a search for X on P's outputs."""
         singles = self._singles(self.targets)
-        candidates = sorted(self.bank.values())[:400]
         tried = 0
-        for entry in candidates:
+        for entry in sorted(self.bank.values())[:400]:
             if time.monotonic() >= until or tried >= 12:
                 return
             if entry.const:
                 continue
-            pairs = None
-            text = None
-            lined_up = zip(entry.streams, self.targets, strict=False)
-            if entry.text != "." and all(len(s) == len(t) for s, t in lined_up) and \
-                    any(entry.streams):
-                pairs = [(v, [o]) for s, t in zip(entry.streams, self.targets, strict=False)
-                         for v, o in zip(s, t, strict=False)]
-                text = "{} | {}"
-            elif singles and all(len(s) == 1 and isinstance(s[0], list) and
-                                 isinstance(t, list) and len(s[0]) == len(t) and t
-                                 for s, t in zip(entry.streams, singles, strict=False)):
-                pairs = [(v, [o]) for s, t in zip(entry.streams, singles, strict=False)
-                         for v, o in zip(s[0], t, strict=False)]
-                text = "{} | map({})"
-            if pairs is None:
-                continue
-            tried += 1
-            self.tried["nested"] += 1
-            share = (until - time.monotonic()) / 3
-            inner = Search(pairs, time.monotonic() + share, nested=False).run()
-            for found in inner[:1]:
-                if found.text == "." or found.const:
-                    continue
-                whole = text.format(entry.text, found.text)
-                if entry.text == "." and text.startswith("{} | map"):
-                    whole = f"map({found.text})"
-                self.found.setdefault(whole, Entry(entry.cost + found.cost + 1, whole,
-                                                   self.targets, False))
+            for pairs, form in self._nestings(entry, singles):
+                tried += 1
+                self.tried["nested"] += 1
+                share = (until - time.monotonic()) / 3
+                inner = Search(pairs, time.monotonic() + share, nested=False).run()
+                found = next((e for e in inner if e.text != "." and not e.const), None)
+                if found is not None:
+                    whole = form.format(found.text)
+                    if whole.startswith(". | "):
+                        whole = whole[4:]
+                    self.found.setdefault(whole, Entry(entry.cost + found.cost + 2, whole,
+                                                       self.targets, False))
+                    return
+
+    def _nestings(self, entry: Entry, singles: list | None):
+        """``(examples for X, the whole program with {} for X)`` that ``entry`` allows."""
+        streams, targets = entry.streams, self.targets
+        if entry.text != "." and any(streams) and \
+                all(len(s) == len(t) for s, t in zip(streams, targets, strict=True)):
+            yield ([(v, [o]) for s, t in zip(streams, targets, strict=True)
+                    for v, o in zip(s, t, strict=True)], f"{entry.text} | {{}}")
+        if not singles or not all(len(s) == 1 and isinstance(s[0], list) and
+                                  isinstance(t, list) for s, t in zip(streams, singles,
+                                                                      strict=True)):
+            return
+        arrays = [s[0] for s in streams]
+        if all(len(a) == len(t) for a, t in zip(arrays, singles, strict=True)) and any(singles):
+            yield ([(v, [o]) for a, t in zip(arrays, singles, strict=True)
+                    for v, o in zip(a, t, strict=True)], f"{entry.text} | map({{}})")
+        for key, step in [(None, ""), *((k, f" | {catalog.field(k)}") for k in _keys(arrays))]:
+            kept = [_subsequence([_get(v, key) for v in a], t)
+                    for a, t in zip(arrays, singles, strict=True)]
+            if all(k is not None for k in kept) and any(not all(k) for k in kept):
+                pairs = [(v, [keep]) for a, k in zip(arrays, kept, strict=True)
+                         for v, keep in zip(a, k, strict=True)]
+                yield pairs, f"{entry.text} | map(select({{}}){step})"
                 return
+
+
+def _keys(arrays: list[list]) -> list[str]:
+    keys: dict[str, None] = {}
+    for array in arrays:
+        for value in array[:20]:
+            if isinstance(value, dict):
+                keys.update(dict.fromkeys(list(value)[:16]))
+    return list(keys)[:16]
+
+
+def _get(value: Any, key: str | None) -> Any:
+    if key is None:
+        return value
+    return value.get(key) if isinstance(value, dict) else _MISSING
+
+
+_MISSING = object()
+
+
+def _subsequence(values: list, wanted: list) -> list[bool] | None:
+    """Which of ``values`` to keep so that the kept ones are ``wanted`` (greedy)."""
+    keep, i = [], 0
+    for value in values:
+        hit = i < len(wanted) and value is not _MISSING and canon(value) == canon(wanted[i])
+        keep.append(hit)
+        i += hit
+    return keep if i == len(wanted) else None
 
 
 def ranked(found) -> list[Entry]:
@@ -358,15 +398,13 @@ def _operand(text: str) -> str:
 
 
 def _object_text(parts) -> str:
-    from jqmagic.core.suggest.steps import field
-
     items = []
     for key, part in parts:
         if isinstance(key, Entry):
             items.append(f"({key.text}): {_operand(part.text)}")
             continue
-        name = key if field(key) == f".{key}" else literal(key)
-        if part.text == field(key) and name == key:
+        name = key if catalog.field(key) == f".{key}" else literal(key)
+        if part.text == catalog.field(key) and name == key:
             items.append(key)
         else:
             items.append(f"{name}: {_operand(part.text)}")
