@@ -9,7 +9,7 @@ import pytest
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.explain import explain
-from jqmagic.core.explain.render import bounded, html_view, text_view
+from jqmagic.core.explain.render import Explanation, bounded, html_view, text_view
 from jqmagic.core.explain.run import explain_values
 from jqmagic.core.explain.values import parse
 
@@ -134,6 +134,9 @@ def test_views_text_html_and_bounded_dict():
     assert "7. add   3 -> 3" in text
     page = html_view(data)
     assert page.count("<details class='st'>") >= 7 and "null made from []" in page
+    many = run(" | ".join(["[.[] | . + 1]"] * 60), json.dumps(list(range(30))))
+    assert len(Explanation(many)._repr_mimebundle_()["text/html"]) < 250_000
+    assert text_view(many).count("\n") <= 201
     small = bounded(data, 2500)
     assert len(json.dumps(small)) <= 2500 and small["cut"]
     assert small["null_origin"]["stage"] == "add"

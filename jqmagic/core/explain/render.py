@@ -13,6 +13,7 @@ from jqmagic.core.explain.values import shown
 TEXT_LINES = 200  # lines of the text view at most
 SHOWN_CHARS = 80  # a sample's text in the text view
 AGENT_CHARS = 20_000  # the structured answer, as JSON, at most
+HTML_DATA_CHARS = 60_000  # the data a notebook's view is drawn from (a saved notebook stays small)
 
 
 class Explanation:
@@ -38,7 +39,8 @@ class Explanation:
         return bounded(self.data, max_chars)
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        bundle = {"text/plain": self.text, "text/html": html_view(self.data)}
+        bundle = {"text/plain": self.text,
+                  "text/html": html_view(bounded(self.data, HTML_DATA_CHARS))}
         return {k: v for k, v in bundle.items()
                 if (not include or k in include) and k not in (exclude or ())}
 
@@ -185,6 +187,10 @@ def _row_html(stages: list[dict]) -> str:
 def html_view(data: dict) -> str:
     """The pipeline left to right, counts on the arrows; click a stage for its values."""
     lead = "".join(f"<div class='lead'>{_e(line)}</div>" for line in headline(data))
+    if data.get("cut") or data.get("stages_cut"):
+        cut = ", ".join(data.get("cut", [])) + (f"; the last {data['stages_cut']} stage(s)"
+                                                if data.get("stages_cut") else "")
+        lead += f"<div class='lead'>Not shown, to keep the notebook small: {_e(cut)}.</div>"
     results = "".join(f"<li>{_e(_value(v))}</li>" for v in data["results"])
     return (f"{_STYLE}<div class='jqx'><div class='lead'><b>explain</b> "
             f"<code>{_e(_cut(data['program'], 300))}</code></div>{lead}"
