@@ -24,6 +24,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from jqmagic.core import jsonc, sources
+from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import progress
@@ -117,6 +118,8 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
             values = json_lines(body) if fmt == "jsonl" else [parse_one(body)]
         finally:
             literals = learnt()
+        if fmt == "jsonl" and literals.facts:
+            literals = _WrittenBack(literals, values, path, len(data))
         return Document(values, literals, len(data), line_ended=data[-1:].isspace())
     text = sources.read_text(path)
     if fmt == "jsonc":
@@ -169,6 +172,50 @@ def _careful(lines: list[bytes]) -> list[Any]:
             except orjson.JSONDecodeError as exc:
                 raise NotMine("a line orjson refuses") from exc
     return values
+
+
+class _WrittenBack(Literals):
+    """The literal facts of JSON Lines that orjson writes back byte for byte (lines as a
+    JavaScript or Python service writes them): the values' own facts, which are exact;
+    else the text's, which count digits inside strings too (a hex id or a digest reads as
+    a long or odd literal and sends float comparisons to libjq). Learnt when first needed,
+    from the file read again (a file changed since keeps the text's facts)."""
+
+    def __init__(self, text: Literals, values: list[Any], path: str, size: int):
+        super().__init__(lambda: ())
+        self._text, self._values, self._path, self._size = text, values, path, size
+
+    @property
+    def settled(self) -> bool:  # what the text lacks, the values lack too
+        return self._facts is not None or "long" not in self._text.facts
+
+    @property
+    def long(self) -> bool:
+        return "long" in self._text.facts and "long" in self.facts
+
+    @property
+    def facts(self) -> frozenset[str]:
+        if self._facts is None:
+            self._facts = self._text.facts
+            exact = value_facts(self._values) if self._written_back() else None
+            if exact is not None:
+                self._facts = exact
+            self._values = []
+        return self._facts
+
+    def settle(self) -> Literals:
+        self.facts  # noqa: B018 - learnt on first use
+        return self
+
+    def _written_back(self) -> bool:
+        dumps = orjson.dumps
+        try:
+            with open(sources.open_file(self._path), "rb") as handle:
+                data = handle.read(self._size + 1)
+        except (OSError, JqMagicError):
+            return False
+        return len(data) == self._size and \
+            b"\n".join(map(dumps, self._values)) + b"\n" == data
 
 
 SCAN_BESIDE_FROM = 4 << 20

@@ -201,3 +201,19 @@ def test_input_with_no_input_is_libjqs_error(files, engines):
     with pytest.raises(JqMagicError, match="break"):  # jq 1.8.2 says "break"
         query("input", "empty.jsonl", null_input=True)
     assert engines == [False]
+
+
+@needs_oracle
+@pytest.mark.parametrize(("text", "fast"), [
+    ('{"id":"0e12345678901234567890e000","n":2.5}\n{"id":"ab","n":0.5}\n', True),
+    ('{"id": "0e12345678901234567890e000", "n": 2.50}\n', False),  # 2.50 prints as written
+    ('{"id":"x","n":2.50}\n', False),
+])
+def test_json_lines_facts_from_values_when_written_back(files, engines, text, fast):
+    """Lines orjson writes back byte for byte: digits in strings count for nothing."""
+    (files / "h.jsonl").write_text(text)
+    program = "[inputs | select(.n > 1) | .n]"
+    want = subprocess.run([str(ORACLE), "-nc", program, "h.jsonl"], capture_output=True,
+                          text=True, check=True).stdout
+    assert query(program, "h.jsonl", null_input=True, compact=True).text + "\n" == want
+    assert engines == [fast]
