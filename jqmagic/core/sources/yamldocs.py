@@ -12,9 +12,10 @@ from jqmagic.core.sources.formats import dumps
 def parse_yaml(text: str, label: str = "<input>") -> list[Any]:
     """Every document of a YAML stream, with the safe loader; INVALID_YAML on errors.
 
-    Built straight from libyaml's events (``yamlbuild``, about 3x PyYAML's C loader) when
-    the stream holds only what that builder knows; else, and for every error, by the safe
-    loader itself, which gives the same values.
+    Built straight from libyaml's events (``yamlbuild``, about 2-3x PyYAML's C loader)
+    when the stream holds only what that builder knows; else, and for every error, by the
+    safe loader itself, which gives the same values. An alias is its anchor's own object
+    there (the values are for reading: copy before changing one).
     """
     from jqmagic.core.sources.yamlbuild import Unusual, build_documents
 
