@@ -98,7 +98,7 @@ class JqMagic(Magics):
     @observe("max_results", "max_tokens", "timeout", "exec_timeout", "exec_max_bytes",
              "doc_cache_bytes", "worker_memory", "sandbox", "allowed_roots", "exec_allowed")
     def _to_core(self, change):
-        setattr(core_settings.settings, change["name"], change["new"])
+        core_settings.configure(**{change["name"]: change["new"]})
 
     def run_core(self, operation, *args, **kwargs):
         """Call a core operation; its JqMagicError becomes a one-line UsageError."""

@@ -37,7 +37,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import env_flag, env_paths, payload_dir, settings
+from jqmagic.core.settings import env_flag, env_paths, payload_dir, settings, using
 from jqmagic.core.words import term
 
 
@@ -205,25 +205,16 @@ def worker_key() -> tuple | None:
     return tuple(roots()), os.path.realpath(payload_dir()), exec_allowed()
 
 
-_imposing = threading.Lock()
 _IMPOSED = ("sandbox", "allowed_roots", "exec_allowed", "private_addresses")
 
 
 @contextmanager
 def imposed(given: Mapping[str, Any]) -> Iterator[None]:
-    """Within: this process judges as the caller whose settings are ``given`` (e.g. a Dask
-    worker answering a task of a sandboxed caller, whose environment is not the caller's),
-    one caller at a time; its own settings come back after."""
-    with _imposing:
-        saved = {name: getattr(settings, name) for name in _IMPOSED}
-        for name in _IMPOSED:
-            if name in given:
-                setattr(settings, name, given[name])
-        try:
-            yield
-        finally:
-            for name, value in saved.items():
-                setattr(settings, name, value)
+    """Within: this thread judges as the caller whose settings are ``given`` (e.g. a Dask
+    worker answering a task of a sandboxed caller, whose environment is not the caller's);
+    its own settings are in force again after."""
+    with using(**{name: given[name] for name in _IMPOSED if name in given}):
+        yield
 
 
 # ---------------------------------------------------------------- web addresses

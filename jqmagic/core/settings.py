@@ -1,11 +1,24 @@
-"""Process-wide defaults (the magics' ``%config JqMagic.*`` traits write here)."""
+"""The settings in force, and every environment variable jqmagic reads.
+
+A :class:`Settings` is immutable. The process has one as its defaults, which only a face
+replaces, through :func:`configure` (``%config JqMagic.*``, an agent face's sandbox flags);
+:func:`using` puts another in force for a block in this thread (a worker answering its
+caller's request, a Dask task judged by its caller's sandbox). Modules read
+``settings.NAME``: whatever is in force. Assigning ``settings.NAME = value`` is
+:func:`configure` (tests use it through ``monkeypatch``); no module of the package does.
+"""
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
+import dataclasses
 import os
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 
 def _cache_dir() -> Path:
@@ -13,7 +26,7 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("JQMAGIC_CACHE_DIR") or os.path.join(base, "jqmagic"))
 
 
-@dataclass
+@dataclass(frozen=True)
 class Settings:
     """Limits and defaults shared by every face; keyword arguments override per call."""
 
@@ -36,12 +49,61 @@ class Settings:
     cache_dir: Path = field(default_factory=_cache_dir)
     # The sandbox (see core/sandbox.py); the environment can only turn these on.
     sandbox: bool = False  # or JQMAGIC_SANDBOX=1
-    allowed_roots: list[str] = field(default_factory=list)  # or JQMAGIC_ALLOWED_ROOTS; else cwd
+    allowed_roots: tuple[str, ...] = ()  # or JQMAGIC_ALLOWED_ROOTS; else cwd
     exec_allowed: bool = False  # in the sandbox only; or JQMAGIC_EXEC_ALLOWED=1
     private_addresses: bool = False  # in the sandbox only: web fetches may reach them
 
 
-settings = Settings()
+_defaults = Settings()
+_scoped: contextvars.ContextVar[Settings | None] = contextvars.ContextVar("settings",
+                                                                          default=None)
+
+
+def current() -> Settings:
+    """The settings in force here: a :func:`using` block's, else the process's defaults."""
+    return _scoped.get() or _defaults
+
+
+def _checked(changes: dict[str, Any]) -> dict[str, Any]:
+    if "allowed_roots" in changes:  # a list from a trait or a flag: kept as a tuple
+        changes = {**changes, "allowed_roots": tuple(changes["allowed_roots"] or ())}
+    return changes
+
+
+def configure(**changes: Any) -> Settings:
+    """Replace the process's defaults by a copy with ``changes`` (a face's configuration;
+    an unknown name is a TypeError)."""
+    global _defaults
+    _defaults = dataclasses.replace(_defaults, **_checked(changes))
+    return _defaults
+
+
+@contextlib.contextmanager
+def using(**changes: Any) -> Iterator[Settings]:
+    """The settings in force with ``changes``, for the block, in this thread only."""
+    token = _scoped.set(dataclasses.replace(current(), **_checked(changes)))
+    try:
+        yield current()
+    finally:
+        _scoped.reset(token)
+
+
+class _InForce:
+    """``settings.NAME`` reads the settings in force; assigning is :func:`configure`."""
+
+    __slots__ = ()
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(current(), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        configure(**{name: value})
+
+    def __repr__(self) -> str:
+        return repr(current())
+
+
+settings: Any = _InForce()
 
 # ---------------------------------------------------------------- the environment
 # Every variable jqmagic reads, read here (when asked, so a changed environment counts).

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import argparse
 
-from jqmagic.core.settings import env_flag, env_paths, settings
+from jqmagic.core.settings import configure, env_flag, env_paths
 
 robots_honoured = True
 """Whether web_fetch honours robots.txt (the agent faces' default; their flag turns it off)."""
@@ -42,13 +42,13 @@ def apply(args: argparse.Namespace) -> None:
     robots_honoured = not (getattr(args, "ignore_robots_txt", False)
                            or env_flag("JQMAGIC_IGNORE_ROBOTS_TXT"))
     if args.no_sandbox or env_flag("JQMAGIC_NO_SANDBOX"):
-        settings.sandbox = False
+        configure(sandbox=False)
         return
-    settings.sandbox = True
-    settings.allowed_roots = list(args.allow_root) or env_paths("JQMAGIC_ALLOWED_ROOTS")
-    settings.exec_allowed = args.allow_exec or env_flag("JQMAGIC_EXEC_ALLOWED")
-    settings.private_addresses = (args.allow_private_addresses
-                                  or env_flag("JQMAGIC_PRIVATE_ADDRESSES"))
+    configure(sandbox=True,
+              allowed_roots=list(args.allow_root) or env_paths("JQMAGIC_ALLOWED_ROOTS"),
+              exec_allowed=args.allow_exec or env_flag("JQMAGIC_EXEC_ALLOWED"),
+              private_addresses=(args.allow_private_addresses
+                                 or env_flag("JQMAGIC_PRIVATE_ADDRESSES")))
 
 
 def sandboxed_defaults() -> argparse.Namespace:

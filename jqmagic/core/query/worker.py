@@ -36,7 +36,7 @@ from jqmagic.core.query import (
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.sink import Channel, Sink, Stopped
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import configure
 from jqmagic.core.sources.prepare import run_together
 from jqmagic.core.words import term
 
@@ -46,9 +46,9 @@ fastpath.documents.others = lambda: jv_documents.size
 
 
 def _apply_caller(caller: protocol.Caller) -> None:
-    """Take the caller's settings, working directory and home, so paths read as there."""
-    for name, value in caller.settings.items():
-        setattr(settings, name, value)
+    """Take the caller's settings as this process's own (it serves that caller alone), and
+    its working directory and home, so paths read as there."""
+    configure(**caller.settings)
     if caller.home:
         os.environ["HOME"] = caller.home
     if caller.payload_dir:

@@ -36,6 +36,10 @@ class InlineWorker:
         yield protocol.Chunk(channel.texts)
         yield end
 
+    def call(self, name: str, timeout: float | None = None, /, **kwargs):
+        """A worker call (a shape, a hint), in this process."""
+        return worker.calls()[name](**kwargs)
+
 
 @contextmanager
 def inline_worker(monkeypatch):
