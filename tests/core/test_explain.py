@@ -120,7 +120,9 @@ def test_error_stage_and_value_and_later_inputs_go_on():
 def test_big_values_show_their_shape_and_branches_are_sampled():
     data = run("[.[] | select(. % 2 == 0)] | length", json.dumps(list(range(5000))))
     first = data["stages"][0]
-    assert first["samples_in"][0] == {"type": "array", "length": 5000}
+    assert first["samples_in"][0] == {"type": "array", "length": 5000,
+                                      "text": '[0,1,2,3,4,5,6,7,"…"]'}
+    assert "(2500 items)" in text_view(data)
     inside = branch(first, "inside")["stages"]
     assert counts(inside) == [(".[]", 1, 5000), ("select(. % 2 == 0)", 5000, 2500)]
     assert branch(inside[1], "select's filter")["sampled_inputs"] == 20

@@ -8,16 +8,22 @@ from typing import Any
 from jqmagic.core.query import libjq
 
 KIND_NULL, KIND_FALSE = 1, 2
-TEXT_CHARS = 160  # a sample value's text is cut here; a bigger one shows its shape
+TEXT_CHARS = 160  # a sample's text is cut here; past 8 items or 3 levels it shows "…"
 
 _PREVIEW = f"""
 def cut: if length > {TEXT_CHARS} then .[:{TEXT_CHARS}] + "…" else . end;
-if type == "object" then {{type: type, length: length, keys: keys_unsorted[:8]}}
-  + (if length <= 12 then {{text: (tojson | cut)}} else {{}} end)
-elif type == "array" then {{type: type, length: length}}
-  + (if length <= 12 then {{text: (tojson | cut)}} else {{}} end)
-elif type == "string" then {{type: type, length: length, text: (tojson | cut)}}
-else {{type: type, text: tojson}} end
+def small($d):
+  if type == "object" then
+    if $d == 0 then "{{…}}" else to_entries[:8] | map(.value |= small($d - 1)) | from_entries end
+  elif type == "array" then
+    if $d == 0 then "[…]"
+    else (.[:8] | map(small($d - 1))) + (if length > 8 then ["…"] else [] end) end
+  elif type == "string" and length > 60 then .[:60] + "…"
+  else . end;
+{{type: type}}
++ (if type == "object" or type == "array" or type == "string" then {{length: length}} else {{}} end)
++ (if type == "object" then {{keys: keys_unsorted[:8]}} else {{}} end)
++ {{text: (small(3) | tojson | cut)}}
 """
 
 
@@ -69,11 +75,11 @@ def preview(value: Owned) -> dict[str, Any]:
 
 
 def shown(found: dict[str, Any]) -> str:
-    """One line for a preview: its text, else its shape."""
-    if "text" in found:
-        return found["text"]
-    if found["type"] == "object":
-        keys = ", ".join(found.get("keys", []))
-        more = ", …" if found["length"] > len(found.get("keys", [])) else ""
-        return f"object of {found['length']} keys {{{keys}{more}}}"
-    return f"{found['type']} of length {found['length']}"
+    """One line for a preview: its (cut) text, with its size when items were left out."""
+    text = found["text"]
+    size = found.get("length", 0)
+    if found["type"] == "array" and size > 8:
+        return f"{text} ({size} items)"
+    if found["type"] == "object" and size > 8:
+        return f"{text} ({size} keys)"
+    return text
