@@ -10,7 +10,6 @@ import argparse
 import codecs
 import glob
 import json
-import os
 import re
 import sys
 from typing import Any
@@ -18,7 +17,7 @@ from typing import Any
 from jqmagic import flags, jqargs
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Bounds, JsonText
-from jqmagic.core.settings import env_flag
+from jqmagic.core.settings import env_flag, no_color
 
 JQ_VERSION = "jq-1.8.2"
 # jq's exit statuses by error code: 2 usage and system, 3 compile, 5 runtime.
@@ -338,7 +337,7 @@ def _colour(args: argparse.Namespace) -> bool:
     """jq's rule: -C colours, -M never; else colour a terminal unless NO_COLOR is set."""
     if args.monochrome:
         return False
-    return args.color or (sys.stdout.isatty() and not os.environ.get("NO_COLOR"))
+    return args.color or (sys.stdout.isatty() and not no_color())
 
 
 def _print_results(result: Any, args: argparse.Namespace) -> None:

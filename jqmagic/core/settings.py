@@ -151,3 +151,20 @@ def optimised_libjq() -> Path | None:
 def estimate_tokens(text: str) -> int:
     """An estimate of the tokens in ``text``: about 4 characters a token (not a tokenizer)."""
     return (len(text) + 3) // 4
+
+
+def no_color() -> bool:
+    """Whether ``$NO_COLOR`` asks for no colours (set and not empty: no-color.org)."""
+    return bool(os.environ.get("NO_COLOR"))
+
+
+def worker_parent() -> int | None:
+    """The supervisor's pid a worker was started by (``$JQMAGIC_WORKER_PARENT``)."""
+    given = env_text("JQMAGIC_WORKER_PARENT")
+    return int(given) if given.isdigit() else None
+
+
+def worker_memory() -> int:
+    """The bytes a worker may map, as its supervisor set them (``$JQMAGIC_WORKER_MEMORY``)."""
+    given = env_text("JQMAGIC_WORKER_MEMORY")
+    return int(given) if given.isdigit() else 0

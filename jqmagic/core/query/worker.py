@@ -36,7 +36,7 @@ from jqmagic.core.query import (
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.sink import Channel, Sink, Stopped
-from jqmagic.core.settings import configure
+from jqmagic.core.settings import configure, worker_memory, worker_parent
 from jqmagic.core.sources.prepare import run_together
 from jqmagic.core.words import term
 
@@ -252,10 +252,9 @@ def _exit_with_caller(every: float = 1.0) -> None:
 
 def main() -> None:
     """Entry point of the worker process (``python -m jqmagic.core.query.worker``)."""
-    parent = os.environ.get("JQMAGIC_WORKER_PARENT")
-    confine.start_worker(int(parent) if parent else None)  # before any request is read
+    confine.start_worker(worker_parent())  # before any request is read
     _exit_with_caller()
-    limit_memory(int(os.environ.get("JQMAGIC_WORKER_MEMORY", "0")))
+    limit_memory(worker_memory())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
     doccache.scan_beside = True  # a core to spare while a big file parses
     replies = os.fdopen(os.dup(1), "wb")
