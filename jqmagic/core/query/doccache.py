@@ -208,14 +208,18 @@ class _WrittenBack(Literals):
         return self
 
     def _written_back(self) -> bool:
-        dumps = orjson.dumps
+        """Whether the file holds exactly orjson's lines of the values (compared a batch
+        at a time: the whole text is never held twice)."""
+        dumps, values = orjson.dumps, self._values
         try:
             with open(sources.open_file(self._path), "rb") as handle:
-                data = handle.read(self._size + 1)
+                for at in range(0, len(values), 4096):
+                    lines = b"\n".join(map(dumps, values[at:at + 4096])) + b"\n"
+                    if handle.read(len(lines)) != lines:
+                        return False
+                return handle.read(1) == b"" and handle.tell() == self._size
         except (OSError, JqMagicError):
             return False
-        return len(data) == self._size and \
-            b"\n".join(map(dumps, self._values)) + b"\n" == data
 
 
 SCAN_BESIDE_FROM = 4 << 20
