@@ -3,6 +3,7 @@ counting what goes in and out of each, with a few samples, never keeping the str
 
 from __future__ import annotations
 
+import itertools
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -15,6 +16,7 @@ from jqmagic.core.query import libjq
 SAMPLES = 3  # values kept per stage and side
 CHILD_INPUTS = 20  # inputs of a stage also run through its branches (a sample)
 PATH_INPUTS = 20  # inputs of a stage whose outputs' paths are followed
+PATH_OUTPUTS = 20  # ... for their first outputs
 MAX_DEPTH = 3  # nested branches shown
 _V, _ENV = "$__jqm_v", "$__jqm_env"
 _PATH_ERRORS = ("Invalid path expression",)
@@ -107,7 +109,7 @@ class Stage:
         self.note = note
         self.stats = Stats()
         self.children: list[tuple[str, Pipeline]] = []
-        self.pathless = bool(binds)
+        self.pathless = bool(binds) or node is None or not _maybe_path(node, ctx)
         self.path_seen = False  # whether a run of path(STAGE) answered
         self._path_program: libjq.Program | None = None
         self.pattern = pattern
@@ -196,8 +198,8 @@ class Stage:
         try:
             if self._path_program is None:
                 self._path_program = self.ctx.compile(f"path({self.text})")
-            found = [json.loads(libjq.dump(p))
-                     for p in libjq.results(self._path_program, item.input())]
+            found = [json.loads(libjq.dump(p)) for p in itertools.islice(
+                libjq.results(self._path_program, item.input()), PATH_OUTPUTS)]
             self.path_seen = True
             return found
         except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:
@@ -401,6 +403,34 @@ def _call_branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]
         return [(f"{name}'s filter on each element",
                  Pipeline(("pipe", ("iterate", ("dot",)), args[0]), ctx, depth))]
     return []
+
+
+_PATH_CALLS = {"select", "recurse", "first", "last", "limit", "skip", "nth", "getpath",
+               "empty", "error", "objects", "arrays", "strings", "numbers", "booleans",
+               "nulls", "values", "scalars", "iterables", "until", "while", "repeat",
+               "recurse_down", "paths", "leaf_paths", "input", "debug", "stderr"}
+
+
+def _maybe_path(node, ctx: Context) -> bool:
+    """Whether ``node`` may be a path expression (worth asking libjq its paths): no
+    constructor, arithmetic or value-making builtin at its top."""
+    kind = node[0]
+    if kind in ("dot", "recurse", "field", "index", "slice", "iterate", "var", "break"):
+        return kind != "var"
+    if kind in ("pipe", "comma", "alt"):
+        return _maybe_path(node[1], ctx) and _maybe_path(node[2], ctx)
+    if kind == "if":
+        arms = [then for _, then in node[1]] + [node[2] or ("dot",)]
+        return all(_maybe_path(arm, ctx) for arm in arms)
+    if kind in ("try", "trycatch", "label"):
+        return _maybe_path(node[-1] if kind == "label" else node[1], ctx)
+    if kind in ("bind", "destructure"):
+        return _maybe_path(node[3], ctx)
+    if kind == "def":
+        return _maybe_path(node[4], ctx.defined(node))
+    if kind == "call":
+        return node[1] in _PATH_CALLS or ctx.find(node[1], len(node[2])) is not None
+    return kind in ("reduce", "foreach")
 
 
 def _unsplit_call(node, ctx: Context) -> str | None:
