@@ -290,4 +290,4 @@ def register(ipython) -> None:
     formatter = ipython.display_formatter.mimebundle_formatter
     for result_type, render in RENDERERS.items():
         formatter.for_type(result_type, render)
-    progress.reporter = NotebookProgress()
+    progress.report_to(NotebookProgress())

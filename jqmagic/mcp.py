@@ -36,7 +36,7 @@ def build_server() -> Any:
     from jqmagic.core.query import progress
     from jqmagic.tools import call, definitions
 
-    progress.reporter = _route_progress
+    progress.report_to(_route_progress)
     listed = [types.Tool.model_validate(d) for d in definitions("mcp")]
     names = {t.name for t in listed}
 

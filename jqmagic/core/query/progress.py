@@ -78,4 +78,11 @@ class Reporter:
 
 
 reporter: Callable[[Event], None] = Reporter()
-"""What the caller does with each event (replaced by the magics in a notebook)."""
+"""What the caller does with each event (a face sets its own: :func:`report_to`)."""
+
+
+def report_to(show: Callable[[Event], None]) -> None:
+    """Show this process's parsing events with ``show`` (a notebook line, an MCP client's
+    progress notifications)."""
+    global reporter
+    reporter = show
