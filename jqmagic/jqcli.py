@@ -10,6 +10,7 @@ import argparse
 import codecs
 import glob
 import json
+import os
 import re
 import sys
 from typing import Any
@@ -71,12 +72,16 @@ def run(args: argparse.Namespace) -> int:
     reads = not args.null_input or READS_INPUTS.search(program)
     files, unreadable = _readable(args.files) if reads else ([], False)  # as jq: read or not
     source = flags.named_source(args, files)
-    if unreadable and not source:
-        source = {"text": ""}  # jq goes on with no input at all
+    if unreadable and not source:  # jq goes on with no input, naming the last file tried
+        from jqmagic.core.sources.prepare import naming
+
+        source, program = {"text": ""}, naming(program, {"<stdin>": args.files[-1]})
     elif not source and (not args.null_input or READS_INPUTS.search(program)):
         source = {"text": _stdin_text()}  # -n too, when input or inputs read stdin
     elif source.get("file") == "-" or source.get("file") == ["-"] * len(files):
         source = {"text": _stdin_text()}  # "-" names stdin, as in jq
+    elif "-" in files:  # stdin where it stands among the files
+        source["file"], program = _stdin_among(files, program)
     keywords = {**flags.query_keywords(args), **source, "positional": args.positional,
                 "color": _colour(args), "seq": args.seq}
     keywords.setdefault("timeout", 0)  # jq has no timeout: only --timeout sets one
@@ -261,6 +266,28 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
             continue
         kept.append(name)
     return kept, missing
+
+
+def _stdin_among(files: list[str], program: str) -> tuple[list[str], str]:
+    """``-`` among files, as jq reads it: standard input's text where the first ``-``
+    stands (later ones find it read: nothing), named ``<stdin>`` by ``input_filename``.
+    The text waits in a folder of its own, removed when the command ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    from jqmagic.core.sources.prepare import naming
+
+    folder = tempfile.mkdtemp(prefix="jqmagic-stdin-")
+    atexit.register(shutil.rmtree, folder, True)
+    first, rest = os.path.join(folder, "stdin.json"), os.path.join(folder, "read.json")
+    with open(first, "w", encoding="utf-8", errors="surrogatepass") as out:
+        out.write(_stdin_text())
+    open(rest, "w").close()  # noqa: SIM115 - an empty file
+    at = files.index("-")
+    paths = [first if i == at else rest if name == "-" else name
+             for i, name in enumerate(files)]
+    return paths, naming(program, {first: "<stdin>", rest: "<stdin>"})
 
 
 def _stdin_text() -> str:

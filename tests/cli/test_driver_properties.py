@@ -64,7 +64,7 @@ INPUTS = ['{"a": [1, "x"]}', "1 2 3", '"s"', "[]", "", "{", 'null "\\ud800"',
 FILES = {"one": "1", "two.json": "1\n2\n", "nums.json": "1 3.10\n", "bom.json": '\ufeff{"b":2}',
          "open.json": '{"a":', "close.json": "1}", "true": "true"}
 FILE_WORDS = ["@one", "@two.json", "@nums.json", "@bom.json", "@open.json", "@close.json",
-              "@true"]
+              "@true", "-"]
 # An unreadable file comes alone: jq reads one value past it and stops (main.c's loop
 # checks the reader's errors), and a bad file before it is status 5, after it 2; jqmagic
 # reports it first and reads the others (README: differences).

@@ -69,6 +69,14 @@ CASES = [
     ("a BOM opens a later file", ["-c", ".", "@ok.json", "@bom.json"], ""),
     ("a BOM after a file with no newline", ["-c", ".", "@one", "@bom.json"], ""),
     ("- twice", ["-c", ".", "-", "-"], "5"),
+    ("- among the files", ["-c", ".", "@ok.json", "-", "@two.json"], "7"),
+    ("- first", ["-c", ".", "-", "@ok.json"], "[3]"),
+    ("- last, running on", ["-c", ".", "@one", "-"], "2"),
+    ("input_filename of -", ["-c", "[., input_filename]", "@ok.json", "-"], "1"),
+    ("-n and input from -", ["-nc", "[inputs]", "-", "@two.json"], "0"),
+    ("- twice among files", ["-c", "[., input_filename]", "-", "-", "@ok.json"], "1 2"),
+    ("- and a number running on", ["-c", "[., input_filename]", "-", "@two.json"], "3"),
+    ("- with a BOM later", ["-c", ".", "-", "@bom.json"], "{}"),
     # any word after --arg NAME is its value; --indent as jq reads it
     ("--arg takes -c", ["-nc", "[$x]", "--arg", "x", "-c"], ""),
     ("--arg takes --", ["-nc", "[$x, $ARGS.positional]", "--arg", "x", "--", "--args", "a"],
@@ -124,20 +132,10 @@ CASES = [
 ]
 
 
-# "-" among the files: the core takes one source (files, or standard input's text)
-NOT_YET = [pytest.param(*c[1:], id=c[0], marks=pytest.mark.xfail(
-    strict=True, reason="- among files: stdin is not yet one of the files")) for c in [
-    ("- among the files", ["-c", ".", "@ok.json", "-", "@two.json"], "7"),
-    ("- first", ["-c", ".", "-", "@ok.json"], "[3]"),
-    ("- last, running on", ["-c", ".", "@one", "-"], "2"),
-    ("input_filename of -", ["-c", "[., input_filename]", "@ok.json", "-"], "1"),
-    ("-n and input from -", ["-nc", "[inputs]", "-", "@two.json"], "0"),
-]]
 
 
 @dropin.needs_oracle
-@pytest.mark.parametrize(("argv", "stdin"), [pytest.param(*c[1:], id=c[0]) for c in CASES]
-                         + NOT_YET)
+@pytest.mark.parametrize(("argv", "stdin"), [pytest.param(*c[1:], id=c[0]) for c in CASES])
 def test_as_jq(argv, stdin, folder):
     same_as_jq(argv, stdin, folder)
 

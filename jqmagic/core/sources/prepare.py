@@ -15,7 +15,7 @@ from jqmagic.core import jsonc, payloads, sandbox
 from jqmagic.core.options import Source
 from jqmagic.core.sources.command import run_command
 from jqmagic.core.sources.files import open_file, read_text, resolve_files
-from jqmagic.core.sources.formats import dumps
+from jqmagic.core.sources.formats import ValueText, dumps, value_json
 from jqmagic.core.sources.yamldocs import parse_yaml
 
 
@@ -35,14 +35,20 @@ class Prepared:
 
     def naming(self, program: str) -> str:
         """``program``, its ``input_filename`` naming the user's files where libjq reads
-        others in their place (a converted YAML or JSONC file, a sandbox's descriptor).
-        The definitions go before it on its first line (its lines stay jq's); a program
-        with module directives, which must come first, is left as it is."""
-        if not self.names or not _NAMES_FILES.search(program) or _DIRECTIVE.match(program):
-            return program
-        return ("def __jqmagic_read_name: input_filename; def input_filename: "
-                "__jqmagic_read_name as $f | if $f == null then null else "
-                f"({json.dumps(self.names)}[$f] // $f) end; {program}")
+        others in their place (a converted YAML or JSONC file, a sandbox's descriptor)."""
+        return naming(program, self.names)
+
+
+def naming(program: str, names: dict[str, str]) -> str:
+    """``program`` with ``input_filename`` saying ``names[file]`` for the files ``names``
+    holds (stand-ins libjq reads). The definitions go before it on its first line (its
+    lines stay jq's); a program with module directives, which must come first, or one
+    that never asks, is left as it is."""
+    if not names or not _NAMES_FILES.search(program) or _DIRECTIVE.match(program):
+        return program
+    return ("def __jqmagic_read_name: input_filename; def input_filename: "
+            "__jqmagic_read_name as $f | if $f == null then null else "
+            f"({json.dumps(names)}[$f] // $f) end; {program}")
 
 
 _NAMES_FILES = re.compile(r"\binput_filename\b")
@@ -95,7 +101,9 @@ def _prepare_text(prepared: Prepared, source: Source, workdir: str, _timeout) ->
 
 
 def _prepare_value(prepared: Prepared, source: Source, workdir: str, _timeout) -> None:
-    _add_text(prepared, Source("value"), workdir, dumps(source.spec))
+    spec = source.spec  # the text the caller sent (ValueText), or the value itself here
+    data = spec.data if isinstance(spec, ValueText) else value_json(spec)
+    _add_text(prepared, Source("value"), workdir, data.decode("utf-8", "surrogatepass"))
 
 
 def _prepare_exec(prepared: Prepared, source: Source, workdir: str, timeout) -> None:
