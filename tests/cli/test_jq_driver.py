@@ -225,3 +225,11 @@ def test_in_place_gives_each_file_its_name_and_line_as_jq(text, tmp_path):
     assert run.status == 0, run.stderr
     assert [json.dumps(json.loads((tmp_path / n).read_text()), separators=(",", ":")).encode()
             + b"\n" for n in ("one.json", "two.json")] == expected
+
+
+@pytest.mark.parametrize(("program", "status"), [("halt_error(-1)", 0), ("1, halt_error(300)", 44),
+                                                 ("halt_error(2)", 2)])
+def test_halt_error_exits_as_jq_on_a_terminal_too(program, status):
+    from tests.cli.terminal import on_terminal
+
+    assert on_terminal("query", "-n", program).returncode == status
