@@ -8,6 +8,7 @@ terms. ``TERM as $x | BODY`` binds over the whole rest of the pipe.
 
 from __future__ import annotations
 
+from jqmagic.core.jqlang import syntax
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.lexer import (
     Token,
@@ -18,40 +19,7 @@ from jqmagic.core.jqlang.lexer import (
 )
 from jqmagic.core.jqlang.numbers import literal_number
 from jqmagic.core.jqlang.patterns import PatternRules
-from jqmagic.core.jqlang.syntax import (
-    Alt,
-    And,
-    Array,
-    Assign,
-    Bind,
-    BinOp,
-    Break,
-    Call,
-    Comma,
-    Def,
-    Destructure,
-    Dot,
-    Field,
-    Foreach,
-    Format,
-    If,
-    Index,
-    Iterate,
-    Label,
-    Literal,
-    Neg,
-    Node,
-    Object,
-    Or,
-    Pipe,
-    Recurse,
-    Reduce,
-    Slice,
-    String,
-    Try,
-    TryCatch,
-    Var,
-)
+from jqmagic.core.jqlang.syntax import Node
 
 _COMPARISONS = {"==", "!=", "<", "<=", ">", ">="}
 _ASSIGNMENTS = {"=", "|=", "+=", "-=", "*=", "/=", "%=", "//="}
@@ -106,7 +74,7 @@ class _Parser(PatternRules):
         if self.take("label"):
             name = self.variable()
             self.expect("|")
-            return Label(name, self.pipe(comma))
+            return syntax.Label(name, self.pipe(comma))
         start = self.i
         if comma:
             try:
@@ -117,16 +85,16 @@ class _Parser(PatternRules):
                 patterns = self.patterns()
                 self.expect("|")
                 if len(patterns) == 1 and patterns[0][0] == "pvar":
-                    return Bind(term, patterns[0][1], self.pipe())
-                return Destructure(term, patterns, self.pipe())
+                    return syntax.Bind(term, patterns[0][1], self.pipe())
+                return syntax.Destructure(term, patterns, self.pipe())
             self.i = start
         left = self.comma() if comma else self.alternative()
         if self.take("|"):
-            return Pipe(left, self.pipe(comma))
+            return syntax.Pipe(left, self.pipe(comma))
         return left
 
     def definition(self) -> Node:
-        """``def name(params): body; rest`` as ``Def(name, params, body, rest)``;
+        """``def name(params): body; rest`` as ``syntax.Def(name, params, body, rest)``;
         a parameter is ``f`` or ``$a``."""
         self.expect("def")
         tok = self.tok
@@ -147,7 +115,7 @@ class _Parser(PatternRules):
         self.expect(":")
         body = self.pipe()
         self.expect(";")
-        return Def(tok.text, tuple(params), body, self.pipe())
+        return syntax.Def(tok.text, tuple(params), body, self.pipe())
 
     def variable(self) -> str:
         tok = self.tok
@@ -160,8 +128,8 @@ class _Parser(PatternRules):
         node = self.alternative()
         while self.take(","):
             if self.binds():  # 1, 2 as $x | ...: the binding takes the rest of the pipe
-                return Comma(node, self.pipe())
-            node = Comma(node, self.alternative())
+                return syntax.Comma(node, self.pipe())
+            node = syntax.Comma(node, self.alternative())
         return node
 
     def binds(self) -> bool:
@@ -180,16 +148,16 @@ class _Parser(PatternRules):
     def alternative(self) -> Node:
         node = self.assignment()
         if self.take("//"):
-            return Alt(node, self.alternative())
+            return syntax.Alt(node, self.alternative())
         return node
 
     def assignment(self) -> Node:
-        """``LHS = RHS``, ``|=``, ``+=`` ... ``//=``: ``Assign(op, lhs, rhs)``."""
+        """``LHS = RHS``, ``|=``, ``+=`` ... ``//=``: ``syntax.Assign(op, lhs, rhs)``."""
         node = self.disjunction()
         tok = self.tok
         if tok.kind == "op" and tok.text in _ASSIGNMENTS:
             self.i += 1
-            node = Assign(tok.text, node, self.disjunction())
+            node = syntax.Assign(tok.text, node, self.disjunction())
             if self.tok.kind == "op" and self.tok.text in _ASSIGNMENTS:
                 raise NotMine("chained assignment")
         return node
@@ -197,13 +165,13 @@ class _Parser(PatternRules):
     def disjunction(self) -> Node:
         node = self.conjunction()
         while self.take("or"):
-            node = Or(node, self.conjunction())
+            node = syntax.Or(node, self.conjunction())
         return node
 
     def conjunction(self) -> Node:
         node = self.comparison()
         while self.take("and"):
-            node = And(node, self.comparison())
+            node = syntax.And(node, self.comparison())
         return node
 
     def comparison(self) -> Node:
@@ -211,7 +179,7 @@ class _Parser(PatternRules):
         if self.tok.kind == "op" and self.tok.text in _COMPARISONS:
             op = self.tok.text
             self.i += 1
-            node = BinOp(op, node, self.additive())
+            node = syntax.BinOp(op, node, self.additive())
             if self.tok.kind == "op" and self.tok.text in _COMPARISONS:
                 raise NotMine("chained comparison")
         return node
@@ -221,7 +189,7 @@ class _Parser(PatternRules):
         while self.tok.kind == "op" and self.tok.text in ("+", "-"):
             op = self.tok.text
             self.i += 1
-            node = BinOp(op, node, self.multiplicative())
+            node = syntax.BinOp(op, node, self.multiplicative())
         return node
 
     def multiplicative(self) -> Node:
@@ -229,12 +197,12 @@ class _Parser(PatternRules):
         while self.tok.kind == "op" and self.tok.text in ("*", "/", "%"):
             op = self.tok.text
             self.i += 1
-            node = BinOp(op, node, self.unary())
+            node = syntax.BinOp(op, node, self.unary())
         return node
 
     def unary(self) -> Node:
         if self.take("-"):
-            return Neg(self.multiplicative())
+            return syntax.Neg(self.multiplicative())
         return self.postfix()
 
     def postfix(self) -> Node:
@@ -260,18 +228,18 @@ class _Parser(PatternRules):
         while True:
             tok = self.tok
             if tok.kind == "field":
-                node = Field(node, tok.text[1:])
+                node = syntax.Field(node, tok.text[1:])
                 self.i += 1
             elif self.at(".") and self.tokens[self.i + 1].kind == "string":
                 self.i += 1
-                node = Field(node, self.string())
+                node = syntax.Field(node, self.string())
             elif self.at(".") and self.tokens[self.i + 1].text == "[":
                 self.i += 2
                 node = self.bracket(node, dotted=True)
             elif self.take("["):
                 node = self.bracket(node)
             elif self.take("?"):
-                node = _optional_step(node) if stepped else Try(node)
+                node = _optional_step(node) if stepped else syntax.Try(node)
                 stepped = False
                 continue
             else:
@@ -281,29 +249,29 @@ class _Parser(PatternRules):
     def bracket(self, target: Node, dotted: bool = False) -> Node:
         """``[]``, ``[k]`` or ``[a:b]`` after ``target``; jq 1.8.2 has no ``.x.[a:b]``."""
         if self.take("]"):
-            return Iterate(target)
+            return syntax.Iterate(target)
         if dotted and self.at(":"):
             raise NotMine("a slice after '.': jq reports the syntax error")
         if self.take(":"):
             upper = self.pipe()
             self.expect("]")
-            return Slice(target, None, upper)
+            return syntax.Slice(target, None, upper)
         key = self.pipe()
         if self.take(":"):
             if dotted:
                 raise NotMine("a slice after '.': jq reports the syntax error")
             upper = None if self.at("]") else self.pipe()
             self.expect("]")
-            return Slice(target, key, upper)
+            return syntax.Slice(target, key, upper)
         self.expect("]")
-        return Index(target, key)
+        return syntax.Index(target, key)
 
     def line(self, tok: Token) -> int:
         return self.first_line + self.text.count("\n", 0, tok.pos)
 
     def location(self, tok: Token) -> Node:
         """``$__loc__``: where it is written, as libjq names a program's text."""
-        return Literal({"file": "<top-level>", "line": self.line(tok)})
+        return syntax.Literal({"file": "<top-level>", "line": self.line(tok)})
 
     def string(self) -> str:
         """A string literal without interpolation (a field name, say)."""
@@ -313,7 +281,7 @@ class _Parser(PatternRules):
         return node[1]
 
     def string_node(self, fmt: str | None = None) -> Node:
-        """A string literal: ``Literal(text)``, or ``String(fmt, parts)`` when it
+        """A string literal: ``syntax.Literal(text)``, or ``syntax.String(fmt, parts)`` when it
         interpolates (parts are texts and the nodes of the ``\\(...)`` in it)."""
         tok = self.tok
         if tok.kind != "string":
@@ -330,52 +298,52 @@ class _Parser(PatternRules):
             start = end
         parts.append(decode(body[start:]))
         if len(parts) == 1:
-            return Literal(parts[0])
-        return String(fmt, tuple(p for p in parts if p != ""))
+            return syntax.Literal(parts[0])
+        return syntax.String(fmt, tuple(p for p in parts if p != ""))
 
     def primary(self) -> Node:
         tok = self.tok
         if tok.kind == "field":
             self.i += 1
-            return Field(Dot(), tok.text[1:])
+            return syntax.Field(syntax.Dot(), tok.text[1:])
         if tok.kind == "number":
             self.i += 1
-            return Literal(literal_number(tok.text))
+            return syntax.Literal(literal_number(tok.text))
         if tok.kind == "string":
             return self.string_node()
         if tok.kind == "format":
             self.i += 1
             if self.tok.kind == "string":
                 return self.string_node(tok.text[1:])
-            return Format(tok.text[1:])
+            return syntax.Format(tok.text[1:])
         if tok.kind == "var":
             self.i += 1
             if tok.text == "$__loc__":
                 return self.location(tok)
             if tok.text in ("$ENV", "$__prog_args"):
                 raise NotMine(tok.text)
-            return Var(tok.text[1:])
+            return syntax.Var(tok.text[1:])
         if tok.kind == "ident":
             if tok.text == "break" and self.tokens[self.i + 1].kind == "var":
                 self.i += 1
-                return Break(self.variable())
+                return syntax.Break(self.variable())
             return self.call()
         if self.take(".."):
-            return Recurse()
+            return syntax.Recurse()
         if self.take("."):
             if self.tok.kind == "string":
-                return Field(Dot(), self.string())
-            return Dot()
+                return syntax.Field(syntax.Dot(), self.string())
+            return syntax.Dot()
         if self.take("("):
             node = self.pipe()
             self.expect(")")
             return node
         if self.take("["):
             if self.take("]"):
-                return Array(None)
+                return syntax.Array(None)
             node = self.pipe()
             self.expect("]")
-            return Array(node)
+            return syntax.Array(node)
         if self.take("{"):
             return self.object()
         if self.take("if"):
@@ -385,14 +353,14 @@ class _Parser(PatternRules):
         if self.take("try"):
             body = self.tried()
             if self.take("catch"):
-                return TryCatch(body, self.tried())
-            return Try(body)
+                return syntax.TryCatch(body, self.tried())
+            return syntax.Try(body)
         raise NotMine(f"unsupported {tok.text!r} at {tok.pos}")
 
     def tried(self) -> Node:
         """The body or handler of ``try``: a postfix term (jq: ``try`` binds tightest)."""
         if self.take("-"):
-            return Neg(self.postfix())
+            return syntax.Neg(self.postfix())
         return self.postfix()
 
     def fold(self) -> Node:
@@ -410,14 +378,14 @@ class _Parser(PatternRules):
         self.expect(")")
         if len(parts) != 2 and not (kind == "foreach" and len(parts) == 3):
             raise NotMine(f"{kind} with {len(parts)} parts")
-        fold = Reduce if kind == "reduce" else Foreach
+        fold = syntax.Reduce if kind == "reduce" else syntax.Foreach
         if patterns[0][0] == "pvar" and len(patterns) == 1:
             return fold(source, patterns[0][1], *parts)
         if len(patterns) > 1:
             raise NotMine(f"?// in {kind}")
-        item = Var(_ITEM)
+        item = syntax.Var(_ITEM)
         return fold(source, _ITEM, parts[0],
-                    *[Destructure(item, patterns, part) for part in parts[1:]])
+                    *[syntax.Destructure(item, patterns, part) for part in parts[1:]])
 
     def call(self) -> Node:
         name = self.tok.text
@@ -429,8 +397,8 @@ class _Parser(PatternRules):
                 args.append(self.pipe())
             self.expect(")")
         if not args and name in _CONSTANTS:
-            return Literal(_CONSTANTS[name])
-        return Call(name, tuple(args))
+            return syntax.Literal(_CONSTANTS[name])
+        return syntax.Call(name, tuple(args))
 
     def conditional(self) -> Node:
         branches = []
@@ -442,7 +410,7 @@ class _Parser(PatternRules):
                 break
         otherwise = self.pipe() if self.take("else") else None
         self.expect("end")
-        return If(tuple(branches), otherwise)
+        return syntax.If(tuple(branches), otherwise)
 
     def object(self) -> Node:
         entries: list[tuple[Node, Node]] = []
@@ -450,7 +418,7 @@ class _Parser(PatternRules):
             if entries:
                 self.expect(",")
             entries.append(self.entry())
-        return Object(tuple(entries))
+        return syntax.Object(tuple(entries))
 
     def entry(self) -> tuple[Node, Node]:
         tok = self.tok
@@ -459,13 +427,13 @@ class _Parser(PatternRules):
             if self.take(":"):  # {$x: v}: the key is the variable's value
                 if tok.text in ("$__loc__", "$ENV"):
                     raise NotMine(f"{tok.text} as a key")
-                return Var(tok.text[1:]), self.object_value()
+                return syntax.Var(tok.text[1:]), self.object_value()
             if tok.text == "$__loc__":
-                return Literal("__loc__"), self.location(tok)
-            return Literal(tok.text[1:]), Var(tok.text[1:])
+                return syntax.Literal("__loc__"), self.location(tok)
+            return syntax.Literal(tok.text[1:]), syntax.Var(tok.text[1:])
         if tok.kind in ("ident", "keyword"):
             self.i += 1
-            key: Node = Literal(tok.text)
+            key: Node = syntax.Literal(tok.text)
         elif tok.kind == "string":
             key = self.string_node()
             if key[0] != "literal":
@@ -479,7 +447,7 @@ class _Parser(PatternRules):
             raise NotMine(f"object key {tok.text!r}")
         if self.take(":"):
             return key, self.object_value()
-        return key, Field(Dot(), key[1])
+        return key, syntax.Field(syntax.Dot(), key[1])
 
     def key_expression(self) -> Node:
         """``(KEY)`` of an object or pattern: jq rejects a constant that is no string."""
@@ -506,10 +474,10 @@ def _optional_step(step: Node) -> Node:
     _, term, *keys = step
     names = [f"{OPTIONAL}{i}" if isinstance(k, tuple) else None for i, k in enumerate(keys)]
     pairs = list(zip(names, keys, strict=True))
-    inner = type(step)(Var(OPTIONAL), *[Var(n) if n else k for n, k in pairs])
-    node: Node = Bind(term, OPTIONAL, Try(inner))
+    inner = type(step)(syntax.Var(OPTIONAL), *[syntax.Var(n) if n else k for n, k in pairs])
+    node: Node = syntax.Bind(term, OPTIONAL, syntax.Try(inner))
     for name, key in reversed([(n, k) for n, k in pairs if n]):
-        node = Bind(key, name, node)
+        node = syntax.Bind(key, name, node)
     return node
 
 

@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import (
+    FACTS,
     MAX_EXACT,
     Literals,
     facts_of,
@@ -19,7 +20,9 @@ from jqmagic.core.jqlang.numbers import (
     literal_number,
     number_text,
 )
-from jqmagic.core.jqlang.printer import Printer
+from jqmagic.core.jqlang.printer import Printer, tojson
+from jqmagic.core.jqlang.runtime import start
+from jqmagic.core.jqlang.state import state
 from tests.core.jqlang.oracle import jq_texts
 
 NO_FACTS = Literals.known(frozenset())
@@ -136,3 +139,13 @@ def test_literals_learn_their_facts_once_from_chunks():
     assert not literals.settled
     assert literals.odd_floats and literals.negative_zero and not literals.whole_floats
     assert literals.settled and calls == [1]
+
+
+def test_when_nobody_said_every_fact_holds():
+    """``runtime.start`` without literals: anything may be there (no AttributeError from
+    a printer or an error text reading the facts)."""
+    start(None)
+    assert state.literals.facts == frozenset(FACTS)
+    assert tojson("%9F%8E") == '"%9F%8E"'  # digits and E in a string: no number to print
+    with pytest.raises(NotMine):
+        number_text(0.5, state.literals)
