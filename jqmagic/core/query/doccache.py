@@ -28,6 +28,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import progress
+from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
 from jqmagic.core.settings import settings
 from jqmagic.core.sources.formats import value_facts, value_text
 
@@ -124,7 +125,9 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
     text = sources.read_text(path)
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))
-    values = sources.parse_yaml(text, path)
+    values = parse_in_halves(text, path) if scan_beside and idle_core() else None
+    if values is None:
+        values = sources.parse_yaml(text, path)
     converted = value_text(values)  # libjq's text of them
     if not converted.plain:  # a long integer, NaN or an infinity: libjq's to read
         raise NotMine("YAML values orjson cannot write")
