@@ -33,6 +33,7 @@ from jqmagic.core.query.doccache import (
 from jqmagic.core.query.protocol import QueryRequest
 from jqmagic.core.query.sink import Sink
 from jqmagic.core.settings import settings
+from jqmagic.core.sources.formats import ValueText, value_facts, value_text
 from jqmagic.core.sources.prepare import run_together
 
 _READ = 1 << 20
@@ -170,13 +171,32 @@ def _inputs(request: QueryRequest, names_files: bool) -> tuple[Streams, _AllLite
 
 def _inline(source: Source) -> Document:
     if source.kind == "value":
-        return parse_text(sources.dumps(source.spec))
+        return _value_document(source.spec)
     if source.formats.for_text() in ("yaml", "jsonc"):
         raise NotMine("inline YAML or JSONC")
     try:
         return parse_text(source.spec)
     except NotMine:
         return _several(source.spec)
+
+
+_VALUES: dict[str, Document] = {}  # the last Python value's tree, by its text's digest
+
+
+def _value_document(spec: Any) -> Document:
+    """A Python value's tree, parsed once per text (its digest proves the version)."""
+    text = spec if isinstance(spec, ValueText) else value_text(spec)
+    doc = _VALUES.get(text.digest)
+    if doc is None:
+        with gc_paused():
+            tree = text.value()
+        facts = value_facts(tree)
+        literals = Literals.known(facts) if facts is not None else \
+            Literals.of_text(text.data).settle()
+        doc = Document([tree], literals, len(text.data))
+        _VALUES.clear()
+        _VALUES[text.digest] = doc
+    return doc
 
 
 _SPACE = " \t\n\r"

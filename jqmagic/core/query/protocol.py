@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core import sources
 from jqmagic.core.options import Formats, JsonText, Source
+from jqmagic.core.sources.formats import ValueText, value_text
 
 _LENGTH = struct.Struct("<Q")
 
@@ -149,7 +150,15 @@ class QueryRequest:
     ranges: tuple[tuple[str, int, int], ...] = ()  # byte ranges of JSON Lines files
 
     def to_wire(self) -> bytes:
-        return _dumps({"type": "query", **_shallow(self)})
+        head = {"type": "query", **_shallow(self)}
+        if self.source.kind != "value":
+            return _dumps(head)
+        # A Python value: its JSON text after the header and a NUL (JSON holds none),
+        # written by orjson where exact; the worker keeps its tree by the text's digest.
+        spec = self.source.spec
+        text = spec if isinstance(spec, ValueText) else value_text(spec)
+        head["source"] = {**head["source"], "spec": {"plain": text.plain}}
+        return _dumps(head) + b"\0" + text.data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> QueryRequest:
@@ -193,11 +202,14 @@ class Control:
 
 def read_request(data: bytes) -> QueryRequest | Call | Control:
     """A frame the caller sent, as its type."""
-    message = _loads(data)
+    head, nul, value = data.partition(b"\0")
+    message = _loads(head)
     if message.get("type") == "control":
         return Control(message["op"])
     if message.get("type") == "call":
         return Call(message["name"], message["kwargs"], Caller(**message["caller"]))
+    if nul:
+        message["source"]["spec"] = ValueText(value, message["source"]["spec"]["plain"])
     return QueryRequest.from_dict(message)
 
 
