@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests.cli import dropin
+
 CASES = [
     # (id, args, stdin, stdout, exit status)
     ("continues after an error", [". + 1"], '1 "x" 3', "2\n4\n", 0),  # the last input's
@@ -58,10 +60,9 @@ CASES = [
 
 @pytest.mark.parametrize(("args", "stdin", "stdout", "status"), [c[1:] for c in CASES],
                          ids=[c[0] for c in CASES])
-def test_golden(env, args, stdin, stdout, status):
-    run = subprocess.run([sys.executable, "-m", "jqmagic", "query", "--all", *args],
-                         input=stdin.encode(), capture_output=True, timeout=60, env=env)
-    assert (run.stdout.decode(), run.returncode) == (stdout, status), run.stderr.decode()
+def test_golden(args, stdin, stdout, status):
+    run = dropin.jqmagic(args, stdin)  # in this process: milliseconds, not a second, a case
+    assert (run.stdout.decode(), run.status) == (stdout, status), run.stderr.decode()
 
 
 def test_errors_that_are_not_strings_say_so(env):
