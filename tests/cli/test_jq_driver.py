@@ -233,3 +233,25 @@ def test_halt_error_exits_as_jq_on_a_terminal_too(program, status):
     from tests.cli.terminal import on_terminal
 
     assert on_terminal("query", "-n", program).returncode == status
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize("flag", [["--parallel"], ["--parallel=2"]])
+def test_parallel_alone_leaves_the_program_word_alone(flag, folder):
+    files = [str(folder / n) for n in ("two.json", "nums.json", "ok.json")]
+    program = "select(type == \"number\") | . * 2"
+    expected = dropin.jq(["-c", program, *files], "")
+    got = dropin.jqmagic([*flag, "-c", program, *files], "")
+    assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr
+
+
+def test_parallel_takes_a_count_only_attached():
+    from jqmagic.cli import build_parser
+    from jqmagic.jqcli import parse
+
+    query = build_parser("query")[1]["query"]
+    alone = parse(query, ["--parallel", ".a", "x.json"])
+    assert (alone.filter, alone.files, alone.parallel) == (".a", ["x.json"], os.cpu_count())
+    assert parse(query, [".a", "--parallel=3", "x.json"]).parallel == 3
+    with pytest.raises(SystemExit):  # argparse's usage error: not a count
+        parse(query, ["--parallel=x", ".a"])
