@@ -21,7 +21,7 @@ TSCONFIG = ('{\n  // compiler settings\n'
     ("mcp", {"name", "title", "description", "inputSchema", "outputSchema", "annotations"})])
 def test_definitions_in_each_hosts_shape(fmt, keys):
     found = tools.definitions(fmt)
-    assert len(found) == 9 and all(set(d) == keys for d in found)
+    assert len(found) == 10 and all(set(d) == keys for d in found)
     if fmt == "openai":
         assert found[0]["function"]["parameters"]["type"] == "object"
 

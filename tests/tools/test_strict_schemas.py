@@ -102,7 +102,7 @@ def test_strict_schemas_keep_what_the_plain_ones_say():
 STRICT_ANSWERS = [  # what a model in strict mode sends: every key, null when unused
     ("jq", {"query": ".users | length", "file": None, "input": '{"users": [1, 2, 3]}',
             "exec": None, "payload": None, "null_input": None, "slurp": None, "args": None,
-            "raw": False, "compact": False, "timeout": None},
+            "raw": False, "compact": False, "timeout": None, "explain": None},
      "3"),
     ("query_json", {"file_path": "FILE", "jq_expression": "[.users[] | select(.n > $min)]"
                     " | length", "timeout": None, "large_result_passthrough": None,
