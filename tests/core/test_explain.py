@@ -38,7 +38,7 @@ def counts(stages: list[dict]) -> list[tuple[str, int, int]]:
 def test_issue_2206_names_the_stage_where_null_comes_from():
     data = run(ISSUE_2206, '["a","b","c"]')
     assert data["null_origin"]["stage"] == "add"
-    assert data["null_origin"]["at"] == "stage 7"
+    assert data["null_origin"]["at"] == "stage 7" and data["null_origin"]["how"] == "made"
     assert data["null_origin"]["input"]["text"] == "[]"
     assert [r["text"] for r in data["results"]] == ['"c"', "null", '"a"']
     inside = branch(stage(data, '[match("[ACD]").string]'), "inside [...]")["stages"]
@@ -51,7 +51,9 @@ def test_pipeline_counts_select_drops_and_paths():
     picked = stage(data, "select(.a > 1)")
     assert picked["dropped"] == 1 and picked["dropped_samples"][0]["text"] == '{"a":1,"b":2}'
     assert [r.get("path") for r in data["results"]] == [[1, "b"], [2, "b"]]
-    assert data["null_origin"]["stage"] == ".b"  # {"a":5} has no b
+    assert data["null_origin"]["stage"] == ".b"  # {"a":5} has no b: read, not made
+    assert data["null_origin"]["how"] == "read"
+    assert data["null_origin"]["input"]["null_at"] == [2, "b"]
     assert branch(picked, "select's filter")["stages"][0]["out"] == 3
 
 

@@ -66,6 +66,14 @@ def _path_text(path: list) -> str:
     return text if text.startswith(".") else "." + text
 
 
+def _null_how(how: str, found: dict) -> str:
+    """``made``, or ``read (.a[2] is null or missing)`` for a path expression's null."""
+    if how == "made":
+        return "made"
+    at = found.get("null_at")
+    return f"read ({_path_text(at)} is null or missing)" if at is not None else "read"
+
+
 def headline(data: dict) -> list[str]:
     """The few sentences that matter most: counts, the plain run, null and error origins."""
     same = "same as the plain run" if data["same_as_plain"] else \
@@ -76,8 +84,9 @@ def headline(data: dict) -> list[str]:
         lines.append(data["note"])
     origin = data.get("null_origin")
     while origin:
-        lines.append(f"null first made at {origin['at']} `{_cut(origin['stage'], 60)}` "
-                     f"({origin['count']}x), from {_value(origin['input'])}")
+        lines.append(f"null first {_null_how(origin['how'], origin['input'])} at "
+                     f"{origin['at']} `{_cut(origin['stage'], 60)}` ({origin['count']}x), "
+                     f"from {_value(origin['input'])}")
         origin = origin.get("inside")
     error = data.get("error_origin")
     if error:
@@ -91,7 +100,8 @@ def _stage_lines(stages: list[dict], indent: str) -> list[str]:
     for i, stage in enumerate(stages):
         counts = f"{stage['in']} -> {stage['out']}"
         extra = [f"{stage[k]} {w}" for k, w in (("dropped", "dropped"), ("errors", "errors"),
-                                                  ("nulls_made", "nulls made")) if stage.get(k)]
+                                                  ("nulls_made", "nulls made"),
+                                                  ("nulls_read", "nulls read")) if stage.get(k)]
         if stage.get("path_expression") is False:
             extra.append("computed (not a path)")
         lines.append(f"{indent}{i + 1}. {_cut(stage['stage'], 70)}   {counts}"
@@ -106,7 +116,8 @@ def _stage_lines(stages: list[dict], indent: str) -> list[str]:
             lines.append(f"{pad}error on {_value(stage['error']['on'])}: "
                          f"{_cut(stage['error']['message'], 120)}")
         if stage.get("null_from"):
-            lines.append(f"{pad}null made from {_value(stage['null_from'])}")
+            how = _null_how("made" if stage.get("nulls_made") else "read", stage["null_from"])
+            lines.append(f"{pad}null {how} from {_value(stage['null_from'])}")
         for branch in stage.get("branches", []):
             lines.append(f"{pad}+ {branch['name']} ({branch['sampled_inputs']} sampled "
                          "input(s))")
@@ -148,8 +159,9 @@ def _stage_html(stage: dict) -> str:
     flags = []
     if stage.get("dropped"):
         flags.append(f"{stage['dropped']} dropped")
-    if stage.get("nulls_made"):
-        flags.append(f"<span class='null'>{stage['nulls_made']} null made</span>")
+    for key, word in (("nulls_made", "made"), ("nulls_read", "read")):
+        if stage.get(key):
+            flags.append(f"<span class='null'>{stage[key]} null {word}</span>")
     if stage.get("errors"):
         flags.append(f"<span class='bad'>{stage['errors']} error(s)</span>")
     body = []
@@ -159,7 +171,9 @@ def _stage_html(stage: dict) -> str:
         if items:
             body.append(f"<div>{word}:<ul>{items}</ul></div>")
     if stage.get("null_from"):
-        body.append(f"<div class='null'>null made from {_e(_value(stage['null_from']))}</div>")
+        how = _null_how("made" if stage.get("nulls_made") else "read", stage["null_from"])
+        body.append(f"<div class='null'>null {_e(how)} from "
+                    f"{_e(_value(stage['null_from']))}</div>")
     if stage.get("error"):
         body.append(f"<div class='bad'>error on {_e(_value(stage['error']['on']))}: "
                     f"{_e(_cut(stage['error']['message'], 200))}</div>")

@@ -104,11 +104,14 @@ def _consumed(values: list[Owned]):
 
 
 def null_origin(stages: list[dict], where: str = "") -> dict[str, Any] | None:
-    """The first stage (top level first, then inside it) that made null from a non-null."""
+    """The first stage (top level first, then inside it) that gave null for a non-null:
+    ``how`` it did, "made" (computed) or "read" (a path to a null or missing value)."""
     for i, stage in enumerate(stages):
-        if stage.get("nulls_made"):
-            found = {"stage": stage["stage"], "at": f"{where}stage {i + 1}",
-                     "count": stage["nulls_made"], "input": stage["null_from"]}
+        count = stage.get("nulls_made") or stage.get("nulls_read")
+        if count:
+            found = {"stage": stage["stage"], "at": f"{where}stage {i + 1}", "count": count,
+                     "how": "made" if stage.get("nulls_made") else "read",
+                     "input": stage["null_from"]}
             for branch in stage.get("branches", []):
                 inner = null_origin(branch["stages"], f"{where}stage {i + 1} > ")
                 if inner is not None:

@@ -165,6 +165,8 @@ class Stage:
                         stats.nulls += 1
                         if stats.null_example is None:
                             stats.null_example = preview(item.value)
+                            if path is not None:
+                                stats.null_example["null_at"] = path
                 count += 1
                 if len(stats.samples_out) < SAMPLES:
                     stats.samples_out.append(self._sample(following))
@@ -214,7 +216,8 @@ class Stage:
         out: dict[str, Any] = {"stage": self.label, "in": s.inputs, "out": s.outputs}
         if self.binds:
             out["binds"] = [unparse.var(n) for n in self.binds]
-        for key, value in (("errors", s.errors), ("dropped", s.dropped), ("nulls_made", s.nulls)):
+        nulls = "nulls_made" if self.pathless else "nulls_read"  # computed, or found in it
+        for key, value in (("errors", s.errors), ("dropped", s.dropped), (nulls, s.nulls)):
             if value:
                 out[key] = value
         out["samples_in"], out["samples_out"] = s.samples_in, s.samples_out
