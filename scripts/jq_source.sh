@@ -11,7 +11,7 @@
 set -euo pipefail
 out=$(realpath -m "$1")
 version=$("${PYTHON:-python3}" -c 'import importlib.metadata as m; print(m.version("jq"))')
-cache="${JQMAGIC_BUILD_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jqmagic}/jq-$version"
+cache="${JQMAGIC_BUILD_CACHE:-${XDG_CACHE_HOME:-${HOME:-/tmp}/.cache}/jqmagic}/jq-$version"
 built="$cache/$(basename "$0" .sh)-$(sha256sum "$0" | cut -c1-16)"
 mkdir -p "$cache" "$(dirname "$out")"
 if [ -f "$built" ]; then
