@@ -131,6 +131,16 @@ def test_big_values_show_their_shape_and_branches_are_sampled():
     assert branch(inside[1], "select's filter")["stages"][0]["in"] == 20
 
 
+def test_a_branch_stops_after_enough_values_and_says_so(monkeypatch):
+    from jqmagic.core.explain import trace
+
+    monkeypatch.setattr(trace, "BRANCH_STEPS", 100)
+    data = run("[.[] | . + 1] | length", json.dumps(list(range(1000))))
+    inside = data["stages"][0]["branches"][0]
+    assert "stopped after 100 values" in inside["partial"]
+    assert inside["stages"][0]["out"] < 1000 and data["results"][0]["text"] == "1000"
+
+
 def test_views_text_html_and_bounded_dict():
     data = run(ISSUE_2206, '["a","b","c"]')
     text = text_view(data)

@@ -120,7 +120,8 @@ def _stage_lines(stages: list[dict], indent: str) -> list[str]:
             lines.append(f"{pad}null {how} from {_value(stage['null_from'])}")
         for branch in stage.get("branches", []):
             lines.append(f"{pad}+ {branch['name']} ({branch['sampled_inputs']} sampled "
-                         "input(s))")
+                         "input(s)" + (f"; {branch['partial']}" if branch.get("partial")
+                                       else "") + ")")
             lines.extend(_stage_lines(branch["stages"], pad + "  "))
     return lines
 
@@ -180,8 +181,9 @@ def _stage_html(stage: dict) -> str:
     if stage.get("note"):
         body.append(f"<div>{_e(stage['note'])}</div>")
     for branch in stage.get("branches", []):
+        partial = f"; {branch['partial']}" if branch.get("partial") else ""
         body.append(f"<details class='br'><summary>{_e(branch['name'])} "
-                    f"({branch['sampled_inputs']} sampled)</summary>"
+                    f"({branch['sampled_inputs']} sampled{_e(partial)})</summary>"
                     f"{_row_html(branch['stages'])}</details>")
     extra = f" <small>{' · '.join(flags)}</small>" if flags else ""
     return (f"<details class='st'><summary><code>{_e(_cut(stage['stage'], 60))}</code>"

@@ -18,8 +18,13 @@ CHILD_INPUTS = 20  # inputs of a stage also run through its branches (a sample)
 PATH_INPUTS = 20  # inputs of a stage whose outputs' paths are followed
 PATH_OUTPUTS = 20  # ... for their first outputs
 MAX_DEPTH = 3  # nested branches shown
+BRANCH_STEPS = 20_000  # values a branch's stages take at most (its counts then a sample)
 _V, _ENV = "$__jqm_v", "$__jqm_env"
 _PATH_ERRORS = ("Invalid path expression",)
+
+
+class _Enough(Exception):
+    """A branch has seen enough values (BRANCH_STEPS): its counts are a sample."""
 
 
 class StageFailure(Exception):
@@ -234,6 +239,10 @@ class Stage:
         if self.children:
             out["branches"] = [{"name": name, "sampled_inputs": min(s.inputs, CHILD_INPUTS),
                                 "stages": child.report()} for name, child in self.children]
+            for branch, (_, child) in zip(out["branches"], self.children, strict=True):
+                if child.partial:
+                    branch["partial"] = (f"stopped after {BRANCH_STEPS:,} values: its "
+                                         "counts are of the values before")
         return out
 
 
@@ -244,11 +253,16 @@ class Pipeline:
                  text: str | None = None):
         self.stages = chain(node, ctx, depth) if node is not None else \
             [Stage(None, ctx, depth, label=text, note=note)]
+        self.steps = 0  # values given to a stage, counted in a branch
+        self.partial = False  # a branch stopped at BRANCH_STEPS
 
     def flow(self, item: Item, start: int = 0) -> Iterator[Item]:
         if start == len(self.stages):
             yield item
             return
+        self.steps += 1
+        if self.steps > BRANCH_STEPS and self.stages[0].depth > 0:
+            raise _Enough
         for out in self.stages[start].apply(item):
             yield from self.flow(out, start + 1)
 
@@ -263,6 +277,8 @@ class Pipeline:
                     no += 1
         except (StageFailure, libjq.CompileError):
             pass
+        except _Enough:
+            self.partial = True
         return yes, no
 
     def report(self) -> list[dict[str, Any]]:
