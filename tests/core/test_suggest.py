@@ -25,6 +25,8 @@ def best(examples, seconds=5.0) -> str | None:
     ({"a": 1, "b": 2}, [3], "add"),
     ([{"x": 1}, {"x": 2}], [[{"a": 1}, {"a": 2}]], "map({a: .x})"),
     ([3, 1, 2], [[1, 2, 3]], "sort"),
+    ({"name": "ada", "age": 36}, ["ada is 36"], '"\\(.name) is \\(.age)"'),
+    ("  abc  ", ["abc", "abc  ", "  abc"], "trim, ltrim, rtrim"),
     ({"user": "ada", "titles": ["a", "b"]}, [{"ada": ["a", "b"]}], "{(.user): .titles}"),
 ])
 def test_finds_a_program_for_each_kind_of_goal(given, wanted, program):

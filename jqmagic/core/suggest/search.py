@@ -206,7 +206,8 @@ class Search:
         """Goals split by the outputs' shapes, their parts looked up in the bank."""
         targets = self.targets
         for entry in filter(None, (self._object(targets), self._array(targets),
-                                   self._comma(targets), *self._arithmetic(targets))):
+                                   self._comma(targets), self._interpolation(targets),
+                                   *self._arithmetic(targets))):
             self.tried["deductions"] += 1
             self.found.setdefault(entry.text, entry)
 
@@ -246,17 +247,55 @@ class Search:
         return Entry(1 + sum(p.cost for p in parts), f"[{', '.join(p.text for p in parts)}]",
                      targets, all(p.const for p in parts))
 
-    def _comma(self, targets) -> Entry | None:
+    def _comma(self, targets, depth: int = 0) -> Entry | None:
+        """``a, b`` (and ``a, b, c``...): each part of the stream looked up in the bank."""
         sizes = {len(t) for t in targets}
         if len(sizes) != 1 or (size := sizes.pop()) < 2:
             return None
         for cut in range(1, size):
             left = self.lookup(tuple(t[:cut] for t in targets))
-            right = self.lookup(tuple(t[cut:] for t in targets)) if left else None
+            rest = tuple(t[cut:] for t in targets)
+            right = (self.lookup(rest) or (depth < 3 and self._comma(rest, depth + 1))) \
+                if left else None
             if left and right:
                 return Entry(left.cost + right.cost + 1, f"{left.text}, {right.text}",
                              targets, left.const and right.const)
         return None
+
+    def _interpolation(self, targets) -> Entry | None:
+        """``"text \\(a) text \\(b)"``: the wanted strings cut where the text of a program's
+        value (a number, or a string of two characters or more) appears in them."""
+        singles = self._singles(targets)
+        if not singles or not all(isinstance(t, str) for t in singles):
+            return None
+        pieces = []
+        for entry in sorted(self.bank.values())[:3000]:
+            values = [s[0] if len(s) == 1 else None for s in entry.streams]
+            if entry.const or entry.text == "." and isinstance(values[0], str):
+                continue
+            texts = [_text_of(v) for v in values]
+            if texts[0] and texts[0] in singles[0] and all(texts):
+                pieces.append((entry, texts))
+        template, i, first = [], 0, singles[0]
+        while i < len(first):
+            best = max((p for p in pieces if first.startswith(p[1][0], i)),
+                       key=lambda p: (len(p[1][0]), -p[0].cost), default=None)
+            if best is None:
+                template.append(first[i])
+                i += 1
+            else:
+                template.append(best)
+                i += len(best[1][0])
+        used = [p for p in template if not isinstance(p, str)]
+        if not used:
+            return None
+        for k, want in enumerate(singles):
+            made = "".join(p if isinstance(p, str) else p[1][k] for p in template)
+            if made != want:
+                return None
+        body = "".join(json.dumps(p, ensure_ascii=False)[1:-1] if isinstance(p, str)
+                       else f"\\({p[0].text})" for p in template)
+        return Entry(1 + sum(p[0].cost for p in used), f'"{body}"', targets, False)
 
     def _arithmetic(self, targets) -> list[Entry | None]:
         singles = self._singles(targets)
@@ -332,6 +371,17 @@ class Search:
                          for v, keep in zip(a, k, strict=True)]
                 yield pairs, f"{entry.text} | map(select({{}}){step})"
                 return
+
+
+def _text_of(value: Any) -> str | None:
+    """What ``\\(value)`` writes for a number or a string of two characters or more."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return json.dumps(canon(value))
+    if isinstance(value, str) and len(value) >= 2:
+        return value
+    return None
 
 
 def _keys(arrays: list[list]) -> list[str]:
