@@ -23,6 +23,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -137,11 +138,12 @@ PLAIN_PY = PY  # --plain-python: the interpreter of a venv where `pip install .`
 
 
 def session(path: Path, programs: list[str], mode: str, plain: bool = False) -> dict:
-    """One jqmagic session; ``plain``: as a plain install runs it (no -O2 libjq: the
-    binding's copy, whatever this venv holds)."""
+    """One jqmagic session, run outside the source tree (so that a plain install imports
+    its own copy); ``plain``: as a plain install runs it (no -O2 libjq: the binding's
+    copy, whatever this venv holds)."""
     env = {**os.environ, "JQMAGIC_LIBJQ": "/nonexistent/libjq.so"} if plain else None
-    done = subprocess.run([PLAIN_PY if plain else PY, "-c", SESSION, str(path),
-                           json.dumps(programs), mode],
+    done = subprocess.run([PLAIN_PY if plain else PY, "-c", SESSION, str(path.resolve()),
+                           json.dumps(programs), mode], cwd=tempfile.gettempdir(),
                           capture_output=True, text=True, env=env, timeout=3600)
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])
