@@ -95,12 +95,8 @@ def _positional(words: Words, word: str, mode: str | None) -> None:
         words.program = word
     elif mode == "--args":
         words.positional.append(word)
-    elif mode == "--jsonargs":  # checked as jq's parser would (lone surrogate escapes too)
-        try:
-            words.positional.append(JsonText.of(word, "--jsonargs"))
-        except JqMagicError as exc:
-            exc.exit_code = 2  # jq: "invalid JSON text passed to --jsonargs", usage status
-            raise
+    elif mode == "--jsonargs":  # JSON text as written (the caller checks it as jq does)
+        words.positional.append(JsonText(word))
     else:
         words.files.append(word)
 

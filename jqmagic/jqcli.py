@@ -82,7 +82,9 @@ def run(args: argparse.Namespace) -> int:
         source = {"text": _stdin_text()}  # "-" names stdin, as in jq
     elif "-" in files:  # stdin where it stands among the files
         source["file"], program = _stdin_among(files, program)
-    keywords = {**flags.query_keywords(args), **source, "positional": args.positional,
+    positional = [_json_text(p, "--jsonargs") if isinstance(p, JsonText) else p
+                  for p in args.positional]
+    keywords = {**flags.query_keywords(args), **source, "positional": positional,
                 "color": _colour(args), "seq": args.seq}
     keywords.setdefault("timeout", 0)  # jq has no timeout: only --timeout sets one
     try:
@@ -333,7 +335,7 @@ def _named_args(args: argparse.Namespace) -> dict[str, Any]:
         if option == "--arg":
             named[name] = value
         elif option == "--argjson":
-            named[name] = JsonText.of(value, f"--argjson {name}")
+            named[name] = _json_text(value, f"--argjson {name}")
         elif option == "--rawfile":
             named[name] = _read(value, "--rawfile")
         else:
@@ -344,6 +346,23 @@ def _named_args(args: argparse.Namespace) -> dict[str, Any]:
     return named
 
 
+def _json_text(text: str, what: str) -> JsonText:
+    """``text`` as JSON that jq's parser takes: strict JSON, or what jq also reads
+    (``nan``, ``01``, ``1.``, ``.5``: asked of libjq's own parser, ``fromjson``). A bad
+    one is jq's usage error (status 2)."""
+    try:
+        return JsonText.of(text, what)
+    except JqMagicError as exc:
+        from jqmagic.core.query import query
+
+        exc.exit_code = 2
+        try:
+            query("$t | fromjson | empty", null_input=True, args={"t": str(text)})
+        except JqMagicError:
+            raise exc from None
+        return JsonText(text)
+
+
 def _slurped(text: str, path: str) -> JsonText:
     """The array of a file's JSON values, each kept as written (as jq keeps 1.50)."""
     decoder, pieces, at = json.JSONDecoder(), [], _SPACE.match(text).end()
@@ -352,11 +371,14 @@ def _slurped(text: str, path: str) -> JsonText:
             end = decoder.raw_decode(text, at)[1]
             pieces.append(text[at:end])
             at = _SPACE.match(text, end).end()
-    except ValueError:
-        from jqmagic.core.sources import parse_json
+    except ValueError:  # what jq's parser reads beyond JSON (nan, 01, .5), as it reads it
+        from jqmagic.core.query import query
 
-        parse_json(text, path)  # INVALID_JSON at the place, with a caret
-        raise
+        try:
+            pieces = query(".", text=text, compact=True, passthrough=True).printed
+        except JqMagicError as exc:
+            raise JqMagicError(exc.code, f"Bad JSON in --slurpfile {path}: "
+                               f"{exc.raw_message}", exc.raw_hint, exc.detail) from None
     return JsonText("[" + ",".join(pieces) + "]")
 
 

@@ -51,6 +51,7 @@ JQ_OPTIONS = [["-n"], ["-r"], ["-c"], ["-s"], ["-j"], ["-a"], ["-S"], ["-e"], ["
               ["--arg", "y", "é"], ["--stream"], ["-R"], ["--arg", "x", "-c"],
               ["--indent", "-1"], ["--indent", "7"], ["--indent", "8"], ["--indent", "-c"],
               ["--argjson", "z", "1.50"], ["--arg", "z", "--tab"], ["--jsonargs", "1.0", "-0"],
+              ["--argjson", "n", "nan"], ["--argjson", "n", "01"], ["--jsonargs", ".5", "1."],
               ["--slurpfile", "s", "@nums.json"], ["--rawfile", "x", "@two.json"]]
 JQ_PROGRAMS = [".", "[., $x]", "$ARGS", ".[]?", "tostring", "input", "[inputs]",
                "\"a\\u0000b\"", "empty", "null, false", "$__loc__", "error(\"boom\")",

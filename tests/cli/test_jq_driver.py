@@ -30,6 +30,7 @@ FILES = {
     "string": '"s"',
     "true": "true",
     "bad.json": "{",
+    "lenient": "nan 01\n1.50 .5 -0",
     "doc.yaml": "a: 1\nb: [2]\n",
     "doc.jsonc": '// c\n{"a": 1,}\n',
 }
@@ -110,6 +111,15 @@ CASES = [
     ("first binding wins", ["-nc", "$ARGS.named", "--arg", "a", "1", "--argjson", "a", "{",
                             "--slurpfile", "a", "@missing"], ""),
     ("a bad --slurpfile", ["-n", "1", "--slurpfile", "a", "@bad.json"], ""),
+    ("--slurpfile as jq's parser reads", ["-nc", "$a", "--slurpfile", "a", "@lenient"], ""),
+    ("--argjson nan", ["-nc", "$x", "--argjson", "x", "nan"], ""),
+    ("--argjson 01", ["-nc", "$x", "--argjson", "x", "01"], ""),
+    ("--argjson .5", ["-nc", "$x", "--argjson", "x", ".5"], ""),
+    ("--argjson 1.", ["-nc", "$x", "--argjson", "x", "1."], ""),
+    ("--argjson two values", ["-nc", "$x", "--argjson", "x", "1 2"], ""),
+    ("--argjson injected", ["-nc", "$x", "--argjson", "x", '1, "y": 2'], ""),
+    ("--jsonargs NaN", ["-nc", "$ARGS.positional", "--jsonargs", "NaN", "Infinity"], ""),
+    ("--jsonargs bad", ["-nc", "$ARGS.positional", "--jsonargs", "[1,]"], ""),
     ("a missing --rawfile", ["-n", "1", "--rawfile", "a", "@missing"], ""),
     # files are checked when jq reads them
     ("-n never reads a missing file", ["-n", "1", "@missing.json"], ""),
