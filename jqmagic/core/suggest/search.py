@@ -278,7 +278,8 @@ class Search:
                 pieces.append((entry, texts))
         template, i, first = [], 0, singles[0]
         while i < len(first):
-            best = max((p for p in pieces if first.startswith(p[1][0], i)),
+            best = max((p for p in pieces if first.startswith(p[1][0], i)
+                        and _bounded(first, i, p[1][0])),
                        key=lambda p: (len(p[1][0]), -p[0].cost), default=None)
             if best is None:
                 template.append(first[i])
@@ -371,6 +372,14 @@ class Search:
                          for v, keep in zip(a, k, strict=True)]
                 yield pairs, f"{entry.text} | map(select({{}}){step})"
                 return
+
+
+def _bounded(text: str, at: int, piece: str) -> bool:
+    """Whether a number's text stands alone at ``at`` (not the 2 of "42" or "x2")."""
+    if not piece[:1].isdigit() and not piece.startswith("-"):
+        return True
+    end = at + len(piece)
+    return not (at > 0 and text[at - 1].isalnum() or end < len(text) and text[end].isalnum())
 
 
 def _text_of(value: Any) -> str | None:
