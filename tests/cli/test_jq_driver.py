@@ -265,3 +265,21 @@ def test_parallel_takes_a_count_only_attached():
     assert parse(query, [".a", "--parallel=3", "x.json"]).parallel == 3
     with pytest.raises(SystemExit):  # argparse's usage error: not a count
         parse(query, ["--parallel=x", ".a"])
+
+
+# Standard input's bytes as jq's reader takes them: BOMs, NULs, CRLF, cut UTF-8 in raw
+# input and in strings (up to a closing quote, an escaped one too), RS with --seq.
+STDIN_BYTES = [(["-c", "."], b"\xef\xbb\xbf[1]"), (["-c", "."], b"[1]\xef\xbb\xbf[2]"),
+               (["-c", "."], b'"a\x00b"'), (["-c", "."], b"1\r\n2\r\n"),
+               (["-R", "."], b"a\xffb\nc"), (["-Rs", "."], b"a\xe2\x82\n"),
+               (["-c", "."], b'"\xf0a"'), (["-c", "."], b'"\xf0\x9f\x98"x'),
+               (["-c", "."], b'"a\\"\xf0"'), (["-c", "[., input_filename]", "-"], b"\xef\xbb\xbf3"),
+               (["--seq", "-c", "."], b"\x1e1\x1e[2"), (["-e", ".[]"], b"[] 1"),
+               (["-e", ".[]?"], b"1 [null]")]
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize(("argv", "stdin"), STDIN_BYTES, ids=lambda v: repr(v)[:40])
+def test_standard_input_bytes_as_jq(argv, stdin):
+    expected, got = dropin.jq(argv, stdin), dropin.jqmagic(argv, stdin)
+    assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr
