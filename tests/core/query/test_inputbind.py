@@ -7,6 +7,8 @@ import os
 import subprocess
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jqmagic import JqMagicError, query
 from jqmagic.core.query import doccache, fastpath, inputbind, worker
@@ -217,3 +219,35 @@ def test_json_lines_facts_from_values_when_written_back(files, engines, text, fa
                           text=True, check=True).stdout
     assert query(program, "h.jsonl", null_input=True, compact=True).text + "\n" == want
     assert engines == [fast]
+
+
+_WRAPS = ["[X]", "first(X)", "reduce X as $x (0; . + 1)", "[limit(2; X)]",
+          "[X as $v | $v]", "[X] | length", "try X catch .", "isempty(X)", "[.[]?, X]",
+          "(X) // 1", "if true then X else 0 end", "[range(2) | X]", "def f: X; [f]",
+          "[foreach X as $x (0; . + 1)]", "[X, X]", "[X | X]", "input as $h | [X]",
+          "{a: X}", "[X] | .[0]", "any(X; . == 1)", "[.[]? | X]", "label $l | X"]
+_READERS = ["inputs", "input", "(inputs | .id?)", "(input | type)"]
+
+
+@st.composite
+def _reading(draw, depth=2):
+    if depth == 0 or draw(st.booleans()):
+        return draw(st.sampled_from(_READERS))
+    return draw(st.sampled_from(_WRAPS)).replace("X", draw(_reading(depth - 1)))
+
+
+@needs_oracle
+@settings(max_examples=120, deadline=None,
+          suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(program=_reading())
+def test_generated_readers_same_as_jq(files, program):
+    """Readers in generated places: the fast path answers as jq does, or declines."""
+    want = subprocess.run([str(ORACLE), "-nc", program, "a.jsonl", "b.jsonl"],
+                          capture_output=True, text=True)
+    try:
+        got = query(program, ["a.jsonl", "b.jsonl"], null_input=True, compact=True).text
+    except JqMagicError:
+        assert want.returncode != 0
+        return
+    assert want.returncode == 0
+    assert (got + "\n" if got else "") == want.stdout
