@@ -283,3 +283,12 @@ STDIN_BYTES = [(["-c", "."], b"\xef\xbb\xbf[1]"), (["-c", "."], b"[1]\xef\xbb\xb
 def test_standard_input_bytes_as_jq(argv, stdin):
     expected, got = dropin.jq(argv, stdin), dropin.jqmagic(argv, stdin)
     assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize("names", [["true", "ok.json"], ["ok.json", "true"]])
+def test_parallel_exits_with_the_last_inputs_status(names, folder):
+    files = [str(folder / n) for n in names]
+    expected = dropin.jq(["-c", ".x", *files], "")
+    got = dropin.jqmagic(["--parallel=2", "-c", ".x", *files], "")
+    assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr
