@@ -14,10 +14,9 @@ from jqmagic.core.jqlang.state import state
 
 _FLOATISH = re.compile(rb"[0-9][.eE]")
 _ZERO = re.compile(rb"(?<![0-9.eE+-])-?0(?![0-9.eE])")
-# Where orjson's text of a double may differ from jq's (an exponent, |x| < 1e-4, a whole
-# double past 2^53, -0.0), and orjson's tokens then: a string (kept whole: digits inside it
-# are text) or a double
-_DIFFERENT = re.compile(rb"[0-9][eE]|0\.0000|[0-9]{16}\.|-0\.0(?![0-9])")
+# orjson's tokens, where its text of a double may differ from jq's: a string (kept whole:
+# digits inside it are text) or a double
+_DIGITS_AS_ZERO = bytes.maketrans(b"123456789", b"000000000")
 _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]+|-?[0-9]+\.[0-9]+)')
 
 
@@ -54,7 +53,7 @@ class Printer:
             facts = self.literals.facts
             if "odd" in facts or "long" in facts:
                 return self._precise(value)
-            if _DIFFERENT.search(data) or ("zero" in facts and b"0.0" in data):
+            if _may_differ(data) or ("zero" in facts and b"0.0" in data):
                 data = _TOKEN.sub(self._jq_number, data)
         if b"\x7f" in data:
             data = data.replace(b"\x7f", b"\\u007f")
@@ -104,6 +103,15 @@ class Printer:
                 out.append(json.dumps(key, ensure_ascii=False).replace("\x7f", "\\u007f") + colon)
             self._write(item, level + 1, out)
         out.append(("\n" + unit * level if unit else "") + ("]" if is_list else "}"))
+
+
+def _may_differ(data: bytes) -> bool:
+    """Whether orjson's text may write a double otherwise than jq: with an exponent, below
+    1e-4, whole past 2^53, or -0.0 (substring tests on the digits made zeros: a regular
+    expression costs more than the printing it saves; a false alarm is only slower)."""
+    zeros = data.translate(_DIGITS_AS_ZERO)
+    return (b"0e" in zeros or b"0E" in zeros or b"0.0000" in data or b"-0.0" in data
+            or b"0000000000000000." in zeros)
 
 
 def fresh_value(value: Any, text: str) -> Any:

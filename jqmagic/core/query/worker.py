@@ -259,7 +259,9 @@ def main() -> None:
     doccache.scan_beside = True  # a core to spare while a big file parses
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything libjq prints must not corrupt the replies
-    serve(os.fdopen(0, "rb", buffering=0), replies)  # unbuffered: a stop is seen at once
+    # unbuffered, so a stop is seen at once; a descriptor of its own, since libjq's runs
+    # lend fd 0 to the text they read as standard input
+    serve(os.fdopen(os.dup(0), "rb", buffering=0), replies)
 
 
 if __name__ == "__main__":
