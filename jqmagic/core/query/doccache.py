@@ -119,8 +119,8 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
             values = json_lines(body) if fmt == "jsonl" else [parse_one(body)]
         finally:
             literals = learnt()
-        if fmt == "jsonl" and literals.facts:
-            literals = _WrittenBack(literals, values, path, len(data))
+        if literals.facts:
+            literals = _WrittenBack(literals, values, path, len(data), fmt == "json")
         return Document(values, literals, len(data), line_ended=data[-1:].isspace())
     text = sources.read_text(path)
     if fmt == "jsonc":
@@ -178,15 +178,17 @@ def _careful(lines: list[bytes]) -> list[Any]:
 
 
 class _WrittenBack(Literals):
-    """The literal facts of JSON Lines that orjson writes back byte for byte (lines as a
-    JavaScript or Python service writes them): the values' own facts, which are exact;
+    """The literal facts of JSON Lines or minified JSON that orjson writes back byte for
+    byte (as a JavaScript or Python service writes them): the values' own facts, exact;
     else the text's, which count digits inside strings too (a hex id or a digest reads as
     a long or odd literal and sends float comparisons to libjq). Learnt when first needed,
     from the file read again (a file changed since keeps the text's facts)."""
 
-    def __init__(self, text: Literals, values: list[Any], path: str, size: int):
+    def __init__(self, text: Literals, values: list[Any], path: str, size: int,
+                 single: bool):
         super().__init__(lambda: ())
         self._text, self._values, self._path, self._size = text, values, path, size
+        self._single = single  # one JSON value, its last newline optional
 
     @property
     def settled(self) -> bool:  # what the text lacks, the values lack too
@@ -216,6 +218,9 @@ class _WrittenBack(Literals):
         dumps, values = orjson.dumps, self._values
         try:
             with open(sources.open_file(self._path), "rb") as handle:
+                if self._single:
+                    text = dumps(values[0])
+                    return handle.read(self._size + 1) in (text, text + b"\n")
                 for at in range(0, len(values), 4096):
                     lines = b"\n".join(map(dumps, values[at:at + 4096])) + b"\n"
                     if handle.read(len(lines)) != lines:

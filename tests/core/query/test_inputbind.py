@@ -251,3 +251,18 @@ def test_generated_readers_same_as_jq(files, program):
         return
     assert want.returncode == 0
     assert (got + "\n" if got else "") == want.stdout
+
+
+@needs_oracle
+@pytest.mark.parametrize(("text", "fast"), [
+    ('[{"sha":"0e12345678901234567890e000","n":2.5},{"n":0.5}]', True),
+    ('[{"sha":"0e12345678901234567890e000","n":2.5},{"n":0.5}]\n', True),
+    ('[{"sha": "0e12345678901234567890e000", "n": 2.5}]\n', False),  # not orjson's text
+])
+def test_minified_json_facts_from_values(files, engines, text, fast):
+    (files / "h.json").write_text(text)
+    program = "[.[] | select(.n > 1) | .n]"
+    want = subprocess.run([str(ORACLE), "-c", program, "h.json"], capture_output=True,
+                          text=True, check=True).stdout
+    assert query(program, "h.json", compact=True).text + "\n" == want
+    assert engines == [fast]
