@@ -324,3 +324,10 @@ def test_bad_inline_json_points_at_the_place_and_knows_yaml():
     assert error.code == "INVALID_JSON" and "^" in error.detail  # the caret under the place
     assert "It reads as YAML" in error.hint
     assert "YAML" not in codes(query, ".", text='{"a":').hint
+
+
+def test_a_slow_second_result_of_a_program_reading_stdin():
+    """libjq's runs lend fd 0 to the text they read: a chunk sent mid-run must not read
+    that text as the caller's message (the worker once exited there)."""
+    program = "1, ([range(2000000)] | length), input_filename"
+    assert query(program, text="null").values == [1, 2000000, "<stdin>"]
