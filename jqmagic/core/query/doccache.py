@@ -47,6 +47,7 @@ class Document:
     size: int
     resident: int = 0  # bytes the parsed tree added to the worker's resident set
     line_ended: bool = True  # the text ends with white space (jq's input_filename is exact)
+    one_per_line: bool = False  # JSON Lines, every line a value: the nth is on line n
 
 
 def version(st: os.stat_result) -> tuple[int, int, int]:
@@ -121,7 +122,8 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
             literals = learnt()
         if literals.facts:
             literals = _WrittenBack(literals, values, path, len(data), fmt == "json")
-        return Document(values, literals, len(data), line_ended=data[-1:].isspace())
+        return Document(values, literals, len(data), line_ended=data[-1:].isspace(),
+                        one_per_line=fmt == "jsonl" and data.count(b"\n") == len(values))
     text = sources.read_text(path)
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))

@@ -65,8 +65,7 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
         return False
     try:
         with gc_paused():
-            names_files = bound is not None and bound.names_files
-            streams, literals = _inputs(request, names_files)  # files parse before the clock
+            streams, literals = _inputs(request, bound)  # files parse before the clock
             if bound is not None and bound.reads_inputs:
                 values = [v for _, stream in streams for v in stream]
                 if bound.takes_first and not values:
@@ -74,7 +73,7 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
                 env = {**env, inputbind.INPUTS: values}
                 streams = [(None, iter([None]))]
             runtime.start(run.timeout, literals)
-            _run(program, env, streams, literals, request, sink, names_files)
+            _run(program, env, streams, literals, request, sink, bound)
             return True
     except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports
         sink.restart()
@@ -83,14 +82,16 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
 
 def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
     """The program compiled for the fast path (None: libjq's), with its input readers
-    bound when it calls them (``inputs`` under -n, ``input_filename``)."""
+    bound when it calls them (``inputs`` under -n, ``input_filename``,
+    ``input_line_number``)."""
     run, kind, names = request.run, request.source.kind, frozenset(request.args)
     if inputbind.uses_readers(request.program):
         bound = inputbind.bind(request.program, names, run.null_input)
         if bound is not None:
             if kind not in ("file", "null") or (bound.reads_inputs and (
                     kind == "null" or not run.cache or _over_budget(request))) or \
-                    (bound.names_files and (kind != "file" or run.slurp or sandbox.enabled())):
+                    ((bound.names_files or bound.numbers_lines) and (
+                        kind != "file" or run.slurp or sandbox.enabled())):
                 return None, None  # libjq's file names (<stdin>...), or inputs not kept
             return bound.program, bound
     if run.null_input and kind != "null":
@@ -144,9 +145,10 @@ class _AllLiterals(Literals):
 Streams = list[tuple[str | None, Iterator[Any]]]
 
 
-def _inputs(request: QueryRequest, names_files: bool) -> tuple[Streams, _AllLiterals]:
+def _inputs(request: QueryRequest,
+            bound: inputbind.Bound | None) -> tuple[Streams, _AllLiterals]:
     """The program's inputs in order, lazily, each with its file (None: not a file);
-    ``names_files``: the program asks input_filename."""
+    ``bound``: the program's input readers, if it calls any."""
     literals: list[Literals] = []
     source = request.source.source()
     cache = request.run.cache
@@ -158,7 +160,7 @@ def _inputs(request: QueryRequest, names_files: bool) -> tuple[Streams, _AllLite
         if run_together(paths):
             raise NotMine("files whose text runs together as one stream")
         streams = [(path, _file_values(path, source.formats.for_path(path), cache, literals,
-                                       names_files, i == len(paths) - 1))
+                                       bound, i == len(paths) - 1))
                    for i, path in enumerate(paths)]
     else:
         doc = _inline(source)
@@ -222,14 +224,17 @@ def _several(text: str) -> Document:
 
 
 def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
-                 names_files: bool, last: bool) -> Iterator[Any]:
+                 bound: inputbind.Bound | None, last: bool) -> Iterator[Any]:
     """A file's values: from the document cache, or (JSON Lines not kept) line by line.
-    ``names_files``: the program asks input_filename, which libjq gives for JSON files
-    alone (a YAML file is read converted), and which names the next file when this one's
-    last value runs into its text: NotMine then."""
-    if names_files and fmt not in ("json", "jsonl"):
-        raise NotMine("input_filename of a converted file")
-    if fmt == "jsonl" and not cache and not names_files:
+    When the program asks input_filename (which libjq gives for JSON files alone: a YAML
+    file is read converted; and which names the next file when this one's last value
+    runs into its text) or input_line_number (known for JSON Lines of a value a line),
+    NotMine where the answer is not known."""
+    names_files = bound is not None and bound.names_files
+    numbers_lines = bound is not None and bound.numbers_lines
+    if (names_files and fmt not in ("json", "jsonl")) or (numbers_lines and fmt != "jsonl"):
+        raise NotMine("input_filename or input_line_number of this file")
+    if fmt == "jsonl" and not cache and not (names_files or numbers_lines):
         handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - closed by _json_lines
         literals.append(Literals.of_file(path, file_stamp(os.fstat(handle.fileno()))))
         return _json_lines(handle)
@@ -237,6 +242,8 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
     literals.append(doc.literals)
     if names_files and not (doc.line_ended or last):
         raise NotMine("a file whose last value may run into the next file")
+    if numbers_lines and not doc.one_per_line:
+        raise NotMine("lines that are not one value each")
     return iter(doc.values)
 
 
@@ -252,7 +259,7 @@ def _json_lines(handle: IO[bytes]) -> Iterator[Any]:
 
 
 def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,
-         request: QueryRequest, sink: Sink, names_files: bool) -> None:
+         request: QueryRequest, sink: Sink, bound: inputbind.Bound | None) -> None:
     printer = Printer(literals, **request.layout)
     opt = program.compiled.opt  # at most one output: no iterator per input
     # Long literals compared as floats make the answer libjq's to give: until the literals
@@ -261,10 +268,14 @@ def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,
     if held:
         sink.hold()
     try:
+        names_files = bound is not None and bound.names_files
+        numbers_lines = bound is not None and bound.numbers_lines
         for path, inputs in streams:
             if names_files:
                 env = {**env, inputbind.FILENAME: path}
-            for value in inputs:
+            for line, value in enumerate(inputs, 1):
+                if numbers_lines:
+                    env = {**env, inputbind.LINE: line}
                 if opt is None:
                     results = program.run(value, env)
                 else:

@@ -5,10 +5,10 @@ being read. Over cached documents all are known in advance: a ``-n`` program tha
 ``inputs`` once, in a place evaluated at most once (``reduce inputs as $x``, ``[inputs |
 f]``, ``first(inputs | f)``, ``limit(n; inputs)``...), is the same program over
 ``$INPUTS[]`` run once on null; ``input`` read once so is ``$INPUTS[0]``, and ``input as
-$h | ... inputs ...`` reads ``$INPUTS[0]`` then ``$INPUTS[1:][]``; ``input_filename`` in a
-per-input program is the file of that input (``$FILENAME``). Anything else
-(``input_line_number``, a reader read twice or in a loop, these names redefined) is left
-to libjq.
+$h | ... inputs ...`` reads ``$INPUTS[0]`` then ``$INPUTS[1:][]``; ``input_filename`` and
+``input_line_number`` in a per-input program are the file and line of that input
+(``$FILENAME``, ``$LINE``). Anything else (a reader read twice or in a loop, these names
+redefined, the file or line under -n) is left to libjq.
 
 >>> bind("reduce inputs as $x (0; . + $x)", frozenset(), True).reads_inputs
 True
@@ -29,6 +29,7 @@ from jqmagic.core.jqlang.syntax import Index, Iterate, Literal, Slice, Var
 
 INPUTS = "__jqmagic_inputs"
 FILENAME = "__jqmagic_input_filename"
+LINE = "__jqmagic_input_line_number"
 
 _READERS = frozenset({"input", "inputs", "input_filename", "input_line_number"})
 _ONCE_ARG = {"first": 0, "last": 0, "isempty": 0, "add": 0}  # call -> its argument run once
@@ -42,6 +43,7 @@ class Bound:
     program: Program
     reads_inputs: bool  # run once on null with $INPUTS = every input (jq's -n)
     names_files: bool  # $FILENAME is each input's file
+    numbers_lines: bool = False  # $LINE is each input's line (jq: the lines read so far)
     takes_first: bool = False  # reads one input: libjq's error when there is none
 
 
@@ -61,20 +63,20 @@ def bind(text: str, names: frozenset[str], null_input: bool) -> Bound | None:
     calls: dict[str, int] = {}
     defined: set[str] = set()
     _survey(tree, calls, defined)
-    if not calls or defined & _TRUSTED or "input_line_number" in calls or (
-            "input_filename" in calls and null_input):
+    per_input = "input_filename" in calls or "input_line_number" in calls
+    if not calls or defined & _TRUSTED or (per_input and null_input):
         return None
     first = calls.get("input", 0)
     reads = bool(first or calls.get("inputs"))
-    if reads and not (null_input and "input_filename" not in calls and
-                      _readable(tree, first, calls.get("inputs", 0))):
+    if reads and not (null_input and _readable(tree, first, calls.get("inputs", 0))):
         return None
     tree = _replace(tree, 1 if first else 0)
     try:
-        compiled = compile_tree(tree, names | {INPUTS, FILENAME})
+        compiled = compile_tree(tree, names | {INPUTS, FILENAME, LINE})
     except (NotMine, RecursionError):
         return None
-    return Bound(Program(text, compiled), reads, "input_filename" in calls, bool(first))
+    return Bound(Program(text, compiled), reads, "input_filename" in calls,
+                 "input_line_number" in calls, bool(first))
 
 
 def _readable(tree: Any, input_calls: int, inputs_calls: int) -> bool:
@@ -152,7 +154,8 @@ def _run_once(node: Any) -> tuple:
 
 def _replace(item: Any, skip: int) -> Any:
     """The tree with ``input`` as ``$INPUTS[0]``, ``inputs`` as ``$INPUTS[skip:][]`` (what
-    ``input`` left) and ``input_filename`` as ``$FILENAME``."""
+    ``input`` left), ``input_filename`` as ``$FILENAME``, ``input_line_number`` as
+    ``$LINE``."""
     if not isinstance(item, tuple):
         return item
     if _is_node(item) and item[0] == "call" and not item.args:
@@ -162,5 +165,7 @@ def _replace(item: Any, skip: int) -> Any:
             return Index(Var(INPUTS), Literal(0))
         if item.name == "input_filename":
             return Var(FILENAME)
+        if item.name == "input_line_number":
+            return Var(LINE)
     parts = [_replace(part, skip) for part in item]
     return type(item)._make(parts) if _is_node(item) else tuple(parts)

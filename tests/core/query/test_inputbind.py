@@ -20,6 +20,7 @@ LINES = {
                '{"id":2,"tags":["x","y"],"n":10}\n\n{"id":3,"user":null}\n',
     "b.jsonl": '[1,2]\n"café"\n{"id":4,"n":-0.25}\n',
     "c.jsonl": '{"id":5}\n7',  # its last value runs into the next file's text
+    "0.jsonl": '1\n"x"\n{"k":[1]}\r\n[]\n',
 }
 
 
@@ -75,6 +76,8 @@ CASES = [
     ("", "[.id?, input_filename]", ["a.jsonl", "b.jsonl"]),
     ("", "input_filename", ["b.jsonl", "c.jsonl"]),
     ("", "select(type == \"object\") | .n", ["*.jsonl"]),
+    ("", "[., input_line_number]", ["b.jsonl", "0.jsonl"]),
+    ("", "select(input_line_number > 1) | [input_filename, .]", ["0.jsonl", "b.jsonl"]),
 ]
 
 
@@ -97,7 +100,9 @@ def test_same_as_jq(files, engines, flags, program, names):
     ("-n", "[input, input]", ["a.jsonl"]),
     ("-n", "first(inputs), input", ["a.jsonl"]),  # input after inputs
     ("-n", "input | [inputs]", ["a.jsonl"]),  # inputs after a pipe: not known to run once
-    ("", "input_line_number", ["a.jsonl"]),
+    ("", "input_line_number", ["a.jsonl"]),  # a blank line
+    ("-n", "[inputs | input_line_number]", ["b.jsonl"]),  # where inputs has read to
+    ("-s", "input_line_number", ["b.jsonl"]),
     ("-n", "def f: inputs; [f]", ["a.jsonl"]),
     ("-s", "[length, input_filename]", ["a.jsonl", "b.jsonl"]),  # the last file's name
     ("-n", "isempty(inputs), any(inputs; .id? == 3)", ["a.jsonl"]),  # the rest, then
@@ -121,7 +126,7 @@ def test_json_lines_parsed_once(files, monkeypatch):
                     "first(inputs)"):
         query(program, "*.jsonl", null_input=True)
     query(".", "a.jsonl")
-    assert sorted(parsed) == ["a.jsonl", "b.jsonl", "c.jsonl"]
+    assert sorted(parsed) == ["0.jsonl", "a.jsonl", "b.jsonl", "c.jsonl"]
 
 
 def test_a_line_orjson_refuses_goes_to_libjq(files, engines):
