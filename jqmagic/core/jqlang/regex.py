@@ -83,8 +83,21 @@ def regex(pattern: Any, flags: Any = None) -> Regex:
     return _regex(pattern, flags or "")
 
 
+_REPEATED_GROUP = re.compile(r"\)[*+{]")
+
+
+def _may_run_away(pattern: str) -> bool:
+    """A group repeated after a quantifier or an alternation (``(a+)+``, ``(a|aa)*``): it
+    may backtrack without end in Python's re, where Oniguruma stops at its retry limit
+    with an error; such patterns are libjq's, so either engine says the same."""
+    found = _REPEATED_GROUP.search(pattern)
+    return found is not None and any(c in pattern[:found.start()] for c in "*+|{")
+
+
 @lru_cache(maxsize=128)
 def _regex(pattern: str, flags: str) -> Regex:
+    if _may_run_away(pattern):
+        raise NotMine("a repeated group that may backtrack without end")
     text, escapes, anchored = _translate(pattern)
     options = re.ASCII | (re.IGNORECASE if "i" in flags else 0)
     try:
