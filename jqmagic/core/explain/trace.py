@@ -380,7 +380,7 @@ def branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]:
         _, source, name, init, update, *_ = node
         states = ("foreach", source, name, init, update, None)
         return [(f"{kind} source", Pipeline(source, ctx, depth)),
-                ("state after each update", Pipeline(states, ctx, depth))]
+                ("state after each update", Pipeline(states, ctx, MAX_DEPTH))]
     if kind == "call":
         return _call_branches(node, ctx, depth)
     return []
