@@ -212,15 +212,14 @@ def test_input_filename_names_the_users_yaml_and_jsonc_files(folder):
         json.dumps([names[2], {"x": 1}], separators=(",", ":"))], got.stderr
 
 
-def test_input_filename_of_yaml_is_the_users_in_the_sandbox_too(folder, monkeypatch):
-    from jqmagic.core.settings import settings
+def test_input_filename_of_yaml_is_the_users_in_the_sandbox_too(folder):
+    from jqmagic.core.settings import using
 
-    monkeypatch.setattr(settings, "sandbox", True)
-    monkeypatch.setattr(settings, "allowed_roots", (str(folder),))
     names = [str(folder / n) for n in ("doc.yaml", "ok.json")]
-    got = dropin.jqmagic(["-c", "input_filename", *names], "")
+    with using(sandbox=True, allowed_roots=(str(folder),)):
+        got = dropin.jqmagic(["-c", "input_filename", *names], "")
+        assert b"SANDBOX_DENIED" in dropin.jqmagic([".", __file__], "").stderr  # it is on
     assert got.stdout.decode().splitlines() == [json.dumps(n) for n in names], got.stderr
-    assert b"SANDBOX_DENIED" in dropin.jqmagic([".", __file__], "").stderr  # it is on
 
 
 @dropin.needs_oracle
