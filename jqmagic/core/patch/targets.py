@@ -154,7 +154,7 @@ def _write(
             os.fsync(out.fileno())
             os.chmod(temp, stat.S_IMODE(stamp.st_mode))
             in_place = stamp.st_nlink > 1 or not _keeps_owner(out.fileno(), stamp)
-            with _turn(path):
+            with _turn(path) as old:
                 _check_unchanged(path, stamp, data)
                 sandbox.check_path(str(path), "patch")  # a folder swapped meanwhile
                 sandbox.check_fd(out.fileno(), str(path), "patch")
@@ -163,6 +163,7 @@ def _write(
                     os.unlink(temp)
                 else:
                     os.replace(temp, path)
+                    _put_back_if_written(path, old, stamp)
     except OSError as exc:
         with suppress(OSError):
             os.unlink(temp)
@@ -230,8 +231,32 @@ def _remove_stale_temps(path: Path) -> None:
             os.close(fd)
 
 
+def _put_back_if_written(path: Path, old: int | None, stamp: os.stat_result) -> None:
+    """A writer that rewrote the old file in place between the last check and the replace
+    (it takes no lock) wrote into the inode just replaced: put its text back in place of
+    ours and say PATCH_CONFLICT, rather than lose its update without a word."""
+    if old is None:
+        return
+    now = os.fstat(old)
+    if (now.st_size, now.st_mtime_ns) == (stamp.st_size, stamp.st_mtime_ns):
+        return
+    handle, temp = _new_temp(path)
+    with os.fdopen(handle, "wb") as out:
+        os.lseek(old, 0, os.SEEK_SET)
+        while block := os.read(old, 1 << 20):
+            out.write(block)
+        out.flush()
+        os.fsync(out.fileno())
+        os.chmod(temp, stat.S_IMODE(now.st_mode))
+    os.replace(temp, path)
+    raise JqMagicError(
+        "PATCH_CONFLICT", f"{path} was written by another program while it was being "
+        "patched; its text is kept and the patch was not applied.",
+        "Run the patch again to apply it to the new content.")
+
+
 @contextmanager
-def _turn(path: Path) -> Iterator[None]:
+def _turn(path: Path) -> Iterator[int | None]:
     """Writers through jqmagic take turns between their last check and the replace: each
     locks the inode ``path`` names, so a second writer sees the first one's new file and
     reports PATCH_CONFLICT instead of silently overwriting it."""
@@ -242,7 +267,7 @@ def _turn(path: Path) -> Iterator[None]:
     try:
         if fd is not None:
             fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
+        yield fd
     finally:
         if fd is not None:
             os.close(fd)
