@@ -118,10 +118,9 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
         try:
             body = data[3:] if data.startswith(BOM) else data
             values = json_lines(body) if fmt == "jsonl" else [parse_one(body)]
-        finally:
-            literals = learnt()
-        if literals.facts:
-            literals = _WrittenBack(literals, values, path, len(data), fmt == "json")
+        finally:  # lines are many inputs: their facts are waited for when first needed
+            literals = _Pending(learnt) if fmt == "jsonl" else learnt()
+        literals = _WrittenBack(literals, values, path, len(data), fmt == "json")
         return Document(values, literals, len(data), line_ended=data[-1:].isspace(),
                         one_per_line=fmt == "jsonl" and data.count(b"\n") == len(values))
     text = sources.read_text(path)
@@ -194,7 +193,8 @@ class _WrittenBack(Literals):
 
     @property
     def settled(self) -> bool:  # what the text lacks, the values lack too
-        return self._facts is not None or "long" not in self._text.facts
+        return self._facts is not None or (self._text.settled and
+                                           "long" not in self._text.facts)
 
     @property
     def long(self) -> bool:
@@ -204,7 +204,8 @@ class _WrittenBack(Literals):
     def facts(self) -> frozenset[str]:
         if self._facts is None:
             self._facts = self._text.facts
-            exact = value_facts(self._values) if self._written_back() else None
+            exact = value_facts(self._values) if self._facts and self._written_back() \
+                else None
             if exact is not None:
                 self._facts = exact
             self._values = []
@@ -230,6 +231,35 @@ class _WrittenBack(Literals):
                 return handle.read(1) == b"" and handle.tell() == self._size
         except (OSError, JqMagicError):
             return False
+
+
+class _Pending(Literals):
+    """Facts still being learnt (by a side process, or by a thread here): the parse does
+    not wait for them; whoever needs them first does."""
+
+    def __init__(self, learn: Callable[[], Literals]):
+        super().__init__(lambda: ())
+        self._learnt: list[Literals] = []
+        self._thread = threading.Thread(target=lambda: self._learnt.append(learn()),
+                                        name="literal-facts", daemon=True)
+        self._thread.start()
+
+    @property
+    def settled(self) -> bool:
+        return self._facts is not None or not self._thread.is_alive()
+
+    @property
+    def facts(self) -> frozenset[str]:
+        if self._facts is None:
+            self._thread.join()
+            if not self._learnt:
+                raise NotMine("the literal facts could not be learnt")
+            self._facts = self._learnt[0].facts
+        return self._facts
+
+    def settle(self) -> Literals:
+        self.facts  # noqa: B018 - waited for here
+        return self
 
 
 SCAN_BESIDE_FROM = 4 << 20

@@ -141,6 +141,10 @@ class _AllLiterals(Literals):
             self._facts = frozenset().union(*(part.facts for part in self.parts))
         return self._facts
 
+    @property
+    def long(self) -> bool:  # each part answers as cheaply as it can
+        return any(part.long for part in self.parts)
+
 
 Streams = list[tuple[str | None, Iterator[Any]]]
 
