@@ -40,36 +40,49 @@ def answer(request: QueryRequest, shape: Plan, path: str, sink: Sink, beat: Any)
     tail = _compiled(shape.tail, env) if shape.tail not in (None, "length") else None
     if each is None or (tail is None and shape.tail not in (None, "length")):
         return False
-    sink.hold()  # the file's literals are learnt at the end, if need be
     try:
         return _answer(request, shape, path, sink, beat, each, tail)
     except (NotMine, JqError, RecursionError, streamread.Inexact,
             streamread.NotStreamable):
         sink.restart()
         return False
-    finally:
-        sink.release()
 
 
 def _answer(request: QueryRequest, shape: Plan, path: str, sink: Sink, beat: Any,
             each: Any, tail: Any) -> bool:
-    """The pass itself; raises to decline."""
-    env = request.args
+    """The pass, the file's literal facts learnt first where results stream; raises to
+    decline."""
     with open(sources.open_file(path), "rb") as handle:
         literals = Literals.of_file(path, file_stamp(os.fstat(handle.fileno())))
-        runtime.start(None, literals)
-        reader = Guarded(handle, beat)
-        found = streamread.target(reader, shape.path)
-        reader.settle()
-        if found.stand_in is not None:
-            return False
-        handle.seek(0)
-        reader = Guarded(handle, beat)
-        elements = streamread.elements(reader, shape.path, found.kind, floats=True)
-        printer = Printer(literals, **request.layout)
-        for value in _results(shape, each, tail, env, _beating(elements, beat)):
-            sink.add(printer.text(value).encode())
-        reader.settle()
+        if shape.mode != "collect":  # results leave as they come once no literal is long
+            literals.settle()  # (a pass over the text, far quicker than the parse)
+        held = not literals.settled or literals.long
+        if held:
+            sink.hold()
+        try:
+            return _pass(request, shape, handle, literals, sink, beat, each, tail)
+        finally:
+            if held:
+                sink.release()
+
+
+def _pass(request: QueryRequest, shape: Plan, handle: Any, literals: Literals, sink: Sink,
+          beat: Any, each: Any, tail: Any) -> bool:
+    """One pass over the open file: the elements at the plan's path through F and TAIL."""
+    env = request.args
+    runtime.start(None, literals)
+    reader = Guarded(handle, beat)
+    found = streamread.target(reader, shape.path)
+    reader.settle()
+    if found.stand_in is not None:
+        return False
+    handle.seek(0)
+    reader = Guarded(handle, beat)
+    elements = streamread.elements(reader, shape.path, found.kind, floats=True)
+    printer = Printer(literals, **request.layout)
+    for value in _results(shape, each, tail, env, _beating(elements, beat)):
+        sink.add(printer.text(value).encode())
+    reader.settle()
     runtime.check()  # what jqlang checks at the end of every run (a ?// left early)
     if runtime.state.floats_compared and literals.long:
         raise NotMine("long number literals were compared")

@@ -27,7 +27,7 @@ from jqmagic.core.query.streamshape import Step
 
 READ_BYTES = 1 << 20
 _INEXACT = re.compile(
-    rb"-0(?![0-9.eE])"  # the integer -0, which ijson reads as 0
+    rb"-0(?![0-9.eE])"  # the integer -0, which ijson reads as 0 (see _a_number)
     rb"|\\u[dD][89abAB][0-9a-fA-F]{2}(?!\\u[dD][c-fC-F])"  # a high surrogate alone
     rb"|(?<!\\u[dD][89abAB][0-9a-fA-F]{2})\\u[dD][c-fC-F]")  # a low one alone
 _OVERLAP = 12  # bytes kept from the block before, so a spelling cut in two is still seen
@@ -60,7 +60,8 @@ class Guarded:
         self._first = False
         data = self._tail + block
         if b"-0" not in data and b"\\u" not in data:  # the usual case, found at C speed
-            self._tail, self._pending = data[-_OVERLAP:], min(len(data), _OVERLAP)
+            # nothing judged in the tail: a spelling it starts may end in the next block
+            self._tail, self._pending = data[-_OVERLAP:], 0
             return block
         # a spelling near the end is judged with the next block, which may complete it
         self._judge(data, len(data) - _OVERLAP if block else len(data))
@@ -73,10 +74,21 @@ class Guarded:
     def _judge(self, data: bytes, end: int) -> None:
         start = self._pending
         end = max(end, start)
-        if any(start <= m.start() < end for m in _INEXACT.finditer(data)):
+        if any(start <= m.start() < end and (m[0] != b"-0" or _a_number(data, m.start()))
+               for m in _INEXACT.finditer(data)):
             raise Inexact("the document holds -0 or a lone surrogate escape")
         cut = max(0, end - _OVERLAP)
         self._tail, self._pending = data[cut:], end - cut
+
+
+_SPACE = b" \t\r\n"
+
+
+def _a_number(data: bytes, at: int) -> bool:
+    """Whether the ``-0`` at ``at`` may be a number: after ``:``, ``,`` or ``[`` (spaces
+    aside) or with nothing known before it; not inside a string such as "theta-0"."""
+    before = data[:at].rstrip(_SPACE)
+    return not before or before[-1:] in (b":", b",", b"[")
 
 
 @dataclass(frozen=True)
