@@ -230,14 +230,13 @@ def _several(text: str) -> Document:
 def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
                  bound: inputbind.Bound | None, last: bool) -> Iterator[Any]:
     """A file's values: from the document cache, or (JSON Lines not kept) line by line.
-    When the program asks input_filename (which libjq gives for JSON files alone: a YAML
-    file is read converted; and which names the next file when this one's last value
-    runs into its text) or input_line_number (known for JSON Lines of a value a line),
-    NotMine where the answer is not known."""
+    When the program asks input_filename (the user's file, a converted YAML one too; the
+    next file when this one's last value runs into its text) or input_line_number (known
+    for JSON Lines of a value a line), NotMine where the answer is not known."""
     names_files = bound is not None and bound.names_files
     numbers_lines = bound is not None and bound.numbers_lines
-    if (names_files and fmt not in ("json", "jsonl")) or (numbers_lines and fmt != "jsonl"):
-        raise NotMine("input_filename or input_line_number of this file")
+    if numbers_lines and fmt != "jsonl":
+        raise NotMine("input_line_number of a file that is not JSON Lines")
     if fmt == "jsonl" and not cache and not (names_files or numbers_lines):
         handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - closed by _json_lines
         literals.append(Literals.of_file(path, file_stamp(os.fstat(handle.fileno()))))

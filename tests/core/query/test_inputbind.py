@@ -271,3 +271,17 @@ def test_minified_json_facts_from_values(files, engines, text, fast):
                           text=True, check=True).stdout
     assert query(program, "h.json", compact=True).text + "\n" == want
     assert engines == [fast]
+
+
+def test_input_filename_of_yaml_and_jsonc_as_libjq_names_them(files, engines, monkeypatch):
+    from jqmagic.core.settings import settings
+
+    (files / "y1.yaml").write_text("a: 1\n---\n2\n")
+    (files / "y2.yml").write_text("- x\n")
+    (files / "j.jsonc").write_text('// note\n{"b": 3}\n')
+    program, names = "[., input_filename]", ["y1.yaml", "y2.yml", "j.jsonc", "a.jsonl"]
+    fast = query(program, names, compact=True).text
+    monkeypatch.setattr(settings, "fast_path", False)
+    slow = query(program, names, compact=True, cache=False)
+    assert slow.engine == "libjq" and slow.text == fast
+    assert engines[0] is True and '[2,"y1.yaml"]' in fast
