@@ -353,7 +353,7 @@ def test_dask_workers_see_no_secret(sandboxed, matrix):
     distributed = pytest.importorskip(
         "distributed", reason="dask.distributed is an optional extra (pip install "
         "'jqmagic[dask]')")
-    from jqmagic.core.query import daskrun
+    from jqmagic.core.query.fanout import cluster as daskrun
 
     cluster = distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True,
                                        dashboard_address=":0")

@@ -156,11 +156,11 @@ def _gathered(request: requests.Request, slot: payloads.PayloadRef | None,
     """Every text of a run (the kept ones, when bounded) and its end; TOO_LARGE when a
     complete run's texts pass ``settings.result_bytes``."""
     if request.run.dask is not None or request.run.reduce:
-        from jqmagic.core.query import daskrun  # imported by the runs that use it
+        from jqmagic.core.query.fanout import cluster as daskrun  # imported by the runs that use it
 
         return daskrun.run(request, slot)
     if request.run.parallel:
-        from jqmagic.core.query import parallel
+        from jqmagic.core.query.fanout import parallel
 
         return parallel.run(request, slot)
     texts: list[bytes] = []

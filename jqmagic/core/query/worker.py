@@ -23,19 +23,12 @@ from typing import BinaryIO
 from jqmagic.core import confine, sandbox, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Formats
-from jqmagic.core.query import (
-    doccache,
-    failures,
-    fastpath,
-    libjq,
-    linerange,
-    progress,
-    protocol,
-    streameval,
-)
+from jqmagic.core.query import doccache, failures, fastpath, libjq, progress, protocol
+from jqmagic.core.query.fanout import lines
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.sink import Channel, Sink, Stopped
+from jqmagic.core.query.streaming import answer as streamed  # big files in one pass
 from jqmagic.core.settings import configure, worker_memory, worker_parent
 from jqmagic.core.sources.prepare import run_together
 from jqmagic.core.words import term
@@ -71,12 +64,12 @@ def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
             if request.ranges:
                 return _ranges(programs, request, sink)
             if not _events(request.run):
-                if streameval.over_budget(request):  # read as it comes, never kept
+                if streamed.over_budget(request):  # read as it comes, never kept
                     request = dataclasses.replace(
                         request, run=dataclasses.replace(request.run, cache=False))
-                streamed = streameval.answer(programs, request, sink)
-                if streamed is not None:
-                    return streamed
+                end = streamed.answer(programs, request, sink)
+                if end is not None:
+                    return end
             if fastpath.answer(request, sink):
                 sink.close()
                 return sink.end(engine="fast")
@@ -138,7 +131,7 @@ def _ranges(programs: libjq.ProgramCache, request: protocol.QueryRequest,
             sink: Sink) -> protocol.End:
     """Byte ranges of JSON Lines files (--parallel); ``retry`` when only the whole files
     tell what went wrong."""
-    found = linerange.answer(programs, request, sink)
+    found = lines.answer(programs, request, sink)
     if found is None:
         return protocol.End(engine="lines", retry=True)
     return ended(sink, None, found, "lines", request.program)

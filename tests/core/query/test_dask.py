@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from jqmagic import JqMagicError, payload, query
-from jqmagic.core.query import daskrun
+from jqmagic.core.query.fanout import cluster as daskrun
 
 
 @pytest.fixture(scope="module")

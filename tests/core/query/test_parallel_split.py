@@ -9,7 +9,7 @@ import json
 import pytest
 
 from jqmagic import JqMagicError, payload, query
-from jqmagic.core.query import linerange
+from jqmagic.core.query.fanout import lines as linerange
 from jqmagic.core.settings import settings
 
 

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from jqmagic import JqMagicError, payload, query
 from jqmagic.core.query import request as requests
-from jqmagic.core.query.streamshape import plan
+from jqmagic.core.query.streaming.forms import plan
 from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 

@@ -7,7 +7,7 @@ import io
 
 import pytest
 
-from jqmagic.core.query.streamread import Guarded, Inexact
+from jqmagic.core.query.streaming.reader import Guarded, Inexact
 
 
 def _read_all(text: bytes) -> None:

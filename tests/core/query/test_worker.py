@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import threading
@@ -97,10 +98,8 @@ def test_a_slow_call_does_not_hold_up_another():
 
 
 def _quietly(function, *args, **kwargs):
-    try:
+    with contextlib.suppress(JqMagicError):
         function(*args, **kwargs)
-    except JqMagicError:
-        pass
 
 
 def test_a_parse_has_a_clock_of_its_own(tmp_path, monkeypatch):

@@ -19,7 +19,8 @@ from typing import Any
 from jqmagic.core import payloads, sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import parallel, protocol
+from jqmagic.core.query import protocol
+from jqmagic.core.query.fanout import parallel
 from jqmagic.core.query.request import Request, for_worker, timeout
 from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.words import term

@@ -1,5 +1,5 @@
 """Per-input programs over many files on several cores: the files split into contiguous
-groups (a big JSON Lines file into byte ranges at line starts, ``linerange``), at most N
+groups (a big JSON Lines file into byte ranges at line starts, ``lines``), at most N
 supervised workers taking them in turn, the answers joined back in input order (the same
 text, totals, bounds, payload and first error as one worker would give)."""
 
@@ -17,7 +17,8 @@ from dataclasses import replace
 from jqmagic.core import payloads, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import failures, libjq, linerange, protocol
+from jqmagic.core.query import failures, libjq, protocol
+from jqmagic.core.query.fanout import lines as linerange
 from jqmagic.core.query.request import Request, for_worker, timeout
 from jqmagic.core.query.supervisor import Supervisor
 

@@ -23,7 +23,7 @@ import ijson
 import orjson
 
 from jqmagic.core.query.doccache import BOM
-from jqmagic.core.query.streamshape import Step
+from jqmagic.core.query.streaming.forms import Step
 
 READ_BYTES = 1 << 20
 _INEXACT = re.compile(

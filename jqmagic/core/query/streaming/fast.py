@@ -3,7 +3,7 @@ ijson builds (floats as orjson reads them), printed by jqlang's printer with the
 number facts (``Literals``, read from the file again only when a fact is needed).
 
 It declines (None) wherever the fast path would: a program outside jqlang's subset, any
-jq error, a number whose text may print or compare differently; streameval then answers
+jq error, a number whose text may print or compare differently; ``answer`` then answers
 with libjq from the start. Only one file, whose path streams straight into a container.
 """
 
@@ -19,11 +19,12 @@ from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime, value
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
-from jqmagic.core.query import fastpath, streamread
+from jqmagic.core.query import fastpath
 from jqmagic.core.query.protocol import QueryRequest
 from jqmagic.core.query.sink import Sink
-from jqmagic.core.query.streamread import Guarded
-from jqmagic.core.query.streamshape import Plan
+from jqmagic.core.query.streaming import reader as streamread
+from jqmagic.core.query.streaming.forms import Plan
+from jqmagic.core.query.streaming.reader import Guarded
 
 
 def usable(request: QueryRequest, shape: Plan, files: list[str]) -> bool:
@@ -103,7 +104,7 @@ def _beating(elements: Iterator[Any], beat: Any) -> Iterator[Any]:
 
 def _results(shape: Plan, each: Any, tail: Any, env: dict,
              elements: Iterator[Any]) -> Iterator[Any]:
-    """The program's results, as streameval's libjq route gives them, on Python values."""
+    """The program's results, as ``answer``'s libjq route gives them, on Python values."""
     opt = each.compiled.opt  # at most one output: no generator per element
     if opt is not None:
         outputs = (out for out in (opt(e, env) for e in elements) if out is not NOTHING)

@@ -1,5 +1,5 @@
 """Programs over JSON files too big to parse whole, answered in one streaming pass in the
-worker: the program's shape (``streamshape``) says where to stream and what to run on each
+worker: the program's shape (``forms``) says where to stream and what to run on each
 element; the elements come from ``streamread`` and each runs through libjq, so every
 answer is libjq's own, text for text. Only the elements in hand and the outputs a program
 gathers (``[PATH[] | F]``) are held; ``length`` of them is counted, not gathered.
@@ -19,13 +19,15 @@ from dataclasses import replace
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import libjq, progress, streamfast, streamread
+from jqmagic.core.query import libjq, progress
 from jqmagic.core.query.doccache import gc_paused
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.protocol import End, QueryRequest
 from jqmagic.core.query.sink import Sink
-from jqmagic.core.query.streamread import Guarded, Inexact, NotStreamable
-from jqmagic.core.query.streamshape import FORMS, Plan, plan
+from jqmagic.core.query.streaming import fast as streamfast
+from jqmagic.core.query.streaming import reader as streamread
+from jqmagic.core.query.streaming.forms import FORMS, Plan, plan
+from jqmagic.core.query.streaming.reader import Guarded, Inexact, NotStreamable
 from jqmagic.core.settings import settings
 from jqmagic.core.words import term
 
