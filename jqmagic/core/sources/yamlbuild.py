@@ -184,6 +184,14 @@ class _Builder:
                 if value is _MERGE:
                     raise Unusual("a merge key alone")
                 root = (value, size)
+                continue
+            frame = stack[-1]  # the common case inline: a scalar value under a text key
+            key = frame[2]
+            if frame[1] and type(key) is str and value is not _MERGE:
+                frame[0][key] = value
+                frame[2] = _NO_KEY
+                frame[4] += 1
+                frame[7] += 1
             else:
                 self._emit(stack, value, size)
 
