@@ -40,6 +40,7 @@ def test_issue_2206_names_the_stage_where_null_comes_from():
     assert data["null_origin"]["stage"] == "add"
     assert data["null_origin"]["at"] == "stage 7" and data["null_origin"]["how"] == "made"
     assert data["null_origin"]["input"]["text"] == "[]"
+    assert data["null_origin"]["input_made_at"] == 'stage 4 `[match("[ACD]").string]`'
     assert [r["text"] for r in data["results"]] == ['"c"', "null", '"a"']
     inside = branch(stage(data, '[match("[ACD]").string]'), "inside [...]")["stages"]
     assert inside[0]["dropped"] == 1 and inside[0]["dropped_samples"][0]["text"] == '"B"'
@@ -144,7 +145,8 @@ def test_a_branch_stops_after_enough_values_and_says_so(monkeypatch):
 def test_views_text_html_and_bounded_dict():
     data = run(ISSUE_2206, '["a","b","c"]')
     text = text_view(data)
-    assert "null first made at stage 7 `add` (1x), from []" in text
+    assert ("null first made at stage 7 `add` (1x), from [], itself made at stage 4 "
+            '`[match("[ACD]").string]`') in text
     assert "7. add   3 -> 3" in text
     page = html_view(data)
     assert page.count("<details class='st'>") >= 7 and "null made from []" in page

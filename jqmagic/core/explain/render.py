@@ -86,7 +86,9 @@ def headline(data: dict) -> list[str]:
     while origin:
         lines.append(f"null first {_null_how(origin['how'], origin['input'])} at "
                      f"{origin['at']} `{_cut(origin['stage'], 60)}` ({origin['count']}x), "
-                     f"from {_value(origin['input'])}")
+                     f"from {_value(origin['input'])}"
+                     + (f", itself made at {origin['input_made_at']}"
+                        if origin.get("input_made_at") else ""))
         origin = origin.get("inside")
     error = data.get("error_origin")
     if error:

@@ -117,7 +117,23 @@ def null_origin(stages: list[dict], where: str = "") -> dict[str, Any] | None:
                 if inner is not None:
                     found["inside"] = inner
                     break
+            source = _first_made(stages[:i], stage["null_from"].get("text"))
+            if source is not None:
+                found["input_made_at"] = f"{where}{source}"
             return found
+    return None
+
+
+def _first_made(stages: list[dict], text: str | None) -> str | None:
+    """The first stage whose sampled outputs hold ``text`` where its inputs did not: where
+    the value a null was made from was itself made (seen in the samples only)."""
+    if text is None:
+        return None
+    for i, stage in enumerate(stages):
+        made = any(s.get("text") == text for s in stage.get("samples_out", []))
+        given = any(s.get("text") == text for s in stage.get("samples_in", []))
+        if made and not given and not stage.get("binds"):
+            return f"stage {i + 1} `{stage['stage'][:60]}`"
     return None
 
 
