@@ -62,6 +62,8 @@ def _target(node) -> str:
     """The term a postfix step follows ('' for ``.``, whose steps read ``.a``, ``.[]``)."""
     if node[0] == "dot":
         return ""
+    if node[0] == "bind" and _optional(node) is not None:
+        return _optional(node)  # .a[]? takes more steps: .a[]?.b
     return _text(node, _POSTFIX) if node[0] in _STEPPABLE else f"({text(node)})"
 
 
