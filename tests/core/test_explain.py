@@ -171,6 +171,10 @@ def test_public_explain_runs_in_a_child_with_sources_and_errors():
     with pytest.raises(JqMagicError) as broken:
         explain(".", text="{")
     assert broken.value.code == "INVALID_JSON"
+    with pytest.raises(JqMagicError) as reads:
+        explain("[inputs] | length", text="1 2", null_input=True)
+    assert reads.value.code == "INVALID_ARGUMENT" and "input" in str(reads.value)
+    assert explain(".inputs, $inputs", text='{"inputs": 1}', args={"inputs": 2}).outputs == 2
     with pytest.raises(JqMagicError) as slow:
         explain("[range(1e9)] | length", null_input=True, timeout=1)
     assert slow.value.code == "TIMEOUT"

@@ -15,6 +15,7 @@ plain run of the whole program (``same_as_plain``).
 from __future__ import annotations
 
 import os
+import re
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
@@ -25,6 +26,8 @@ from jqmagic.core.settings import settings
 from jqmagic.core.sources.prepare import prepare
 
 __all__ = ["Explanation", "explain"]
+
+_READS_INPUTS = re.compile(r"(?<![\w$.])(inputs?|input_filename|input_line_number)\b")
 
 
 def explain(program: str, source: Any = None, *, file: Any = None, text: Any = None,
@@ -37,6 +40,12 @@ def explain(program: str, source: Any = None, *, file: Any = None, text: Any = N
     if not isinstance(program, str) or not program.strip():
         raise JqMagicError("INVALID_QUERY", "The jq program is empty.",
                            "Give a filter; '.' returns the input unchanged.")
+    if _READS_INPUTS.search(program):
+        raise JqMagicError("INVALID_ARGUMENT", "--explain runs each input on its own: a "
+                           "program that reads input, inputs, input_filename or "
+                           "input_line_number cannot be split that way.",
+                           "Run it without --explain, or explain the part after the read "
+                           "on its result (e.g. [inputs] | ... as -s then the rest).")
     keywords = {k: v for k, v in (("file", file), ("text", text), ("exec", exec),
                                   ("payload", payload), ("jsonl", jsonl), ("yaml", yaml),
                                   ("jsonc", jsonc)) if v is not None}
