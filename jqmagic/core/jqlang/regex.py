@@ -84,14 +84,19 @@ def regex(pattern: Any, flags: Any = None) -> Regex:
 
 
 _REPEATED_GROUP = re.compile(r"\)[*+{]")
+_VARIABLE = re.compile(r"(?<![\\(])[?*+]|\{\d*,\d*\}")  # a quantifier that backtracks
+MAX_VARIABLE = 8
 
 
 def _may_run_away(pattern: str) -> bool:
-    """A group repeated after a quantifier or an alternation (``(a+)+``, ``(a|aa)*``): it
-    may backtrack without end in Python's re, where Oniguruma stops at its retry limit
-    with an error; such patterns are libjq's, so either engine says the same."""
+    """A group repeated after a quantifier or an alternation (``(a+)+``, ``(a|aa)*``), or
+    many quantifiers in a row (``a?a?a?...aaa``): they may backtrack without end in Python's
+    re, where Oniguruma stops at its retry limit with an error; such patterns are libjq's,
+    so either engine says the same."""
     found = _REPEATED_GROUP.search(pattern)
-    return found is not None and any(c in pattern[:found.start()] for c in "*+|{")
+    if found is not None and any(c in pattern[:found.start()] for c in "*+|{"):
+        return True
+    return len(_VARIABLE.findall(pattern)) > MAX_VARIABLE
 
 
 @lru_cache(maxsize=128)

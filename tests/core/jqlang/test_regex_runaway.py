@@ -11,13 +11,15 @@ from jqmagic.core.jqlang.regex import regex
 from jqmagic.core.settings import settings
 
 
-@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|aa)*b", "(x*)*y", "(?:a{1,3})+!"])
+@pytest.mark.parametrize("pattern", ["(a+)+$", "(a|aa)*b", "(x*)*y", "(?:a{1,3})+!",
+                                     "a?" * 30 + "a" * 30])
 def test_repeated_groups_are_libjqs(pattern):
     with pytest.raises(NotMine):
         regex(pattern)
 
 
-@pytest.mark.parametrize("pattern", ["(ab)+", "^a+$", "a|b", "(a)(b)?", "[a-z]{2,}"])
+@pytest.mark.parametrize("pattern", ["(ab)+", "^a+$", "a|b", "(a)(b)?", "[a-z]{2,}",
+                                     r"^\d{4}-\d{2}-\d{2}T\d+:\d+:\d+Z?$", "(?:x)?y"])
 def test_other_patterns_stay_on_the_fast_path(pattern):
     assert regex(pattern) is not None
 
