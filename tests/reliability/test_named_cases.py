@@ -16,6 +16,8 @@ import pytest
 
 from jqmagic import JqMagicError, patch, query, shape
 from jqmagic.core import sources
+from jqmagic.core.options import Source
+from jqmagic.core.shape.infer import shape_here
 from jqmagic.core.web.html import to_markdown
 from tests.reliability.faces import OK, cli, core, file_entries, magic, patch_entries
 
@@ -283,8 +285,9 @@ def test_a_file_deleted_between_resolving_and_reading(tmp_path, monkeypatch):
 
     monkeypatch.setattr(sources, "resolve_files", resolve_then_delete)
     monkeypatch.setattr(sources.load, "resolve_files", resolve_then_delete)
-    for call in (lambda: sources.load_values(file=str(path)), lambda: shape(file=str(path)),
-                 lambda: shape(file=str(path), stream=True)):
+    here = Source("file", str(path))  # shapes are read in the worker: its code, run here
+    for call in (lambda: sources.load_values(file=str(path)), lambda: shape_here(here),
+                 lambda: shape_here(here, stream=True)):
         path.write_text('{"a": 1}')
         assert core(call)[0] == "NOT_FOUND"
 
@@ -303,7 +306,8 @@ def test_a_file_truncated_while_streamed(tmp_path, monkeypatch):
             yield event
 
     monkeypatch.setattr(shapestream, "events", truncate_midway)
-    assert core(shape, file=str(path), stream=True)[0] == "INVALID_JSON"
+    # the worker's shape code, run here so that the truncation can be timed
+    assert core(shape_here, Source("file", str(path)), stream=True)[0] == "INVALID_JSON"
 
 
 def test_a_file_deleted_while_being_patched(tmp_path, monkeypatch):

@@ -25,7 +25,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core import confine, sandbox
-from jqmagic.core.errors import JqMagicError
+from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import progress, protocol
 from jqmagic.core.settings import settings
 from jqmagic.core.words import term
@@ -207,7 +207,10 @@ class Supervisor:
         caller = protocol.caller_settings(protocol.WORKER_SETTINGS)
         for reply in self.ask(protocol.Call(name, kwargs, caller), timeout):
             if isinstance(reply, protocol.Chunk):
-                answer = protocol.answer_value(reply.texts[0])
+                try:
+                    answer = protocol.answer_value(reply.texts[0])
+                except RecursionError:
+                    raise too_deep(f"The {name}'s answer", "Look at a deeper part.") from None
             elif reply.error:
                 raise JqMagicError.from_wire(reply.error)
         return answer

@@ -21,7 +21,7 @@ import time
 from typing import BinaryIO
 
 from jqmagic.core import confine, sandbox, sources
-from jqmagic.core.errors import JqMagicError
+from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.options import Formats
 from jqmagic.core.query import doccache, failures, fastpath, libjq, progress, protocol
 from jqmagic.core.query.fanout import lines
@@ -176,15 +176,19 @@ def called(_programs: libjq.ProgramCache, call: protocol.Call,
     _apply_caller(call.caller)
     try:
         function = calls()[call.name]
-        answer = function(**call.kwargs)
+        answer = protocol.answer_bytes(function(**call.kwargs))
     except JqMagicError as exc:
         return protocol.End(error=exc.to_wire())
+    except RecursionError:  # an answer nested past what pickle walks
+        return protocol.End(error=too_deep(
+            f"The {call.name}'s answer", "Look at a deeper part (a path), or at fewer "
+            "levels (depth).").to_wire())
     except MemoryError:
         return protocol.End(error=JqMagicError(
             "TOO_LARGE", f"{call.name} ran out of memory in the worker and was stopped.",
             "Look at a smaller part, or stream it.").to_wire())
     with channel.lock:
-        channel.send_chunk(protocol.Chunk([protocol.answer_bytes(answer)]))
+        channel.send_chunk(protocol.Chunk([answer]))
     return protocol.End()
 
 
