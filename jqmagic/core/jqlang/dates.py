@@ -9,6 +9,7 @@ import calendar
 import datetime
 import math
 import re
+from functools import lru_cache
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
@@ -141,12 +142,10 @@ _PARSED = {"Y": (r"([0-9]{4})", 0, 0), "m": (r"([0-9]{2})", 1, 1), "d": (r"([0-9
 _RANGES = ((0, 9999), (0, 11), (1, 31), (0, 23), (0, 59), (0, 60))
 
 
-def strptime(v: Any, fmt: Any) -> list:
-    """glibc's ``strptime`` for formats of %Y %m %d %H %M %S (each once, fixed width)
-    and plain characters; jq's [year, month, day, hour, minute, second, weekday, yearday]
-    plus what trails after white space."""
-    if type(v) is not str or type(fmt) is not str:
-        raise error("strptime/1 requires string inputs and arguments")
+@lru_cache(maxsize=64)
+def _strptime_pattern(fmt: str) -> tuple[re.Pattern, tuple[tuple[str, int, int], ...]]:
+    """A format's regular expression and its fields, made once per format (a column of
+    dates parses in one format: building it per date cost more than the parse)."""
     pattern, slots = [], []
     for part in re.split(r"(%.)", fmt):
         if part.startswith("%"):
@@ -161,7 +160,17 @@ def strptime(v: Any, fmt: Any) -> list:
             pattern.append(re.escape(part))
     if {s for s, _, _ in slots} < {"Y", "m", "d"}:
         raise NotMine("strptime without a whole date")
-    match = re.match("".join(pattern), v)
+    return re.compile("".join(pattern)), tuple(slots)
+
+
+def strptime(v: Any, fmt: Any) -> list:
+    """glibc's ``strptime`` for formats of %Y %m %d %H %M %S (each once, fixed width)
+    and plain characters; jq's [year, month, day, hour, minute, second, weekday, yearday]
+    plus what trails after white space."""
+    if type(v) is not str or type(fmt) is not str:
+        raise error("strptime/1 requires string inputs and arguments")
+    compiled, slots = _strptime_pattern(fmt)
+    match = compiled.match(v)
     rest = v[match.end():] if match else ""
     if match is None or rest and not rest[0].isspace():
         raise NotMine("a date glibc may read otherwise")
