@@ -265,7 +265,14 @@ class _Pending(Literals):
 SCAN_BESIDE_FROM = 4 << 20
 scan_beside = False
 """Whether a big file's literal facts are learnt in a forked process while this one parses
-it (set by the worker, which has a core to spare and nothing else running)."""
+it (the worker says so: :func:`use_a_spare_core`)."""
+
+
+def use_a_spare_core() -> None:
+    """This process has a core to spare and nothing else running (the worker): learn big
+    files' literal facts beside their parse, read big YAML in halves."""
+    global scan_beside
+    scan_beside = True
 
 
 def _facts_beside(data: bytes) -> Callable[[], Literals]:
@@ -312,6 +319,10 @@ class DocumentCache:
         self._entries: OrderedDict[tuple, tuple[tuple, Document]] = OrderedDict()
         self._lock = threading.Lock()
         self.others: Callable[[], int] = lambda: 0  # what libjq's cache holds of the budget
+
+    def share_budget_with(self, others: Callable[[], int]) -> None:
+        """Count ``others()`` resident bytes (another cache's) against the one budget."""
+        self.others = others
 
     @property
     def size(self) -> int:

@@ -35,7 +35,7 @@ from jqmagic.core.words import term
 
 jv_documents = JvCache(lambda: fastpath.documents.size)
 """Files parsed by libjq (the fast path's trees are ``fastpath.documents``): one budget."""
-fastpath.documents.others = lambda: jv_documents.size
+fastpath.documents.share_budget_with(lambda: jv_documents.size)
 
 
 def _apply_caller(caller: protocol.Caller) -> None:
@@ -253,7 +253,7 @@ def main() -> None:
     _exit_with_caller()
     limit_memory(worker_memory())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
-    doccache.scan_beside = True  # a core to spare while a big file parses
+    doccache.use_a_spare_core()  # a core to spare while a big file parses
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything libjq prints must not corrupt the replies
     # unbuffered, so a stop is seen at once; a descriptor of its own, since libjq's runs
