@@ -196,6 +196,9 @@ def run_all_cells(page) -> float:
                            ".jp-InputPrompt")
     asked = time.monotonic()
     for _ in range(3):
+        # the command acts on the current notebook: make it this one (another tab, still
+        # running, may hold the focus)
+        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt").first.click()
         page.locator(".lm-MenuBar-itemLabel", has_text="Run").first.click()
         page.locator(".lm-Menu-itemLabel", has_text="Run All Cells").first.click()
         deadline = time.monotonic() + 15
@@ -204,14 +207,15 @@ def run_all_cells(page) -> float:
                 return asked
             time.sleep(0.25)
         page.keyboard.press("Escape")  # a menu left open
-        page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-InputPrompt").first.click()
     raise AssertionError("Run All Cells started no cell")
 
 
 def open_and_run_all(page, lab, name: str) -> float:
     """Open notebook ``name``, wait for its kernel, Run All Cells; the seconds it took."""
     started = time.monotonic()
-    page.goto(f"{lab['base']}/lab/tree/{name}?token={lab['token']}")
+    # ?reset: a workspace of this notebook alone (a tab left from another test, its kernel
+    # still busy, once took the Run menu's command)
+    page.goto(f"{lab['base']}/lab/tree/{name}?reset&token={lab['token']}")
     stored = json.loads((lab["root"] / name).read_text())
     code_cells = sum(c["cell_type"] == "code" for c in stored["cells"])
     page.wait_for_function(  # every cell rendered, and the kernel started and idle
@@ -463,7 +467,9 @@ def focused(page, css: str) -> bool:
 def run_all(page, lab, name: str, cells: int) -> float:
     """Open notebook ``name``, Run All Cells as soon as its kernel is idle; the moment it
     was asked (the cells still run)."""
-    page.goto(f"{lab['base']}/lab/tree/{name}?token={lab['token']}")
+    # ?reset: a workspace of this notebook alone (a tab left from another test, its kernel
+    # still busy, once took the Run menu's command)
+    page.goto(f"{lab['base']}/lab/tree/{name}?reset&token={lab['token']}")
     page.wait_for_function(
         "n => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
         ".jp-CodeCell').length === n && /\\| Idle/.test(document.querySelector("
