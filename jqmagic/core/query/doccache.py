@@ -14,7 +14,6 @@ from __future__ import annotations
 import gc
 import os
 import threading
-import warnings
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -27,7 +26,7 @@ from jqmagic.core import jsonc, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
-from jqmagic.core.query import progress
+from jqmagic.core.query import forked, progress
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
 from jqmagic.core.settings import settings
 from jqmagic.core.sources.formats import value_facts, value_text
@@ -285,26 +284,13 @@ def _facts_beside(data: bytes) -> Callable[[], Literals]:
     literals = Literals.of_text(data)
     if not (scan_beside and len(data) >= SCAN_BESIDE_FROM and hasattr(os, "fork")):
         return literals.settle
-    try:
-        reading, writing = os.pipe()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # the child only computes
-            child = os.fork()
-    except OSError:
+    started = forked.beside(lambda writing: os.write(
+        writing, ",".join(sorted(literals.settle().facts)).encode() + b"."))
+    if started is None:
         return literals.settle
-    if child == 0:  # learn, write, leave at once: nothing of the parent's is cleaned up
-        status = 1
-        try:
-            os.write(writing, ",".join(sorted(literals.settle().facts)).encode() + b".")
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(writing)
 
     def wait() -> Literals:
-        with os.fdopen(reading, "rb") as pipe:
-            answer = pipe.read()
-        os.waitpid(child, 0)
+        answer = forked.answer(started)
         if not answer.endswith(b"."):
             return literals.settle()
         return Literals.known(frozenset(filter(None, answer[:-1].decode().split(","))))

@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import os
 import re
-import warnings
 from typing import Any
 
 import orjson
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import forked
 from jqmagic.core.sources.formats import value_text
 from jqmagic.core.sources.yamldocs import parse_yaml
 
@@ -41,28 +41,14 @@ def parse_in_halves(text: str, label: str) -> list[Any] | None:
     cut = _START.search(text, len(text) // 2)
     if cut is None:
         return None
-    try:
-        reading, writing = os.pipe()
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore", DeprecationWarning)  # the child only computes
-            child = os.fork()
-    except OSError:
+    started = forked.beside(lambda writing: _send(writing, text[cut.start():], label))
+    if started is None:
         return None
-    if child == 0:  # read the second half, write it back, leave at once
-        status = 1
-        try:
-            _send(writing, text[cut.start():], label)
-            status = 0
-        finally:
-            os._exit(status)
-    os.close(writing)
     try:
         first = parse_yaml(text[:cut.start()], label)
     except JqMagicError:
         first = None
-    with os.fdopen(reading, "rb") as pipe:
-        answer = pipe.read()
-    os.waitpid(child, 0)
+    answer = forked.answer(started)
     if first is None or not answer.startswith(b"1"):
         return None
     return first + orjson.loads(memoryview(answer)[1:])
