@@ -320,14 +320,14 @@ class _Scorer:
             return True
         if text.count(",") >= 10:
             return False
-        is_list = el.name in ("ul", "ol")
+        ld = link_density(el, len(text))
+        is_list = el.name in ("ul", "ol") or _mostly_lists(el, len(text), ld)
         p = len(el.find_all("p"))
         img = len(el.find_all("img"))
         li = len(el.find_all("li")) - 100
         inputs = len(el.find_all("input"))
         headings = len(el.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]))
         embeds = len(el.find_all(["embed", "object", "iframe", "video"]))
-        ld = link_density(el, len(text))
         in_figure = _has_ancestor(el, {"figure"})
         if headings and len(text) and sum(len(text_of(h)) for h in el.find_all(
                 ["h1", "h2", "h3", "h4", "h5", "h6"])) / len(text) > 0.9:
@@ -351,6 +351,16 @@ class _Scorer:
         link lists are link-dense, and stay judged by their score."""
         return el.name in ("ul", "ol") and weight >= 0 and len(text) > 80 and \
             link_density(el, len(text)) < 0.25
+
+
+def _mostly_lists(el: Any, text_len: int, density: float) -> bool:
+    """More than 90% of the element's text sits in lists (a wrapper of a reference list):
+    judged as a list, as Readability does; unless its text is mostly links (a "Related"
+    box of headlines is navigation)."""
+    if not text_len or density > 0.5:
+        return False
+    lists = sum(len(text_of(lst)) for lst in el.find_all(["ul", "ol"]))
+    return lists / text_len > 0.9
 
 
 def _is_data_table(table: Any) -> bool:

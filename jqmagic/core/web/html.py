@@ -220,14 +220,16 @@ def _drop_junk(soup: Any) -> None:
         if _COOKIE.search(names) and len(text_of(el)) < 2000:
             el.decompose()
     for img in soup.find_all("img"):
-        if not img.get("src") or img["src"].startswith("data:"):
+        placeholder = not img.get("src") or img["src"].startswith("data:")
+        if placeholder or "lazy" in " ".join(img.get("class") or []).lower():
+            # A "lazy" image's src is often a placeholder (lazy-loading-14x9.png).
             for attr in _LAZY_SRC:
                 if img.get(attr):
                     img["src"] = img[attr]
                     break
             else:
-                srcset = img.get("data-srcset") or img.get("srcset") or ""
-                if srcset.strip():
+                srcset = img.get("data-srcset") or (img.get("srcset") if placeholder else "")
+                if (srcset or "").strip():
                     img["src"] = srcset.split(",")[0].split()[0]
 
 

@@ -109,6 +109,25 @@ def test_images_keep_alt_and_absolute_src_including_lazy_ones():
     assert "Caption text" in out
 
 
+def test_lazy_class_image_takes_its_data_src_over_a_placeholder_src():
+    out = md(article('<p><img class="lazy" src="/img/lazy-loading-14x9.png" '
+                     'data-src="/photo.jpg" alt="Photo"></p>'))
+    assert "![Photo](https://site.example/photo.jpg)" in out
+
+
+def test_a_wrapped_reference_list_is_kept_but_a_related_links_box_is_not():
+    """A div that is mostly a list is judged as a list (Readability's rule), so a
+    citation list with links survives; a box of headline links stays navigation."""
+    refs = "".join(f'<li>Author {i}. <a href="/b{i}">A Book Title</a>. Some Press, '
+                   f"{1990 + i}.</li>" for i in range(5))
+    related = "".join(f'<li><a href="/s{i}">Another story headline number {i}</a></li>'
+                      for i in range(5))
+    out = md(article(f'<h2>References</h2><div class="refs-wrap"><ol>{refs}</ol></div>'
+                     f'<div class="box"><h3>More</h3><ul>{related}</ul></div>'))
+    assert "Author 4. [A Book Title]" in out
+    assert "Another story headline" not in out
+
+
 def test_blockquote():
     out = md(article("<blockquote><p>Quoted words</p></blockquote>"))
     assert "> Quoted words" in out
@@ -187,9 +206,8 @@ def scorer():
 
 
 def test_corpus_scores(scorer):
-    """Every page keeps its main content: mean F1 >= 0.975 (0.981 measured), no page under
-    0.83 (wikipedia-3, 0.839: its formulas' alt text counts in our markdown, not in the
-    reference's text)."""
+    """Every page keeps its main content: mean F1 >= 0.985 (0.990 measured), no page under
+    0.85 (firefox-nightly-blog, 0.884, is the lowest)."""
     index = json.loads((CORPUS / "index.json").read_text())
     f1s = {}
     missing = []
@@ -210,8 +228,8 @@ def test_corpus_scores(scorer):
         assert page.title, name
     mean = sum(f1s.values()) / len(f1s)
     worst = min(f1s, key=f1s.get)
-    assert mean >= 0.975, f"mean F1 {mean:.3f}"
-    assert f1s[worst] >= 0.83, f"{worst}: {f1s[worst]:.2f}"
+    assert mean >= 0.985, f"mean F1 {mean:.3f}"
+    assert f1s[worst] >= 0.85, f"{worst}: {f1s[worst]:.2f}"
     assert not missing
 
 
