@@ -201,8 +201,9 @@ class _Parser(PatternRules):
         return node
 
     def unary(self) -> Node:
+        """``-`` then a term (jq 1.8.2's ``'-' Term``: ``-1 * .a`` is ``(-1) * .a``)."""
         if self.take("-"):
-            return syntax.Neg(self.multiplicative())
+            return syntax.Neg(self.unary())
         return self.postfix()
 
     def postfix(self) -> Node:
