@@ -24,18 +24,23 @@ BUILTINS = Table()
 _DAYS = ("Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday")
 _MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August",
            "September", "October", "November", "December")
-_EPOCH = datetime.datetime(1970, 1, 1)
 _INT = 2**31
+
+
+_EPOCH_DAY = datetime.date(1970, 1, 1).toordinal()
 
 
 def _broken_down(seconds: int) -> list[int]:
     """``gmtime_r``: [year, month 0-11, day, hour, minute, second, weekday, yearday]."""
+    days, second = divmod(seconds, 86400)
+    hour, second = divmod(second, 3600)
+    minute, second = divmod(second, 60)
     try:
-        t = _EPOCH + datetime.timedelta(seconds=seconds)
-    except OverflowError as exc:
+        day = datetime.date.fromordinal(_EPOCH_DAY + days)
+    except (ValueError, OverflowError) as exc:
         raise NotMine("a date outside years 1-9999") from exc
-    return [t.year, t.month - 1, t.day, t.hour, t.minute, t.second,
-            (t.weekday() + 1) % 7, t.timetuple().tm_yday - 1]
+    return [day.year, day.month - 1, day.day, hour, minute, second, (days + 4) % 7,
+            day.toordinal() - datetime.date(day.year, 1, 1).toordinal()]
 
 
 @BUILTINS.unary("gmtime")
@@ -105,30 +110,41 @@ _FIELD["F"] = lambda t: f"{_FIELD['Y'](t)}-{_FIELD['m'](t)}-{_FIELD['d'](t)}"
 _FIELD["R"] = lambda t: f"{_FIELD['H'](t)}:{_FIELD['M'](t)}"
 
 
-def strftime(v: Any, fmt: Any) -> str:
-    if type(v) is int or type(v) is float:
-        v = gmtime(v)
-    elif type(v) is not list:
-        raise error("strftime/1 requires parsed datetime inputs")
-    if type(fmt) is not str:
-        raise error("strftime/1 requires a string format")
-    fields = _fields(v, "strftime/1 requires parsed datetime inputs")
-    if not 1000 <= fields[0] <= 9999:
-        raise NotMine("strftime of a year without four digits")
-    t = _broken_down(_timegm(fields))
-    out, i = [], 0
+@lru_cache(maxsize=64)
+def _strftime_pieces(fmt: str) -> tuple:
+    """A format as its pieces, made once per format: texts, and field functions."""
+    pieces, i = [], 0
     while i < len(fmt):
-        c = fmt[i]
-        if c != "%":
-            out.append(c)
+        if fmt[i] != "%":
+            pieces.append(fmt[i])
             i += 1
             continue
         field = _FIELD.get(fmt[i + 1:i + 2])
         if field is None:
             raise NotMine(f"strftime {fmt[i:i + 2]!r}")
-        out.append(field(t))
+        pieces.append(field)
         i += 2
-    text = "".join(out)
+    return tuple(pieces)
+
+
+def strftime(v: Any, fmt: Any) -> str:
+    if type(v) is int or type(v) is float:
+        if not math.isfinite(v) or abs(v) >= 2**53:
+            raise NotMine("gmtime of a number past 2^53")
+        t = _broken_down(int(v))  # gmtime, jv2tm, timegm and gmtime again: the same fields
+        year = t[0]
+    elif type(v) is not list:
+        raise error("strftime/1 requires parsed datetime inputs")
+    if type(fmt) is not str:
+        raise error("strftime/1 requires a string format")
+    if type(v) is list:
+        fields = _fields(v, "strftime/1 requires parsed datetime inputs")
+        year = fields[0]
+    if not 1000 <= year <= 9999:
+        raise NotMine("strftime of a year without four digits")
+    if type(v) is list:
+        t = _broken_down(_timegm(fields))
+    text = "".join(p if type(p) is str else p(t) for p in _strftime_pieces(fmt))
     if not text and fmt:
         raise error("strftime/1: unknown system failure")
     return text
@@ -143,7 +159,7 @@ _RANGES = ((0, 9999), (0, 11), (1, 31), (0, 23), (0, 59), (0, 60))
 
 
 @lru_cache(maxsize=64)
-def _strptime_pattern(fmt: str) -> tuple[re.Pattern, tuple[tuple[str, int, int], ...]]:
+def _strptime_pattern(fmt: str) -> tuple[re.Pattern, tuple[tuple[int, int, int, int], ...]]:
     """A format's regular expression and its fields, made once per format (a column of
     dates parses in one format: building it per date cost more than the parse)."""
     pattern, slots = [], []
@@ -160,13 +176,13 @@ def _strptime_pattern(fmt: str) -> tuple[re.Pattern, tuple[tuple[str, int, int],
             pattern.append(re.escape(part))
     if {s for s, _, _ in slots} < {"Y", "m", "d"}:
         raise NotMine("strptime without a whole date")
-    return re.compile("".join(pattern)), tuple(slots)
+    return re.compile("".join(pattern)), \
+        tuple((index, shift, *_RANGES[index]) for _, index, shift in slots)
 
 
-def strptime(v: Any, fmt: Any) -> list:
+def _parsed(v: Any, fmt: Any) -> tuple[list[int], str, datetime.date]:
     """glibc's ``strptime`` for formats of %Y %m %d %H %M %S (each once, fixed width)
-    and plain characters; jq's [year, month, day, hour, minute, second, weekday, yearday]
-    plus what trails after white space."""
+    and plain characters: the six fields, what trails after white space, and the day."""
     if type(v) is not str or type(fmt) is not str:
         raise error("strptime/1 requires string inputs and arguments")
     compiled, slots = _strptime_pattern(fmt)
@@ -175,20 +191,36 @@ def strptime(v: Any, fmt: Any) -> list:
     if match is None or rest and not rest[0].isspace():
         raise NotMine("a date glibc may read otherwise")
     fields = [0] * 6
-    for (_, index, shift), digits in zip(slots, match.groups(), strict=True):
-        fields[index] = int(digits) - shift
-        low, high = _RANGES[index]
-        if not low <= fields[index] <= high:
+    for (index, shift, low, high), digits in zip(slots, match.groups(), strict=True):
+        fields[index] = field = int(digits) - shift
+        if not low <= field <= high:
             raise NotMine("a date field out of range")
     try:
         day = datetime.date(fields[0], fields[1] + 1, fields[2])
     except ValueError as exc:
         raise NotMine("a day the month does not have") from exc
+    return fields, rest, day
+
+
+def strptime(v: Any, fmt: Any) -> list:
+    """jq's [year, month, day, hour, minute, second, weekday, yearday] (see
+    :func:`_parsed`) plus what trails after white space."""
+    fields, rest, day = _parsed(v, fmt)
     out: list = [*fields, (day.weekday() + 1) % 7, day.timetuple().tm_yday - 1]
     return [*out, rest] if rest else out
 
 
+def _fromdate(v: Any, fmt: Any) -> int:
+    """``strptime(fmt) | mktime`` without the weekday and yearday mktime ignores."""
+    fields, _, day = _parsed(v, fmt)
+    seconds = (day.toordinal() - _EPOCH_DAY) * 86400 + \
+        (fields[3] * 60 + fields[4]) * 60 + fields[5]
+    if seconds in _MKTIME_FAILURES:
+        raise error(_MKTIME_FAILURES[seconds])
+    return seconds
+
+
 BUILTINS[("strptime", 1)] = lambda f: over_arg(f, strptime)
-BUILTINS[("fromdate", 0)] = lambda: over_arg(_ISO, lambda v, f: _mktime(strptime(v, f)))
+BUILTINS[("fromdate", 0)] = lambda: over_arg(_ISO, _fromdate)
 BUILTINS[("fromdateiso8601", 0)] = BUILTINS[("fromdate", 0)]
 BUILTINS[("todateiso8601", 0)] = BUILTINS[("todate", 0)]

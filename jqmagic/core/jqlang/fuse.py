@@ -20,7 +20,7 @@ from typing import Any
 from jqmagic.core.jqlang import runtime
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import NOTHING, Compiled, singular
-from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import tojson
 from jqmagic.core.jqlang.regex import tester
@@ -28,7 +28,17 @@ from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe
 from jqmagic.core.jqlang.text import format_of
 
+
+def _field_on_the_left(v: Any, name: str) -> Any:
+    """``jv.field`` on the left of ``//``, where an error is the closures' NotMine."""
+    try:
+        return jv.field(v, name)
+    except JqError as exc:
+        raise NotMine("error on the left of //") from exc
+
+
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
+            "_field_left": _field_on_the_left,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
             "_state": runtime.state, "_number_text": number_text}
 _PLAIN = ("dot", "literal", "var")
@@ -93,7 +103,8 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
     place = _Place(scope)
     first = _expr(init, src, place)
     inner, key = scope.bind(name)
-    if first is None or compile_node(update, inner).one is None:
+    keyed = _keyed_update(update)
+    if first is None or compile_node(update, inner).one is None and keyed is None:
         return None
     src.emit(1, f"acc = {first}")
     src.emit(1, "env = dict(e)")
@@ -101,7 +112,9 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
     at = replace(at, scope=inner, env="env", locals=((key, "x"),))
     src.emit(at.depth, f"x = env[{key!r}] = {item}")
     addend = _sum_step(update, src, replace(at, input="acc"))
-    if addend is None:
+    if keyed is not None:
+        _write_keyed_update(keyed, update, src, replace(at, input="acc"))
+    elif addend is None:
         src.emit(at.depth, f"acc = {_expr(update, src, replace(at, input='acc'))}")
     else:  # acc + addend as raw doubles while both are numbers, then as jv.add
         src.emit(at.depth, f"y = {addend}")
@@ -118,6 +131,40 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
         src.emit(3, "acc = _computed(acc)")
     src.emit(1, "return acc")
     return singular(src.function())
+
+
+_KEYED_OPS = ("+=", "-=", "*=", "/=", "%=")
+
+
+def _keyed_update(update: tuple) -> tuple | None:
+    """For an update ``.[K] op= V`` (an arithmetic ``op``; ``K`` and ``V`` not reading
+    ``.``): ``(op, K, V)``."""
+    if update[0] != "assign" or update.op not in _KEYED_OPS:
+        return None
+    target = update.target
+    if target[0] != "index" or target.target != ("dot",) or _reads_input(target.key) or \
+            _reads_input(update.value):
+        return None
+    return update.op[:-1], target.key, update.value
+
+
+def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place) -> None:
+    """``acc = acc | .[K] op= V``: in place on an object the reduction owns (copied once,
+    on its first write); any other case is the closure's (jq's ``_modify``), as are the
+    errors. V is evaluated first, then K, as the closure does."""
+    op, key_node, value_node = keyed
+    fn = src.constant(jv.ARITHMETIC[op])
+    whole = src.constant(compile_node(update, place.scope).gen)  # V one value: one output
+    depth = place.depth
+    src.lines.insert(0, "    owned = False")
+    src.emit(depth, f"y = {_expr(value_node, src, place)}")
+    src.emit(depth, f"k = {_expr(key_node, src, place)}")
+    src.emit(depth, "if type(k) is str and (type(acc) is dict or acc is None):")
+    src.emit(depth + 1, "if not owned:")
+    src.emit(depth + 2, "acc, owned = ({} if acc is None else dict(acc)), True")
+    src.emit(depth + 1, f"acc[k] = {fn}(acc.get(k), y)")
+    src.emit(depth, "else:")
+    src.emit(depth + 1, f"acc, owned = next(iter({whole}(acc, {place.env}))), False")
 
 
 def _sum_step(update: tuple, src: _Source, place: _Place) -> str | None:
@@ -157,6 +204,10 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
         names, base = _chain(node)
         value, place = _stream(base, src, place)
         return _fields(_named(value, src, place), names), place
+    if kind == "bind":
+        return _bind_stream(node, src, place)
+    if kind == "try" and node.body[0] == "iterate" and node.body.target[0] in _PLAIN:
+        return _try_iterate(node.body.target, src, place)
     if _is_builtin(node, "select", place):
         condition = _expr(node[2][0], src, place)
         if condition is not None:
@@ -168,6 +219,28 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
     if one is not None:
         return one, place
     return _closure_stream(node, src, place)
+
+
+def _bind_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
+    """``S as $name | body``: each output of ``S`` in a local (and in the environment the
+    closures read), then the body on the same input."""
+    value, at = _stream(node.source, src, place)
+    inner, key = place.scope.bind(node.name)
+    local, env = src.temp(), src.temp()
+    src.emit(at.depth, f"{local} = {value}")
+    src.emit(at.depth, f"{env} = {{**{place.env}, {key!r}: {local}}}")
+    body = replace(at, scope=inner, env=env, locals=(*place.locals, (key, local)))
+    return _stream(node.body, src, body)
+
+
+def _try_iterate(target: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
+    """``X[]?`` on a plain ``X``: nothing when ``X`` is not an array or an object (the
+    only error iterating can give)."""
+    value, item = src.temp(), src.temp()
+    src.emit(place.depth, f"for {item} in (_iterate({value}) if type({value} := "
+                          f"{_expr(target, src, place)}) is list or type({value}) is dict "
+                          "else ()):")
+    return item, replace(place, depth=place.depth + 1)
 
 
 def _closure_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
@@ -283,10 +356,40 @@ def _binop(node, src, place):
     if b is None:
         return None
     fn = src.constant(jv.COMPARISONS.get(op) or jv.ARITHMETIC[op])
+    if op in _INT_OPS:
+        return _int_arithmetic(op, a, b, fn, src, right[0] in _PLAIN)
     if left[0] in _PLAIN or right[0] in _PLAIN:
         return f"{fn}({a}, {b})"
     held = src.temp()  # the right operand first, as jq
     return f"({held} := {b}, {fn}({a}, {held}))[1]"
+
+
+_INT_OPS = ("+", "-", "*")
+
+
+def _int_arithmetic(op: str, a: str, b: str, fn: str, src: _Source, b_plain: bool) -> str:
+    """``a op b`` inline when both are ints below 2^53 and so is the result (a zero
+    product may be -0: the function's), else the function ``fn``."""
+    x, y, r, limit = src.temp(), src.temp(), src.temp(), jv.MAX_EXACT
+    nonzero = f" and {r}" if op == "*" else ""
+    first = f"{y} := {b}, {x} := {a}" if not b_plain else f"{x} := {a}, {y} := {b}"
+    return f"({first}, {r} if type({x}) is int and type({y}) is int and " \
+           f"-{limit} <= {x} <= {limit} and -{limit} <= {y} <= {limit} and " \
+           f"-{limit} <= ({r} := {x} {op} {y}) <= {limit}{nonzero} else {fn}({x}, {y}))[-1]"
+
+
+def _alt(node, src, place):
+    """``a // b`` where ``a`` is a field chain on ``.`` or a ``$name`` (one output; its
+    error is the closures' NotMine) and ``b`` has one output."""
+    names, base = _chain(node[1])
+    value = _expr(base, src, place) if base[0] in ("dot", "var") else None
+    default = _expr(node[2], src, place)
+    if value is None or default is None:
+        return None
+    for name in names:
+        value = f"(_f.get({name!r}) if type(_f := {value}) is dict else _field_left(_f, {name!r}))"
+    held = src.temp()
+    return f"({held} if ({held} := {value}) is not None and {held} is not False else {default})"
 
 
 def _truth(value: str, src: _Source) -> str:
@@ -396,5 +499,5 @@ def _is_builtin(node: tuple, name: str, place: _Place) -> bool:
 _EXPRESSIONS = {
     "dot": _dot, "literal": _literal, "var": _var, "field": _field_expr, "pipe": _pipe,
     "binop": _binop, "and": _and, "or": _or, "neg": _neg, "if": _if, "object": _object,
-    "array": _array, "reduce": _reduce, "string": _string, "call": _call,
+    "array": _array, "reduce": _reduce, "string": _string, "call": _call, "alt": _alt,
 }

@@ -25,5 +25,10 @@ class Cautious:
     long = odd_floats = whole_floats = negative_zero = True
     facts = frozenset({"long", "odd", "whole", "zero"})  # numbers.FACTS, every one
 
+    @property
+    def fraction_texts(self) -> dict[float, str]:
+        """No printed texts to reuse: any fraction may be odd (see numbers.Literals)."""
+        return {}
+
 
 state = _State()

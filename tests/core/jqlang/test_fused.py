@@ -17,7 +17,9 @@ VALUES = [".", ".a", ".a.b", ".b?", "$x", "1", "2.5", '"s"', "null", "-.a", ".a 
           '@csv "\\([.a])"', "(if .a then .b elif .b then 1 else . end)", "(.a and .b)",
           "(.a or .b)", "(.a == .b)", "(.a < 2)", "(.a >= 2.5)", '(.a == "s")', "(. > null)",
           '(.a | test("^a"))', '(tostring | test("1$"))', "[.[]?]", "map(.)?",
-          "(reduce .[]? as $y (0; . + $y))", "(.a | length)", "(. as $z | $z.a)"]
+          "(reduce .[]? as $y (0; . + $y))", "(.a | length)", "(. as $z | $z.a)",
+          "(.a.b // 1)", "($x // .a)", "(.a // .b // 2)", "(.a * .b)", "(0 * .a)",
+          "(.a + 9007199254740991)", "(.a - .b * 3)", "(-1 * .a)"]
 CONDITIONS = [".a", ".a > 1", ".a == 1.5", '.a < "b"', ".a != 2", '. == "s"', ".a == null",
               ".b and .a", ". != 0", 'type == "number"', '(.a | test("1"))', "(.a, .b)",
               "empty", "error", ".a.b"]
@@ -27,7 +29,12 @@ SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})
           "reduce .[]? as $x (null; . + {v})", "reduce .[]? as $x (.; {v})",
           "reduce .[]? as $x (1.5; . + ($x | {v}))", "[.[]? | [.[]? | {v}]]",
           "try ([.[] | {v}]) catch .", "try (reduce .[] as $x (0; . + $x.a)) catch .",
-          "[.[]? | select({c}) | select({c}) | {v}]", "[.. | {v}?]", "[.[]? | .[]? | {v}]"]
+          "[.[]? | select({c}) | select({c}) | {v}]", "[.. | {v}?]", "[.[]? | .[]? | {v}]",
+          "reduce .[]? as $x ({{}}; .[$x.a] += 1)", "reduce .[]? as $x (.; .[$x] += $x)",
+          "reduce .[]? as $x (null; .[$x.a] -= $x.b)", "reduce .[]? as $x ($x; .[$x.a] *= 2)",
+          "reduce .[]? as $x ({{}}; .[$x | tostring] += [$x])", "[.[]? | .a.b[]? | {v}]",
+          "[.[]? as $y | $y | {v}]", "[.[]? | . as $y | select({c}) | $y]",
+          "[.[]? | .a[]? as $z | {v}]"]
 
 programs = st.builds(lambda shape, v, c: shape.format(v=v, c=c), st.sampled_from(SHAPES),
                      st.sampled_from(VALUES), st.sampled_from(CONDITIONS))
@@ -78,3 +85,42 @@ def test_a_sum_in_doubles_prints_as_jq(program, document):
     got = fast(program, document, compact=True)
     if got is not None:
         assert got == libjq(program, document, compact=True)
+
+
+EVENTS = '[{"t": "a", "n": 1}, {"t": "b", "n": 2.5}, {"t": "a", "n": null}, {"t": null},' \
+         ' {"n": 3}, {"t": "c", "n": 9007199254740991}]'
+
+
+KEYED_AND_OPTIONAL = [
+    ('reduce .[] as $e ({}; .[$e.t] += 1)', EVENTS),  # a null key: the closure's error
+    ('reduce .[1:3][] as $e ({}; .[$e.t] += $e.n)', EVENTS),  # may decline: a slice
+    ('reduce .[:2][] as $e (null; .[$e.t] -= 1)', EVENTS),
+    ('reduce .[:3][] as $e ({"a": 2}; .[$e.t] *= 3)', EVENTS),
+    ('reduce .[:3][] as $e ({"a": "x"}; .[$e.t] += 1)', EVENTS),  # string + number
+    ('reduce (.[5], .[5])as $e ({"c": 1}; .[$e.t] += $e.n)', EVENTS),  # may decline: past 2^53
+    ('reduce ("a", 0, "b") as $k ({}; .[$k] += 1)', "null"),  # a number key on an object
+    ('reduce (0, 1) as $k ([]; .[$k] += 1)', "null"),  # an array: the closure's path
+    ('{m: {"a": 1}} | [reduce ("a", "b") as $k (.m; .[$k] += 1), .m]', "null"),  # shared
+    ('reduce ("a", "a") as $k (.; .[$k] /= 2)', '{"a": 3}'),
+    ('reduce ("a", "b") as $k (.; .[$k] %= 2)', '{"a": 3, "b": 0}'),
+    ('[.[] | .x[]? | . * 2]', '[{"x": [1, 2]}, {"x": null}, {"x": "s"}, {"x": {"y": 3}}, 5]'),
+    ('[.[] | .x.y[]?]', '[{"x": {"y": [1]}}, {"x": 4}]'),  # .x on 4 is not under the ?
+    ('[.[] | (.a.b // 0) * 2 + (.c // 1)]', '[{"a": {"b": 3}}, {"a": null, "c": 2}, {}]'),
+    ('[.[] | .a.b // 0]', '[{"a": "text"}]'),  # may decline: an error left of //
+    ('[.[] | -1 * .a]', '[{"a": 2}, {"a": null}]'),  # jq: (-1) * .a
+    ('[.[] | .a * .b, .a - .b, .a + .b]',  # may decline: past 2^53
+     '[{"a": 0, "b": -3}, {"a": 9007199254740991, "b": 2}, {"a": 3, "b": 1.5}]'),
+    ('[.[] | .a * .b, .a - .b, .a + .b]', '[{"a": 0, "b": -3}, {"a": 3, "b": 1.5}]'),
+    ('[.[] as $x | $x.a]', '[{"a": 1}, {"a": [2]}]'),
+]
+MAY_DECLINE = {KEYED_AND_OPTIONAL[i] for i in (1, 5, 14, 16)}
+
+
+@pytest.mark.parametrize("program, document", KEYED_AND_OPTIONAL)
+def test_keyed_updates_optional_iterations_and_alternatives_answer_as_libjq(program, document):
+    wrapped = f"try ({program}) catch ."  # an error is an answer too (else libjq's)
+    got = fast(wrapped, document, compact=True)
+    if got is None:
+        assert (program, document) in MAY_DECLINE, "the fast path declined"
+    else:
+        assert got == libjq(wrapped, document, compact=True)
