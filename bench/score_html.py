@@ -123,6 +123,85 @@ def structure(md: str) -> dict[str, bool]:
     }
 
 
+def corpus_pages(names: list[str] | None = None) -> list[tuple[str, str, str, bool]]:
+    """(name, source html, reference text, cjk) for the shared corpus's pages."""
+    pages = sorted(p.name for p in CORPUS.iterdir() if (p / "source.html").exists())
+    return [(p, (CORPUS / p / "source.html").read_text("utf-8"),
+             reference_text((CORPUS / p / "expected.html").read_text("utf-8")), p in CJK_PAGES)
+            for p in pages if not names or p in names]
+
+
+def doc_pages(names: list[str] | None = None) -> list[tuple[str, str, str, bool]]:
+    """(name, html, reference text, False) for the documentation pages (bench/docpages.py)
+    found installed; empty without the package."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from docpages import doc_pages as found
+
+    return [(n, h.read_text("utf-8"), ref, False) for n, h, ref in found()
+            if not names or n in names]
+
+
+def score(pages: list, methods: dict, index: dict) -> tuple[dict, dict, dict, dict]:
+    """Each method over each page: (P, R, F1) per page, seconds, methods skipped (why),
+    structure a reference has and the method's markdown lacks."""
+    scores: dict[str, dict[str, tuple]] = {m: {} for m in methods}
+    times: dict[str, float] = dict.fromkeys(methods, 0.0)
+    skipped: dict[str, str] = {}
+    struct_miss: dict[str, list[str]] = {m: [] for m in methods}
+    for page, src, ref_text, cjk in pages:
+        ref = tokens(ref_text, cjk)
+        counts = index.get(page, {}).get("expected_tag_counts", {})
+        for name, fn in list(methods.items()):
+            if name in skipped:
+                continue
+            t0 = time.perf_counter()
+            try:
+                md = fn(src, BASE if page in index else "file:///" + page)
+            except ImportError as exc:
+                skipped[name] = f"not installed ({exc.name})"
+                continue
+            times[name] += time.perf_counter() - t0
+            scores[name][page] = prf(tokens(strip_markdown(md), cjk), ref)
+            st = structure(md)
+            for key, tag in (("table", "table"), ("fence", "pre")):
+                if counts.get(tag) and not st[key]:
+                    struct_miss[name].append(f"{page}:{key}")
+    return scores, times, skipped, struct_miss
+
+
+def table(scores: dict, times: dict) -> str:
+    lines = ["| method | mean P | mean R | mean F1 | median F1 | worst page (F1) | "
+             "pages F1<0.5 | s/page |", "|---|---:|---:|---:|---:|---|---:|---:|"]
+    for name, vals in scores.items():
+        if not vals:
+            continue
+        n = len(vals)
+        mp = sum(v[0] for v in vals.values()) / n
+        mr = sum(v[1] for v in vals.values()) / n
+        f1s = sorted(v[2] for v in vals.values())
+        mf = sum(f1s) / n
+        med = f1s[n // 2]
+        worst = min(vals, key=lambda k: vals[k][2])
+        low = sum(1 for f in f1s if f < 0.5)
+        lines.append(f"| {name} | {mp:.3f} | {mr:.3f} | {mf:.3f} | {med:.3f} | "
+                     f"{worst} ({vals[worst][2]:.3f}) | {low} | {times[name] / n:.3f} |")
+    return "\n".join(lines)
+
+
+def per_page(scores: dict) -> str:
+    """F1 of every page for every method (P/R/F1 for jqmagic)."""
+    names = [m for m in scores if scores[m]]
+    pages = list(scores[names[0]]) if names else []
+    lines = ["| page | " + " | ".join(names) + " |", "|---|" + "---:|" * len(names)]
+    for page in pages:
+        cells = []
+        for m in names:
+            p, r, f = scores[m].get(page, (0, 0, 0))
+            cells.append(f"{p:.3f}/{r:.3f}/**{f:.3f}**" if m == "jqmagic" else f"{f:.3f}")
+        lines.append(f"| {page} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--only", help="comma-separated methods")
@@ -138,78 +217,52 @@ def main(argv: list[str] | None = None) -> int:
                if not args.only or k in args.only.split(",")}
     index = {e["name"]: e for e in json.loads((CORPUS / "index.json").read_text())} \
         if (CORPUS / "index.json").exists() else {}
-    pages = sorted(p.name for p in CORPUS.iterdir() if (p / "source.html").exists())
-    if args.pages:
-        pages = [p for p in pages if p in args.pages.split(",")]
-    scores: dict[str, dict[str, tuple]] = {m: {} for m in methods}
-    times: dict[str, float] = dict.fromkeys(methods, 0.0)
-    skipped: dict[str, str] = {}
-    struct_miss: dict[str, list[str]] = {m: [] for m in methods}
-    for page in pages:
-        src = (CORPUS / page / "source.html").read_text(encoding="utf-8")
-        ref = tokens(reference_text((CORPUS / page / "expected.html").read_text("utf-8")),
-                     page in CJK_PAGES)
-        counts = index.get(page, {}).get("expected_tag_counts", {})
-        for name, fn in list(methods.items()):
-            t0 = time.perf_counter()
-            try:
-                md = fn(src, BASE)
-            except ImportError as exc:
-                skipped[name] = f"not installed ({exc.name})"
-                del methods[name]
-                continue
-            times[name] += time.perf_counter() - t0
-            cand = tokens(strip_markdown(md), page in CJK_PAGES)
-            scores[name][page] = prf(cand, ref)
-            st = structure(md)
-            for key, tag in (("table", "table"), ("fence", "pre")):
-                if counts.get(tag) and not st[key]:
-                    struct_miss[name].append(f"{page}:{key}")
-    lines = ["| method | mean P | mean R | mean F1 | median F1 | worst page (F1) | "
-             "pages F1<0.5 | s/page |", "|---|---:|---:|---:|---:|---|---:|---:|"]
-    for name in methods:
-        vals = scores[name]
-        if not vals:
+    names = args.pages.split(",") if args.pages else None
+    out = []
+    for title, pages in (("corpus", corpus_pages(names)), ("docs", doc_pages(names))):
+        if not pages:
+            print(f"{title}: no pages (the docs need Debian's python3-doc)")
             continue
-        n = len(vals)
-        mp = sum(v[0] for v in vals.values()) / n
-        mr = sum(v[1] for v in vals.values()) / n
-        f1s = sorted(v[2] for v in vals.values())
-        mf = sum(f1s) / n
-        med = f1s[n // 2]
-        worst = min(vals, key=lambda k: vals[k][2])
-        low = sum(1 for f in f1s if f < 0.5)
-        lines.append(f"| {name} | {mp:.3f} | {mr:.3f} | {mf:.3f} | {med:.3f} | "
-                     f"{worst} ({vals[worst][2]:.2f}) | {low} | {times[name] / n:.3f} |")
-    table = "\n".join(lines)
-    print(table)
-    if args.verbose:
-        names = list(methods)
-        print("\n| page | " + " | ".join(names) + " |")
-        print("|---|" + "---:|" * len(names))
-        for page in pages:
-            print(f"| {page} | " + " | ".join(
-                f"{scores[m][page][0]:.2f}/{scores[m][page][1]:.2f}/{scores[m][page][2]:.2f}"
-                for m in names) + " |")
-    for name, why in skipped.items():
-        print(f"skipped {name}: {why}")
-    for name, miss in struct_miss.items():
-        if miss and name in methods:
-            print(f"{name}: structure missing on {len(miss)}: {', '.join(miss)}")
+        scores, times, skipped, miss = score(pages, methods, index)
+        text = table(scores, times)
+        detail = per_page(scores)
+        print(f"{title}: {len(pages)} pages\n{text}\n")
+        if args.verbose:
+            print(detail + "\n")
+        for name, why in skipped.items():
+            print(f"skipped {name}: {why}")
+        notes = "".join(f"- {n}: structure missing on {', '.join(m)}\n"
+                        for n, m in miss.items() if m and n not in skipped)
+        print(notes)
+        out.append((title, len(pages), text, detail, notes))
     if not args.no_write and not args.pages:
-        out = ROOT / "bench" / "RESULTS-html.md"
-        out.write_text(
-            "# HTML -> markdown: readable-content scores\n\n"
-            f"{len(pages)} pages of the shared corpus (Readability's test pages; reference = "
-            "expected.html). `jqmagic` parses with lxml when it is installed (the bench extra "
-            "brings it), `jqmagic (html.parser)` with the standard library's parser, as a "
-            "plain install does. Bag-of-words precision / recall / F1 after stripping markdown "
-            "syntax, links and URLs; CJK pages by character. Made by `bench/score_html.py`.\n\n"
-            + table + "\n\n"
-            + "".join(f"- {n}: structure missing on {', '.join(m)}\n"
-                      for n, m in struct_miss.items() if m and n in methods)
-        )
+        write_results(out)
     return 0
+
+
+HISTORY = "## History"
+
+
+def write_results(out: list) -> None:
+    text = ["# HTML -> markdown: readable-content scores\n\nMade by `bench/score_html.py`. "
+            "Bag-of-words precision / recall / F1 of each method's markdown against a "
+            "reference text, after stripping markdown syntax, links and URLs (an image "
+            "counts as its alt text on both sides); CJK pages by character. `jqmagic` "
+            "parses with lxml when it is installed, `jqmagic (html.parser)` with the "
+            "standard library's parser, as a plain install does.\n"]
+    for title, n, table_text, detail, notes in out:
+        what = (f"{n} pages of the shared corpus (Readability's test pages; reference = "
+                "expected.html)" if title == "corpus" else
+                f"{n} pages of the Python documentation from Debian's python3-doc (Sphinx "
+                "HTML; reference = the page's own reST source under `_sources/`, turned "
+                "into text by `bench/docpages.py`'s fixed rules)")
+        text.append(f"## {title}: {what}\n\n{table_text}\n\n{notes}\n"
+                    f"<details><summary>per page (jqmagic P/R/F1, others F1)</summary>"
+                    f"\n\n{detail}\n\n</details>\n")
+    path = ROOT / "bench" / "RESULTS-html.md"
+    old = path.read_text("utf-8") if path.exists() else ""
+    history = old[old.find(HISTORY):] if HISTORY in old else ""  # kept by hand, run to run
+    path.write_text("\n".join(text) + ("\n" + history if history else ""))
 
 
 if __name__ == "__main__":

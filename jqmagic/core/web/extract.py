@@ -17,7 +17,7 @@ from bs4 import Comment
 # Names (class + id) of elements that are page chrome rather than content.
 _UNLIKELY = re.compile(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|"
-    r"foot|gdpr|cookie|consent|header|legends|menu|related|remark|replies|rss|"
+    r"foot(?!note)|gdpr|cookie|consent|header|legends|menu|related|remark|replies|rss|"
     r"shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|"
     r"pagination|pager|popup|yom-remote|newsletter|subscribe",
     re.I,
@@ -28,7 +28,7 @@ _POSITIVE = re.compile(
     re.I,
 )
 _NEGATIVE = re.compile(
-    r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|gdpr|"
+    r"-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot(?!note)|gdpr|"
     r"masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|"
     r"skyscraper|sponsor|shopping|tags|widget|cookie|consent",
     re.I,
@@ -38,6 +38,9 @@ _UNLIKELY_ROLES = {
     "menu", "menubar", "complementary", "navigation", "alert", "alertdialog", "dialog",
 }
 _CHROME_TAGS = ("nav", "aside", "footer")
+# Footnotes are content, in an <aside> or not (Sphinx, docutils, DPub ARIA roles).
+_NOTES = re.compile(r"footnote|endnote", re.I)
+_NOTE_ROLES = {"note", "doc-footnote", "doc-endnotes", "doc-endnote"}
 _CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "menu", "menubar"}
 _BLOCKS = {"blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "section",
            "article", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "header", "footer",
@@ -87,6 +90,16 @@ def link_density(el: Any, text_len: int | None = None) -> float:
         href = a.get("href") or ""
         links += len(text_of(a)) * (0.3 if href.startswith("#") else 1.0)
     return links / total
+
+
+def _is_notes(el: Any) -> bool:
+    """Footnotes or endnotes (by role or class): content, even in an ``<aside>``."""
+    return el.get("role") in _NOTE_ROLES or bool(_NOTES.search(_names(el)))
+
+
+def _is_sentence(text: str) -> bool:
+    """Short text that ends a sentence ("New in version 3.5."), not a label ("Advertising")."""
+    return bool(re.search(r"\w\.( |$)", text))
 
 
 def _is_hidden(el: Any) -> bool:
@@ -269,7 +282,7 @@ class _Scorer:
                     text = text_of(sib)
                     ld = link_density(sib, len(text))
                     keep = (len(text) > 80 and ld < 0.25) or (
-                        0 < len(text) <= 80 and ld == 0 and bool(re.search(r"\.( |$)", text))
+                        0 < len(text) <= 80 and ld == 0 and _is_sentence(text)
                     )
             if keep:
                 article.append(sib.extract())
@@ -278,10 +291,10 @@ class _Scorer:
     # -- cleaning ------------------------------------------------------------------
     def prepare(self, article: Any) -> None:
         """Prune chrome inside the chosen content."""
-        for el in article.find_all(["nav", "aside", "footer", "form", "button", "input",
-                                    "select", "textarea", "object", "embed", "iframe",
-                                    "link", "fieldset"]):
-            if not el.decomposed and not el.find(["pre", "code"]):
+        for el in article.find_all([*_CHROME_TAGS, "form", "button", "input", "select",
+                                    "textarea", "object", "embed", "iframe", "link",
+                                    "fieldset"]):
+            if not el.decomposed and not el.find(["pre", "code"]) and not _is_notes(el):
                 el.decompose()
         for el in article.find_all(True):
             if el.decomposed:
@@ -336,7 +349,8 @@ class _Scorer:
             (img > 1 and p / img < 0.5 and not in_figure)
             or (not is_list and li > p)
             or (inputs > p // 3 and inputs > 0)
-            or (not is_list and len(text) < 25 and (img == 0 or img > 2) and not in_figure)
+            or (not is_list and len(text) < 25 and (img == 0 or img > 2) and not in_figure
+                and not (ld == 0 and _is_sentence(text)))
             or (not is_list and weight < 25 and ld > 0.2)
             or (weight >= 25 and ld > 0.5)
             or (embeds == 1 and len(text) < 75)

@@ -1,0 +1,230 @@
+"""Documentation pages for the HTML -> markdown score: the Python docs of Debian's
+``python3-doc`` package (Sphinx HTML), each scored against a reference derived from its own
+reST source (``_sources/<page>.rst.txt``, written by the docs' authors).
+
+The pages are read from the installed package at run time, never copied into this
+repository. :func:`rst_reference` turns a reST source into the text a reader of the
+rendered page sees, by fixed rules (no hand-edited text):
+
+- markup goes, its text stays: ``literal``, *emphasis*, roles (``:func:`~json.dump``` ->
+  ``dump``, ``:ref:`text <label>``` -> ``text``, a bare ``:ref:`label``` -> the title the
+  label points at, ``:pep:`8``` -> ``PEP 8``), hyperlinks (```text <url>`_`` -> ``text``);
+- section underlines, table borders, comments, targets (``.. _label:``) and directives that
+  render nothing (``index``, ``module``, ``testsetup``, ``toctree``...) go with their bodies;
+- an API directive keeps its signature, with the label Sphinx prints before it (``class``,
+  ``exception``, ...) and, at the top level, the current module's name before it
+  (``.. function:: dumps(obj)`` under ``.. module:: json`` reads ``json.dumps(obj)``);
+- an admonition or version note keeps its text after the label Sphinx prints for it
+  (``.. note::`` -> ``Note``, ``.. versionadded:: 3.2`` -> ``New in version 3.2.``);
+- an image counts as its ``:alt:`` text (the scorer's rule for images everywhere);
+- a hidden block (``:hide:``) counts as nothing, doctest flags (``# doctest: +SKIP``) and
+  ``<BLANKLINE>`` go, as Sphinx shows them;
+- a ``literalinclude`` counts as nothing (its file is not in ``_sources``): the pages below
+  use none, except datetime's one example file (a known shortfall of its recall).
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path
+
+# Where Debian's python3-doc puts the HTML (python3.X-doc; the newest one found wins).
+DOC_ROOTS = sorted((p for p in Path("/usr/share/doc").glob("python3.*/html")
+                    if re.fullmatch(r"python3\.\d+", p.parent.name)),
+                   key=lambda p: int(p.parent.name.split(".")[1]), reverse=True)
+PACKAGE = "python3-doc"
+
+# ~10 pages: API references, a tutorial, how-tos (by the path under the HTML root).
+PAGES = [
+    "library/json", "library/re", "library/pathlib", "library/itertools",
+    "library/functools", "library/dataclasses", "library/datetime",
+    "tutorial/controlflow", "tutorial/datastructures", "howto/sorting", "howto/logging",
+]
+
+_OBJECT_LABEL = {
+    "function": "", "method": "", "attribute": "", "data": "", "decorator": "@",
+    "decoratormethod": "@", "class": "class ", "exception": "exception ",
+    "classmethod": "classmethod ", "staticmethod": "static ", "abstractmethod": "abstract ",
+    "coroutinefunction": "coroutine ", "coroutinemethod": "coroutine ", "property": "property ",
+    "cmdoption": "", "option": "", "envvar": "", "describe": "", "opcode": "",
+    "pdbcommand": "", "type": "",
+}
+_MODULE_LEVEL = {"function", "class", "exception", "data", "decorator", "coroutinefunction"}
+_LABEL = {
+    "note": "Note", "warning": "Warning", "seealso": "See also", "important": "Important",
+    "tip": "Tip", "caution": "Caution", "attention": "Attention", "danger": "Danger",
+    "error": "Error", "hint": "Hint", "impl-detail": "CPython implementation detail:",
+}
+_SILENT = {
+    "index", "module", "moduleauthor", "sectionauthor", "currentmodule", "highlight",
+    "testsetup", "testcleanup", "toctree", "tabularcolumns", "literalinclude", "include",
+    "raw", "program", "default-role", "role", "sidebar", "contents",
+}
+_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::\s*(.*)$")
+_EXPLICIT = re.compile(r"^(\s*)\.\.(\s|$)")
+_FOOTNOTE = re.compile(r"^(\s*)\.\.\s+\[[^\]]*\]\s*(.*)$")
+_ADORNMENT = re.compile(r"^\s*([=\-~^\"'`#*+<>:_.])\1{2,}\s*$")
+_TABLE_RULE = re.compile(r"^\s*(\+[-=+]+\+|=+( +=+)+|-+( +-+)+)\s*$")
+_OPTION = re.compile(r"^\s*:[\w-]+:( .*)?$")
+_ROLE = re.compile(r"(?::[\w-]+)?:([\w-]+):`((?:[^`\\]|\\.)+)`")
+_TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
+
+
+def rst_reference(rst: str) -> str:
+    """The text a reader sees in the page rendered from ``rst`` (rules in the module doc)."""
+    lines = rst.splitlines()
+    out: list[str] = []
+    module = ""
+    skip_indent: int | None = None
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        indent = len(line) - len(line.lstrip())
+        if skip_indent is not None:
+            if not line.strip() or indent > skip_indent:
+                i += 1
+                continue
+            skip_indent = None
+        m = _DIRECTIVE.match(line)
+        if m:
+            name = m.group(2).split(":")[-1]
+            arg = m.group(3)
+            # An argument may go on over more lines (several signatures, long titles).
+            j = i + 1
+            while j < len(lines) and lines[j].strip() and not _OPTION.match(lines[j]) and \
+                    len(lines[j]) - len(lines[j].lstrip()) > indent and name in _OBJECT_LABEL:
+                arg += "\n" + lines[j].strip()
+                j += 1
+            options = {}
+            while j < len(lines) and _OPTION.match(lines[j]):
+                key, _, value = lines[j].strip()[1:].partition(":")
+                options[key] = value.strip()
+                j += 1
+            if name in ("module", "currentmodule"):
+                module = arg.strip()
+            if name in _SILENT or "hide" in options:
+                skip_indent = indent
+            elif name in _OBJECT_LABEL:
+                prefix = f"{module}." if (name in _MODULE_LEVEL and not indent and module
+                                          and arg and not arg.startswith(module + ".")) else ""
+                out.extend(f"{_OBJECT_LABEL[name]}{prefix}{sig}" for sig in arg.split("\n"))
+            elif name in _LABEL:
+                out.append(f"{_LABEL[name]} {arg}")
+            elif name in ("versionadded", "versionchanged", "deprecated",
+                          "deprecated-removed"):
+                out.append(_version_note(name, arg))
+            elif name == "audit-event":
+                event, _, args = arg.partition(" ")
+                args = args.rsplit(" ", 1)[0] if " " in args.strip() else args
+                out.append(f"Raises an auditing event {event} with arguments "
+                           f"{', '.join(a for a in args.split(',') if a)}.")
+            elif name in ("image", "figure"):
+                out.append(options.get("alt", ""))
+            else:  # rubric, code-block, doctest, productionlist, topic, table, ...
+                if name not in ("code-block", "sourcecode", "highlight", "doctest",
+                                "testcode", "testoutput", "only", "container"):
+                    out.append(arg)
+                if "header" in options:
+                    out.append(options["header"])
+            i = j
+            continue
+        fm = _FOOTNOTE.match(line)
+        if fm:
+            out.append(fm.group(2))
+        elif _EXPLICIT.match(line):  # a comment, a target, a substitution definition
+            skip_indent = indent
+        elif not (_ADORNMENT.match(line) or _TABLE_RULE.match(line)):
+            out.append(line)
+        i += 1
+    # Sphinx trims doctest flags (trim_doctest_flags, on by default) from what it shows.
+    text = re.sub(r"\s*#\s*doctest:.*$", "", "\n".join(out), flags=re.M)
+    return _inline(re.sub(r"^\s*<BLANKLINE>\s*$", "", text, flags=re.M))
+
+
+def _version_note(name: str, arg: str) -> str:
+    version, _, text = arg.partition(" ")
+    if name == "versionadded":
+        return f"New in version {version}. {text}"
+    if name == "versionchanged":
+        return f"Changed in version {version}: {text}"
+    if name == "deprecated":
+        return f"Deprecated since version {version}: {text}"
+    removed, _, text = text.partition(" ")
+    return f"Deprecated since version {version}, will be removed in version {removed}: {text}"
+
+
+def _inline(text: str) -> str:
+    text = _ROLE.sub(lambda m: _role_text(m.group(1), m.group(2)), text)
+    text = re.sub(r"`([^`<]*?)\s*<[^`>]*>`__?", r"\1", text)  # `text <url>`_
+    text = re.sub(r"`([^`]+)`__?", r"\1", text)  # `name`_
+    text = re.sub(r"\[(#\w*|\d+|\*)\]_", "", text)  # footnote references
+    text = re.sub(r"``(.+?)``", r"\1", text, flags=re.S)
+    text = re.sub(r"(?<![\w`])`([^`]+)`(?!\w)", r"\1", text)  # the default role
+    text = re.sub(r"\b(\w+)__?(?=[\s.,;:)]|$)", r"\1", text)  # name_ references
+    text = re.sub(r"\|(\w+)\|", r"\1", text)  # substitutions
+    text = text.replace("\\ ", "")
+    return re.sub(r"\\(.)", r"\1", text)
+
+
+def _role_text(role: str, body: str) -> str:
+    body = body.replace("\\`", "`")
+    titled = _TITLED.match(body)
+    if role in ("pep", "rfc"):
+        target = titled.group(1) if titled else body
+        return target if titled else f"{role.upper()} {body}"
+    if role == "issue":
+        return f"bpo-{body}"
+    if role == "gh":
+        return f"gh-{body}"
+    if role == "abbr":
+        return re.sub(r"\s*\(.*\)$", "", body, flags=re.S)
+    if titled and role not in ("samp", "kbd", "math", "file", "option", "program"):
+        return titled.group(1)
+    if role in ("ref", "doc"):
+        return _titles().get(body.strip().lower(), "")
+    body = body.lstrip("!")
+    if body.startswith("~"):
+        body = body[1:].split(".")[-1]
+    return body.lstrip(".")
+
+
+@lru_cache(maxsize=1)
+def _titles() -> dict[str, str]:
+    """Label (``.. _label:``) and document path -> the section title it names, over every
+    source of the installed docs (what a bare ``:ref:``/``:doc:`` renders as)."""
+    titles: dict[str, str] = {}
+    for root in DOC_ROOTS[:1]:
+        sources = root / "_sources"
+        for path in sources.rglob("*.rst.txt"):
+            lines = path.read_text("utf-8", "replace").splitlines()
+            doc = "/" + str(path.relative_to(sources))[: -len(".rst.txt")]
+            for n, line in enumerate(lines[:-1]):
+                if _ADORNMENT.match(lines[n + 1]) and line.strip() and \
+                        not _ADORNMENT.match(line):
+                    titles.setdefault(doc.lower(), _inline(line.strip()))
+                    titles.setdefault(doc.lower()[1:], _inline(line.strip()))
+                    break
+            for n, line in enumerate(lines):
+                target = re.match(r"^\.\.\s+_([^:]+):\s*$", line)
+                if not target:
+                    continue
+                for nxt in range(n + 1, min(n + 6, len(lines) - 1)):
+                    if lines[nxt].strip() and _ADORNMENT.match(lines[nxt + 1]):
+                        titles.setdefault(target.group(1).lower(), _inline(lines[nxt].strip()))
+                        break
+    return titles
+
+
+def doc_pages() -> list[tuple[str, Path, str]]:
+    """(name, html path, reference text) for each page of :data:`PAGES` found installed;
+    empty when the package is not installed."""
+    if not DOC_ROOTS:
+        return []
+    root = DOC_ROOTS[0]
+    found = []
+    for page in PAGES:
+        html, rst = root / f"{page}.html", root / "_sources" / f"{page}.rst.txt"
+        if html.is_file() and rst.is_file():
+            found.append((page, html, rst_reference(rst.read_text("utf-8"))))
+    return found
