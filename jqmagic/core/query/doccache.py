@@ -179,9 +179,9 @@ def _careful(lines: list[bytes]) -> list[Any]:
 
 class _WrittenBack(Literals):
     """The literal facts of JSON Lines or minified JSON that orjson writes back byte for
-    byte (as a JavaScript or Python service writes them): the values' own facts, exact;
-    else the text's, which count digits inside strings too (a hex id or a digest reads as
-    a long or odd literal and sends float comparisons to libjq). Learnt when first needed,
+    byte (as a JavaScript or Python service writes them): where the text shows a long
+    literal, the values' own facts, exact (a float's 17 digits are not long); else the
+    text's (its strings left out, :meth:`Literals.of_text`). Learnt when first needed,
     from the file read again (a file changed since keeps the text's facts)."""
 
     def __init__(self, text: Literals, values: list[Any], path: str, size: int,
@@ -203,8 +203,8 @@ class _WrittenBack(Literals):
     def facts(self) -> frozenset[str]:
         if self._facts is None:
             self._facts = self._text.facts
-            exact = value_facts(self._values) if self._facts and self._written_back() \
-                else None
+            exact = value_facts(self._values) if "long" in self._facts and \
+                self._written_back() else None
             if exact is not None:
                 self._facts = exact
             self._values = []

@@ -149,3 +149,37 @@ def test_when_nobody_said_every_fact_holds():
     assert tojson("%9F%8E") == '"%9F%8E"'  # digits and E in a string: no number to print
     with pytest.raises(NotMine):
         number_text(0.5, state.literals)
+
+
+_JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(alphabet='0123456789.eE-+"\\\n /u', max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(
+        st.text(alphabet='0-."\\e1', max_size=4), inner, max_size=4),
+    max_leaves=12)
+
+
+def _blank_strings(value):
+    if isinstance(value, str):
+        return ""
+    if isinstance(value, list):
+        return [_blank_strings(x) for x in value]
+    if isinstance(value, dict):
+        return {f"k{i}": _blank_strings(x) for i, x in enumerate(value.values())}
+    return value
+
+
+@settings(max_examples=400, deadline=None)
+@given(value=_JSON_VALUES, indent=st.sampled_from([None, 1]))
+def test_a_texts_facts_leave_its_strings_out(value, indent):
+    """Digits, quotes and backslashes inside strings are not literals: the facts of a text
+    are those of the same text with every string blank."""
+    text = json.dumps(value, indent=indent).encode()
+    blank = json.dumps(_blank_strings(value), indent=indent).encode()
+    assert Literals.of_text(text).facts == Literals.of_text(blank).facts
+
+
+@pytest.mark.parametrize("text", [b'["1.50', b'"x" "1.50 "y"', b'["1.50"]\n"1.50'])
+def test_a_text_whose_quotes_do_not_pair_counts_every_digit(text):
+    """Not JSON text: the lines whose quotes do not pair are read as they are (cautious)."""
+    assert "odd" in Literals.of_text(text).facts

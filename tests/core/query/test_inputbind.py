@@ -262,7 +262,8 @@ def test_generated_readers_same_as_jq(files, program):
 @pytest.mark.parametrize(("text", "fast"), [
     ('[{"sha":"0e12345678901234567890e000","n":2.5},{"n":0.5}]', True),
     ('[{"sha":"0e12345678901234567890e000","n":2.5},{"n":0.5}]\n', True),
-    ('[{"sha": "0e12345678901234567890e000", "n": 2.5}]\n', False),  # not orjson's text
+    ('[{"sha": "0e12345678901234567890e000", "n": 2.5}]\n', True),  # strings left out
+    ('[{"id": 12345678901234567.5, "n": 2.5}]\n', False),  # a long literal, not orjson's
 ])
 def test_minified_json_facts_from_values(files, engines, text, fast):
     (files / "h.json").write_text(text)
