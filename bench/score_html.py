@@ -92,7 +92,7 @@ def strip_markdown(md: str) -> str:
     md = re.sub(r"!\[([^\]]*)\]\([^)]*\)", r"\1", md)  # images -> alt
     md = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", md)  # links -> text
     md = re.sub(r"https?://\S+", " ", md)  # bare URLs
-    md = re.sub(r"^```.*$", " ", md, flags=re.M)  # fences
+    md = re.sub(r"^[ \t]*```.*$", " ", md, flags=re.M)  # fences, indented ones too
     md = re.sub(r"[#*_`|>\\]", " ", md)
     return re.sub(r"^\s*[-+]\s", " ", md, flags=re.M)
 

@@ -137,11 +137,13 @@ def code_language(pre: Any) -> str:
                 return m.group(1).lower()
             if cls.lower() in _KNOWN_LANGS:
                 return cls.lower()
-    parent = pre.parent
-    for cls in (parent.get("class") or []) if parent is not None else []:
-        m = _LANG_CLASS.match(cls)
-        if m and m.group(1).lower() not in ("source", "none"):
-            return m.group(1).lower()
+    # The wrapper may name it: GitHub's highlight-source-rust, Sphinx's
+    # <div class="highlight-python3"><div class="highlight"><pre>.
+    for parent in (pre.parent, pre.parent.parent if pre.parent is not None else None):
+        for cls in (parent.get("class") or []) if parent is not None else []:
+            m = _LANG_CLASS.match(cls)
+            if m and m.group(1).lower() not in ("source", "none", "default"):
+                return m.group(1).lower()
     return ""
 
 
@@ -172,11 +174,29 @@ def tidy(md: str) -> str:
     return "\n".join(out).strip("\n") + "\n" if any(s.strip() for s in out) else ""
 
 
+def is_permalink(a: Any) -> bool:
+    """A heading's or definition's own anchor link (Sphinx's "¶", rustdoc's "§")."""
+    return (a.get("href") or "").startswith("#") and 0 < len(a.get_text().strip()) <= 2 \
+        and not any(c.isalnum() for c in a.get_text())
+
+
+def signature(dt: Any) -> str | None:
+    """An API signature's text when ``dt`` is one (Sphinx's ``dt.sig`` or its descname),
+    without its permalink; else None."""
+    if "sig" not in (dt.get("class") or []) and not dt.find(class_=["sig-name", "descname"]):
+        return None
+    parts = [s for s in dt.find_all(string=True)
+             if not any(p.name == "a" and is_permalink(p) for p in s.parents)]
+    sig = " ".join("".join(parts).split())
+    return re.sub(r"\s+(?=[,)\]])|(?<=[(\[])\s+", "", sig) or None
+
+
 class _Converter(MarkdownConverter):
-    """markdownify with tweaks: no empty links, pre keeps raw text, lazy images."""
+    """markdownify with tweaks: no empty links, pre keeps raw text, lazy images; an API
+    signature as code, an admonition as a quote under its bold title."""
 
     def convert_a(self, el: Any, text: str, parent_tags: Any) -> str:
-        if not text.strip():
+        if not text.strip() or is_permalink(el):
             return ""
         href = el.get("href") or ""
         if href.startswith(("javascript:", "#")) or not href:
@@ -187,6 +207,25 @@ class _Converter(MarkdownConverter):
         if not el.get("src"):
             return el.get("alt") or ""
         return super().convert_img(el, text, parent_tags)
+
+    def convert_dt(self, el: Any, text: str, parent_tags: Any) -> str:
+        sig = signature(el)
+        if sig is None or "_inline" in parent_tags:
+            return super().convert_dt(el, text, parent_tags)
+        tick = "``" if "`" in sig else "`"
+        return f"\n\n{tick}{sig}{tick}\n"
+
+    def convert_div(self, el: Any, text: str, parent_tags: Any) -> str:
+        if "admonition" in (el.get("class") or []) and "_inline" not in parent_tags:
+            return "\n" + self.convert_blockquote(el, text, parent_tags)
+        return super().convert_div(el, text, parent_tags)
+
+    convert_aside = convert_section = convert_div
+
+    def convert_p(self, el: Any, text: str, parent_tags: Any) -> str:
+        if "admonition-title" in (el.get("class") or []) and text.strip():
+            text = f"**{text.strip()}**"
+        return super().convert_p(el, text, parent_tags)
 
     def convert_pre(self, el: Any, text: str, parent_tags: Any) -> str:
         # Use the element's own text: markdownify would escape or reflow markup inside.

@@ -93,6 +93,43 @@ def test_code_language(pre, lang):
     assert code_language(parse(pre).find("pre")) == lang
 
 
+def test_sphinx_code_language_comes_from_the_wrapper():
+    pre = parse('<div class="highlight-pycon notranslate"><div class="highlight"><pre>'
+                ">>> 1</pre></div></div>").find("pre")
+    assert code_language(pre) == "pycon"
+    pre = parse('<div class="highlight-default"><div class="highlight"><pre>x</pre></div>'
+                "</div>").find("pre")
+    assert code_language(pre) == ""
+
+
+SPHINX_API = """
+<section id="basic-usage"><h2>Basic Usage<a class="headerlink" href="#basic-usage"
+title="Permalink to this heading">¶</a></h2>
+<dl class="py function"><dt class="sig sig-object py" id="json.dumps">
+<span class="sig-prename descclassname"><span class="pre">json.</span></span><span
+class="sig-name descname"><span class="pre">dumps</span></span><span
+class="sig-paren">(</span><em class="sig-param"><span class="n"><span class="pre">obj</span>
+</span></em>, <em class="sig-param"><span class="o"><span class="pre">*</span></span></em>,
+<em class="sig-param"><span class="n"><span class="pre">sort_keys</span></span><span
+class="o"><span class="pre">=</span></span><span class="default_value"><span
+class="pre">False</span></span></em><span class="sig-paren">)</span><a class="headerlink"
+href="#json.dumps" title="Permalink to this definition">¶</a></dt>
+<dd><p>Serialize <em>obj</em> to a JSON formatted string.</p>
+<div class="admonition note"><p class="admonition-title">Note</p>
+<p>Keys in key/value pairs of JSON are always strings.</p></div>
+</dd></dl></section>
+"""
+
+
+def test_sphinx_api_entry_reads_as_markdown():
+    """The signature as code, the note as a quote under its title, no permalink signs."""
+    out = md(article(SPHINX_API))
+    assert "## Basic Usage\n" in out
+    assert "`json.dumps(obj, *, sort_keys=False)`\n:   Serialize *obj*" in out
+    assert "> **Note**\n    >\n    > Keys in key/value pairs" in out
+    assert "¶" not in out
+
+
 def test_pre_is_a_fenced_block_with_exact_code():
     code = 'def f(a_b, *args):\n    return a_b < 2 and "**" or [x]\n\n\n    # end'
     esc = code.replace("&", "&amp;").replace("<", "&lt;")
