@@ -6,6 +6,7 @@ locale's names, fixed-width fields; anything else (``%c``, ``%Z``, ``localtime``
 from __future__ import annotations
 
 import calendar
+import contextlib
 import datetime
 import math
 import re
@@ -210,11 +211,23 @@ def strptime(v: Any, fmt: Any) -> list:
     return [*out, rest] if rest else out
 
 
+_ISO_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z(?:\s|$)")
+
+
 def _fromdate(v: Any, fmt: Any) -> int:
-    """``strptime(fmt) | mktime`` without the weekday and yearday mktime ignores."""
-    fields, _, day = _parsed(v, fmt)
-    seconds = (day.toordinal() - _EPOCH_DAY) * 86400 + \
-        (fields[3] * 60 + fields[4]) * 60 + fields[5]
+    """``strptime(fmt) | mktime`` without the weekday and yearday mktime ignores (an ISO
+    date that Python's own reader takes, read by it: the same fields, checked alike)."""
+    moment = None
+    if fmt == "%Y-%m-%dT%H:%M:%SZ" and type(v) is str and _ISO_SHAPE.match(v):
+        with contextlib.suppress(ValueError):  # a leap second, a day the month lacks
+            moment = datetime.datetime.fromisoformat(v[:19])
+    if moment is not None:
+        seconds = (moment.toordinal() - _EPOCH_DAY) * 86400 + \
+            (moment.hour * 60 + moment.minute) * 60 + moment.second
+    else:
+        fields, _, day = _parsed(v, fmt)
+        seconds = (day.toordinal() - _EPOCH_DAY) * 86400 + \
+            (fields[3] * 60 + fields[4]) * 60 + fields[5]
     if seconds in _MKTIME_FAILURES:
         raise error(_MKTIME_FAILURES[seconds])
     return seconds

@@ -306,15 +306,15 @@ def _chain(node: tuple) -> tuple[list[str], tuple]:
     return names, node
 
 
-def _fields(value: str, names: list[str]) -> str:
-    """``value.a.b...``: ``jv.field`` unless the value is an object."""
+def _fields(value: str, names: list[str], other: str = "_field") -> str:
+    """``value.a.b...``: ``other`` (``jv.field``) unless the value is an object or null."""
     for name in names:
         if value.isidentifier():
-            value = f"({value}.get({name!r}) if type({value}) is dict else " \
-                    f"_field({value}, {name!r}))"
+            value = f"({value}.get({name!r}) if type({value}) is dict else None if {value} " \
+                    f"is None else {other}({value}, {name!r}))"
         else:
-            value = f"(_f.get({name!r}) if type(_f := {value}) is dict else " \
-                    f"_field(_f, {name!r}))"
+            value = f"(_f.get({name!r}) if type(_f := {value}) is dict else None if _f is " \
+                    f"None else {other}(_f, {name!r}))"
     return value
 
 
@@ -369,9 +369,9 @@ _INT_OPS = ("+", "-", "*")
 
 def _int_arithmetic(op: str, a: str, b: str, fn: str, src: _Source, b_plain: bool) -> str:
     """``a op b`` inline when both are ints below 2^53 and so is the result (a zero
-    product may be -0: the function's), else the function ``fn``."""
+    product of a negative number is -0: the function's), else the function ``fn``."""
     x, y, r, limit = src.temp(), src.temp(), src.temp(), jv.MAX_EXACT
-    nonzero = f" and {r}" if op == "*" else ""
+    nonzero = f" and ({r} or {x} >= 0 <= {y})" if op == "*" else ""  # else maybe -0
     first = f"{y} := {b}, {x} := {a}" if not b_plain else f"{x} := {a}, {y} := {b}"
     return f"({first}, {r} if type({x}) is int and type({y}) is int and " \
            f"-{limit} <= {x} <= {limit} and -{limit} <= {y} <= {limit} and " \
@@ -386,8 +386,7 @@ def _alt(node, src, place):
     default = _expr(node[2], src, place)
     if value is None or default is None:
         return None
-    for name in names:
-        value = f"(_f.get({name!r}) if type(_f := {value}) is dict else _field_left(_f, {name!r}))"
+    value = _fields(value, names, "_field_left")
     held = src.temp()
     return f"({held} if ({held} := {value}) is not None and {held} is not False else {default})"
 

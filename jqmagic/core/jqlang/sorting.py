@@ -55,6 +55,8 @@ def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
     """jq's ``group_by``: items by equal keys, in key order, each group in input order
     (keys are hashable tuples: only the distinct ones are sorted)."""
     items = _by_items(v)
+    if f.one:
+        return _groups_of_one(items, f.one, e)
     groups: dict[tuple, list] = {}
     for key, item in zip(_each_key(f, items, e), items, strict=True):
         group = groups.get(key)
@@ -63,6 +65,24 @@ def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
         else:
             group.append(item)
     return [groups[key] for key in sorted(groups)]
+
+
+def _groups_of_one(items: list, one: Callable, e: dict) -> list[list]:
+    """:func:`_groups` for a key of one value: while every key is a string, grouped by
+    the string itself (jq orders strings as Python does), else by its sort key."""
+    by_text: dict[str, list] = {}
+    by_key: dict[tuple, list] | None = None
+    for item in chunked(items):
+        key = one(item, e)
+        if by_key is None:
+            if type(key) is str:
+                by_text.setdefault(key, []).append(item)
+                continue
+            by_key = {(5, (sort_key(text),)): group for text, group in by_text.items()}
+        by_key.setdefault((5, (sort_key(key),)), []).append(item)
+    if by_key is None:
+        return [by_text[text] for text in sorted(by_text)]
+    return [by_key[key] for key in sorted(by_key)]
 
 
 def _minmax(items: list, keys: list, is_min: bool) -> Any:
