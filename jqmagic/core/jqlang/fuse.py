@@ -162,7 +162,9 @@ def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place
     src.emit(depth, "if type(k) is str and (type(acc) is dict or acc is None):")
     src.emit(depth + 1, "if not owned:")
     src.emit(depth + 2, "acc, owned = ({} if acc is None else dict(acc)), True")
-    src.emit(depth + 1, f"acc[k] = {fn}(acc.get(k), y)")
+    new = _int_arithmetic(op, "acc.get(k)", "y", fn, src, True) if op in _INT_OPS else \
+        f"{fn}(acc.get(k), y)"
+    src.emit(depth + 1, f"acc[k] = {new}")
     src.emit(depth, "else:")
     src.emit(depth + 1, f"acc, owned = next(iter({whole}(acc, {place.env}))), False")
 
