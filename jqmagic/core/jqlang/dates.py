@@ -111,44 +111,61 @@ _FIELD["F"] = lambda t: f"{_FIELD['Y'](t)}-{_FIELD['m'](t)}-{_FIELD['d'](t)}"
 _FIELD["R"] = lambda t: f"{_FIELD['H'](t)}:{_FIELD['M'](t)}"
 
 
+_TIME_OF_DAY = frozenset("HMSTRpI%nt")
+"""The fields of ``strftime`` that read only the time of day."""
+_YEARS_1000_TO_9999 = range((datetime.date(1000, 1, 1).toordinal() - _EPOCH_DAY) * 86400,
+                            (datetime.date(9999, 12, 31).toordinal() - _EPOCH_DAY + 1) * 86400)
+
+
 @lru_cache(maxsize=64)
-def _strftime_pieces(fmt: str) -> tuple:
-    """A format as its pieces, made once per format: texts, and field functions."""
-    pieces, i = [], 0
+def _strftime_pieces(fmt: str) -> tuple[tuple, bool]:
+    """A format as its pieces (texts and field functions), made once per format, and
+    whether a field reads the date."""
+    pieces, dated, i = [], False, 0
     while i < len(fmt):
         if fmt[i] != "%":
             pieces.append(fmt[i])
             i += 1
             continue
-        field = _FIELD.get(fmt[i + 1:i + 2])
+        letter = fmt[i + 1:i + 2]
+        field = _FIELD.get(letter)
         if field is None:
             raise NotMine(f"strftime {fmt[i:i + 2]!r}")
         pieces.append(field)
+        dated = dated or letter not in _TIME_OF_DAY
         i += 2
-    return tuple(pieces)
+    return tuple(pieces), dated
 
 
 def strftime(v: Any, fmt: Any) -> str:
-    if type(v) is int or type(v) is float:
-        if not math.isfinite(v) or abs(v) >= 2**53:
-            raise NotMine("gmtime of a number past 2^53")
-        t = _broken_down(int(v))  # gmtime, jv2tm, timegm and gmtime again: the same fields
-        year = t[0]
+    seconds = None
+    if type(v) is int:  # gmtime, jv2tm, timegm and gmtime again give the same fields
+        if v not in _YEARS_1000_TO_9999:
+            raise NotMine("strftime of a year without four digits")
+        seconds = v
+    elif type(v) is float:  # gmtime's seconds take the fraction: each step as jq takes it
+        v = gmtime(v)
     elif type(v) is not list:
         raise error("strftime/1 requires parsed datetime inputs")
     if type(fmt) is not str:
         raise error("strftime/1 requires a string format")
-    if type(v) is list:
+    pieces, dated = _strftime_pieces(fmt)
+    if seconds is None:
         fields = _fields(v, "strftime/1 requires parsed datetime inputs")
-        year = fields[0]
-    if not 1000 <= year <= 9999:
-        raise NotMine("strftime of a year without four digits")
-    if type(v) is list:
-        t = _broken_down(_timegm(fields))
-    text = "".join(p if type(p) is str else p(t) for p in _strftime_pieces(fmt))
+        if not 1000 <= fields[0] <= 9999:
+            raise NotMine("strftime of a year without four digits")
+        seconds = _timegm(fields)
+    t = _broken_down(seconds) if dated else [0, 0, 0, *_clock(seconds % 86400), 0, 0]
+    text = "".join(p if type(p) is str else p(t) for p in pieces)
     if not text and fmt:
         raise error("strftime/1: unknown system failure")
     return text
+
+
+def _clock(second: int) -> tuple[int, int, int]:
+    """Hour, minute and second of a second of the day."""
+    hour, second = divmod(second, 3600)
+    return (hour, *divmod(second, 60))
 
 
 _ISO = singular(lambda v, e: "%Y-%m-%dT%H:%M:%SZ")

@@ -47,7 +47,9 @@ ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]
          "@base32d", "[splits(\", \")]", "min_by(.a)", "unique_by(length)", "group_by(.)",
          "sort_by(.a, .b)", "abs", "toarray", "have_literal_numbers", "have_decnum",
          "implode", "significand", "logb", "frexp", "ldexp(.; 2)", "gamma", "todate",
-         "fromdate", "gmtime", "mktime", 'strftime("%Y-%m-%d")',
+         "fromdate", "gmtime", "mktime", 'strftime("%Y-%m-%d")', 'strftime("%H:%M %p %I")',
+         '(tostring | fromdate)', '(.[]? | strftime("%T"))', "group_by(.a?)",
+         "group_by(tostring)", '(.[]? as $k | {} | .[$k | tostring] += 1)',
          # issue 30's classes: signed zeros, lone literals, builtins' edges, order
          "atan2(.; -1)", "copysign(1; .)", ". / -1", "map(.a?) | add", "indices([])",
          "indices([1])", "index(true)", "IN(.[]?; 1, 2)", '[JOIN({"a": 1}; .[]?; .a?)]',
