@@ -1,6 +1,11 @@
-"""Documentation pages for the HTML -> markdown score: the Python docs of Debian's
-``python3-doc`` package (Sphinx HTML), each scored against a reference derived from its own
-reST source (``_sources/<page>.rst.txt``, written by the docs' authors).
+"""Documentation pages for the HTML -> markdown score, each scored against a reference
+derived from the source its authors wrote:
+
+- the Python docs of Debian's ``python3-doc`` (Sphinx HTML) against their reST sources
+  (``_sources/<page>.rst.txt``), by :func:`rst_reference`;
+- rustdoc pages of Debian's ``cargo-doc`` (the crates cargo builds on: quote, syn,
+  proc-macro2, unicode-ident) against the doc comments of the Rust source the same package
+  renders under ``src/``, by :func:`rustdoc_reference`.
 
 The pages are read from the installed package at run time, never copied into this
 repository. :func:`rst_reference` turns a reST source into the text a reader of the
@@ -20,11 +25,19 @@ rendered page sees, by fixed rules (no hand-edited text):
 - a hidden block (``:hide:``) counts as nothing, doctest flags (``# doctest: +SKIP``) and
   ``<BLANKLINE>`` go, as Sphinx shows them;
 - a ``literalinclude`` counts as nothing (its file is not in ``_sources``): the pages below
-  use none, except datetime's one example file (a known shortfall of its recall).
+  use none, except datetime's one example file (a known shortfall of its precision).
+
+For a rustdoc page, the page's "source" link names the file and the item's first line; the
+reference is the item's doc comment there (the ``///`` lines above that line, or a crate's
+``//!`` lines), as markdown less what rustdoc hides or does not print: hidden lines of Rust
+examples (``# ...``), link definitions (``[x]: url``), URLs and HTML tags. The declaration
+rustdoc prints above the docs (``macro_rules! quote { ... }``) and a crate page's table of
+items are not in the reference: they cost a little precision.
 """
 
 from __future__ import annotations
 
+import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -40,6 +53,14 @@ PAGES = [
     "library/json", "library/re", "library/pathlib", "library/itertools",
     "library/functools", "library/dataclasses", "library/datetime",
     "tutorial/controlflow", "tutorial/datastructures", "howto/sorting", "howto/logging",
+]
+
+RUST_PACKAGE = "cargo-doc"
+RUST_ROOT = Path(os.environ.get("RUST_DOC_ROOT", "/usr/share/doc/cargo/doc"))
+RUST_PAGES = [
+    "quote/index", "quote/macro.quote", "quote/macro.quote_spanned", "quote/macro.format_ident",
+    "syn/macro.parse_macro_input", "syn/macro.custom_keyword", "syn/macro.custom_punctuation",
+    "unicode_ident/index", "proc_macro2/index",
 ]
 
 _OBJECT_LABEL = {
@@ -216,15 +237,101 @@ def _titles() -> dict[str, str]:
     return titles
 
 
-def doc_pages() -> list[tuple[str, Path, str]]:
-    """(name, html path, reference text) for each page of :data:`PAGES` found installed;
-    empty when the package is not installed."""
+_RUST_FENCE = re.compile(r"^```\s*([\w,]*)\s*$")
+_RUST_INFO = {"", "rust", "ignore", "no_run", "compile_fail", "should_panic", "edition2015",
+              "edition2018", "edition2021"}
+
+
+def rustdoc_reference(page: Path) -> str:
+    """The doc comment of the item a rustdoc page shows (rules in the module doc)."""
+    from bs4 import BeautifulSoup
+
+    soup = BeautifulSoup(page.read_text("utf-8"), "html.parser")
+    src, _, span = soup.find("a", class_="srclink")["href"].partition("#")
+    source = BeautifulSoup((page.parent / src).read_text("utf-8"), "html.parser")
+    code = source.find("pre", class_="rust").get_text().splitlines()
+    start = int(span.split("-")[0]) - 1
+    if start == 0:  # a crate or module page: its //! lines, then its table of items
+        doc = [ln.strip()[3:] for ln in code if ln.strip().startswith("//!")]
+        return _doc_markdown_text([ln[1:] if ln.startswith(" ") else ln for ln in doc]) + \
+            _item_table(soup, page)
+    else:
+        doc, n = [], start - 1
+        while n >= 0 and (code[n].strip().startswith(("///", "#[")) or not code[n].strip()):
+            if code[n].strip().startswith("///"):
+                doc.insert(0, code[n].strip()[3:])
+            elif not code[n].strip():
+                break
+            n -= 1
+    return _doc_markdown_text([ln[1:] if ln.startswith(" ") else ln for ln in doc])
+
+
+_KIND = {"mod": "Modules", "struct": "Structs", "enum": "Enums", "trait": "Traits",
+         "fn": "Functions", "macro": "Macros", "type": "Type Definitions",
+         "constant": "Constants", "static": "Statics", "union": "Unions",
+         "derive": "Derive Macros", "attr": "Attribute Macros"}
+
+
+def _item_table(soup, page: Path) -> str:
+    """A crate page's table of items as rustdoc prints it: each kind's heading, each item's
+    name and summary (the first paragraph of the item's own doc comment)."""
+    out, kinds = [], set()
+    for a in soup.select("div.item-row div.item-left a[href]"):
+        kind = (a.get("class") or [""])[0]
+        if kind not in kinds:
+            kinds.add(kind)
+            out.append(_KIND.get(kind, ""))
+        target = (page.parent / a["href"]).resolve()
+        summary = ""
+        if target.is_file() and _has_source(target):
+            summary = rustdoc_reference(target).strip().split("\n\n")[0]
+        out.append(f"{a.get_text()} {summary}")
+    return "\n\n" + "\n".join(out) if out else ""
+
+
+def _has_source(page: Path) -> bool:
+    """The rustdoc page links its source (a re-exported item from another crate may not)."""
+    return 'class="srclink"' in page.read_text("utf-8")
+
+
+def _doc_markdown_text(lines: list[str]) -> str:
+    out, rust = [], None  # rust: inside a fence of Rust code (True), other code (False)
+    for line in lines:
+        fence = _RUST_FENCE.match(line.strip())
+        if fence:
+            rust = None if rust is not None else set(fence.group(1).split(",")) <= _RUST_INFO
+            continue
+        if rust and (line.strip() == "#" or line.strip().startswith("# ")):
+            continue  # hidden by rustdoc
+        if rust is None and re.match(r"^\s*\[[^\]]+\]:\s*\S+", line):
+            continue  # a link definition
+        out.append(line.replace("##", "#", 1) if rust else line)
+    text = "\n".join(out)
+    text = re.sub(r"!?\[([^\]]*)\]\([^)]*\)", r"\1", text)  # links, images -> text, alt
+    text = re.sub(r"\[([^\]]*)\]\[[^\]]*\]", r"\1", text)  # [text][ref] -> text
+    text = re.sub(r"<[^>\n]+>", " ", text)  # HTML tags
+    return re.sub(r"https?://\S+|&\w+;", " ", text)
+
+
+def python_pages() -> list[tuple[str, Path, str]]:
+    """(name, html path, reference text) for each page of :data:`PAGES` found installed."""
     if not DOC_ROOTS:
         return []
-    root = DOC_ROOTS[0]
-    found = []
+    root, found = DOC_ROOTS[0], []
     for page in PAGES:
         html, rst = root / f"{page}.html", root / "_sources" / f"{page}.rst.txt"
         if html.is_file() and rst.is_file():
             found.append((page, html, rst_reference(rst.read_text("utf-8"))))
     return found
+
+
+def rust_pages() -> list[tuple[str, Path, str]]:
+    """(name, html path, reference text) for each page of :data:`RUST_PAGES` found."""
+    return [(f"rust/{page}", RUST_ROOT / f"{page}.html",
+             rustdoc_reference(RUST_ROOT / f"{page}.html"))
+            for page in RUST_PAGES if (RUST_ROOT / f"{page}.html").is_file()]
+
+
+def doc_pages() -> list[tuple[str, Path, str]]:
+    """Every documentation page found installed; empty without both packages."""
+    return python_pages() + rust_pages()

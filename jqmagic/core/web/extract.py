@@ -51,6 +51,7 @@ _TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3,
               "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3,
               "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5,
               "th": -5}
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _MIN_CHARS = 500
 _WS = re.compile(r"\s+")
 
@@ -183,6 +184,9 @@ class _Scorer:
                     _UNLIKELY.search(names)
                     and not _MAYBE.search(names)
                     and el.name not in ("body", "a", "html", "main", "article")
+                    # a heading named a "section-header" is a heading, not a page header
+                    and not (el.name in _HEADINGS and not _UNLIKELY.search(
+                        names.replace("header", "")))
                     and not _has_ancestor(el, {"table", "code", "pre"}, 3)
                 ) or (el.get("role") in _UNLIKELY_ROLES):
                     el.decompose()
@@ -324,7 +328,7 @@ class _Scorer:
             return False
         if _has_ancestor(el, {"table"}) and any(
             _is_data_table(t) for t in el.find_parents("table")
-        ):
+        ) or _names_a_row(el):
             return False
         weight = _weight(el) if self.weigh else 0
         score = self.scores.get(id(el), 0.0)
@@ -375,6 +379,31 @@ def _mostly_lists(el: Any, text_len: int, density: float) -> bool:
         return False
     lists = sum(len(text_of(lst)) for lst in el.find_all(["ul", "ol"]))
     return lists / text_len > 0.9
+
+
+def _names_a_row(el: Any) -> bool:
+    """A short name beside its description (a row of an API index: rustdoc's item-left and
+    item-right), such a row, or a table of them: content, however short or link-dense."""
+    kids = _element_children(el)
+    return _is_label(el) or _is_row(el, kids) or (
+        len(kids) >= 2 and all(_is_row(k, _element_children(k)) for k in kids))
+
+
+def _is_label(el: Any) -> bool:
+    text = text_of(el)
+    after = el.find_next_sibling()
+    if not text or len(text) > 80 or after is None or el.find_previous_sibling() is not None:
+        return False
+    desc = text_of(after)
+    return len(desc) > len(text) and link_density(after, len(desc)) < 0.5 and \
+        len(_element_children(el.parent)) == 2
+
+
+def _is_row(el: Any, kids: list) -> bool:
+    """Two children, a label and its description, among siblings of its own class."""
+    return len(kids) == 2 and bool(el.get("class")) and _is_label(kids[0]) and any(
+        sib.get("class") == el.get("class")
+        for sib in [*el.find_previous_siblings(limit=1), *el.find_next_siblings(limit=1)])
 
 
 def _is_data_table(table: Any) -> bool:

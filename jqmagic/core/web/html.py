@@ -252,6 +252,8 @@ def _drop_junk(soup: Any) -> None:
     for el in soup.find_all(_JUNK_TAGS):
         if not el.decomposed:
             el.decompose()
+    for el in soup.find_all("summary", class_="hideme"):  # rustdoc's "Expand description"
+        el.decompose()
     for el in soup.find_all(["div", "section", "aside", "dialog", "form"]):
         if el.decomposed:
             continue

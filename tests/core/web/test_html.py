@@ -130,6 +130,31 @@ def test_sphinx_api_entry_reads_as_markdown():
     assert "¶" not in out
 
 
+RUSTDOC_INDEX = """
+<details class="rustdoc-toggle top-doc" open><summary class="hideme"><span>Expand
+description</span></summary><div class="docblock"><p>{filler}</p></div></details>
+<h2 id="macros" class="small-section-header"><a href="#macros">Macros</a></h2>
+<div class="item-table">
+<div class="item-row"><div class="item-left module-item"><a class="macro"
+href="macro.quote.html">quote</a></div><div class="item-right docblock-short"><p>The whole
+point.</p></div></div>
+<div class="item-row"><div class="item-left module-item"><a class="macro"
+href="macro.format_ident.html">format_ident</a></div><div class="item-right docblock-short">
+<p>Formatting macro for constructing identifiers.</p></div></div>
+</div>
+"""
+
+
+def test_an_api_index_keeps_its_headings_and_item_names():
+    """rustdoc's item table: each item's name (a lone link) stays beside its summary, the
+    heading named "small-section-header" stays, the toggle's label goes."""
+    out = md(article(RUSTDOC_INDEX.format(filler=FILLER)))
+    assert "## Macros" in out
+    assert "[quote](https://site.example/docs/macro.quote.html)\n\nThe whole\npoint." in out
+    assert "[format_ident](https://site.example/docs/macro.format_ident.html)" in out
+    assert "Expand" not in out
+
+
 def test_pre_is_a_fenced_block_with_exact_code():
     code = 'def f(a_b, *args):\n    return a_b < 2 and "**" or [x]\n\n\n    # end'
     esc = code.replace("&", "&amp;").replace("<", "&lt;")
