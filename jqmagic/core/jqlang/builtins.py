@@ -11,7 +11,7 @@ from jqmagic.core.jqlang.compiled import NOTHING, Compiled, many, optional, sing
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error
 from jqmagic.core.jqlang.runtime import CHUNK, check, chunked
-from jqmagic.core.jqlang.table import Table
+from jqmagic.core.jqlang.table import Table, direct
 
 BUILTINS = Table()
 truthy, sort_key = jv.truthy, jv.sort_key
@@ -376,7 +376,7 @@ def _strings(name: str, fn: Callable[[str, str], Any], checked_by: str = "") -> 
             return fn(v, x)
         raise error(f"{checked_by or name}() requires string inputs")
 
-    BUILTINS[(name, 1)] = lambda f: over_arg(f, call)
+    BUILTINS[(name, 1)] = direct(lambda f: over_arg(f, call), call)
 
 
 _strings("startswith", str.startswith)

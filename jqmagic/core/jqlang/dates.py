@@ -18,7 +18,7 @@ from jqmagic.core.jqlang.builtins import over_arg
 from jqmagic.core.jqlang.compiled import singular
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import error
-from jqmagic.core.jqlang.table import Table
+from jqmagic.core.jqlang.table import Table, direct
 
 BUILTINS = Table()
 
@@ -156,7 +156,7 @@ def strftime(v: Any, fmt: Any) -> str:
             raise NotMine("strftime of a year without four digits")
         seconds = _timegm(fields)
     t = _broken_down(seconds) if dated else [0, 0, 0, *_clock(seconds % 86400), 0, 0]
-    text = "".join(p if type(p) is str else p(t) for p in pieces)
+    text = "".join([p if type(p) is str else p(t) for p in pieces])
     if not text and fmt:
         raise error("strftime/1: unknown system failure")
     return text
@@ -168,9 +168,11 @@ def _clock(second: int) -> tuple[int, int, int]:
     return (hour, *divmod(second, 60))
 
 
-_ISO = singular(lambda v, e: "%Y-%m-%dT%H:%M:%SZ")
-BUILTINS[("strftime", 1)] = lambda f: over_arg(f, strftime)
-BUILTINS[("todate", 0)] = lambda: over_arg(_ISO, strftime)
+_ISO_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
+_ISO = singular(lambda v, e: _ISO_FORMAT)
+BUILTINS[("strftime", 1)] = direct(lambda f: over_arg(f, strftime), strftime)
+BUILTINS[("todate", 0)] = direct(lambda: over_arg(_ISO, strftime),
+                                 lambda v: strftime(v, _ISO_FORMAT))
 _PARSED = {"Y": (r"([0-9]{4})", 0, 0), "m": (r"([0-9]{2})", 1, 1), "d": (r"([0-9]{2})", 2, 0),
            "H": (r"([0-9]{2})", 3, 0), "M": (r"([0-9]{2})", 4, 0), "S": (r"([0-9]{2})", 5, 0)}
 _RANGES = ((0, 9999), (0, 11), (1, 31), (0, 23), (0, 59), (0, 60))
@@ -235,7 +237,7 @@ def _fromdate(v: Any, fmt: Any) -> int:
     """``strptime(fmt) | mktime`` without the weekday and yearday mktime ignores (an ISO
     date that Python's own reader takes, read by it: the same fields, checked alike)."""
     moment = None
-    if fmt == "%Y-%m-%dT%H:%M:%SZ" and type(v) is str and _ISO_SHAPE.match(v):
+    if fmt == _ISO_FORMAT and type(v) is str and _ISO_SHAPE.match(v):
         with contextlib.suppress(ValueError):  # a leap second, a day the month lacks
             moment = datetime.datetime.fromisoformat(v[:19])
     if moment is not None:
@@ -250,7 +252,8 @@ def _fromdate(v: Any, fmt: Any) -> int:
     return seconds
 
 
-BUILTINS[("strptime", 1)] = lambda f: over_arg(f, strptime)
-BUILTINS[("fromdate", 0)] = lambda: over_arg(_ISO, _fromdate)
+BUILTINS[("strptime", 1)] = direct(lambda f: over_arg(f, strptime), strptime)
+BUILTINS[("fromdate", 0)] = direct(lambda: over_arg(_ISO, _fromdate),
+                                   lambda v: _fromdate(v, _ISO_FORMAT))
 BUILTINS[("fromdateiso8601", 0)] = BUILTINS[("fromdate", 0)]
 BUILTINS[("todateiso8601", 0)] = BUILTINS[("todate", 0)]

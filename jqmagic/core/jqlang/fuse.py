@@ -480,6 +480,10 @@ def _string(node, src, place):
 
 
 def _call(node, src, place):
+    direct = _direct(node, place)
+    if direct is not None:  # a builtin of the input and literal arguments: called itself
+        args = "".join(f", {_literal(arg, src, place)}" for arg in node[2])
+        return f"{src.constant(direct)}({place.input}{args})"
     if _is_builtin(node, "map", place):
         return _array(Array(Pipe(Iterate(Dot()), node[2][0])), src, place)
     if _is_builtin(node, "test", place) and node[2][0][0] == "literal" and \
@@ -489,6 +493,15 @@ def _call(node, src, place):
         except NotMine:  # outside the subset: the closure declines when it runs
             return None
     return None
+
+
+def _direct(node: tuple, place: _Place) -> Any:
+    """The function a call of jq's own builtin with only literal arguments comes to (see
+    :func:`.table.direct`), or None."""
+    signature = (node[1], len(node[2]))
+    if signature in place.scope.funcs or any(arg[0] != "literal" for arg in node[2]):
+        return None
+    return getattr(place.scope.tables.builtins.get(signature), "direct", None)
 
 
 def _is_builtin(node: tuple, name: str, place: _Place) -> bool:

@@ -22,6 +22,13 @@ class Table(dict[tuple[str, int], Callable[..., Compiled]]):
     def unary(self, name: str):
         """Add the decorated function of the input alone as ``name/0``."""
         def add(fn: Callable[[Any], Any]):
-            self[(name, 0)] = lambda: singular(lambda v, e: fn(v))
+            self[(name, 0)] = direct(lambda: singular(lambda v, e: fn(v)), fn)
             return fn
         return add
+
+
+def direct(factory: Callable[..., Compiled], fn: Callable[..., Any]) -> Callable[..., Compiled]:
+    """``factory``, marked as calling ``fn(input, *arguments' values)`` once per input and
+    value of each argument, so that a fused loop may call ``fn`` itself."""
+    factory.direct = fn  # type: ignore[attr-defined]
+    return factory

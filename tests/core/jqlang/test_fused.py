@@ -19,7 +19,9 @@ VALUES = [".", ".a", ".a.b", ".b?", "$x", "1", "2.5", '"s"', "null", "-.a", ".a 
           '(.a | test("^a"))', '(tostring | test("1$"))', "[.[]?]", "map(.)?",
           "(reduce .[]? as $y (0; . + $y))", "(.a | length)", "(. as $z | $z.a)",
           "(.a.b // 1)", "($x // .a)", "(.a // .b // 2)", "(.a * .b)", "(0 * .a)",
-          "(.a + 9007199254740991)", "(.a - .b * 3)", "(-1 * .a)"]
+          "(.a + 9007199254740991)", "(.a - .b * 3)", "(-1 * .a)", "ascii_downcase",
+          '(tostring | startswith("1"))', '(.a | ltrimstr("a"))', "(.a | fromdate)",
+          "(.a | todate)", 'strftime("%H")', "length", "(.a | keys)", "splits(\"a\")"]
 CONDITIONS = [".a", ".a > 1", ".a == 1.5", '.a < "b"', ".a != 2", '. == "s"', ".a == null",
               ".b and .a", ". != 0", 'type == "number"', '(.a | test("1"))', "(.a, .b)",
               "empty", "error", ".a.b"]
