@@ -24,20 +24,21 @@ rendered page sees, by fixed rules (no hand-edited text):
 - an image counts as its ``:alt:`` text (the scorer's rule for images everywhere);
 - a hidden block (``:hide:``) counts as nothing, doctest flags (``# doctest: +SKIP``) and
   ``<BLANKLINE>`` go, as Sphinx shows them;
-- a ``literalinclude`` counts as nothing (its file is not in ``_sources``): the pages below
-  use none, except datetime's one example file (a known shortfall of its precision).
+- a ``literalinclude`` counts as its file, found by name under the docs' ``_downloads``
+  (datetime's tzinfo_examples.py), else as nothing.
 
 For a rustdoc page, the page's "source" link names the file and the item's first line; the
 reference is the item's doc comment there (the ``///`` lines above that line, or a crate's
 ``//!`` lines), as markdown less what rustdoc hides or does not print: hidden lines of Rust
-examples (``# ...``), link definitions (``[x]: url``), URLs and HTML tags. The declaration
-rustdoc prints above the docs (``macro_rules! quote { ... }``) and a crate page's table of
-items are not in the reference: they cost a little precision.
+examples (``# ...``), link definitions (``[x]: url``), URLs and HTML tags. A crate page
+adds its table of items: each kind's heading rustdoc prints (``Macros``), each item's name
+and summary (the first paragraph of its own doc comment). The declaration rustdoc prints
+above an item's docs (``macro_rules! quote { ... }``) is not in the reference: it costs a
+little precision. ``RUST_DOC_ROOT`` points at another copy of the rustdoc tree.
 """
 
 from __future__ import annotations
 
-import os
 import re
 from functools import lru_cache
 from pathlib import Path
@@ -56,7 +57,7 @@ PAGES = [
 ]
 
 RUST_PACKAGE = "cargo-doc"
-RUST_ROOT = Path(os.environ.get("RUST_DOC_ROOT", "/usr/share/doc/cargo/doc"))
+RUST_ROOT = Path("/usr/share/doc/cargo/doc")
 RUST_PAGES = [
     "quote/index", "quote/macro.quote", "quote/macro.quote_spanned", "quote/macro.format_ident",
     "syn/macro.parse_macro_input", "syn/macro.custom_keyword", "syn/macro.custom_punctuation",
@@ -92,8 +93,9 @@ _ROLE = re.compile(r"(?::[\w-]+)?:([\w-]+):`((?:[^`\\]|\\.)+)`")
 _TITLED = re.compile(r"^(.*?)\s*<([^<>]+)>$", re.S)
 
 
-def rst_reference(rst: str) -> str:
-    """The text a reader sees in the page rendered from ``rst`` (rules in the module doc)."""
+def rst_reference(rst: str, downloads: Path | None = None) -> str:
+    """The text a reader sees in the page rendered from ``rst`` (rules in the module doc);
+    ``downloads``: the docs' ``_downloads`` folder, where included files are found."""
     lines = rst.splitlines()
     out: list[str] = []
     module = ""
@@ -124,6 +126,8 @@ def rst_reference(rst: str) -> str:
                 j += 1
             if name in ("module", "currentmodule"):
                 module = arg.strip()
+            if name == "literalinclude" and downloads is not None:
+                out.extend(_included(downloads, arg.strip()))
             if name in _SILENT or "hide" in options:
                 skip_indent = indent
             elif name in _OBJECT_LABEL:
@@ -161,6 +165,13 @@ def rst_reference(rst: str) -> str:
     # Sphinx trims doctest flags (trim_doctest_flags, on by default) from what it shows.
     text = re.sub(r"\s*#\s*doctest:.*$", "", "\n".join(out), flags=re.M)
     return _inline(re.sub(r"^\s*<BLANKLINE>\s*$", "", text, flags=re.M))
+
+
+def _included(downloads: Path, path: str) -> list[str]:
+    """The lines of a literalinclude's file, found by its name under ``_downloads``."""
+    for found in downloads.glob(f"*/{Path(path).name}"):
+        return found.read_text("utf-8").splitlines()
+    return []
 
 
 def _version_note(name: str, arg: str) -> str:
@@ -321,7 +332,8 @@ def python_pages() -> list[tuple[str, Path, str]]:
     for page in PAGES:
         html, rst = root / f"{page}.html", root / "_sources" / f"{page}.rst.txt"
         if html.is_file() and rst.is_file():
-            found.append((page, html, rst_reference(rst.read_text("utf-8"))))
+            found.append((page, html, rst_reference(rst.read_text("utf-8"),
+                                                    root / "_downloads")))
     return found
 
 
