@@ -34,7 +34,7 @@ examples (``# ...``), link definitions (``[x]: url``), URLs and HTML tags. A cra
 adds its table of items: each kind's heading rustdoc prints (``Macros``), each item's name
 and summary (the first paragraph of its own doc comment). The declaration rustdoc prints
 above an item's docs (``macro_rules! quote { ... }``) is not in the reference: it costs a
-little precision. ``RUST_DOC_ROOT`` points at another copy of the rustdoc tree.
+little precision.
 """
 
 from __future__ import annotations
