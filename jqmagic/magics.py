@@ -339,6 +339,7 @@ class JqMagic(Magics):
 
 def register(ipython) -> None:
     """Register the magics and the display formatters with a running IPython."""
+    from jqmagic.core.query.supervisor import shared_worker
     from jqmagic.display import register as register_display
 
     magics = JqMagic(shell=ipython)
@@ -346,3 +347,4 @@ def register(ipython) -> None:
     if magics not in ipython.configurables:
         ipython.configurables.append(magics)
     register_display(ipython)
+    shared_worker().warm()  # its start-up (0.3 s) overlaps the user's first keystrokes
