@@ -139,15 +139,15 @@ def _flatten_to(v: Any, depth: int) -> list:
 
 @BUILTINS.unary("ascii_downcase")
 def _downcase(v):
-    if type(v) is str:
-        return v.translate(_LOWER)
+    if type(v) is str:  # ASCII text: Python's lower() is jq's, and much faster
+        return v.lower() if v.isascii() else v.translate(_LOWER)
     raise error("explode input must be a string")
 
 
 @BUILTINS.unary("ascii_upcase")
 def _upcase(v):
     if type(v) is str:
-        return v.translate(_UPPER)
+        return v.upper() if v.isascii() else v.translate(_UPPER)
     raise error("explode input must be a string")
 
 

@@ -10,6 +10,7 @@ import contextlib
 import datetime
 import math
 import re
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -118,9 +119,9 @@ _YEARS_1000_TO_9999 = range((datetime.date(1000, 1, 1).toordinal() - _EPOCH_DAY)
 
 
 @lru_cache(maxsize=64)
-def _strftime_pieces(fmt: str) -> tuple[tuple, bool]:
-    """A format as its pieces (texts and field functions), made once per format, and
-    whether a field reads the date."""
+def _strftime_pieces(fmt: str) -> tuple[Callable[[list[int]], str], bool]:
+    """A format as a function of the broken-down time, made once per format, and whether
+    a field reads the date."""
     pieces, dated, i = [], False, 0
     while i < len(fmt):
         if fmt[i] != "%":
@@ -134,7 +135,9 @@ def _strftime_pieces(fmt: str) -> tuple[tuple, bool]:
         pieces.append(field)
         dated = dated or letter not in _TIME_OF_DAY
         i += 2
-    return tuple(pieces), dated
+    if len(pieces) == 1 and type(pieces[0]) is not str:
+        return pieces[0], dated
+    return (lambda t: "".join([p if type(p) is str else p(t) for p in pieces])), dated
 
 
 def strftime(v: Any, fmt: Any) -> str:
@@ -149,14 +152,14 @@ def strftime(v: Any, fmt: Any) -> str:
         raise error("strftime/1 requires parsed datetime inputs")
     if type(fmt) is not str:
         raise error("strftime/1 requires a string format")
-    pieces, dated = _strftime_pieces(fmt)
+    render, dated = _strftime_pieces(fmt)
     if seconds is None:
         fields = _fields(v, "strftime/1 requires parsed datetime inputs")
         if not 1000 <= fields[0] <= 9999:
             raise NotMine("strftime of a year without four digits")
         seconds = _timegm(fields)
     t = _broken_down(seconds) if dated else [0, 0, 0, *_clock(seconds % 86400), 0, 0]
-    text = "".join([p if type(p) is str else p(t) for p in pieces])
+    text = render(t)
     if not text and fmt:
         raise error("strftime/1: unknown system failure")
     return text

@@ -76,7 +76,11 @@ def _groups_of_one(items: list, one: Callable, e: dict) -> list[list]:
         key = one(item, e)
         if by_key is None:
             if type(key) is str:
-                by_text.setdefault(key, []).append(item)
+                group = by_text.get(key)
+                if group is None:
+                    by_text[key] = [item]
+                else:
+                    group.append(item)
                 continue
             by_key = {(5, (sort_key(text),)): group for text, group in by_text.items()}
         by_key.setdefault((5, (sort_key(key),)), []).append(item)
