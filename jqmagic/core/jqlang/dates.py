@@ -6,7 +6,6 @@ locale's names, fixed-width fields; anything else (``%c``, ``%Z``, ``localtime``
 from __future__ import annotations
 
 import calendar
-import contextlib
 import datetime
 import math
 import re
@@ -237,26 +236,39 @@ _ISO_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z
 
 
 def _fromdate(v: Any, fmt: Any) -> int:
-    """``strptime(fmt) | mktime`` without the weekday and yearday mktime ignores (an ISO
-    date that Python's own reader takes, read by it: the same fields, checked alike)."""
-    moment = None
-    if fmt == _ISO_FORMAT and type(v) is str and _ISO_SHAPE.match(v):
-        with contextlib.suppress(ValueError):  # a leap second, a day the month lacks
+    """``strptime(fmt) | mktime`` without the weekday and yearday mktime ignores."""
+    if fmt == _ISO_FORMAT:
+        return _from_iso(v)
+    fields, _, day = _parsed(v, fmt)
+    return _mktime_of(day, fields)
+
+
+def _from_iso(v: Any) -> int:
+    """``fromdate``: an ISO date that Python's own C reader takes is read by it (the same
+    fields, checked alike); a leap second or a day the month lacks, as strptime reads it."""
+    if type(v) is str and _ISO_SHAPE.match(v):
+        try:
             moment = datetime.datetime.fromisoformat(v[:19])
-    if moment is not None:
-        seconds = (moment.toordinal() - _EPOCH_DAY) * 86400 + \
-            (moment.hour * 60 + moment.minute) * 60 + moment.second
-    else:
-        fields, _, day = _parsed(v, fmt)
-        seconds = (day.toordinal() - _EPOCH_DAY) * 86400 + \
-            (fields[3] * 60 + fields[4]) * 60 + fields[5]
+        except ValueError:
+            pass
+        else:
+            seconds = (moment.toordinal() - _EPOCH_DAY) * 86400 + \
+                moment.hour * 3600 + moment.minute * 60 + moment.second
+            if seconds > 0:
+                return seconds
+    fields, _, day = _parsed(v, _ISO_FORMAT)
+    return _mktime_of(day, fields)
+
+
+def _mktime_of(day: datetime.date, fields: list[int]) -> int:
+    seconds = (day.toordinal() - _EPOCH_DAY) * 86400 + \
+        (fields[3] * 60 + fields[4]) * 60 + fields[5]
     if seconds in _MKTIME_FAILURES:
         raise error(_MKTIME_FAILURES[seconds])
     return seconds
 
 
 BUILTINS[("strptime", 1)] = direct(lambda f: over_arg(f, strptime), strptime)
-BUILTINS[("fromdate", 0)] = direct(lambda: over_arg(_ISO, _fromdate),
-                                   lambda v: _fromdate(v, _ISO_FORMAT))
+BUILTINS[("fromdate", 0)] = direct(lambda: over_arg(_ISO, _fromdate), _from_iso)
 BUILTINS[("fromdateiso8601", 0)] = BUILTINS[("fromdate", 0)]
 BUILTINS[("todateiso8601", 0)] = BUILTINS[("todate", 0)]
