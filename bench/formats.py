@@ -92,6 +92,8 @@ from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.settings import settings
 path, programs = sys.argv[1], json.loads(sys.argv[2])
 settings.fast_path = sys.argv[3] != "libjq-only"
+if int(sys.argv[4]):
+    settings.doc_cache_bytes = int(sys.argv[4])
 started = time.perf_counter()
 jqmagic.query("null", null_input=True)  # the worker starts, as %load_ext jqmagic starts it
 startup = time.perf_counter() - started
@@ -139,6 +141,8 @@ print(json.dumps(times))
 
 
 PLAIN_PY = PY  # --plain-python: the interpreter of a venv where `pip install .` ran
+BUDGET = 0  # --budget-gb: the document budget in bytes (0: jqmagic's default, 1 GiB)
+JQ16_TOO = True  # --no-jq16: leave jq 1.6 out (a 500 MB run: it takes as long as the rest)
 
 
 def session(path: Path, programs: list[str], mode: str, plain: bool = False) -> dict:
@@ -147,7 +151,7 @@ def session(path: Path, programs: list[str], mode: str, plain: bool = False) -> 
     copy, whatever this venv holds)."""
     env = {**os.environ, "JQMAGIC_LIBJQ": "/nonexistent/libjq.so"} if plain else None
     done = subprocess.run([PLAIN_PY if plain else PY, "-c", SESSION, str(path.resolve()),
-                           json.dumps(programs), mode], cwd=tempfile.gettempdir(),
+                           json.dumps(programs), mode, str(BUDGET)], cwd=tempfile.gettempdir(),
                           capture_output=True, text=True, env=env, timeout=3600)
     if done.returncode:
         raise RuntimeError(done.stderr[-2000:])
@@ -158,6 +162,17 @@ def helper(code: str, path: Path, items: list[str]) -> list[float] | None:
     done = subprocess.run([PY, "-c", code, str(path), json.dumps(items)],
                           capture_output=True, text=True, timeout=3600)
     return json.loads(done.stdout) if done.returncode == 0 else None
+
+
+def budget_note() -> str:
+    return f", document budget {BUDGET / 2**30:g} GiB" if BUDGET else ""
+
+
+def ratio(seconds: float, than) -> str:
+    """``seconds`` over a run's (or a total's) seconds; "-" when it was not run."""
+    if than is None:
+        return "-"
+    return f"{seconds / (than if isinstance(than, float) else than.seconds):.3f}x"
 
 
 def cell(run) -> str:
@@ -176,7 +191,7 @@ def jsonl_session(path: Path) -> list[str]:
     duck = helper(DUCKDB, path, [sql for _, _, sql in EVENTS])
     lines = [f"### JSON Lines: {path.stat().st_size / 1e6:.0f} MB of events, "
              f"{len(programs)} `-n inputs` questions ({time.strftime('%Y-%m-%d %H:%M')} UTC, "
-             f"load average {started} at the start)", "",
+             f"load average {started} at the start{budget_note()})", "",
              "| question | jq 1.8.2 | jq 1.6 | jaq | DuckDB | jqmagic plain install (engine) "
              "| jqmagic make libjq | plain / jq 1.8.2 | plain / jq 1.6 | same as jq 1.8.2 |",
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|:---:|"]
@@ -185,9 +200,9 @@ def jsonl_session(path: Path) -> list[str]:
     for i, ((what, program, _), p, b) in enumerate(zip(EVENTS, plain["rows"], built["rows"],
                                                        strict=True)):
         jq18 = measure([JQ18, "-nc", program, str(path)], 1)[0]
-        jq16 = measure([JQ16, "-nc", program, str(path)], 1)[0]
+        jq16 = measure([JQ16, "-nc", program, str(path)], 1)[0] if JQ16_TOO else None
         jaq = measure([JAQ, "-nc", program, str(path)], 1)[0] if JAQ else None
-        for key, run in (("jq18", jq18.seconds), ("jq16", jq16.seconds),
+        for key, run in (("jq18", jq18.seconds), ("jq16", jq16.seconds if jq16 else 0),
                          ("jaq", jaq.seconds if jaq else 0), ("plain", p[0]),
                          ("built", b[0])):
             totals[key] += run
@@ -198,13 +213,14 @@ def jsonl_session(path: Path) -> list[str]:
         lines.append(f"| {what}: `{program.replace('|', chr(92) + '|')}` | {cell(jq18)} | "
                      f"{cell(jq16)} | {cell(jaq)} | {duck_cell} | {p[0]:.3f} s ({p[1]}) | "
                      f"{b[0]:.3f} s ({b[1]}) | {p[0] / jq18.seconds:.3f}x | "
-                     f"{p[0] / jq16.seconds:.3f}x | {'yes' if same else 'NO'} |")
+                     f"{ratio(p[0], jq16)} | {'yes' if same else 'NO'} |")
     duck_total = sum(duck) if duck else float("nan")
-    lines += ["", f"Totals: jq 1.8.2 {totals['jq18']:.2f} s, jq 1.6 {totals['jq16']:.2f} s, "
+    jq16_total = totals["jq16"] or float("nan")
+    lines += ["", f"Totals: jq 1.8.2 {totals['jq18']:.2f} s, jq 1.6 {jq16_total:.2f} s, "
               f"jaq {totals['jaq']:.2f} s, DuckDB {duck_total:.2f} s (its load "
               f"{duck[0] if duck else float('nan'):.2f} s), jqmagic plain install "
               f"{totals['plain']:.2f} s = **{totals['plain'] / totals['jq18']:.3f}x** jq 1.8.2, "
-              f"**{totals['plain'] / totals['jq16']:.3f}x** jq 1.6, "
+              f"**{ratio(totals['plain'], totals['jq16'] or None)}** jq 1.6, "
               f"{totals['plain'] / duck_total:.1f}x DuckDB; with make libjq "
               f"{totals['built']:.2f} s. First question (the parse) "
               f"{plain['rows'][0][0]:.2f} s = "
@@ -226,7 +242,7 @@ def yaml_session(path: Path) -> list[str]:
     py = helper(PYYAML, path, [expr for _, _, expr in MANIFESTS])
     lines = [f"### YAML: {path.stat().st_size / 1e6:.0f} MB of commented multi-document "
              f"manifests, {len(programs)} questions ({time.strftime('%Y-%m-%d %H:%M')} UTC, "
-             f"load average {started} at the start)", "",
+             f"load average {started} at the start{budget_note()})", "",
              "| question | yq | jqmagic plain install (engine) | jqmagic make libjq | "
              "plain / yq | same as libjq 1.8.2 | same as yq |",
              "|---|---:|---:|---:|---:|:---:|:---:|"]
@@ -263,9 +279,14 @@ def main() -> None:
     parser.add_argument("--plain-python", default=PY,
                         help="the Python of a venv with a plain `pip install .` (default: "
                              "this one, its -O2 libjq hidden)")
+    parser.add_argument("--budget-gb", type=float, default=0,
+                        help="the document budget (default: jqmagic's, 1 GiB); 500 MB of "
+                             "JSON Lines make about 4.5 GB of Python values")
+    parser.add_argument("--no-jq16", action="store_true", help="leave jq 1.6 out")
     args = parser.parse_args()
-    global PLAIN_PY
-    PLAIN_PY = args.plain_python
+    global PLAIN_PY, BUDGET, JQ16_TOO
+    PLAIN_PY, BUDGET, JQ16_TOO = args.plain_python, int(args.budget_gb * 2**30), \
+        not args.no_jq16
     megabytes = 2 if args.quick else args.mb or (60 if args.format == "jsonl" else 20)
     if args.format == "jsonl":
         lines = jsonl_session(formatsdata.events_file(megabytes))
