@@ -84,15 +84,27 @@ def reference_text(expected_html: str) -> str:
 
     soup = BeautifulSoup(expected_html, "html.parser")
     for img in soup.find_all("img"):
-        img.replace_with(f" {img.get('alt') or ''} ")
+        img.replace_with(f" {tex_out(img.get('alt') or '')} ")
     return soup.get_text("\n")
 
 
+# In a formula, TeX's control words are markup, like markdown's: "\\frac" and
+# "\\begin{matrix}" are not words of it, in a candidate's $...$ or image alt text as in the
+# alt text of a reference's formula images.
+_TEX = re.compile(r"\\(?:begin|end)\{\w+\*?\}|\\[a-zA-Z]+")
+
+
+def tex_out(text: str) -> str:
+    return _TEX.sub(" ", text)
+
+
 def strip_markdown(md: str) -> str:
-    md = re.sub(r"!\[([^\]]*)\]\([^)]*\)", r"\1", md)  # images -> alt
+    md = re.sub(r"\$\$?[^$\n]+\$?\$", lambda m: tex_out(m.group()), md)  # formulas
+    md = re.sub(r"!\[([^\]]*)\]\([^)]*\)", lambda m: tex_out(m.group(1)), md)  # images
     md = re.sub(r"\[([^\]]*)\]\([^)]*\)", r"\1", md)  # links -> text
     md = re.sub(r"https?://\S+", " ", md)  # bare URLs
     md = re.sub(r"^[ \t]*```.*$", " ", md, flags=re.M)  # fences, indented ones too
+    md = re.sub(r"</?su[bp]>", " ", md)  # the HTML markdown keeps for super/subscripts
     md = re.sub(r"[#*_`|>\\]", " ", md)
     return re.sub(r"^\s*[-+]\s", " ", md, flags=re.M)
 

@@ -14,6 +14,7 @@ from bs4 import BeautifulSoup, Comment, Doctype, ProcessingInstruction
 from markdownify import ATX, MarkdownConverter
 
 from jqmagic.core.web.extract import main_content, text_of
+from jqmagic.core.web.formula import math_image_tex, math_markdown
 
 # Never content: dropped before anything else (unless raw).
 _JUNK_TAGS = ["script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
@@ -119,6 +120,8 @@ def render(root: Any) -> str:
         bullets="-",
         escape_underscores=False,
         code_language_callback=code_language,
+        sup_symbol="<sup>",
+        sub_symbol="<sub>",
         strip=["button", "input", "select", "textarea", "form"],
     )
     return tidy(converter.convert_soup(root))
@@ -193,7 +196,8 @@ def signature(dt: Any) -> str | None:
 
 class _Converter(MarkdownConverter):
     """markdownify with tweaks: no empty links, pre keeps raw text, lazy images; an API
-    signature as code, an admonition as a quote under its bold title."""
+    signature as code, an admonition as a quote under its bold title, a formula as
+    ``$TeX$``."""
 
     def convert_a(self, el: Any, text: str, parent_tags: Any) -> str:
         if not text.strip() or is_permalink(el):
@@ -204,9 +208,15 @@ class _Converter(MarkdownConverter):
         return super().convert_a(el, text, parent_tags)
 
     def convert_img(self, el: Any, text: str, parent_tags: Any) -> str:
+        tex = math_image_tex(el)
+        if tex:
+            return tex
         if not el.get("src"):
             return el.get("alt") or ""
         return super().convert_img(el, text, parent_tags)
+
+    def convert_math(self, el: Any, text: str, parent_tags: Any) -> str:
+        return math_markdown(el)
 
     def convert_dt(self, el: Any, text: str, parent_tags: Any) -> str:
         sig = signature(el)

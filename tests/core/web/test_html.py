@@ -190,6 +190,23 @@ def test_a_wrapped_reference_list_is_kept_but_a_related_links_box_is_not():
     assert "Another story headline" not in out
 
 
+def test_formulas_are_markdown_math():
+    """A formula image (Wikipedia's fallback) becomes its TeX, a MathML formula its own TeX
+    or, without one, the MathML written out; super/subscripts keep their HTML."""
+    out = md(article(
+        '<p>A matrix <img class="mwe-math-fallback-image-inline" alt="{\\displaystyle A^{H}}" '
+        'src="/m.svg"> and</p><p><img class="mwe-math-fallback-image-display" alt="a=b" '
+        'src="/d.svg"></p>'
+        '<p>Inline <math alttext="x^2"><msup><mi>x</mi><mn>2</mn></msup></math>, written '
+        '<math><mi>a</mi><mo>≠</mo><mfrac><mn>1</mn><msqrt><mi>y</mi></msqrt></mfrac>'
+        '</math>, and AA<sup>H</sup> or H<sub>2</sub>O.</p>'))
+    assert "A matrix ${\\displaystyle A^{H}}$ and" in out
+    assert "\n$$a=b$$\n" in out
+    assert "Inline $x^2$, written $a ≠ \\frac{1}{\\sqrt{y}}$, and AA<sup>H</sup> or " \
+        "H<sub>2</sub>O." in out
+    assert ".svg" not in out
+
+
 def test_blockquote():
     out = md(article("<blockquote><p>Quoted words</p></blockquote>"))
     assert "> Quoted words" in out
