@@ -178,9 +178,10 @@ def tidy(md: str) -> str:
 
 
 def is_permalink(a: Any) -> bool:
-    """A heading's or definition's own anchor link (Sphinx's "¶", rustdoc's "§")."""
-    return (a.get("href") or "").startswith("#") and 0 < len(a.get_text().strip()) <= 2 \
-        and not any(c.isalnum() for c in a.get_text())
+    """A link that is only a sign: a heading's or definition's own anchor (Sphinx's "¶",
+    rustdoc's "§") or a script's toggle (rustdoc's "[−]")."""
+    return (a.get("href") or "").startswith(("#", "javascript:")) and \
+        0 < len(a.get_text().strip()) <= 3 and not any(c.isalnum() for c in a.get_text())
 
 
 def signature(dt: Any) -> str | None:

@@ -155,6 +155,13 @@ def test_an_api_index_keeps_its_headings_and_item_names():
     assert "Expand" not in out
 
 
+def test_sign_only_links_go():
+    out = md(article('<p>Text <a id="toggle-all-docs" href="javascript:void(0)">[<span>'
+                     '&#x2212;</span>]</a> and <a href="#s" class="anchor">§</a> end, '
+                     '<a href="#fn1">[1]</a>.</p>'))
+    assert "Text and end, [1]." in " ".join(out.split())
+
+
 def test_pre_is_a_fenced_block_with_exact_code():
     code = 'def f(a_b, *args):\n    return a_b < 2 and "**" or [x]\n\n\n    # end'
     esc = code.replace("&", "&amp;").replace("<", "&lt;")
