@@ -360,7 +360,25 @@ def iterate(v: Any) -> Iterator[Any]:
         return chunked(v)
     if t is dict:
         return chunked(list(v.values()))
+    if t is Stream:
+        return v.take()
     raise cannot_iterate(v)
+
+
+class Stream:
+    """Inputs read as they come (a big file's JSON Lines, never held whole), bound where
+    jq's ``inputs`` was (:mod:`jqmagic.core.query.inputbind`): only ever iterated, once."""
+
+    __slots__ = ("_values",)
+
+    def __init__(self, values: Iterator[Any]):
+        self._values: Iterator[Any] | None = values
+
+    def take(self) -> Iterator[Any]:
+        values, self._values = self._values, None
+        if values is None:
+            raise NotMine("inputs read twice")
+        return values
 
 
 def recurse(v: Any) -> Iterator[Any]:

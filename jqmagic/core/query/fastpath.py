@@ -12,13 +12,14 @@ import itertools
 import json
 import os
 from collections.abc import Iterator
-from typing import IO, Any
+from typing import Any
 
 from jqmagic.core import payloads, sandbox, sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
+from jqmagic.core.jqlang.values import Stream
 from jqmagic.core.options import Source
 from jqmagic.core.query import inputbind
 from jqmagic.core.query.doccache import (
@@ -65,12 +66,11 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
         return False
     try:
         with gc_paused():
-            streams, literals = _inputs(request, bound)  # files parse before the clock
-            if bound is not None and bound.reads_inputs:
-                values = [v for _, stream in streams for v in stream]
-                if bound.takes_first and not values:
-                    raise NotMine("input with no input: libjq's error")
-                env = {**env, inputbind.INPUTS: values}
+            reads_inputs = bound is not None and bound.reads_inputs
+            keep = run.cache and not (reads_inputs and _over_budget(request))
+            streams, literals = _inputs(request, bound, keep)  # files parse before the clock
+            if reads_inputs:
+                env = {**env, inputbind.INPUTS: _every_input(streams, bound, keep)}
                 streams = [(None, iter([None]))]
             runtime.start(run.timeout, literals)
             _run(program, env, streams, literals, request, sink, bound)
@@ -78,6 +78,25 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
     except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports
         sink.restart()
         return False
+
+
+def _every_input(streams: Streams, bound: inputbind.Bound, cache: bool) -> Any:
+    """What ``$INPUTS`` holds: every input in a list; read as they come (a big file's
+    lines, not kept) when the program only iterates them."""
+    if not cache:
+        return Stream(itertools.chain.from_iterable(stream for _, stream in streams))
+    values = [v for _, stream in streams for v in stream]
+    if bound.takes_first and not values:
+        raise NotMine("input with no input: libjq's error")
+    return values
+
+
+def _streams_inputs(request: QueryRequest, bound: inputbind.Bound) -> bool:
+    """Whether ``inputs`` can be read as it comes (the program reads no lone ``input``, no
+    -s, every file JSON Lines): a file over the budget is then read once, never kept."""
+    source = request.source.source()
+    return not bound.takes_first and not request.run.slurp and all(
+        source.formats.for_path(path) == "jsonl" for path in sources.resolve_files(source.spec))
 
 
 def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
@@ -89,7 +108,8 @@ def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
         bound = inputbind.bind(request.program, names, run.null_input)
         if bound is not None:
             if kind not in ("file", "null") or (bound.reads_inputs and (
-                    kind == "null" or not run.cache or _over_budget(request))) or \
+                    kind == "null" or (not run.cache or _over_budget(request)) and
+                    not _streams_inputs(request, bound))) or \
                     ((bound.names_files or bound.numbers_lines) and (
                         kind != "file" or run.slurp or sandbox.enabled())):
                 return None, None  # libjq's file names (<stdin>...), or inputs not kept
@@ -149,13 +169,13 @@ class _AllLiterals(Literals):
 Streams = list[tuple[str | None, Iterator[Any]]]
 
 
-def _inputs(request: QueryRequest,
-            bound: inputbind.Bound | None) -> tuple[Streams, _AllLiterals]:
+def _inputs(request: QueryRequest, bound: inputbind.Bound | None,
+            cache: bool) -> tuple[Streams, _AllLiterals]:
     """The program's inputs in order, lazily, each with its file (None: not a file);
-    ``bound``: the program's input readers, if it calls any."""
+    ``bound``: the program's input readers, if it calls any; ``cache``: files are kept
+    in the document cache (else JSON Lines are read as they come)."""
     literals: list[Literals] = []
     source = request.source.source()
-    cache = request.run.cache
     if source.kind == "null":
         streams: Streams = [(None, iter([None]))]
     elif source.kind in ("file", "payload"):
@@ -238,9 +258,8 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
     if numbers_lines and fmt != "jsonl":
         raise NotMine("input_line_number of a file that is not JSON Lines")
     if fmt == "jsonl" and not cache and not (names_files or numbers_lines):
-        handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - closed by _json_lines
-        literals.append(Literals.of_file(path, file_stamp(os.fstat(handle.fileno()))))
-        return _json_lines(handle)
+        literals.append(Literals.of_file(path, file_stamp(os.stat(path))))
+        return _json_lines(path)
     doc = documents.get(path, fmt, cache)
     literals.append(doc.literals)
     if names_files and not (doc.line_ended or last):
@@ -250,9 +269,10 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
     return iter(doc.values)
 
 
-def _json_lines(handle: IO[bytes]) -> Iterator[Any]:
-    """Each line's value, read in blocks (a file over the budget, never kept)."""
-    with handle:
+def _json_lines(path: str) -> Iterator[Any]:
+    """Each line's value, read in blocks (a file over the budget, never kept); the file is
+    opened when the first value is asked for (a reader that stops early leaves none open)."""
+    with open(sources.open_file(path), "rb") as handle:
         first = handle.read(_READ)
         blocks = itertools.chain([first[3:] if first.startswith(BOM) else first],
                                  iter(lambda: handle.read(_READ), b""))

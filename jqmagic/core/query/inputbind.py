@@ -56,6 +56,8 @@ def uses_readers(text: str) -> bool:
 def bind(text: str, names: frozenset[str], null_input: bool) -> Bound | None:
     """``text`` compiled with its readers bound, or None when libjq must run it (also when
     it calls no reader: the plain fast path compiles it)."""
+    if "__jqmagic_" in text:  # the bound names: a program naming them is libjq's (an error)
+        return None
     try:
         tree = parse(text)
     except (NotMine, RecursionError):

@@ -93,6 +93,40 @@ def test_same_as_jq(files, engines, flags, program, names):
     assert engines == [True]
 
 
+STREAMED = [(flags, program, names) for flags, program, names in CASES
+            if flags == "-n" and "input " not in program and not program.startswith("input")]
+
+
+@needs_oracle
+@pytest.mark.parametrize(("flags", "program", "names"), STREAMED)
+def test_inputs_over_the_budget_are_read_as_they_come(files, engines, monkeypatch, flags,
+                                                      program, names):
+    """Files bigger than the document budget: ``inputs`` reads their lines as they come
+    (none kept), still on the fast path, every text jq's."""
+    from jqmagic.core.settings import settings as jqmagic_settings
+
+    monkeypatch.setattr(jqmagic_settings, "doc_cache_bytes", 8)
+    expanded = [p.name for n in names for p in sorted(files.glob(n))]
+    want = subprocess.run([str(ORACLE), "-nc", program, *expanded], capture_output=True,
+                          text=True, check=True).stdout
+    result = query(program, names if len(names) > 1 else names[0], compact=True,
+                   null_input=True)
+    assert (result.text + "\n" if result.text else "") == want
+    assert engines == [True]
+    assert doccache.documents.size == 0  # nothing kept
+
+
+@needs_oracle
+def test_the_bound_names_are_not_the_programs(files):
+    """``$__jqmagic_inputs`` is jq's undefined variable, not the fast path's inputs."""
+    want = subprocess.run([str(ORACLE), "-n", "[$__jqmagic_inputs]", "a.jsonl"],
+                          capture_output=True, text=True)
+    assert want.returncode == 3
+    with pytest.raises(JqMagicError) as caught:
+        query("[$__jqmagic_inputs]", "a.jsonl", null_input=True)
+    assert "__jqmagic_inputs" in str(caught.value)
+
+
 @pytest.mark.parametrize(("flags", "program", "names"), [
     ("", "[., input_filename]", ["c.jsonl", "a.jsonl"]),  # 7 is named after a.jsonl
     ("-n", "[inputs] | length, [inputs]", ["a.jsonl"]),  # read twice
@@ -168,12 +202,18 @@ def test_bom_and_crlf(files, engines):
     assert engines == [True]
 
 
-def test_over_the_budget_libjq_reads_inputs(files, engines, monkeypatch):
+def test_over_the_budget_inputs_are_libjqs_unless_json_lines_read_once(files, engines,
+                                                                         monkeypatch):
+    """Over the budget nothing is kept: JSON Lines read by ``inputs`` once stream through
+    the fast path; a lone ``input`` (or YAML, which is parsed whole) is libjq's."""
     from jqmagic.core.settings import settings
 
     monkeypatch.setattr(settings, "doc_cache_bytes", 10)
+    (files / "m.yaml").write_text("a: 1\n---\na: 2\n")
     assert query("reduce inputs as $x (0; . + 1)", "a.jsonl", null_input=True).text == "3"
-    assert engines == [False]
+    assert query("input as $h | [inputs] | length", "a.jsonl", null_input=True).text == "2"
+    assert query("[inputs.a] | add", "m.yaml", null_input=True).text == "3"
+    assert engines == [True, False, False]
     assert doccache.documents.size == 0
 
 
