@@ -93,6 +93,17 @@ def link_density(el: Any, text_len: int | None = None) -> float:
     return links / total
 
 
+def _section_heading(el: Any, names: str) -> bool:
+    """A heading that heads a section (an anchor itself, or a <section>'s first child),
+    whose class says "header" (rustdoc's small-section-header): a heading, not a page
+    header."""
+    if el.name not in _HEADINGS or _UNLIKELY.search(names.replace("header", "")):
+        return False
+    parent = el.parent
+    return el.has_attr("id") or (parent is not None and parent.name == "section" and
+                                 _element_children(parent)[0] is el)
+
+
 def _is_notes(el: Any) -> bool:
     """Footnotes or endnotes (by role or class): content, even in an ``<aside>``."""
     return el.get("role") in _NOTE_ROLES or bool(_NOTES.search(_names(el)))
@@ -184,9 +195,7 @@ class _Scorer:
                     _UNLIKELY.search(names)
                     and not _MAYBE.search(names)
                     and el.name not in ("body", "a", "html", "main", "article")
-                    # a heading named a "section-header" is a heading, not a page header
-                    and not (el.name in _HEADINGS and not _UNLIKELY.search(
-                        names.replace("header", "")))
+                    and not _section_heading(el, names)
                     and not _has_ancestor(el, {"table", "code", "pre"}, 3)
                 ) or (el.get("role") in _UNLIKELY_ROLES):
                     el.decompose()
