@@ -259,15 +259,17 @@ def write_results(out: list) -> None:
     text = ["# HTML -> markdown: readable-content scores\n\nMade by `bench/score_html.py`. "
             "Bag-of-words precision / recall / F1 of each method's markdown against a "
             "reference text, after stripping markdown syntax, links and URLs (an image "
-            "counts as its alt text on both sides); CJK pages by character. `jqmagic` "
+            "counts as its alt text on both sides; in a formula, TeX's control words are "
+            "markup, as are <sup>/<sub>); CJK pages by character. `jqmagic` "
             "parses with lxml when it is installed, `jqmagic (html.parser)` with the "
             "standard library's parser, as a plain install does.\n"]
     for title, n, table_text, detail, notes in out:
         what = (f"{n} pages of the shared corpus (Readability's test pages; reference = "
                 "expected.html)" if title == "corpus" else
-                f"{n} pages of the Python documentation from Debian's python3-doc (Sphinx "
-                "HTML; reference = the page's own reST source under `_sources/`, turned "
-                "into text by `bench/docpages.py`'s fixed rules)")
+                f"{n} documentation pages: the Python docs' Sphinx HTML from Debian's "
+                "python3-doc against each page's reST source, rustdoc pages (`rust/`) from "
+                "Debian's cargo-doc against the doc comments of the Rust source the package "
+                "renders (references made by `bench/docpages.py`'s fixed rules)")
         text.append(f"## {title}: {what}\n\n{table_text}\n\n{notes}\n"
                     f"<details><summary>per page (jqmagic P/R/F1, others F1)</summary>"
                     f"\n\n{detail}\n\n</details>\n")
