@@ -27,12 +27,19 @@ $(VENV)/lib/jqmagic/libjq.so: $(VENV)/.test scripts/build_libjq.sh
 
 libjq: $(VENV)/lib/jqmagic/libjq.so
 
+# The suite on two pytest-xdist workers, a test file to a worker at a time, the notebook,
+# browser and Binder tests together on one (tests/conftest.py makes the groups); the package
+# byte-compiled once first (PYTHONDONTWRITEBYTECODE would have each of the suite's hundreds
+# of jqmagic processes compile it again).
+XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
 test: $(VENV)/.test $(VENV)/bin/jq-1.8.2 $(VENV)/lib/jqmagic/libjq.so
-	$(PY) -m pytest -q
+	$(PY) -m compileall -q jqmagic
+	$(PY) -m pytest -q $(XDIST)
 
-# The quick loop: no jq oracle to build, no test over a minute (`-m` as in pyproject.toml).
+# The quick loop, under a minute: no jq oracle to build, no slow file (tests/conftest.py).
 quick: $(VENV)/.test
-	$(PY) -m pytest -q -m "not slow and not oracle and not e2e and not binder"
+	$(PY) -m compileall -q jqmagic
+	$(PY) -m pytest -q $(XDIST) -m "not slow and not oracle and not e2e and not binder"
 
 # ruff with the rules chosen in pyproject.toml, over the package, tests, bench and scripts.
 lint: $(VENV)/.test

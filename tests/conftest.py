@@ -18,6 +18,60 @@ hypothesis_settings.register_profile("repeatable", derandomize=True)
 hypothesis_settings.register_profile("explore", derandomize=False)
 hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatable"))
 
+# `make quick` leaves out what is marked slow: a test that says so, and every test of these
+# files, each over 3 s in all on two busy cores (a worker, a server or a kernel per test; 50
+# MB to 300 MB documents; property tests). Measured with --durations: put a file here when
+# it grows past that.
+_SLOW = {
+    "cli": ("test_cli", "test_cli_inspect", "test_cli_streaming", "test_cli_web",
+            "test_jq_driver"),
+    "core": ("test_explain", "test_explain_faces", "test_explain_suite", "test_suggest"),
+    "core/jqlang": ("test_deadlines", "test_exactness", "test_fused", "test_gojq",
+                    "test_printer", "test_printer_doubles", "test_properties", "test_regex",
+                    "test_suite"),
+    "core/patch": ("test_yaml_props",),
+    "core/query": ("test_dask", "test_progress", "test_query", "test_streameval",
+                   "test_worker"),
+    "core/shape": ("test_shape",),
+    "core/sources": ("test_yamlbuild",),
+    "core/web": ("test_deadline", "test_docpages", "test_fetch", "test_html", "test_search"),
+    "magics": ("test_magic_web",),
+    "reliability": ("test_attack_matrix", "test_attack_properties", "test_attacks",
+                    "test_confinement", "test_named_cases", "test_nothing_lost",
+                    "test_properties", "test_runaway", "test_sandbox", "test_sandbox_matrix",
+                    "test_servers_survive", "test_soak"),
+    "": ("test_bench_smoke", "test_notebooks", "test_widget"),
+    "tools": ("test_agent_tasks", "test_dropin_executables", "test_hint_words", "test_mcp",
+              "test_mcp_session", "test_policy", "test_tools_cli", "test_wire_bound"),
+}
+SLOW_FILES = {"/".join(filter(None, ("tests", folder, f"{name}.py")))
+              for folder, names in _SLOW.items() for name in names}
+
+# Under pytest-xdist (`make test` runs `-n 2 --dist loadgroup`), a test file is one unit of
+# work, so its module fixtures (a JupyterLab, an MCP session, an attack world) are made once
+# and its report written whole; the notebook, browser and Binder tests, which each start
+# kernels, share one worker. The longest units go first: that group, then the slow files.
+_NOTEBOOK_FILES = {"tests/test_e2e_browser.py", "tests/test_notebooks.py",
+                   "tests/test_binder.py"}
+
+
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    for item in items:
+        if _file(item) in SLOW_FILES:
+            item.add_marker(pytest.mark.slow)
+    if config.getoption("dist", "no") != "loadgroup":
+        return
+    for item in items:
+        notebooks = _file(item) in _NOTEBOOK_FILES
+        item.add_marker(pytest.mark.xdist_group("notebooks" if notebooks else _file(item)))
+    items.sort(key=lambda item: (_file(item) not in _NOTEBOOK_FILES,
+                                 item.get_closest_marker("slow") is None))
+
+
+def _file(item: pytest.Item) -> str:
+    return item.nodeid.split("::")[0]
+
 
 @pytest.fixture(scope="session")
 def ip():
