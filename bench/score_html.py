@@ -1,9 +1,12 @@
-"""Score HTML -> markdown converters on the shared readable-content corpus.
+"""Score HTML -> markdown converters on the shared readable-content corpus and on
+documentation pages.
 
-For each page of ../shared/corpus/html/ (saved source.html + Readability's expected.html)
-convert the source with each method, strip markdown syntax and URLs, and compare the bag of
-words with the reference text: precision, recall, F1 (CJK pages by character). Prints a
-markdown table and writes bench/RESULTS-html.md.
+For each page of ../shared/corpus/html/ (saved source.html + Readability's expected.html),
+and each documentation page of Debian's python3-doc and cargo-doc found installed (reference
+text from the page's own source, bench/docpages.py), convert the page with each method,
+strip markdown syntax and URLs, and compare the bag of words with the reference text:
+precision, recall, F1 (CJK pages by character). Prints a markdown table per set and writes
+bench/RESULTS-html.md (keeping its hand-written History section).
 
     .venv/bin/python bench/score_html.py [--only jqmagic,markdownify] [--pages a,b]
 
@@ -233,7 +236,9 @@ def main(argv: list[str] | None = None) -> int:
     out = []
     for title, pages in (("corpus", corpus_pages(names)), ("docs", doc_pages(names))):
         if not pages:
-            print(f"{title}: no pages (the docs need Debian's python3-doc)")
+            why = " (install Debian's python3-doc and cargo-doc)" if title == "docs" and \
+                not names else ""
+            print(f"{title}: no pages{why}")
             continue
         scores, times, skipped, miss = score(pages, methods, index)
         text = table(scores, times)
