@@ -214,6 +214,21 @@ def test_formulas_are_markdown_math():
     assert ".svg" not in out
 
 
+def test_footnotes_and_short_notes_are_content():
+    """Sphinx's footnotes sit in an <aside class="footnote">; a version note is one short
+    sentence with no link: both are kept, a bare "Advertising" label is not."""
+    out = md(article(
+        '<div class="versionadded"><p><span class="versionmodified added">New in version '
+        "3.5.</span></p></div>"
+        '<div class="ad-slot"><div class="label">Advertising</div></div>'
+        '<aside class="footnote-list brackets"><aside class="footnote brackets" id="id2" '
+        'role="note"><span class="label">1</span><p>As noted in the errata for RFC 7159, '
+        "JSON permits literal U+2028 and U+2029 in strings.</p></aside></aside>"))
+    assert "New in version 3.5." in out
+    assert "As noted in the errata for RFC 7159" in out
+    assert "Advertising" not in out
+
+
 def test_blockquote():
     out = md(article("<blockquote><p>Quoted words</p></blockquote>"))
     assert "> Quoted words" in out
