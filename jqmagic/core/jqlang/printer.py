@@ -57,9 +57,17 @@ class Printer:
                 data = _TOKEN.sub(self._jq_number, data)
         if b"\x7f" in data:
             data = data.replace(b"\x7f", b"\\u007f")
-        if self.literals.negative_zero and _ZERO.search(data):
+        if self._may_print_negative_zero(data):
             raise NotMine("a -0 literal may be printed")
         return data.decode()
+
+    def _may_print_negative_zero(self, data: bytes) -> bool:
+        """Whether ``data`` holds a zero that may stand for a ``-0`` literal (the facts are
+        asked first once known, else only when a zero is there: learning them may wait)."""
+        literals = self.literals
+        if literals.settled:
+            return literals.negative_zero and _ZERO.search(data) is not None
+        return _ZERO.search(data) is not None and literals.negative_zero
 
     def _jq_number(self, match: re.Match) -> bytes:
         """A string token as it is; a double's as jq prints it (orjson writes the shortest
