@@ -193,9 +193,6 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
     return status
 
 
-_HALTED = argparse.Namespace(halted=True, run_error=None)  # how a halted run ended
-
-
 def _main_status(args: argparse.Namespace, end: Any, error: JqMagicError | None,
                  total: int, last: str | None) -> int:
     """The exit status as jq's main.c computes it: the last input's (an error in an
@@ -227,10 +224,12 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
     except JqMagicError as exc:
         if exc.result is not None:
             _print_results(exc.result, args)  # what jq printed before the error, as jq does
-            if exc.result.halted:  # halt_error's code as main.c exits with it
-                printed = exc.result.printed
-                exc.exit_code = _main_status(args, _HALTED, exc, exc.result.total,
-                                             printed[-1] if printed else None)
+            if exc.result.halted or exc.result.run_error:  # main.c's status: halt_error's
+                printed = exc.result.printed  # code, or the last input's (0 after an error)
+                end = argparse.Namespace(halted=exc.result.halted,
+                                         run_error=exc.result.run_error)
+                exc.exit_code = _main_status(args, end, exc, exc.result.total,
+                                             _COLOUR.sub("", printed[-1]) if printed else None)
         raise
     for message in result.messages:
         print(message, file=sys.stderr)

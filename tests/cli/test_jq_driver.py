@@ -291,3 +291,20 @@ def test_parallel_exits_with_the_last_inputs_status(names, folder):
     expected = dropin.jq(["-c", ".x", *files], "")
     got = dropin.jqmagic(["--parallel=2", "-c", ".x", *files], "")
     assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize(("args", "text"), [
+    ([".b"], 'true {"b":1}'), ([".b"], '{"b":1} true'), ([".b"], 'true false {"b":2}'),
+    (["-e", ".b"], 'true {"b":null}'), (["-e", ".b"], 'true {"b":1}'),
+    (["-e", ".b"], '{"b":1} true'), (["-e", ".[]"], '"s" []'),
+])
+def test_a_terminal_exits_with_the_last_inputs_status_as_jq(args, text, tmp_path):
+    """An error in an earlier input is said, not counted: the bounded view's exit status
+    is the last input's, as main.c's."""
+    from tests.cli.terminal import on_terminal
+
+    path = tmp_path / "inputs.json"
+    path.write_text(text)
+    expected = dropin.jq([*args, str(path)], "").status
+    assert on_terminal("query", *args, str(path)).returncode == expected

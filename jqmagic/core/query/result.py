@@ -33,6 +33,8 @@ class QueryResult:
     text_cut: bool = False  # the text stops at the token bound (not only at a result)
     printed: list[str] = field(default_factory=list)  # jq's text of each shown result
     halted: bool = False  # the program stopped itself with halt
+    # inputs that failed each on its own: [the first message, how many, the last one?]
+    run_error: list[Any] | None = None
 
     @property
     def payload_path(self) -> str | None:
@@ -88,7 +90,8 @@ def bounded(program: str, texts: list[str], end: End, raw: bool, limits: Bounds,
     text = "\n".join(printed)
     total = end.total
     result = QueryResult(program, values, text, total, raw=raw, messages=end.messages,
-                         engine=end.engine, printed=printed, halted=end.halted)
+                         engine=end.engine, printed=printed, halted=end.halted,
+                         run_error=end.run_error)
     payload = None
     if spilled is not None:
         result.payload_id, payload = spilled.id, f"payload {spilled.id} ({spilled.path})"
