@@ -13,7 +13,7 @@ import pytest
 
 from jqmagic import JqMagicError, query
 from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
-from jqmagic.core.query.supervisor import Supervisor, shared_worker
+from jqmagic.core.query.supervisor import Supervisor, shared_worker, stopped_by
 from jqmagic.core.settings import settings
 
 
@@ -83,9 +83,9 @@ def test_a_stopped_query_leaves_no_temporary_file_or_partial_payload(tmp_path, m
 def test_a_slow_call_does_not_hold_up_another():
     """While the shared worker runs a long program, another thread's query is answered by
     a spare worker within its own time."""
-    worker = shared_worker()
+    worker, done = shared_worker(), threading.Event()
     slow = threading.Thread(target=lambda: _quietly(query, "last(range(1e8))", value=None,
-                                                     timeout=20))
+                                                     timeout=20, stop=done))
     slow.start()
     try:
         time.sleep(1.0)  # the slow one holds the shared worker now
@@ -94,11 +94,13 @@ def test_a_slow_call_does_not_hold_up_another():
         assert time.monotonic() - started < 5
         assert worker._lock.locked()  # still busy: a spare answered
     finally:
+        done.set()  # the slow one is stopped, not run out (20 s of a core)
         slow.join()
 
 
-def _quietly(function, *args, **kwargs):
-    with contextlib.suppress(JqMagicError):
+def _quietly(function, *args, stop: threading.Event, **kwargs):
+    """``function`` run until it ends or ``stop`` is set, its error ignored."""
+    with contextlib.suppress(JqMagicError), stopped_by(stop):
         function(*args, **kwargs)
 
 
