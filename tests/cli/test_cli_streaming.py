@@ -3,6 +3,7 @@ comes; what came before a timeout, an error or a halt is written too."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import resource
@@ -116,3 +117,30 @@ def test_a_file_over_the_budget_is_read_as_jq_reads_it(tmp_path, monkeypatch, ca
     assert capsys.readouterr().out == f"{sum(range(2000))}\n"
     assert main(["query", "-c", ".rows[:2][]", str(doc)]) == 0  # a streamed form
     assert capsys.readouterr().out == '{"v":0}\n{"v":1}\n'
+
+
+class _Writes(io.RawIOBase):
+    """A raw stdout that counts the writes it is given."""
+
+    calls = 0
+
+    def writable(self) -> bool:
+        return True
+
+    def write(self, data) -> int:
+        self.calls += 1
+        return len(data)
+
+
+def test_results_are_buffered_as_jq_buffers_them_under_python_u(tmp_path, monkeypatch):
+    """python -u (PYTHONUNBUFFERED) makes stdout write through; a pipe still gets the
+    results in blocks, as from jq (each result written alone: a million took 0.5 s more)."""
+    from jqmagic.cli import main
+
+    doc = tmp_path / "numbers.json"
+    doc.write_text(json.dumps(list(range(10_000))))
+    raw = _Writes()
+    monkeypatch.setattr(sys, "stdout", io.TextIOWrapper(raw, write_through=True))
+    assert main(["query", "-c", ".[]", str(doc)]) == 0
+    sys.stdout.flush()
+    assert raw.calls < 100  # 10,000 results
