@@ -35,6 +35,9 @@ BOM = b"\xef\xbb\xbf"
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 FREEZE_BYTES = 1 << 20
 MEASURED_FROM_BYTES = 1 << 20
+RESIDENT_PER_BYTE = {"json": 8.5, "jsonl": 8.5, "jsonc": 8.5, "yaml": 5.5}
+"""Resident bytes per byte of text a parse costs, as measured on bench/'s files (events and
+orders: 8.2 and 9; manifests: 5.1): what a parse is expected to cost before it is made."""
 
 
 @dataclass
@@ -306,6 +309,12 @@ class DocumentCache:
         self._entries: OrderedDict[tuple, tuple[tuple, Document]] = OrderedDict()
         self._lock = threading.Lock()
         self.others: Callable[[], int] = lambda: 0  # what libjq's cache holds of the budget
+        self._per_byte = dict(RESIDENT_PER_BYTE)  # the last measured parse's, per format
+
+    def expected_resident(self, size: int, fmt: str) -> int:
+        """What parsing ``size`` bytes of ``fmt`` is expected to cost in resident bytes (as
+        the last parse of that format measured it; before any, as the bench's files did)."""
+        return int(size * self._per_byte.get(fmt, max(RESIDENT_PER_BYTE.values())))
 
     def share_budget_with(self, others: Callable[[], int]) -> None:
         """Count ``others()`` resident bytes (another cache's) against the one budget."""
@@ -335,6 +344,8 @@ class DocumentCache:
             doc = load_file(path, fmt, handle)
             progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)
+            if doc.size >= MEASURED_FROM_BYTES:
+                self._per_byte[fmt] = doc.resident / doc.size
         if use_cache and doc.resident <= settings.doc_cache_bytes:
             self._keep(key, stamp, doc)
         return doc

@@ -122,9 +122,16 @@ def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
 def _over_budget(request: QueryRequest) -> bool:
     """Whether a file of the request is bigger than the document budget: every input held
     at once would be more than the cache may keep (libjq reads them one by one)."""
-    spec = request.source.source().spec
-    return any(os.path.getsize(path) > settings.doc_cache_bytes
-               for path in sources.resolve_files(spec))
+    source = request.source.source()
+    return any(_too_big_to_keep(path, source.formats.for_path(path))
+               for path in sources.resolve_files(source.spec))
+
+
+def _too_big_to_keep(path: str, fmt: str) -> bool:
+    """Whether the file's text is over the document budget, or (JSON Lines, which can be
+    read as they come instead) the values it would parse into are expected to be."""
+    size, budget = os.path.getsize(path), settings.doc_cache_bytes
+    return size > budget or fmt == "jsonl" and documents.expected_resident(size, fmt) > budget
 
 
 def _environment(args: dict[str, Any]) -> dict[str, Any] | None:
@@ -257,7 +264,8 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
     numbers_lines = bound is not None and bound.numbers_lines
     if numbers_lines and fmt != "jsonl":
         raise NotMine("input_line_number of a file that is not JSON Lines")
-    if fmt == "jsonl" and not cache and not (names_files or numbers_lines):
+    if fmt == "jsonl" and (not cache or _too_big_to_keep(path, fmt)) and \
+            not (names_files or numbers_lines):
         literals.append(Literals.of_file(path, file_stamp(os.stat(path))))
         return _json_lines(path)
     doc = documents.get(path, fmt, cache)

@@ -116,6 +116,26 @@ def test_inputs_over_the_budget_are_read_as_they_come(files, engines, monkeypatc
     assert doccache.documents.size == 0  # nothing kept
 
 
+def test_json_lines_whose_values_would_be_over_the_budget_are_read_as_they_come(
+        files, engines, monkeypatch):
+    """A JSON Lines file whose text fits the budget but whose values would not (about 8
+    times the text) is read line by line, never parsed whole: nothing is kept."""
+    from jqmagic.core.settings import settings as jqmagic_settings
+
+    size = (files / "a.jsonl").stat().st_size
+    monkeypatch.setattr(jqmagic_settings, "doc_cache_bytes", size * 2)
+    parsed: list[str] = []
+    real = doccache.load_file
+    monkeypatch.setattr(doccache, "load_file", lambda path, fmt, handle=None: (
+        parsed.append(fmt), real(path, fmt, handle))[1])
+    assert query("[inputs | .id?]", "a.jsonl", null_input=True, compact=True).text == \
+        "[1,2,3]"
+    assert query(".id", "a.jsonl", compact=True).text == "1\n2\n3"
+    assert engines == [True, True]
+    assert parsed == []
+    assert doccache.documents.size == 0
+
+
 @needs_oracle
 def test_the_bound_names_are_not_the_programs(files):
     """``$__jqmagic_inputs`` is jq's undefined variable, not the fast path's inputs."""
