@@ -113,7 +113,8 @@ DUCKDB = """
 import json, sys, time
 import duckdb
 path, queries = sys.argv[1], json.loads(sys.argv[2])
-con = duckdb.connect(config={"enable_progress_bar": False})
+con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")
 times = []
 t = time.perf_counter()
 con.execute(f"CREATE TABLE t AS SELECT * FROM read_json('{path}', format='newline_delimited')")
