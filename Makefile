@@ -29,8 +29,8 @@ libjq: $(VENV)/lib/jqmagic/libjq.so
 
 # The suite on two pytest-xdist workers, a test file to a worker at a time, the notebook,
 # browser and Binder tests together on one (tests/conftest.py makes the groups); the package
-# byte-compiled once first (PYTHONDONTWRITEBYTECODE would have each of the suite's hundreds
-# of jqmagic processes compile it again).
+# byte-compiled once first (under PYTHONDONTWRITEBYTECODE every jqmagic process the suite
+# starts, worker or command line, compiled it again: 0.45 s a command line, not 0.28 s).
 XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
 test: $(VENV)/.test $(VENV)/bin/jq-1.8.2 $(VENV)/lib/jqmagic/libjq.so
 	$(PY) -m compileall -q jqmagic

@@ -1,5 +1,6 @@
-"""Test-wide environment (what jq's suite assumes, set before any worker starts) and
-the fixtures many test files share: a real IPython shell and local web servers."""
+"""Test-wide environment (what jq's suite assumes, set before any worker starts), which
+files are slow and how pytest-xdist groups the tests, and the fixtures many test files
+share: a real IPython shell and local web servers."""
 
 import os
 from pathlib import Path
