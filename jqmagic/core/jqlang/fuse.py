@@ -125,10 +125,8 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
         src.emit(at.depth + 1,  # a raw sum held as jq holds it; a lone literal (null + 12.0) as is
                  "acc = _add(_computed(acc) if floats and type(acc) is float else acc, y)")
         src.lines.insert(0, "    floats = False")
-        src.emit(1, "if floats:  # acc may be a raw double: held as jv.computed holds it")
-        src.emit(2, "_state.floats_compared = True")
-        src.emit(2, "if type(acc) is float:")
-        src.emit(3, "acc = _computed(acc)")
+        src.emit(1, "if floats and type(acc) is float:  # a raw double: held as jv.computed")
+        src.emit(2, "acc = _computed(acc)")
     src.emit(1, "return acc")
     return singular(src.function())
 

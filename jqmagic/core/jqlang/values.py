@@ -38,11 +38,18 @@ def _exact(v: int) -> int:
 
 
 def _number(v: int | float) -> int | float:
-    """A number about to take part in a comparison or computation."""
+    """A number about to be compared (two long literals jq compares as decimals)."""
     if type(v) is int:
         return _exact(v)
     state.floats_compared = True
     return v
+
+
+def operand(v: int | float) -> int | float:
+    """A number about to take part in arithmetic, which jq does in doubles: an int must be
+    exact; a float is the double jq computes with, whatever its literal's digits (jq's
+    strtod and Python's float both round correctly)."""
+    return _exact(v) if type(v) is int else v
 
 
 def sort_key(v: Any) -> tuple:
@@ -158,7 +165,7 @@ def add(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
             return _exact(_exact(a) + _exact(b))
-        return computed(_number(a) + _number(b))
+        return computed(operand(a) + operand(b))
     if a is None:
         return b
     if b is None:
@@ -181,15 +188,11 @@ def add_numbers(numbers: Iterable[int | float]) -> int | float | None:
     second = next(numbers, None)
     if second is None:  # null + x is x: a lone number is kept as written (12.0, 1E+2)
         return first
-    total, floats = float(_number(first)), type(first) is float
+    total = float(operand(first))
     for x in chain((second,), numbers):
-        if type(x) is float:
-            floats = True
-        elif not -MAX_EXACT <= x <= MAX_EXACT:
+        if type(x) is not float and not -MAX_EXACT <= x <= MAX_EXACT:
             raise NotMine("integer beyond 2^53")
         total += x
-    if floats:
-        state.floats_compared = True
     return computed(total)
 
 
@@ -197,7 +200,7 @@ def subtract(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
             return _exact(_exact(a) - _exact(b))
-        return computed(_number(a) - _number(b))
+        return computed(operand(a) - operand(b))
     if type(a) is list and type(b) is list:
         drop = {sort_key(x) for x in b}
         return [x for x in a if sort_key(x) not in drop]
@@ -210,7 +213,7 @@ def multiply(a: Any, b: Any) -> Any:
             product = _exact(_exact(a) * _exact(b))
             # jq multiplies doubles: 0 * -3 is -0, which jq prints as -0
             return computed(float(a) * float(b)) if product == 0 else product
-        return computed(_number(a) * _number(b))
+        return computed(operand(a) * operand(b))
     if type(a) is dict and type(b) is dict:
         return _deep_merge(a, b)
     if type(a) is str and type(b) in NUMBER or type(b) is str and type(a) in NUMBER:
@@ -239,9 +242,9 @@ def _deep_merge(a: dict, b: dict) -> dict:
 
 def divide(a: Any, b: Any) -> Any:
     if _numbers(a, b):
-        if _number(b) == 0:
+        if operand(b) == 0:
             raise type_error2(a, b, "cannot be divided because the divisor is zero")
-        return computed(_number(a) / b)
+        return computed(operand(a) / b)
     if type(a) is str and type(b) is str:
         if not a:
             return []

@@ -25,7 +25,7 @@ import orjson
 from jqmagic.core import jsonc, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import Literals, without_strings
+from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import forked, progress
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
 from jqmagic.core.settings import settings
@@ -287,7 +287,7 @@ def _facts_beside(data: bytes) -> Callable[[], Literals]:
     literals = Literals.of_text(data)
     if not (scan_beside and len(data) >= SCAN_BESIDE_FROM and hasattr(os, "fork")):
         return literals.settle
-    exact = Literals(lambda: without_strings(data))  # beside the parse: one pass, not two
+    exact = Literals.without_strings(data)  # beside the parse: one pass, not two
     started = forked.beside(lambda writing: os.write(
         writing, ",".join(sorted(exact.settle().facts)).encode() + b"."))
     if started is None:

@@ -23,7 +23,7 @@ from jqmagic.core.jqlang.numbers import (
 from jqmagic.core.jqlang.printer import Printer, tojson
 from jqmagic.core.jqlang.runtime import start
 from jqmagic.core.jqlang.state import state
-from tests.core.jqlang.oracle import jq_texts
+from tests.core.jqlang.oracle import fast, jq_texts, libjq
 
 NO_FACTS = Literals.known(frozenset())
 
@@ -183,3 +183,25 @@ def test_a_texts_facts_leave_its_strings_out(value, indent):
 def test_a_text_whose_quotes_do_not_pair_counts_every_digit(text):
     """Not JSON text: the lines whose quotes do not pair are read as they are (cautious)."""
     assert "odd" in Literals.of_text(text).facts
+
+
+_WRITTEN = st.floats(allow_nan=False, allow_infinity=False).map(repr) | st.sampled_from(
+    ["0.30000000000000004", "7.123456789012345", "1e-05", "1e+16", "5e-324", "0.0001",
+     "1.7976931348623157e+308", "-2.2250738585072014e-308", "1234567890123456", "12.0",
+     "1E-05", "1e16", "0.10000000000000000001", "1.50", "12345678901234567", "0.00001",
+     "-0", "-0.0", "100", "3", "9007199254740992.0", "123456789012345.5"])
+"""Number literals: most as Python, JavaScript and orjson write doubles, some not."""
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(_WRITTEN, min_size=1, max_size=5),
+       st.sampled_from([".", "sort", "[.[] | . * 3]", "add", "min", "unique", "map(tostring)",
+                        "[.[] | . == 0.30000000000000004]", "[.[] | . < 1e-05]",
+                        "[.[] | floor]", "group_by(.) | map(length)"]))
+def test_literals_written_as_their_doubles_answer_as_libjq(numbers, program):
+    """A text whose long or exponent literals are each written as jq prints its double
+    (the facts leave them out): the fast path answers as libjq 1.8.2, or declines."""
+    text = "[" + ", ".join(numbers) + "]"
+    got = fast(program, text, compact=True)
+    if got is not None:
+        assert got == libjq(program, text, compact=True)
