@@ -50,6 +50,16 @@ def engines(monkeypatch):
     return seen
 
 
+@pytest.fixture
+def parsed(monkeypatch):
+    """The format of each file the document cache parsed."""
+    formats: list[str] = []
+    real = doccache.load_file
+    monkeypatch.setattr(doccache, "load_file", lambda path, fmt, handle=None: (
+        formats.append(fmt), real(path, fmt, handle))[1])
+    return formats
+
+
 CASES = [
     ("-n", "reduce inputs as $x (0; . + 1)", ["a.jsonl"]),
     ("-n", "[inputs | .id?] | add", ["a.jsonl", "b.jsonl"]),
@@ -117,17 +127,13 @@ def test_inputs_over_the_budget_are_read_as_they_come(files, engines, monkeypatc
 
 
 def test_json_lines_whose_values_would_be_over_the_budget_are_read_as_they_come(
-        files, engines, monkeypatch):
+        files, engines, monkeypatch, parsed):
     """A JSON Lines file whose text fits the budget but whose values would not (about 8
     times the text) is read line by line, never parsed whole: nothing is kept."""
     from jqmagic.core.settings import settings as jqmagic_settings
 
     size = (files / "a.jsonl").stat().st_size
     monkeypatch.setattr(jqmagic_settings, "doc_cache_bytes", size * 2)
-    parsed: list[str] = []
-    real = doccache.load_file
-    monkeypatch.setattr(doccache, "load_file", lambda path, fmt, handle=None: (
-        parsed.append(fmt), real(path, fmt, handle))[1])
     assert query("[inputs | .id?]", "a.jsonl", null_input=True, compact=True).text == \
         "[1,2,3]"
     assert query(".id", "a.jsonl", compact=True).text == "1\n2\n3"
@@ -237,13 +243,9 @@ def test_over_the_budget_inputs_are_libjqs_unless_json_lines_read_once(files, en
     assert doccache.documents.size == 0
 
 
-def test_yaml_stream_cached_once(files, engines, monkeypatch):
+def test_yaml_stream_cached_once(files, engines, parsed):
     (files / "m.yaml").write_text("# a comment\nbase: &b {x: 1}\nk: {<<: *b, y: on}\n---\n"
                                   "k: {x: 2, y: 010}\n")
-    parsed: list[str] = []
-    real = doccache.load_file
-    monkeypatch.setattr(doccache, "load_file", lambda path, fmt, handle=None: (
-        parsed.append(fmt), real(path, fmt, handle))[1])
     assert query("[inputs.k]", "m.yaml", null_input=True, compact=True).text == \
         '[{"x":1,"y":true},{"x":2,"y":8}]'
     assert query(".k.y", "m.yaml", compact=True).text == "true\n8"
