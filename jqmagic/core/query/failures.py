@@ -74,9 +74,11 @@ def _builtins() -> tuple[tuple[str, int], ...]:
         program.close()
 
 
-def run_error(error: str, total: int) -> JqMagicError:
-    """QUERY_ERROR for an uncaught jq error after ``total`` results."""
-    after = f" (after {total} result(s))" if total else ""
+def run_error(error: str, total: int, stopped: bool = True) -> JqMagicError:
+    """QUERY_ERROR for an uncaught jq error after ``total`` results (``stopped``: the error
+    ended the run; else inputs failed each on its own and the others ran on)."""
+    after = "" if not total else f" (after {total} result(s))" if stopped else \
+        f" ({total} result(s) in all)"
     return JqMagicError("QUERY_ERROR", f"jq error{after}: {cut(error, MESSAGE_CHARS)}",
                         f"Check the types along the path; try {term('inspect_bare')} on the input "
                         "or add `?` to skip values that do not fit.")

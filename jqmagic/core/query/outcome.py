@@ -35,7 +35,8 @@ def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
     if isinstance(error, libjq.CompileError):
         error = failures.compile_error(str(error), program)
     elif isinstance(error, libjq.RunError):
-        error = failures.run_error(str(error), sink.total)
+        stopped = getattr(error, "failed", 1) == 1 and getattr(error, "last_failed", True)
+        error = failures.run_error(str(error), sink.total, stopped)
     elif isinstance(error, libjq.Halt):
         error = failures.halt_error(error.exit_code, error.message)
     return sink.end(error=error.to_wire() if error else None, engine=engine, halted=halted,

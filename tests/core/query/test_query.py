@@ -250,6 +250,17 @@ def test_runtime_error_keeps_what_came_before():
     assert error.result.values == [1]
 
 
+@pytest.mark.parametrize(("text", "says"), [
+    ('{"b": 1} true', "(after 1 result(s))"),  # the error ended the run
+    ('true {"b": 1}', "(1 result(s) in all)"),  # an earlier input failed, the last ran on
+    ('{"b": 1} 3 true', "(1 result(s) in all)"),  # two failed
+])
+def test_a_runtime_error_says_whether_it_ended_the_run(text, says):
+    error = codes(query, ".b", text=text)
+    assert error.code == "QUERY_ERROR" and says in error.message
+    assert error.result.values == [1]
+
+
 def test_invalid_json_with_line_column_and_caret(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text('{\n  "a": 1,\n  "b": tru\n}\n')
