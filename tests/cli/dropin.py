@@ -21,6 +21,13 @@ ORACLE = Path(sys.executable).parent / "jq-1.8.2"
 TIMED_OUT = -1
 
 
+def files_in(folder: Path, files: dict[str, str]) -> Path:
+    """``folder`` with each of ``files`` (name -> text) written in it, as UTF-8."""
+    for name, text in files.items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
 def needs_oracle(test):
     """Marks ``test`` as running the jq 1.8.2 command line (``-m 'not oracle'`` leaves it
     out) and skips it, saying why, when the oracle is not built."""

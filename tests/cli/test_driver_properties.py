@@ -74,10 +74,7 @@ UNREADABLE = ["@missing.json", "@"]
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    path = tmp_path_factory.mktemp("files")
-    for name, text in FILES.items():
-        (path / name).write_text(text, encoding="utf-8")
-    return path
+    return dropin.files_in(tmp_path_factory.mktemp("files"), FILES)
 
 
 @dropin.needs_oracle

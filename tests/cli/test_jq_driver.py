@@ -38,10 +38,7 @@ FILES = {
 
 @pytest.fixture(scope="module")
 def folder(tmp_path_factory):
-    path = tmp_path_factory.mktemp("driver")
-    for name, text in FILES.items():
-        (path / name).write_text(text, encoding="utf-8")
-    return path
+    return dropin.files_in(tmp_path_factory.mktemp("driver"), FILES)
 
 
 def same_as_jq(argv: list[str], stdin: str, folder) -> None:
