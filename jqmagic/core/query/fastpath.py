@@ -61,15 +61,13 @@ def answer(request: QueryRequest, sink: Sink) -> bool:
     if not usable(request) or kind == "exec":
         return False
     env = request.args
-    program, bound = _compiled(request)
+    program, bound, keep = _compiled(request)
     if program is None:
         return False
     try:
         with gc_paused():
-            reads_inputs = bound is not None and bound.reads_inputs
-            keep = run.cache and not (reads_inputs and _over_budget(request))
             streams, literals = _inputs(request, bound, keep)  # files parse before the clock
-            if reads_inputs:
+            if bound is not None and bound.reads_inputs:
                 env = {**env, inputbind.INPUTS: _every_input(streams, bound, keep)}
                 streams = [(None, iter([None]))]
             runtime.start(run.timeout, literals)
@@ -99,24 +97,27 @@ def _streams_inputs(request: QueryRequest, bound: inputbind.Bound) -> bool:
         source.formats.for_path(path) == "jsonl" for path in sources.resolve_files(source.spec))
 
 
-def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None]:
+def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None, bool]:
     """The program compiled for the fast path (None: libjq's), with its input readers
     bound when it calls them (``inputs`` under -n, ``input_filename``,
-    ``input_line_number``)."""
+    ``input_line_number``), and whether its files may be kept (not when it reads the
+    inputs of a file over the budget: their lines then stream)."""
     run, kind, names = request.run, request.source.kind, frozenset(request.args)
     if inputbind.uses_readers(request.program):
         bound = inputbind.bind(request.program, names, run.null_input)
         if bound is not None:
-            if kind not in ("file", "null") or (bound.reads_inputs and (
-                    kind == "null" or (not run.cache or _over_budget(request)) and
-                    not _streams_inputs(request, bound))) or \
-                    ((bound.names_files or bound.numbers_lines) and (
-                        kind != "file" or run.slurp or sandbox.enabled())):
-                return None, None  # libjq's file names (<stdin>...), or inputs not kept
-            return bound.program, bound
+            if kind not in ("file", "null") or ((bound.names_files or bound.numbers_lines) and (
+                    kind != "file" or run.slurp or sandbox.enabled())):
+                return None, None, False  # libjq's file names (<stdin>...)
+            if not bound.reads_inputs:
+                return bound.program, bound, run.cache
+            keep = kind == "file" and run.cache and not _over_budget(request)
+            if kind == "null" or not keep and not _streams_inputs(request, bound):
+                return None, None, False  # inputs neither kept nor read as they come
+            return bound.program, bound, keep
     if run.null_input and kind != "null":
-        return None, None
-    return compile_subset(request.program, names), None
+        return None, None, False
+    return compile_subset(request.program, names), None, run.cache
 
 
 def _over_budget(request: QueryRequest) -> bool:
