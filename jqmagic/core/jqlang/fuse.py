@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any
 
-from jqmagic.core.jqlang import runtime
+from jqmagic.core.jqlang import columns, runtime
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import NOTHING, Compiled, singular
 from jqmagic.core.jqlang.errors import JqError, NotMine
@@ -37,7 +37,19 @@ def _field_on_the_left(v: Any, name: str) -> Any:
         raise NotMine("error on the left of //") from exc
 
 
+MEMO_CAP = 1 << 16
+
+
+def _remember(memo: dict, fn: Any, x: Any, *args: Any) -> Any:
+    """``fn(x, *args)``, kept in ``memo`` when ``x`` is a string and there is room."""
+    answer = fn(x, *args)
+    if type(x) is str and len(memo) < MEMO_CAP:
+        memo[x] = answer
+    return answer
+
+
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
+            "_zipped": columns.zipped, "_UNREAD": columns.UNREAD, "_remember": _remember,
             "_field_left": _field_on_the_left,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
             "_state": runtime.state, "_number_text": number_text}
@@ -53,6 +65,7 @@ class _Source:
     prologue: dict[str, str] = field(default_factory=dict)  # locals set first, in order
     lines: list[str] = field(default_factory=list)
     numbers: count = field(default_factory=count)
+    loops: list[_Loop] = field(default_factory=list)
 
     def constant(self, value: Any) -> str:
         name = f"_k{next(self.numbers)}"
@@ -66,10 +79,40 @@ class _Source:
         self.lines.append("    " * depth + line)
 
     def function(self) -> Any:
+        for loop in self.loops:
+            loop.zip_columns(self.lines)
         first = [f"    {name} = {value}" for name, value in self.prologue.items()]
         text = "def fused(v, e):\n" + "\n".join(first + self.lines) + "\n"
         exec(compile(text, "<jq fused>", "exec"), self.names)  # noqa: S102 - our own text
         return self.names["fused"]
+
+
+@dataclass
+class _Loop:
+    """The outermost loop of a function, over ``items``: the field chains its body reads
+    on ``item`` (or a name holding it) come from the items' columns (:mod:`.columns`)."""
+
+    items: str
+    item: str
+    header: str
+    names: set[str] = field(default_factory=set)
+    chains: dict[tuple[str, ...], str] = field(default_factory=dict)
+
+    def read(self, value: str, names: list[str], plain: str, src: _Source) -> str:
+        """``value.names...`` (whose own expression is ``plain``) from its column."""
+        if not names or value != self.item and value not in self.names:
+            return plain
+        column = self.chains.get(tuple(names))
+        if column is None:
+            column = self.chains[tuple(names)] = src.temp()
+        return f"({column} if {column} is not _UNREAD else {plain})"
+
+    def zip_columns(self, lines: list[str]) -> None:
+        if self.chains:
+            at = lines.index(self.header)
+            indent = self.header[:len(self.header) - len(self.header.lstrip())]
+            lines[at] = f"{indent}for {', '.join([self.item, *self.chains.values()])} in " \
+                        f"_zipped({self.items}, {tuple(self.chains)!r}):"
 
 
 @dataclass(frozen=True)
@@ -82,6 +125,7 @@ class _Place:
     env: str = "e"
     depth: int = 1
     locals: tuple[tuple[str, str], ...] = ()
+    loop: _Loop | None = None
 
 
 def fuse_array(node: tuple, scope: Any) -> Compiled:
@@ -111,6 +155,7 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
     item, at = _stream(source, src, place)
     at = replace(at, scope=inner, env="env", locals=((key, "x"),))
     src.emit(at.depth, f"x = env[{key!r}] = {item}")
+    _alias("x", item, at)
     addend = _sum_step(update, src, replace(at, input="acc"))
     if keyed is not None:
         _write_keyed_update(keyed, update, src, replace(at, input="acc"))
@@ -195,15 +240,21 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
     if kind == "iterate":
         items, place = _stream(node[1], src, place)
         item = src.temp()
-        src.emit(place.depth, f"for {item} in _iterate({items}):")
-        return item, replace(place, depth=place.depth + 1)
+        if place.loop is not None or place.depth != 1:
+            src.emit(place.depth, f"for {item} in _iterate({items}):")
+            return item, replace(place, depth=place.depth + 1)
+        items = _named(items, src, place)
+        loop = _Loop(items, item, f"    for {item} in _iterate({items}):")
+        src.loops.append(loop)
+        src.lines.append(loop.header)
+        return item, replace(place, depth=2, loop=loop)
     if kind == "field":
         one = _expr(node, src, place, fallback=False)
         if one is not None:
             return one, place
         names, base = _chain(node)
         value, place = _stream(base, src, place)
-        return _fields(_named(value, src, place), names), place
+        return _read_chain(_named(value, src, place), names, src, place), place
     if kind == "bind":
         return _bind_stream(node, src, place)
     if kind == "try" and node.body[0] == "iterate" and node.body.target[0] in _PLAIN:
@@ -228,9 +279,16 @@ def _bind_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]
     inner, key = place.scope.bind(node.name)
     local, env = src.temp(), src.temp()
     src.emit(at.depth, f"{local} = {value}")
+    _alias(local, value, at)
     src.emit(at.depth, f"{env} = {{**{place.env}, {key!r}: {local}}}")
     body = replace(at, scope=inner, env=env, locals=(*place.locals, (key, local)))
     return _stream(node.body, src, body)
+
+
+def _alias(name: str, value: str, place: _Place) -> None:
+    """``name`` holds ``value``: the loop's item too when ``value`` is."""
+    if place.loop is not None and value in (place.loop.item, *place.loop.names):
+        place.loop.names.add(name)
 
 
 def _try_iterate(target: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
@@ -306,6 +364,14 @@ def _chain(node: tuple) -> tuple[list[str], tuple]:
     return names, node
 
 
+def _read_chain(value: str, names: list[str], src: _Source, place: _Place,
+                other: str = "_field") -> str:
+    """``value.a.b...``: from its column when ``value`` is the item of a loop that has
+    them, else :func:`_fields`."""
+    plain = _fields(value, names, other)
+    return plain if place.loop is None else place.loop.read(value, names, plain, src)
+
+
 def _fields(value: str, names: list[str], other: str = "_field") -> str:
     """``value.a.b...``: ``other`` (``jv.field``) unless the value is an object or null."""
     for name in names:
@@ -321,7 +387,7 @@ def _fields(value: str, names: list[str], other: str = "_field") -> str:
 def _field_expr(node, src, place):
     names, base = _chain(node)
     value = _expr(base, src, place)
-    return None if value is None else _fields(value, names)
+    return None if value is None else _read_chain(value, names, src, place)
 
 
 def _pipe(node, src, place):
@@ -386,7 +452,7 @@ def _alt(node, src, place):
     default = _expr(node[2], src, place)
     if value is None or default is None:
         return None
-    value = _fields(value, names, "_field_left")
+    value = _read_chain(value, names, src, place, "_field_left")
     held = src.temp()
     return f"({held} if ({held} := {value}) is not None and {held} is not False else {default})"
 
@@ -481,16 +547,33 @@ def _call(node, src, place):
     direct = _direct(node, place)
     if direct is not None:  # a builtin of the input and literal arguments: called itself
         args = "".join(f", {_literal(arg, src, place)}" for arg in node[2])
+        if node[1] in _REMEMBERED:
+            return _remembered(src.constant(direct), place.input, args, src)
         return f"{src.constant(direct)}({place.input}{args})"
     if _is_builtin(node, "map", place):
         return _array(Array(Pipe(Iterate(Dot()), node[2][0])), src, place)
     if _is_builtin(node, "test", place) and node[2][0][0] == "literal" and \
             type(node[2][0][1]) is str:
         try:
-            return f"{src.constant(tester(node[2][0][1]))}({place.input})"
+            return _remembered(src.constant(tester(node[2][0][1])), place.input, "", src)
         except NotMine:  # outside the subset: the closure declines when it runs
             return None
     return None
+
+
+_REMEMBERED = frozenset({
+    "ascii_downcase", "ascii_upcase", "ltrimstr", "rtrimstr", "startswith", "endswith",
+    "trim", "ltrim", "rtrim", "utf8bytelength", "test"})
+"""Builtins of a string whose answer is a string, a boolean or a number, that depends on
+nothing but the string and literal arguments: each distinct string is computed once a
+run (logins, names and types repeat across a log's events)."""
+
+def _remembered(fn: str, value: str, args: str, src: _Source) -> str:
+    """A call of ``fn`` on ``value`` (with literal ``args``), through a memo of the run."""
+    memo, held, answer = f"_m{next(src.numbers)}", src.temp(), src.temp()
+    src.prologue[memo] = "{}"
+    return f"({answer} if type({held} := {value}) is str and ({answer} := {memo}.get(" \
+           f"{held}, _NOTHING)) is not _NOTHING else _remember({memo}, {fn}, {held}{args}))"
 
 
 def _direct(node: tuple, place: _Place) -> Any:

@@ -23,6 +23,7 @@ class Cautious:
     """The literal facts when nobody said: anything may be there."""
 
     long = odd_floats = whole_floats = negative_zero = True
+    settled = True  # known at once: every fact holds
     facts = frozenset({"long", "odd", "whole", "zero"})  # numbers.FACTS, every one
 
     @property

@@ -24,6 +24,7 @@ import orjson
 
 from jqmagic.core import jsonc, sources
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import forked, progress
@@ -36,6 +37,7 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 FREEZE_BYTES = 1 << 20
 MEASURED_FROM_BYTES = 1 << 20
 RESIDENT_PER_BYTE = {"json": 8.5, "jsonl": 8.5, "jsonc": 8.5, "yaml": 5.5}
+COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
 """Resident bytes per byte of text a parse costs, as measured on bench/'s files (events and
 orders: 8.2 and 9; manifests: 5.1): what a parse is expected to cost before it is made."""
 
@@ -50,6 +52,19 @@ class Document:
     resident: int = 0  # bytes the parsed tree added to the worker's resident set
     line_ended: bool = True  # the text ends with white space (jq's input_filename is exact)
     one_per_line: bool = False  # JSON Lines, every line a value: the nth is on line n
+
+    def walked(self) -> list[Any]:
+        """The lists a question walks whole: the values, and a lone value that is one."""
+        lone = self.values[0] if len(self.values) == 1 else None
+        return [self.values, lone] if type(lone) is list else [self.values]
+
+    def keep_columns(self, keep: bool) -> None:
+        """Keep (or drop) the columns of the lists it walks: a tenth of its bytes more."""
+        for values in self.walked():
+            if keep:
+                columns.own(values, max(self.resident, self.size) // COLUMNS_SHARE)
+            else:
+                columns.forget(values)
 
 
 def version(st: os.stat_result) -> tuple[int, int, int]:
@@ -352,16 +367,20 @@ class DocumentCache:
 
     def _keep(self, key: tuple, stamp: tuple, doc: Document) -> None:
         with self._lock:
-            self._entries.pop(key, None)
+            old = self._entries.pop(key, None)
+            if old is not None:
+                old[1].keep_columns(False)
             budget = settings.doc_cache_bytes - doc.resident - self.others()
             while self._entries and self.size > budget:
-                self._entries.popitem(last=False)
+                self._entries.popitem(last=False)[1][1].keep_columns(False)
             self._entries[key] = (stamp, doc)
+            doc.keep_columns(True)
 
     def clear(self) -> None:
         """Drop every document; the collector sees what is left again."""
         with self._lock:
             self._entries.clear()
+            columns.forget_all()
         gc.unfreeze()
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from jqmagic.core import payloads, sandbox, sources
@@ -83,7 +83,8 @@ def _every_input(streams: Streams, bound: inputbind.Bound, cache: bool) -> Any:
     lines, not kept) when the program only iterates them."""
     if not cache:
         return Stream(itertools.chain.from_iterable(stream for _, stream in streams))
-    values = [v for _, stream in streams for v in stream]
+    lone = streams[0][1] if len(streams) == 1 else None
+    values = lone if type(lone) is list else [v for _, stream in streams for v in stream]
     if bound.takes_first and not values:
         raise NotMine("input with no input: libjq's error")
     return values
@@ -174,7 +175,7 @@ class _AllLiterals(Literals):
         return any(part.long for part in self.parts)
 
 
-Streams = list[tuple[str | None, Iterator[Any]]]
+Streams = list[tuple[str | None, Iterable[Any]]]
 
 
 def _inputs(request: QueryRequest, bound: inputbind.Bound | None,
@@ -228,8 +229,11 @@ def _value_document(spec: Any) -> Document:
         literals = Literals.known(facts) if facts is not None else \
             Literals.of_text(text.data).settle()
         doc = Document([tree], literals, len(text.data))
+        for old in _VALUES.values():
+            old.keep_columns(False)
         _VALUES.clear()
         _VALUES[text.digest] = doc
+        doc.keep_columns(True)
     return doc
 
 
@@ -256,7 +260,7 @@ def _several(text: str) -> Document:
 
 
 def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
-                 bound: inputbind.Bound | None, last: bool) -> Iterator[Any]:
+                 bound: inputbind.Bound | None, last: bool) -> Iterable[Any]:
     """A file's values: from the document cache, or (JSON Lines not kept) line by line.
     When the program asks input_filename (the user's file, a converted YAML one too; the
     next file when this one's last value runs into its text) or input_line_number (known
@@ -275,7 +279,7 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
         raise NotMine("a file whose last value may run into the next file")
     if numbers_lines and not doc.one_per_line:
         raise NotMine("lines that are not one value each")
-    return iter(doc.values)
+    return doc.values  # the cached list itself: its columns are kept (jqlang.columns)
 
 
 def _json_lines(path: str) -> Iterator[Any]:

@@ -1,0 +1,97 @@
+"""Columns of the lists the document cache holds: a field chain's value for every item.
+
+Over a cached JSON Lines log every question walks the same 100k objects, and most of its
+time goes to fetching ``.actor.login`` out of objects scattered in memory. A list the cache
+owns (:func:`own`) keeps, per field chain a fused loop reads on its items, the chain's
+value for each item, built on first use; a later loop reads the chain from the column,
+beside the item (:func:`zipped`). An item whose chain would be an error (``.a`` of a
+string) holds :data:`UNREAD`, and the loop evaluates the chain itself there, so the error
+is raised where and when jq raises it.
+
+>>> rows = [{"a": {"b": 1}}, None, "text"] * 1000
+>>> own(rows, budget=1 << 20)
+>>> [b for _, b in zipped(rows, (("a", "b"),))][:3]
+[1, None, <unread>]
+>>> forget(rows)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from itertools import repeat
+from typing import Any
+
+from jqmagic.core.jqlang.runtime import chunked
+from jqmagic.core.jqlang.values import iterate
+
+
+class _Unread:
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "<unread>"
+
+
+UNREAD = _Unread()
+"""An item whose chain is an error (or a chain without a column): the loop reads it."""
+
+MIN_ITEMS = 1024
+"""Shorter lists are cheap to walk: they get no columns."""
+
+
+class _Store:
+    """One owned list and its columns, within a budget of bytes (8 a cell)."""
+
+    __slots__ = ("values", "columns", "cells")
+
+    def __init__(self, values: list, budget: int) -> None:
+        self.values = values
+        self.columns: dict[tuple[str, ...], list] = {}
+        self.cells = budget // 8
+
+    def column(self, chain: tuple[str, ...]) -> Any:
+        column = self.columns.get(chain)
+        if column is None:
+            if len(self.values) * (len(self.columns) + 1) > self.cells:
+                return repeat(UNREAD)
+            column = self.columns[chain] = _read(self.values, chain)
+        return column
+
+
+def _read(values: list, chain: tuple[str, ...]) -> list:
+    """``.a.b...`` of each value: an object's member, null of null, else UNREAD."""
+    column = values
+    for name in chain:
+        column = [v.get(name) if type(v) is dict else None if v is None else UNREAD
+                  for v in chunked(column)]
+    return column
+
+
+_OWNED: dict[int, _Store] = {}
+
+
+def own(values: Any, budget: int) -> None:
+    """Keep columns for ``values`` (a list the caller holds unchanged until it calls
+    :func:`forget`), in at most ``budget`` bytes."""
+    if type(values) is list and len(values) >= MIN_ITEMS:
+        _OWNED[id(values)] = _Store(values, budget)
+
+
+def forget(values: Any) -> None:
+    """Drop the columns of ``values``."""
+    store = _OWNED.get(id(values))
+    if store is not None and store.values is values:
+        del _OWNED[id(values)]
+
+
+def forget_all() -> None:
+    _OWNED.clear()
+
+
+def zipped(items: Any, chains: tuple[tuple[str, ...], ...]) -> Iterator[tuple]:
+    """``(item, chain values...)`` for each item jq's ``.[]`` gives of ``items``: from the
+    columns of an owned list, else UNREAD for each chain (the loop reads them)."""
+    store = _OWNED.get(id(items))
+    if store is not None and store.values is items:
+        return zip(chunked(items), *[store.column(chain) for chain in chains], strict=False)
+    return zip(iterate(items), *[repeat(UNREAD) for _ in chains], strict=False)

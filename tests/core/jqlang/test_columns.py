@@ -1,0 +1,119 @@
+"""Columns of the lists the cache holds (:mod:`jqmagic.core.jqlang.columns`) and the memos
+of string builtins answer exactly as the fused loops do field by field: the same outputs,
+and the same errors where the loops raise them."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from jqmagic.core.jqlang import JqError, columns, compile_subset, fuse, runtime
+from jqmagic.core.query import fastpath
+from jqmagic.core.query.doccache import DocumentCache
+from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
+from tests.core.jqlang.oracle import _Texts, libjq
+from tests.core.jqlang.test_fused import programs
+from tests.core.jqlang.test_properties import documents
+
+
+def _answer(program: str, value, with_columns: bool) -> str | None:
+    """The fast path's text for ``program`` over the Python ``value`` (its list owned, so
+    its loops read columns, when ``with_columns``); None when it declines."""
+    fastpath._VALUES.clear()
+    columns.forget_all()
+    saved = columns.MIN_ITEMS
+    columns.MIN_ITEMS = 0 if with_columns else 1 << 62
+    try:
+        request = QueryRequest(program, SourceSpec("value", value, {}),
+                               RunSpec(timeout=20, cache=False), args={"x": 1},
+                               layout={"indent": 0, "compact": True, "sort_keys": False,
+                                       "tab": False})
+        sink = _Texts()
+        return "\n".join(sink.texts) if fastpath.answer(request, sink) else None
+    finally:
+        columns.MIN_ITEMS = saved
+        fastpath._VALUES.clear()
+        columns.forget_all()
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=programs, document=documents)
+def test_loops_over_columns_answer_as_loops_over_items(program, document):
+    value = json.loads(document)
+    assert _answer(program, value, True) == _answer(program, value, False)
+
+
+EVENTS = [{"type": "Push", "actor": {"login": "Zoe"}, "n": 1},
+          {"type": "Watch", "actor": None, "n": 2.5},
+          {"type": "Push", "actor": {"login": "ann"}},
+          {"type": 3, "actor": {"login": "zoe"}, "n": "7"}]
+
+
+@pytest.mark.parametrize("program", [
+    "[.[] | select(.type == \"Push\") | .actor.login]",
+    "reduce .[] as $e ({}; .[$e.type | tostring] += 1)",
+    "[.[] | .actor.login | ascii_downcase? // \"-\"]",
+    "[.[] | (.n // 0) + 1, .actor.login]",  # "7" + 1: an error
+    "[.[] | (.n // 0 | tostring), .actor.login]",
+    "[.[] as $e | $e.actor.login, $e.type]",
+    "[.[] | \"\\(.type) by \\(.actor.login)\"]",
+    "[.[] | .actor.login | select(. != null) | ascii_downcase | startswith(\"zo\")]",
+])
+def test_columns_answer_as_libjq(program):
+    expected = libjq(program, json.dumps(EVENTS * 300), compact=True).text
+    got = _answer(program, EVENTS * 300, True)  # an error is libjq's to report
+    assert got == (None if expected.startswith("error") else expected)
+
+
+@pytest.mark.parametrize("program", [
+    "[.[] | .actor.login]", "[.[] | select(.n > 1) | .actor.login]",
+    "reduce .[] as $e (0; . + ($e.actor.login | length))",
+])
+def test_an_item_whose_chain_fails_raises_the_loops_error(program):
+    message = 'Cannot index string with string ("login")'  # jq 1.8.2's words
+    rows = EVENTS * 400 + [{"actor": "text", "n": 9}] + EVENTS
+    columns.own(rows, 1 << 30)
+    try:
+        runtime.start(None)
+        with pytest.raises(JqError) as raised:
+            list(compile_subset(program).run(rows, {}))
+        assert message in raised.value.value
+        assert columns._OWNED[id(rows)].columns  # the loop read columns
+    finally:
+        columns.forget(rows)
+
+
+def test_columns_stay_within_their_budget_and_leave_with_the_list():
+    rows = EVENTS * 400
+    columns.own(rows, budget=8 * len(rows) * 2)  # room for two columns
+    try:
+        runtime.start(None)
+        for program, expected in [
+                ("[.[] | .type]", [r["type"] for r in rows]),
+                ("[.[] | .n]", [r.get("n") for r in rows]),
+                ("[.[] | .actor.login]", [(r["actor"] or {}).get("login") for r in rows])]:
+            assert list(compile_subset(program).run(rows, {})) == [expected]
+        assert sorted(columns._OWNED[id(rows)].columns) == [("n",), ("type",)]
+    finally:
+        columns.forget(rows)
+    assert id(rows) not in columns._OWNED
+
+
+def test_a_document_the_cache_drops_takes_its_columns_along(tmp_path):
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in EVENTS * 400))
+    cache = DocumentCache()
+    doc = cache.get(str(path), "jsonl")
+    assert id(doc.values) in columns._OWNED
+    cache.clear()
+    assert id(doc.values) not in columns._OWNED
+
+
+def test_a_memo_past_its_room_still_answers(monkeypatch):
+    monkeypatch.setattr(fuse, "MEMO_CAP", 3)
+    words = [f"W{i % 7}" for i in range(50)]
+    runtime.start(None)
+    assert list(compile_subset('[.[] | ascii_downcase | startswith("w1")]').run(
+        words, {})) == [[w.lower().startswith("w1") for w in words]]
