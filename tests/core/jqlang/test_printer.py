@@ -104,3 +104,10 @@ def test_fresh_value_reads_the_printed_text_back():
     value = [1.0, {"a": 2}]
     fresh = fresh_value(value, "[1,{\"a\":2}]")
     assert fresh == [1, {"a": 2}] and type(fresh[0]) is int and fresh is not value
+
+
+def test_a_run_told_nothing_of_its_literals_still_prints():
+    """suggest's runs start with no literal facts (anything may be there): an error
+    message's preview of a value printed through them."""
+    start(1.0)
+    assert tojson({"a": [1, "x"]}) == '{"a":[1,"x"]}'
