@@ -13,6 +13,7 @@ answers, the errors and the checks of the deadline are the same.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any
@@ -57,6 +58,10 @@ _PLAIN = ("dot", "literal", "var")
 """Nodes whose evaluation can neither fail nor depend on order."""
 
 
+_ENVIRONMENT = re.compile(r"^ *(_t\d+) = \{\*\*", re.MULTILINE)
+"""A line that makes an environment with a ``$name`` more (see :func:`_bind_stream`)."""
+
+
 @dataclass
 class _Source:
     """One generated function: its lines, and the objects its text names."""
@@ -82,7 +87,11 @@ class _Source:
         for loop in self.loops:
             loop.zip_columns(self.lines)
         first = [f"    {name} = {value}" for name, value in self.prologue.items()]
-        text = "def fused(v, e):\n" + "\n".join(first + self.lines) + "\n"
+        body = "\n".join(first + self.lines)
+        for name in _ENVIRONMENT.findall(body):  # an environment nothing reads: not made
+            if len(re.findall(rf"\b{name}\b", body)) == 1:
+                body = re.sub(rf"\n *{name} = {{\*\*.*", "", body)
+        text = "def fused(v, e):\n" + body + "\n"
         exec(compile(text, "<jq fused>", "exec"), self.names)  # noqa: S102 - our own text
         return self.names["fused"]
 
