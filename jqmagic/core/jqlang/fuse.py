@@ -534,7 +534,7 @@ def _string(node, src, place):
     steps, pieces = [], []  # evaluated last piece first; joined first piece first
     for part in reversed(parts):
         if type(part) is str:
-            pieces.append(repr(part))
+            pieces.append(part.replace("{", "{{").replace("}", "}}"))
             continue
         value = _expr(part, src, place)
         if value is None:
@@ -545,10 +545,10 @@ def _string(node, src, place):
                      f"is float or "
                      f"type({held}) is int else _tojson({held}))" if convert is None
                      else f"{text} := {convert}({value})")
-        pieces.append(text)
+        pieces.append(f"{{{text}}}")
         src.prologue["literals"] = "_state.literals"
         src.prologue["texts"] = "literals.fraction_texts"
-    joined = " + ".join(reversed(pieces)) or "''"
+    joined = "f" + repr("".join(reversed(pieces)))  # one string built, not one a piece
     return f"({', '.join([*steps, joined])},)[-1]"
 
 
