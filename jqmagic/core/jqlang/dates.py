@@ -33,15 +33,26 @@ _EPOCH_DAY = datetime.date(1970, 1, 1).toordinal()
 
 def _broken_down(seconds: int) -> list[int]:
     """``gmtime_r``: [year, month 0-11, day, hour, minute, second, weekday, yearday]."""
-    days, second = divmod(seconds, 86400)
-    hour, second = divmod(second, 3600)
-    minute, second = divmod(second, 60)
+    year, month, day, weekday, yearday = _day(seconds // 86400)
+    return [year, month, day, *_clock(seconds % 86400), weekday, yearday]
+
+
+@lru_cache(maxsize=1024)
+def _day(days: int) -> tuple[int, int, int, int, int]:
+    """The day ``days`` after 1970-01-01: year, month 0-11, day, weekday, yearday (a column
+    of times holds few days: each is worked out once)."""
     try:
         day = datetime.date.fromordinal(_EPOCH_DAY + days)
     except (ValueError, OverflowError) as exc:
         raise NotMine("a date outside years 1-9999") from exc
-    return [day.year, day.month - 1, day.day, hour, minute, second, (days + 4) % 7,
-            day.toordinal() - datetime.date(day.year, 1, 1).toordinal()]
+    return (day.year, day.month - 1, day.day, (days + 4) % 7,
+            day.toordinal() - datetime.date(day.year, 1, 1).toordinal())
+
+
+def _clock(second: int) -> tuple[int, int, int]:
+    """Hour, minute and second of a second of the day."""
+    hour, second = divmod(second, 3600)
+    return (hour, *divmod(second, 60))
 
 
 @BUILTINS.unary("gmtime")
@@ -95,48 +106,65 @@ _MKTIME_FAILURES = {-1: "invalid gmtime representation",
                     -2: "mktime not supported on this platform"}
 
 
-_FIELD = {
-    "Y": lambda t: str(t[0]), "m": lambda t: f"{t[1] + 1:02d}", "d": lambda t: f"{t[2]:02d}",
-    "H": lambda t: f"{t[3]:02d}", "M": lambda t: f"{t[4]:02d}", "S": lambda t: f"{t[5]:02d}",
-    "j": lambda t: f"{t[7] + 1:03d}", "y": lambda t: f"{t[0] % 100:02d}",
-    "e": lambda t: f"{t[2]:2d}", "a": lambda t: _DAYS[t[6]][:3], "A": lambda t: _DAYS[t[6]],
-    "b": lambda t: _MONTHS[t[1]][:3], "h": lambda t: _MONTHS[t[1]][:3],
-    "B": lambda t: _MONTHS[t[1]], "p": lambda t: "AM" if t[3] < 12 else "PM",
-    "I": lambda t: f"{(t[3] + 11) % 12 + 1:02d}", "u": lambda t: str(t[6] or 7),
-    "w": lambda t: str(t[6]), "%": lambda t: "%", "n": lambda t: "\n", "t": lambda t: "\t",
+_TWO = tuple(f"{i:02d}" for i in range(100))
+_CLOCK_FIELD = {  # of the second of the day (and the day, unread)
+    "H": lambda c, d: _TWO[c // 3600], "M": lambda c, d: _TWO[c // 60 % 60],
+    "S": lambda c, d: _TWO[c % 60], "p": lambda c, d: "AM" if c < 43200 else "PM",
+    "I": lambda c, d: _TWO[(c // 3600 + 11) % 12 + 1],
 }
-_FIELD["T"] = lambda t: f"{_FIELD['H'](t)}:{_FIELD['M'](t)}:{_FIELD['S'](t)}"
-_FIELD["D"] = lambda t: f"{_FIELD['m'](t)}/{_FIELD['d'](t)}/{_FIELD['y'](t)}"
-_FIELD["F"] = lambda t: f"{_FIELD['Y'](t)}-{_FIELD['m'](t)}-{_FIELD['d'](t)}"
-_FIELD["R"] = lambda t: f"{_FIELD['H'](t)}:{_FIELD['M'](t)}"
-
-
-_TIME_OF_DAY = frozenset("HMSTRpI%nt")
-"""The fields of ``strftime`` that read only the time of day."""
+_DATE_FIELD = {  # of the day, as :func:`_day` gives it
+    "Y": lambda c, d: str(d[0]), "m": lambda c, d: _TWO[d[1] + 1],
+    "d": lambda c, d: _TWO[d[2]], "j": lambda c, d: f"{d[4] + 1:03d}",
+    "y": lambda c, d: _TWO[d[0] % 100], "e": lambda c, d: f"{d[2]:2d}",
+    "a": lambda c, d: _DAYS[d[3]][:3], "A": lambda c, d: _DAYS[d[3]],
+    "b": lambda c, d: _MONTHS[d[1]][:3], "h": lambda c, d: _MONTHS[d[1]][:3],
+    "B": lambda c, d: _MONTHS[d[1]], "u": lambda c, d: str(d[3] or 7),
+    "w": lambda c, d: str(d[3]),
+}
+_FIELD: dict[str, Callable[[int, Any], str]] = {**_CLOCK_FIELD, **_DATE_FIELD}
+_TEXT = {"%": "%", "n": "\n", "t": "\t"}
+_SHORTHANDS = {"T": "%H:%M:%S", "R": "%H:%M", "D": "%m/%d/%y", "F": "%Y-%m-%d"}
 _YEARS_1000_TO_9999 = range((datetime.date(1000, 1, 1).toordinal() - _EPOCH_DAY) * 86400,
                             (datetime.date(9999, 12, 31).toordinal() - _EPOCH_DAY + 1) * 86400)
 
 
-@lru_cache(maxsize=64)
-def _strftime_pieces(fmt: str) -> tuple[Callable[[list[int]], str], bool]:
-    """A format as a function of the broken-down time, made once per format, and whether
-    a field reads the date."""
-    pieces, dated, i = [], False, 0
+def _pieces(fmt: str) -> list:
+    """A format's plain text (str) and fields (functions of :data:`_FIELD`), in order."""
+    pieces, i = [], 0
     while i < len(fmt):
         if fmt[i] != "%":
             pieces.append(fmt[i])
             i += 1
             continue
         letter = fmt[i + 1:i + 2]
-        field = _FIELD.get(letter)
-        if field is None:
+        if letter in _SHORTHANDS:
+            pieces.extend(_pieces(_SHORTHANDS[letter]))
+        elif letter in _TEXT:
+            pieces.append(_TEXT[letter])
+        elif letter in _FIELD:
+            pieces.append(_FIELD[letter])
+        else:
             raise NotMine(f"strftime {fmt[i:i + 2]!r}")
-        pieces.append(field)
-        dated = dated or letter not in _TIME_OF_DAY
         i += 2
-    if len(pieces) == 1 and type(pieces[0]) is not str:
-        return pieces[0], dated
-    return (lambda t: "".join([p if type(p) is str else p(t) for p in pieces])), dated
+    return pieces
+
+
+@lru_cache(maxsize=64)
+def _renderer(fmt: str) -> Callable[[int], str]:
+    """A format as a function of the seconds since the epoch, made once per format."""
+    pieces = _pieces(fmt)
+    dated = any(p in _DATE_FIELD.values() for p in pieces)
+    if len(pieces) == 1 and callable(pieces[0]):
+        field = pieces[0]
+        if dated:
+            return lambda s: field(s % 86400, _day(s // 86400))
+        return lambda s: field(s % 86400, None)
+
+    def render(s: int) -> str:
+        clock, day = s % 86400, _day(s // 86400) if dated else None
+        return "".join([p if type(p) is str else p(clock, day) for p in pieces])
+
+    return render
 
 
 def strftime(v: Any, fmt: Any) -> str:
@@ -151,23 +179,16 @@ def strftime(v: Any, fmt: Any) -> str:
         raise error("strftime/1 requires parsed datetime inputs")
     if type(fmt) is not str:
         raise error("strftime/1 requires a string format")
-    render, dated = _strftime_pieces(fmt)
+    render = _renderer(fmt)
     if seconds is None:
         fields = _fields(v, "strftime/1 requires parsed datetime inputs")
         if not 1000 <= fields[0] <= 9999:
             raise NotMine("strftime of a year without four digits")
         seconds = _timegm(fields)
-    t = _broken_down(seconds) if dated else [0, 0, 0, *_clock(seconds % 86400), 0, 0]
-    text = render(t)
+    text = render(seconds)
     if not text and fmt:
         raise error("strftime/1: unknown system failure")
     return text
-
-
-def _clock(second: int) -> tuple[int, int, int]:
-    """Hour, minute and second of a second of the day."""
-    hour, second = divmod(second, 3600)
-    return (hour, *divmod(second, 60))
 
 
 _ISO_FORMAT = "%Y-%m-%dT%H:%M:%SZ"
@@ -232,9 +253,6 @@ def strptime(v: Any, fmt: Any) -> list:
     return [*out, rest] if rest else out
 
 
-_ISO_SHAPE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z(?:\s|$)")
-
-
 def _fromdate(v: Any, fmt: Any) -> int:
     """``strptime(fmt) | mktime`` without the weekday and yearday mktime ignores."""
     if fmt == _ISO_FORMAT:
@@ -243,20 +261,28 @@ def _fromdate(v: Any, fmt: Any) -> int:
     return _mktime_of(day, fields)
 
 
+_ISO_MINUTES = {f"{h:02d}:{m:02d}:": (h * 60 + m) * 60 for h in range(24) for m in range(60)}
+_ISO_SECONDS = {f"{s:02d}Z": s for s in range(60)}
+_ISO_DAYS: dict[str, int] = {}
+"""'YYYY-MM-DDT' -> the second its day starts, for days fromdate has read (up to
+:data:`_ISO_DAYS_KEPT`); never 1969-12-31, whose last two seconds jq reads as mktime's
+failures."""
+_ISO_DAYS_KEPT = 4096
+
+
 def _from_iso(v: Any) -> int:
-    """``fromdate``: an ISO date that Python's own C reader takes is read by it (the same
-    fields, checked alike); a leap second or a day the month lacks, as strptime reads it."""
-    if type(v) is str and _ISO_SHAPE.match(v):
-        try:
-            moment = datetime.datetime.fromisoformat(v[:19])
-        except ValueError:
-            pass
-        else:
-            seconds = (moment.toordinal() - _EPOCH_DAY) * 86400 + \
-                moment.hour * 3600 + moment.minute * 60 + moment.second
-            if seconds > 0:
-                return seconds
-    fields, _, day = _parsed(v, _ISO_FORMAT)
+    """``fromdate``: 'YYYY-MM-DDTHH:MM:SSZ' of a day read before, by its three parts (each
+    a key of a table of the valid ones: no hour 24, no leap second); anything else, as
+    strptime reads it."""
+    try:
+        return _ISO_DAYS[v[:11]] + _ISO_MINUTES[v[11:17]] + _ISO_SECONDS[v[17:]]
+    except (KeyError, TypeError):  # TypeError: not a string
+        fields, _, day = _parsed(v, _ISO_FORMAT)
+    start = (day.toordinal() - _EPOCH_DAY) * 86400
+    if len(v) == 20 and start != -86400:  # the date alone, nothing after it
+        if len(_ISO_DAYS) >= _ISO_DAYS_KEPT:
+            _ISO_DAYS.clear()
+        _ISO_DAYS[v[:11]] = start
     return _mktime_of(day, fields)
 
 

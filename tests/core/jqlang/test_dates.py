@@ -48,3 +48,50 @@ def test_iso_dates_read_as_libjq(date, program):
 @given(seconds=SECONDS, program=st.sampled_from(NUMBER_PROGRAMS))
 def test_seconds_formatted_as_libjq(seconds, program):
     _same_as_libjq(program, seconds)
+
+
+_GOOD_DAYS = st.sampled_from(["2025-02-28", "2024-02-29", "1970-01-01", "1969-12-31",
+                              "1969-12-30", "9999-12-31"])
+_BAD_DAYS = st.sampled_from(["0999-12-31", "2025-02-29", "2025-13-01", "2025-1-01", "２025-01-01"])
+_GOOD_TIMES = st.sampled_from(["00:00:00", "23:59:59", "23:59:58", "09:05:07", "23:59:60"])
+_BAD_TIMES = st.sampled_from(["24:00:00", "12:60:00", "9:05:07", "0a:00:00", "00:00:0٣"])
+_GOOD_ENDS = st.sampled_from(["Z", "Z", "Z", "Z ", "Z\n"])
+_ENDS = _GOOD_ENDS | st.sampled_from(["", "z", "ZZ", "+00:00"])
+_DATES_OF_FEW_DAYS = st.lists(
+    st.tuples(_GOOD_DAYS, _GOOD_TIMES, _GOOD_ENDS).map(lambda p: "T".join(p[:2]) + p[2])
+    | st.tuples(_GOOD_DAYS | _BAD_DAYS, _GOOD_TIMES | _BAD_TIMES, _ENDS).map(
+        lambda p: "T".join(p[:2]) + p[2])
+    | st.sampled_from([1, None, [], {}, "", "2025-02-28T22:03:15Z"]),
+    min_size=1, max_size=6)
+
+
+@settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dates=_DATES_OF_FEW_DAYS)
+def test_dates_of_a_day_read_before_as_libjq(dates):
+    """fromdate keeps the days it has read (a few here, read again and again): a later
+    date of the same day, well or badly formed, reads as libjq reads it."""
+    for date in dates:
+        _same_as_libjq("fromdate", date)
+
+
+def test_the_last_seconds_of_1969_after_its_first():
+    wrapped = "[.[] | try fromdate catch .]"
+    document = json.dumps(["1969-12-31T00:00:00Z", "1969-12-31T23:59:59Z",
+                           "1969-12-31T23:59:58Z", "1969-12-31T23:59:57Z"])
+    got = fast(wrapped, document, compact=True)
+    assert got == libjq(wrapped, document, compact=True)
+    assert "invalid gmtime representation" in got.text
+
+
+_FORMAT_PIECES = st.sampled_from(
+    ["%H", "%M", "%S", "%p", "%I", "%Y", "%m", "%d", "%j", "%y", "%e", "%a", "%A", "%b", "%h",
+     "%B", "%u", "%w", "%%", "%n", "%t", "%T", "%R", "%D", "%F", "-", ":", " ", "x", "é", "%Q"])
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pieces=st.lists(_FORMAT_PIECES, max_size=5), seconds=SECONDS)
+def test_formats_rendered_as_libjq(pieces, seconds):
+    """Any format of the fields strftime renders itself, over seconds or gmtime's arrays."""
+    fmt = json.dumps("".join(pieces))
+    _same_as_libjq(f"strftime({fmt})", seconds)
+    _same_as_libjq(f"gmtime | strftime({fmt})", seconds)
