@@ -445,12 +445,27 @@ _INT_OPS = ("+", "-", "*")
 def _int_arithmetic(op: str, a: str, b: str, fn: str, src: _Source, b_plain: bool) -> str:
     """``a op b`` inline when both are ints below 2^53 and so is the result (a zero
     product of a negative number is -0: the function's), else the function ``fn``."""
-    x, y, r, limit = src.temp(), src.temp(), src.temp(), jv.MAX_EXACT
-    nonzero = f" and ({r} or {x} >= 0 <= {y})" if op == "*" else ""  # else maybe -0
-    first = f"{y} := {b}, {x} := {a}" if not b_plain else f"{x} := {a}, {y} := {b}"
-    return f"({first}, {r} if type({x}) is int and type({y}) is int and " \
-           f"-{limit} <= {x} <= {limit} and -{limit} <= {y} <= {limit} and " \
-           f"-{limit} <= ({r} := {x} {op} {y}) <= {limit}{nonzero} else {fn}({x}, {y}))[-1]"
+    x, r, limit = src.temp(), src.temp(), jv.MAX_EXACT
+    in_range = f"-{limit} <= {{}} <= {limit} and "
+    if b_plain and _exact_int(b):  # a literal: read as it is
+        y, first, y_exact = b, f"type({x} := {a}) is int", ""
+    elif b_plain and b.isidentifier():
+        y, first = b, f"type({x} := {a}) is int"
+        y_exact = f"type({y}) is int and " + in_range.format(y)
+    else:  # b evaluated first, as jq does, then a (``&``: both, whatever the first is)
+        y = src.temp()
+        first = f"(type({y} := {b}) is int) & (type({x} := {a}) is int)"
+        y_exact = in_range.format(y)
+    # a zero product of a negative number is -0: the function's
+    nonzero = f" and ({r} or {x} >= 0 <= {y})" if op == "*" and not (
+        _exact_int(y) and int(y) > 0) else ""
+    return f"({r} if {first} and {y_exact}{in_range.format(x)}" \
+           f"-{limit} <= ({r} := {x} {op} {y}) <= {limit}{nonzero} else {fn}({x}, {y}))"
+
+
+def _exact_int(text: str) -> bool:
+    """Whether ``text`` is an int literal jq holds exactly."""
+    return text.lstrip("-").isdigit() and abs(int(text)) <= jv.MAX_EXACT
 
 
 def _alt(node, src, place):
