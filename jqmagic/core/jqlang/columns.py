@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from itertools import repeat
 from typing import Any
 
-from jqmagic.core.jqlang.runtime import chunked
+from jqmagic.core.jqlang.runtime import check, chunked
 from jqmagic.core.jqlang.values import iterate
 
 
@@ -42,12 +42,13 @@ MIN_ITEMS = 1024
 class _Store:
     """One owned list and its columns, within a budget of bytes (8 a cell)."""
 
-    __slots__ = ("values", "columns", "cells")
+    __slots__ = ("values", "columns", "cells", "whole")
 
     def __init__(self, values: list, budget: int) -> None:
         self.values = values
         self.columns: dict[tuple[str, ...], list] = {}
         self.cells = budget // 8
+        self.whole: set[tuple[str, ...]] = set()  # chains read without an error
 
     def column(self, chain: tuple[str, ...]) -> Any:
         column = self.columns.get(chain)
@@ -55,6 +56,8 @@ class _Store:
             if len(self.values) * (len(self.columns) + 1) > self.cells:
                 return repeat(UNREAD)
             column = self.columns[chain] = _read(self.values, chain)
+            if UNREAD not in column:
+                self.whole.add(chain)
         return column
 
 
@@ -93,6 +96,19 @@ def forget(values: Any) -> None:
 
 def forget_all() -> None:
     _OWNED.clear()
+
+
+def whole(items: Any, chain: tuple[str, ...]) -> list | None:
+    """``[.[] | .a.b...]`` of an owned list, a copy of its column; None when the list is
+    not owned or the chain is an error on an item (the loop then runs)."""
+    store = _OWNED.get(id(items))
+    if store is None or store.values is not items:
+        return None
+    column = store.column(chain)
+    if chain not in store.whole:
+        return None
+    check()  # a copy at C's speed: one check of the clock
+    return column.copy()
 
 
 def zipped(items: Any, chains: tuple[tuple[str, ...], ...]) -> Iterator[tuple]:

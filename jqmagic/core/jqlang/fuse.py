@@ -50,7 +50,8 @@ def _remember(memo: dict, fn: Any, x: Any, *args: Any) -> Any:
 
 
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
-            "_zipped": columns.zipped, "_UNREAD": columns.UNREAD, "_remember": _remember,
+            "_zipped": columns.zipped, "_whole": columns.whole, "_UNREAD": columns.UNREAD,
+            "_remember": _remember,
             "_field_left": _field_on_the_left,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
             "_state": runtime.state, "_number_text": number_text}
@@ -106,6 +107,7 @@ class _Loop:
     header: str
     names: set[str] = field(default_factory=set)
     chains: dict[tuple[str, ...], str] = field(default_factory=dict)
+    reads: dict[str, tuple[str, ...]] = field(default_factory=dict)  # expression -> chain
 
     def read(self, value: str, names: list[str], plain: str, src: _Source) -> str:
         """``value.names...`` (whose own expression is ``plain``) from its column."""
@@ -114,7 +116,9 @@ class _Loop:
         column = self.chains.get(tuple(names))
         if column is None:
             column = self.chains[tuple(names)] = src.temp()
-        return f"({column} if {column} is not _UNREAD else {plain})"
+        read = f"({column} if {column} is not _UNREAD else {plain})"
+        self.reads[read] = tuple(names)
+        return read
 
     def zip_columns(self, lines: list[str]) -> None:
         if self.chains:
@@ -143,6 +147,13 @@ def fuse_array(node: tuple, scope: Any) -> Compiled:
     src.emit(1, "out = []")
     src.emit(1, "append = out.append")
     result, place = _stream(node[1], src, _Place(scope))
+    if place.loop is not None and src.lines[-1] == place.loop.header and \
+            result in place.loop.reads:  # [.[] | .a.b]: the column, when it is whole
+        whole = src.temp()
+        src.lines.insert(-1, f"    {whole} = _whole({place.loop.items}, "
+                             f"{place.loop.reads[result]!r})")
+        src.lines.insert(-1, f"    if {whole} is not None:")
+        src.lines.insert(-1, f"        return {whole}")
     src.emit(place.depth, f"append({result})")
     src.emit(1, "return out")
     return singular(src.function())
