@@ -124,8 +124,8 @@ _DATE_FIELD = {  # of the day, as :func:`_day` gives it
 _FIELD: dict[str, Callable[[int, Any], str]] = {**_CLOCK_FIELD, **_DATE_FIELD}
 _TEXT = {"%": "%", "n": "\n", "t": "\t"}
 _SHORTHANDS = {"T": "%H:%M:%S", "R": "%H:%M", "D": "%m/%d/%y", "F": "%Y-%m-%d"}
-_YEARS_1000_TO_9999 = range((datetime.date(1000, 1, 1).toordinal() - _EPOCH_DAY) * 86400,
-                            (datetime.date(9999, 12, 31).toordinal() - _EPOCH_DAY + 1) * 86400)
+_YEAR_1000 = (datetime.date(1000, 1, 1).toordinal() - _EPOCH_DAY) * 86400
+_YEAR_10000 = (datetime.date(9999, 12, 31).toordinal() - _EPOCH_DAY + 1) * 86400
 
 
 def _pieces(fmt: str) -> list:
@@ -168,27 +168,33 @@ def _renderer(fmt: str) -> Callable[[int], str]:
 
 
 def strftime(v: Any, fmt: Any) -> str:
-    seconds = None
-    if type(v) is int:  # gmtime, jv2tm, timegm and gmtime again give the same fields
-        if v not in _YEARS_1000_TO_9999:
+    if type(v) is int and _YEAR_1000 <= v < _YEAR_10000 and type(fmt) is str:
+        seconds = v  # gmtime, jv2tm, timegm and gmtime again give the same fields
+    else:
+        seconds = _seconds(v, fmt)
+    text = _renderer(fmt)(seconds)
+    if not text and fmt:
+        raise error("strftime/1: unknown system failure")
+    return text
+
+
+def _seconds(v: Any, fmt: Any) -> int:
+    """The seconds since the epoch ``strftime`` renders, its errors in jq's order."""
+    if type(v) is int:
+        if not _YEAR_1000 <= v < _YEAR_10000:
             raise NotMine("strftime of a year without four digits")
-        seconds = v
     elif type(v) is float:  # gmtime's seconds take the fraction: each step as jq takes it
         v = gmtime(v)
     elif type(v) is not list:
         raise error("strftime/1 requires parsed datetime inputs")
     if type(fmt) is not str:
         raise error("strftime/1 requires a string format")
-    render = _renderer(fmt)
-    if seconds is None:
-        fields = _fields(v, "strftime/1 requires parsed datetime inputs")
-        if not 1000 <= fields[0] <= 9999:
-            raise NotMine("strftime of a year without four digits")
-        seconds = _timegm(fields)
-    text = render(seconds)
-    if not text and fmt:
-        raise error("strftime/1: unknown system failure")
-    return text
+    if type(v) is int:
+        return v
+    fields = _fields(v, "strftime/1 requires parsed datetime inputs")
+    if not 1000 <= fields[0] <= 9999:
+        raise NotMine("strftime of a year without four digits")
+    return _timegm(fields)
 
 
 _ISO_FORMAT = "%Y-%m-%dT%H:%M:%SZ"

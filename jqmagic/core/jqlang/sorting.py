@@ -3,7 +3,10 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Iterator
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
@@ -11,7 +14,7 @@ from jqmagic.core.jqlang.compiled import Compiled, singular
 from jqmagic.core.jqlang.errors import JqError
 from jqmagic.core.jqlang.messages import cannot_iterate, type_error, type_error2
 from jqmagic.core.jqlang.numbers import MAX_EXACT
-from jqmagic.core.jqlang.runtime import check, chunked
+from jqmagic.core.jqlang.runtime import check, chunked, state
 from jqmagic.core.jqlang.table import Table
 
 BUILTINS = Table()
@@ -38,55 +41,104 @@ def _by_items(v: Any) -> list:
 
 def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
     """jq's ``map([f])`` as sort keys, one per item."""
-    return list(_each_key(f, items, e))
-
-
-def _each_key(f: Compiled, items: list, e: dict) -> Iterator[tuple]:
-    """The sort keys of :func:`_keys_of`, one at a time (a group keeps only the distinct
-    ones: a streamed group_by over millions of items holds no key per item)."""
-    if f.one:  # sort_key([y]) without building the list
-        one = f.one
-        return ((5, (sort_key(one(x, e)),)) for x in chunked(items))
+    if f.one:
+        return _one_keys(_values_of(f.one, items, e))
     g = f.gen
-    return (sort_key(list(g(x, e))) for x in chunked(items))
+    return [sort_key(list(g(x, e))) for x in chunked(items)]
+
+
+def _one_keys(values: list) -> list[tuple]:
+    """The sort keys of ``[x]`` for each value ``x``."""
+    return [(5, (sort_key(x),)) for x in chunked(values)]
+
+
+def _values_of(one: Callable, items: list, e: dict) -> list:
+    """``f`` of each item, for an ``f`` of exactly one value (``[f]`` without the list)."""
+    return list(map(one, chunked(items), repeat(e)))
+
+
+def _by_themselves(values: list) -> bool:
+    """Whether Python orders ``values`` as jq does: all strings (jq compares their UTF-8
+    bytes, which is code point order), or all numbers but NaN with every int exact."""
+    check()
+    kinds = set(map(type, values))
+    if kinds == {str}:
+        return True
+    if not kinds <= {int, float}:
+        return False
+    if float in kinds:
+        if any(x != x for x in values):  # NaN: jq puts it below every number
+            return False
+        state.floats_compared = True
+    ints = values if kinds == {int} else [x for x in values if type(x) is int]
+    return not ints or min(ints) >= -MAX_EXACT and max(ints) <= MAX_EXACT
+
+
+def _sort_by(v: Any, f: Compiled, e: dict) -> list:
+    """jq's ``sort_by``: stable; keys of strings or of numbers sorted as they are."""
+    items = _by_items(v)
+    if f.one:
+        values = _values_of(f.one, items, e)
+        if _by_themselves(values):
+            return [items[i] for i in sorted(range(len(items)), key=values.__getitem__)]
+        keys = _one_keys(values)
+    else:
+        keys = _keys_of(f, items, e)
+    return [x for _, x in sorted(zip(keys, items, strict=True), key=itemgetter(0))]
 
 
 def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
     """jq's ``group_by``: items by equal keys, in key order, each group in input order
-    (keys are hashable tuples: only the distinct ones are sorted)."""
+    (keys are hashable: only the distinct ones are sorted)."""
     items = _by_items(v)
     if f.one:
-        return _groups_of_one(items, f.one, e)
-    groups: dict[tuple, list] = {}
-    for key, item in zip(_each_key(f, items, e), items, strict=True):
-        group = groups.get(key)
+        keys = _values_of(f.one, items, e)
+        groups = _groups_of_text(items, keys)
+        if groups is not None:
+            return groups
+        keyed = zip(_one_keys(keys), items, strict=True)
+    else:
+        keyed = zip(_each_key(f.gen, items, e), items, strict=True)
+    by_key: dict[tuple, list] = {}
+    for key, item in keyed:
+        group = by_key.get(key)
         if group is None:
-            groups[key] = [item]
+            by_key[key] = [item]
         else:
             group.append(item)
-    return [groups[key] for key in sorted(groups)]
-
-
-def _groups_of_one(items: list, one: Callable, e: dict) -> list[list]:
-    """:func:`_groups` for a key of one value: while every key is a string, grouped by
-    the string itself (jq orders strings as Python does), else by its sort key."""
-    by_text: dict[str, list] = {}
-    by_key: dict[tuple, list] | None = None
-    for item in chunked(items):
-        key = one(item, e)
-        if by_key is None:
-            if type(key) is str:
-                group = by_text.get(key)
-                if group is None:
-                    by_text[key] = [item]
-                else:
-                    group.append(item)
-                continue
-            by_key = {(5, (sort_key(text),)): group for text, group in by_text.items()}
-        by_key.setdefault((5, (sort_key(key),)), []).append(item)
-    if by_key is None:
-        return [by_text[text] for text in sorted(by_text)]
     return [by_key[key] for key in sorted(by_key)]
+
+
+def _each_key(g: Callable, items: list, e: dict) -> Iterator[tuple]:
+    """The sort key of ``[f]`` of each item, one at a time (only the distinct ones are
+    kept: the lists ``f`` makes are not held for every item)."""
+    return (sort_key(list(g(x, e))) for x in chunked(items))
+
+
+def _groups_of_text(items: list, keys: list) -> list[list] | None:
+    """``group_by``'s groups when every key is a string (jq orders strings as Python
+    does), else None. Where each item is its key (``group_by(.)``), the strings are
+    counted: a group holds its string repeated."""
+    if keys == items:
+        try:
+            counts = Counter(chunked(keys))
+        except TypeError:  # arrays or objects
+            return None
+        check()
+        if all(type(key) is str for key in counts):  # so is every item: it equals a key
+            return [[key] * counts[key] for key in sorted(counts)]
+        return None
+    try:
+        distinct = set(chunked(keys))
+    except TypeError:
+        return None
+    check()
+    if not all(type(key) is str for key in distinct):
+        return None
+    groups: dict[str, list] = {key: [] for key in sorted(distinct)}
+    for key, item in zip(chunked(keys), items, strict=True):
+        groups[key].append(item)
+    return list(groups.values())
 
 
 def _minmax(items: list, keys: list, is_min: bool) -> Any:
@@ -110,15 +162,6 @@ def _max(v):
     return _minmax(items, _sort_keys(items), False)
 
 
-def _plain_kind(items: list) -> bool:
-    """All strings, or all integers jq holds exactly: Python's order is jq's."""
-    check()
-    kinds = set(map(type, items))
-    if kinds == {str}:
-        return True
-    return kinds == {int} and all(-MAX_EXACT <= x <= MAX_EXACT for x in items)
-
-
 def _sort_keys(items: list) -> list[tuple]:
     """Each item's sort key, the deadline checked as they are made."""
     return [sort_key(x) for x in chunked(items)]
@@ -126,23 +169,32 @@ def _sort_keys(items: list) -> list[tuple]:
 
 def _sorted_pairs(items: list) -> list[tuple]:
     """(key, item) pairs in jq's order (stable: equal keys keep input order)."""
-    return sorted(zip(_sort_keys(items), items, strict=True), key=lambda p: p[0])
+    return sorted(zip(_sort_keys(items), items, strict=True), key=itemgetter(0))
 
 
 @BUILTINS.unary("sort")
 def _sort(v):
     items = _array(v)
-    if _plain_kind(items):
+    if _by_themselves(items):
         return sorted(items)
     return [x for _, x in _sorted_pairs(items)]
 
 
 @BUILTINS.unary("unique")
 def _unique(v):
-    if _plain_kind(_array(v)):
-        return sorted(set(v))
+    items = _array(v)
+    try:
+        distinct = set(chunked(items))
+    except TypeError:  # arrays or objects
+        distinct = None
+    if distinct is not None:
+        if all(type(x) is str for x in distinct):
+            return sorted(distinct)  # so is every item: it equals one of them
+        if set(map(type, items)) == {int} and min(distinct) >= -MAX_EXACT and \
+                max(distinct) <= MAX_EXACT:
+            return sorted(distinct)  # ints only: a set keeps one of 1, 1.0 and true
     out, last = [], None
-    for key, x in _sorted_pairs(v):
+    for key, x in _sorted_pairs(items):
         if not out or key != last:
             out.append(x)
             last = key
@@ -153,8 +205,7 @@ def _by(name: str, pick: Callable[[Any, Compiled, dict], Any]) -> None:
     BUILTINS[(name, 1)] = lambda f: singular(lambda v, e: pick(v, f, e))
 
 
-_by("sort_by", lambda v, f, e: [x for _, x in sorted(
-    zip(_keys_of(f, _by_items(v), e), v, strict=True), key=lambda p: p[0])])
+_by("sort_by", _sort_by)
 _by("group_by", _groups)
 _by("unique_by", lambda v, f, e: [group[0] for group in _groups(v, f, e)])
 _by("min_by", lambda v, f, e: _minmax(_by_items(v), _keys_of(f, _by_items(v), e), True))
