@@ -57,14 +57,15 @@ def _values_of(one: Callable, items: list, e: dict) -> list:
     return list(map(one, chunked(items), repeat(e)))
 
 
-def _by_themselves(values: list) -> bool:
+def _by_themselves(values: list, floats: bool = True) -> bool:
     """Whether Python orders ``values`` as jq does: all strings (jq compares their UTF-8
-    bytes, which is code point order), or all numbers but NaN with every int exact."""
+    bytes, which is code point order), or all numbers but NaN with every int exact (ints
+    alone unless ``floats``: then equal values are alike, where 1 and 1.0 print apart)."""
     check()
     kinds = set(map(type, values))
     if kinds == {str}:
         return True
-    if not kinds <= {int, float}:
+    if not kinds <= ({int, float} if floats else {int}):
         return False
     if float in kinds:
         if any(x != x for x in values):  # NaN: jq puts it below every number
@@ -153,12 +154,16 @@ def _minmax(items: list, keys: list, is_min: bool) -> Any:
 @BUILTINS.unary("min")
 def _min(v):
     items = _array(v, "cannot be iterated over")
+    if items and _by_themselves(items, floats=False):
+        return min(items)
     return _minmax(items, _sort_keys(items), True)
 
 
 @BUILTINS.unary("max")
 def _max(v):
     items = _array(v, "cannot be iterated over")
+    if items and _by_themselves(items, floats=False):
+        return max(items)
     return _minmax(items, _sort_keys(items), False)
 
 
@@ -190,9 +195,8 @@ def _unique(v):
     if distinct is not None:
         if all(type(x) is str for x in distinct):
             return sorted(distinct)  # so is every item: it equals one of them
-        if set(map(type, items)) == {int} and min(distinct) >= -MAX_EXACT and \
-                max(distinct) <= MAX_EXACT:
-            return sorted(distinct)  # ints only: a set keeps one of 1, 1.0 and true
+        if _by_themselves(items, floats=False):
+            return sorted(distinct)  # not with floats or bools: a set keeps one of 1, 1.0, true
     out, last = [], None
     for key, x in _sorted_pairs(items):
         if not out or key != last:

@@ -75,6 +75,8 @@ def test_records_ordered_by_a_field_as_libjq(records, program):
     ("group_by(.)", '"abc"'),
     ("unique", "null"),
     ("sort_by(.)", "[9007199254740993, 1]"),
+    ("max", "[1, 1.0, 0]"), ("min", "[2, 1.0, 1]"), ("max", "[9007199254740993, 1]"),
+    ("[min, max]", "[]"), ("max", '["b", "a", "b"]'), ("unique", "[3, 1, 3]"),
 ])
 def test_edges_as_libjq(program, document):
     """Floats and ints that are equal keep their input order; a set would merge 1, 1.0 and
