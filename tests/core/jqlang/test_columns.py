@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from jqmagic.core.jqlang import JqError, columns, compile_subset, fuse, runtime
-from jqmagic.core.query import fastpath
+from jqmagic.core.query import doccache, fastpath
 from jqmagic.core.query.doccache import DocumentCache
 from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
 from tests.core.jqlang.oracle import _Texts, libjq
@@ -117,3 +117,20 @@ def test_a_memo_past_its_room_still_answers(monkeypatch):
     runtime.start(None)
     assert list(compile_subset('[.[] | ascii_downcase | startswith("w1")]').run(
         words, {})) == [[w.lower().startswith("w1") for w in words]]
+
+
+def test_the_lists_a_cached_object_holds_have_columns(tmp_path, monkeypatch):
+    monkeypatch.setattr(doccache, "COLUMNS_SHARE", 1)  # a small file: room for a column
+    path = tmp_path / "orders.json"
+    path.write_text(json.dumps({"orders": EVENTS * 400, "name": "x", "few": [1, 2]}))
+    cache = DocumentCache()
+    doc = cache.get(str(path), "json")
+    orders = doc.values[0]["orders"]
+    try:
+        assert id(orders) in columns._OWNED and id(doc.values[0]["few"]) not in columns._OWNED
+        runtime.start(None)
+        assert list(compile_subset("[.orders[] | .type] | length").run(doc.values[0], {})) \
+            == [len(orders)]
+        assert columns._OWNED[id(orders)].columns == {("type",): [e["type"] for e in orders]}
+    finally:
+        cache.clear()
