@@ -271,24 +271,37 @@ _ISO_MINUTES = {f"{h:02d}:{m:02d}:": (h * 60 + m) * 60 for h in range(24) for m 
 _ISO_SECONDS = {f"{s:02d}Z": s for s in range(60)}
 _ISO_DAYS: dict[str, int] = {}
 """'YYYY-MM-DDT' -> the second its day starts, for days fromdate has read (up to
-:data:`_ISO_DAYS_KEPT`); never 1969-12-31, whose last two seconds jq reads as mktime's
-failures."""
-_ISO_DAYS_KEPT = 4096
+:data:`_ISO_DAYS_KEPT`, about 90 years of them); never 1969-12-31, whose last two seconds
+jq reads as mktime's failures."""
+_ISO_DAYS_KEPT = 1 << 15
+_ISO_DAY = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T")
 
 
 def _from_iso(v: Any) -> int:
     """``fromdate``: 'YYYY-MM-DDTHH:MM:SSZ' of a day read before, by its three parts (each
-    a key of a table of the valid ones: no hour 24, no leap second); anything else, as
-    strptime reads it."""
+    a key of a table of the valid ones: no hour 24, no leap second)."""
     try:
         return _ISO_DAYS[v[:11]] + _ISO_MINUTES[v[11:17]] + _ISO_SECONDS[v[17:]]
     except (KeyError, TypeError):  # TypeError: not a string
-        fields, _, day = _parsed(v, _ISO_FORMAT)
-    start = (day.toordinal() - _EPOCH_DAY) * 86400
-    if len(v) == 20 and start != -86400:  # the date alone, nothing after it
-        if len(_ISO_DAYS) >= _ISO_DAYS_KEPT:
-            _ISO_DAYS.clear()
-        _ISO_DAYS[v[:11]] = start
+        return _from_iso_anew(v)
+
+
+def _from_iso_anew(v: Any) -> int:
+    """``fromdate`` of a date of a day not read before (kept from now on, when the date
+    is 'YYYY-MM-DDTHH:MM:SSZ' alone and Python's C reader takes its day), or of any other
+    input: as strptime reads it."""
+    if type(v) is str and len(v) == 20 and _ISO_DAY.match(v) and v[:11] != "1969-12-31T" \
+            and v[11:17] in _ISO_MINUTES and v[17:] in _ISO_SECONDS:
+        try:
+            start = (datetime.date.fromisoformat(v[:10]).toordinal() - _EPOCH_DAY) * 86400
+        except ValueError:  # a day the month lacks, year 0: strptime's steps decline
+            pass
+        else:
+            if len(_ISO_DAYS) >= _ISO_DAYS_KEPT:
+                _ISO_DAYS.clear()
+            _ISO_DAYS[v[:11]] = start
+            return start + _ISO_MINUTES[v[11:17]] + _ISO_SECONDS[v[17:]]
+    fields, _, day = _parsed(v, _ISO_FORMAT)
     return _mktime_of(day, fields)
 
 

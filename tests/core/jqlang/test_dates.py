@@ -8,6 +8,7 @@ import json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from jqmagic.core.jqlang import dates
 from tests.core.jqlang.oracle import fast, libjq
 
 _ISO_PARTS = st.tuples(st.integers(1000, 9999) | st.integers(0, 10000),
@@ -95,3 +96,14 @@ def test_formats_rendered_as_libjq(pieces, seconds):
     fmt = json.dumps("".join(pieces))
     _same_as_libjq(f"strftime({fmt})", seconds)
     _same_as_libjq(f"gmtime | strftime({fmt})", seconds)
+
+
+def test_days_kept_are_bounded(monkeypatch):
+    """Past its bound the table of days starts again, and dates read alike."""
+    monkeypatch.setattr(dates, "_ISO_DAYS_KEPT", 3)
+    wrapped = "[.[] | try fromdate catch .]"
+    document = json.dumps([f"2025-03-{day:02d}T0{day % 10}:00:0{day % 7}Z"
+                           for day in (*range(1, 9), *range(1, 9))])
+    got = fast(wrapped, document, compact=True)
+    assert got == libjq(wrapped, document, compact=True)
+    assert len(dates._ISO_DAYS) <= 3
