@@ -174,11 +174,16 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
     src.emit(1, "env = dict(e)")
     item, at = _stream(source, src, place)
     at = replace(at, scope=inner, env="env", locals=((key, "x"),))
-    src.emit(at.depth, f"x = env[{key!r}] = {item}")
+    binding = f"x = env[{key!r}] = {item}"
+    src.emit(at.depth, binding)
     _alias("x", item, at)
     addend = _sum_step(update, src, replace(at, input="acc"))
     if keyed is not None:
-        _write_keyed_update(keyed, update, src, replace(at, input="acc"))
+        _write_keyed_update(keyed, update, src, replace(at, input="acc"),
+                            f"{{**env, {key!r}: x}}")
+        if sum(len(re.findall(r"\benv\b", line)) for line in src.lines) == 3:
+            at_binding = src.lines.index("    " * at.depth + binding)  # only the fallback
+            src.lines[at_binding] = "    " * at.depth + f"x = {item}"  # reads $x: bound there
     elif addend is None:
         src.emit(at.depth, f"acc = {_expr(update, src, replace(at, input='acc'))}")
     else:  # acc + addend as raw doubles while both are numbers, then as jv.add
@@ -211,25 +216,30 @@ def _keyed_update(update: tuple) -> tuple | None:
     return update.op[:-1], target.key, update.value
 
 
-def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place) -> None:
+def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place,
+                        fallback_env: str) -> None:
     """``acc = acc | .[K] op= V``: in place on an object the reduction owns (copied once,
     on its first write); any other case is the closure's (jq's ``_modify``), as are the
-    errors. V is evaluated first, then K, as the closure does."""
+    errors (the closure given ``fallback_env``). V is evaluated first, then K, as the
+    closure does."""
     op, key_node, value_node = keyed
     fn = src.constant(jv.ARITHMETIC[op])
     whole = src.constant(compile_node(update, place.scope).gen)  # V one value: one output
     depth = place.depth
     src.lines.insert(0, "    owned = False")
-    src.emit(depth, f"y = {_expr(value_node, src, place)}")
+    y = _expr(value_node, src, place)
+    if not _exact_int(y):  # a literal is read where it is used
+        src.emit(depth, f"y = {y}")
+        y = "y"
     src.emit(depth, f"k = {_expr(key_node, src, place)}")
     src.emit(depth, "if type(k) is str and (type(acc) is dict or acc is None):")
     src.emit(depth + 1, "if not owned:")
     src.emit(depth + 2, "acc, owned = ({} if acc is None else dict(acc)), True")
-    new = _int_arithmetic(op, "acc.get(k)", "y", fn, src, True) if op in _INT_OPS else \
-        f"{fn}(acc.get(k), y)"
+    new = _int_arithmetic(op, "acc.get(k)", y, fn, src, True) if op in _INT_OPS else \
+        f"{fn}(acc.get(k), {y})"
     src.emit(depth + 1, f"acc[k] = {new}")
     src.emit(depth, "else:")
-    src.emit(depth + 1, f"acc, owned = next(iter({whole}(acc, {place.env}))), False")
+    src.emit(depth + 1, f"acc, owned = next(iter({whole}(acc, {fallback_env}))), False")
 
 
 def _sum_step(update: tuple, src: _Source, place: _Place) -> str | None:
