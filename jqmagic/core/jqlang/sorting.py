@@ -94,7 +94,7 @@ def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
     items = _by_items(v)
     if f.one:
         keys = _values_of(f.one, items, e)
-        groups = _groups_of_text(items, keys)
+        groups = _groups_by_themselves(items, keys)
         if groups is not None:
             return groups
         keyed = zip(_one_keys(keys), items, strict=True)
@@ -116,11 +116,11 @@ def _each_key(g: Callable, items: list, e: dict) -> Iterator[tuple]:
     return (sort_key(list(g(x, e))) for x in chunked(items))
 
 
-def _groups_of_text(items: list, keys: list) -> list[list] | None:
-    """``group_by``'s groups when every key is a string (jq orders strings as Python
-    does), else None. Where each item is its key (``group_by(.)``), the strings are
-    counted: a group holds its string repeated."""
-    if keys == items:
+def _groups_by_themselves(items: list, keys: list) -> list[list] | None:
+    """``group_by``'s groups when Python orders the keys as jq does (:func:`_by_themselves`;
+    its equality is jq's then too: 1 == 1.0), else None. Where each item is its key and a
+    string (``group_by(.)``), the strings are counted: a group holds its string repeated."""
+    if keys == items and keys and type(keys[0]) is str:
         try:
             counts = Counter(chunked(keys))
         except TypeError:  # arrays or objects
@@ -128,15 +128,9 @@ def _groups_of_text(items: list, keys: list) -> list[list] | None:
         check()
         if all(type(key) is str for key in counts):  # so is every item: it equals a key
             return [[key] * counts[key] for key in sorted(counts)]
+    if not _by_themselves(keys):
         return None
-    try:
-        distinct = set(chunked(keys))
-    except TypeError:
-        return None
-    check()
-    if not all(type(key) is str for key in distinct):
-        return None
-    groups: dict[str, list] = {key: [] for key in sorted(distinct)}
+    groups: dict[Any, list] = {key: [] for key in sorted(set(chunked(keys)))}
     for key, item in zip(chunked(keys), items, strict=True):
         groups[key].append(item)
     return list(groups.values())

@@ -70,6 +70,8 @@ def test_records_ordered_by_a_field_as_libjq(records, program):
     ("unique", "[1, true, 1.0, 0, false]"),
     ("unique", "[2, 1, 2, 1.0, 1]"),
     ("group_by(.)", "[1, true, 1.0, null, false, 0]"),
+    ("group_by(.)", "[1.0, 1, -0.0, 0, 2, 0.5]"), ("unique_by(.)", "[1.0, 1, -0.0, 0, 2]"),
+    ("group_by(.k)", '[{"k": 1.0, "n": 1}, {"k": 1, "n": 2}, {"k": -1, "n": 3}]'),
     ("group_by(.a)", '{"a": 1}'),
     ("sort_by(.a)", '{"a": 1}'),
     ("group_by(.)", '"abc"'),
