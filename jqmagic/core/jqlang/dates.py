@@ -107,19 +107,20 @@ _MKTIME_FAILURES = {-1: "invalid gmtime representation",
 
 
 _TWO = tuple(f"{i:02d}" for i in range(100))
-_CLOCK_FIELD = {  # of the second of the day (and the day, unread)
-    "H": lambda c, d: _TWO[c // 3600], "M": lambda c, d: _TWO[c // 60 % 60],
-    "S": lambda c, d: _TWO[c % 60], "p": lambda c, d: "AM" if c < 43200 else "PM",
-    "I": lambda c, d: _TWO[(c // 3600 + 11) % 12 + 1],
+_CLOCK_FIELD = {  # of the seconds since the epoch alone
+    "H": lambda s, d=None: _TWO[s % 86400 // 3600], "M": lambda s, d=None: _TWO[s % 3600 // 60],
+    "S": lambda s, d=None: _TWO[s % 60],
+    "p": lambda s, d=None: "AM" if s % 86400 < 43200 else "PM",
+    "I": lambda s, d=None: _TWO[(s % 86400 // 3600 + 11) % 12 + 1],
 }
 _DATE_FIELD = {  # of the day, as :func:`_day` gives it
-    "Y": lambda c, d: str(d[0]), "m": lambda c, d: _TWO[d[1] + 1],
-    "d": lambda c, d: _TWO[d[2]], "j": lambda c, d: f"{d[4] + 1:03d}",
-    "y": lambda c, d: _TWO[d[0] % 100], "e": lambda c, d: f"{d[2]:2d}",
-    "a": lambda c, d: _DAYS[d[3]][:3], "A": lambda c, d: _DAYS[d[3]],
-    "b": lambda c, d: _MONTHS[d[1]][:3], "h": lambda c, d: _MONTHS[d[1]][:3],
-    "B": lambda c, d: _MONTHS[d[1]], "u": lambda c, d: str(d[3] or 7),
-    "w": lambda c, d: str(d[3]),
+    "Y": lambda s, d: str(d[0]), "m": lambda s, d: _TWO[d[1] + 1],
+    "d": lambda s, d: _TWO[d[2]], "j": lambda s, d: f"{d[4] + 1:03d}",
+    "y": lambda s, d: _TWO[d[0] % 100], "e": lambda s, d: f"{d[2]:2d}",
+    "a": lambda s, d: _DAYS[d[3]][:3], "A": lambda s, d: _DAYS[d[3]],
+    "b": lambda s, d: _MONTHS[d[1]][:3], "h": lambda s, d: _MONTHS[d[1]][:3],
+    "B": lambda s, d: _MONTHS[d[1]], "u": lambda s, d: str(d[3] or 7),
+    "w": lambda s, d: str(d[3]),
 }
 _FIELD: dict[str, Callable[[int, Any], str]] = {**_CLOCK_FIELD, **_DATE_FIELD}
 _TEXT = {"%": "%", "n": "\n", "t": "\t"}
@@ -156,13 +157,11 @@ def _renderer(fmt: str) -> Callable[[int], str]:
     dated = any(p in _DATE_FIELD.values() for p in pieces)
     if len(pieces) == 1 and callable(pieces[0]):
         field = pieces[0]
-        if dated:
-            return lambda s: field(s % 86400, _day(s // 86400))
-        return lambda s: field(s % 86400, None)
+        return (lambda s: field(s, _day(s // 86400))) if dated else field
 
     def render(s: int) -> str:
-        clock, day = s % 86400, _day(s // 86400) if dated else None
-        return "".join([p if type(p) is str else p(clock, day) for p in pieces])
+        day = _day(s // 86400) if dated else None
+        return "".join([p if type(p) is str else p(s, day) for p in pieces])
 
     return render
 
