@@ -17,6 +17,7 @@ is raised where and when jq raises it.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator
 from itertools import repeat
 from typing import Any
@@ -55,10 +56,21 @@ class _Store:
         if column is None:
             if len(self.values) * (len(self.columns) + 1) > self.cells:
                 return repeat(UNREAD)
-            column = self.columns[chain] = _read(self.values, chain)
+            prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
+            column = self.columns[chain] = _read(self.values, chain) if prefix is None \
+                else _read(prefix, chain[1:])
             if UNREAD not in column:
                 self.whole.add(chain)
         return column
+
+    def prepare(self, chains: tuple[tuple[str, ...], ...]) -> None:
+        """Build first the column of a name two new chains start with (``.payload.size``
+        and ``.payload.number`` then walk the events once, not twice)."""
+        starts = Counter(chain[0] for chain in chains if len(chain) > 1 and
+                         chain not in self.columns and chain[:1] not in self.columns)
+        for name, new in starts.items():
+            if new > 1:
+                self.column((name,))
 
 
 def _read(values: list, chain: tuple[str, ...]) -> list:
@@ -116,5 +128,6 @@ def zipped(items: Any, chains: tuple[tuple[str, ...], ...]) -> Iterator[tuple]:
     columns of an owned list, else UNREAD for each chain (the loop reads them)."""
     store = _OWNED.get(id(items))
     if store is not None and store.values is items:
+        store.prepare(chains)
         return zip(chunked(items), *[store.column(chain) for chain in chains], strict=False)
     return zip(iterate(items), *[repeat(UNREAD) for _ in chains], strict=False)

@@ -134,3 +134,17 @@ def test_the_lists_a_cached_object_holds_have_columns(tmp_path, monkeypatch):
         assert columns._OWNED[id(orders)].columns == {("type",): [e["type"] for e in orders]}
     finally:
         cache.clear()
+
+
+def test_chains_that_start_alike_are_read_through_their_first_name():
+    rows = [{"p": {"a": 1, "b": "x"}}, {"p": None}, {"q": 3}] * 400
+    columns.own(rows, 1 << 30)
+    try:
+        runtime.start(None)
+        program = compile_subset("[.[] | {a: .p.a, b: .p.b}]")
+        assert list(program.run(rows, {})) == [
+            [{"a": 1, "b": "x"}, {"a": None, "b": None}, {"a": None, "b": None}] * 400]
+        store = columns._OWNED[id(rows)]
+        assert set(store.columns) == {("p",), ("p", "a"), ("p", "b")}  # .p read once
+    finally:
+        columns.forget(rows)
