@@ -29,6 +29,10 @@ def singular(fn: One) -> Compiled:
     return Compiled(gen=lambda v, e: (fn(v, e),), opt=fn, one=fn)
 
 
+IDENTITY = singular(lambda v, e: v)
+"""``.``, one for every program (a builtin may take ``f is IDENTITY`` for the input itself)."""
+
+
 def optional(fn: One) -> Compiled:
     """An expression with zero or one output (``fn`` returns NOTHING for none)."""
 

@@ -7,7 +7,7 @@ from collections import deque
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.compiled import NOTHING, Compiled, many, optional, singular
+from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.fuse import fuse_array, fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
@@ -27,7 +27,7 @@ FORMS = {
 
 
 def _dot(node, bound):
-    return singular(lambda v, e: v)
+    return IDENTITY
 
 
 def _literal(node, bound):

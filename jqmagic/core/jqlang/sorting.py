@@ -10,7 +10,7 @@ from operator import itemgetter
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.compiled import Compiled, singular
+from jqmagic.core.jqlang.compiled import IDENTITY, Compiled, singular
 from jqmagic.core.jqlang.errors import JqError
 from jqmagic.core.jqlang.messages import cannot_iterate, type_error, type_error2
 from jqmagic.core.jqlang.numbers import MAX_EXACT
@@ -42,7 +42,7 @@ def _by_items(v: Any) -> list:
 def _keys_of(f: Compiled, items: list, e: dict) -> list[tuple]:
     """jq's ``map([f])`` as sort keys, one per item."""
     if f.one:
-        return _one_keys(_values_of(f.one, items, e))
+        return _one_keys(_values_of(f, items, e))
     g = f.gen
     return [sort_key(list(g(x, e))) for x in chunked(items)]
 
@@ -52,9 +52,11 @@ def _one_keys(values: list) -> list[tuple]:
     return [(5, (sort_key(x),)) for x in chunked(values)]
 
 
-def _values_of(one: Callable, items: list, e: dict) -> list:
+def _values_of(f: Compiled, items: list, e: dict) -> list:
     """``f`` of each item, for an ``f`` of exactly one value (``[f]`` without the list)."""
-    return list(map(one, chunked(items), repeat(e)))
+    if f is IDENTITY:
+        return items
+    return list(map(f.one, chunked(items), repeat(e)))
 
 
 def _by_themselves(values: list, floats: bool = True) -> bool:
@@ -79,7 +81,7 @@ def _sort_by(v: Any, f: Compiled, e: dict) -> list:
     """jq's ``sort_by``: stable; keys of strings or of numbers sorted as they are."""
     items = _by_items(v)
     if f.one:
-        values = _values_of(f.one, items, e)
+        values = _values_of(f, items, e)
         if _by_themselves(values):
             return [items[i] for i in sorted(range(len(items)), key=values.__getitem__)]
         keys = _one_keys(values)
@@ -93,7 +95,7 @@ def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
     (keys are hashable: only the distinct ones are sorted)."""
     items = _by_items(v)
     if f.one:
-        keys = _values_of(f.one, items, e)
+        keys = _values_of(f, items, e)
         groups = _groups_by_themselves(items, keys)
         if groups is not None:
             return groups
