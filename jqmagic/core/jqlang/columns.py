@@ -18,7 +18,8 @@ is raised where and when jq raises it.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from functools import cache
 from itertools import repeat
 from typing import Any
 
@@ -43,13 +44,22 @@ MIN_ITEMS = 1024
 class _Store:
     """One owned list and its columns, within a budget of bytes (8 a cell)."""
 
-    __slots__ = ("values", "columns", "cells", "whole")
+    __slots__ = ("values", "columns", "cells", "whole", "asked")
 
     def __init__(self, values: list, budget: int) -> None:
         self.values = values
         self.columns: dict[tuple[str, ...], list] = {}
         self.cells = budget // 8
         self.whole: set[tuple[str, ...]] = set()  # chains read without an error
+        self.asked: set[tuple[str, ...]] = set()  # chains a loop read on some items
+
+    def column_asked_again(self, chain: tuple[str, ...]) -> Any:
+        """The column of a chain a loop reads on some items only (under a ``select``):
+        built the second time one asks (a first question reads those items alone)."""
+        if chain in self.columns or chain in self.asked:
+            return self.column(chain)
+        self.asked.add(chain)
+        return repeat(UNREAD)
 
     def column(self, chain: tuple[str, ...]) -> Any:
         column = self.columns.get(chain)
@@ -74,19 +84,24 @@ class _Store:
 
 
 def _read(values: list, chain: tuple[str, ...]) -> list:
-    """``.a.b...`` of each value: an object's member, null of null, else UNREAD (two
-    names at a time: each pass over 100k scattered objects costs a list)."""
-    column = values
-    for at in range(0, len(chain) - 1, 2):
-        a, b = chain[at:at + 2]
-        column = [(w.get(b) if type(w := v.get(a)) is dict else None if w is None else UNREAD)
-                  if type(v) is dict else None if v is None else UNREAD
-                  for v in chunked(column)]
-    if len(chain) % 2:
-        name = chain[-1]
-        column = [v.get(name) if type(v) is dict else None if v is None else UNREAD
-                  for v in chunked(column)]
-    return column
+    """``.a.b...`` of each value (an object's member, null of null, else UNREAD), in one
+    pass: each pass over 100k scattered objects costs as much as the reads."""
+    return _reader(len(chain))(chunked(values), *chain)
+
+
+@cache
+def _reader(length: int) -> Callable[..., list]:
+    """The comprehension reading a chain of ``length`` names, written out once."""
+    value = "v"
+    for at in range(length):
+        held = f"w{at}"
+        value = f"({held}.get(n{at}) if type({held} := {value}) is dict else None " \
+                f"if {held} is None else UNREAD)"
+    names = ", ".join(f"n{at}" for at in range(length))
+    text = f"def read(values, {names}):\n    return [{value} for v in values]\n"
+    scope = {"UNREAD": UNREAD}
+    exec(compile(text, "<jq column>", "exec"), scope)  # noqa: S102 - our own text
+    return scope["read"]
 
 
 _OWNED: dict[int, _Store] = {}
@@ -123,11 +138,15 @@ def whole(items: Any, chain: tuple[str, ...]) -> list | None:
     return column.copy()
 
 
-def zipped(items: Any, chains: tuple[tuple[str, ...], ...]) -> Iterator[tuple]:
+def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
+           some: tuple[tuple[str, ...], ...] = ()) -> Iterator[tuple]:
     """``(item, chain values...)`` for each item jq's ``.[]`` gives of ``items``: from the
-    columns of an owned list, else UNREAD for each chain (the loop reads them)."""
+    columns of an owned list, else UNREAD for each chain (the loop reads them). The
+    chains in ``some`` are read on some items only (see :meth:`_Store.column_asked_again`)."""
     store = _OWNED.get(id(items))
     if store is not None and store.values is items:
-        store.prepare(chains)
-        return zip(chunked(items), *[store.column(chain) for chain in chains], strict=False)
+        store.prepare(tuple(chain for chain in chains if chain not in some))
+        return zip(chunked(items), *[
+            store.column_asked_again(chain) if chain in some else store.column(chain)
+            for chain in chains], strict=False)
     return zip(iterate(items), *[repeat(UNREAD) for _ in chains], strict=False)

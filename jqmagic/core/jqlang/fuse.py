@@ -108,11 +108,16 @@ class _Loop:
     names: set[str] = field(default_factory=set)
     chains: dict[tuple[str, ...], str] = field(default_factory=dict)
     reads: dict[str, tuple[str, ...]] = field(default_factory=dict)  # expression -> chain
+    every_item: set[tuple[str, ...]] = field(default_factory=set)  # read for each item
 
-    def read(self, value: str, names: list[str], plain: str, src: _Source) -> str:
-        """``value.names...`` (whose own expression is ``plain``) from its column."""
+    def read(self, value: str, names: list[str], plain: str, src: _Source,
+             depth: int) -> str:
+        """``value.names...`` (whose own expression is ``plain``) from its column; one read
+        deeper than the loop's body (under a ``select``) is read on some items only."""
         if not names or value != self.item and value not in self.names:
             return plain
+        if depth == 2:
+            self.every_item.add(tuple(names))
         column = self.chains.get(tuple(names))
         if column is None:
             column = self.chains[tuple(names)] = src.temp()
@@ -124,8 +129,9 @@ class _Loop:
         if self.chains:
             at = lines.index(self.header)
             indent = self.header[:len(self.header) - len(self.header.lstrip())]
+            some = tuple(chain for chain in self.chains if chain not in self.every_item)
             lines[at] = f"{indent}for {', '.join([self.item, *self.chains.values()])} in " \
-                        f"_zipped({self.items}, {tuple(self.chains)!r}):"
+                        f"_zipped({self.items}, {tuple(self.chains)!r}, {some!r}):"
 
 
 @dataclass(frozen=True)
@@ -399,7 +405,8 @@ def _read_chain(value: str, names: list[str], src: _Source, place: _Place,
     """``value.a.b...``: from its column when ``value`` is the item of a loop that has
     them, else :func:`_fields`."""
     plain = _fields(value, names, other)
-    return plain if place.loop is None else place.loop.read(value, names, plain, src)
+    return plain if place.loop is None else \
+        place.loop.read(value, names, plain, src, place.depth)
 
 
 def _fields(value: str, names: list[str], other: str = "_field") -> str:

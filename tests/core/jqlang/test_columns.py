@@ -148,3 +148,19 @@ def test_chains_that_start_alike_are_read_through_their_first_name():
         assert set(store.columns) == {("p",), ("p", "a"), ("p", "b")}  # .p read once
     finally:
         columns.forget(rows)
+
+
+def test_a_chain_read_on_some_items_gets_its_column_when_asked_again():
+    rows = [{"kind": "Service", "spec": {"ports": [1]}}, {"kind": "Pod"}] * 600
+    columns.own(rows, 1 << 30)
+    try:
+        runtime.start(None)
+        program = compile_subset('[.[] | select(.kind == "Service") | .spec.ports[]] | add')
+        store = columns._OWNED[id(rows)]
+        assert list(program.run(rows, {})) == [600]
+        assert set(store.columns) == {("kind",)}  # the first question read 600 items
+        assert list(program.run(rows, {})) == [600]
+        assert set(store.columns) == {("kind",), ("spec", "ports")}
+        assert list(program.run(rows, {})) == [600]
+    finally:
+        columns.forget(rows)
