@@ -338,13 +338,15 @@ def test_the_command_line_s_worker_is_confined_and_dies_with_it(tmp_path):
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         worker = None
-        for _ in range(400):  # until the worker has confined itself (at its start)
-            worker = next(iter(_children(caller.pid)), None)
-            if worker and _status(worker).get("NoNewPrivs") == "1":
+        confined = {}
+        for _ in range(400):  # until the worker has confined itself (at its start: no new
+            worker = next(iter(_children(caller.pid)), None)  # privileges, then the filter)
+            confined = _status(worker) if worker else {}
+            if confined.get("NoNewPrivs") == "1" and confined.get("Seccomp") == "2":
                 break
             time.sleep(0.05)
         assert worker, "no worker started"
-        assert _status(worker)["Seccomp"] == "2"  # a filter on
+        assert confined.get("Seccomp") == "2"  # a filter on
         time.sleep(1.0)  # well into the match
         assert _status(worker)["State"].startswith("R")
         caller.kill()
