@@ -139,14 +139,18 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
         with handle or open(sources.open_file(path), "rb") as handle:
             data = handle.read()
         learnt = _facts_beside(data)
+        newlines = -1
         try:
             body = data[3:] if data.startswith(BOM) else data
-            values = json_lines(body) if fmt == "jsonl" else [parse_one(body)]
+            if fmt == "jsonl":
+                values, newlines = json_lines(body)
+            else:
+                values = [parse_one(body)]
         finally:  # lines are many inputs: their facts are waited for when first needed
             literals = _Pending(learnt) if fmt == "jsonl" else learnt()
         literals = _WrittenBack(literals, values, path, len(data), fmt == "json")
         return Document(values, literals, len(data), line_ended=data[-1:].isspace(),
-                        one_per_line=fmt == "jsonl" and data.count(b"\n") == len(values))
+                        one_per_line=newlines == len(values))
     text = sources.read_text(path)
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))
@@ -162,33 +166,39 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
     return Document(values, literals, len(converted.data))
 
 
-BLOCK = 16 << 20
-
-
-def json_lines(data: bytes) -> list[Any]:
-    """The values of a JSON Lines text (see :func:`json_line_batches`)."""
-    values: list[Any] = []
+def json_lines(data: bytes) -> tuple[list[Any], int]:
+    """The values of a JSON Lines text held whole (as :func:`json_line_batches` reads
+    them), and how many newlines it has. Its lines are split at once: a copy of the text
+    for a moment, where blocks cost two more."""
     with gc_paused():
-        for batch in json_line_batches(data[at:at + BLOCK] for at in range(0, len(data), BLOCK)):
-            values.extend(batch)
+        lines = data.split(b"\n")
+        last = lines.pop()
+        newlines = len(lines)
+        values = _values(lines)
+        del lines
+        values.extend(_careful([last]))
     if len(data) >= FREEZE_BYTES:
         gc.freeze()
-    return values
+    return values, newlines
 
 
 def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:
     """The values of a JSON Lines text given in blocks, a list per block: one value per
     non-blank line (a line orjson refuses, or a value over several lines, is NotMine:
     libjq reads the file)."""
-    loads, rest = orjson.loads, b""
+    rest = b""
     for block in blocks:
         lines = (rest + block).split(b"\n")
         rest = lines.pop()
-        try:
-            yield list(map(loads, lines))
-        except orjson.JSONDecodeError:  # blank lines, or one orjson refuses
-            yield _careful(lines)
+        yield _values(lines)
     yield _careful([rest])
+
+
+def _values(lines: list[bytes]) -> list[Any]:
+    try:
+        return list(map(orjson.loads, lines))
+    except orjson.JSONDecodeError:  # blank lines, or one orjson refuses
+        return _careful(lines)
 
 
 def _careful(lines: list[bytes]) -> list[Any]:

@@ -198,7 +198,7 @@ def _inputs(request: QueryRequest, bound: inputbind.Bound | None,
     else:
         doc = _inline(source)
         literals.append(doc.literals)
-        streams = [(None, iter(doc.values))]
+        streams = [(None, doc.values)]
     if request.run.slurp and source.kind != "null":  # -n -s: the input is null
         streams = [(None, iter([[v for _, stream in streams for v in stream]]))]
     return streams, _AllLiterals(literals)
