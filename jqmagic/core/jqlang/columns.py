@@ -9,7 +9,7 @@ string) holds :data:`UNREAD`, and the loop evaluates the chain itself there, so 
 is raised where and when jq raises it.
 
 >>> rows = [{"a": {"b": 1}}, None, "text"] * 1000
->>> own(rows, budget=1 << 20)
+>>> own(rows, budget=1 << 20, fresh=False)
 >>> [b for _, b in zipped(rows, (("a", "b"),))][:3]
 [1, None, <unread>]
 >>> forget(rows)
@@ -44,14 +44,15 @@ MIN_ITEMS = 1024
 class _Store:
     """One owned list and its columns, within a budget of bytes (8 a cell)."""
 
-    __slots__ = ("values", "columns", "cells", "whole", "asked")
+    __slots__ = ("values", "columns", "cells", "whole", "asked", "fresh")
 
-    def __init__(self, values: list, budget: int) -> None:
+    def __init__(self, values: list, budget: int, fresh: bool) -> None:
         self.values = values
         self.columns: dict[tuple[str, ...], list] = {}
         self.cells = budget // 8
         self.whole: set[tuple[str, ...]] = set()  # chains read without an error
         self.asked: set[tuple[str, ...]] = set()  # chains a loop read on some items
+        self.fresh = fresh  # just parsed: the question that parsed it builds no column
 
     def column_asked_again(self, chain: tuple[str, ...]) -> Any:
         """The column of a chain a loop reads on some items only (under a ``select``):
@@ -107,11 +108,13 @@ def _reader(length: int) -> Callable[..., list]:
 _OWNED: dict[int, _Store] = {}
 
 
-def own(values: Any, budget: int) -> None:
+def own(values: Any, budget: int, fresh: bool = True) -> None:
     """Keep columns for ``values`` (a list the caller holds unchanged until it calls
-    :func:`forget`), in at most ``budget`` bytes."""
+    :func:`forget`), in at most ``budget`` bytes; ``fresh``: the values were just parsed
+    for a question, whose loops read them as they are (a column costs a pass over
+    scattered objects: it pays when a later question reads it again)."""
     if type(values) is list and len(values) >= MIN_ITEMS:
-        _OWNED[id(values)] = _Store(values, budget)
+        _OWNED[id(values)] = _Store(values, budget, fresh)
 
 
 def forget(values: Any) -> None:
@@ -145,6 +148,8 @@ def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
     chains in ``some`` are read on some items only (see :meth:`_Store.column_asked_again`)."""
     store = _OWNED.get(id(items))
     if store is not None and store.values is items:
+        if store.fresh:  # the question that parsed it: its answer first, columns later
+            store.fresh, some = False, chains
         store.prepare(tuple(chain for chain in chains if chain not in some))
         return zip(chunked(items), *[
             store.column_asked_again(chain) if chain in some else store.column(chain)

@@ -104,7 +104,7 @@ class _Loop:
 
     items: str
     item: str
-    header: str
+    optional: bool  # X[]?: nothing when the items are neither an array nor an object
     names: set[str] = field(default_factory=set)
     chains: dict[tuple[str, ...], str] = field(default_factory=dict)
     reads: dict[str, tuple[str, ...]] = field(default_factory=dict)  # expression -> chain
@@ -125,13 +125,22 @@ class _Loop:
         self.reads[read] = tuple(names)
         return read
 
+    @property
+    def header(self) -> str:
+        return self._header(self.item, f"_iterate({self.items})")
+
+    def _header(self, names: str, source: str) -> str:
+        if self.optional:
+            source = f"({source} if type({self.items}) is list or type({self.items}) is " \
+                     "dict else ())"
+        return f"    for {names} in {source}:"
+
     def zip_columns(self, lines: list[str]) -> None:
         if self.chains:
-            at = lines.index(self.header)
-            indent = self.header[:len(self.header) - len(self.header.lstrip())]
             some = tuple(chain for chain in self.chains if chain not in self.every_item)
-            lines[at] = f"{indent}for {', '.join([self.item, *self.chains.values()])} in " \
-                        f"_zipped({self.items}, {tuple(self.chains)!r}, {some!r}):"
+            lines[lines.index(self.header)] = self._header(
+                ", ".join([self.item, *self.chains.values()]),
+                f"_zipped({self.items}, {tuple(self.chains)!r}, {some!r})")
 
 
 @dataclass(frozen=True)
@@ -279,11 +288,7 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
         if place.loop is not None or place.depth != 1:
             src.emit(place.depth, f"for {item} in _iterate({items}):")
             return item, replace(place, depth=place.depth + 1)
-        items = _named(items, src, place)
-        loop = _Loop(items, item, f"    for {item} in _iterate({items}):")
-        src.loops.append(loop)
-        src.lines.append(loop.header)
-        return item, replace(place, depth=2, loop=loop)
+        return _open_loop(_named(items, src, place), item, False, src, place)
     if kind == "field":
         one = _expr(node, src, place, fallback=False)
         if one is not None:
@@ -331,10 +336,23 @@ def _try_iterate(target: tuple, src: _Source, place: _Place) -> tuple[str, _Plac
     """``X[]?`` on a plain ``X``: nothing when ``X`` is not an array or an object (the
     only error iterating can give)."""
     value, item = src.temp(), src.temp()
+    if place.loop is None and place.depth == 1:
+        src.emit(1, f"{value} = {_expr(target, src, place)}")
+        return _open_loop(value, item, True, src, place)
     src.emit(place.depth, f"for {item} in (_iterate({value}) if type({value} := "
                           f"{_expr(target, src, place)}) is list or type({value}) is dict "
                           "else ()):")
     return item, replace(place, depth=place.depth + 1)
+
+
+def _open_loop(items: str, item: str, optional: bool, src: _Source,
+               place: _Place) -> tuple[str, _Place]:
+    """The function's outermost loop, over the value named ``items``: its chains may
+    come from columns (see :class:`_Loop`)."""
+    loop = _Loop(items, item, optional)
+    src.loops.append(loop)
+    src.lines.append(loop.header)
+    return item, replace(place, depth=2, loop=loop)
 
 
 def _closure_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:

@@ -8,6 +8,7 @@ import json
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from jqmagic.core.jqlang import JqError, columns, compile_subset, fuse, runtime
 from jqmagic.core.query import doccache, fastpath
@@ -19,29 +20,51 @@ from tests.core.jqlang.test_properties import documents
 
 
 def _answer(program: str, value, with_columns: bool) -> str | None:
-    """The fast path's text for ``program`` over the Python ``value`` (its list owned, so
-    its loops read columns, when ``with_columns``); None when it declines."""
+    """The fast path's text for ``program`` over the Python ``value`` (its lists owned,
+    with room for every column, so that its loops read them when ``with_columns``: the
+    second time it is asked); None when it declines."""
     fastpath._VALUES.clear()
     columns.forget_all()
-    saved = columns.MIN_ITEMS
+    saved, own = columns.MIN_ITEMS, columns.own
     columns.MIN_ITEMS = 0 if with_columns else 1 << 62
+    columns.own = lambda values, budget, fresh=True: own(values, 1 << 30, fresh)
     try:
         request = QueryRequest(program, SourceSpec("value", value, {}),
                                RunSpec(timeout=20, cache=False), args={"x": 1},
                                layout={"indent": 0, "compact": True, "sort_keys": False,
                                        "tab": False})
-        sink = _Texts()
-        return "\n".join(sink.texts) if fastpath.answer(request, sink) else None
+        answers = []
+        for _ in range(2 if with_columns else 1):  # the question that parsed it reads items
+            sink = _Texts()
+            answers.append("\n".join(sink.texts) if fastpath.answer(request, sink) else None)
+        return answers[-1]
     finally:
-        columns.MIN_ITEMS = saved
+        columns.MIN_ITEMS, columns.own = saved, own
         fastpath._VALUES.clear()
         columns.forget_all()
+
+
+_fields = st.dictionaries(st.sampled_from(["a", "b", "c"]), st.one_of(
+    st.none(), st.booleans(), st.integers(-3, 3), st.sampled_from(["s", "1", "Zo"]),
+    st.lists(st.integers(0, 2), max_size=2)), max_size=3)
+rows = st.lists(st.one_of(
+    st.dictionaries(st.sampled_from(["a", "b", "c"]), st.one_of(_fields, st.integers(0, 3),
+                                                                st.none()), max_size=3),
+    st.none(), st.just("s"), st.just(1)), max_size=12)
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=programs, document=documents)
 def test_loops_over_columns_answer_as_loops_over_items(program, document):
     value = json.loads(document)
+    assert _answer(program, value, True) == _answer(program, value, False)
+
+
+@settings(max_examples=600, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=programs, value=rows)
+def test_loops_over_columns_of_rows_answer_as_loops_over_items(program, value):
+    """Lists of objects, of objects in them, and of nulls and scalars among them (where a
+    chain is an error): the shapes whose loops read columns."""
     assert _answer(program, value, True) == _answer(program, value, False)
 
 
@@ -74,7 +97,7 @@ def test_columns_answer_as_libjq(program):
 def test_an_item_whose_chain_fails_raises_the_loops_error(program):
     message = 'Cannot index string with string ("login")'  # jq 1.8.2's words
     rows = EVENTS * 400 + [{"actor": "text", "n": 9}] + EVENTS
-    columns.own(rows, 1 << 30)
+    columns.own(rows, 1 << 30, fresh=False)
     try:
         runtime.start(None)
         with pytest.raises(JqError) as raised:
@@ -87,7 +110,7 @@ def test_an_item_whose_chain_fails_raises_the_loops_error(program):
 
 def test_columns_stay_within_their_budget_and_leave_with_the_list():
     rows = EVENTS * 400
-    columns.own(rows, budget=8 * len(rows) * 2)  # room for two columns
+    columns.own(rows, budget=8 * len(rows) * 2, fresh=False)  # room for two columns
     try:
         runtime.start(None)
         for program, expected in [
@@ -138,7 +161,7 @@ def test_the_lists_a_cached_object_holds_have_columns(tmp_path, monkeypatch):
 
 def test_chains_that_start_alike_are_read_through_their_first_name():
     rows = [{"p": {"a": 1, "b": "x"}}, {"p": None}, {"q": 3}] * 400
-    columns.own(rows, 1 << 30)
+    columns.own(rows, 1 << 30, fresh=False)
     try:
         runtime.start(None)
         program = compile_subset("[.[] | {a: .p.a, b: .p.b}]")
@@ -152,7 +175,7 @@ def test_chains_that_start_alike_are_read_through_their_first_name():
 
 def test_a_chain_read_on_some_items_gets_its_column_when_asked_again():
     rows = [{"kind": "Service", "spec": {"ports": [1]}}, {"kind": "Pod"}] * 600
-    columns.own(rows, 1 << 30)
+    columns.own(rows, 1 << 30, fresh=False)
     try:
         runtime.start(None)
         program = compile_subset('[.[] | select(.kind == "Service") | .spec.ports[]] | add')
