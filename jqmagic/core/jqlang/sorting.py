@@ -130,12 +130,37 @@ def _groups_by_themselves(items: list, keys: list) -> list[list] | None:
         check()
         if all(type(key) is str for key in counts):  # so is every item: it equals a key
             return [[key] * counts[key] for key in sorted(counts)]
-    if not _by_themselves(keys):
+    if _by_themselves(keys):
+        order = None
+    elif _scalars_apart(keys):  # strings with nulls among them (an optional field)...
+        order = _scalar_order
+    else:
         return None
-    groups: dict[Any, list] = {key: [] for key in sorted(set(chunked(keys)))}
+    groups: dict[Any, list] = {key: [] for key in sorted(set(chunked(keys)), key=order)}
     for key, item in zip(chunked(keys), items, strict=True):
         groups[key].append(item)
     return list(groups.values())
+
+
+_NONE = type(None)
+
+
+def _scalars_apart(keys: list) -> bool:
+    """Whether ``keys`` are scalars a dict keeps apart as jq's equality does and
+    :func:`_scalar_order` orders as jq: nulls, strings and numbers Python orders as jq
+    (no booleans: true == 1), or nulls, booleans and strings."""
+    kinds = set(map(type, keys))
+    if kinds <= {_NONE, bool, str}:
+        return True
+    numbers = kinds - {_NONE, str}
+    return numbers <= {int, float} and _by_themselves([k for k in keys if type(k) in numbers])
+
+
+def _scalar_order(key: Any) -> tuple:
+    """jq's order of scalars: null < false < true < numbers < strings."""
+    kind = type(key)
+    rank = 0 if key is None else (1 + key) if kind is bool else 4 if kind is str else 3
+    return rank, key
 
 
 def _minmax(items: list, keys: list, is_min: bool) -> Any:

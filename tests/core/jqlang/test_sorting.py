@@ -25,7 +25,8 @@ OTHERS = LONG | st.sampled_from(["null", "true", "false", "[]", "[1]", '["a"]', 
                                  '{"a":1}'])
 ONE_KIND = st.sampled_from([STRINGS, NUMBERS]).flatmap(lambda kind: st.lists(kind, max_size=8))
 MIXED = st.lists(STRINGS | NUMBERS | OTHERS, max_size=8)
-ITEMS = ONE_KIND | MIXED
+SCALARS = st.sampled_from(["null", "true", "false"])  # with strings: an optional field's keys
+ITEMS = ONE_KIND | MIXED | st.lists(STRINGS | NUMBERS | SCALARS, max_size=8)
 
 PROGRAMS = ["sort", "unique", "group_by(.)", "unique_by(.)", "sort_by(.)", "group_by(tostring)",
             "unique_by(tostring)", "sort_by(tostring)", "min", "max", "min_by(.)", "max_by(.)",
@@ -50,7 +51,8 @@ def test_items_ordered_as_libjq(items, program):
     event("answered" if _same_as_libjq(program, "[" + ",".join(items) + "]") else "declined")
 
 
-RECORDS = st.lists(st.tuples(STRINGS | NUMBERS | OTHERS, NUMBERS), max_size=8)
+RECORDS = st.lists(st.tuples(STRINGS | NUMBERS | OTHERS, NUMBERS), max_size=8) | \
+    st.lists(st.tuples(STRINGS | SCALARS, NUMBERS), max_size=8)
 RECORDS_OF_ONE_KIND = st.sampled_from([STRINGS, NUMBERS]).flatmap(
     lambda kind: st.lists(st.tuples(kind, st.integers(-5, 5).map(str)), max_size=8))
 
