@@ -3,14 +3,17 @@
 Over a cached JSON Lines log every question walks the same 100k objects, and most of its
 time goes to fetching ``.actor.login`` out of objects scattered in memory. A list the cache
 owns (:func:`own`) keeps, per field chain a fused loop reads on its items, the chain's
-value for each item, built on first use; a later loop reads the chain from the column,
-beside the item (:func:`zipped`). An item whose chain would be an error (``.a`` of a
-string) holds :data:`UNREAD`, and the loop evaluates the chain itself there, so the error
-is raised where and when jq raises it.
+value for each item, built the second time a loop reads the chain (one pass over scattered
+objects costs more than the loop's own reads: it pays when the chain is asked again); a
+later loop reads the chain from the column, beside the item (:func:`zipped`). An item
+whose chain would be an error (``.a`` of a string) holds :data:`UNREAD`, and the loop
+evaluates the chain itself there, so the error is raised where and when jq raises it.
 
 >>> rows = [{"a": {"b": 1}}, None, "text"] * 1000
->>> own(rows, budget=1 << 20, fresh=False)
->>> [b for _, b in zipped(rows, (("a", "b"),))][:3]
+>>> own(rows, budget=1 << 20)
+>>> zipped(rows, (("a", "b"),)) is None  # a first loop reads the items
+True
+>>> [b for _, b in zipped(rows, (("a", "b"),))][:3]  # the second, the column
 [1, None, <unread>]
 >>> forget(rows)
 """
@@ -24,7 +27,6 @@ from itertools import repeat
 from typing import Any
 
 from jqmagic.core.jqlang.runtime import check, chunked
-from jqmagic.core.jqlang.values import iterate
 
 
 class _Unread:
@@ -44,44 +46,41 @@ MIN_ITEMS = 1024
 class _Store:
     """One owned list and its columns, within a budget of bytes (8 a cell)."""
 
-    __slots__ = ("values", "columns", "cells", "whole", "asked", "fresh")
+    __slots__ = ("values", "columns", "cells", "whole", "asked", "repeating")
 
-    def __init__(self, values: list, budget: int, fresh: bool) -> None:
+    def __init__(self, values: list, budget: int) -> None:
         self.values = values
         self.columns: dict[tuple[str, ...], list] = {}
         self.cells = budget // 8
         self.whole: set[tuple[str, ...]] = set()  # chains read without an error
-        self.asked: set[tuple[str, ...]] = set()  # chains a loop read on some items
-        self.fresh = fresh  # just parsed: the question that parsed it builds no column
+        self.asked: set[tuple[str, ...]] = set()  # chains a loop has read once
+        self.repeating: dict[tuple[str, ...], bool] = {}  # see repeats()
 
-    def column_asked_again(self, chain: tuple[str, ...]) -> Any:
-        """The column of a chain a loop reads on some items only (under a ``select``):
-        built the second time one asks (a first question reads those items alone)."""
-        if chain in self.columns or chain in self.asked:
-            return self.column(chain)
-        self.asked.add(chain)
-        return repeat(UNREAD)
+    def columns_of(self, chains: tuple[tuple[str, ...], ...]) -> list | None:
+        """The columns of ``chains`` (UNREAD for one not built), or None when none is:
+        a column is built the second time a loop reads its chain (a pass over scattered
+        objects costs more than reading them in the loop: it pays when asked again)."""
+        again = [chain for chain in chains if chain in self.asked and chain not in self.columns]
+        starts = Counter(chain[0] for chain in again if len(chain) > 1)
+        for name, new in starts.items():  # .payload.size and .payload.number: one walk
+            if new > 1 and (name,) not in self.columns:
+                self._build((name,))
+        for chain in again:
+            self._build(chain)
+        self.asked.update(chains)
+        found = [self.columns.get(chain) for chain in chains]
+        if not any(column is not None for column in found):
+            return None
+        return [repeat(UNREAD) if column is None else column for column in found]
 
-    def column(self, chain: tuple[str, ...]) -> Any:
-        column = self.columns.get(chain)
-        if column is None:
-            if len(self.values) * (len(self.columns) + 1) > self.cells:
-                return repeat(UNREAD)
-            prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
-            column = self.columns[chain] = _read(self.values, chain) if prefix is None \
-                else _read(prefix, chain[1:])
-            if UNREAD not in column:
-                self.whole.add(chain)
-        return column
-
-    def prepare(self, chains: tuple[tuple[str, ...], ...]) -> None:
-        """Build first the column of a name two new chains start with (``.payload.size``
-        and ``.payload.number`` then walk the events once, not twice)."""
-        starts = Counter(chain[0] for chain in chains if len(chain) > 1 and
-                         chain not in self.columns and chain[:1] not in self.columns)
-        for name, new in starts.items():
-            if new > 1:
-                self.column((name,))
+    def _build(self, chain: tuple[str, ...]) -> None:
+        if len(self.values) * (len(self.columns) + 1) > self.cells:
+            return  # over the budget: read in the loop
+        prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
+        column = self.columns[chain] = _read(self.values, chain) if prefix is None \
+            else _read(prefix, chain[1:])
+        if UNREAD not in column:
+            self.whole.add(chain)
 
 
 def _read(values: list, chain: tuple[str, ...]) -> list:
@@ -108,13 +107,11 @@ def _reader(length: int) -> Callable[..., list]:
 _OWNED: dict[int, _Store] = {}
 
 
-def own(values: Any, budget: int, fresh: bool = True) -> None:
+def own(values: Any, budget: int) -> None:
     """Keep columns for ``values`` (a list the caller holds unchanged until it calls
-    :func:`forget`), in at most ``budget`` bytes; ``fresh``: the values were just parsed
-    for a question, whose loops read them as they are (a column costs a pass over
-    scattered objects: it pays when a later question reads it again)."""
+    :func:`forget`), in at most ``budget`` bytes."""
     if type(values) is list and len(values) >= MIN_ITEMS:
-        _OWNED[id(values)] = _Store(values, budget, fresh)
+        _OWNED[id(values)] = _Store(values, budget)
 
 
 def forget(values: Any) -> None:
@@ -128,30 +125,45 @@ def forget_all() -> None:
     _OWNED.clear()
 
 
-def whole(items: Any, chain: tuple[str, ...]) -> list | None:
-    """``[.[] | .a.b...]`` of an owned list, a copy of its column; None when the list is
-    not owned or the chain is an error on an item (the loop then runs)."""
+SAMPLE = 2048
+
+
+def repeats(items: Any, chain: tuple[str, ...]) -> bool:
+    """Whether the strings of ``chain`` repeat among the first items of an owned list (half
+    of them or more seen before): then a string builtin of them is worth a memo (logins,
+    types, names of a log's events); not of ids, timestamps or unique names."""
+    store = _store(items)
+    if store is None:
+        return False
+    known = store.repeating.get(chain)
+    if known is None:
+        strings = [v for v in _read(store.values[:SAMPLE], chain) if type(v) is str]
+        known = store.repeating[chain] = 2 * len(set(strings)) <= len(strings)
+    return known
+
+
+def _store(items: Any) -> _Store | None:
     store = _OWNED.get(id(items))
-    if store is None or store.values is not items:
+    return store if store is not None and store.values is items else None
+
+
+def whole(items: Any, chain: tuple[str, ...]) -> list | None:
+    """``[.[] | .a.b...]`` of an owned list, a copy of its column; None when there is none
+    (not owned, not built yet, or the chain is an error on an item: the loop runs)."""
+    store = _store(items)
+    if store is None or chain not in store.asked:  # the loop asks (see columns_of)
         return None
-    column = store.column(chain)
+    store.columns_of((chain,))
     if chain not in store.whole:
         return None
     check()  # a copy at C's speed: one check of the clock
-    return column.copy()
+    return store.columns[chain].copy()
 
 
-def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
-           some: tuple[tuple[str, ...], ...] = ()) -> Iterator[tuple]:
-    """``(item, chain values...)`` for each item jq's ``.[]`` gives of ``items``: from the
-    columns of an owned list, else UNREAD for each chain (the loop reads them). The
-    chains in ``some`` are read on some items only (see :meth:`_Store.column_asked_again`)."""
-    store = _OWNED.get(id(items))
-    if store is not None and store.values is items:
-        if store.fresh:  # the question that parsed it: its answer first, columns later
-            store.fresh, some = False, chains
-        store.prepare(tuple(chain for chain in chains if chain not in some))
-        return zip(chunked(items), *[
-            store.column_asked_again(chain) if chain in some else store.column(chain)
-            for chain in chains], strict=False)
-    return zip(iterate(items), *[repeat(UNREAD) for _ in chains], strict=False)
+def zipped(items: Any, chains: tuple[tuple[str, ...], ...]) -> Iterator[tuple] | None:
+    """``(item, chain values...)`` for each item jq's ``.[]`` gives of an owned list, from
+    its columns (UNREAD where the loop reads the chain itself); None when it has none of
+    them (the loop then reads the items as they are)."""
+    store = _store(items)
+    found = None if store is None else store.columns_of(chains)
+    return None if found is None else zip(chunked(items), *found, strict=False)

@@ -51,6 +51,7 @@ def _remember(memo: dict, fn: Any, x: Any, *args: Any) -> Any:
 
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
             "_zipped": columns.zipped, "_whole": columns.whole, "_UNREAD": columns.UNREAD,
+            "_repeats": columns.repeats,
             "_remember": _remember,
             "_field_left": _field_on_the_left,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
@@ -85,14 +86,15 @@ class _Source:
         self.lines.append("    " * depth + line)
 
     def function(self) -> Any:
-        for loop in self.loops:
-            loop.zip_columns(self.lines)
-        first = [f"    {name} = {value}" for name, value in self.prologue.items()]
-        body = "\n".join(first + self.lines)
+        body = "\n".join(self.lines)
         for name in _ENVIRONMENT.findall(body):  # an environment nothing reads: not made
             if len(re.findall(rf"\b{name}\b", body)) == 1:
-                body = re.sub(rf"\n *{name} = {{\*\*.*", "", body)
-        text = "def fused(v, e):\n" + body + "\n"
+                self.lines = [line for line in self.lines
+                              if not line.lstrip().startswith(f"{name} = {{**")]
+        for loop in self.loops:
+            loop.zip_columns(self.lines, self)
+        first = [f"    {name} = {value}" for name, value in self.prologue.items()]
+        text = "def fused(v, e):\n" + "\n".join(first + self.lines) + "\n"
         exec(compile(text, "<jq fused>", "exec"), self.names)  # noqa: S102 - our own text
         return self.names["fused"]
 
@@ -100,7 +102,8 @@ class _Source:
 @dataclass
 class _Loop:
     """The outermost loop of a function, over ``items``: the field chains its body reads
-    on ``item`` (or a name holding it) come from the items' columns (:mod:`.columns`)."""
+    on ``item`` (or a name holding it) come from the items' columns (:mod:`.columns`)
+    when the items have them; else the same body reads them itself."""
 
     items: str
     item: str
@@ -108,39 +111,60 @@ class _Loop:
     names: set[str] = field(default_factory=set)
     chains: dict[tuple[str, ...], str] = field(default_factory=dict)
     reads: dict[str, tuple[str, ...]] = field(default_factory=dict)  # expression -> chain
-    every_item: set[tuple[str, ...]] = field(default_factory=set)  # read for each item
+    plain: dict[str, str] = field(default_factory=dict)  # expression -> without a column
+    held: dict[str, tuple[str, ...]] = field(default_factory=dict)  # name -> chain it holds
+    repeats: dict[str, tuple[str, ...]] = field(default_factory=dict)  # flag -> its chain
 
-    def read(self, value: str, names: list[str], plain: str, src: _Source,
-             depth: int) -> str:
-        """``value.names...`` (whose own expression is ``plain``) from its column; one read
-        deeper than the loop's body (under a ``select``) is read on some items only."""
+    def hold(self, name: str, value: str) -> None:
+        """``name`` holds ``value``: the chain it reads too, when it is one."""
+        chain = self.chain_of(value)
+        if chain is not None:
+            self.held[name] = chain
+
+    def chain_of(self, value: str) -> tuple[str, ...] | None:
+        return self.reads.get(value) or self.held.get(value)
+
+    def read(self, value: str, names: list[str], plain: str, src: _Source) -> str:
+        """``value.names...`` (whose own expression is ``plain``) from its column."""
         if not names or value != self.item and value not in self.names:
             return plain
-        if depth == 2:
-            self.every_item.add(tuple(names))
         column = self.chains.get(tuple(names))
         if column is None:
             column = self.chains[tuple(names)] = src.temp()
         read = f"({column} if {column} is not _UNREAD else {plain})"
-        self.reads[read] = tuple(names)
+        self.reads[read], self.plain[read] = tuple(names), plain
         return read
 
     @property
     def header(self) -> str:
         return self._header(self.item, f"_iterate({self.items})")
 
-    def _header(self, names: str, source: str) -> str:
+    def _header(self, names: str, source: str, depth: int = 1) -> str:
         if self.optional:
             source = f"({source} if type({self.items}) is list or type({self.items}) is " \
                      "dict else ())"
-        return f"    for {names} in {source}:"
+        return f"{'    ' * depth}for {names} in {source}:"
 
-    def zip_columns(self, lines: list[str]) -> None:
-        if self.chains:
-            some = tuple(chain for chain in self.chains if chain not in self.every_item)
-            lines[lines.index(self.header)] = self._header(
-                ", ".join([self.item, *self.chains.values()]),
-                f"_zipped({self.items}, {tuple(self.chains)!r}, {some!r})")
+    def zip_columns(self, lines: list[str], src: _Source) -> None:
+        """Two loops: over the items and their columns, when ``_zipped`` finds them,
+        else over the items alone, each chain read as it is."""
+        if not self.chains:
+            return
+        at = lines.index(self.header)
+        end = next((i for i in range(at + 1, len(lines)) if not lines[i].startswith(" " * 8)),
+                   len(lines))
+        body = ["    " + line for line in lines[at + 1:end]]
+        plain = list(body)
+        for read, text in self.plain.items():
+            plain = [line.replace(read, text) for line in plain]
+        zipped = src.temp()
+        lines[at:end] = [
+            *(f"    {flag} = _repeats({self.items}, {chain!r})"
+              for flag, chain in self.repeats.items()),
+            f"    {zipped} = _zipped({self.items}, {tuple(self.chains)!r})",
+            f"    if {zipped} is None:", self._header(self.item, f"_iterate({self.items})", 2),
+            *plain, "    else:",
+            self._header(", ".join([self.item, *self.chains.values()]), zipped, 2), *body]
 
 
 @dataclass(frozen=True)
@@ -373,6 +397,8 @@ def _named(value: str, src: _Source, place: _Place) -> str:
         return value
     name = src.temp()
     src.emit(place.depth, f"{name} = {value}")
+    if place.loop is not None:
+        place.loop.hold(name, value)
     return name
 
 
@@ -423,8 +449,7 @@ def _read_chain(value: str, names: list[str], src: _Source, place: _Place,
     """``value.a.b...``: from its column when ``value`` is the item of a loop that has
     them, else :func:`_fields`."""
     plain = _fields(value, names, other)
-    return plain if place.loop is None else \
-        place.loop.read(value, names, plain, src, place.depth)
+    return plain if place.loop is None else place.loop.read(value, names, plain, src)
 
 
 def _fields(value: str, names: list[str], other: str = "_field") -> str:
@@ -450,6 +475,8 @@ def _pipe(node, src, place):
     if first is None:
         return None
     held = src.temp()
+    if place.loop is not None:
+        place.loop.hold(held, first)
     then = _expr(node[2], src, replace(place, input=held))
     return None if then is None else f"({held} := {first}, {then})[1]"
 
@@ -618,14 +645,14 @@ def _call(node, src, place):
     if direct is not None:  # a builtin of the input and literal arguments: called itself
         args = "".join(f", {_literal(arg, src, place)}" for arg in node[2])
         if node[1] in _REMEMBERED:
-            return _remembered(src.constant(direct), place.input, args, src)
+            return _remembered(src.constant(direct), args, src, place)
         return f"{src.constant(direct)}({place.input}{args})"
     if _is_builtin(node, "map", place):
         return _array(Array(Pipe(Iterate(Dot()), node[2][0])), src, place)
     if _is_builtin(node, "test", place) and node[2][0][0] == "literal" and \
             type(node[2][0][1]) is str:
         try:
-            return _remembered(src.constant(tester(node[2][0][1])), place.input, "", src)
+            return _remembered(src.constant(tester(node[2][0][1])), "", src, place)
         except NotMine:  # outside the subset: the closure declines when it runs
             return None
     return None
@@ -638,12 +665,21 @@ _REMEMBERED = frozenset({
 nothing but the string and literal arguments: each distinct string is computed once a
 run (logins, names and types repeat across a log's events)."""
 
-def _remembered(fn: str, value: str, args: str, src: _Source) -> str:
-    """A call of ``fn`` on ``value`` (with literal ``args``), through a memo of the run."""
-    memo, held, answer = f"_m{next(src.numbers)}", src.temp(), src.temp()
+def _remembered(fn: str, args: str, src: _Source, place: _Place) -> str:
+    """A call of ``fn`` on the input (with literal ``args``): through a memo of the run
+    when the input is a chain a loop reads from a list whose values of it repeat (see
+    :func:`.columns.repeats`), else at once."""
+    value = place.input
+    chain = None if place.loop is None else place.loop.chain_of(value)
+    if chain is None:
+        return f"{fn}({value}{args})"
+    memo, repeats = f"_m{next(src.numbers)}", f"_r{next(src.numbers)}"
+    held, answer = src.temp(), src.temp()
     src.prologue[memo] = "{}"
-    return f"({answer} if type({held} := {value}) is str and ({answer} := {memo}.get(" \
-           f"{held}, _NOTHING)) is not _NOTHING else _remember({memo}, {fn}, {held}{args}))"
+    place.loop.repeats[repeats] = chain
+    return f"({answer} if type({held} := {value}) is str and {repeats} and ({answer} := " \
+           f"{memo}.get({held}, _NOTHING)) is not _NOTHING else _remember({memo}, {fn}, " \
+           f"{held}{args}) if {repeats} else {fn}({held}{args}))"
 
 
 def _direct(node: tuple, place: _Place) -> Any:
