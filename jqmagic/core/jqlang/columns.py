@@ -125,20 +125,25 @@ def forget_all() -> None:
     _OWNED.clear()
 
 
-SAMPLE = 2048
+SAMPLE = 4096
 
 
 def repeats(items: Any, chain: tuple[str, ...]) -> bool:
-    """Whether the strings of ``chain`` repeat among the first items of an owned list (half
-    of them or more seen before): then a string builtin of them is worth a memo (logins,
-    types, names of a log's events); not of ids, timestamps or unique names."""
+    """Whether each string of ``chain`` comes twice or more, on average, in an owned list:
+    then a string builtin of them is worth a memo (logins, types, names of a log's events),
+    not of ids, timestamps or unique names. The distinct strings are estimated from a
+    sample spread over the list, by its repeats (a birthday count: n² / 2 per repeat)."""
     store = _store(items)
     if store is None:
         return False
     known = store.repeating.get(chain)
     if known is None:
-        strings = [v for v in _read(store.values[:SAMPLE], chain) if type(v) is str]
-        known = store.repeating[chain] = 2 * len(set(strings)) <= len(strings)
+        values = store.values
+        sample = _read(values[::max(1, len(values) // SAMPLE)], chain)
+        strings = [v for v in sample if type(v) is str]
+        again = len(strings) - len(set(strings))
+        known = store.repeating[chain] = again > 0 and \
+            2 * len(strings) ** 2 / (2 * again) <= len(values)
     return known
 
 
