@@ -132,7 +132,8 @@ def repeats(items: Any, chain: tuple[str, ...]) -> bool:
     """Whether each string of ``chain`` comes twice or more, on average, in an owned list:
     then a string builtin of them is worth a memo (logins, types, names of a log's events),
     not of ids, timestamps or unique names. The distinct strings are estimated from a
-    sample spread over the list, by its repeats (a birthday count: n² / 2 per repeat)."""
+    sample spread over the list (Chao's estimator: those seen, and more the more of them
+    were seen once than twice)."""
     store = _store(items)
     if store is None:
         return False
@@ -140,10 +141,10 @@ def repeats(items: Any, chain: tuple[str, ...]) -> bool:
     if known is None:
         values = store.values
         sample = _read(values[::max(1, len(values) // SAMPLE)], chain)
-        strings = [v for v in sample if type(v) is str]
-        again = len(strings) - len(set(strings))
-        known = store.repeating[chain] = again > 0 and \
-            2 * len(strings) ** 2 / (2 * again) <= len(values)
+        seen = Counter(v for v in sample if type(v) is str)
+        times = Counter(seen.values())
+        distinct = len(seen) + times[1] * (times[1] - 1) / (2 * (times[2] + 1))
+        known = store.repeating[chain] = bool(seen) and 2 * distinct <= len(values)
     return known
 
 
