@@ -56,11 +56,16 @@ class _Store:
         self.asked: set[tuple[str, ...]] = set()  # chains a loop has read once
         self.repeating: dict[tuple[str, ...], bool] = {}  # see repeats()
 
-    def columns_of(self, chains: tuple[tuple[str, ...], ...]) -> list | None:
+    def columns_of(self, chains: tuple[tuple[str, ...], ...],
+                   recordable: tuple[tuple[str, ...], ...] = ()) -> list | None:
         """The columns of ``chains`` (UNREAD for one not built), or None when none is:
         a column is built the second time a loop reads its chain (a pass over scattered
-        objects costs more than reading them in the loop: it pays when asked again)."""
+        objects costs more than reading them in the loop: it pays when asked again), but
+        for the ``recordable`` chains of a loop that finds no column: that loop records
+        them as it reads them (see :func:`recorded`)."""
         again = [chain for chain in chains if chain in self.asked and chain not in self.columns]
+        if not any(chain in self.columns for chain in chains):
+            again = [chain for chain in again if chain not in recordable]
         starts = Counter(chain[0] for chain in again if len(chain) > 1)
         for name, new in starts.items():  # .payload.size and .payload.number: one walk
             if new > 1 and (name,) not in self.columns:
@@ -73,8 +78,11 @@ class _Store:
             return None
         return [repeat(UNREAD) if column is None else column for column in found]
 
+    def room(self) -> bool:
+        return len(self.values) * (len(self.columns) + 1) <= self.cells
+
     def _build(self, chain: tuple[str, ...]) -> None:
-        if len(self.values) * (len(self.columns) + 1) > self.cells:
+        if not self.room():
             return  # over the budget: read in the loop
         prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
         column = self.columns[chain] = _read(self.values, chain) if prefix is None \
@@ -166,10 +174,22 @@ def whole(items: Any, chain: tuple[str, ...]) -> list | None:
     return store.columns[chain].copy()
 
 
-def zipped(items: Any, chains: tuple[tuple[str, ...], ...]) -> Iterator[tuple] | None:
+def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
+           recordable: tuple[tuple[str, ...], ...] = ()) -> Iterator[tuple] | None:
     """``(item, chain values...)`` for each item jq's ``.[]`` gives of an owned list, from
     its columns (UNREAD where the loop reads the chain itself); None when it has none of
-    them (the loop then reads the items as they are)."""
+    them (the loop then reads the items as they are, recording the ``recordable``)."""
     store = _store(items)
-    found = None if store is None else store.columns_of(chains)
+    found = None if store is None else store.columns_of(chains, recordable)
     return None if found is None else zip(chunked(items), *found, strict=False)
+
+
+def recorded(items: Any, chain: tuple[str, ...], values: list) -> None:
+    """A loop read ``chain`` once for each of the items, in order, with no error: its
+    column, when the items are an owned list with room for one more."""
+    store = _store(items)
+    if store is not None and chain not in store.columns and \
+            len(values) == len(store.values) and store.room():
+        store.columns[chain] = values
+        store.whole.add(chain)
+        store.asked.add(chain)

@@ -51,7 +51,7 @@ def _remember(memo: dict, fn: Any, x: Any, *args: Any) -> Any:
 
 _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
             "_zipped": columns.zipped, "_whole": columns.whole, "_UNREAD": columns.UNREAD,
-            "_repeats": columns.repeats,
+            "_repeats": columns.repeats, "_recorded": columns.recorded,
             "_remember": _remember,
             "_field_left": _field_on_the_left,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
@@ -147,24 +147,63 @@ class _Loop:
 
     def zip_columns(self, lines: list[str], src: _Source) -> None:
         """Two loops: over the items and their columns, when ``_zipped`` finds them,
-        else over the items alone, each chain read as it is."""
+        else over the items alone, each chain read as it is (and the chains read once an
+        item recorded as they are read: their columns, at no cost of their own)."""
         if not self.chains:
             return
         at = lines.index(self.header)
         end = next((i for i in range(at + 1, len(lines)) if not lines[i].startswith(" " * 8)),
                    len(lines))
-        body = ["    " + line for line in lines[at + 1:end]]
-        plain = list(body)
-        for read, text in self.plain.items():
-            plain = [line.replace(read, text) for line in plain]
+        body = lines[at + 1:end]
+        recorded = _read_once(body, self.reads)
+        plain, start, finish = [], [], []
+        for number, line in enumerate(body):
+            for read, text in self.plain.items():
+                line = line.replace(read, text)
+            chain = recorded.get(number)
+            if chain is None:
+                plain.append(line)
+                continue
+            values, held = src.temp(), src.temp()
+            start += [f"        {values} = []"]
+            finish += [f"        _recorded({self.items}, {chain!r}, {values})"]
+            read = self.plain[next(r for r, c in self.reads.items() if c == chain
+                                   and r in body[number])]
+            plain += [f"        {held} = {read}", f"        {values}.append({held})",
+                      line.replace(read, held, 1)]
         zipped = src.temp()
         lines[at:end] = [
             *(f"    {flag} = _repeats({self.items}, {chain!r})"
               for flag, chain in self.repeats.items()),
-            f"    {zipped} = _zipped({self.items}, {tuple(self.chains)!r})",
-            f"    if {zipped} is None:", self._header(self.item, f"_iterate({self.items})", 2),
-            *plain, "    else:",
-            self._header(", ".join([self.item, *self.chains.values()]), zipped, 2), *body]
+            f"    {zipped} = _zipped({self.items}, {tuple(self.chains)!r}, "
+            f"{tuple(recorded.values())!r})",
+            f"    if {zipped} is None:", *start,
+            self._header(self.item, f"_iterate({self.items})", 2),
+            *("    " + line for line in plain), *finish, "    else:",
+            self._header(", ".join([self.item, *self.chains.values()]), zipped, 2),
+            *("    " + line for line in body)]
+
+
+_CONTROL = ("if ", "for ", "else", "elif ", "while ", "try", "with ")
+
+
+def _read_once(body: list[str], reads: dict[str, tuple[str, ...]]) -> dict[int, tuple]:
+    """The lines of a loop's body that read a chain exactly once an item: a statement of
+    the body itself before any of its control flow (``x = READ``, ``append(READ)``),
+    the first such line of each chain, by its number."""
+    found: dict[int, tuple] = {}
+    for number, line in enumerate(body):
+        if not line.startswith(" " * 8) or line.startswith(" " * 9):
+            break
+        statement = line.strip()
+        if statement.startswith(_CONTROL):
+            break
+        for read, chain in reads.items():
+            if chain not in found.values() and (
+                    statement.endswith(f" = {read}") or statement == f"append({read})"):
+                found[number] = chain
+                break
+    return found
 
 
 @dataclass(frozen=True)

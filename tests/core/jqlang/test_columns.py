@@ -207,3 +207,31 @@ def test_a_chain_gets_its_column_when_a_loop_reads_it_again():
         assert list(program.run(rows, {})) == [600]
     finally:
         columns.forget(rows)
+
+
+def test_a_chain_read_once_an_item_is_recorded_by_the_first_loop():
+    rows = [{"t": f"k{i % 3}", "n": i} for i in range(2000)]
+    columns.own(rows, 1 << 30)
+    try:
+        runtime.start(None)
+        store = columns._OWNED[id(rows)]
+        assert list(compile_subset("reduce .[] as $r ({}; .[$r.t] += 1)").run(rows, {})) == \
+            [{"k0": 667, "k1": 667, "k2": 666}]
+        assert store.columns == {("t",): [r["t"] for r in rows]}  # as the loop read them
+        assert list(compile_subset('[.[] | select(.n > 1997) | .t]').run(rows, {})) == \
+            [["k0", "k1"]]
+        assert set(store.columns) == {("t",)}  # .n in a condition, .t under it: not once
+    finally:
+        columns.forget(rows)
+
+
+def test_a_loop_that_fails_records_nothing():
+    rows = [{"t": "a"}] * 1500 + [{"t": [1]}] + [{"t": "b"}] * 10
+    columns.own(rows, 1 << 30)
+    try:
+        runtime.start(None)
+        with pytest.raises(JqError):
+            list(compile_subset("[.[] | .t | ascii_downcase]").run(rows, {}))
+        assert not columns._OWNED[id(rows)].columns
+    finally:
+        columns.forget(rows)
