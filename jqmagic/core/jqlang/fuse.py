@@ -147,36 +147,39 @@ class _Loop:
 
     def zip_columns(self, lines: list[str], src: _Source) -> None:
         """Two loops: over the items and their columns, when ``_zipped`` finds them,
-        else over the items alone, each chain read as it is (and the chains read once an
-        item recorded as they are read: their columns, at no cost of their own)."""
+        else over the items alone, each chain read as it is; there the chains read in
+        the body's own statements are recorded as they are read (their columns, at no
+        cost of their own: see :func:`_recording`)."""
         if not self.chains:
             return
         at = lines.index(self.header)
         end = next((i for i in range(at + 1, len(lines)) if not lines[i].startswith(" " * 8)),
                    len(lines))
         body = lines[at + 1:end]
-        recorded = _read_once(body, self.reads)
+        recording = _recording(body, self.reads)
         plain, start, finish = [], [], []
         for number, line in enumerate(body):
-            for read, text in self.plain.items():
-                line = line.replace(read, text)
-            chain = recorded.get(number)
-            if chain is None:
-                plain.append(line)
-                continue
-            values, held = src.temp(), src.temp()
-            start += [f"        {values} = []"]
-            finish += [f"        _recorded({self.items}, {chain!r}, {values})"]
-            read = self.plain[next(r for r, c in self.reads.items() if c == chain
-                                   and r in body[number])]
-            plain += [f"        {held} = {read}", f"        {values}.append({held})",
-                      line.replace(read, held, 1)]
+            before = []
+            for read in recording.get(number, ()):
+                chain, values, held = self.reads[read], src.temp(), src.temp()
+                start.append(f"        {values} = []")
+                finish.append(f"        _recorded({self.items}, {chain!r}, {values})")
+                if line.endswith((f" = {read}", f"append({read})")):  # read first, always
+                    before += [f"        {held} = {read}", f"        {values}.append({held})"]
+                    line = line.replace(read, held, 1)
+                else:
+                    line = line.replace(read, f"({held} := {read}, {values}.append({held}))[0]",
+                                        1)
+            for out in [*before, line]:
+                for read, text in self.plain.items():
+                    out = out.replace(read, text)
+                plain.append(out)
+        recorded = tuple(self.reads[read] for reads in recording.values() for read in reads)
         zipped = src.temp()
         lines[at:end] = [
             *(f"    {flag} = _repeats({self.items}, {chain!r})"
               for flag, chain in self.repeats.items()),
-            f"    {zipped} = _zipped({self.items}, {tuple(self.chains)!r}, "
-            f"{tuple(recorded.values())!r})",
+            f"    {zipped} = _zipped({self.items}, {tuple(self.chains)!r}, {recorded!r})",
             f"    if {zipped} is None:", *start,
             self._header(self.item, f"_iterate({self.items})", 2),
             *("    " + line for line in plain), *finish, "    else:",
@@ -187,22 +190,24 @@ class _Loop:
 _CONTROL = ("if ", "for ", "else", "elif ", "while ", "try", "with ")
 
 
-def _read_once(body: list[str], reads: dict[str, tuple[str, ...]]) -> dict[int, tuple]:
-    """The lines of a loop's body that read a chain exactly once an item: a statement of
-    the body itself before any of its control flow (``x = READ``, ``append(READ)``),
-    the first such line of each chain, by its number."""
-    found: dict[int, tuple] = {}
+def _recording(body: list[str], reads: dict[str, tuple[str, ...]]) -> dict[int, list[str]]:
+    """The reads to record, by the number of their line: in the statements of the body
+    itself before any of its control flow, the first read of each chain. Such a statement
+    runs once an item, and an expression without a loop inside evaluates a part of it at
+    most once, so a chain recorded once for every item (:func:`.columns.recorded` counts)
+    was recorded in the items' order."""
+    found: dict[int, list[str]] = {}
+    chains: set[tuple[str, ...]] = set()
     for number, line in enumerate(body):
-        if not line.startswith(" " * 8) or line.startswith(" " * 9):
-            break
         statement = line.strip()
-        if statement.startswith(_CONTROL):
+        if line.startswith(" " * 9) or statement.startswith(_CONTROL):
             break
+        if " for " in statement or "lambda" in statement:
+            continue
         for read, chain in reads.items():
-            if chain not in found.values() and (
-                    statement.endswith(f" = {read}") or statement == f"append({read})"):
-                found[number] = chain
-                break
+            if chain not in chains and read in statement:
+                chains.add(chain)
+                found.setdefault(number, []).append(read)
     return found
 
 

@@ -100,11 +100,14 @@ def test_an_item_whose_chain_fails_raises_the_loops_error(program):
     columns.own(rows, 1 << 30)
     try:
         runtime.start(None)
-        for _ in range(2):  # the items read as they are, then the columns
-            with pytest.raises(JqError) as raised:
-                list(compile_subset(program).run(rows, {}))
-            assert message in raised.value.value
-        assert columns._OWNED[id(rows)].columns  # the loop read columns
+        under_a_select = compile_subset("[.[] | select(.n) | .actor.login]")
+        for _ in range(2):  # read on some items, then asked again: built, with UNREAD
+            with pytest.raises(JqError):
+                list(under_a_select.run(rows, {}))
+        assert ("actor", "login") in columns._OWNED[id(rows)].columns
+        with pytest.raises(JqError) as raised:  # from the column, read by the loop there
+            list(compile_subset(program).run(rows, {}))
+        assert message in raised.value.value
     finally:
         columns.forget(rows)
 
@@ -183,12 +186,12 @@ def test_chains_that_start_alike_are_read_through_their_first_name():
     columns.own(rows, 1 << 30)
     try:
         runtime.start(None)
-        program = compile_subset("[.[] | {a: .p.a, b: .p.b}]")
-        for _ in range(2):  # asked again: built
+        program = compile_subset("[.[] | select(.q == null) | {a: .p.a, b: .p.b}]")
+        for _ in range(2):  # read under a select: asked again, built
             assert list(program.run(rows, {})) == [
-                [{"a": 1, "b": "x"}, {"a": None, "b": None}, {"a": None, "b": None}] * 400]
+                [{"a": 1, "b": "x"}, {"a": None, "b": None}] * 400]
         store = columns._OWNED[id(rows)]
-        assert set(store.columns) == {("p",), ("p", "a"), ("p", "b")}  # .p read once
+        assert set(store.columns) == {("q",), ("p",), ("p", "a"), ("p", "b")}  # .p once
     finally:
         columns.forget(rows)
 
@@ -201,7 +204,7 @@ def test_a_chain_gets_its_column_when_a_loop_reads_it_again():
         program = compile_subset('[.[] | select(.kind == "Service") | .spec.ports[]] | add')
         store = columns._OWNED[id(rows)]
         assert list(program.run(rows, {})) == [600]
-        assert not store.columns  # a first question reads the items
+        assert set(store.columns) == {("kind",)}  # recorded; .spec.ports read on some items
         assert list(program.run(rows, {})) == [600]
         assert set(store.columns) == {("kind",), ("spec", "ports")}
         assert list(program.run(rows, {})) == [600]
@@ -218,9 +221,23 @@ def test_a_chain_read_once_an_item_is_recorded_by_the_first_loop():
         assert list(compile_subset("reduce .[] as $r ({}; .[$r.t] += 1)").run(rows, {})) == \
             [{"k0": 667, "k1": 667, "k2": 666}]
         assert store.columns == {("t",): [r["t"] for r in rows]}  # as the loop read them
-        assert list(compile_subset('[.[] | select(.n > 1997) | .t]').run(rows, {})) == \
-            [["k0", "k1"]]
-        assert set(store.columns) == {("t",)}  # .n in a condition, .t under it: not once
+        program = compile_subset("[.[] | select(.n > 1997) | .t]")
+        assert list(program.run(rows, {})) == [["k0", "k1"]]
+        assert set(store.columns) == {("t",)}  # .t's column: that loop recorded nothing
+        assert list(program.run(rows, {})) == [["k0", "k1"]]
+        assert set(store.columns) == {("t",), ("n",)}  # .n asked again: built
+    finally:
+        columns.forget(rows)
+
+
+def test_a_chain_read_on_some_items_is_not_recorded():
+    rows = [{"a": i % 2 == 0, "b": i} for i in range(2000)]
+    columns.own(rows, 1 << 30)
+    try:
+        runtime.start(None)
+        program = compile_subset("[.[] | (.a and .b > 5)] | map(select(.)) | length")
+        assert list(program.run(rows, {})) == [997]
+        assert set(columns._OWNED[id(rows)].columns) == {("a",)}  # .b: only where .a holds
     finally:
         columns.forget(rows)
 
