@@ -164,12 +164,8 @@ class _Loop:
                 chain, values, held = self.reads[read], src.temp(), src.temp()
                 start.append(f"        {values} = []")
                 finish.append(f"        _recorded({self.items}, {chain!r}, {values})")
-                if line.endswith((f" = {read}", f"append({read})")):  # read first, always
-                    before += [f"        {held} = {read}", f"        {values}.append({held})"]
-                    line = line.replace(read, held, 1)
-                else:
-                    line = line.replace(read, f"({held} := {read}, {values}.append({held}))[0]",
-                                        1)
+                before += [f"        {held} = {read}", f"        {values}.append({held})"]
+                line = line.replace(read, held, 1)
             for out in [*before, line]:
                 for read, text in self.plain.items():
                     out = out.replace(read, text)
@@ -191,23 +187,24 @@ _CONTROL = ("if ", "for ", "else", "elif ", "while ", "try", "with ")
 
 
 def _recording(body: list[str], reads: dict[str, tuple[str, ...]]) -> dict[int, list[str]]:
-    """The reads to record, by the number of their line: in the statements of the body
-    itself before any of its control flow, the first read of each chain. Such a statement
-    runs once an item, and an expression without a loop inside evaluates a part of it at
-    most once, so a chain recorded once for every item (:func:`.columns.recorded` counts)
-    was recorded in the items' order."""
+    """The reads to record, by the number of their line: a read that is the whole value
+    of a statement of the body itself (``x = READ``, ``append(READ)``) before any of its
+    control flow, the first of each chain. Such a statement runs once an item, so the
+    values are recorded in the items' order (:func:`.columns.recorded` counts them too).
+    A read inside an expression is not: keeping it there costs about what a pass to build
+    its column costs, and that pass waits until a loop asks for the chain again."""
     found: dict[int, list[str]] = {}
     chains: set[tuple[str, ...]] = set()
     for number, line in enumerate(body):
         statement = line.strip()
         if line.startswith(" " * 9) or statement.startswith(_CONTROL):
             break
-        if " for " in statement or "lambda" in statement:
-            continue
         for read, chain in reads.items():
-            if chain not in chains and read in statement:
+            if chain not in chains and (statement.endswith(f" = {read}") or
+                                        statement == f"append({read})"):
                 chains.add(chain)
-                found.setdefault(number, []).append(read)
+                found[number] = [read]
+                break
     return found
 
 
