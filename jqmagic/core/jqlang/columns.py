@@ -3,9 +3,10 @@
 Over a cached JSON Lines log every question walks the same 100k objects, and most of its
 time goes to fetching ``.actor.login`` out of objects scattered in memory. A list the cache
 owns (:func:`own`) keeps, per field chain a fused loop reads on its items, the chain's
-value for each item, built the second time a loop reads the chain (one pass over scattered
-objects costs more than the loop's own reads: it pays when the chain is asked again); a
-later loop reads the chain from the column, beside the item (:func:`zipped`). An item
+value for each item: recorded by a loop that reads the chain once an item (:func:`recorded`),
+else built the second time a loop reads it (a pass over scattered objects costs about two
+reads in a loop: it pays when the chain is asked again); a later loop reads the chain from
+the column, beside the item (:func:`zipped`). An item
 whose chain would be an error (``.a`` of a string) holds :data:`UNREAD`, and the loop
 evaluates the chain itself there, so the error is raised where and when jq raises it.
 
