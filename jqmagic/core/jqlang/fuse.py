@@ -26,7 +26,7 @@ from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import tojson
 from jqmagic.core.jqlang.regex import tester
 from jqmagic.core.jqlang.scope import compile_node
-from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe
+from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Iterate, Pipe
 from jqmagic.core.jqlang.text import format_of
 
 
@@ -366,7 +366,7 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
     if kind == "try" and node.body[0] == "iterate" and node.body.target[0] in _PLAIN:
         return _try_iterate(node.body.target, src, place)
     if _is_builtin(node, "select", place):
-        condition = _expr(node[2][0], src, place)
+        condition = _condition(node[2][0], src, place)
         if condition is not None:
             test = src.temp()
             src.emit(place.depth, f"{test} = {condition}")
@@ -376,6 +376,19 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
     if one is not None:
         return one, place
     return _closure_stream(node, src, place)
+
+
+def _condition(node: tuple, src: _Source, place: _Place) -> str | None:
+    """A select's condition; ``.a.b op literal`` with the chain read first, as a statement
+    of its own (a loop records such a read: :func:`_recording`)."""
+    if node[0] == "binop" and node.op in jv.COMPARISONS and node.right[0] == "literal" \
+            and node.left[0] == "field":
+        chain = _expr(node.left, src, place, fallback=False)
+        if chain is not None:
+            held = _named(chain, src, place)
+            return _expr(BinOp(node.op, Dot(), node.right), src,
+                         replace(place, input=held))
+    return _expr(node, src, place)
 
 
 def _bind_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
