@@ -37,9 +37,9 @@ _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 FREEZE_BYTES = 1 << 20
 MEASURED_FROM_BYTES = 1 << 20
 RESIDENT_PER_BYTE = {"json": 8.5, "jsonl": 8.5, "jsonc": 8.5, "yaml": 5.5}
-COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
 """Resident bytes per byte of text a parse costs, as measured on bench/'s files (events and
 orders: 8.2 and 9; manifests: 5.1): what a parse is expected to cost before it is made."""
+COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
 
 
 @dataclass
