@@ -18,7 +18,7 @@ from dataclasses import dataclass, field, replace
 from itertools import count
 from typing import Any
 
-from jqmagic.core.jqlang import columns, runtime
+from jqmagic.core.jqlang import columns, runtime, vector
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.columnloop import Loop
 from jqmagic.core.jqlang.compiled import NOTHING, Compiled, singular
@@ -116,6 +116,7 @@ class _Place:
 def fuse_array(node: tuple, scope: Any) -> Compiled:
     """``[S]`` (and ``map(f)`` as ``[.[] | f]``) as one generated function."""
     src = _Source()
+    _vector_first(vector.of_array(node[1], scope), node[1], src, _Place(scope))
     src.emit(1, "out = []")
     src.emit(1, "append = out.append")
     result, place = _stream(node[1], src, _Place(scope))
@@ -137,6 +138,7 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
     _, source, name, init, update = node
     src = _Source()
     place = _Place(scope)
+    _vector_first(vector.of_reduce(node, scope), source, src, place)
     first = _expr(init, src, place)
     inner, key = scope.bind(name)
     keyed = _keyed_update(update)
@@ -171,6 +173,19 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
         src.emit(2, "acc = _computed(acc)")
     src.emit(1, "return acc")
     return singular(src.function())
+
+
+def _vector_first(plan: vector.Plan | None, stream: tuple, src: _Source,
+                  place: _Place) -> None:
+    """The function answers with ``plan`` first, when it has one and it answers (see
+    :mod:`.vector`); else its loops run."""
+    items = None if plan is None else _expr(vector.items_of(stream), src, place, False)
+    if items is None:
+        return
+    answer = src.temp()
+    src.emit(1, f"{answer} = {src.constant(plan)}({items}, {place.env})")
+    src.emit(1, f"if {answer} is not None:")
+    src.emit(2, f"return {answer}")
 
 
 _KEYED_OPS = ("+=", "-=", "*=", "/=", "%=")

@@ -1,0 +1,200 @@
+"""Answers over a whole column at C's speed: the loops of a fused function (:mod:`.fuse`)
+that are a function of one field chain of each item.
+
+A column (:mod:`.columns`) holds ``.actor.login`` for every event of a log; a question over
+it, ``[.[] | .actor.login | ascii_downcase | select(startswith("zo"))]``, is a function of
+that value alone. When the chain's values repeat (6,000 logins over 111k events), the rest
+of the question runs once per distinct value, and the answer is a lookup per item made by
+``map``, ``compress`` and ``Counter``, in C:
+
+- ``[ITEMS[] | .a.b | f]``: each item's outputs of ``f`` on its value;
+- ``[ITEMS[] | select(.a.b | f)]`` and ``select(.a.b op $x)``: the items ``f`` keeps;
+- ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``: the count of each string.
+
+The rest of the question is computed in the order of the values' first items, so its first
+error is the first item's error, as jq raises it. A value is a dict key only where Python's
+equality is jq's (no floats: 1.0 == 1 == true; no booleans beside ints), and the question
+may read nothing but its input and the program's constants (no ``break``, no input
+readers, no function of the program's own). Otherwise, or when the list has no column of
+the chain, the plan answers None and the fused loop runs.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from itertools import chain as chained
+from itertools import compress, repeat
+from typing import Any
+
+from jqmagic.core.jqlang import columns
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.runtime import check
+from jqmagic.core.jqlang.scope import compile_node
+from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Pipe
+
+Plan = Callable[[Any, dict], Any]
+"""``plan(items, env)``: the answer, or None when the fused loop must compute it."""
+
+_READERS = frozenset({"input", "inputs", "input_filename", "input_line_number", "debug",
+                      "stderr", "now", "halt", "halt_error"})
+_KEYABLE = frozenset({str, type(None), int, bool})
+
+
+def items_of(stream: tuple) -> tuple | None:
+    """``ITEMS`` of a stream ``ITEMS[] | ...`` where ITEMS is ``.`` or a ``$name``."""
+    first = _stages(stream)[0]
+    if first[0] == "iterate" and first.target[0] in ("dot", "var"):
+        return first.target
+    return None
+
+
+def of_array(stream: tuple, scope: Any) -> Plan | None:
+    """The plan of ``[stream]``, or None when it is not one of the forms above."""
+    stages = _stages(stream)
+    if items_of(stream) is None or len(stages) < 2:
+        return None
+    second, rest = stages[1], stages[2:]
+    names = chain_names(second)
+    if names and rest:
+        after = _pure(_piped(rest), scope)
+        return None if after is None else _mapped(names, after)
+    if rest:
+        return None
+    if second[0] == "call" and second.name == "select" and len(second.args) == 1 and \
+            ("select", 1) not in scope.funcs:
+        names, test = _function_of_chain(second.args[0], scope)
+        return None if test is None else _kept(names, test)
+    return None
+
+
+def of_reduce(node: tuple, scope: Any) -> Plan | None:
+    """The plan of ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``, or None."""
+    _, source, name, init, update = node
+    if items_of(source) is None or len(_stages(source)) != 1 or init != ("object", ()):
+        return None
+    if update[0] != "assign" or update.op != "+=" or update.value != ("literal", 1):
+        return None
+    target = update.target
+    if target[0] != "index" or target.target != ("dot",):
+        return None
+    names, base = _chain(target.key)
+    if not names or base != ("var", name):
+        return None
+    return _counted(tuple(names))
+
+
+def _stages(node: tuple) -> list[tuple]:
+    if node[0] == "pipe":
+        return [*_stages(node.left), *_stages(node.right)]
+    return [node]
+
+
+def _piped(stages: list[tuple]) -> tuple:
+    node = stages[-1]
+    for stage in reversed(stages[:-1]):
+        node = Pipe(stage, node)
+    return node
+
+
+def _chain(node: tuple) -> tuple[list[str], tuple]:
+    names: list[str] = []
+    while node[0] == "field":
+        names.insert(0, node.name)
+        node = node.target
+    return names, node
+
+
+def chain_names(node: tuple) -> tuple[str, ...]:
+    """``("a", "b")`` for ``.a.b`` (on ``.``); empty for anything else."""
+    names, base = _chain(node)
+    return tuple(names) if base == ("dot",) else ()
+
+
+def _function_of_chain(node: tuple, scope: Any) -> tuple[tuple[str, ...], Any]:
+    """A condition that reads only a chain of the item: ``.a.b | f`` or ``.a.b op X``
+    (X not reading ``.``), as the chain and ``f`` compiled (None when it is neither)."""
+    stages = _stages(node)
+    names = chain_names(stages[0])
+    if names and len(stages) > 1:
+        return names, _pure(_piped(stages[1:]), scope)
+    if node[0] == "binop" and node.op in ("==", "!=", "<", "<=", ">", ">=") and \
+            chain_names(node.left) and node.right[0] in ("literal", "var"):
+        return chain_names(node.left), _pure(BinOp(node.op, Dot(), node.right), scope)
+    return (), None
+
+
+def _pure(node: tuple, scope: Any) -> Any:
+    """``[node]`` compiled (a function of a value and the environment to the list of
+    ``node``'s outputs), when ``node`` reads nothing but its input, literals and
+    ``$names`` (the same for every item), else None."""
+    stack = [node]
+    while stack:
+        part = stack.pop()
+        if type(part) is str or not isinstance(part, tuple) or not part:
+            continue
+        kind = part[0]
+        if kind == "break" or kind == "call" and (
+                part[1] in _READERS or (part[1], len(part[2])) in scope.funcs) or \
+                kind == "var" and part[1].startswith("__jqmagic_"):
+            return None
+        stack.extend(p for p in part[1:] if isinstance(p, tuple))
+    try:
+        return compile_node(Array(node), scope).one
+    except NotMine:  # outside the subset: the loop, compiled next, decides
+        return None
+
+
+def _keyed(items: Any, names: tuple[str, ...], allowed: frozenset = _KEYABLE) -> list | None:
+    """The column of ``names`` when its values are dict keys as jq compares them (of the
+    ``allowed`` types) and repeat (see :func:`.columns.repeats`), else None."""
+    if not columns.repeats(items, names) or columns.column(items, names) is None:
+        return None
+    kinds = columns.kinds(items, names)
+    if not kinds <= allowed or {int, bool} <= kinds:
+        return None
+    return columns.shared(items, names)
+
+
+def _table(column: list, fn: Callable[[Any], Any]) -> dict:
+    """``fn`` of each distinct value, in the order of their first items."""
+    table = {value: fn(value) for value in dict.fromkeys(column)}
+    check()
+    return table
+
+
+def _mapped(names: tuple[str, ...], after: Any) -> Plan:
+    def plan(items: Any, env: dict) -> list | None:
+        column = _keyed(items, names)
+        if column is None:
+            return None
+        table = _table(column, lambda value: after(value, env))
+        if all(len(outputs) == 1 for outputs in table.values()):
+            ones = {value: outputs[0] for value, outputs in table.items()}
+            return list(map(ones.__getitem__, column))
+        return list(chained.from_iterable(map(table.__getitem__, column)))
+    return plan
+
+
+def _kept(names: tuple[str, ...], test: Any) -> Plan:
+    def plan(items: Any, env: dict) -> list | None:
+        column = _keyed(items, names)
+        if column is None:
+            return None
+        table = _table(column, lambda value: sum(
+            1 for out in test(value, env) if out is not None and out is not False))
+        times = map(table.__getitem__, column)
+        if max(table.values()) <= 1:
+            return list(compress(items, times))
+        return list(chained.from_iterable(map(repeat, items, times)))
+    return plan
+
+
+def _counted(names: tuple[str, ...]) -> Plan:
+    def plan(items: Any, env: dict) -> dict | None:
+        column = _keyed(items, names, frozenset({str}))
+        if column is None:
+            return None
+        check()
+        return dict(Counter(column))
+    return plan

@@ -1,0 +1,149 @@
+"""Answers over a whole column (:mod:`jqmagic.core.jqlang.vector`) are libjq 1.8.2's: the
+same outputs in the same order, the same first error, and no answer where Python's
+equality is not jq's (1 and true, 1 and 1.0)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jqmagic.core.jqlang import JqError, columns, compile_subset, runtime, vector
+from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.printer import tojson
+from tests.core.jqlang.oracle import jq_texts
+
+
+def _fast(program: str, rows: list) -> tuple[list[str], bool]:
+    """The fast path's compact texts of ``program`` over ``rows`` (an owned list whose
+    columns the first run builds or records), ``error: MESSAGE`` last on an error; and
+    whether a column answer (:mod:`.vector`) made them."""
+    saved, answered, fewest = vector._table, [], columns.MIN_ITEMS
+
+    def table(column, fn):
+        answered.append(True)
+        return saved(column, fn)
+
+    columns.MIN_ITEMS = 0
+    columns.own(rows, 1 << 30)
+    vector._table = table
+    try:
+        runtime.start(None, Literals.of_text(json.dumps(rows).encode()).settle())
+        compiled = compile_subset(program)
+        assert compiled is not None, program
+        for _ in range(2):  # the first run may read the items; the second has columns
+            answered.clear()
+            texts: list[str] = []
+            try:
+                texts.extend(tojson(out) for out in compiled.run(rows, {}))
+            except JqError as exc:
+                texts.append(f"error: {exc.value}")
+        return texts, bool(answered) or _counted(program, rows)
+    finally:
+        vector._table, columns.MIN_ITEMS = saved, fewest
+        columns.forget(rows)
+
+
+def _counted(program: str, rows: list) -> bool:
+    return program.startswith("reduce") and bool(columns._OWNED[id(rows)].shared)
+
+
+CHAINS = [".a", ".b.c"]
+AFTER = ["ascii_downcase", "tostring", "type", ". + 1", "length", 'startswith("Z")',
+         'test("o")', "[., .]", "empty", "(., .)", "select(. != null)", "tojson",
+         "if . then 1 else 2 end", 'ascii_downcase? // "-"', ".[0]?", 'error("e \\(.)")',
+         "ascii_downcase | select(startswith(\"z\"))"]
+TESTS = ['startswith("Z")', 'test("o")', "[., .]", "empty", "(true, ., 1)", "length > 1"]
+CONDITIONS = ['== "Zo"', "!= null", "< 2", "== 1", "== true", ">= \"m\""]
+SHAPES = (
+    [f"[.[] | {c} | {f}]" for c in CHAINS for f in AFTER]
+    + [f"[.[] | select({c} | {f})]" for c in CHAINS for f in TESTS]
+    + [f"[.[] | select({c} {op})]" for c in CHAINS for op in CONDITIONS]
+    + [f"reduce .[] as $e ({{}}; .[$e{c}] += 1)" for c in CHAINS])
+
+_keyable = st.one_of(st.none(), st.integers(-2, 2),
+                     st.sampled_from(["Zo", "zo", "ann", "Ünï", "1"]))
+_scalar = st.one_of(_keyable, st.booleans(), st.just(1.0), st.just([1]), st.just({"c": "x"}))
+
+
+def _rows(value, item=None):
+    row = st.fixed_dictionaries({}, optional={"a": value, "b": st.one_of(
+        st.fixed_dictionaries({}, optional={"c": value}), st.none(), value)})
+    return st.lists(st.one_of(row, item or st.nothing()), min_size=1, max_size=10)
+
+
+rows = st.one_of(_rows(_keyable), _rows(st.one_of(_keyable, st.booleans(), st.just(1.0))),
+                 _rows(_scalar, st.sampled_from([None, "s"])))
+"""Rows whose chains a column answers; rows with booleans and 1.0 beside ints and strings;
+and rows with arrays, objects and items where the chain is an error, which it must leave
+to the loop."""
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=st.sampled_from(SHAPES), sample=rows, times=st.integers(1, 60))
+def test_column_answers_are_libjqs(program, sample, times):
+    """Repeated rows (so that their values repeat, as a log's do) with nulls, booleans,
+    ints beside 1.0, strings, arrays and objects among them, and items where the chain
+    is an error."""
+    data = sample * times
+    texts, _ = _fast(program, data)
+    assert texts == jq_texts(program, json.dumps(data)), program
+
+
+EVENTS = [{"type": "Push", "actor": {"login": "Zoe"}, "n": 1},
+          {"type": "Watch", "actor": {"login": "ann"}, "n": 2},
+          {"type": "Push", "actor": {"login": "zed"}},
+          {"type": "Fork", "actor": {"login": "Ann"}, "n": 3}] * 500
+
+
+@pytest.mark.parametrize("program", [
+    '[.[] | .actor.login | ascii_downcase | select(startswith("z"))]',
+    '[.[] | select(.actor.login | test("^[Zz]"))]',
+    '[.[] | select(.type == "Push")]',
+    "[.[] | select(.type | (true, ., 1))]",  # three times each item
+    "[.[] | .type | (., ascii_downcase)]",
+    "reduce .[] as $e ({}; .[$e.type] += 1)",
+])
+def test_a_column_of_repeated_strings_answers_through_its_table(program):
+    texts, answered = _fast(program, [dict(e) for e in EVENTS])
+    assert answered, "the column answer declined"
+    assert texts == jq_texts(program, json.dumps(EVENTS))
+
+
+_BOTH = ["[.[] | .a | tostring]", "reduce .[] as $e ({}; .[$e.a] += 1)"]
+
+
+@pytest.mark.parametrize(("programs", "rows"), [
+    (_BOTH, [{"a": "x"}, {"a": 1}, {"a": True}] * 400),  # equal in Python, not in jq
+    (_BOTH, [{"a": "x"}, {"a": 1.0}, {"a": 1}] * 400),  # one number, printed as written
+    (_BOTH, [{"a": f"id-{i}"} for i in range(1200)]),  # no repeats: the loop is cheaper
+    (_BOTH[1:], [{"a": "x"}, {"a": None}] * 600),  # a null key: the loop raises jq's error
+])
+def test_no_column_answer_where_it_would_differ_or_not_pay(programs, rows):
+    for program in programs:
+        texts, answered = _fast(program, rows)
+        assert not answered, (program, rows[:2])
+        assert texts == jq_texts(program, json.dumps(rows))
+
+
+def test_the_first_error_is_the_first_items_in_order():
+    rows = [{"a": "ok"}, {"a": 7}, {"a": [1]}] * 700
+    program = "[.[] | .a | ascii_downcase]"
+    texts, answered = _fast(program, rows)
+    assert texts == jq_texts(program, json.dumps(rows)) == [
+        "error: explode input must be a string"]
+
+
+def test_a_column_keeps_one_object_per_distinct_value():
+    rows = [{"t": "".join(["Pu", "sh"])} for _ in range(2000)]  # equal, not the same
+    assert len({id(r["t"]) for r in rows}) > 1
+    columns.own(rows, 1 << 30)
+    try:
+        runtime.start(None)
+        column = columns.column(rows, ("t",))
+        assert column == ["Push"] * 2000
+        assert len({id(value) for value in columns.shared(rows, ("t",))}) == 1
+    finally:
+        columns.forget(rows)
