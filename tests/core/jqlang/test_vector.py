@@ -71,7 +71,7 @@ _scalar = st.one_of(_keyable, st.booleans(), st.just(1.0), st.just([1]), st.just
 def _rows(value, item=None):
     row = st.fixed_dictionaries({}, optional={"a": value, "b": st.one_of(
         st.fixed_dictionaries({}, optional={"c": value}), st.none(), value)})
-    return st.lists(st.one_of(row, item or st.nothing()), min_size=1, max_size=10)
+    return st.lists(row if item is None else st.one_of(row, item), min_size=1, max_size=10)
 
 
 rows = st.one_of(_rows(_keyable), _rows(st.one_of(_keyable, st.booleans(), st.just(1.0))),
