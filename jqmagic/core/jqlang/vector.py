@@ -28,6 +28,7 @@ from itertools import compress, repeat
 from typing import Any
 
 from jqmagic.core.jqlang import columns
+from jqmagic.core.jqlang.compiled import NOTHING, Compiled
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.runtime import check
 from jqmagic.core.jqlang.scope import compile_node
@@ -124,10 +125,10 @@ def _function_of_chain(node: tuple, scope: Any) -> tuple[tuple[str, ...], Any]:
     return (), None
 
 
-def _pure(node: tuple, scope: Any) -> Any:
-    """``[node]`` compiled (a function of a value and the environment to the list of
-    ``node``'s outputs), when ``node`` reads nothing but its input, literals and
-    ``$names`` (the same for every item), else None."""
+def _pure(node: tuple, scope: Any) -> Compiled | None:
+    """``node`` compiled, when it reads nothing but its input, literals and ``$names``
+    (the same for every item), else None. Its ``gen`` is ``[node]`` fused (:mod:`.fuse`):
+    a list of its outputs, as fast as a loop makes them."""
     stack = [node]
     while stack:
         part = stack.pop()
@@ -140,7 +141,8 @@ def _pure(node: tuple, scope: Any) -> Any:
             return None
         stack.extend(p for p in part[1:] if isinstance(p, tuple))
     try:
-        return compile_node(Array(node), scope).one
+        alone = compile_node(node, scope)
+        return Compiled(compile_node(Array(node), scope).one, alone.opt, alone.one)
     except NotMine:  # outside the subset: the loop, compiled next, decides
         return None
 
@@ -163,31 +165,40 @@ def _table(column: list, fn: Callable[[Any], Any]) -> dict:
     return table
 
 
-def _mapped(names: tuple[str, ...], after: Any) -> Plan:
+def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
     def plan(items: Any, env: dict) -> list | None:
         column = _keyed(items, names)
         if column is None:
             return None
-        table = _table(column, lambda value: after(value, env))
-        if all(len(outputs) == 1 for outputs in table.values()):
-            ones = {value: outputs[0] for value, outputs in table.items()}
-            return list(map(ones.__getitem__, column))
-        return list(chained.from_iterable(map(table.__getitem__, column)))
+        if after.opt is None:  # outputs of each value, in a list
+            table = _table(column, lambda value: after.gen(value, env))
+            return list(chained.from_iterable(map(table.__getitem__, column)))
+        table = _table(column, lambda value: after.opt(value, env))
+        found = {value: out for value, out in table.items() if out is not NOTHING}
+        if len(found) == len(table):
+            return list(map(table.__getitem__, column))
+        return list(map(found.__getitem__, filter(found.__contains__, column)))
     return plan
 
 
-def _kept(names: tuple[str, ...], test: Any) -> Plan:
+def _kept(names: tuple[str, ...], test: Compiled) -> Plan:
     def plan(items: Any, env: dict) -> list | None:
         column = _keyed(items, names)
         if column is None:
             return None
-        table = _table(column, lambda value: sum(
-            1 for out in test(value, env) if out is not None and out is not False))
+        if test.one is not None:
+            table = _table(column, lambda value: _true(test.one(value, env)))
+        else:
+            table = _table(column, lambda value: sum(map(_true, test.gen(value, env))))
         times = map(table.__getitem__, column)
         if max(table.values()) <= 1:
             return list(compress(items, times))
         return list(chained.from_iterable(map(repeat, items, times)))
     return plan
+
+
+def _true(value: Any) -> bool:
+    return value is not None and value is not False
 
 
 def _counted(names: tuple[str, ...]) -> Plan:
