@@ -86,30 +86,41 @@ class _Store:
         return len(self.values) * (len(self.columns) + 1) <= self.cells
 
     def build(self, chain: tuple[str, ...]) -> None:
+        """The column of ``chain``, with one object for each distinct value when its
+        strings repeat (see :func:`shared`), if there is room."""
         if not self.room():
             return  # over the budget: read in the loop
         prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
-        column = self.columns[chain] = _read(self.values, chain) if prefix is None \
-            else _read(prefix, chain[1:])
+        values, names = (self.values, chain) if prefix is None else (prefix, chain[1:])
+        once = self.repeating.get(chain, False)
+        column = self.columns[chain] = _read(values, names, {} if once else None)
+        if once:
+            self.shared.add(chain)
         if UNREAD not in column:
             self.whole.add(chain)
 
 
-def _read(values: list, chain: tuple[str, ...]) -> list:
+def _read(values: list, chain: tuple[str, ...], first: dict | None = None) -> list:
     """``.a.b...`` of each value (an object's member, null of null, else UNREAD), in one
-    pass: each pass over 100k scattered objects costs as much as the reads."""
-    return _reader(len(chain))(chunked(values), *chain)
+    pass: each pass over 100k scattered objects costs as much as the reads; each value the
+    first object equal to it, when given a dict of ``first`` ones (see :func:`shared`)."""
+    if first is None:
+        return _reader(len(chain), False)(chunked(values), *chain)
+    return _reader(len(chain), True)(chunked(values), first.setdefault, *chain)
 
 
 @cache
-def _reader(length: int) -> Callable[..., list]:
-    """The comprehension reading a chain of ``length`` names, written out once."""
+def _reader(length: int, sharing: bool) -> Callable[..., list]:
+    """The comprehension reading a chain of ``length`` names, written out once (with
+    ``sharing``: each value through ``keep``, :meth:`dict.setdefault`)."""
     value = "v"
     for at in range(length):
         held = f"w{at}"
         value = f"({held}.get(n{at}) if type({held} := {value}) is dict else None " \
                 f"if {held} is None else UNREAD)"
-    names = ", ".join(f"n{at}" for at in range(length))
+    names = ", ".join(["keep"] * sharing + [f"n{at}" for at in range(length)])
+    if sharing:  # strings alone: 1, 1.0 and true are equal keys
+        value = f"(keep(x, x) if type(x := {value}) is str else x)"
     text = f"def read(values, {names}):\n    return [{value} for v in values]\n"
     scope = {"UNREAD": UNREAD}
     exec(compile(text, "<jq column>", "exec"), scope)  # noqa: S102 - our own text
@@ -169,9 +180,14 @@ def whole(items: Any, chain: tuple[str, ...]) -> list | None:
     """``[.[] | .a.b...]`` of an owned list, a copy of its column; None when there is none
     (not owned, not built yet, or the chain is an error on an item: the loop runs)."""
     store = _store(items)
-    if store is None or chain not in store.asked:  # the loop asks (see columns_of)
+    if store is None:
         return None
-    store.columns_of((chain,))
+    if chain in store.asked:
+        store.columns_of((chain,))
+    elif repeats(items, chain):  # built at once, its strings shared
+        column(items, chain)
+    else:  # the loop reads it, and records it (see columns_of)
+        return None
     if chain not in store.whole:
         return None
     check()  # a copy at C's speed: one check of the clock
@@ -203,14 +219,14 @@ def kinds(items: Any, chain: tuple[str, ...]) -> frozenset[type]:
 
 def shared(items: Any, chain: tuple[str, ...]) -> list:
     """The column of ``chain`` (which must be whole) with one object for each distinct
-    value: ``"PushEvent"`` parsed 14k times, kept once. Over scattered strings a hash
+    string: ``"PushEvent"`` parsed 14k times, kept once. Over scattered strings a hash
     lookup costs a cache miss an item; over a few shared ones it costs a third as much."""
     store = _OWNED[id(items)]
     column = store.columns[chain]
     if chain not in store.shared:
         check()
         first: dict = {}
-        column[:] = map(first.setdefault, column, column)
+        column[:] = [first.setdefault(x, x) if type(x) is str else x for x in column]
         store.shared.add(chain)
     return column
 
