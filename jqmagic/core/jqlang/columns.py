@@ -91,36 +91,38 @@ class _Store:
         if not self.room():
             return  # over the budget: read in the loop
         prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
-        values, names = (self.values, chain) if prefix is None else (prefix, chain[1:])
-        once = self.repeating.get(chain, False)
-        column = self.columns[chain] = _read(values, names, {} if once else None)
-        if once:
+        column = self.columns[chain] = _read(self.values, chain) if prefix is None \
+            else _read(prefix, chain[1:])
+        if self.repeating.get(chain, False):
+            _share(column)
             self.shared.add(chain)
         if UNREAD not in column:
             self.whole.add(chain)
 
 
-def _read(values: list, chain: tuple[str, ...], first: dict | None = None) -> list:
+def _read(values: list, chain: tuple[str, ...]) -> list:
     """``.a.b...`` of each value (an object's member, null of null, else UNREAD), in one
-    pass: each pass over 100k scattered objects costs as much as the reads; each value the
-    first object equal to it, when given a dict of ``first`` ones (see :func:`shared`)."""
-    if first is None:
-        return _reader(len(chain), False)(chunked(values), *chain)
-    return _reader(len(chain), True)(chunked(values), first.setdefault, *chain)
+    pass: each pass over 100k scattered objects costs as much as the reads."""
+    return _reader(len(chain))(chunked(values), *chain)
+
+
+def _share(column: list) -> None:
+    """Each string of ``column`` replaced by the first one equal to it (a pass of its
+    own: inside the reading pass, it cost twice as much)."""
+    check()
+    first: dict = {}
+    column[:] = [first.setdefault(x, x) if type(x) is str else x for x in column]
 
 
 @cache
-def _reader(length: int, sharing: bool) -> Callable[..., list]:
-    """The comprehension reading a chain of ``length`` names, written out once (with
-    ``sharing``: each value through ``keep``, :meth:`dict.setdefault`)."""
+def _reader(length: int) -> Callable[..., list]:
+    """The comprehension reading a chain of ``length`` names, written out once."""
     value = "v"
     for at in range(length):
         held = f"w{at}"
         value = f"({held}.get(n{at}) if type({held} := {value}) is dict else None " \
                 f"if {held} is None else UNREAD)"
-    names = ", ".join(["keep"] * sharing + [f"n{at}" for at in range(length)])
-    if sharing:  # strings alone: 1, 1.0 and true are equal keys
-        value = f"(keep(x, x) if type(x := {value}) is str else x)"
+    names = ", ".join(f"n{at}" for at in range(length))
     text = f"def read(values, {names}):\n    return [{value} for v in values]\n"
     scope = {"UNREAD": UNREAD}
     exec(compile(text, "<jq column>", "exec"), scope)  # noqa: S102 - our own text
@@ -224,9 +226,7 @@ def shared(items: Any, chain: tuple[str, ...]) -> list:
     store = _OWNED[id(items)]
     column = store.columns[chain]
     if chain not in store.shared:
-        check()
-        first: dict = {}
-        column[:] = [first.setdefault(x, x) if type(x) is str else x for x in column]
+        _share(column)
         store.shared.add(chain)
     return column
 
