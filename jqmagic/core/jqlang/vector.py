@@ -43,9 +43,10 @@ _KEYABLE = frozenset({str, type(None), int, bool})
 
 
 def items_of(stream: tuple) -> tuple | None:
-    """``ITEMS`` of a stream ``ITEMS[] | ...`` where ITEMS is ``.`` or a ``$name``."""
+    """``ITEMS`` of a stream ``ITEMS[] | ...`` where ITEMS is ``.``, a ``$name`` or a
+    field chain on either (``.orders``, ``$__inputs``)."""
     first = _stages(stream)[0]
-    if first[0] == "iterate" and first.target[0] in ("dot", "var"):
+    if first[0] == "iterate" and _chain(first.target)[1][0] in ("dot", "var"):
         return first.target
     return None
 

@@ -17,10 +17,11 @@ from jqmagic.core.jqlang.printer import tojson
 from tests.core.jqlang.oracle import jq_texts
 
 
-def _fast(program: str, rows: list) -> tuple[list[str], bool]:
+def _fast(program: str, rows: list, root: dict | None = None) -> tuple[list[str], bool]:
     """The fast path's compact texts of ``program`` over ``rows`` (an owned list whose
-    columns the first run builds or records), ``error: MESSAGE`` last on an error; and
-    whether a column answer (:mod:`.vector`) made them."""
+    columns the first run builds or records), or over a ``root`` object holding them,
+    ``error: MESSAGE`` last on an error; and whether a column answer (:mod:`.vector`)
+    made them."""
     saved, answered, fewest = vector._table, [], columns.MIN_ITEMS
 
     def table(column, fn):
@@ -43,7 +44,8 @@ def _fast(program: str, rows: list) -> tuple[list[str], bool]:
             answered.clear()
             texts: list[str] = []
             try:
-                texts.extend(tojson(out) for out in compiled.run(rows, {}))
+                texts.extend(tojson(out) for out in compiled.run(
+                    rows if root is None else root, {}))
             except JqError as exc:
                 texts.append(f"error: {exc.value}")
         return texts, bool(answered)
@@ -93,6 +95,9 @@ def test_column_answers_are_libjqs(program, sample, times):
     data = sample * times
     texts, _ = _fast(program, data)
     assert texts == jq_texts(program, json.dumps(data)), program
+    inner = program.replace(".[]", ".rows[]", 1)  # the list an object holds
+    texts, _ = _fast(inner, data, {"rows": data})
+    assert texts == jq_texts(inner, json.dumps({"rows": data})), inner
 
 
 EVENTS = [{"type": "Push", "actor": {"login": "Zoe"}, "n": 1},
@@ -113,6 +118,10 @@ def test_a_column_of_repeated_strings_answers_through_its_table(program):
     texts, answered = _fast(program, [dict(e) for e in EVENTS])
     assert answered, "the column answer declined"
     assert texts == jq_texts(program, json.dumps(EVENTS))
+    inner, rows = program.replace(".[]", ".events[]"), [dict(e) for e in EVENTS]
+    texts, answered = _fast(inner, rows, {"events": rows})  # a list an object holds
+    assert answered, "the column answer declined"
+    assert texts == jq_texts(inner, json.dumps({"events": EVENTS}))
 
 
 _BOTH = ["[.[] | .a | tostring]", "reduce .[] as $e ({}; .[$e.a] += 1)"]
