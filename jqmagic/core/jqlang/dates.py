@@ -316,3 +316,45 @@ BUILTINS[("strptime", 1)] = direct(lambda f: over_arg(f, strptime), strptime)
 BUILTINS[("fromdate", 0)] = direct(lambda: over_arg(_ISO, _fromdate), _from_iso)
 BUILTINS[("fromdateiso8601", 0)] = BUILTINS[("fromdate", 0)]
 BUILTINS[("todateiso8601", 0)] = BUILTINS[("todate", 0)]
+
+
+_ISO_PARTS = {"Y": (0, 4), "m": (5, 7), "d": (8, 10), "H": (11, 13), "M": (14, 16),
+              "S": (17, 19)}
+"""Where each field of strftime is in 'YYYY-MM-DDTHH:MM:SSZ'."""
+
+
+@lru_cache(maxsize=64)
+def iso_reformat(fmt: str) -> Callable[[Any], str] | None:
+    """``fromdate | strftime(fmt)`` as one function, when ``fmt`` has no field but the
+    year, month, day, hour, minute and second (``"%H"``, ``"%Y-%m"``): a date of a day
+    :func:`_from_iso` has read is cut into those fields, as gmtime would give them back;
+    any other input goes through both builtins (a year below 1000 is libjq's to print).
+    None for other formats."""
+    pieces: list = []
+    at, expanded = 0, fmt
+    while at < len(expanded):
+        if expanded[at] != "%":
+            pieces.append(expanded[at])
+            at += 1
+            continue
+        letter = expanded[at + 1:at + 2]
+        if letter in _SHORTHANDS:
+            expanded = expanded[:at] + _SHORTHANDS[letter] + expanded[at + 2:]
+            continue
+        if letter in _TEXT:
+            pieces.append(_TEXT[letter])
+        elif letter in _ISO_PARTS:
+            pieces.append(_ISO_PARTS[letter])
+        else:
+            return None
+        at += 2
+    if not pieces:
+        return None
+    parts = [repr(p) if type(p) is str else f"v[{p[0]}:{p[1]}]" for p in pieces]
+    text = f"def reformat(v):\n    if type(v) is str and v[:11] in days and v[11:17] in " \
+           f"minutes and v[17:] in seconds and v[0] != '0':  # years below 1000: libjq's\n" \
+           f"        return {' + '.join(parts)}\n    return strftime(fromdate(v), fmt)\n"
+    scope = {"days": _ISO_DAYS, "minutes": _ISO_MINUTES, "seconds": _ISO_SECONDS,
+             "strftime": strftime, "fromdate": _from_iso, "fmt": fmt}
+    exec(compile(text, "<jq date format>", "exec"), scope)  # noqa: S102 - our own text
+    return scope["reformat"]

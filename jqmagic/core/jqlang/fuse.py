@@ -22,6 +22,7 @@ from jqmagic.core.jqlang import columns, runtime, vector
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.columnloop import Loop
 from jqmagic.core.jqlang.compiled import NOTHING, Compiled, singular
+from jqmagic.core.jqlang.dates import iso_reformat
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import tojson
@@ -252,8 +253,12 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
     output and the place (depth) where it is valid."""
     kind = node[0]
     if kind == "pipe":
-        first, place = _stream(node[1], src, place)
-        return _stream(node[2], src, replace(place, input=_named(first, src, place)))
+        first, then = _first_step(node, src, place)
+        if first is None:
+            first, place = _stream(node[1], src, place)
+        if then is None:
+            return first, place
+        return _stream(then, src, replace(place, input=_named(first, src, place)))
     if kind == "iterate":
         items, place = _stream(node[1], src, place)
         item = src.temp()
@@ -432,14 +437,32 @@ def _field_expr(node, src, place):
 
 
 def _pipe(node, src, place):
-    first = _expr(node[1], src, place)
+    first, rest = _first_step(node, src, place)
     if first is None:
-        return None
+        first = _expr(node[1], src, place)
+    if first is None or rest is None:
+        return first
     held = src.temp()
     if place.loop is not None:
         place.loop.hold(held, first)
-    then = _expr(node[2], src, replace(place, input=held))
+    then = _expr(rest, src, replace(place, input=held))
     return None if then is None else f"({held} := {first}, {then})[1]"
+
+
+def _first_step(node: tuple, src: _Source, place: _Place) -> tuple[str | None, Any]:
+    """The expression of a pipe's first steps taken together, and the rest of the pipe
+    (None: nothing more); else no expression, and the pipe's right-hand side. The steps
+    taken together: ``fromdate | strftime(F)`` of a format of dates' fields alone
+    (:func:`.dates.iso_reformat`)."""
+    right = node[2]
+    second, rest = (right[1], right[2]) if right[0] == "pipe" else (right, None)
+    if any(_is_builtin(node[1], name, place, 0) for name in ("fromdate", "fromdateiso8601")) \
+            and _is_builtin(second, "strftime", place) and second[2][0][0] == "literal" \
+            and type(second[2][0][1]) is str:
+        joined = iso_reformat(second[2][0][1])
+        if joined is not None:
+            return f"{src.constant(joined)}({place.input})", rest
+    return None, right
 
 
 def _binop(node, src, place):
@@ -652,10 +675,10 @@ def _direct(node: tuple, place: _Place) -> Any:
     return getattr(place.scope.tables.builtins.get(signature), "direct", None)
 
 
-def _is_builtin(node: tuple, name: str, place: _Place) -> bool:
-    """Whether ``node`` calls jq's own ``name/1`` (not a definition of the program's)."""
-    return node[0] == "call" and node[1] == name and len(node[2]) == 1 and \
-        (name, 1) not in place.scope.funcs
+def _is_builtin(node: tuple, name: str, place: _Place, arity: int = 1) -> bool:
+    """Whether ``node`` calls jq's own ``name/arity`` (not a definition of the program's)."""
+    return node[0] == "call" and node[1] == name and len(node[2]) == arity and \
+        (name, arity) not in place.scope.funcs
 
 
 _EXPRESSIONS = {

@@ -107,3 +107,33 @@ def test_days_kept_are_bounded(monkeypatch):
     got = fast(wrapped, document, compact=True)
     assert got == libjq(wrapped, document, compact=True)
     assert len(dates._ISO_DAYS) <= 3
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(dates=_DATES_OF_FEW_DAYS, pieces=st.lists(_FORMAT_PIECES, min_size=1, max_size=4),
+       name=st.sampled_from(["fromdate", "fromdateiso8601"]))
+def test_fromdate_then_strftime_together_as_libjq(dates, pieces, name):
+    """``fromdate | strftime(F)`` in a fused loop is one function (the fields cut out of a
+    date of a day read before): each date, read once and again, as libjq renders it."""
+    fmt = json.dumps("".join(pieces))
+    for program in (f"[.[] | {name} | strftime({fmt})]",
+                    f"[.[] | {name} | strftime({fmt}) | length]"):
+        for date in dates:
+            document = json.dumps([date, date])
+            got = fast(program, document, compact=True)
+            event("declined" if got is None else "answered")
+            if got is not None:
+                assert got == libjq(program, document, compact=True)
+
+
+def test_a_format_of_other_fields_is_not_cut_from_the_text():
+    assert dates.iso_reformat("%H:%M") is not None
+    assert dates.iso_reformat("%j") is None and dates.iso_reformat("%D") is None
+    assert dates.iso_reformat("") is None
+
+
+def test_a_year_below_1000_is_libjqs_to_print_when_its_day_was_read_before():
+    program, document = '[.[] | fromdate | strftime("%Y %H")]', '["0999-12-31T01:00:00Z"]'
+    for _ in range(2):  # the day read (and kept) the first time
+        got = fast(program, document, compact=True)
+        assert got is None or got == libjq(program, document, compact=True)
