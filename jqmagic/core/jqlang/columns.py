@@ -95,11 +95,31 @@ class _Store:
         column = self.columns[chain] = _read(self.values, chain) if prefix is None \
             else _read(prefix, chain[1:])
         _out_of_sight()
-        if self.repeating.get(chain, False):
-            _share(column)
-            self.shared.add(chain)
         if UNREAD not in column:
             self.whole.add(chain)
+        if self.repeating.get(chain, False):
+            self.share(chain)
+
+    def kinds_of(self, chain: tuple[str, ...]) -> frozenset[type]:
+        known = self.kinds.get(chain)
+        if known is None:
+            check()
+            known = self.kinds[chain] = frozenset(map(type, self.columns[chain]))
+        return known
+
+    def share(self, chain: tuple[str, ...]) -> None:
+        """Each string of the column replaced by the first one equal to it (a pass of its
+        own: inside the reading pass, it cost twice as much). Over a few shared strings a
+        hash lookup costs a third of what it costs over strings scattered in memory."""
+        if chain in self.shared:
+            return
+        check()
+        column, first = self.columns[chain], {}
+        if self.kinds_of(chain) <= {str, type(None)}:
+            column[:] = map(first.setdefault, column, column)
+        else:  # strings alone: 1, 1.0 and true are equal keys
+            column[:] = [first.setdefault(x, x) if type(x) is str else x for x in column]
+        self.shared.add(chain)
 
 
 def _out_of_sight() -> None:
@@ -113,14 +133,6 @@ def _read(values: list, chain: tuple[str, ...]) -> list:
     """``.a.b...`` of each value (an object's member, null of null, else UNREAD), in one
     pass: each pass over 100k scattered objects costs as much as the reads."""
     return _reader(len(chain))(chunked(values), *chain)
-
-
-def _share(column: list) -> None:
-    """Each string of ``column`` replaced by the first one equal to it (a pass of its
-    own: inside the reading pass, it cost twice as much)."""
-    check()
-    first: dict = {}
-    column[:] = [first.setdefault(x, x) if type(x) is str else x for x in column]
 
 
 @cache
@@ -218,26 +230,23 @@ def column(items: Any, chain: tuple[str, ...], build: bool = True) -> list | Non
     return store.columns[chain] if chain in store.whole else None
 
 
+def asked(items: Any, chain: tuple[str, ...]) -> bool:
+    """Whether a loop has read ``chain`` on an owned list before (see columns_of)."""
+    store = _store(items)
+    return store is not None and chain in store.asked
+
+
 def kinds(items: Any, chain: tuple[str, ...]) -> frozenset[type]:
     """The Python types of the values in the column of ``chain`` (which must exist)."""
-    store = _OWNED[id(items)]
-    known = store.kinds.get(chain)
-    if known is None:
-        check()
-        known = store.kinds[chain] = frozenset(map(type, store.columns[chain]))
-    return known
+    return _OWNED[id(items)].kinds_of(chain)
 
 
 def shared(items: Any, chain: tuple[str, ...]) -> list:
     """The column of ``chain`` (which must be whole) with one object for each distinct
-    string: ``"PushEvent"`` parsed 14k times, kept once. Over scattered strings a hash
-    lookup costs a cache miss an item; over a few shared ones it costs a third as much."""
+    string: ``"PushEvent"`` parsed 14k times, kept once (see :meth:`_Store.share`)."""
     store = _OWNED[id(items)]
-    column = store.columns[chain]
-    if chain not in store.shared:
-        _share(column)
-        store.shared.add(chain)
-    return column
+    store.share(chain)
+    return store.columns[chain]
 
 
 def zipped(items: Any, chains: tuple[tuple[str, ...], ...],

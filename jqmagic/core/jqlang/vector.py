@@ -150,9 +150,12 @@ def _pure(node: tuple, scope: Any) -> Compiled | None:
 
 def _keyed(items: Any, names: tuple[str, ...], allowed: frozenset = _KEYABLE) -> list | None:
     """The column of ``names`` when its values are dict keys as jq compares them (of the
-    ``allowed`` types) and repeat (see :func:`.columns.repeats`), else None."""
-    if not columns.repeats(items, names) or columns.column(items, names) is None:
-        return None
+    ``allowed`` types) and repeat (see :func:`.columns.repeats`), else None. It is built
+    when a loop has read the chain before (as loops build theirs, see
+    :func:`.columns.zipped`)."""
+    if not columns.repeats(items, names) or columns.column(
+            items, names, build=columns.asked(items, names)) is None:
+        return None  # a first loop reads it itself: cheaper than a pass, a share, a table
     kinds = columns.kinds(items, names)
     if not kinds <= allowed or {int, bool} <= kinds:
         return None
