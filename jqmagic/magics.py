@@ -78,7 +78,8 @@ class JqMagic(Magics):
     exec_max_bytes = Int(_DEFAULTS.exec_max_bytes, help="Bytes an --exec command may print."
                          ).tag(config=True)
     doc_cache_bytes = Int(_DEFAULTS.doc_cache_bytes, help="Resident bytes of parsed files "
-                          "kept for later queries.").tag(config=True)
+                          "kept for later queries (default: a quarter of physical memory, "
+                          "at least 1 GiB).").tag(config=True)
     worker_memory = Int(_DEFAULTS.worker_memory, help="Bytes the query worker may map (0: "
                         "three quarters of physical memory).").tag(config=True)
     debug = Bool(False, help="Show tracebacks instead of one-line errors.").tag(config=True)

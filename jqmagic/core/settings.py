@@ -26,6 +26,20 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("JQMAGIC_CACHE_DIR") or os.path.join(base, "jqmagic"))
 
 
+def physical_memory() -> int:
+    """This machine's physical memory in bytes (0 when the system does not say)."""
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError):
+        return 0
+
+
+def _default_budget() -> int:
+    """A quarter of physical memory, at least 1 GiB: a 500 MB log (4 GB parsed) is kept on
+    a 24 GB machine, as DuckDB keeps its tables in memory."""
+    return max(1 << 30, physical_memory() // 4)
+
+
 @dataclass(frozen=True)
 class Settings:
     """Limits and defaults shared by every face; keyword arguments override per call."""
@@ -35,7 +49,8 @@ class Settings:
     result_bytes: int = 2 << 30  # text a complete query gathers in memory at most
     timeout: float = 30.0
     exec_timeout: float = 60.0
-    doc_cache_bytes: int = 1 << 30  # resident bytes of parsed files kept for later queries
+    doc_cache_bytes: int = field(default_factory=_default_budget)  # resident bytes of
+    # parsed files kept for later queries; also the text a file may have to be read whole
     worker_memory: int = 0  # bytes the query worker may map; 0: 3/4 of physical memory
     fast_path: bool = True  # answer the jq subset in-process (jqmagic.core.jqlang)
     exec_max_bytes: int = 2**30  # a command's output (and any file it writes) at most

@@ -158,8 +158,8 @@ prints only how many), `--all` lifts the bounds for display.
     ("md", """
 ## 4. Bigger than the budget: one streaming pass
 
-jqmagic keeps parsed files for later questions within a budget (`doc_cache_bytes`, 1 GiB
-by default). A file bigger than that is not parsed whole at all: a question of a shape that
+jqmagic keeps parsed files for later questions within a budget (`doc_cache_bytes`, a
+quarter of the machine's memory by default, at least 1 GiB). A file bigger than that is not parsed whole at all: a question of a shape that
 streams is answered in **one pass** over the file, holding one order at a time (and only
 what the question keeps), so memory stays flat however big the file is. The shapes:
 `PATH[] | F`, `[PATH[] | F] | length` (or `add`, `min`, `max`, `unique`, `group_by(...)`,
@@ -169,6 +169,7 @@ Here the budget is lowered to 2 MB so that our file counts as big (on your machi
 a 20 GB export). The answers are the same as before, number for number.
 """),
     ("code", """
+from jqmagic.core.settings import Settings
 %config JqMagic.doc_cache_bytes = 2_000_000
 streamed = timed('streamed: count with select', '[.orders[] | select(.total > 390)] | length')
 print(streamed.value, 'by the', streamed.engine, 'engine')
@@ -189,7 +190,7 @@ except jqmagic.JqMagicError as error:
     print('Hint:', error.hint)
 """),
     ("code", """
-%config JqMagic.doc_cache_bytes = 1073741824
+%config JqMagic.doc_cache_bytes = Settings().doc_cache_bytes
 """),
     ("md", """
 ## 5. A folder of logs on a Dask cluster

@@ -29,7 +29,7 @@ from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import forked, progress
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import physical_memory, settings, worker_memory
 from jqmagic.core.sources.formats import value_facts, value_text
 
 BOM = b"\xef\xbb\xbf"
@@ -403,3 +403,19 @@ class DocumentCache:
 
 documents = DocumentCache()
 """The process-wide document cache."""
+
+
+def whole_parse_limit() -> int:
+    """The resident bytes one whole parse may take: half the worker's memory (0: no limit
+    known)."""
+    return (worker_memory() or settings.worker_memory or physical_memory() * 3 // 4) // 2
+
+
+def fits_whole(size: int, fmt: str) -> bool:
+    """Whether a file of ``size`` bytes of ``fmt`` may be parsed whole: its text within the
+    document budget, and its parse expected within :func:`whole_parse_limit` (the budget
+    is a quarter of physical memory: a 2 GB JSON file, 17 GB parsed, is read as it comes
+    instead, or refused)."""
+    limit = whole_parse_limit()
+    return size <= settings.doc_cache_bytes and (
+        not limit or documents.expected_resident(size, fmt) <= limit)

@@ -26,6 +26,7 @@ from jqmagic.core.query.doccache import (
     BOM,
     Document,
     documents,
+    fits_whole,
     gc_paused,
     json_line_batches,
     parse_one,
@@ -133,7 +134,8 @@ def _too_big_to_keep(path: str, fmt: str) -> bool:
     """Whether the file's text is over the document budget, or (JSON Lines, which can be
     read as they come instead) the values it would parse into are expected to be."""
     size, budget = os.path.getsize(path), settings.doc_cache_bytes
-    return size > budget or fmt == "jsonl" and documents.expected_resident(size, fmt) > budget
+    return not fits_whole(size, fmt) or fmt == "jsonl" and \
+        documents.expected_resident(size, fmt) > budget
 
 
 def _environment(args: dict[str, Any]) -> dict[str, Any] | None:

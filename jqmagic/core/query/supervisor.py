@@ -27,7 +27,7 @@ from typing import Any
 from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import progress, protocol
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import physical_memory, settings
 from jqmagic.core.words import term
 
 GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)
@@ -36,10 +36,7 @@ START_UP = 60.0  # seconds a worker may take to start and take a request
 
 def default_memory_limit() -> int:
     """Three quarters of physical memory: a runaway program fails, the machine survives."""
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") * 3 // 4
-    except (ValueError, OSError):
-        return 0
+    return physical_memory() * 3 // 4
 
 
 class Supervisor:

@@ -4,6 +4,7 @@ text, what libjq gives on the whole parsed file (the oracle: the fast path off).
 from __future__ import annotations
 
 import json
+import os
 
 import pytest
 from hypothesis import HealthCheck, given
@@ -11,10 +12,12 @@ from hypothesis import settings as hsettings
 from hypothesis import strategies as st
 
 from jqmagic import JqMagicError, payload, query
+from jqmagic.core import settings as settings_module
+from jqmagic.core.query import doccache, libjq, worker
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.streaming.forms import plan
 from jqmagic.core.query.supervisor import shared_worker
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import Settings, settings
 
 PROGRAMS = [
     ".items[]", ".items[] | .a", ".items[] | select(.a != null) | .a", ".items[] | keys?",
@@ -220,3 +223,43 @@ def test_yaml_over_the_budget_says_which_formats_stream(tmp_path, monkeypatch):
         query(".items[]", str(path))
     assert caught.value.code == "TOO_LARGE" and "only JSON and JSON Lines" in \
         caught.value.message
+
+
+@pytest.fixture
+def small_memory(monkeypatch, tmp_path):
+    """A 100 KB JSON file under the document budget, in a worker whose memory could not
+    hold it parsed (about 850 KB): answered in this process (worker.execute), where the
+    worker's memory is the test's to set."""
+    monkeypatch.setattr(doccache, "worker_memory", lambda: 0)
+    monkeypatch.setattr(settings, "worker_memory", 1_000_000)  # a whole parse: 500 KB
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps({"rows": [{"id": i, "ok": i % 3 == 0} for i in range(4000)]}))
+    assert path.stat().st_size < settings.doc_cache_bytes
+    return str(path)
+
+
+def _in_process(program: str, path: str):
+    request = requests.for_worker(requests.build(program, path, None, {"passthrough": True}),
+                                  None)
+    return worker.execute(libjq.ProgramCache(), request)
+
+
+def test_a_file_whose_parse_would_not_fit_in_memory_streams(small_memory, oracle):
+    assert not doccache.fits_whole(os.path.getsize(small_memory), "json")
+    end = _in_process("[.rows[] | select(.ok)] | length", small_memory)
+    assert end.engine.startswith("stream") and end.error is None
+    assert query("[.rows[] | select(.ok)] | length", small_memory).values == [1334]
+
+
+def test_a_program_that_needs_it_whole_is_too_large_for_memory_not_the_budget(small_memory):
+    end = _in_process(".rows | map(.id) | add", small_memory)
+    assert end.error["code"] == "TOO_LARGE"
+    assert "over half the worker's memory (0.0 GB)" in end.error["message"]
+    assert "budget" not in end.error["hint"]
+
+
+def test_the_default_budget_is_a_quarter_of_memory_and_at_least_1_gib(monkeypatch):
+    monkeypatch.setattr(settings_module, "physical_memory", lambda: 24 << 30)
+    assert Settings().doc_cache_bytes == 6 << 30
+    monkeypatch.setattr(settings_module, "physical_memory", lambda: 2 << 30)
+    assert Settings().doc_cache_bytes == 1 << 30

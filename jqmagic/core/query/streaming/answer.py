@@ -20,7 +20,7 @@ from dataclasses import replace
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import libjq, progress
-from jqmagic.core.query.doccache import gc_paused
+from jqmagic.core.query.doccache import documents, fits_whole, gc_paused, whole_parse_limit
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.protocol import End, QueryRequest
 from jqmagic.core.query.sink import Sink
@@ -99,7 +99,7 @@ def over_budget(request: QueryRequest) -> bool:
 
 
 def _over_budget(files: list[tuple[str, str]]) -> bool:
-    return any(os.path.getsize(f) > settings.doc_cache_bytes for f, _ in files)
+    return any(not fits_whole(os.path.getsize(f), fmt) for f, fmt in files)
 
 
 def _files(request: QueryRequest) -> list[tuple[str, str]] | None:
@@ -113,17 +113,23 @@ def _files(request: QueryRequest) -> list[tuple[str, str]] | None:
 def _too_large(files: list[tuple[str, str]], by_format: bool) -> JqMagicError:
     """TOO_LARGE for a file over the budget that would be read whole: its format (YAML,
     JSONC) or the program's shape is why."""
-    size = max(os.path.getsize(f) for f, _ in files)
-    over = f"The file is {size / 1e6:,.0f} MB, over the document budget " \
-        f"({settings.doc_cache_bytes / 1e6:,.0f} MB)"
-    budget = f"Or raise the budget: {term('doc_budget')}."
+    size, fmt = max((os.path.getsize(f), fmt) for f, fmt in files)
+    if size > settings.doc_cache_bytes:
+        over = f"The file is {size / 1e6:,.0f} MB, over the document budget " \
+            f"({settings.doc_cache_bytes / 1e6:,.0f} MB)"
+        budget = f"Or raise the budget: {term('doc_budget')}."
+    else:  # parsed whole, it would not fit in memory
+        over = f"The file is {size / 1e6:,.0f} MB: parsed whole it would take about " \
+            f"{documents.expected_resident(size, fmt) / 1e9:,.1f} GB, over half the " \
+            f"worker's memory ({2 * whole_parse_limit() / 1e9:,.1f} GB)"
+        budget = ""
     if by_format:
         return JqMagicError("TOO_LARGE", f"{over}, and only JSON and JSON Lines stream.",
-                            f"Convert it to JSON Lines or JSON first. {budget}")
+                            f"Convert it to JSON Lines or JSON first. {budget}".rstrip())
     return JqMagicError(
         "TOO_LARGE", f"{over}, and this program needs it whole.",
         f"Write it in a form that streams: {'; '.join(FORMS)} (e.g. "
-        f"[.items[] | select(.ok)] | length). {budget}")
+        f"[.items[] | select(.ok)] | length). {budget}".rstrip())
 
 
 def _stream(programs: _Programs, request: QueryRequest, shape: Plan, files: list[str],
