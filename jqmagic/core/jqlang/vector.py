@@ -30,7 +30,7 @@ from typing import Any
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.compiled import NOTHING, Compiled
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.runtime import check
+from jqmagic.core.jqlang.runtime import check, chunked
 from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Pipe
 
@@ -163,10 +163,9 @@ def _keyed(items: Any, names: tuple[str, ...], allowed: frozenset = _KEYABLE) ->
 
 
 def _table(column: list, fn: Callable[[Any], Any]) -> dict:
-    """``fn`` of each distinct value, in the order of their first items."""
-    table = {value: fn(value) for value in dict.fromkeys(column)}
-    check()
-    return table
+    """``fn`` of each distinct value, in the order of their first items (the deadline
+    checked as a loop over them checks it)."""
+    return {value: fn(value) for value in chunked(list(dict.fromkeys(column)))}
 
 
 def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
