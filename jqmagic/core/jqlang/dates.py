@@ -129,8 +129,9 @@ _YEAR_1000 = (datetime.date(1000, 1, 1).toordinal() - _EPOCH_DAY) * 86400
 _YEAR_10000 = (datetime.date(9999, 12, 31).toordinal() - _EPOCH_DAY + 1) * 86400
 
 
-def _pieces(fmt: str) -> list:
-    """A format's plain text (str) and fields (functions of :data:`_FIELD`), in order."""
+def _pieces(fmt: str, fields: dict[str, Any] = _FIELD) -> list:
+    """A format's plain text (str) and fields (of ``fields``: by default functions of
+    :data:`_FIELD`), in order; NotMine for a field ``fields`` lacks."""
     pieces, i = [], 0
     while i < len(fmt):
         if fmt[i] != "%":
@@ -139,11 +140,11 @@ def _pieces(fmt: str) -> list:
             continue
         letter = fmt[i + 1:i + 2]
         if letter in _SHORTHANDS:
-            pieces.extend(_pieces(_SHORTHANDS[letter]))
+            pieces.extend(_pieces(_SHORTHANDS[letter], fields))
         elif letter in _TEXT:
             pieces.append(_TEXT[letter])
-        elif letter in _FIELD:
-            pieces.append(_FIELD[letter])
+        elif letter in fields:
+            pieces.append(fields[letter])
         else:
             raise NotMine(f"strftime {fmt[i:i + 2]!r}")
         i += 2
@@ -330,24 +331,10 @@ def iso_reformat(fmt: str) -> Callable[[Any], str] | None:
     :func:`_from_iso` has read is cut into those fields, as gmtime would give them back;
     any other input goes through both builtins (a year below 1000 is libjq's to print).
     None for other formats."""
-    pieces: list = []
-    at, expanded = 0, fmt
-    while at < len(expanded):
-        if expanded[at] != "%":
-            pieces.append(expanded[at])
-            at += 1
-            continue
-        letter = expanded[at + 1:at + 2]
-        if letter in _SHORTHANDS:
-            expanded = expanded[:at] + _SHORTHANDS[letter] + expanded[at + 2:]
-            continue
-        if letter in _TEXT:
-            pieces.append(_TEXT[letter])
-        elif letter in _ISO_PARTS:
-            pieces.append(_ISO_PARTS[letter])
-        else:
-            return None
-        at += 2
+    try:
+        pieces = _pieces(fmt, _ISO_PARTS)
+    except NotMine:
+        return None
     if not pieces:
         return None
     parts = [repr(p) if type(p) is str else f"v[{p[0]}:{p[1]}]" for p in pieces]
