@@ -8,7 +8,9 @@ else built the second time a loop reads it (a pass over scattered objects costs 
 reads in a loop: it pays when the chain is asked again); a later loop reads the chain from
 the column, beside the item (:func:`zipped`). An item
 whose chain would be an error (``.a`` of a string) holds :data:`UNREAD`, and the loop
-evaluates the chain itself there, so the error is raised where and when jq raises it.
+evaluates the chain itself there, so the error is raised where and when jq raises it. A
+column whose strings repeat, once used whole (:mod:`.vector`), keeps one object for each
+distinct string (:func:`shared`).
 
 >>> rows = [{"a": {"b": 1}}, None, "text"] * 1000
 >>> own(rows, budget=1 << 20)
@@ -97,8 +99,8 @@ class _Store:
         _out_of_sight()
         if UNREAD not in column:
             self.whole.add(chain)
-        if self.repeating.get(chain, False):
-            self.share(chain)
+            if self.repeating.get(chain, False):
+                self.share(chain)
 
     def kinds_of(self, chain: tuple[str, ...]) -> frozenset[type]:
         known = self.kinds.get(chain)

@@ -131,8 +131,10 @@ def _over_budget(request: QueryRequest) -> bool:
 
 
 def _too_big_to_keep(path: str, fmt: str) -> bool:
-    """Whether the file's text is over the document budget, or (JSON Lines, which can be
-    read as they come instead) the values it would parse into are expected to be."""
+    """Whether the file may not be parsed whole (its text over the document budget, or
+    its parse over the worker's memory: :func:`.doccache.fits_whole`), or (JSON Lines,
+    which can be read as they come instead) the values it would parse into are expected
+    to be over the budget."""
     size, budget = os.path.getsize(path), settings.doc_cache_bytes
     return not fits_whole(size, fmt) or fmt == "jsonl" and \
         documents.expected_resident(size, fmt) > budget
