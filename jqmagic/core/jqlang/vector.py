@@ -75,7 +75,9 @@ def of_reduce(node: tuple, scope: Any) -> Plan | None:
     _, source, name, init, update = node
     if items_of(source) is None or len(_stages(source)) != 1 or init != ("object", ()):
         return None
-    if update[0] != "assign" or update.op != "+=" or update.value != ("literal", 1):
+    one = update[0] == "assign" and update.value[0] == "literal" and \
+        type(update.value[1]) is int and update.value[1] == 1  # not true, which == 1
+    if not one or update.op != "+=":
         return None
     target = update.target
     if target[0] != "index" or target.target != ("dot",):

@@ -66,7 +66,7 @@ SHAPES = (
     + [f"[.[] | {c} | {f}]" for c in CHAINS for f in AFTER]
     + [f"[.[] | select({c} | {f})]" for c in CHAINS for f in TESTS]
     + [f"[.[] | select({c} {op})]" for c in CHAINS for op in CONDITIONS]
-    + [f"reduce .[] as $e ({{}}; .[$e{c}] += 1)" for c in CHAINS])
+    + [f"reduce .[] as $e ({{}}; .[$e{c}] += {n})" for c in CHAINS for n in (1, 2, "true")])
 
 _keyable = st.one_of(st.none(), st.integers(-2, 2),
                      st.sampled_from(["Zo", "zo", "ann", "Ünï", "1"]))
@@ -159,3 +159,12 @@ def test_a_column_keeps_one_object_per_distinct_value():
         assert len({id(value) for value in columns.shared(rows, ("t",))}) == 1
     finally:
         columns.forget(rows)
+
+
+def test_a_count_adds_the_number_1_only():
+    """``+= true`` is an error in jq (true == 1 in Python): the loop raises it."""
+    rows = [{"a": "x"}, {"a": "y"}] * 600
+    program = "reduce .[] as $x ({}; .[$x.a] += true)"
+    texts, answered = _fast(program, rows)
+    assert not answered
+    assert texts == jq_texts(program, json.dumps(rows))
