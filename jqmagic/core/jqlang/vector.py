@@ -164,10 +164,14 @@ def _keyed(items: Any, names: tuple[str, ...], allowed: frozenset = _KEYABLE) ->
     return columns.shared(items, names)
 
 
-def _table(column: list, fn: Callable[[Any], Any]) -> dict:
+def _table(column: list, fn: Callable[[Any], Any]) -> dict | None:
     """``fn`` of each distinct value, in the order of their first items (the deadline
-    checked as a loop over them checks it)."""
-    return {value: fn(value) for value in chunked(list(dict.fromkeys(column)))}
+    checked as a loop over them checks it); None when the values do not repeat after all
+    (a sample said they did): the loop is then cheaper."""
+    distinct = list(dict.fromkeys(column))
+    if 2 * len(distinct) > len(column):
+        return None
+    return {value: fn(value) for value in chunked(distinct)}
 
 
 def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
@@ -177,8 +181,11 @@ def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
             return None
         if after.opt is None:  # outputs of each value, in a list
             table = _table(column, lambda value: after.gen(value, env))
-            return list(chained.from_iterable(map(table.__getitem__, column)))
+            return None if table is None else \
+                list(chained.from_iterable(map(table.__getitem__, column)))
         table = _table(column, lambda value: after.opt(value, env))
+        if table is None:
+            return None
         found = {value: out for value, out in table.items() if out is not NOTHING}
         if len(found) == len(table):
             return list(map(table.__getitem__, column))
@@ -195,6 +202,8 @@ def _kept(names: tuple[str, ...], test: Compiled) -> Plan:
             table = _table(column, lambda value: _true(test.one(value, env)))
         else:
             table = _table(column, lambda value: sum(map(_true, test.gen(value, env))))
+        if table is None:
+            return None
         times = map(table.__getitem__, column)
         if max(table.values()) <= 1:
             return list(compress(items, times))
