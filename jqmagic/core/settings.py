@@ -26,12 +26,26 @@ def _cache_dir() -> Path:
     return Path(os.environ.get("JQMAGIC_CACHE_DIR") or os.path.join(base, "jqmagic"))
 
 
+_CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max",  # cgroup v2 ("max": none)
+                  "/sys/fs/cgroup/memory/memory.limit_in_bytes")  # v1 (none: about 2^63)
+
+
 def physical_memory() -> int:
-    """This machine's physical memory in bytes (0 when the system does not say)."""
+    """The memory this process may use, in bytes: the machine's, or its container's
+    limit when that is lower (a Binder session sees the host's memory but may use 2 GB);
+    0 when the system does not say."""
     try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+        total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
-        return 0
+        total = 0
+    for path in _CGROUP_LIMITS:
+        try:
+            limit = Path(path).read_text().strip()
+        except OSError:
+            continue
+        if limit.isdigit() and (not total or int(limit) < total):
+            total = int(limit)
+    return total
 
 
 def _default_budget() -> int:

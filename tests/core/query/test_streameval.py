@@ -263,3 +263,17 @@ def test_the_default_budget_is_a_quarter_of_memory_and_at_least_1_gib(monkeypatc
     assert Settings().doc_cache_bytes == 6 << 30
     monkeypatch.setattr(settings_module, "physical_memory", lambda: 2 << 30)
     assert Settings().doc_cache_bytes == 1 << 30
+
+
+@pytest.mark.parametrize(("limit", "expected"), [
+    ("2147483648\n", 2 << 30),  # a container of 2 GiB (Binder): its limit, not the host's
+    ("max\n", None),  # cgroup v2 without a limit: the machine's memory
+    ("9223372036854771712\n", None),  # cgroup v1 without a limit
+])
+def test_memory_is_the_containers_when_it_sets_a_lower_limit(tmp_path, monkeypatch, limit,
+                                                              expected):
+    path = tmp_path / "memory.max"
+    path.write_text(limit)
+    monkeypatch.setattr(settings_module, "_CGROUP_LIMITS", (str(tmp_path / "none"), str(path)))
+    machine = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    assert settings_module.physical_memory() == (expected or machine)
