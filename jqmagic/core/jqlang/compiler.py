@@ -9,7 +9,8 @@ from typing import Any
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
-from jqmagic.core.jqlang.fuse import fuse_array, fuse_reduce
+from jqmagic.core.jqlang.fuse import fuse_array
+from jqmagic.core.jqlang.fusereduce import fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
