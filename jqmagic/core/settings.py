@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import contextvars
 import dataclasses
+import functools
 import os
 import sys
 from collections.abc import Iterator
@@ -30,10 +31,11 @@ _CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max",  # cgroup v2 ("max": none)
                   "/sys/fs/cgroup/memory/memory.limit_in_bytes")  # v1 (none: about 2^63)
 
 
+@functools.cache
 def physical_memory() -> int:
     """The memory this process may use, in bytes: the machine's, or its container's
     limit when that is lower (a Binder session sees the host's memory but may use 2 GB);
-    0 when the system does not say."""
+    0 when the system does not say. Read once a process."""
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):
@@ -46,6 +48,11 @@ def physical_memory() -> int:
         if limit.isdigit() and (not total or int(limit) < total):
             total = int(limit)
     return total
+
+
+def default_worker_memory() -> int:
+    """Three quarters of that memory: a runaway program fails, the machine survives."""
+    return physical_memory() * 3 // 4
 
 
 def _default_budget() -> int:

@@ -12,7 +12,7 @@ from typing import Any
 
 from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import default_worker_memory, settings
 
 SUGGEST_MEMORY = 2 << 30  # bytes a suggestion search may map
 
@@ -20,10 +20,8 @@ SUGGEST_MEMORY = 2 << 30  # bytes a suggestion search may map
 def call(request: dict[str, Any], timeout: float | None, what: str) -> dict[str, Any]:
     """The child's answer to ``request`` (``request["fds"]``: files it inherits); TIMEOUT
     after ``timeout`` seconds, QUERY_ERROR / TOO_LARGE when it dies."""
-    from jqmagic.core.query.supervisor import default_memory_limit
-
     environ = sandbox.worker_environment(os.environ) if sandbox.enabled() else os.environ
-    memory = settings.worker_memory or default_memory_limit()
+    memory = settings.worker_memory or default_worker_memory()
     if request["op"] == "suggest":  # a candidate that grows without end costs itself only
         memory = min(memory, SUGGEST_MEMORY)
     env = dict(environ, JQMAGIC_WORKER_MEMORY=str(memory),

@@ -29,7 +29,7 @@ from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import forked, progress
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
-from jqmagic.core.settings import physical_memory, settings, worker_memory
+from jqmagic.core.settings import default_worker_memory, settings, worker_memory
 from jqmagic.core.sources.formats import value_facts, value_text
 
 BOM = b"\xef\xbb\xbf"
@@ -408,7 +408,7 @@ documents = DocumentCache()
 def whole_parse_limit() -> int:
     """The resident bytes one whole parse may take: half the worker's memory (0: no limit
     known)."""
-    return (worker_memory() or settings.worker_memory or physical_memory() * 3 // 4) // 2
+    return (worker_memory() or settings.worker_memory or default_worker_memory()) // 2
 
 
 def fits_whole(size: int, fmt: str) -> bool:

@@ -27,16 +27,11 @@ from typing import Any
 from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import progress, protocol
-from jqmagic.core.settings import physical_memory, settings
+from jqmagic.core.settings import default_worker_memory, settings
 from jqmagic.core.words import term
 
 GRACE = 0.3  # seconds past a timeout before the worker is killed (the fast path stops itself)
 START_UP = 60.0  # seconds a worker may take to start and take a request
-
-
-def default_memory_limit() -> int:
-    """Three quarters of physical memory: a runaway program fails, the machine survives."""
-    return physical_memory() * 3 // 4
 
 
 class Supervisor:
@@ -44,7 +39,7 @@ class Supervisor:
 
     def __init__(self, memory_limit: int | None = None, spares: int = 0):
         self._given_limit = memory_limit
-        self.memory_limit = memory_limit or settings.worker_memory or default_memory_limit()
+        self.memory_limit = memory_limit or settings.worker_memory or default_worker_memory()
         self._process: subprocess.Popen | None = None
         self._stderr: Any = None
         self._tmpdir = ""
@@ -60,7 +55,7 @@ class Supervisor:
         if self._process is not None and self._process.poll() is None:
             return self._process
         self.memory_limit = self._given_limit or settings.worker_memory or \
-            default_memory_limit()
+            default_worker_memory()
         self._stderr = tempfile.TemporaryFile()  # noqa: SIM115 - closed in _close
         # The worker's temporary files live in a folder of its own, removed with it, so a
         # killed worker leaves nothing behind.
