@@ -399,6 +399,7 @@ def _reduce(node, bound):
                 state = deque(step.gen(state, {**e, name: x}), maxlen=1)  # the last output
                 state = state[0] if state else None
             yield state
+            v = None  # jq 1.8.2's DUPN: the source runs on null for every later init
 
     if step.one is None:
         return many(gen)
@@ -413,6 +414,7 @@ def _reduce(node, bound):
                 env[name] = x
                 state = one(state, env)
             yield state
+            v = None  # as in gen
 
     return many(gen_one)
 

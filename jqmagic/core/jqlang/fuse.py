@@ -214,7 +214,8 @@ def _bind_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]
     src.emit(at.depth, f"{local} = {value}")
     _alias(local, value, at)
     src.emit(at.depth, f"{env} = {{**{place.env}, {key!r}: {local}}}")
-    body = replace(at, scope=inner, env=env, locals=(*place.locals, (key, local)))
+    body = replace(at, scope=inner, input=place.input, env=env,
+                   locals=(*place.locals, (key, local)))  # the body's input is S's own
     return _stream(node.body, src, body)
 
 

@@ -297,6 +297,11 @@ class ProgramCache:
         key = json.dumps([text, _json_object(args or {}), library_paths, _json_array(positional),
                           sandbox.enabled()])
         program = self._programs.pop(key, None)
+        if program is not None and "break" in text:
+            # libjq numbers labels per jq_state ({"__jq": N}, never reset), and a caught
+            # break shows N: a new state per run counts from 0, as a new jq process does
+            program.close()
+            program = None
         if program is None:
             program = compile_program(text, args, library_paths, positional)
         self._programs[key] = program
