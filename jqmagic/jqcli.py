@@ -214,9 +214,9 @@ def _main_status(args: argparse.Namespace, end: Any, error: JqMagicError | None,
     elif error is not None and end.run_error[2:] != [False]:
         ret = 5  # the last input failed
     else:
-        ret = -4 if not total else -1 if last in ("null", "false") else 0
+        ret = -4 if not total else -1 if _falsy(last) else 0
     if args.exit_status and ret == -4:
-        ret = 4 if not total else 1 if last in ("null", "false") else 0
+        ret = 4 if not total else 1 if _falsy(last) else 0
     elif args.exit_status:
         ret = abs(ret)
     return max(ret, 0) & 0xFF
@@ -235,11 +235,11 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
         if exc.result is not None:
             _print_results(exc.result, args)  # what jq printed before the error, as jq does
             if exc.result.halted or exc.result.run_error:  # main.c's status: halt_error's
-                printed = exc.result.printed  # code, or the last input's (0 after an error)
+                # code, or the last input's (0 after an error)
                 end = argparse.Namespace(halted=exc.result.halted,
                                          run_error=exc.result.run_error)
                 exc.exit_code = _main_status(args, end, exc, exc.result.total,
-                                             _COLOUR.sub("", printed[-1]) if printed else None)
+                                             _last_text(exc.result))
         raise
     for message in result.messages:
         print(message, file=sys.stderr)
@@ -463,5 +463,21 @@ def _status(result: Any, args: argparse.Namespace) -> int:
         return 0
     if not result.total:
         return 4
-    last = result.values[-1] if result.values else None
-    return 1 if last is None or last is False else 0
+    return 1 if _falsy(_last_text(result)) else 0
+
+
+_FALSY = re.compile("(\x1b\\[[0-9;]*m)?(null|false)(\x1b\\[0m)?")
+
+
+def _falsy(text: str | None) -> bool:
+    """-e's test of a result by its JSON text: null or false. A NaN is a number (jq's -e
+    passes it) printed as null: coloured, it keeps the number's colour around null's;
+    plain, it cannot be told from null here (main.c's loop, ``mainloop``, reads kinds)."""
+    return text is not None and _FALSY.fullmatch(text) is not None
+
+
+def _last_text(result: Any) -> str | None:
+    """The last shown result's JSON text (a raw string's printed text is no JSON)."""
+    if not result.printed:
+        return None
+    return '""' if isinstance(result.values[-1], str) else result.printed[-1]
