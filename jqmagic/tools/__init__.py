@@ -8,7 +8,15 @@ The tools: ``jq``, ``query_json``, ``query_yaml``, ``json_inspect``, ``json_patc
 ``read_file``, ``web_fetch``, ``web_search_brave``, ``web_search_google``. The same tools
 are served by ``jqmagic tool NAME`` (one JSON request on stdin), the spec's executables
 (``web-fetch-tool``, ...) and ``jqmagic mcp``.
+
+Every face is sandboxed unless its caller opens it: files under the working directory
+only, no shell commands, no private addresses. Here the openings are keywords of
+:func:`call` and :func:`definitions`, spelled as the command line's flags:
+``call("read_file", {...}, allow_root=["/data"])``, ``allow_exec=True``,
+``allow_private_addresses=True``, ``ignore_robots_txt=True``, ``no_sandbox=True``.
 """
+
+from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.tools.middleware import wrap
@@ -20,7 +28,7 @@ ANTHROPIC_STRICT = {"tools": 20, "optional": 24, "unions": 16}
 
 
 def definitions(format: str = "plain", *, strict: bool = False,  # noqa: A002
-                names: list[str] | None = None) -> list[dict]:
+                names: list[str] | None = None, **openings: Any) -> list[dict]:
     """Every tool's definition (or those ``names``), in the shape an agent host reads:
 
     - ``plain``: ``{"name", "description", "parameters"}``;
@@ -36,8 +44,16 @@ def definitions(format: str = "plain", *, strict: bool = False,  # noqa: A002
     Anthropic's (objects closed, optional ones left optional:
     :func:`jqmagic.tools.schema.closed`), marked ``strict`` while Anthropic's ceilings on one
     request (:data:`ANTHROPIC_STRICT`) allow; the tools read those answers as they are. A
-    tool that runs commands lists ``exec`` only while the sandbox allows commands.
+    tool that runs commands lists ``exec`` only when the sandbox allows commands: asked
+    with ``allow_exec=True`` (or ``no_sandbox=True``), the keywords :func:`call` takes.
     """
+    from jqmagic.tools import policy
+
+    with policy.scope(policy.in_force(**openings)):
+        return _definitions(format, strict, names)
+
+
+def _definitions(format: str, strict: bool, names: list[str] | None) -> list[dict]:  # noqa: A002
     from jqmagic.tools.outputs import output_schema
     from jqmagic.tools.schema import closed
     from jqmagic.tools.schema import strict as strict_form

@@ -1,19 +1,118 @@
-"""What agents may touch: the agent faces (``jqmagic tool``, ``jqmagic mcp``, the drop-in
-executables) run sandboxed by default, opened up only by their own flags or environment.
+"""What agents may touch: every agent face runs sandboxed unless it is opened up in words
+its caller chose: the command line's flags (``jqmagic tool``, ``jqmagic mcp``), the
+environment (``JQMAGIC_*``), or the same words as keywords of the Python API's ``call()``
+and ``definitions()``.
 
 The sandbox confines files to the allowed roots (the working directory unless given),
 refuses shell commands and refuses private, loopback and link-local web addresses;
-web_fetch honours robots.txt unless ``--ignore-robots-txt`` (or JQMAGIC_IGNORE_ROBOTS_TXT=1).
+web_fetch honours robots.txt unless ``ignore_robots_txt``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
+import contextvars
+import dataclasses
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
 
-from jqmagic.core.settings import configure, env_flag, env_paths
+from jqmagic.core.settings import configure, env_flag, env_paths, using
 
-robots_honoured = True
-"""Whether web_fetch honours robots.txt (the agent faces' default; their flag turns it off)."""
+
+@dataclass(frozen=True)
+class Policy:
+    """One face's sandbox, its fields named as the command line's flags."""
+
+    allow_root: tuple[str, ...] = ()
+    allow_exec: bool = False
+    allow_private_addresses: bool = False
+    ignore_robots_txt: bool = False
+    no_sandbox: bool = False
+
+    def settings(self) -> dict[str, Any]:
+        """The settings this policy puts in force."""
+        if self.no_sandbox:
+            return {"sandbox": False}
+        return {"sandbox": True, "allowed_roots": list(self.allow_root),
+                "exec_allowed": self.allow_exec,
+                "private_addresses": self.allow_private_addresses}
+
+    @property
+    def robots_honoured(self) -> bool:
+        return not self.ignore_robots_txt
+
+
+OPENINGS = tuple(f.name for f in dataclasses.fields(Policy))
+"""The keywords that open the sandbox up (``call(..., allow_root=["data"])``)."""
+
+HOST_DEFAULT = Policy()
+"""The Python API's policy when neither the call, a face, the host's settings nor the
+environment opens the sandbox: closed."""
+
+_face: Policy | None = None  # the policy a command-line face was started with
+_scoped: contextvars.ContextVar[Policy | None] = contextvars.ContextVar("policy", default=None)
+"""The policy of the call running in this thread (see :func:`scope`)."""
+
+
+def from_environment(**given: Any) -> Policy:
+    """The policy ``given`` (flags or keywords), widened by the environment: the host's
+    own ``JQMAGIC_ALLOWED_ROOTS``, ``JQMAGIC_EXEC_ALLOWED=1``,
+    ``JQMAGIC_PRIVATE_ADDRESSES=1``, ``JQMAGIC_IGNORE_ROBOTS_TXT=1``, ``JQMAGIC_NO_SANDBOX=1``."""
+    roots = tuple(given.get("allow_root") or ()) or tuple(env_paths("JQMAGIC_ALLOWED_ROOTS"))
+    return Policy(
+        allow_root=roots,
+        allow_exec=bool(given.get("allow_exec")) or env_flag("JQMAGIC_EXEC_ALLOWED"),
+        allow_private_addresses=(bool(given.get("allow_private_addresses"))
+                                 or env_flag("JQMAGIC_PRIVATE_ADDRESSES")),
+        ignore_robots_txt=(bool(given.get("ignore_robots_txt"))
+                           or env_flag("JQMAGIC_IGNORE_ROBOTS_TXT")),
+        no_sandbox=bool(given.get("no_sandbox")) or env_flag("JQMAGIC_NO_SANDBOX"))
+
+
+def in_force(**openings: Any) -> Policy | None:
+    """The policy of one call: its own ``openings`` when it gives any, else the one of the
+    call running now, else the face's (a command line's flags), else None when the host
+    configured the sandbox itself (``settings.sandbox``, ``JQMAGIC_SANDBOX=1``: its settings
+    stand), else :data:`HOST_DEFAULT` widened by the environment. An unknown opening is a
+    TypeError (the host's slip, not the model's)."""
+    from jqmagic.core import sandbox
+
+    unknown = set(openings) - set(OPENINGS)
+    if unknown:
+        raise TypeError(f"unknown sandbox keyword {sorted(unknown)[0]!r}; use: "
+                        f"{', '.join(OPENINGS)}")
+    if any(openings.values()):
+        return from_environment(**openings)
+    if (running := _scoped.get()) is not None:
+        return running
+    if _face is not None:
+        return _face
+    if sandbox.enabled():
+        return None
+    return from_environment(**dataclasses.asdict(HOST_DEFAULT))
+
+
+@contextlib.contextmanager
+def scope(chosen: Policy | None) -> Iterator[None]:
+    """``chosen`` in force for one call (this thread's settings; robots.txt's rule); None:
+    the settings as they are."""
+    if chosen is None:
+        yield
+        return
+    token = _scoped.set(chosen)
+    try:
+        with using(**chosen.settings()):
+            yield
+    finally:
+        _scoped.reset(token)
+
+
+def robots_honoured() -> bool:
+    """Whether web_fetch honours robots.txt now."""
+    chosen = in_force()
+    return chosen.robots_honoured if chosen else not env_flag("JQMAGIC_IGNORE_ROBOTS_TXT")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,22 +135,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                             "JQMAGIC_NO_SANDBOX=1)")
 
 
-def apply(args: argparse.Namespace) -> None:
-    """Turn the sandbox on for an agent face, as its flags and the environment say."""
-    global robots_honoured
-    robots_honoured = not (getattr(args, "ignore_robots_txt", False)
-                           or env_flag("JQMAGIC_IGNORE_ROBOTS_TXT"))
-    if args.no_sandbox or env_flag("JQMAGIC_NO_SANDBOX"):
-        configure(sandbox=False)
-        return
-    configure(sandbox=True,
-              allowed_roots=list(args.allow_root) or env_paths("JQMAGIC_ALLOWED_ROOTS"),
-              exec_allowed=args.allow_exec or env_flag("JQMAGIC_EXEC_ALLOWED"),
-              private_addresses=(args.allow_private_addresses
-                                 or env_flag("JQMAGIC_PRIVATE_ADDRESSES")))
+def apply(args: argparse.Namespace) -> Policy:
+    """Put a command-line face's policy in force for the process, as its flags and the
+    environment say."""
+    global _face
+    _face = from_environment(**{name: getattr(args, name, None) for name in OPENINGS})
+    configure(**_face.settings())
+    return _face
 
-
-def sandboxed_defaults() -> argparse.Namespace:
-    """The flags of an agent face given none (the drop-in executables take no flags)."""
-    return argparse.Namespace(allow_root=[], allow_exec=False, allow_private_addresses=False,
-                              no_sandbox=False, ignore_robots_txt=False)

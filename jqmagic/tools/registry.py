@@ -99,11 +99,16 @@ def tool(**options: Any) -> Callable[[Callable[..., dict]], Callable[..., dict]]
     return register
 
 
+ORDER = ("jq", "query_json", "query_yaml", "json_inspect", "jq_suggest", "json_patch",
+         "read_file", "web_fetch", "web_search_brave", "web_search_google")
+"""Every tool, in the order they are listed (whichever module was imported first)."""
+
+
 def tools() -> dict[str, Tool]:
-    """Every tool, by name, in definition order."""
+    """Every tool, by name, in :data:`ORDER`."""
     from jqmagic.tools import data, web  # noqa: F401 - importing registers them
 
-    return _TOOLS
+    return {name: _TOOLS[name] for name in ORDER}
 
 
 def get(name: str) -> Tool:
@@ -115,18 +120,25 @@ def get(name: str) -> Tool:
     return found
 
 
-def call(name: str, request: Any) -> dict[str, Any]:
-    """Validate ``request``, run tool ``name``, return its JSON response within the hard
-    bound of every agent message (:func:`jqmagic.tools.transport.fit`).
+def call(name: str, request: Any, **openings: Any) -> dict[str, Any]:
+    """Validate ``request``, run tool ``name`` in the sandbox, return its JSON response
+    within the hard bound of every agent message (:func:`jqmagic.tools.transport.fit`).
 
+    The sandbox is closed unless opened in the call, in the command line's words
+    (``allow_root=["data"]``, ``allow_exec=True``, ``allow_private_addresses=True``,
+    ``ignore_robots_txt=True``, ``no_sandbox=True``; see :mod:`jqmagic.tools.policy`).
     Success is ``{"success": true, ...}``; a failure is ``{"success": false, "error",
     "error_code", "hint"}`` (never an exception for what a caller got wrong).
     """
+    from jqmagic.tools import policy
+
     found = None
     try:
+        chosen = policy.in_force(**openings)
         found = get(name)
-        response = {"success": True, **found.handler(**schema.validate(found.parameters,
-                                                                       request))}
+        with policy.scope(chosen):
+            response = {"success": True, **found.handler(**schema.validate(found.parameters,
+                                                                           request))}
     except JqMagicError as exc:
         response = failure(exc, found)
     return transport.fit(response, found)

@@ -65,7 +65,7 @@ def _robots() -> bool:
     """Whether robots.txt is honoured: on the agent faces unless their flag says not."""
     from jqmagic.tools import policy
 
-    return policy.robots_honoured
+    return policy.robots_honoured()
 
 
 def _characters(out: dict[str, Any], start: int, max_length: int) -> dict[str, Any]:

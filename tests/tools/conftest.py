@@ -23,3 +23,13 @@ def answers_match_their_output_schema(monkeypatch):
         return out
 
     monkeypatch.setattr(transport, "fit", checked)
+
+
+@pytest.fixture(autouse=True)
+def host_opened_the_sandbox(monkeypatch):
+    """These tests are about answers, not the sandbox: their in-process calls run as a host
+    that opened it (``no_sandbox=True``) would, reading the test's folder and its local web
+    servers. test_policy.py tries the Python API closed, as every host gets it."""
+    from jqmagic.tools import policy
+
+    monkeypatch.setattr(policy, "HOST_DEFAULT", policy.Policy(no_sandbox=True))

@@ -91,3 +91,58 @@ def test_through_mcp_exec_is_refused_and_annotations_say_read_only(closed, place
     assert not (inside / "PWNED-MCP").exists()
     jq = next(t for t in seen["tools"] if t.name == "jq")
     assert jq.annotations.read_only_hint is True and jq.annotations.destructive_hint is False
+
+
+@pytest.fixture
+def host(monkeypatch, clean_env, tmp_path):
+    """The Python API as a host gets it: no face, no JQMAGIC_* openings, the sandbox closed."""
+    from jqmagic.tools import policy
+
+    for name in ("JQMAGIC_NO_SANDBOX", "JQMAGIC_ALLOWED_ROOTS", "JQMAGIC_EXEC_ALLOWED",
+                 "JQMAGIC_PRIVATE_ADDRESSES", "JQMAGIC_IGNORE_ROBOTS_TXT"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setattr(policy, "HOST_DEFAULT", policy.Policy())
+    monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path / "payloads"))
+    return tmp_path
+
+
+def test_the_python_api_is_sandboxed_unless_the_call_opens_it(host, places, web, monkeypatch):
+    import jqmagic.tools as tools
+
+    inside, outside = places
+    monkeypatch.chdir(inside)  # the working directory: the one root
+    secret = str(outside / "secret.json")
+    for request in ({"file_path": "/etc/passwd"}, {"file_path": secret}):
+        out = tools.call("read_file", request)
+        assert out["error_code"] == "SANDBOX_DENIED" and "s3cr3t" not in json.dumps(out)
+    assert tools.call("read_file", {"file_path": secret}, allow_root=[str(outside)])["success"]
+    assert tools.call("read_file", {"file_path": "a.json"})["success"]
+    request = {"query": ".", "exec": f"touch {inside}/PWNED && echo 1"}
+    assert tools.call("jq", request)["error_code"] == "SANDBOX_DENIED"
+    assert not (inside / "PWNED").exists()
+    assert tools.call("jq", request, allow_exec=True)["output"] == "1"
+    url = web.add("/local.json", '{"x": 1}', "application/json")
+    assert tools.call("web_fetch", {"url": url})["error_code"] == "SANDBOX_DENIED"
+    assert json.loads(tools.call("web_fetch", {"url": url}, no_sandbox=True)["content"]) == \
+        {"x": 1}
+    with pytest.raises(TypeError, match="allow_exec"):
+        tools.call("jq", request, allow_exe=True)
+
+
+def test_definitions_offer_exec_only_when_asked(host):
+    import jqmagic.tools as tools
+
+    def offered(**openings) -> bool:
+        jq = tools.definitions("mcp", names=["jq"], **openings)[0]
+        return "exec" in jq["inputSchema"]["properties"] or "exec" in jq["description"]
+
+    assert not offered() and offered(allow_exec=True) and offered(no_sandbox=True)
+    assert tools.definitions("mcp", names=["jq"])[0]["annotations"]["readOnlyHint"]
+
+
+def test_a_one_line_host_cannot_read_etc_passwd(closed, tmp_path):
+    run = subprocess.run([sys.executable, "-c", "import jqmagic.tools as t, json; print("
+                          "json.dumps(t.call('read_file', {'file_path': '/etc/passwd'})))"],
+                         capture_output=True, text=True, timeout=60, env=closed, cwd=tmp_path)
+    out = json.loads(run.stdout)
+    assert out["error_code"] == "SANDBOX_DENIED" and "root:" not in run.stdout

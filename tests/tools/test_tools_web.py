@@ -184,9 +184,8 @@ def test_web_fetch_pages_by_characters(web):
     assert past["content"] == "" and past["message"].startswith("No more content")
 
 
-def test_web_fetch_honours_robots_txt(web, monkeypatch):
+def test_web_fetch_honours_robots_txt(web):
     from jqmagic.core.web import robots
-    from jqmagic.tools import policy
 
     robots.forget()
     web.add("/robots.txt", "User-agent: *\nDisallow: /private/\n", "text/plain")
@@ -196,8 +195,8 @@ def test_web_fetch_honours_robots_txt(web, monkeypatch):
         assert refused["error_code"] == "SANDBOX_DENIED" and "robots.txt" in refused["error"]
         assert call("web_fetch", {"url": web.add("/public", "ok", "text/plain")})["content"] \
             == "ok"
-        monkeypatch.setattr(policy, "robots_honoured", False)  # --ignore-robots-txt
-        assert call("web_fetch", {"url": url})["content"] == "secret"
+        opened = call("web_fetch", {"url": url}, no_sandbox=True, ignore_robots_txt=True)
+        assert opened["content"] == "secret"
     finally:
         robots.forget()
         web.add("/robots.txt", "", "text/plain", status=404)
