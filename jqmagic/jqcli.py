@@ -16,7 +16,7 @@ import re
 import sys
 from typing import Any
 
-from jqmagic import flags, jqargs
+from jqmagic import flags, here, jqargs
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Bounds, JsonText
 from jqmagic.core.settings import env_flag, no_color
@@ -61,18 +61,27 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
 
 def run(args: argparse.Namespace) -> int:
     """``jqmagic query``: run, print as jq prints, exit as jq exits."""
-    from jqmagic.core.query.supervisor import shared_worker
-
     if args.version:
         print(JQ_VERSION)
         return 0
-    shared_worker().warm()
     program = _program(args)
     if args.in_place:
         return _in_place(program, args)
     reads = not args.null_input or READS_INPUTS.search(program)
     files, unreadable = _readable(args.files) if reads else ([], False)  # as jq: read or not
     source = flags.named_source(args, files)
+    try:
+        named = _named_args(args)
+    except JqMagicError as exc:  # a bad --argjson / --slurpfile is a usage error to jq
+        exc.exit_code = 2
+        raise
+    positional = [_json_text(p, "--jsonargs") if isinstance(p, JsonText) else p
+                  for p in args.positional]
+    if not unreadable and here.runs_here(args, source, _bounded_view(args)):
+        return here.run(program, args, files, named, positional, _colour(args))
+    from jqmagic.core.query.supervisor import shared_worker
+
+    shared_worker().warm()
     if unreadable and not source:  # jq goes on with no input, naming the last file tried
         from jqmagic.core.sources.prepare import naming
 
@@ -83,16 +92,9 @@ def run(args: argparse.Namespace) -> int:
         source = {"text": _stdin_text()}  # "-" names stdin, as in jq
     elif "-" in files:  # stdin where it stands among the files
         source["file"], program = _stdin_among(files, program)
-    positional = [_json_text(p, "--jsonargs") if isinstance(p, JsonText) else p
-                  for p in args.positional]
     keywords = {**flags.query_keywords(args), **source, "positional": positional,
                 "color": _colour(args), "seq": args.seq}
     keywords.setdefault("timeout", 0)  # jq has no timeout: only --timeout sets one
-    try:
-        named = _named_args(args)
-    except JqMagicError as exc:  # a bad --argjson / --slurpfile is a usage error to jq
-        exc.exit_code = 2
-        raise
     if args.explain:  # the stages as an indented text view, not jq's output
         from jqmagic.core.explain import explain
 

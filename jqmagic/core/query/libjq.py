@@ -40,7 +40,7 @@ class jv(Structure):  # noqa: N801 - the C type's name
     ]
 
 
-KIND_INVALID, KIND_NUMBER, KIND_STRING = 0, 4, 5
+KIND_INVALID, KIND_NULL, KIND_NUMBER, KIND_STRING = 0, 1, 4, 5
 PRINT_PRETTY, PRINT_ASCII, PRINT_COLOR, PRINT_SORTED, PRINT_TAB = 1, 2, 4, 8, 64
 PARSE_SEQ, PARSE_STREAMING, PARSE_STREAM_ERRORS = 1, 2, 4  # jv.h: --seq, --stream, ...
 MSG_CB = CFUNCTYPE(None, c_void_p, jv)
@@ -119,10 +119,11 @@ class InputError(Exception):
 class Halt(Exception):
     """The program called ``halt`` or ``halt_error``."""
 
-    def __init__(self, exit_code: int, message: str | None):
+    def __init__(self, exit_code: int, message: str | None, said: str = ""):
         super().__init__(message or f"halted with exit code {exit_code}")
         self.exit_code = exit_code
         self.message = message
+        self.said = said  # what jq's main.c writes on stderr: a string as it is, else JSON
 
 
 def _text(value: jv) -> str:
@@ -321,26 +322,50 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
     InputError (a file that cannot be read or parsed), RunError (an uncaught jq error)
     or Halt.
     """
-    read_errors: list[str] = []
-    on_read_error = INPUT_ERR_CB(lambda _d, msg: read_errors.append(msg.decode("utf-8", "replace")))
-    inputs = c_void_p(_lib.jq_util_input_init(on_read_error, None))
-    try:
-        parser = None if raw_input else _lib.jv_parser_new(parse_flags)
-        _lib.jq_util_input_set_parser(inputs, parser, int(slurp))
-        for name in files:
-            _lib.jq_util_input_add_input(inputs, b"-" if name == stdin else os.fsencode(name))
-        _lib.jq_set_input_cb(program.state, _NEXT_INPUT_CB, inputs)
-        program.messages.clear()
+    with opened_inputs(program, files, slurp=slurp, raw_input=raw_input,
+                       parse_flags=parse_flags, stdin=stdin) as inputs:
         skipped = program.messages if parse_flags & PARSE_SEQ else None
         values = iter([_parse("null")]) if null_input else \
-            _inputs(program.state, inputs, skipped)
+            _inputs(program.state, inputs.state, skipped)
+        yield from _each_input(program, values, flags)
+        inputs.check()
+
+
+@dataclass
+class Inputs:
+    """jq's input state (``jq_util_input``) over files, as the program's ``input``."""
+
+    state: c_void_p
+    read_errors: list[str]
+
+    def check(self) -> None:
+        """InputError when a file could not be read (jq goes on past it, then says so)."""
+        if self.read_errors or _lib.jq_util_input_errors(self.state):
+            raise InputError("\n".join(self.read_errors) or "could not read the input")
+
+
+@contextlib.contextmanager
+def opened_inputs(program: Program, files: list[str], *, slurp: bool = False,
+                  raw_input: bool = False, parse_flags: int = 0,
+                  stdin: str | None = None) -> Iterator[Inputs]:
+    """``files`` as jq's main.c sets up its inputs (``-`` or ``stdin``: standard input),
+    read by ``program``'s ``input``/``inputs`` while the block runs."""
+    read_errors: list[str] = []
+    on_read_error = INPUT_ERR_CB(lambda _d, msg: read_errors.append(msg.decode("utf-8", "replace")))
+    state = c_void_p(_lib.jq_util_input_init(on_read_error, None))
+    try:
+        parser = None if raw_input else _lib.jv_parser_new(parse_flags)
+        _lib.jq_util_input_set_parser(state, parser, int(slurp))
+        for name in files:
+            _lib.jq_util_input_add_input(state, b"-" if name == stdin else os.fsencode(name))
+        _lib.jq_set_input_cb(program.state, _NEXT_INPUT_CB, state)
+        program.messages.clear()
         with _standard_input(stdin):
-            yield from _each_input(program, values, flags)
-        if read_errors or _lib.jq_util_input_errors(inputs):
-            raise InputError("\n".join(read_errors) or "could not read the input")
+            yield Inputs(state, read_errors)
     finally:
         _lib.jq_set_input_cb(program.state, None, None)
-        _lib.jq_util_input_free(ctypes.byref(inputs))
+        _lib.jq_util_input_free(ctypes.byref(state))
+        del on_read_error
 
 
 @contextlib.contextmanager
@@ -531,8 +556,10 @@ def _halt(state: c_void_p) -> Halt:
         _lib.jv_free(code)
         exit_code = 5
     error = _lib.jq_get_error_message(state)
-    if _lib.jv_get_kind(error) == KIND_INVALID:
+    kind = _lib.jv_get_kind(error)
+    if kind == KIND_INVALID:
         _lib.jv_free(error)
         return Halt(exit_code, None)
-    return Halt(exit_code, _message(error))
-
+    message = _message(error)
+    said = message if kind == KIND_STRING else "" if kind == KIND_NULL else message + "\n"
+    return Halt(exit_code, message, said)

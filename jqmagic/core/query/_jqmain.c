@@ -1,0 +1,264 @@
+/* jq 1.8.2's main.c loop in C: inputs read, the program run on each, every result dumped
+ * as main.c's process() writes it, into a buffer handed to Python a batch at a time.
+ *
+ * libjq's functions come from the library Python's ctypes loaded (the binding's copy or an
+ * optimised build): their addresses are given once to configure(), so this module links
+ * against nothing but Python. What is rare (an error's message, a halt's exit code, a
+ * parse error) goes back to Python as an event; the loop over results never does.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <string.h>
+
+typedef struct {
+    unsigned char kind_flags;
+    unsigned char pad_;
+    unsigned short offset;
+    int size;
+    union { void *ptr; double number; } u;
+} jv;
+
+enum { KIND_INVALID = 0, KIND_NULL = 1, KIND_FALSE = 2, KIND_STRING = 5 };
+#define KIND(value) ((value).kind_flags & 0x0F) /* the flags above it: allocated, ... */
+enum { OK = 0, OK_NULL_KIND = -1, OK_NO_OUTPUT = -4, ERROR_UNKNOWN = 5 };
+/* main.c's options */
+enum { RAW_OUTPUT = 1, RAW_NO_LF = 2, RAW_OUTPUT0 = 4, ASCII_OUTPUT = 8, SEQ = 16,
+       UNBUFFERED = 32, NULL_INPUT = 64 };
+enum { PRINT_ASCII = 2 };
+/* what a call of run() ends with */
+enum { EV_BATCH = 0, EV_END = 1, EV_RUN_ERROR = 2, EV_HALTED = 3, EV_PARSE_ERROR = 4 };
+
+static struct {
+    void (*jq_start)(void *, jv, int);
+    jv (*jq_next)(void *);
+    int (*jq_halted)(void *);
+    jv (*next_input)(void *);
+    int (*input_errors)(void *);
+    jv (*dump_string)(jv, int);
+    const char *(*string_value)(jv);
+    int (*string_length_bytes)(jv);
+    jv (*copy)(jv);
+    void (*free)(jv);
+    int (*invalid_has_msg)(jv);
+    jv (*invalid_get_msg)(jv);
+    jv (*null)(void);
+    jv (*string)(const char *);
+    jv (*invalid_with_msg)(jv);
+} lib;
+
+/* The state of one command line's run, kept by Python between calls. */
+typedef struct {
+    int started;      /* the program is running on an input */
+    int inputs_done;  /* -n's one input given, or the inputs read to their end */
+    int ret;          /* process()'s return for the current input */
+    int last_result;  /* main.c's last_result (-e) */
+    long long count;  /* results written */
+} run_state;
+
+typedef struct {
+    char *data;
+    size_t size, capacity;
+} buffer;
+
+static int put(buffer *out, const char *data, size_t n) {
+    if (out->size + n > out->capacity) {
+        size_t capacity = out->capacity ? out->capacity : 1 << 16;
+        while (capacity < out->size + n)
+            capacity *= 2;
+        char *grown = PyMem_Realloc(out->data, capacity);
+        if (grown == NULL)
+            return -1;
+        out->data = grown;
+        out->capacity = capacity;
+    }
+    memcpy(out->data + out->size, data, n);
+    out->size += n;
+    return 0;
+}
+
+/* A jv string's bytes appended; consumes it. */
+static int put_string(buffer *out, jv text) {
+    int n = lib.string_length_bytes(lib.copy(text));
+    int failed = put(out, lib.string_value(text), (size_t)n);
+    lib.free(text);
+    return failed;
+}
+
+/* One result as process() writes it; consumes it. Returns 1 when it is an error (a NUL in
+ * a --raw-output0 string): *error then holds it. */
+static int write_result(buffer *out, jv result, int dumpflags, int options, run_state *st,
+                        jv *error) {
+    if ((options & RAW_OUTPUT) && KIND(result) == KIND_STRING) {
+        if (options & ASCII_OUTPUT) {
+            put_string(out, lib.dump_string(lib.copy(result), PRINT_ASCII));
+        } else if ((options & RAW_OUTPUT0) &&
+                   strlen(lib.string_value(result)) !=
+                       (size_t)lib.string_length_bytes(lib.copy(result))) {
+            lib.free(result);
+            *error = lib.invalid_with_msg(lib.string(
+                "Cannot dump a string containing NUL with --raw-output0 option"));
+            return 1;
+        } else {
+            put(out, lib.string_value(result),
+                (size_t)lib.string_length_bytes(lib.copy(result)));
+        }
+        st->ret = OK;
+        lib.free(result);
+    } else {
+        int kind = KIND(result);
+        st->ret = (kind == KIND_FALSE || kind == KIND_NULL) ? OK_NULL_KIND : OK;
+        if (options & SEQ)
+            put(out, "\036", 1);
+        put_string(out, lib.dump_string(result, dumpflags));
+    }
+    if (!(options & RAW_NO_LF))
+        put(out, "\n", 1);
+    if (options & RAW_OUTPUT0)
+        put(out, "\0", 1);
+    st->count++;
+    return 0;
+}
+
+/* The event and the batch: (event, bytes, message or None). */
+static PyObject *ended(int event, buffer *out, jv message) {
+    PyObject *text = PyBytes_FromStringAndSize(out->data ? out->data : "", out->size);
+    PyMem_Free(out->data);
+    PyObject *said = Py_None;
+    Py_INCREF(said);
+    if (KIND(message) == KIND_STRING) {
+        Py_DECREF(said);
+        said = PyBytes_FromStringAndSize(lib.string_value(message),
+                                         lib.string_length_bytes(lib.copy(message)));
+    } else if (KIND(message) != KIND_INVALID) {  /* not a string: its JSON, marked */
+        Py_DECREF(said);
+        jv dumped = lib.dump_string(lib.copy(message), 0);
+        said = Py_BuildValue("(y#)", lib.string_value(dumped),
+                             (Py_ssize_t)lib.string_length_bytes(lib.copy(dumped)));
+        lib.free(dumped);
+    }
+    lib.free(message);
+    PyObject *answer = Py_BuildValue("(iNN)", event, text, said);
+    return answer;
+}
+
+static jv nothing(void) {
+    jv none = {KIND_INVALID, 0, 0, 0, {0}};
+    return none;
+}
+
+/* run(jq, inputs, state, dumpflags, options, batch_bytes) -> (event, bytes, message)
+ *
+ * Runs until the batch holds batch_bytes (EV_BATCH; the program goes on at the next call),
+ * an input's run stops with an error (EV_RUN_ERROR, its message; the next call goes on
+ * with the next input) or a halt (EV_HALTED), an input does not parse (EV_PARSE_ERROR),
+ * or the inputs end (EV_END). The GIL is released while libjq works.
+ */
+static PyObject *run(PyObject *self, PyObject *args) {
+    unsigned long long jq_addr, inputs_addr, state_addr;
+    int dumpflags, options;
+    Py_ssize_t batch_bytes;
+    if (!PyArg_ParseTuple(args, "KKKiin", &jq_addr, &inputs_addr, &state_addr, &dumpflags,
+                          &options, &batch_bytes))
+        return NULL;
+    void *jq = (void *)(uintptr_t)jq_addr, *inputs = (void *)(uintptr_t)inputs_addr;
+    run_state *st = (run_state *)(uintptr_t)state_addr;
+    buffer out = {NULL, 0, 0};
+    int event = EV_END;
+    jv message = nothing();
+
+    Py_BEGIN_ALLOW_THREADS
+    for (;;) {
+        if (!st->started) {
+            if (st->inputs_done) { event = EV_END; break; }
+            jv value;
+            if (options & NULL_INPUT) {
+                st->inputs_done = 1;
+                value = lib.null();
+            } else {
+                if (lib.input_errors(inputs) != 0) { event = EV_END; break; }
+                value = lib.next_input(inputs);
+                if (KIND(value) == KIND_INVALID) {
+                    if (lib.invalid_has_msg(lib.copy(value))) {
+                        message = lib.invalid_get_msg(value);
+                        event = EV_PARSE_ERROR;
+                    } else {
+                        lib.free(value);
+                        st->inputs_done = 1;
+                        event = EV_END;
+                    }
+                    break;
+                }
+            }
+            lib.jq_start(jq, value, 0);
+            st->started = 1;
+            st->ret = OK_NO_OUTPUT;
+        }
+        jv result;
+        int full = 0, failed = 0;
+        while (KIND(result = lib.jq_next(jq)) != KIND_INVALID) {
+            if (write_result(&out, result, dumpflags, options, st, &result)) {
+                failed = 1;
+                break;
+            }
+            if ((options & UNBUFFERED) || out.size >= (size_t)batch_bytes) {
+                full = 1;
+                break;
+            }
+        }
+        if (full) { event = EV_BATCH; break; }
+        st->started = 0;
+        if (!failed && lib.jq_halted(jq)) {
+            lib.free(result);
+            event = EV_HALTED;
+            break;
+        }
+        if (lib.invalid_has_msg(lib.copy(result))) {
+            message = lib.invalid_get_msg(result);
+            st->ret = ERROR_UNKNOWN;
+            event = EV_RUN_ERROR;
+            break;
+        }
+        lib.free(result);
+        if (!(options & NULL_INPUT) && st->ret <= 0 && st->ret != OK_NO_OUTPUT)
+            st->last_result = (st->ret != OK_NULL_KIND);
+    }
+    Py_END_ALLOW_THREADS
+
+    return ended(event, &out, message);
+}
+
+/* configure(addresses): libjq's functions, in the order of the `lib` table. */
+static PyObject *configure(PyObject *self, PyObject *args) {
+    PyObject *addresses;
+    if (!PyArg_ParseTuple(args, "O!", &PyTuple_Type, &addresses))
+        return NULL;
+    void **slots = (void **)&lib;
+    Py_ssize_t n = sizeof(lib) / sizeof(void *);
+    if (PyTuple_GET_SIZE(addresses) != n)
+        return PyErr_Format(PyExc_ValueError, "configure() takes %zd addresses", n);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        void *address = PyLong_AsVoidPtr(PyTuple_GET_ITEM(addresses, i));
+        if (address == NULL)
+            return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "address %zd is 0", i);
+        slots[i] = address;
+    }
+    Py_RETURN_NONE;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS, "Set libjq's function addresses."},
+    {"run", run, METH_VARARGS, "Run jq's main loop until a batch is full or an event."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_jqmain", "jq's main.c loop over libjq, in C.", -1, methods,
+};
+
+PyMODINIT_FUNC PyInit__jqmain(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m == NULL)
+        return NULL;
+    PyModule_AddIntConstant(m, "STATE_SIZE", sizeof(run_state));
+    return m;
+}

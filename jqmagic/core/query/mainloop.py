@@ -1,0 +1,221 @@
+"""jq 1.8.2's ``main.c`` in the calling process: libjq compiles the program, reads the
+inputs (standard input as it arrives, in blocks) and runs the program on each, and the
+results are written as main.c writes them, by a loop in C (``_jqmain``) that hands them
+over a batch at a time.
+
+For the command line where no clock and no wall were asked for: no worker process, no
+protocol, no copy of the input. Without the C loop (a build with no compiler),
+:func:`available` is False and the command line keeps to the worker.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import contextlib
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import BinaryIO
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.query import failures, libjq
+from jqmagic.core.sources.prepare import Prepared
+
+try:
+    from jqmagic.core.query import _jqmain
+except ImportError:  # built without a C compiler: the worker answers instead
+    _jqmain = None
+
+BATCH_BYTES = 1 << 16  # what a call of the C loop writes at most before Python writes it
+# main.c's options, as _jqmain.c names them
+RAW_OUTPUT, RAW_NO_LF, RAW_OUTPUT0, ASCII_OUTPUT, SEQ, UNBUFFERED, NULL_INPUT = \
+    1, 2, 4, 8, 16, 32, 64
+EV_BATCH, EV_END, EV_RUN_ERROR, EV_HALTED, EV_PARSE_ERROR = range(5)
+OK, OK_NULL_KIND, OK_NO_OUTPUT, ERROR_SYSTEM, ERROR_UNKNOWN = 0, -1, -4, 2, 5
+
+
+def available() -> bool:
+    """Whether the C loop was built (and so whether the command line can run here)."""
+    return _jqmain is not None
+
+
+@dataclass
+class MainRun:
+    """One ``jq`` command line, as main.c reads its flags."""
+
+    program: str
+    files: list[str]  # "-": standard input
+    args: dict = field(default_factory=dict)  # $name: a str, or libjq.RawJson
+    positional: list = field(default_factory=list)
+    library_paths: list[str] | None = None
+    null_input: bool = False
+    slurp: bool = False
+    raw_input: bool = False
+    parse_flags: int = 0  # libjq.PARSE_SEQ / PARSE_STREAMING / PARSE_STREAM_ERRORS
+    dump_flags: int = 0  # libjq.dump_flags(...)
+    options: int = 0  # RAW_OUTPUT | ... as above
+    exit_status: bool = False  # -e
+    stdin: BinaryIO | None = None  # standard input when it is not this process's fd 0
+
+
+class _State(ctypes.Structure):
+    """The loop's state between calls (``run_state`` in _jqmain.c)."""
+
+    _fields_ = [("started", ctypes.c_int), ("inputs_done", ctypes.c_int),
+                ("ret", ctypes.c_int), ("last_result", ctypes.c_int),
+                ("count", ctypes.c_longlong)]
+
+
+def _configure() -> None:
+    """Give the C loop libjq's functions (the library ctypes loaded)."""
+    lib = libjq._lib  # noqa: SLF001 - the one loaded library
+    names = ("jq_start", "jq_next", "jq_halted", "jq_util_input_next_input",
+             "jq_util_input_errors", "jv_dump_string", "jv_string_value",
+             "jv_string_length_bytes", "jv_copy", "jv_free", "jv_invalid_has_msg",
+             "jv_invalid_get_msg", "jv_null", "jv_string", "jv_invalid_with_msg")
+    _jqmain.configure(tuple(ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
+                            for name in names))
+
+
+if _jqmain is not None:
+    assert ctypes.sizeof(_State) == _jqmain.STATE_SIZE, "_jqmain.c's run_state changed"
+    _configure()
+
+
+def run(spec: MainRun, out: BinaryIO, err: BinaryIO,
+        report: Callable[[JqMagicError], None]) -> int:
+    """Run ``spec`` as jq's main.c does: results into ``out`` as they are made (flushed
+    each with ``UNBUFFERED``), ``debug``/``stderr``/``halt_error`` output into ``err`` as
+    jq writes it, each error given to ``report`` in the face's words. Returns jq's exit
+    status; a program that does not compile raises INVALID_QUERY."""
+    try:
+        program = libjq.compile_program(spec.program, spec.args, spec.library_paths,
+                                        spec.positional)
+    except libjq.CompileError as exc:
+        error = failures.compile_error(str(exc), spec.program)
+        error.exit_code = 3
+        raise error from None
+    try:
+        _say_messages_to(program, err, spec.dump_flags)
+        return _run(program, spec, out, err, report)
+    finally:
+        program.close()
+
+
+def _run(program: libjq.Program, spec: MainRun, out: BinaryIO, err: BinaryIO,
+         report: Callable[[JqMagicError], None]) -> int:
+    state = _State(ret=OK_NO_OUTPUT, last_result=-1)
+    options = spec.options | (NULL_INPUT if spec.null_input else 0)
+    with _standard_input(spec) as (files, stdin), \
+            libjq.opened_inputs(program, files, slurp=spec.slurp, raw_input=spec.raw_input,
+                                parse_flags=spec.parse_flags, stdin=stdin) as inputs:
+        while True:
+            event, text, message = _jqmain.run(program.state.value, inputs.state.value or 0,
+                                               ctypes.addressof(state), spec.dump_flags,
+                                               options, BATCH_BYTES)
+            if text:
+                out.write(text)
+                if spec.options & UNBUFFERED:
+                    out.flush()
+            if event == EV_RUN_ERROR:  # said, and the next input goes on (as in jq)
+                out.flush()
+                report(failures.run_error(_error_text(message), state.count))
+            elif event == EV_PARSE_ERROR and spec.parse_flags & libjq.PARSE_SEQ:
+                err.write(b"jq: ignoring parse error: " + message + b"\n")
+            elif event != EV_BATCH:
+                break
+        ret = state.ret
+        if event == EV_HALTED:
+            out.flush()
+            ret = _halted(program, err)
+            if ret <= 0 and ret != OK_NO_OUTPUT:
+                state.last_result = int(ret != OK_NULL_KIND)
+        elif event == EV_PARSE_ERROR:
+            out.flush()
+            ret = ERROR_UNKNOWN
+            report(_parse_error(message, program, files))
+        if inputs.read_errors or libjq._lib.jq_util_input_errors(inputs.state):  # noqa: SLF001
+            for line in inputs.read_errors:
+                err.write(b"jq: error: " + line.encode("utf-8", "surrogateescape") + b"\n")
+            ret = ERROR_SYSTEM
+    out.flush()
+    return _exit_status(ret, state.last_result, spec.exit_status)
+
+
+@contextlib.contextmanager
+def _standard_input(spec: MainRun):
+    """The files as libjq takes them, and the file it reads as standard input: ``-`` is
+    this process's fd 0 as it arrives; a stream of the caller's (a test's) is first
+    written to a file lent to libjq as fd 0."""
+    if "-" not in spec.files:
+        yield spec.files, None
+        return
+    if spec.stdin is None:
+        libjq._purge_stdin()  # noqa: SLF001 - C's stdin fully buffered, whatever -u says
+        yield spec.files, None
+        return
+    with tempfile.NamedTemporaryFile(prefix="jqmagic-stdin-") as held:
+        held.write(spec.stdin.read())
+        held.flush()
+        yield [held.name if name == "-" else name for name in spec.files], held.name
+
+
+def _say_messages_to(program: libjq.Program, err: BinaryIO, dump_flags: int) -> None:
+    """``debug`` and ``stderr`` written to ``err`` as they come, as jq's main.c writes them."""
+    lib = libjq._lib  # noqa: SLF001
+
+    def on_debug(_data, value):
+        line = libjq.array([libjq._string("DEBUG:"), value])  # noqa: SLF001
+        err.write(_bytes(lib.jv_dump_string(line, dump_flags & ~libjq.PRINT_PRETTY)) + b"\n")
+        err.flush()
+
+    def on_stderr(_data, value):
+        if lib.jv_get_kind(value) != libjq.KIND_STRING:
+            value = lib.jv_dump_string(value, 0)
+        err.write(_bytes(value))
+        err.flush()
+
+    debug, said = libjq.MSG_CB(on_debug), libjq.MSG_CB(on_stderr)
+    lib.jq_set_debug_cb(program.state, debug, None)
+    lib.jq_set_stderr_cb(program.state, said, None)
+    program.callbacks = (program.callbacks[0], debug, said)
+
+
+def _bytes(text) -> bytes:
+    """A jv string's bytes; consumes it."""
+    lib = libjq._lib  # noqa: SLF001
+    n = lib.jv_string_length_bytes(lib.jv_copy(text))
+    data = ctypes.string_at(lib.jv_string_value(text), n)
+    lib.jv_free(text)
+    return data
+
+
+def _error_text(message: bytes | tuple) -> str:
+    """An uncaught error's message as main.c words it (a value that is no string, said)."""
+    if isinstance(message, tuple):
+        return f"(not a string): {message[0].decode('utf-8', 'replace')}"
+    return message.decode("utf-8", "replace")
+
+
+def _halted(program: libjq.Program, err: BinaryIO) -> int:
+    """``halt`` / ``halt_error``: its message on stderr as jq writes it; its exit code."""
+    halt = libjq._halt(program.state)  # noqa: SLF001
+    err.write(halt.said.encode("utf-8", "surrogateescape"))
+    err.flush()
+    return halt.exit_code
+
+
+def _parse_error(message: bytes, program: libjq.Program, files: list[str]) -> JqMagicError:
+    """An input that does not parse, at its place (the file's line under a caret)."""
+    where = libjq._message(libjq._lib.jq_util_input_get_position(program.state))  # noqa: SLF001
+    text = f"{message.decode('utf-8', 'replace')} (at {where})"
+    return failures.input_error(text, Prepared(files=[f for f in files if f != "-"]))
+
+
+def _exit_status(ret: int, last_result: int, exit_status: bool) -> int:
+    """main.c's ``jq_exit`` / ``jq_exit_with_status``."""
+    if not exit_status:
+        return ret & 0xFF if ret > 0 else 0
+    if ret != OK_NO_OUTPUT:
+        return abs(ret) & 0xFF
+    return {-1: 4, 0: 1}.get(last_result, 0)

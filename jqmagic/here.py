@@ -1,0 +1,127 @@
+"""``jqmagic query`` in this process, as the jq command line runs: where the user asked for
+no clock (``--timeout``), no wall (the sandbox), no bounded view and nothing jqmagic adds
+to jq (YAML, JSONC, globs, ``--parallel``...), libjq runs here through
+:mod:`jqmagic.core.query.mainloop`, reading standard input as it arrives. Everything
+else goes to the supervised worker (:mod:`jqmagic.jqcli`)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import glob
+import os
+import signal
+import sys
+from collections.abc import Iterator
+from typing import Any
+
+from jqmagic.core import sandbox
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.options import JsonText
+from jqmagic.core.settings import env_text
+
+WORKER_BYTES = 64 * 1024 * 1024
+"""Files bigger than this in all go to the worker, whose fast path (orjson's parse, jq in
+Python over it, a streaming pass past the memory budget) answers them sooner than libjq."""
+_CONVERTED = (".yaml", ".yml", ".jsonc")  # read by jqmagic's own readers, in the worker
+_JQMAGIC_ONLY = ("timeout", "limit", "parallel", "dask", "reduce", "stream_eval", "explain",
+                 "text", "exec", "payload", "jsonl", "yaml", "jsonc")
+
+
+def runs_here(args: argparse.Namespace, source: dict[str, Any], bounded: bool) -> bool:
+    """Whether this command line is one jq itself would run, so libjq runs it here."""
+    from jqmagic.core.query import mainloop
+
+    if bounded or not mainloop.available() or sandbox.enabled():
+        return False
+    if any(getattr(args, name, None) not in (None, False) for name in _JQMAGIC_ONLY):
+        return False
+    if set(source) - {"file"}:
+        return False
+    return _plain_files(args.files)
+
+
+def _plain_files(names: list[str]) -> bool:
+    """Files jq reads as they are: no glob, no format jqmagic converts, not too big."""
+    total = 0
+    for name in names:
+        if name == "-":
+            continue
+        if glob.has_magic(name) or name.lower().endswith(_CONVERTED):
+            return False
+        try:
+            total += os.stat(os.path.expanduser(name)).st_size
+        except OSError:
+            return False
+    return total <= WORKER_BYTES
+
+
+def run(program: str, args: argparse.Namespace, files: list[str], named: dict[str, Any],
+        positional: list, color: bool) -> int:
+    """Run the command line here; jq's exit status."""
+    from jqmagic.core.query import libjq, mainloop
+
+    spec = mainloop.MainRun(
+        program=program,
+        files=[os.path.expanduser(f) for f in files] or ["-"],
+        args={k: libjq.RawJson(v) if isinstance(v, JsonText) else v for k, v in named.items()},
+        positional=positional,
+        library_paths=args.library_paths or None,
+        null_input=bool(args.null_input), slurp=bool(args.slurp),
+        raw_input=bool(args.raw_input), parse_flags=_parse_flags(args),
+        dump_flags=libjq.dump_flags(indent=args.indent, compact=args.compact,
+                                    sort_keys=bool(args.sort_keys), ascii=bool(args.ascii),
+                                    tab=args.tab, color=color,
+                                    colors=env_text("JQ_COLORS") or None),
+        options=_options(args), exit_status=bool(args.exit_status),
+        stdin=None if _fd(sys.stdin) == 0 else sys.stdin.buffer)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    with _as_jq_ends(_fd(sys.stdout) == 1):
+        return mainloop.run(spec, sys.stdout.buffer, sys.stderr.buffer, _report)
+
+
+def _parse_flags(args: argparse.Namespace) -> int:
+    from jqmagic.core.query import libjq
+
+    return (libjq.PARSE_STREAMING if args.stream_events or args.stream_errors else 0) | \
+        (libjq.PARSE_STREAM_ERRORS if args.stream_errors else 0) | \
+        (libjq.PARSE_SEQ if args.seq else 0)
+
+
+def _options(args: argparse.Namespace) -> int:
+    """main.c's output options from the flags."""
+    from jqmagic.core.query import mainloop as m
+
+    raw = args.raw or args.join or args.raw0
+    return (m.RAW_OUTPUT if raw else 0) | (m.RAW_NO_LF if args.join or args.raw0 else 0) | \
+        (m.RAW_OUTPUT0 if args.raw0 else 0) | (m.ASCII_OUTPUT if args.ascii else 0) | \
+        (m.SEQ if args.seq else 0) | (m.UNBUFFERED if args.unbuffered else 0)
+
+
+def _report(exc: JqMagicError) -> None:
+    """An error said as the command line says every error."""
+    print(f"error {exc.render('terminal')}", file=sys.stderr, flush=True)
+
+
+def _fd(stream: Any) -> int | None:
+    """The descriptor under a standard stream, or None for one of a caller's (a test's)."""
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+
+
+@contextlib.contextmanager
+def _as_jq_ends(own_process: bool) -> Iterator[None]:
+    """Ctrl-C and a closed pipe end the command at once, as they end jq (libjq holds no
+    Python frame for a signal to be raised in); a caller's process keeps its handlers."""
+    if not own_process:
+        yield
+        return
+    saved = {sig: signal.signal(sig, signal.SIG_DFL) for sig in (signal.SIGINT, signal.SIGPIPE)}
+    try:
+        yield
+    finally:
+        for sig, handler in saved.items():
+            signal.signal(sig, handler)
