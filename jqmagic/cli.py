@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import platform
 import signal
 import sys
 from collections.abc import Callable
@@ -222,8 +223,9 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
                                                    dict[str, argparse.ArgumentParser]]:
     """The command's parser and each subcommand's (with ``only``, only that one gets its
     arguments: a command starts without importing what the others need)."""
-    parser = argparse.ArgumentParser(
+    parser = flags.UsageParser(
         prog="jqmagic", description="jq, shapes, patches and the web, for humans and agents.")
+    parser.add_argument("-V", "--version", action=_Version)
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     subs = {}
     for name, summary, configure, run in COMMANDS:
@@ -234,10 +236,34 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
     return parser, subs
 
 
+class _Version(argparse.Action):
+    """``jqmagic --version`` / ``-V``: the package's, libjq's and Python's versions."""
+
+    def __init__(self, option_strings: list[str], dest: str, **_: object):
+        super().__init__(option_strings, dest, nargs=0,
+                         help="print the versions of jqmagic, libjq and Python, and exit")
+
+    def __call__(self, parser, namespace, values, option_string=None):
+        print(version_text())
+        parser.exit()
+
+
+def version_text() -> str:
+    """``jqmagic 0.1.0 (libjq 1.8.2, Python 3.11.2)``."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        mine = version("jqmagic")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        mine = "(not installed)"
+    return (f"jqmagic {mine} (libjq {jqcli.JQ_VERSION.removeprefix('jq-')}, "
+            f"Python {platform.python_version()})")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jqmagic`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser, subs = build_parser(argv[0] if argv and not argv[0].startswith("-") else None)
+    parser, subs = build_parser(argv[0] if argv and not argv[0].startswith("-") else "")
     try:
         if argv and argv[0] == "query":  # the words as jq 1.8.2 reads them
             args = jqcli.parse(subs["query"], argv[1:])

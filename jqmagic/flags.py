@@ -79,6 +79,24 @@ def _cores(text: str) -> int:
     return int(text)
 
 
+def _count(text: str) -> int:
+    """A count (``--limit``, ``--depth``...): a whole number, 0 or more."""
+    if not text.strip().isdigit():
+        raise argparse.ArgumentTypeError(f"takes a whole number of 0 or more, not {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    """``--timeout``: seconds, 0 or more."""
+    try:
+        seconds = float(text)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds < float("inf"):
+        raise argparse.ArgumentTypeError(f"takes seconds (a number, 0 or more), not {text!r}")
+    return seconds
+
+
 def _switch(names: tuple[str, ...], keyword: str, help: str, **more: Any) -> Flag:  # noqa: A002
     return Flag(names, keyword, help, **more)
 
@@ -122,10 +140,10 @@ QUERY = (
     Flag(("-L", "--library-path"), "library_paths", "a directory to search for jq modules",
          action="append", metavar="DIR"),
     _switch(("-a", "--ascii-output"), "ascii", "print non-ASCII characters as \\uXXXX"),
-    _value(("--limit",), "limit", "results shown at most (default 100)", type=int,
+    _value(("--limit",), "limit", "results shown at most (default 100)", type=_count,
            metavar="N"),
     _switch(("--all",), "passthrough", "show every result (lift the result and token bounds)"),
-    _value(("--timeout",), "timeout", "seconds the program may run (default 30)", type=float,
+    _value(("--timeout",), "timeout", "seconds the program may run (default 30)", type=_seconds,
            metavar="S"),
     Flag(("--parallel",), "parallel", "run a per-input program over several files on every "
          "core, or N worker processes with --parallel=N (results in input order)",
@@ -197,7 +215,7 @@ _JSON = _switch(("--json",), "json", 'print the answer as JSON ({"success": ...,
 # %inspect and jqmagic inspect.
 INSPECT = (
     _value(("-p", "--path"), "path", "JSON Pointer of the part to inspect", default=""),
-    _value(("-d", "--depth"), "depth", "levels of children shown (default 2)", type=int,
+    _value(("-d", "--depth"), "depth", "levels of children shown (default 2)", type=_count,
            default=2, metavar="N"),
     _value(("--format",), "format", "shape (merged, default), jqschema (the gh-aw filter) or "
            "jsonschema (2020-12)", choices=("shape", "jqschema", "jsonschema"),
@@ -234,13 +252,13 @@ PATCH = (
 
 # %webfetch and jqmagic fetch.
 FETCH = (
-    _value(("--offset",), "offset", "first line to show (1-based)", type=int, metavar="N"),
-    _value(("--limit",), "limit", "lines shown at most", type=int, metavar="N"),
+    _value(("--offset",), "offset", "first line to show (1-based)", type=_count, metavar="N"),
+    _value(("--limit",), "limit", "lines shown at most", type=_count, metavar="N"),
     _switch(("--raw",), "raw", "HTML without cleaning (chrome included)"),
     _value(("--jq",), "jq", "run a jq filter on a JSON response", metavar="FILTER"),
     Flag(("-H", "--header"), "header", "an extra request header (repeatable)",
          action="append", metavar="'K: V'"),
-    _value(("--max-bytes",), "max_bytes", "refuse bodies larger than this", type=int,
+    _value(("--max-bytes",), "max_bytes", "refuse bodies larger than this", type=_count,
            metavar="N", faces=(CLI,)),
     _switch(("--sandbox",), "sandbox", "refuse private, loopback and link-local addresses",
             faces=(CLI,)),
@@ -252,9 +270,9 @@ FETCH = (
 SEARCH = (
     _value(("--provider",), "provider", "search API (default brave)",
            choices=("brave", "google"), default="brave"),
-    _value(("--count",), "count", "results (brave 1-20, google 1-10)", type=int, default=10,
+    _value(("--count",), "count", "results (brave 1-20, google 1-10)", type=_count, default=10,
            metavar="N"),
-    _value(("--offset",), "offset", "brave: page offset; google: results skipped", type=int,
+    _value(("--offset",), "offset", "brave: page offset; google: results skipped", type=_count,
            default=0, metavar="N"),
     Flag(("--allow",), "allow", "keep only results from this domain (repeatable)",
          action="append", metavar="DOMAIN"),
@@ -325,3 +343,59 @@ def named_source(namespace: argparse.Namespace, words: list[str]) -> dict[str, A
                            f"{', '.join(flags[k] for k in sorted(given))}).",
                            "Give exactly one: a SOURCE, --input, --exec or --payload.")
     return given
+
+
+# ---------------------------------------------------------------- usage errors
+
+_UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
+_CHOICE = re.compile(r"argument (\S+): invalid choice: '?([^']*)'? \(choose from (.*)\)")
+_REQUIRED = re.compile(r"the following arguments are required: (.*)")
+_ARGUMENT = re.compile(r"argument (\S+?)(?:/(\S+))?: (.*)")
+
+
+class UsageParser(argparse.ArgumentParser):
+    """argparse's parser, its complaint raised as one INVALID_ARGUMENT error whose hint
+    names what was meant (``--dpth``: ``--depth``; ``qeury``: ``query``), where argparse
+    would print its usage block and exit."""
+
+    def error(self, message: str):  # type: ignore[override]
+        raise usage_error(message, self, f"See {self.prog} --help.")
+
+
+def usage_error(message: str, parser: argparse.ArgumentParser, see: str) -> JqMagicError:
+    """argparse's ``message`` as one line, with a did-you-mean from ``parser``'s options or
+    choices, then ``see`` (where the face lists them)."""
+    options = list(parser._option_string_actions)  # noqa: SLF001 (argparse keeps them here)
+    if found := _UNRECOGNIZED.fullmatch(message):
+        words = found[1].split()
+        word = next((w for w in words if w.startswith("-")), words[0])
+        said = f"Unknown option {word}" if word.startswith("-") else \
+            f"Unexpected argument {word}"
+        return JqMagicError("INVALID_ARGUMENT", said,
+                            did_you_mean(word.partition("=")[0], options) + see)
+    if found := _CHOICE.fullmatch(message):
+        choices = [c.strip("'\" ") for c in found[3].split(",")]
+        what = "command" if found[1] == "COMMAND" else f"value for {found[1]}"
+        return JqMagicError("INVALID_ARGUMENT", f"Unknown {what} {found[2]!r}",
+                            did_you_mean(found[2], choices) +
+                            f"Choose from {', '.join(choices)}.")
+    if found := _REQUIRED.fullmatch(message):
+        commands = [c for a in parser._actions for c in (a.choices or ())  # noqa: SLF001
+                    if isinstance(a, argparse._SubParsersAction)]  # noqa: SLF001
+        if commands:
+            return JqMagicError("INVALID_ARGUMENT", "No command given",
+                                f"e.g. {parser.prog} query . data.json; the commands: "
+                                f"{', '.join(commands)}. {see}")
+        return JqMagicError("INVALID_ARGUMENT", f"Missing argument: {found[1]}", see)
+    if found := _ARGUMENT.fullmatch(message):
+        name = found[2] or found[1]
+        return JqMagicError("INVALID_ARGUMENT", f"{name} {found[3]}", see)
+    return JqMagicError("INVALID_ARGUMENT", message[:1].upper() + message[1:], see)
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str:
+    """``"Did you mean X? "`` for the choice closest to ``word``, or ``""``."""
+    import difflib
+
+    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
+    return f"Did you mean {close[0]}? " if close else ""

@@ -106,7 +106,7 @@ def _long(words: Words, actions: dict, argv: list[str], index: int) -> int:
     name, eq, attached = word.partition("=")
     action = actions.get(name)
     if action is None or (eq and name in _JQ_LONG):
-        raise _unknown(word)
+        raise _unknown(word, actions)
     if name in _FROM_FILE:
         words.from_file = True
         return index
@@ -132,7 +132,7 @@ def _short(words: Words, actions: dict, argv: list[str], index: int) -> int:
         option = "-" + letter
         action = actions.get(option)
         if action is None:
-            raise _unknown(option)
+            raise _unknown(option, actions)
         if option in _FROM_FILE:
             words.from_file = True
             continue
@@ -201,6 +201,9 @@ def _metavars(action: argparse.Action) -> tuple[str, ...]:
     return metavar if isinstance(metavar, tuple) else (metavar,)
 
 
-def _unknown(option: str) -> JqMagicError:
+def _unknown(option: str, actions: dict) -> JqMagicError:
+    from jqmagic.flags import did_you_mean
+
     return JqMagicError("INVALID_ARGUMENT", f"Unknown option {option}",
+                        did_you_mean(option.partition("=")[0], actions) +
                         "See jqmagic query --help for the options (jq's, plus jqmagic's).")

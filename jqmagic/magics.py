@@ -53,11 +53,11 @@ def parse_line(magic, line: str):
                          "Hint: quote the jq filter with single quotes.") from None
     try:  # options anywhere on the line, as the command line takes them
         return magic.parser.parse_intermixed_args(argv)
-    except UsageError as exc:  # argparse's own complaint, given a stable code
-        error = usage_error(JqMagicError("INVALID_ARGUMENT", f"{exc}.", "Write an option's "
-                                         "value that starts with '-' as --option=VALUE; see "
-                                         "-h for the options."))
-        raise error from None
+    except UsageError as exc:  # argparse's own complaint, one line with a did-you-mean
+        see = f"See %{magic.parser.prog} -h for the options."
+        if "expected one argument" in str(exc):  # a value that starts with '-'
+            see = "Write a value that starts with '-' as --option=VALUE. " + see
+        raise usage_error(flags.usage_error(str(exc), magic.parser, see)) from None
 
 
 _DEFAULTS = core_settings.Settings()

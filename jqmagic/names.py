@@ -38,6 +38,12 @@ def source_keywords(args: argparse.Namespace, words: list[str], namespace: dict[
         raise JqMagicError(
             "NOT_FOUND", f"{word} is neither a Python variable nor a file.",
             f"Run the cell that defines {word} first, or check the file's name.")
+    if word[:1] in "{[" and not _is_json(word) and not os.path.exists(word):  # {a:1}
+        raise JqMagicError(
+            "INVALID_ARGUMENT", f"{word} is neither a file nor JSON: the line's quotes "
+            "were read as a shell reads them.",
+            "Quote inline JSON in single quotes: %jq .a '{\"a\": 1}', or give it with "
+            "--input '...'.")
     return {**formats, "source": word}
 
 
@@ -61,6 +67,14 @@ def variable(name: str, namespace: dict[str, Any]) -> Any:
     except Exception:
         raise JqMagicError("NOT_FOUND", f"No Python variable named {name}.",
                            "Define it first, or drop --var to read a file.") from None
+
+
+def _is_json(word: str) -> bool:
+    try:
+        json.loads(word)
+    except ValueError:
+        return False
+    return True
 
 
 def _is_variable(word: str, namespace: dict[str, Any]) -> bool:

@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from jqmagic.core.errors import JqMagicError
 from tests.cli import dropin
 
 EXAMPLES = int(os.environ.get("JQ_DROPIN_EXAMPLES", 150))
@@ -259,8 +260,9 @@ def test_parallel_takes_a_count_only_attached():
     alone = parse(query, ["--parallel", ".a", "x.json"])
     assert (alone.filter, alone.files, alone.parallel) == (".a", ["x.json"], os.cpu_count())
     assert parse(query, [".a", "--parallel=3", "x.json"]).parallel == 3
-    with pytest.raises(SystemExit):  # argparse's usage error: not a count
+    with pytest.raises(JqMagicError) as info:  # a usage error: not a count
         parse(query, ["--parallel=x", ".a"])
+    assert "'x' is not a count of workers" in info.value.message
 
 
 # Standard input's bytes as jq's reader takes them: BOMs, NULs, CRLF, cut UTF-8 in raw

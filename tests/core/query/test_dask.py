@@ -93,8 +93,9 @@ def test_the_command_line_reads_the_dask_flag():
     given = parser.parse_args(["query", "--dask", "tcp://10.0.0.5:8786", ".i", "x.jsonl"])
     assert (alone.dask, alone.filter, given.dask, given.filter) == \
         ("", ".i", "tcp://10.0.0.5:8786", ".i")
-    with pytest.raises(SystemExit):  # a filter is not read as an address
+    with pytest.raises(JqMagicError) as info:  # a filter is not read as an address
         parser.parse_args(["query", "--dask", ".i", "x.jsonl"])
+    assert "is not a scheduler address" in info.value.message
 
 
 def test_files_named_by_urls_are_read_on_the_workers(cluster, logs, tmp_path):
