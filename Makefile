@@ -10,8 +10,10 @@ $(VENV)/bin/python:
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
+# The extras the test venv holds; scripts/quick_on_pythons.sh's venvs take what `make quick` needs.
+EXTRAS ?= test,demo,df,e2e
 $(VENV)/.test: $(VENV)/bin/python pyproject.toml
-	$(PY) -m pip install -q -e '.[test,demo,df,e2e]'
+	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 
 # The jq 1.8.2 command line, built from the source the PyPI binding bundles: the oracle the

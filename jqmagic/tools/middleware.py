@@ -126,7 +126,7 @@ def _answer_or_summary(handler: Callable[..., Any]) -> Any:
 
     try:
         own = typing.get_type_hints(handler).get("return")
-        from typing_extensions import NotRequired, TypedDict  # pydantic's, with the SDK
+        from typing_extensions import NotRequired, TypedDict  # noqa: UP035 (pydantic's, the SDK)
     except Exception:  # unresolvable names, no typing_extensions: no schema, as before
         return inspect.Signature.empty
     if own is None:
