@@ -33,7 +33,7 @@ _SLOW = {
     "core/patch": ("test_yaml_props",),
     "core/query": ("test_dask", "test_progress", "test_query", "test_streameval",
                    "test_worker"),
-    "core/shape": ("test_shape",),
+    "core/shape": ("test_hints_followed", "test_shape"),
     "core/sources": ("test_yamlbuild",),
     "core/web": ("test_deadline", "test_docpages", "test_fetch", "test_html", "test_search"),
     "magics": ("test_magic_web",),

@@ -3,7 +3,10 @@
 :func:`hint_for` reads the path a program starts with (``.items[].name``, ``.a | .b``,
 ``map(.x)``), walks it over the input and says what is really there: "at .items there is
 an array of 1547 objects with keys id, name, ...; try .items[].name", "no key .usr at .;
-did you mean .user?". An empty string means the shape has nothing to add.
+did you mean .user?". A path is offered only once it was tried on the input and answered
+(no error, a value that is not null), the rest of the program's path fitted to the shape
+first (``.users[].name`` on ``{"user": {"name": ...}}``: ``.user.name``). An empty string
+means the shape has nothing to add.
 """
 
 from __future__ import annotations
@@ -161,8 +164,9 @@ def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
         here = path or "."
         if isinstance(step, str):
             if arrays and not objects:
-                fix = _render(jq_step(path, None), [step, *rest])
-                return f"at {here} there is an array of {_describe_array(arrays)}; try {fix}"
+                said = f"at {here} there is an array of {_describe_array(arrays)}"
+                fix = _checked(inputs, [*steps[:n], None], [step, *rest])
+                return f"{said}; try {_render('', fix)}" if fix else said
             if not objects:
                 kinds = ", ".join(sorted({type_name(v) for v in current}))
                 return f"at {here} there is {a(kinds)}, not an object; {step!r} cannot be read"
@@ -170,9 +174,10 @@ def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
             if not found:
                 keys = _union_keys(objects[:MAX_FANOUT])
                 close = difflib.get_close_matches(step, keys, n=1, cutoff=0.6)
-                if close:
+                fix = _checked(inputs, [*steps[:n], close[0]], rest) if close else None
+                if fix:
                     return (f"no key {jq_step('', step)} at {here}; did you mean "
-                            f"{_render(jq_step(path, close[0]), rest)}?")
+                            f"{_render('', fix)}?")
                 shown = ", ".join(keys[:KEYS_SHOWN]) + (", ..." if len(keys) > KEYS_SHOWN else "")
                 return f"no key {jq_step('', step)} at {here}; keys are: {shown or '(none)'}"
             current = found
@@ -193,6 +198,61 @@ def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
         current = current[:MAX_FANOUT]
         path = _render(path, [step])
     return _about_results(path or ".", current, error, results)
+
+
+def _checked(inputs: list, prefix: list[Step], rest: list[Step]) -> list[Step] | None:
+    """``prefix`` and ``rest`` fitted to the shape, or ``prefix`` alone: the first that
+    answers on ``inputs`` (None when neither does)."""
+    for steps in (prefix + _fitted(_follow(inputs, prefix) or [], rest), prefix):
+        found = _follow(inputs, steps)
+        if found and any(v is not None for v in found):
+            return steps
+    return None
+
+
+def _fitted(values: list, rest: list[Step]) -> list[Step]:
+    """``rest`` fitted to the shape of ``values``: a ``[]`` added before a key read on
+    arrays, dropped where there is nothing to iterate or where the next key is read on the
+    objects themselves; a key no object has, the closest one they have."""
+    out: list[Step] = []
+    for n, step in enumerate(rest):
+        present = [v for v in values if v is not None]
+        after = rest[n + 1] if n + 1 < len(rest) else None
+        if step is None and (not any(isinstance(v, (list, dict)) for v in present) or
+                             isinstance(after, str) and present and
+                             all(isinstance(v, dict) and after in v for v in present)):
+            continue
+        if isinstance(step, str) and present and all(isinstance(v, list) for v in present):
+            out.append(None)
+            values = _follow(values, [None]) or []
+        if isinstance(step, str):  # a misspelt key too: the closest the objects have
+            objects = [v for v in values if isinstance(v, dict)][:MAX_FANOUT]
+            if objects and not any(step in o for o in objects):
+                step = next(iter(difflib.get_close_matches(step, _union_keys(objects), n=1,
+                                                           cutoff=0.6)), step)
+        out.append(step)
+        values = _follow(values, [step]) or []
+    return out
+
+
+def _follow(values: list, steps: list[Step]) -> list | None:
+    """The values a plain path gives on each of ``values``, as jq reads it (a key of null
+    is null, ``[]`` of null an error); None when jq would stop with an error."""
+    for step in steps:
+        out: list = []
+        for v in values:
+            if isinstance(step, str) and isinstance(v, dict):
+                out.append(v.get(step))
+            elif step is None and isinstance(v, (list, dict)):
+                out.extend(v if isinstance(v, list) else v.values())
+            elif isinstance(step, int) and isinstance(v, list):
+                out.append(v[step] if -len(v) <= step < len(v) else None)
+            elif v is None and step is not None:
+                out.append(None)
+            else:
+                return None
+        values = out
+    return values
 
 
 def hint_for_source(program: str, source: Source, *, slurp: bool = False,
