@@ -79,9 +79,23 @@ def run_error(error: str, total: int, stopped: bool = True) -> JqMagicError:
     ended the run; else inputs failed each on its own and the others ran on)."""
     after = "" if not total else f" (after {total} result(s))" if stopped else \
         f" ({total} result(s) in all)"
-    return JqMagicError("QUERY_ERROR", f"jq error{after}: {cut(error, MESSAGE_CHARS)}",
-                        f"Check the types along the path; try {term('inspect_bare')} on the input "
-                        "or add `?` to skip values that do not fit.")
+    hint = f"Check the types along the path; try {term('inspect_bare')} on the input or " \
+        "add `?` to skip values that do not fit." if about_types(error) else \
+        "The program raised this error itself (jq's error): `try ... catch .` gives its " \
+        "message as a value; `?` goes on past it."
+    return JqMagicError("QUERY_ERROR", f"jq error{after}: {cut(error, MESSAGE_CHARS)}", hint)
+
+
+_TYPE_ERROR = re.compile(r"(?:^|: )(?:Cannot |(?:null|boolean|number|string|array|object) "
+                         r"\(.*\) (?:and (?:null|boolean|number|string|array|object) \(.*\) )?"
+                         r"(?:cannot|has no|is not|have|only|can't|can not))")
+
+
+def about_types(message: str) -> bool:
+    """Whether a jq run error (or its QUERY_ERROR message) is about a value's type (jq's
+    ``Cannot index ...``, ``number (1) and string ("a") cannot be added``), not a message
+    the program raised itself with ``error``."""
+    return _TYPE_ERROR.search(message) is not None
 
 
 def halt_error(exit_code: int, message: str | None) -> JqMagicError | None:

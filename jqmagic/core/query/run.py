@@ -15,7 +15,7 @@ from typing import Any
 from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import protocol
+from jqmagic.core.query import failures, protocol
 from jqmagic.core.query import request as requests
 from jqmagic.core.query.failures import UNDEFINED_VAR
 from jqmagic.core.query.result import QueryResult, bounded, parse_values
@@ -291,6 +291,8 @@ def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
     if source.kind == "payload":
         source = Source("file", str(payloads.find(source.spec).path))
     if error is not None and error.code == "QUERY_ERROR":
+        if not failures.about_types(error.message):  # the program's own error("...")
+            return
         hint = _hint(result.program, source, slurp=slurp, error=error.message)
         if hint:
             error.hint = hint

@@ -78,11 +78,21 @@ def _not_found(pattern: str) -> JqMagicError:
     hint = "Check the path; ~ and globs are expanded."
     if folder.is_dir():
         names = [p.name for p in folder.iterdir() if p.is_file()]  # a folder is no answer
-        close = difflib.get_close_matches(path.name, names, n=3)
+        close = _similar(path.name, names)
         if close:
             hint = "Did you mean " + ", ".join(str(folder / c) for c in close) + "?"
     return JqMagicError("NOT_FOUND", f"File not found: {pattern}", hint)
 
+
+
+def _similar(name: str, names: list[str]) -> list[str]:
+    """Up to three of ``names`` like ``name``: its stem alike (a typo, another suffix), not
+    its suffix alone (``nosuch.json`` is not like ``out.json``)."""
+    stems: dict[str, list[str]] = {}
+    for other in sorted(names):
+        stems.setdefault(Path(other).stem, []).append(other)
+    close = difflib.get_close_matches(Path(name).stem, list(stems), n=3, cutoff=0.75)
+    return [other for stem in close for other in stems[stem]][:3]
 
 
 def open_file(path: str, confined: bool = True) -> int:

@@ -1,0 +1,45 @@
+"""A run error's hint fits the error: a type error gets the shape's words or "the types
+along the path"; a message the program raised itself (``error("custom")``) gets neither
+(issue 42)."""
+
+from __future__ import annotations
+
+import pytest
+
+from jqmagic import JqMagicError, query
+from jqmagic.core.query.failures import about_types
+
+
+@pytest.mark.parametrize("program, text", [
+    ('error("custom")', "1"), ('.a | error("custom")', '{"a": 1}'), ("error({a: 1})", "1"),
+    ('"no such user" | error', "1"), ('.[] | if . > 1 then error("too big") else . end', "[1, 2]"),
+])
+def test_the_programs_own_error_gets_no_hint_about_types(program, text):
+    with pytest.raises(JqMagicError) as info:
+        query(program, text=text)
+    assert "types" not in info.value.hint and "at ." not in info.value.hint
+    assert "raised this error itself" in info.value.hint
+
+
+@pytest.mark.parametrize("program, text, hint", [
+    (".a.b", '{"a": 1}', "at .a there is a number, not an object"),
+    (".a[]", '{"a": 1}', "[] iterates only arrays and objects"),
+    ("keys", "1", "Check the types along the path"),
+    (".[] + 1", '["x"]', "at .[] there is 1 value (string)"),
+])
+def test_a_type_error_gets_the_shapes_words(program, text, hint):
+    with pytest.raises(JqMagicError) as info:
+        query(program, text=text)
+    assert hint in info.value.hint
+
+
+@pytest.mark.parametrize("message, types", [
+    ('Cannot index number with string ("b")', True), ("Cannot iterate over null (null)", True),
+    ('string ("x") and number (1) cannot be added', True), ("number (1) has no keys", True),
+    ('object ({"a":1}) is not valid in a csv row', True),
+    ("jq error (after 2 result(s)): Cannot index array with string", True),
+    ("custom", False), ('(not a string): {"a":1}', False), ("too big", False),
+    ("jq error: the number was wrong", False),
+])
+def test_about_types(message, types):
+    assert about_types(message) is types
