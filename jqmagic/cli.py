@@ -149,12 +149,17 @@ def _run_patch(args: argparse.Namespace) -> int:
             kwargs["rfc6902"] = _json_file(args.rfc6902, "--rfc6902")
         if args.merge_patch:
             kwargs["merge_patch"] = _json_file(args.merge_patch, "--merge-patch")
-        result = patch(args.target, every=args.every, dry_run=args.dry_run, **kwargs).to_dict()
+        done = patch(args.target, every=args.every, dry_run=args.dry_run, **kwargs)
     except JqMagicError as exc:
         said = exc.to_dict("terminal")
         _print_json({"status": "error", "code": exc.code, "message": said["error"],
                      "suggestion": said.get("hint", "")})
         return 1
+    if args.dry_run and not args.json:  # a person reads the diff, as query -i --dry-run's
+        text = done.summary(matched=args.match is not None)
+        sys.stdout.write(text if text.endswith("\n") else text + "\n")
+        return 0
+    result = done.to_dict()
     for key in ("previousValue", "newValue"):
         result[key] = _bounded(result[key])
     _print_json(result)
@@ -211,7 +216,7 @@ COMMANDS: list[Command] = [
     ("fetch", "fetch a URL as markdown (HTML), JSON or text", _fetch_arguments, _run_fetch),
     ("search", "search the web with Brave or Google", _search_arguments, _run_search),
     ("patch", "edit a JSON/JSONC file in place, keeping its formatting; prints the result as "
-     "JSON", _patch_arguments, _run_patch),
+     "JSON (--dry-run: the diff)", _patch_arguments, _run_patch),
     ("tool", "run an agent tool: one JSON request on stdin, one JSON response on stdout",
      _tool_arguments, _run_tool),
     ("mcp", "serve the agent tools over MCP on stdio (needs the mcp extra)", _mcp_arguments,

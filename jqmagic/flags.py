@@ -243,6 +243,8 @@ PATCH = (
            "all or nothing", metavar="FILE", faces=(CLI,)),
     _value(("--merge-patch",), "merge_patch", "apply an RFC 7386 merge patch from FILE "
            "('-': stdin)", metavar="FILE", faces=(CLI,)),
+    _switch(("--json",), "json", "with --dry-run: print the result as JSON (the diff a string "
+            "in it), not the diff as text", faces=(CLI,)),
     _switch(("--file",), "force_file", "TARGET is a file path", faces=(MAGIC,)),
     _switch(("--var",), "force_var", "TARGET is a Python variable", faces=(MAGIC,)),
     _switch(("--merge",), "merge", "cell: the cell is an RFC 7386 merge patch (default: RFC "

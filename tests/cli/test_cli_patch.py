@@ -60,10 +60,17 @@ def test_remove_all_matches_and_insert(settings):
         in settings.read_text()
 
 
-def test_dry_run_prints_a_diff_and_writes_nothing(settings):
-    result = ok(jqmagic(str(settings), "merge", "/files.exclude", '{"dist": true}', "--dry-run"))
-    assert result["dryRun"] is True
-    assert '+  "files.exclude": {"**/.git": true, "dist": true},' in result["diff"]
+def test_dry_run_prints_a_readable_diff_and_writes_nothing(settings):
+    run = jqmagic(str(settings), "merge", "/files.exclude", '{"dist": true}', "--dry-run")
+    assert run.returncode == 0
+    lines = run.stdout.splitlines()
+    assert lines[:4] == ["merge /files.exclude/dist: null -> true",
+                         "Dry run: nothing was written.", f"--- a/{settings.name}",
+                         f"+++ b/{settings.name}"]
+    assert '+  "files.exclude": {"**/.git": true, "dist": true},' in lines
+    result = ok(jqmagic(str(settings), "merge", "/files.exclude", '{"dist": true}', "--dry-run",
+                        "--json"))
+    assert result["dryRun"] is True and "\n".join(lines[2:]) + "\n" == result["diff"]
     assert settings.read_text() == SETTINGS
 
 
