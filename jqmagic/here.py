@@ -74,7 +74,8 @@ def run(program: str, args: argparse.Namespace, files: list[str], named: dict[st
                                     tab=args.tab, color=color,
                                     colors=env_text("JQ_COLORS") or None),
         options=_options(args), exit_status=bool(args.exit_status),
-        stdin=None if _fd(sys.stdin) == 0 else sys.stdin.buffer)
+        stdin=None if _fd(sys.stdin) == 0 else sys.stdin.buffer,
+        out_fd=1 if _fd(sys.stdout) == 1 else None)
     sys.stdout.flush()
     sys.stderr.flush()
     with _as_jq_ends(_fd(sys.stdout) == 1):

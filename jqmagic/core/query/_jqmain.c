@@ -1,5 +1,6 @@
 /* jq 1.8.2's main.c loop in C: inputs read, the program run on each, every result dumped
- * as main.c's process() writes it, into a buffer handed to Python a batch at a time.
+ * as main.c's process() writes it: into standard output's descriptor through a stream of
+ * its own, as jq writes, or into a batch handed to Python (a caller's stream, a test's).
  *
  * libjq's functions come from the library Python's ctypes loaded (the binding's copy or an
  * optimised build): their addresses are given once to configure(), so this module links
@@ -8,7 +9,9 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 typedef struct {
     unsigned char kind_flags;
@@ -35,6 +38,7 @@ static struct {
     jv (*next_input)(void *);
     int (*input_errors)(void *);
     jv (*dump_string)(jv, int);
+    void (*dumpf)(jv, FILE *, int);
     const char *(*string_value)(jv);
     int (*string_length_bytes)(jv);
     jv (*copy)(jv);
@@ -55,42 +59,13 @@ typedef struct {
     long long count;  /* results written */
 } run_state;
 
-typedef struct {
-    char *data;
-    size_t size, capacity;
-} buffer;
-
-static int put(buffer *out, const char *data, size_t n) {
-    if (out->size + n > out->capacity) {
-        size_t capacity = out->capacity ? out->capacity : 1 << 16;
-        while (capacity < out->size + n)
-            capacity *= 2;
-        char *grown = PyMem_Realloc(out->data, capacity);
-        if (grown == NULL)
-            return -1;
-        out->data = grown;
-        out->capacity = capacity;
-    }
-    memcpy(out->data + out->size, data, n);
-    out->size += n;
-    return 0;
-}
-
-/* A jv string's bytes appended; consumes it. */
-static int put_string(buffer *out, jv text) {
-    int n = lib.string_length_bytes(lib.copy(text));
-    int failed = put(out, lib.string_value(text), (size_t)n);
-    lib.free(text);
-    return failed;
-}
-
 /* One result as process() writes it; consumes it. Returns 1 when it is an error (a NUL in
  * a --raw-output0 string): *error then holds it. */
-static int write_result(buffer *out, jv result, int dumpflags, int options, run_state *st,
+static int write_result(FILE *out, jv result, int dumpflags, int options, run_state *st,
                         jv *error) {
     if ((options & RAW_OUTPUT) && KIND(result) == KIND_STRING) {
         if (options & ASCII_OUTPUT) {
-            put_string(out, lib.dump_string(lib.copy(result), PRINT_ASCII));
+            lib.dumpf(lib.copy(result), out, PRINT_ASCII);
         } else if ((options & RAW_OUTPUT0) &&
                    strlen(lib.string_value(result)) !=
                        (size_t)lib.string_length_bytes(lib.copy(result))) {
@@ -99,8 +74,8 @@ static int write_result(buffer *out, jv result, int dumpflags, int options, run_
                 "Cannot dump a string containing NUL with --raw-output0 option"));
             return 1;
         } else {
-            put(out, lib.string_value(result),
-                (size_t)lib.string_length_bytes(lib.copy(result)));
+            fwrite(lib.string_value(result), 1,
+                   (size_t)lib.string_length_bytes(lib.copy(result)), out);
         }
         st->ret = OK;
         lib.free(result);
@@ -108,21 +83,36 @@ static int write_result(buffer *out, jv result, int dumpflags, int options, run_
         int kind = KIND(result);
         st->ret = (kind == KIND_FALSE || kind == KIND_NULL) ? OK_NULL_KIND : OK;
         if (options & SEQ)
-            put(out, "\036", 1);
-        put_string(out, lib.dump_string(result, dumpflags));
+            fputc('\036', out);
+        lib.dumpf(result, out, dumpflags);
     }
     if (!(options & RAW_NO_LF))
-        put(out, "\n", 1);
+        fputc('\n', out);
     if (options & RAW_OUTPUT0)
-        put(out, "\0", 1);
+        fputc('\0', out);
     st->count++;
     return 0;
 }
 
+/* The stream on a descriptor (standard output), made once and kept, as jq's stdout. */
+static FILE *kept_stream;
+static int kept_fd = -1;
+
+static FILE *stream_on(int fd) {
+    if (kept_stream == NULL || kept_fd != fd) {
+        int copy = dup(fd);
+        kept_stream = copy < 0 ? NULL : fdopen(copy, "w");
+        if (kept_stream == NULL)
+            return NULL;
+        setvbuf(kept_stream, NULL, _IOFBF, 1 << 16);
+        kept_fd = fd;
+    }
+    return kept_stream;
+}
+
 /* The event and the batch: (event, bytes, message or None). */
-static PyObject *ended(int event, buffer *out, jv message) {
-    PyObject *text = PyBytes_FromStringAndSize(out->data ? out->data : "", out->size);
-    PyMem_Free(out->data);
+static PyObject *ended(int event, const char *data, size_t size, jv message) {
+    PyObject *text = PyBytes_FromStringAndSize(data ? data : "", (Py_ssize_t)size);
     PyObject *said = Py_None;
     Py_INCREF(said);
     if (KIND(message) == KIND_STRING) {
@@ -146,9 +136,11 @@ static jv nothing(void) {
     return none;
 }
 
-/* run(jq, inputs, state, dumpflags, options, batch_bytes) -> (event, bytes, message)
+/* run(jq, inputs, state, dumpflags, options, batch_bytes, fd) -> (event, bytes, message)
  *
- * Runs until the batch holds batch_bytes (EV_BATCH; the program goes on at the next call),
+ * Results are written to the descriptor fd through a stream of its own (flushed before
+ * each return), or with fd -1 into a batch returned as bytes. Runs until that batch holds
+ * batch_bytes (EV_BATCH; the program goes on at the next call),
  * an input's run stops with an error (EV_RUN_ERROR, its message; the next call goes on
  * with the next input) or a halt (EV_HALTED), an input does not parse (EV_PARSE_ERROR),
  * or the inputs end (EV_END). The GIL is released while libjq works.
@@ -157,12 +149,17 @@ static PyObject *run(PyObject *self, PyObject *args) {
     unsigned long long jq_addr, inputs_addr, state_addr;
     int dumpflags, options;
     Py_ssize_t batch_bytes;
-    if (!PyArg_ParseTuple(args, "KKKiin", &jq_addr, &inputs_addr, &state_addr, &dumpflags,
-                          &options, &batch_bytes))
+    int fd;
+    if (!PyArg_ParseTuple(args, "KKKiini", &jq_addr, &inputs_addr, &state_addr, &dumpflags,
+                          &options, &batch_bytes, &fd))
         return NULL;
     void *jq = (void *)(uintptr_t)jq_addr, *inputs = (void *)(uintptr_t)inputs_addr;
     run_state *st = (run_state *)(uintptr_t)state_addr;
-    buffer out = {NULL, 0, 0};
+    char *batch = NULL;
+    size_t batch_size = 0;
+    FILE *out = fd >= 0 ? stream_on(fd) : open_memstream(&batch, &batch_size);
+    if (out == NULL)
+        return PyErr_SetFromErrno(PyExc_OSError);
     int event = EV_END;
     jv message = nothing();
 
@@ -196,11 +193,14 @@ static PyObject *run(PyObject *self, PyObject *args) {
         jv result;
         int full = 0, failed = 0;
         while (KIND(result = lib.jq_next(jq)) != KIND_INVALID) {
-            if (write_result(&out, result, dumpflags, options, st, &result)) {
+            if (write_result(out, result, dumpflags, options, st, &result)) {
                 failed = 1;
                 break;
             }
-            if ((options & UNBUFFERED) || out.size >= (size_t)batch_bytes) {
+            if (options & UNBUFFERED) {
+                fflush(out);
+                if (fd < 0) { full = 1; break; }
+            } else if (fd < 0 && ftell(out) >= (long)batch_bytes) {
                 full = 1;
                 break;
             }
@@ -222,9 +222,15 @@ static PyObject *run(PyObject *self, PyObject *args) {
         if (!(options & NULL_INPUT) && st->ret <= 0 && st->ret != OK_NO_OUTPUT)
             st->last_result = (st->ret != OK_NULL_KIND);
     }
+    if (fd >= 0)
+        fflush(out);
+    else
+        fclose(out);  /* the batch's bytes in batch, batch_size */
     Py_END_ALLOW_THREADS
 
-    return ended(event, &out, message);
+    PyObject *answer = ended(event, batch, batch_size, message);
+    free(batch);
+    return answer;
 }
 
 /* configure(addresses): libjq's functions, in the order of the `lib` table. */

@@ -1,7 +1,7 @@
 """jq 1.8.2's ``main.c`` in the calling process: libjq compiles the program, reads the
 inputs (standard input as it arrives, in blocks) and runs the program on each, and the
-results are written as main.c writes them, by a loop in C (``_jqmain``) that hands them
-over a batch at a time.
+results are written as main.c writes them, by a loop in C (``_jqmain``): straight into
+standard output's descriptor, or handed over a batch at a time.
 
 For the command line where no clock and no wall were asked for: no worker process, no
 protocol, no copy of the input. Without the C loop (a build with no compiler),
@@ -56,6 +56,7 @@ class MainRun:
     options: int = 0  # RAW_OUTPUT | ... as above
     exit_status: bool = False  # -e
     stdin: BinaryIO | None = None  # standard input when it is not this process's fd 0
+    out_fd: int | None = None  # the results' descriptor, written by C (None: ``out``)
 
 
 class _State(ctypes.Structure):
@@ -70,7 +71,7 @@ def _configure() -> None:
     """Give the C loop libjq's functions (the library ctypes loaded)."""
     lib = libjq._lib  # noqa: SLF001 - the one loaded library
     names = ("jq_start", "jq_next", "jq_halted", "jq_util_input_next_input",
-             "jq_util_input_errors", "jv_dump_string", "jv_string_value",
+             "jq_util_input_errors", "jv_dump_string", "jv_dumpf", "jv_string_value",
              "jv_string_length_bytes", "jv_copy", "jv_free", "jv_invalid_has_msg",
              "jv_invalid_get_msg", "jv_null", "jv_string", "jv_invalid_with_msg")
     _jqmain.configure(tuple(ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
@@ -112,7 +113,8 @@ def _run(program: libjq.Program, spec: MainRun, out: BinaryIO, err: BinaryIO,
         while True:
             event, text, message = _jqmain.run(program.state.value, inputs.state.value or 0,
                                                ctypes.addressof(state), spec.dump_flags,
-                                               options, BATCH_BYTES)
+                                               options, BATCH_BYTES,
+                                               -1 if spec.out_fd is None else spec.out_fd)
             if text:
                 out.write(text)
                 if spec.options & UNBUFFERED:
