@@ -50,6 +50,48 @@ def m_jqmagic(html: str, base: str) -> str:
     return to_markdown(html, base).markdown
 
 
+def m_jqmagic_kept(html: str, base: str) -> str:
+    """jqmagic without its boilerplate rules (jqmagic/core/web/boiler.py)."""
+    from unittest import mock
+
+    with mock.patch("jqmagic.core.web.html.drop_boilerplate", lambda root: 0):
+        return m_jqmagic(html, base)
+
+
+def m_agreement(html: str, base: str) -> str:
+    """jqmagic, then the blocks trafilatura does not confirm dropped (bench/agreement.py)."""
+    from unittest import mock
+
+    import agreement
+
+    from jqmagic.core.web.boiler import drop_boilerplate
+
+    other = agreement.second_text(html, base)
+
+    def drop(root: object) -> int:
+        n = drop_boilerplate(root)
+        return n + (agreement.prune(root, agreement.squash(other)) if other else 0)
+
+    with mock.patch("jqmagic.core.web.html.drop_boilerplate", drop):
+        return m_jqmagic(html, base)
+
+
+def m_boundary(html: str, base: str) -> str:
+    """trafilatura's boundary of the main content, rendered by jqmagic (bench/agreement.py)."""
+    from unittest import mock
+
+    import agreement
+
+    other = agreement.second_text(html, base)
+    if not other:
+        return m_jqmagic(html, base)
+    def find(soup: object) -> object:
+        return agreement.boundary(soup.body or soup, agreement.squash(other))
+
+    with mock.patch("jqmagic.core.web.html.main_content", find):
+        return m_jqmagic(html, base)
+
+
 def _trafilatura(html: str, base: str, **kw: bool) -> str:
     import trafilatura
 
@@ -80,6 +122,9 @@ def m_readability(html: str, base: str) -> str:
 # name -> (function, library whose version keys the cache, or None: never cached)
 METHODS = {
     "jqmagic": (m_jqmagic, None),
+    "jqmagic, boilerplate kept": (m_jqmagic_kept, None),
+    "jqmagic + trafilatura agreement": (m_agreement, None),
+    "trafilatura boundary, jqmagic markdown": (m_boundary, None),
     "trafilatura": (m_trafilatura, "trafilatura"),
     "trafilatura (precision)": (m_trafilatura_precision, "trafilatura"),
     "trafilatura (recall)": (m_trafilatura_recall, "trafilatura"),

@@ -54,6 +54,10 @@ _TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3,
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _MIN_CHARS = 500
 _WS = re.compile(r"\s+")
+# Commas of every script (Readability's set: Latin, Arabic, CJK full-width and ideographic).
+_COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
+# A CJK character carries about a word: it counts as three characters of length.
+_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
 
 
 def text_of(el: Any) -> str:
@@ -111,7 +115,12 @@ def _is_notes(el: Any) -> bool:
 
 def _is_sentence(text: str) -> bool:
     """Short text that ends a sentence ("New in version 3.5."), not a label ("Advertising")."""
-    return bool(re.search(r"\w\.( |$)", text))
+    return bool(re.search(r"\w\.( |$)|[\u3002\uff01\uff1f]", text))
+
+
+def text_length(text: str) -> int:
+    """Length as reading text: a CJK character counts as three (it holds about a word)."""
+    return len(text) + 2 * len(_CJK.findall(text))
 
 
 def _is_hidden(el: Any) -> bool:
@@ -217,9 +226,10 @@ class _Scorer:
                 continue
             seen.add(id(el))
             text = text_of(el)
-            if len(text) < 25:
+            length = text_length(text)
+            if length < 25:
                 continue
-            score = 1 + len(text.split(",")) + min(len(text) // 100, 3)
+            score = 2 + len(_COMMAS.findall(text)) + min(length // 100, 3)
             for level, anc in enumerate(list(el.parents)[:5]):
                 if anc.name in (None, "[document]", "html"):
                     break
@@ -294,7 +304,7 @@ class _Scorer:
                 elif sib.name == "p" or (sib.name == "div" and not _has_block_child(sib)):
                     text = text_of(sib)
                     ld = link_density(sib, len(text))
-                    keep = (len(text) > 80 and ld < 0.25) or (
+                    keep = (text_length(text) > 80 and ld < 0.25) or (
                         0 < len(text) <= 80 and ld == 0 and _is_sentence(text)
                     )
             if keep:
@@ -314,6 +324,7 @@ class _Scorer:
                 continue
             if el.get("role") in _CHROME_ROLES or (
                 _SHARE.search(_names(el)) and len(text_of(el)) < 500
+                and not el.find(["pre", "code", "table"])
             ):
                 el.decompose()
         for el in article.find_all(["h1", "h2"]):
@@ -333,7 +344,8 @@ class _Scorer:
     def _drop_conditionally(self, el: Any) -> bool:
         if el.name == "table" and _is_data_table(el):
             return False
-        if el.find(["pre", "code"]) or _has_ancestor(el, {"pre", "code"}):
+        if el.find(["pre", "code"]) or _has_ancestor(el, {"pre", "code"}) or any(
+                _is_data_table(t) for t in el.find_all("table")):
             return False
         if _has_ancestor(el, {"table"}) and any(
             _is_data_table(t) for t in el.find_parents("table")
@@ -344,7 +356,7 @@ class _Scorer:
         text = text_of(el)
         if weight + score < 0 and not self._prose_list(el, weight, text):
             return True
-        if text.count(",") >= 10:
+        if len(_COMMAS.findall(text)) >= 10:
             return False
         ld = link_density(el, len(text))
         is_list = el.name in ("ul", "ol") or _mostly_lists(el, len(text), ld)

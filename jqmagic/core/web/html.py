@@ -13,6 +13,7 @@ from urllib.parse import urljoin
 from bs4 import BeautifulSoup, Comment, Doctype, ProcessingInstruction
 from markdownify import ATX, MarkdownConverter
 
+from jqmagic.core.web.boiler import drop_boilerplate
 from jqmagic.core.web.extract import main_content, text_of
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 
@@ -109,6 +110,7 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
     else:
         _drop_junk(soup)
         root = main_content(soup) or soup.body or soup
+        drop_boilerplate(root)
     _absolutize(root, base)
     return Page(title=title, markdown=render(root))
 

@@ -1,0 +1,120 @@
+"""Boilerplate inside the chosen article: related-article lists, newsletter and sign-up
+blocks, share and comment widgets, photo credits, "read more" teasers and bylines (the
+byline is the page's metadata, not its body). Judged by class/id words, by a short block's
+own words, and by the heading that announces such a section."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from jqmagic.core.web.extract import link_density, text_of
+
+# Whole words of a class or id ("share-bar", "related_posts", "newsletter"), never a part
+# of one ("shared", "relatedness").
+_NAMES = re.compile(
+    r"(?:^|[-_\s])(share|sharing|sharebar|social|newsletter|signup|sign-up|subscribe|"
+    r"subscription|related|recommended|recommendations|readmore|read-more|more-stories|"
+    r"outbrain|taboola|comments?|disqus|promo|credit|credits|author-bio|"
+    r"tags|tag-list|follow|paywall|donate|inline-ad|ad-slot|advert|advertisement)"
+    r"(?:[-_\s]|$)", re.I)
+# A short block that is only a label, a credit or a call to action, in its first words...
+_PHRASES = re.compile(
+    r"^\W*(advertisement|advertising|anzeige|publicidad|publicité|sponsored( content)?|"
+    r"related( articles?| stories| posts| content| coverage)?\s*:|read( also| next)?\s*:|"
+    r"sign up|subscribe|follow us|share (this|on|via)|continue reading|"
+    r"(photo|photograph|image|picture|foto|credit)s?\s*:|getty images$|lesen sie auch|"
+    r"mehr zum thema|leia também|lire aussi|à lire aussi|ver también|te puede interesar|"
+    r"相关(阅读|文章|新闻)|関連(記事|ニュース))", re.I)
+# ...or a link that sends the reader elsewhere ("Read more about it here", "Learn more").
+_LINK_PHRASES = re.compile(
+    r"^\W*(read more|read next|more from|learn more|see more|click here|recommended|"
+    r"you (may|might) (also )?like)", re.I)
+# A heading that announces such a section: it goes with the links listed under it.
+_SECTION = re.compile(
+    r"^\W*(related( articles| stories| posts| content| coverage| links)?|more (from|on|"
+    r"stories|news|articles|like this)|read (more|next|also)|recommended( for you)?|"
+    r"you (may|might) (also )?like|most (popular|read|viewed)|trending( now)?|popular|"
+    r"latest (news|stories)|top stories|newsletters?|sign up|subscribe|share( this)?|"
+    r"comments?|leave a (comment|reply)|join the (conversation|discussion)|"
+    r"what to read next|lesen sie auch|mehr zum thema|leia também|lire aussi|ver también|"
+    r"相关(阅读|文章|新闻)|関連(記事|ニュース))\W*$", re.I)
+# Who wrote it and when: metadata, when short (Readability's byline test, and microdata).
+_META_NAMES = re.compile(r"(?:^|[-_\s])(byline|author|authors|dateline|writtenby|p-author|"
+                         r"pubdate|published|timestamp|article-date|post-date|posted-on)"
+                         r"(?:[-_\s]|$)", re.I)
+_META_PROPS = {"author", "datePublished", "dateModified", "dateline"}
+_KEEP = ("pre", "code", "table", "math")
+_HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_SHORT = 150
+
+
+def drop_boilerplate(article: Any) -> int:
+    """Remove boilerplate from ``article`` (in place); returns how many elements went."""
+    total = len(text_of(article))
+    if not total:
+        return 0
+    dropped = 0
+    for el in list(article.find_all(True)):
+        if el.decomposed or el.find(_KEEP) or el.find_parent(_KEEP):
+            continue
+        if _named(el, total) or _metadata(el) or _teaser(el) or _announces(el):
+            dropped += 1 + _drop_section(el) if el.name in _HEADINGS else 1
+            el.decompose()
+    return dropped
+
+
+def _named(el: Any, total: int) -> bool:
+    """Named as boilerplate and small beside the article (a wrapper named "related" that
+    holds most of the text is the article's own)."""
+    cls = el.get("class") or []
+    names = (" ".join(cls) if isinstance(cls, list) else cls) + " " + (el.get("id") or "")
+    if not _NAMES.search(names):
+        return False
+    size = len(text_of(el))
+    return size <= min(1500, 0.3 * total)
+
+
+def _metadata(el: Any) -> bool:
+    """A short byline or date line (named so, rel=author, or microdata's author/date)."""
+    cls = el.get("class") or []
+    names = (" ".join(cls) if isinstance(cls, list) else cls) + " " + (el.get("id") or "")
+    if not (_META_NAMES.search(names) or "author" in (el.get("rel") or [])
+            or el.get("itemprop") in _META_PROPS):
+        return False
+    return 0 < len(text_of(el)) < 100 and el.find("p") is None
+
+
+def _teaser(el: Any) -> bool:
+    """A short block (no block inside) that is only a label, a credit or a call to action."""
+    if el.name not in ("p", "div", "span", "li", "figcaption", "small", "em", "strong",
+                       "aside", "section", "h4", "h5", "h6", "a"):
+        return False
+    text = text_of(el)
+    if not text or len(text) > _SHORT:
+        return False
+    if not _PHRASES.search(text) and not (
+            _LINK_PHRASES.search(text) and link_density(el, len(text)) > 0.3):
+        return False
+    return el.name not in ("div", "section", "aside") or el.find(["p", "ul", "ol"]) is None
+
+
+def _announces(el: Any) -> bool:
+    return el.name in _HEADINGS and bool(_SECTION.search(text_of(el)))
+
+
+def _drop_section(heading: Any) -> int:
+    """Drop what follows a heading that announces related links or a widget: link lists
+    and short link-heavy blocks, up to the next heading or the first real paragraph."""
+    dropped = 0
+    for sib in list(heading.find_next_siblings()):
+        if sib.name in _HEADINGS:
+            break
+        text = text_of(sib)
+        linky = link_density(sib, len(text)) > 0.5 if text else True
+        if sib.find(_KEEP) or not (linky or sib.name in ("form", "iframe") or
+                                  (len(text) < _SHORT and not sib.find("p"))):
+            break
+        sib.decompose()
+        dropped += 1
+    return dropped
