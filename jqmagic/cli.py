@@ -8,6 +8,7 @@ and exit with status 1; no traceback.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import platform
 import signal
@@ -176,6 +177,38 @@ def _bounded(value, limit: int = 10_000):
     return f"<{kind}{count}, {size:,} characters of JSON: not shown>"
 
 
+# ---------------------------------------------------------------- jqmagic payloads
+
+
+def _payloads_arguments(parser: argparse.ArgumentParser) -> None:
+    flags.add_to_parser(parser, flags.PAYLOADS, flags.CLI)
+
+
+def _run_payloads(args: argparse.Namespace) -> int:
+    """The payload store: each payload (id, bytes, when written), oldest first, then the
+    total; with --clear, every payload removed."""
+    import time
+
+    from jqmagic.core import payloads, settings
+
+    folder = payloads.payload_dir()
+    if args.clear:
+        gone = payloads.clear()
+        print(f"Removed {len(gone)} payload(s), {sum(r.size for r in gone):,} bytes, "
+              f"from {folder}.")
+        return 0
+    refs = payloads.entries()
+    for ref in refs:
+        with contextlib.suppress(OSError):  # pruned meanwhile: left out
+            written = time.strftime("%Y-%m-%d %H:%M", time.localtime(ref.path.stat().st_mtime))
+            print(f"{ref.id}  {ref.size:>15,}  {written}")
+    print(f"{len(refs)} payload(s), {sum(r.size for r in refs):,} bytes, in {folder}; the "
+          f"oldest are pruned past {settings.payload_budget():,} bytes "
+          "(JQMAGIC_PAYLOAD_BUDGET). jqmagic payloads --clear removes them all.",
+          file=sys.stderr)
+    return 0
+
+
 # ---------------------------------------------------------------- jqmagic tool / mcp
 
 
@@ -217,6 +250,8 @@ COMMANDS: list[Command] = [
     ("search", "search the web with Brave or Google", _search_arguments, _run_search),
     ("patch", "edit a JSON/JSONC file in place, keeping its formatting; prints the result as "
      "JSON (--dry-run: the diff)", _patch_arguments, _run_patch),
+    ("payloads", "list the payload store (results too big to show), or --clear it",
+     _payloads_arguments, _run_payloads),
     ("tool", "run an agent tool: one JSON request on stdin, one JSON response on stdout",
      _tool_arguments, _run_tool),
     ("mcp", "serve the agent tools over MCP on stdio (needs the mcp extra)", _mcp_arguments,

@@ -284,6 +284,11 @@ SEARCH = (
     _OUT,
 )
 
+# jqmagic payloads: the payload store.
+PAYLOADS = (
+    _switch(("--clear",), "clear", "remove every stored payload", faces=(CLI,)),
+)
+
 # Keywords a face reads itself rather than passing to query().
 FACE_ONLY = {"arg", "argjson", "to", "out", "clear_cache", "force_file", "force_var",
              "force_url", "text", "exec", "payload", "in_place", "dry_run", "explain",

@@ -3,8 +3,9 @@
 Layout (as the gh-aw jqschema middleware): ``<dir>/<id>/payload.json``. The folder is
 ``directory=``, else ``$JQMAGIC_PAYLOAD_DIR``, else ``<cache dir>/payloads``
 (``~/.cache/jqmagic/payloads``). Past a size budget (``$JQMAGIC_PAYLOAD_BUDGET`` bytes,
-default 1 GiB) the oldest payloads are pruned, never the one just written. Writes are
-atomic; a full disk is a FILE_ERROR that leaves nothing half-written behind.
+default 1 GiB) the oldest payloads are pruned, never the one just written; :func:`clear`
+(``jqmagic payloads --clear``) removes them all. Writes are atomic; a full disk is a
+FILE_ERROR that leaves nothing half-written behind.
 """
 
 from __future__ import annotations
@@ -163,6 +164,15 @@ def entries(directory: str | os.PathLike | None = None) -> list[PayloadRef]:
                     continue
                 found.append((st.st_mtime_ns, PayloadRef(folder.name, path, st.st_size)))
     return [ref for _, ref in sorted(found, key=lambda e: (e[0], e[1].id))]
+
+
+def clear(directory: str | os.PathLike | None = None) -> list[PayloadRef]:
+    """Remove every stored payload (one a running query is still writing too); the ones
+    removed."""
+    refs = entries(directory)
+    for ref in refs:
+        shutil.rmtree(ref.path.parent, ignore_errors=True)
+    return refs
 
 
 def prune(budget: int, *, directory: str | os.PathLike | None = None,
