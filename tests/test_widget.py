@@ -41,20 +41,34 @@ def detail(browser: SchemaBrowser, label: str) -> str:
     return dict(browser.get_state()["details"])[label]
 
 
-def test_starts_with_the_root_open_and_its_rows_described():
+def test_starts_with_the_first_levels_open_and_its_rows_described():
     b = SchemaBrowser(value=DOC)
     state = b.get_state()
-    assert ids(b) == [".", ".total", ".users"]
-    assert state["selected"] == "." and state["opened"] == ["."] and state["row_count"] == 3
-    root, total, users = state["rows"]
+    # the shape at first sight: the array's elements and their keys, not a closed []
+    assert ids(b) == [".", ".total", ".users", ".users[]", ".users[].id", ".users[].name",
+                      ".users[].settings", ".users[].email"]
+    assert state["selected"] == "." and state["row_count"] == 8
+    assert state["opened"] == [".", ".users", ".users[]"]
+    root, total, users = state["rows"][:3]
     assert (root["type"], root["size"], root["open"], root["kids"]) == \
         ("object", "{2 keys}", True, True)
     assert (total["type"], total["sample"], total["kids"]) == ("number", "3", False)
-    assert (users["size"], users["open"], users["parent"]) == ("[3]", False, ".")
+    assert (users["size"], users["open"], users["parent"]) == ("[3]", True, ".")
+
+
+def test_the_first_view_opens_only_what_fits_in_the_box():
+    wide = SchemaBrowser(value={f"k{i}": [i] for i in range(40)})
+    assert wide.opened == ["."]  # 41 rows already: nothing more opens
+    records = SchemaBrowser(value=[{"id": i, "tags": ["x"], "owner": {"login": "a"}}
+                                   for i in range(3)])
+    assert records.opened == [".", ".[]", ".[].owner", ".[].tags"]
+    assert len(ids(records)) <= 16
 
 
 def test_opening_and_closing_as_the_view_does():
     b = SchemaBrowser(value=DOC)
+    b.set_state({"opened": ["."]})
+    assert ids(b) == [".", ".total", ".users"]
     b.set_state({"opened": [".", ".users", ".users[]"]})
     assert ids(b)[3:] == [".users[]", ".users[].id", ".users[].name", ".users[].settings",
                           ".users[].email"]
@@ -174,7 +188,7 @@ def test_the_snapshot_shows_the_open_tree_and_the_selection():
 
 def test_the_snapshot_opens_the_first_levels_and_counts_its_rows():
     b = SchemaBrowser(value={"total": 3, "users": DOC["users"]})
-    assert b.opened == ["."]  # the live tree: only the root open
+    b.set_state({"opened": ["."]})  # the live tree: only the root open
     text = b._snapshot_bundle()["text/plain"]
     lines = text.splitlines()
     rows = lines[1:lines.index("JSON Pointer: (the root)")]
@@ -242,17 +256,25 @@ def test_a_node_opened_during_a_search_shows_its_children():
     assert ids(b)[-2:] == [".users[].settings.theme", ".users[].settings.beta"]
 
 
-def test_a_chosen_match_shows_where_it_is():
+def test_a_chosen_match_shows_where_it_is_in_both_path_forms():
     b = SchemaBrowser(value=DOC)
     b.set_state({"search": "dark"})
     first, second = b.matches
+    assert b.hit == first and b.selected == first["id"]  # a new search chooses its first
     b.set_state({"hit": second, "selected": second["id"]})
-    assert b.details[0] == ["this match", '/users/2/settings/theme  "dark"']
-    assert b.details[1] == ["its jq path", ".users[2].settings.theme"]
-    assert detail(b, "JSON Pointer") == "/users/0/settings/theme"  # the node's first value
+    assert b.details[:4] == [["this match", '"dark"'],
+                             ["jq path", ".users[2].settings.theme"],
+                             ["JSON Pointer", "/users/2/settings/theme"],  # the same value
+                             ["node", ".users[].settings.theme (every value here)"]]
+    row = next(r for r in b.rows if r["id"] == second["id"])
+    assert row["sample"] == '"dark"'  # the value found
     b.set_state({"hit": first})  # the same node, another match: its details follow
-    assert b.details[:2] == [["this match", '/users/0/settings/theme  "dark"'],
-                             ["its jq path", ".users[0].settings.theme"]]
+    assert b.details[1:3] == [["jq path", ".users[0].settings.theme"],
+                              ["JSON Pointer", "/users/0/settings/theme"]]
+    b.set_state({"search": "light"})  # a new search: the old hit is gone from the details
+    assert b.details[1] == ["jq path", ".users[1].settings.theme"]
+    b.set_state({"search": "no such text"})
+    assert b.hit == {} and b.details[0][0] == "JSON Pointer"
     b.set_state({"selected": ".total"})
     assert b.details[0][0] == "JSON Pointer"
 
@@ -296,7 +318,7 @@ def test_a_chosen_hit_is_what_copy_and_the_jq_box_act_on():
     b.set_state({"search": "needle-deep"})
     b.choose(0)
     assert b.selected == ".[].owner.login"
-    assert b.details[1] == ["its jq path", ".[297].owner.login"]
+    assert b.details[1] == ["jq path", ".[297].owner.login"]
     b.query = "ascii_upcase"
     assert b.run_query().startswith('"NEEDLE-DEEP"')
     assert "a stream" not in b.output
@@ -312,8 +334,12 @@ def test_a_search_out_of_time_goes_on_where_it_stopped(monkeypatch):
     whole.set_state({"search": "x1999"})
     monkeypatch.setattr(model, "SEARCH_SECONDS", 0.0)
     b = SchemaBrowser(value=doc)
+    notes = []
+    b.observe(lambda change: notes.append(change["new"]), "search_note")
     b.set_state({"search": "x1999"})
-    assert "Enter searches on" in b.search_note and "stopped after 0 s at" in b.search_note
+    # the first pass went on by itself, saying how far it got, until it found something
+    assert notes[0].startswith("searching… no match yet; 1 of 6 columns read, now at .a")
+    assert b.matches and "Enter searches on" in b.search_note
     for _ in range(200):
         if "Enter searches on" not in b.search_note:
             break
@@ -349,3 +375,39 @@ def test_the_snapshot_keeps_its_layout_in_nbconvert_html():
     pre = pre[:pre.index("</pre>")]
     assert "\n    ▾ <b>[]</b>  <i>object</i>" in pre  # indented under users, in a <pre>
     assert "\n        <b>id</b>  <i>number</i>" in pre
+
+
+def test_the_jq_box_on_a_hit_of_a_variable_sends_only_the_hit(monkeypatch):
+    doc = [{"id": i, "owner": {"login": f"u{i}"}} for i in range(1000)]
+    b = SchemaBrowser(value=doc)
+    b.set_state({"search": "u997"})
+    sent = []
+    real = query
+
+    def spy(program, source=None, **kwargs):
+        sent.append((program, source, kwargs.get("value")))
+        return real(program, source, **kwargs)
+
+    monkeypatch.setattr("jqmagic.core.query.query", spy)
+    b.set_state({"query": "ascii_upcase", "run_requests": b.run_requests + 1})
+    assert sent == [("ascii_upcase", None, "u997")]  # a few bytes, not the 1000 records
+    assert "U997" in b.output
+
+
+def test_a_file_browsed_again_unchanged_is_not_read_again(tmp_path):
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(DOC))
+    first, again = SchemaBrowser(file=str(path)), SchemaBrowser(file=str(path))
+    assert again._tree.value is first._tree.value  # kept for this version of the file
+    assert again._tree.entries["."].node is first._tree.entries["."].node
+    path.write_text(json.dumps({**DOC, "total": 4}))
+    changed = SchemaBrowser(file=str(path))
+    assert changed._tree.value["total"] == 4
+
+
+def test_integers_past_64_bits_keep_their_digits(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text('{"n": 18446744073709551617, "s": "x"}')
+    b = SchemaBrowser(file=str(path))
+    b.set_state({"search": "18446744073709551617"})
+    assert [m["pointer"] for m in b.matches] == ["/n"]  # orjson would have made a float

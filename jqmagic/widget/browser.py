@@ -16,12 +16,12 @@ from typing import Any
 import anywidget
 from traitlets import Bool, Dict, Int, List, Unicode, observe, validate
 
-from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
-from jqmagic.core.shape import STREAM_THRESHOLD, shape
-from jqmagic.core.shape.source import open_source
+from jqmagic.core.shape import STREAM_THRESHOLD, memo, shape
+from jqmagic.core.shape.node import Node
+from jqmagic.core.shape.source import Doc, open_source
 from jqmagic.widget import snapshot
 from jqmagic.widget.model import OTHER_KEYS, Tree, build
 
@@ -74,7 +74,7 @@ class SchemaBrowser(anywidget.AnyWidget):
         self._handle = None
         kwargs.setdefault("title", _title(self._source))
         super().__init__(uid=secrets.token_hex(8), **kwargs)
-        self.opened = [self._tree.root]
+        self.opened = sorted(self._tree.first_view())
         self.selected = self._tree.root
         self._on_selected({"new": self.selected})
         self.on_msg(_answer_ping)
@@ -90,22 +90,19 @@ class SchemaBrowser(anywidget.AnyWidget):
         missing = [a for a in self._tree.ancestors(key) if a not in self._tree.opened]
         if missing:
             self.opened = [*self.opened, *missing]
-        details = self._tree.details(key)
         hit = self._chosen_hit()
-        if hit:
-            here = [["this match", f"{hit.get('where')}  {hit.get('match')}"]]
-            if hit.get("path"):
-                here.append(["its jq path", hit["path"]])
-            details[:0] = here
-        self.details = details
+        self.details = self._tree.details(key, hit)
+        if self._tree.chosen != hit:  # the chosen hit's row shows the value found
+            self._tree.chosen = hit
+            self._on_window({"new": self.window})
         flat = self._tree.flat()
         self.cursor = flat.index(key) if key in flat else 0
         self._snapshot()
 
     @observe("hit")
     def _on_hit(self, change):
-        if change["new"].get("id") == self.selected:  # another match of the same node
-            self._on_selected({"new": self.selected})
+        if self.selected in (change["new"].get("id"), change["old"].get("id")):
+            self._on_selected({"new": self.selected})  # another match of the same node
 
     @observe("opened")
     def _on_opened(self, change):
@@ -127,9 +124,21 @@ class SchemaBrowser(anywidget.AnyWidget):
         self._search(more=True)
 
     def _search(self, more: bool) -> None:
-        self.matches, self.search_note = self._tree.search(self.search.strip(), more=more)
+        """Search (the first pass going on by itself, its progress in the note); a new
+        search chooses its first match, so the details never show an old one."""
+        def progress(note: str) -> None:
+            self.search_note = note
+
+        matches, note = self._tree.search(self.search.strip(), more=more, progress=progress)
+        self.matches, self.search_note = matches, note
         self.opened = sorted(self._tree.opened)
         self._refresh()
+        if more and self._chosen_hit():
+            return
+        hit = matches[0] if matches else {}
+        self.hit = hit  # its details follow (_on_hit) when it is on the selected node
+        if hit and hit["id"] != self.selected:
+            self.selected = hit["id"]
 
     def _chosen_hit(self) -> dict:
         """The match the view chose, while its node is selected; else {}."""
@@ -195,11 +204,19 @@ class SchemaBrowser(anywidget.AnyWidget):
             text = "Keys past the tracked ones are merged; select a tracked node to query."
             return text, page_html(note_html(text))
         program = self.query.strip() or "."
-        node = self._chosen_hit().get("path") or self.selected
+        hit = self._chosen_hit()
+        node = hit.get("path") or self.selected
         end = "\n)" if "#" in program else ")"  # a comment must not swallow the ")"
         whole = program if node == "." else f"{node} | ({program}{end}"
         try:
-            result = query(whole, self._source, limit=self.max_results)
+            if hit.get("path") and self._source.kind == "value":
+                # the hit's own value, held here: the program on it alone means the same
+                # and sends the worker a few bytes, not the whole variable again
+                result = query(program, value=self._tree.at(hit["pointer"]),
+                               limit=self.max_results)
+                whole = program
+            else:
+                result = query(whole, self._source, limit=self.max_results)
         except JqMagicError as exc:
             error = _own_error(exc, program) if whole != program else exc
             text = error.render()
@@ -243,15 +260,26 @@ def _open(source: Source, path: str, stream: bool | None, threshold: int) -> Tre
         node = result.node.items if doc.lines and result.node.items else result.node
         return Tree(node, inputs=doc.lines, root_jq=result.jq_path,
                     root_pointer=result.path)
-    values = sources.load_values(source)
+    if doc.kind == "file" and not isinstance(doc.spec, list):  # kept per file version
+        node, value, inputs, steps = memo.kept(
+            doc.spec, ("browse", doc.fmt, path), lambda: _loaded(doc, parts))
+    else:
+        node, value, inputs, steps = _loaded(doc, parts)
+    return Tree(node, value=value, inputs=inputs, root_jq=jq_path(steps),
+                root_pointer=to_pointer(parts))
+
+
+def _loaded(doc: Doc, parts: list[str]) -> tuple[Node, Any, bool, list]:
+    """The merged shape of the document at ``parts``, the value there, whether it is a
+    stream of inputs, and the steps to it."""
+    values = doc.values()
     inputs = len(values) != 1 or doc.lines
     targets, steps = [], []
     for value in values:
         target, steps = resolve(value, parts)
         targets.append(target)
     value = targets if inputs else targets[0]
-    return Tree(build(value, inputs), value=value, inputs=inputs,
-                root_jq=jq_path(steps), root_pointer=to_pointer(parts))
+    return build(value, inputs), value, inputs, steps
 
 
 def _own_error(wrapped: JqMagicError, program: str) -> JqMagicError:

@@ -15,13 +15,15 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.pointers import jq_step
+from jqmagic.core.pointers import jq_step, parse_pointer, resolve
 from jqmagic.core.shape.node import Limits, Node
 
 OTHER_KEYS = "<other keys>"
 MAX_KEYS = 200_000  # keys of one object the tree tracks (past that: one <other keys> node)
 SEARCH_HITS = 200
-SEARCH_SECONDS = 2.0
+SEARCH_SECONDS = 2.0  # a slice of a search: the note says how far it got after each
+SEARCH_PATIENCE = 60.0  # a first pass that finds nothing goes on by itself this long
+FIRST_VIEW_ROWS = 16  # rows the tree's box shows: the first view opens what fits
 
 
 def build(value: Any, inputs: bool) -> Node:
@@ -71,6 +73,7 @@ class Tree:
         # a search's trail: the ancestors of its hits, which show only the way to them
         self.trail: set[str] = set()
         self.hits: set[str] = set()
+        self.chosen: dict = {}  # the match the view chose: its row shows the value found
         self._kids: dict[str, list[str]] = {}
         self._flat: list[str] | None = None
         self._search: _ValueSearch | _ShapeSearch | None = None
@@ -135,6 +138,22 @@ class Tree:
             self._flat = self._flatten(self.opened)
         return self._flat
 
+    def first_view(self, rows: int = FIRST_VIEW_ROWS, levels: int = 3) -> set[str]:
+        """The nodes open at first sight: the root, then breadth first each node whose
+        children still fit in ``rows`` rows, down to ``levels`` levels (an array's
+        elements and their keys, not one closed ``[]``)."""
+        opened, shown = {self.root}, 1 + len(self.children(self.root))
+        queue = deque((k, 1) for k in self.children(self.root))
+        while queue:
+            key, depth = queue.popleft()
+            kids = self.children(key)
+            if not kids or depth >= levels or shown + len(kids) > rows:
+                continue
+            opened.add(key)
+            shown += len(kids)
+            queue.extend((k, depth + 1) for k in kids)
+        return opened
+
     def outline(self, levels: int, rows: int, limit: int) -> list[str]:
         """The open rows (every child, whatever a search narrowed) with the first
         ``levels`` levels opened too, and more levels breadth first while they fit in
@@ -187,7 +206,9 @@ class Tree:
         if parent is not None and entry.step is not None and node.count < parent.objects:
             presence = f"{node.count:,}/{parent.objects:,}"
         sample = ""
-        if node.profile is not None and node.profile.samples and not size:
+        if self.chosen.get("id") == key and self.chosen.get("match") != "key":
+            sample = self.chosen["match"]  # the value found, not the node's first sample
+        elif node.profile is not None and node.profile.samples and not size:
             sample = _short(next(iter(node.profile.samples)))
         return {"i": index, "id": key, "depth": entry.depth, "name": name,
                 "type": node.type_str(), "size": size, "presence": presence, "sample": sample,
@@ -225,17 +246,33 @@ class Tree:
             return self.root_pointer + _pointer(found[1:]), int(found[0]) + 1
         return self.root_pointer + _pointer(found), None
 
-    def details(self, key: str) -> list[list[str]]:
-        """Label/value pairs describing node ``key``."""
+    def at(self, pointer: str) -> Any:
+        """The value at ``pointer`` (a hit's, which starts with the root's pointer)."""
+        return resolve(self.value, parse_pointer(pointer[len(self.root_pointer):]))[0]
+
+    def details(self, key: str, hit: dict | None = None) -> list[list[str]]:
+        """Label/value pairs describing node ``key``; with the chosen ``hit`` of a search,
+        its value and both its paths (the same value in each form), then the node's."""
         entry = self.entries[key]
         node = entry.node
-        pointer, document = self.pointer(key)
-        rows = [["JSON Pointer", pointer or "(the root)"]]
-        if document is not None:
-            rows.append(["input", f"number {document} of {self.entries[self.root].node.count}"])
-        jq = key if OTHER_KEYS not in key else "(keys past the tracked ones: no jq path)"
-        rows += [["jq path", jq],
-                 ["types", ", ".join(f"{t} ({node.types[t]:,})" for t in node.type_names())]]
+        inputs = self.entries[self.root].node.count
+        if hit:
+            rows = [["this match", hit.get("match", "")]]
+            if hit.get("input"):
+                rows.append(["input", f"number {hit['input']} of {inputs:,}"])
+            if hit.get("path"):
+                rows.append(["jq path", hit["path"]])
+            rows += [["JSON Pointer", hit.get("pointer") or "(the root)"],
+                     ["node", f"{key} (every value here)"]]
+        else:
+            pointer, document = self.pointer(key)
+            rows = [["JSON Pointer", pointer or "(the root)"]]
+            if document is not None:
+                rows.append(["input", f"number {document} of {inputs:,}"])
+            jq = key if OTHER_KEYS not in key else "(keys past the tracked ones: no jq path)"
+            rows.append(["jq path", jq])
+        rows.append(["types", ", ".join(f"{t} ({node.types[t]:,})"
+                                        for t in node.type_names())])
         parent = self.entries[entry.parent].node if entry.parent else None
         if parent is not None and entry.step is not None:
             rows.append(["present in", f"{node.count:,} of {parent.objects:,} objects"])
@@ -256,12 +293,15 @@ class Tree:
         return rows
 
     # -- search ----------------------------------------------------------------------------
-    def search(self, text: str, more: bool = False) -> tuple[list[dict], str]:
+    def search(self, text: str, more: bool = False, progress=None
+               ) -> tuple[list[dict], str]:
         """Nodes whose key, or one of whose values, contains ``text`` (case-insensitive):
         the hits (node id, where, what matched; with a value in memory also the hit's own
         jq path and JSON Pointer) and a note with the counts. The tree then shows only the
-        hit nodes and the way to them, opened. A search that ran out of time goes on from
-        where it stopped when asked again with ``more``."""
+        hit nodes and the way to them, opened. A search reads for SEARCH_SECONDS; while it
+        has found nothing it goes on by itself (up to SEARCH_PATIENCE), telling
+        ``progress(note)`` how far it got; one that stopped with hits goes on from where it
+        stopped when asked again with ``more``."""
         self.changed()
         if not more or self._search is None or self._search.text != text:
             self.trail, self.hits = set(), set()
@@ -272,7 +312,12 @@ class Tree:
                 _ShapeSearch(self, text)
             self._search = found
         found = self._search
+        patience = time.monotonic() + SEARCH_PATIENCE
         found.run(time.monotonic() + SEARCH_SECONDS)
+        while not found.done and not found.hits and time.monotonic() < patience:
+            if progress is not None:
+                progress(found.note())
+            found.run(time.monotonic() + SEARCH_SECONDS)
         for hit in found.hits:
             self.hits.add(hit["id"])
             self.trail.update(self.ancestors(hit["id"]))
@@ -360,9 +405,11 @@ class _ValueSearch:
         if self.done:
             return f"{count} in keys and values{listed}"
         at = self.columns[min(self.searched, len(self.columns) - 1)]
-        return (f"{'at least ' if self.count else ''}{count} so far{listed}: stopped after "
-                f"{SEARCH_SECONDS:g} s at {at} ({self.searched:,} of {len(self.columns):,} "
-                "columns read); Enter searches on")
+        read = f"{self.searched:,} of {len(self.columns):,} columns read"
+        if not self.count:
+            return f"searching… no match yet; {read}, now at {at}"
+        return (f"at least {count} so far{listed}; stopped at {at} ({read}): "
+                "Enter searches on")
 
     def _hit(self, key: str, tokens: list, what: str) -> dict:
         path, pointer = self.tree.concrete(tokens)
@@ -370,7 +417,9 @@ class _ValueSearch:
         if self.tree.inputs:
             where = f"input {tokens[0] + 1}: {pointer or '(the input)'}"
         hit = {"id": key, "where": where, "match": what, "pointer": pointer}
-        if not self.tree.inputs:
+        if self.tree.inputs:
+            hit["input"] = tokens[0] + 1
+        else:
             hit["path"] = path
         return hit
 

@@ -12,8 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, BinaryIO
 
+import orjson
+
 from jqmagic.core import sources
 from jqmagic.core.options import Source
+
+# digits as "0", the rest as " ": 19 digits in a row may be an integer past 2^63, which
+# orjson reads as a float (a translate and a find: 0.07 s for 50 MB, a regex takes 0.5 s)
+_DIGITS = bytes(48 if 48 <= i <= 57 else 32 for i in range(256))
 
 
 @dataclass
@@ -62,8 +68,22 @@ class Doc:
         """The whole parsed value (several top-level values as one array)."""
         if self.kind == "value":
             return self.spec
-        values = sources.load_values(Source(self.kind, self.spec, self.source.formats))
+        values = self.values()
         return values[0] if len(values) == 1 and not self.lines else values
+
+    def values(self) -> list[Any]:
+        """Every top-level value. One JSON file is read by orjson (a fifth of ``json``'s
+        time) unless its text has an integer orjson would turn into a float; any other
+        source, and any text orjson refuses (with its caret), as the sources read it."""
+        if self.kind == "file" and self.fmt == "json":
+            with self.open_binary() as stream:
+                data = stream.read()
+            if b"0" * 19 not in data.translate(_DIGITS):
+                try:
+                    return [orjson.loads(data)]
+                except orjson.JSONDecodeError:
+                    pass  # NaN, a lone surrogate, a mistake: json reads it or says where
+        return sources.load_values(Source(self.kind, self.spec, self.source.formats))
 
 
 def open_source(source: Source) -> Doc:
