@@ -45,9 +45,10 @@ def usage_error(exc: JqMagicError) -> UsageError:
 
 
 def parse_line(magic, line: str):
-    """Parse a magic's line with shell quoting rules (quotes removed, as in a terminal)."""
+    """Parse a magic's line with shell quoting rules (quotes removed, a ``#`` that starts
+    a word ending it, as in a terminal)."""
     try:
-        argv = shlex.split(line)
+        argv = shlex.split(_uncommented(line))
     except ValueError as exc:
         raise MagicError(f"INVALID_ARGUMENT: {exc} in the magic's line.\n"
                          "Hint: quote the jq filter with single quotes.") from None
@@ -58,6 +59,26 @@ def parse_line(magic, line: str):
         if "expected one argument" in str(exc):  # a value that starts with '-'
             see = "Write a value that starts with '-' as --option=VALUE. " + see
         raise usage_error(flags.usage_error(str(exc), magic.parser, see)) from None
+
+
+def _uncommented(line: str) -> str:
+    """``line`` up to a ``#`` that starts a word outside quotes, as a shell reads it
+    (``%jq .a data  # note``); a ``#`` inside a word or in quotes stays."""
+    quote, escaped, starts = None, False, True  # starts: the next char starts a word
+    for at, char in enumerate(line):
+        literal = escaped
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and starts:
+            return line[:at]
+        starts = char.isspace() and not literal and not quote
+    return line
 
 
 _DEFAULTS = core_settings.Settings()
