@@ -3,7 +3,9 @@
 Files are parsed with orjson while the garbage collector is paused (the fastest parser on
 this machine, see DESIGN.md): a JSON file as one value, JSON Lines line by line (a file of
 values one per line; anything else is libjq's to read); YAML is built straight from
-libyaml's events (``sources.yamlbuild``) and JSONC converted to JSON text first. With
+libyaml's events (``sources.yamlbuild``) and JSONC converted to JSON text first. A JSON
+Lines file a question reads only some field chains of is decoded for those chains alone
+(:mod:`.projected`), and decoded again for the chains a later question adds. With
 libjq's own cache (``jvcache``) it holds at most ``settings.doc_cache_bytes`` resident
 bytes (what each parse added to the worker's resident set); the least recently used
 documents go first, and a file bigger than the whole budget is parsed but not kept.
@@ -27,7 +29,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
-from jqmagic.core.query import forked, progress
+from jqmagic.core.query import forked, progress, projected
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
 from jqmagic.core.settings import default_worker_memory, settings, worker_memory
 from jqmagic.core.sources.formats import value_facts, value_text
@@ -52,6 +54,7 @@ class Document:
     resident: int = 0  # bytes the parsed tree added to the worker's resident set
     line_ended: bool = True  # the text ends with white space (jq's input_filename is exact)
     one_per_line: bool = False  # JSON Lines, every line a value: the nth is on line n
+    chains: frozenset | None = None  # JSON Lines holding only these chains; None: whole
 
     def walked(self) -> list[Any]:
         """The lists a question walks whole: the values, a lone value that is one, and the
@@ -132,9 +135,11 @@ def parse_text(text: str) -> Document:
     return Document([parse_one(data)], Literals.of_text(data).settle(), len(data))
 
 
-def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
+def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
+              chains: frozenset | None = None) -> Document:
     """Parse one file as the worker would read it (``fmt``: json, jsonl, yaml or jsonc);
-    ``handle`` is the file already opened through the sandbox (:func:`sources.open_file`)."""
+    ``handle`` is the file already opened through the sandbox (:func:`sources.open_file`);
+    ``chains``: of JSON Lines, the only field chains the values need (None: whole)."""
     if fmt in ("json", "jsonl"):
         with handle or open(sources.open_file(path), "rb") as handle:
             data = handle.read()
@@ -142,7 +147,9 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
         newlines = -1
         try:
             body = data[3:] if data.startswith(BOM) else data
-            if fmt == "jsonl":
+            if fmt == "jsonl" and chains is not None:
+                values, newlines = projected_lines(body, chains)
+            elif fmt == "jsonl":
                 values, newlines = json_lines(body)
             else:
                 values = [parse_one(body)]
@@ -150,7 +157,8 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None) -> Document:
             literals = _Pending(learnt) if fmt == "jsonl" else learnt()
         literals = _WrittenBack(literals, values, path, len(data), fmt == "json")
         return Document(values, literals, len(data), line_ended=data[-1:].isspace(),
-                        one_per_line=newlines == len(values))
+                        one_per_line=newlines == len(values),
+                        chains=chains if fmt == "jsonl" else None)
     text = sources.read_text(path)
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))
@@ -180,6 +188,15 @@ def json_lines(data: bytes) -> tuple[list[Any], int]:
     if len(data) >= FREEZE_BYTES:
         gc.freeze()
     return values, newlines
+
+
+def projected_lines(data: bytes, chains: frozenset) -> tuple[list[Any], int]:
+    """:func:`json_lines` with only ``chains`` of each value (:func:`.projected.decode`)."""
+    with gc_paused():
+        values = projected.decode(data, chains)
+    if len(data) >= FREEZE_BYTES:
+        gc.freeze()
+    return values, data.count(b"\n")
 
 
 def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:
@@ -357,12 +374,16 @@ class DocumentCache:
         """Resident bytes held."""
         return sum(doc.resident for _, doc in self._entries.values())
 
-    def get(self, path: str, fmt: str, use_cache: bool = True) -> Document:
+    def get(self, path: str, fmt: str, use_cache: bool = True,
+            chains: frozenset | None = None) -> Document:
         """The parsed document at ``path``, from the cache when its version is there.
 
+        ``chains``: the only field chains of each value a JSON Lines question reads (None:
+        whole values); a document holding fewer is decoded again for the chains it lacks.
         The file is opened first (the sandbox judges the descriptor; a missing file is
         NOT_FOUND, as in the worker path) and known by its device and inode.
         """
+        chains = chains if fmt == "jsonl" else None
         with open(sources.open_file(path), "rb") as handle:
             st = os.fstat(handle.fileno())
             key, stamp = (st.st_dev, st.st_ino, fmt), version(st)
@@ -370,16 +391,35 @@ class DocumentCache:
                 hit = self._entries.get(key)
                 if hit is not None and hit[0] == stamp and use_cache:
                     self._entries.move_to_end(key)
-                    return hit[1]
+                    doc = hit[1]
+                    if doc.chains is None or chains is not None and \
+                            projected.covers(doc.chains, chains):
+                        return doc
+            if hit is not None and hit[0] == stamp and use_cache and chains is not None:
+                return self._extended(hit[1], handle, chains)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
-            doc = load_file(path, fmt, handle)
+            doc = load_file(path, fmt, handle, chains)
             progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)
-            if doc.size >= MEASURED_FROM_BYTES:
+            if doc.size >= MEASURED_FROM_BYTES and chains is None:
                 self._per_byte[fmt] = doc.resident / doc.size
         if use_cache and doc.resident <= settings.doc_cache_bytes:
             self._keep(key, stamp, doc)
+        return doc
+
+    def _extended(self, doc: Document, handle: BinaryIO, chains: frozenset) -> Document:
+        """``doc``'s values with ``chains`` too, decoded from the file (its version
+        checked): the lines' members the new chains start from, read again for every
+        chain they hold (:func:`.projected.extend`)."""
+        before = resident_bytes()
+        data = handle.read()
+        with gc_paused():
+            doc.chains = projected.extend(doc.values, data[3:] if data.startswith(BOM)
+                                          else data, doc.chains, chains)
+        if len(data) >= FREEZE_BYTES:
+            gc.freeze()
+        doc.resident += max(resident_bytes() - before, 0)
         return doc
 
     def _keep(self, key: tuple, stamp: tuple, doc: Document) -> None:

@@ -11,12 +11,14 @@ from __future__ import annotations
 import itertools
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
 from jqmagic.core import payloads, sandbox, sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
+from jqmagic.core.jqlang.demand import chains as chains_read
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.values import Stream
@@ -29,6 +31,7 @@ from jqmagic.core.query.doccache import (
     fits_whole,
     gc_paused,
     json_line_batches,
+    json_lines,
     parse_one,
     parse_text,
 )
@@ -189,6 +192,8 @@ def _inputs(request: QueryRequest, bound: inputbind.Bound | None,
     in the document cache (else JSON Lines are read as they come)."""
     literals: list[Literals] = []
     source = request.source.source()
+    run = request.run
+    chains = chains_read(request.program, run.null_input, run.slurp)
     if source.kind == "null":
         streams: Streams = [(None, iter([None]))]
     elif source.kind in ("file", "payload"):
@@ -197,7 +202,7 @@ def _inputs(request: QueryRequest, bound: inputbind.Bound | None,
         if run_together(paths):
             raise NotMine("files whose text runs together as one stream")
         streams = [(path, _file_values(path, source.formats.for_path(path), cache, literals,
-                                       bound, i == len(paths) - 1))
+                                       bound, i == len(paths) - 1, chains))
                    for i, path in enumerate(paths)]
     else:
         doc = _inline(source)
@@ -241,31 +246,39 @@ def _value_document(spec: Any) -> Document:
     return doc
 
 
-_SPACE = " \t\n\r"
+_SPACES = re.compile("[ \t\n\r]*")  # jq's whitespace between values
 _DECODER = json.JSONDecoder()
 
 
 def _several(text: str) -> Document:
-    """A text of several JSON values (``1 2``, ``[1]\n{}``), each read by orjson; values
-    must be apart or self-delimited, as jq's parser wants them (else NotMine)."""
-    pieces, at = [], len(text) - len(text.lstrip(_SPACE))
+    """A text of several JSON values (``1 2``, ``[1]\n{}``), each read by orjson: a value a
+    line as JSON Lines are read, else one after the other; values must be apart or
+    self-delimited, as jq's parser wants them (else NotMine)."""
+    data = text.encode()
+    literals = Literals.of_text(data).settle()
+    try:
+        return Document(json_lines(data)[0], literals, len(data))
+    except NotMine:
+        pass
+    pieces, at = [], _SPACES.match(text).end()
     while at < len(text):
         try:
             _, end = _DECODER.raw_decode(text, at)
         except ValueError as exc:
             raise NotMine("a text that is not JSON values") from exc
         pieces.append(text[at:end])
-        rest = len(text) - len(text[end:].lstrip(_SPACE))
+        rest = _SPACES.match(text, end).end()
         if rest == end < len(text) and not (text[end - 1] in '"]}' or text[end] in '"[{'):
             raise NotMine("JSON values run together")
         at = rest
-    data = text.encode()
-    return Document([parse_one(p) for p in pieces], Literals.of_text(data).settle(), len(data))
+    return Document([parse_one(p) for p in pieces], literals, len(data))
 
 
 def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
-                 bound: inputbind.Bound | None, last: bool) -> Iterable[Any]:
-    """A file's values: from the document cache, or (JSON Lines not kept) line by line.
+                 bound: inputbind.Bound | None, last: bool,
+                 chains: frozenset | None = None) -> Iterable[Any]:
+    """A file's values: from the document cache, or (JSON Lines not kept) line by line;
+    ``chains``: the only field chains of each value the program reads (None: whole).
     When the program asks input_filename (the user's file, a converted YAML one too; the
     next file when this one's last value runs into its text) or input_line_number (known
     for JSON Lines of a value a line), NotMine where the answer is not known."""
@@ -277,7 +290,7 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
             not (names_files or numbers_lines):
         literals.append(Literals.of_file(path, file_stamp(os.stat(path))))
         return _json_lines(path)
-    doc = documents.get(path, fmt, cache)
+    doc = documents.get(path, fmt, cache, chains)
     literals.append(doc.literals)
     if names_files and not (doc.line_ended or last):
         raise NotMine("a file whose last value may run into the next file")
@@ -322,7 +335,7 @@ def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,
                     one = opt(value, env)
                     results = () if one is NOTHING else (one,)
                 for result in results:
-                    sink.add(printer.text(result).encode())
+                    sink.add(printer.data(result))
                 if held and _safe(literals):
                     held = False
                     sink.release()

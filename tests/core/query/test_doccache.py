@@ -34,9 +34,9 @@ def loads(monkeypatch):
     parsed: list[str] = []
     real = doccache.load_file
 
-    def counting(path, fmt, handle=None):
+    def counting(path, fmt, *rest):
         parsed.append(os.path.basename(path))
-        return real(path, fmt, handle)
+        return real(path, fmt, *rest)
 
     monkeypatch.setattr(doccache, "load_file", counting)
     return parsed

@@ -1,0 +1,218 @@
+"""JSON Lines decoded for the chains a question reads (:mod:`jqmagic.core.query.projected`,
+:mod:`jqmagic.core.jqlang.demand`): the values of those chains are orjson's whole values',
+and questions asked in a row over one cached file, their columns on, answer as jq 1.8.2
+does (mixed types per key, missing keys, nulls, long numbers, -0, duplicate keys, unicode,
+lines that are not objects)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jqmagic.core.jqlang import NotMine, columns
+from jqmagic.core.jqlang.demand import chains as chains_read
+from jqmagic.core.query import doccache, fastpath, projected
+from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
+from tests.cli.dropin import ORACLE, needs_oracle
+from tests.core.jqlang.oracle import _Texts
+from tests.core.jqlang.test_properties import documents
+
+CHAINS = [(), ("a",), ("b",), ("a", "b"), ("a", "c"), ("b", "a"), ("c", "a", "b")]
+
+
+def _pruned(value, chains):
+    """The reference: ``value`` with only ``chains`` (an object on a chain keeps the
+    members the chains go through; a chain's end, or a non-object on the way, whole)."""
+    if () in chains or type(value) is not dict:
+        return value
+    out = {}
+    for key, member in value.items():
+        below = {chain[1:] for chain in chains if chain and chain[0] == key}
+        if below:
+            out[key] = _pruned(member, below)
+    return out
+
+
+def _canonical(value, chains):
+    """``value`` pruned on ``chains`` with the members of the objects on the chains in
+    order (their order is no answer's: only a chain's end is ever read whole)."""
+    if () in chains or type(value) is not dict:
+        return value
+    return {key: _canonical(value[key], {c[1:] for c in chains if c and c[0] == key})
+            for key in sorted(value) if any(c and c[0] == key for c in chains)}
+
+
+lines = st.lists(documents, min_size=1, max_size=12)
+chain_sets = st.sets(st.sampled_from(CHAINS[1:]), max_size=3).map(frozenset)
+
+
+def _orjson(text):
+    try:
+        return orjson.loads(text)
+    except orjson.JSONDecodeError:
+        return _REFUSED
+
+
+_REFUSED = object()
+
+
+@settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(texts=lines, chains=chain_sets, more=chain_sets)
+def test_projected_values_are_orjsons_pruned_and_extended(texts, chains, more):
+    """Line by line as orjson reads them, but for what no chain reads: a number out of
+    range or a byte that is not UTF-8 there is skipped (jq reads it and answers the same),
+    anything else orjson refuses is NotMine. A line that does not fit the projected type
+    (a long integer, a deep value) is orjson's whole line."""
+    whole = [_orjson(text) for text in texts]
+    data = ("\n".join(texts) + "\n").encode()
+    try:
+        values = projected.decode(data, chains)
+    except NotMine:
+        assert _REFUSED in whole
+        return
+    assert len(values) == len(whole)
+    read = [i for i, v in enumerate(whole) if v is not _REFUSED]
+    assert json.dumps([_canonical(values[i], chains) for i in read]) == \
+        json.dumps([_canonical(whole[i], chains) for i in read])
+    held = projected.extend(values, data, chains, more)
+    assert held == chains | more
+    assert json.dumps([_canonical(values[i], held) for i in read]) == \
+        json.dumps([_canonical(whole[i], held) for i in read])
+
+
+@pytest.mark.parametrize("text", [b"truefalse\n", b'{"a":1} {"a":2}\n', b"[1][2]\n",
+                                  b'{"a":1}\n{"a":\n2}\n', b"\x0c1\n"])
+def test_values_run_together_or_split_over_lines_are_refused(text):
+    with pytest.raises(NotMine):
+        projected.decode(text, frozenset({("a",)}))
+
+
+def test_blank_lines_long_integers_and_deep_values_read_as_orjson_reads_them():
+    text = (b'\n{"a":{"b":18446744073709551616,"c":[[[[[[[[[[[[[[1]]]]]]]]]]]]]]}}\n  \n'
+            b'{"a":9223372036854775808,"z":1}\r\n[1,{"a":2}]\n"s"\n')
+    whole = [orjson.loads(line) for line in text.split(b"\n") if line.strip()]
+    values = projected.decode(text, frozenset({("a",)}))
+    assert json.dumps(values) == json.dumps(whole)  # lines read whole by orjson: 2 of 4
+    assert type(values[0]["a"]["b"]) is float  # orjson's reading of a long integer
+    assert projected.decode(text, frozenset({("b",)}))[1] == {}  # "a" skipped: it fits
+
+
+@pytest.mark.parametrize(("program", "null_input", "expected"), [
+    ('[inputs | select(.type == "Push")] | length', True, {("type",)}),
+    ("reduce inputs as $e ({}; .[$e.type] += 1)", True, {("type",)}),
+    ("[inputs | .payload.commits[]? | .message] | length", True, {("payload", "commits")}),
+    ('first(inputs | select(.org.login? == "x")) | .id', True, {("org", "login"), ("id",)}),
+    ("[inputs | (.p.size // 0) * 2] | add", True, {("p", "size")}),
+    ('[inputs] | sort_by(.t) | map(.id)', True, {("t",), ("id",)}),
+    ('select(has("a")) | .b', False, {("a",), ("b",)}),
+    ("[inputs] | length", True, set()),
+    ("first(inputs)", True, None),  # an input printed whole
+    ("[inputs | keys]", True, None),
+    ("def f: .a; [inputs | f]", True, None),
+    (".", False, None),
+    ("[inputs] | add", True, None),
+])
+def test_the_chains_a_program_reads(program, null_input, expected):
+    found = chains_read(program, null_input)
+    assert (None if found is None else set(found)) == expected
+
+
+VALUES = ["1", "null", '"s"', "true", "-0"]
+SHAPES = [
+    "[inputs | select({c} == {v})] | length",
+    "reduce inputs as $e ({{}}; .[$e{c} | tostring] += 1)",
+    "[inputs | {c}] | unique",
+    "[inputs | {c}?]",
+    '[inputs | {c} // "none"]',
+    "[inputs | {c}[]?]",
+    "first(inputs | select({c} != null)) | {d}",
+    '[inputs | "\\({c}) \\({d})"]',
+    "[inputs | select({c}) | {d}]",
+    "[limit(2; inputs | {c})]",
+    '[inputs | has("a")]',
+    "[inputs | {c} | length]",
+    "[inputs | select(any({c}[]?; . == 1))] | length",
+    "[inputs | {c} | tojson]",
+    "[inputs] | length",
+    "[inputs | select({c} == {v})] | map({d})",
+    "[inputs] | sort_by({c}) | map({d})",
+    "input | {c}",
+    "[inputs | {c} | type]",
+    "[inputs | ({c} | numbers) * 2]",
+]
+paths = st.sampled_from([".a", ".b", ".a.b", ".a.c", ".b.a", ".c.a.b", '.["a"]', ".a?.b"])
+questions = st.builds(lambda shape, c, d, v: shape.format(c=c, d=d, v=v),
+                      st.sampled_from(SHAPES), paths, paths, st.sampled_from(VALUES))
+
+
+def _fast(program: str, path: str) -> str | None:
+    request = QueryRequest(program, SourceSpec("file", path, {}),
+                           RunSpec(null_input=True, timeout=20, cache=True), args={},
+                           layout={"indent": 2, "compact": True, "sort_keys": False,
+                                   "tab": False})
+    sink = _Texts()
+    return "\n".join(sink.texts) if fastpath.answer(request, sink) else None
+
+
+def _jq(program: str, path: str) -> str | None:
+    done = subprocess.run([str(ORACLE), "-nc", program, path], capture_output=True,
+                          text=True, timeout=20)
+    return done.stdout.rstrip("\n") if done.returncode == 0 else None
+
+
+@pytest.fixture
+def with_columns():
+    """Columns for lists of any length, within room for all of them."""
+    saved, own = columns.MIN_ITEMS, columns.own
+    columns.MIN_ITEMS = 0
+    columns.own = lambda values, budget: own(values, 1 << 30)
+    doccache.documents.clear()
+    try:
+        yield
+    finally:
+        columns.MIN_ITEMS, columns.own = saved, own
+        doccache.documents.clear()
+
+
+@needs_oracle
+@settings(max_examples=150, deadline=None, suppress_health_check=[
+    HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(texts=lines, asked=st.lists(questions, min_size=1, max_size=3))
+def test_questions_in_a_row_over_projected_lines_answer_as_jq(texts, asked, tmp_path_factory,
+                                                              with_columns):
+    """Each question asked twice (the second reads the columns), the file kept between
+    them: decoded for the first question's chains, then extended."""
+    path = str(tmp_path_factory.mktemp("lines") / "log.jsonl")
+    with open(path, "w", encoding="utf-8") as out:
+        out.write("\n".join(texts) + "\n")
+    doccache.documents.clear()
+    for program in asked:
+        expected = _jq(program, path)
+        for _ in range(2):
+            answer = _fast(program, path)
+            if answer is not None:
+                assert answer == expected, program
+
+
+@needs_oracle
+def test_a_question_reads_only_its_chains_and_a_later_one_adds_its_own(tmp_path, with_columns):
+    path = tmp_path / "log.jsonl"
+    rows = [{"type": "Push" if i % 3 else "Watch", "actor": {"login": f"u{i % 7}", "id": i},
+             "payload": {"big": list(range(5))}} for i in range(50)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    program = '[inputs | select(.type == "Push")] | length'
+    assert _fast(program, str(path)) == _jq(program, str(path)) == "33"
+    doc = next(iter(doccache.documents._entries.values()))[1]
+    assert doc.chains == {("type",)} and doc.values[0] == {"type": "Watch"}
+    program = "[inputs | .actor.login] | unique"
+    assert _fast(program, str(path)) == _jq(program, str(path))
+    assert doc.chains == {("type",), ("actor", "login")}
+    assert doc.values[1] == {"type": "Push", "actor": {"login": "u1"}}
+    program = "first(inputs)"  # a whole input: the lines parsed whole
+    assert _fast(program, str(path)) == _jq(program, str(path))
+    assert next(iter(doccache.documents._entries.values()))[1].chains is None
