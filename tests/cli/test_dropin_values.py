@@ -32,7 +32,7 @@ CASES = [
 ]
 
 
-@pytest.fixture(params=[True, False], ids=["fast path", "libjq"])
+@pytest.fixture(params=[True, False], ids=["fast path on", "off"])
 def engine(request):
     saved, settings.fast_path = settings.fast_path, request.param
     try:
@@ -42,11 +42,14 @@ def engine(request):
 
 
 @dropin.needs_oracle
+@pytest.mark.parametrize("route", [[], ["--timeout", "60"]], ids=["here", "worker"])
 @pytest.mark.parametrize("argv, stdin", CASES, ids=[" ".join(a) for a, _ in CASES])
-def test_answers_as_jq(argv, stdin, engine):
+def test_answers_as_jq(argv, stdin, route, engine):
+    """In this process (libjq as main.c drives it) and in the worker (--timeout: the fast
+    path, or libjq)."""
     expected = dropin.jq(argv, stdin)
     for _ in range(2):  # a second run in the same process answers the same
-        got = dropin.jqmagic(argv, stdin)
+        got = dropin.jqmagic(route + argv, stdin)
         assert (got.stdout, got.status) == (expected.stdout, expected.status), got.stderr
         for line in expected.stderr.decode().splitlines():  # jq's error, in its words
             assert re.sub(r"^jq: error \(at [^)]*\): ", "", line) in got.stderr.decode()
