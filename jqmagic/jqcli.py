@@ -98,9 +98,10 @@ def run(args: argparse.Namespace) -> int:
     if args.explain:  # the stages as an indented text view, not jq's output
         from jqmagic.core.explain import explain
 
-        print(explain(program, args=named, slurp=args.slurp, null_input=args.null_input,
-                      timeout=keywords["timeout"], **source).text)
-        return 0
+        explained = explain(program, args=named, slurp=args.slurp,
+                            null_input=args.null_input, timeout=keywords["timeout"], **source)
+        print(explained.text)
+        return explained.exit_status  # as the plain run would exit
     try:
         if _bounded_view(args):
             return _shown(program, named, keywords, args, unreadable)

@@ -178,3 +178,39 @@ def test_public_explain_runs_in_a_child_with_sources_and_errors():
     with pytest.raises(JqMagicError) as slow:
         explain("[range(1e9)] | length", null_input=True, timeout=1)
     assert slow.value.code == "TIMEOUT"
+
+
+def test_an_error_swallowed_by_a_question_mark_or_try_is_said():
+    data = run(".a.b?", '{"a":"str"}', '{"a":{"b":1}}')
+    found = stage(data, ".a.b?")
+    assert (found["dropped"], found["swallowed"]) == (1, 1)
+    assert found["swallowed_error"]["message"] == 'Cannot index string with string ("b")'
+    assert data["swallowed"]["at"] == "stage 1"
+    view = text_view(data)
+    assert "an error was raised there and swallowed by `?`" in view
+    inner = run(".[] | try .a", '[1, {"a": 2}]')
+    assert inner["swallowed"]["count"] == 1 and "`try`" in text_view(inner)
+    plain = run(".[] | select(. > 1)", "[1, 2]")  # dropped by a filter: no error hidden
+    assert plain["swallowed"] is None and "swallowed" not in text_view(plain)
+
+
+def test_a_comparison_between_types_gets_a_note():
+    data = run('.[] | select(.x == "1")', '[{"x": 1}, {"x": 2}]')
+    assert data["mismatch"]["left"] == "number" and data["mismatch"]["right"] == "string"
+    assert data["mismatch"]["at"] == "stage 2 > select's filter > stage 1"
+    assert "a number was compared with a string (2x): values of different types are " \
+           "never equal" in text_view(data)
+    same = run('.[] | select(.x == 1 or .x == null)', '[{"x": 1}, {"y": 2}]')
+    assert same["mismatch"] is None  # null is how a missing key is asked about
+    order = run('.[] | select(.x < "5")', '[{"x": 1}]')
+    assert "by type (null < false < true < numbers" in text_view(order)
+
+
+def test_computed_is_said_once_and_the_exit_status_is_the_plain_runs():
+    data = run('.[] | .x + 1 | tostring | length', '[{"x": 1}]')
+    view = text_view(data)
+    assert view.count("computed") == 1
+    assert "computed values (not paths in the input): stage 2, 3, 4" in view
+    assert data["exit_status"] == 0
+    assert run(".a.b", '{"a":"str"}')["exit_status"] == 5
+    assert run("halt_error(3)", "1")["exit_status"] == 3

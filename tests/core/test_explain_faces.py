@@ -36,6 +36,11 @@ def test_cli_explain_prints_the_text_view(tmp_path):
     assert run.returncode == 0, run.stderr
     assert "2. select(.a > 1)   2 -> 1   (1 dropped)" in run.stdout
     assert "dropped: {\"a\":1}" in run.stdout
+    failing = subprocess.run([sys.executable, "-m", "jqmagic", "query", "--explain",
+                              ".[] | .a.b", str(data)], capture_output=True, text=True,
+                             timeout=60)
+    assert failing.returncode == 5, failing.stderr  # as the plain run exits
+    assert "error raised at stage 2" in failing.stdout
 
 
 def test_tools_explain_and_suggest():

@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from jqmagic.core.explain.values import shown
+from jqmagic.core.words import a
 
 TEXT_LINES = 200  # lines of the text view at most
 SHOWN_CHARS = 80  # a sample's text in the text view
@@ -94,18 +95,52 @@ def headline(data: dict) -> list[str]:
     if error:
         lines.append(f"error raised at {error['at']} `{_cut(error['stage'], 60)}` on "
                      f"{_value(error['on'])}: {_cut(error['message'], 160)}")
+    swallowed = data.get("swallowed")
+    if swallowed:
+        lines.append(f"{swallowed['count']} input(s) dropped at {swallowed['at']} "
+                     f"`{_cut(swallowed['stage'], 60)}`: an error was raised there and "
+                     f"swallowed by {_guard(swallowed['stage'])} (on "
+                     f"{_value(swallowed['on'])}: {_cut(swallowed['message'], 120)})")
+    mismatch = data.get("mismatch")
+    if mismatch:
+        lines.append(_mismatch_line(mismatch))
     return lines
 
 
-def _stage_lines(stages: list[dict], indent: str) -> list[str]:
+def _guard(stage: str) -> str:
+    """What swallowed an error in ``stage``: ``try`` or ``?``."""
+    return "`try`" if "try" in stage.split() else "`?`"
+
+
+def _mismatch_line(found: dict) -> str:
+    """A comparison between two types, said as a teacher would."""
+    left, right, op = found["left"], found["right"], found["op"]
+    why = ("values of different types are never equal" if op in ("==", "!=") else
+           "jq orders different types by type (null < false < true < numbers < strings "
+           "< arrays < objects), not by value")
+    return (f"note: at {found['at']} `{_cut(found['left_text'], 40)} {op} "
+            f"{_cut(found['right_text'], 40)}` {a(left)} was compared with "
+            f"{a(right)} ({found['count']}x): {why}; convert one side first "
+            "(tonumber, tostring)")
+
+
+def _stage_lines(stages: list[dict], indent: str, computed: list[str],
+                 prefix: str = "") -> list[str]:
+    """The stages' lines; the numbers of the computed ones (not paths) go to ``computed``,
+    said once under the stages."""
     lines = []
     for i, stage in enumerate(stages):
         counts = f"{stage['in']} -> {stage['out']}"
         extra = [f"{stage[k]} {w}" for k, w in (("dropped", "dropped"), ("errors", "errors"),
                                                   ("nulls_made", "nulls made"),
                                                   ("nulls_read", "nulls read")) if stage.get(k)]
+        if stage.get("swallowed"):
+            extra.append(f"{stage['swallowed']} by an error swallowed by "
+                         f"{_guard(stage['stage'])}")
+        if stage.get("mismatched"):
+            extra.append(f"types differ on {stage['mismatched']}")
         if stage.get("path_expression") is False:
-            extra.append("computed (not a path)")
+            computed.append(f"{prefix}{i + 1}")
         lines.append(f"{indent}{i + 1}. {_cut(stage['stage'], 70)}   {counts}"
                      + (f"   ({', '.join(extra)})" if extra else ""))
         pad = indent + "     "
@@ -117,6 +152,13 @@ def _stage_lines(stages: list[dict], indent: str) -> list[str]:
         if stage.get("error"):
             lines.append(f"{pad}error on {_value(stage['error']['on'])}: "
                          f"{_cut(stage['error']['message'], 120)}")
+        if stage.get("swallowed_error"):
+            lines.append(f"{pad}swallowed: {_cut(stage['swallowed_error']['message'], 120)}"
+                         f" on {_value(stage['swallowed_error']['on'])}")
+        if stage.get("mismatch"):
+            found = stage["mismatch"]
+            lines.append(f"{pad}{found['left']} {found['op']} {found['right']} on "
+                         f"{_value(found['on'])}")
         if stage.get("null_from"):
             how = _null_how("made" if stage.get("nulls_made") else "read", stage["null_from"])
             lines.append(f"{pad}null {how} from {_value(stage['null_from'])}")
@@ -124,14 +166,19 @@ def _stage_lines(stages: list[dict], indent: str) -> list[str]:
             lines.append(f"{pad}+ {branch['name']} ({branch['sampled_inputs']} sampled "
                          "input(s)" + (f"; {branch['partial']}" if branch.get("partial")
                                        else "") + ")")
-            lines.extend(_stage_lines(branch["stages"], pad + "  "))
+            lines.extend(_stage_lines(branch["stages"], pad + "  ", computed,
+                                      f"{prefix}{i + 1} > "))
     return lines
 
 
 def text_view(data: dict) -> str:
     """The indented view a terminal shows (at most :data:`TEXT_LINES` lines)."""
     lines = [f"explain: {_cut(data['program'], 200)}", *headline(data), "stages:"]
-    lines.extend(_stage_lines(data["stages"], "  "))
+    computed: list[str] = []
+    lines.extend(_stage_lines(data["stages"], "  ", computed))
+    if computed:
+        lines.append(f"computed values (not paths in the input): stage "
+                     f"{', '.join(computed)}")
     if data["results"]:
         lines.append("first results:")
         lines.extend(f"  {_value(found)}" for found in data["results"])
@@ -167,6 +214,11 @@ def _stage_html(stage: dict) -> str:
             flags.append(f"<span class='null'>{stage[key]} null {word}</span>")
     if stage.get("errors"):
         flags.append(f"<span class='bad'>{stage['errors']} error(s)</span>")
+    if stage.get("swallowed"):
+        flags.append(f"<span class='bad'>{stage['swallowed']} error(s) swallowed by "
+                     f"{_e(_guard(stage['stage']))}</span>")
+    if stage.get("mismatched"):
+        flags.append(f"<span class='null'>types differ on {stage['mismatched']}</span>")
     body = []
     for key, word in (("samples_in", "in"), ("samples_out", "out"),
                       ("dropped_samples", "dropped")):

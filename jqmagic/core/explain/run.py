@@ -34,6 +34,7 @@ def explain_values(program: str, values: Iterable[Owned],
     results: list[dict[str, Any]] = []
     errors: list[str] = []
     plain_seconds = 0.0
+    exit_status = 0  # what jq's command line would exit with: 5 after an error, halt's
     for value in values:
         inputs += 1
         staged, halted = hashlib.sha1(), False
@@ -56,8 +57,12 @@ def explain_values(program: str, values: Iterable[Owned],
         try:
             for result in libjq.results(plain, value.copy()):
                 same.update(libjq.dump(result).encode() + b"\0")
-        except (libjq.RunError, libjq.Halt) as exc:
+        except libjq.RunError as exc:
             same.update(b"error:" + str(exc).encode())
+            exit_status = 5
+        except libjq.Halt as exc:
+            same.update(b"error:" + str(exc).encode())
+            exit_status = exc.exit_code
         plain_seconds += time.perf_counter() - clock
         mismatched += staged.digest() != same.digest()
         if halted:
@@ -68,6 +73,8 @@ def explain_values(program: str, values: Iterable[Owned],
         "outputs": outputs, "errors": errors[:5], "error_count": len(errors),
         "same_as_plain": mismatched == 0, "inputs_differing": mismatched,
         "null_origin": null_origin(stages), "error_origin": error_origin(stages),
+        "swallowed": first_with(stages, "swallowed"),
+        "mismatch": first_with(stages, "mismatched"), "exit_status": exit_status,
         "results": results, "stages": stages,
         "seconds": round(time.perf_counter() - started, 4),
         "plain_seconds": round(plain_seconds, 4),
@@ -134,6 +141,23 @@ def _first_made(stages: list[dict], text: str | None) -> str | None:
         given = any(s.get("text") == text for s in stage.get("samples_in", []))
         if made and not given and not stage.get("binds"):
             return f"stage {i + 1} `{stage['stage'][:60]}`"
+    return None
+
+
+def first_with(stages: list[dict], key: str, where: str = "") -> dict[str, Any] | None:
+    """The first stage (top level first, then its branches) that counted ``key``: where,
+    which stage, and that stage's report."""
+    for i, stage in enumerate(stages):
+        if stage.get(key):
+            return {"at": f"{where}stage {i + 1}", "stage": stage["stage"], "count":
+                    stage[key], **stage.get({"swallowed": "swallowed_error",
+                                             "mismatched": "mismatch"}[key], {})}
+    for i, stage in enumerate(stages):
+        for branch in stage.get("branches", []):
+            found = first_with(branch["stages"], key,
+                               f"{where}stage {i + 1} > {branch['name']} > ")
+            if found is not None:
+                return found
     return None
 
 

@@ -100,6 +100,10 @@ class Stats:
     dropped_samples: list = field(default_factory=list)
     error: dict | None = None
     null_example: dict | None = None
+    swallowed: int = 0  # inputs dropped because a try or ? swallowed an error
+    swallowed_error: dict | None = None
+    mismatched: int = 0  # inputs on which a comparison met two different types
+    mismatch: dict | None = None
 
 
 class Stage:
@@ -119,6 +123,10 @@ class Stage:
         self._path_program: libjq.Program | None = None
         self.pattern = pattern
         self._program: libjq.Program | None = None
+        # the stage without its catch-less trys (what an error there would have been),
+        # and a comparison's sides' types (== between types is never true)
+        self._bare = _bare_text(node) if node is not None and not binds else None
+        self._sides = _sides_text(node) if node is not None and not binds else None
         if depth == 0:  # a top-level stage jq cannot compile: the program is not split
             self.program  # noqa: B018 - compiled now
         if depth < MAX_DEPTH and note is None:
@@ -182,10 +190,43 @@ class Stage:
         except libjq.Halt as exc:
             self._failed(item, str(exc))
             raise StageFailure(str(exc), halt=True) from None
+        if self._sides is not None and stats.inputs <= PATH_INPUTS:
+            self._compare_types(item)
         if count == 0:
             stats.dropped += 1
             if len(stats.dropped_samples) < SAMPLES:
                 stats.dropped_samples.append(preview(item.value))
+            if self._bare is not None:
+                self._swallowed(item)
+
+    def _swallowed(self, item: Item) -> None:
+        """Whether the input was dropped by a try or ``?`` swallowing an error: the stage
+        without them raises one."""
+        try:
+            for _ in libjq.results(self.ctx.compile(self._bare), item.input()):
+                pass
+        except libjq.RunError as exc:
+            self.stats.swallowed += 1
+            if self.stats.swallowed_error is None:
+                self.stats.swallowed_error = {"message": str(exc)[:300],
+                                              "on": preview(item.value)}
+        except (libjq.CompileError, libjq.Halt):
+            self._bare = None
+
+    def _compare_types(self, item: Item) -> None:
+        """A comparison whose sides have different types (not null) on this input."""
+        try:
+            left, right = (json.loads(libjq.dump(r)) for r in itertools.islice(
+                libjq.results(self.ctx.compile(self._sides), item.input()), 2))
+        except (libjq.CompileError, libjq.RunError, libjq.Halt, ValueError):
+            self._sides = None
+            return
+        pairs = [(a, b) for a in left for b in right if a != b and "null" not in (a, b)]
+        if pairs:
+            self.stats.mismatched += 1
+            if self.stats.mismatch is None:
+                self.stats.mismatch = {"left": pairs[0][0], "right": pairs[0][1],
+                                       "on": preview(item.value)}
 
     def _sample(self, item: Item) -> dict:
         shown = preview(item.env if self.binds else item.value)
@@ -230,6 +271,12 @@ class Stage:
             out["dropped_samples"] = s.dropped_samples
         if s.error:
             out["error"] = s.error
+        if s.swallowed:
+            out["swallowed"] = s.swallowed
+            out["swallowed_error"] = s.swallowed_error
+        if s.mismatched:
+            out["mismatched"] = s.mismatched
+            out["mismatch"] = {**s.mismatch, **_comparison(self.node)}
         if s.null_example:
             out["null_from"] = s.null_example
         if self.pathless and not self.binds or self.path_seen:
@@ -310,6 +357,41 @@ class Routed(Pipeline):
             if not passed:
                 return 0, 0
         return super().feed(item)
+
+
+# ---------------------------------------------------------------- what a stage hides
+
+_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
+
+
+def _bare_text(node) -> str | None:
+    """The stage's text with each catch-less ``try`` (``?``) taken away; None if it has
+    none."""
+    def bare(item):
+        if isinstance(item, tuple) and item and item[0] == "try" and len(item) == 2:
+            return bare(item[1])
+        if isinstance(item, tuple) and hasattr(item, "_fields"):
+            return item._replace(**{f: bare(getattr(item, f)) for f in item._fields[1:]})
+        if isinstance(item, tuple):
+            return tuple(bare(x) for x in item)
+        return item
+
+    if not any(n[0] == "try" and len(n) == 2 for n in _walk(node)):
+        return None
+    return unparse.text(bare(node))
+
+
+def _sides_text(node) -> str | None:
+    """For a comparison stage, a program giving the types of each side's values."""
+    if node[0] != "binop" or node[1] not in _COMPARISONS:
+        return None
+    return (f"[({unparse.text(node[2])}) | type] | unique, "
+            f"[({unparse.text(node[3])}) | type] | unique")
+
+
+def _comparison(node) -> dict[str, str]:
+    return {"op": node[1], "left_text": unparse.text(node[2]),
+            "right_text": unparse.text(node[3])}
 
 
 # ---------------------------------------------------------------- splitting
