@@ -55,7 +55,7 @@ class Flag:
         return options
 
 
-_ADDRESS = re.compile(r"^([a-z]+://)?[\w.-]+:\d+$")
+_ADDRESS = re.compile(r"^([a-z]+://)?([\w.-]+|\[[0-9A-Fa-f:.]+\]):\d+$")
 
 
 def _dask_address(text: str) -> str:
@@ -153,8 +153,9 @@ QUERY = (
     Flag(("--dask",), "dask", "run the per-input program over the files on a Dask cluster: "
          "the current client, a scheduler ADDRESS, or a new LocalCluster", action="optional",
          type=_dask_address, metavar="ADDRESS"),
-    _value(("--reduce",), "reduce", "with --dask: run PROGRAM once on the array of every "
-           "result (as jq -s does)", metavar="PROGRAM"),
+    _value(("--reduce",), "reduce", "with --dask or --parallel: run PROGRAM once on the "
+           "array of every result (as jq -s does; from partial reductions where it can)",
+           metavar="PROGRAM"),
     _switch(("--stream",), "stream_events", "read each input as jq's stream of [path, leaf] "
             "events (memory bounded by the deepest path, not the file)", faces=(CLI,)),
     _switch(("--stream-errors",), "stream_errors", "like --stream; a bad input ends in an "

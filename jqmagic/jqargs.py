@@ -10,7 +10,8 @@ in the order given; ``-c``, ``--tab`` and ``--indent`` change jq's dump flags on
 the other, as main.c does (``--indent -1`` is ``--tab``; a bad ``--indent`` stops there).
 jq's own long options never take ``=VALUE``; jqmagic's do, and ``--parallel`` takes its
 count only so (``--parallel=4``: alone it means every core, and the next word stays the
-program). The option table's argparse parser parses what is left.
+program); ``--dask`` takes the next word when it is a scheduler's address. The option
+table's argparse parser parses what is left.
 """
 
 from __future__ import annotations
@@ -115,7 +116,7 @@ def _long(words: Words, actions: dict, argv: list[str], index: int) -> int:
     if name == "--indent":
         return _indent(words, argv, index)
     words.dumpopts = _layout(name, words.dumpopts)
-    count = 0 if eq else _arity(action, argv, index, words)
+    count = 0 if eq else _arity(action, argv, index)
     if count == 0:
         words.options.append(word)
         return index
@@ -136,7 +137,7 @@ def _short(words: Words, actions: dict, argv: list[str], index: int) -> int:
         if option in _FROM_FILE:
             words.from_file = True
             continue
-        if _arity(action, argv, index, words):
+        if _arity(action, argv, index):
             rest = letters[at + 1:]  # -L/dir, as jq takes it, or -L dir
             if not rest and index >= len(argv):
                 raise JqMagicError("INVALID_ARGUMENT", f"{option} takes a parameter.",
@@ -184,16 +185,24 @@ def _layout(option: str, dumpopts: int) -> int:
     return dumpopts
 
 
-def _arity(action: argparse.Action, argv: list[str], index: int, words: Words) -> int:
-    """How many words an option takes (0 or 1: the bindings are read apart); an optional
-    value (``nargs='?'``) only once the program is known, so the program word is never
-    taken for it, and never for the options whose value must be attached."""
+def _arity(action: argparse.Action, argv: list[str], index: int) -> int:
+    """How many words an option takes (0 or 1: the bindings are read apart). An optional
+    value (``nargs='?'``) is the next word only when the option's type accepts it (``--dask
+    tcp://host:8786 FILTER``, as Dask's own tools take an address), so neither the program
+    nor a file is taken for it; never for the options whose value must be attached."""
     if action.nargs == "?":
-        if _ATTACHED_ONLY & set(action.option_strings):
-            return 0
-        return int(words.program is not None and index < len(argv)
-                   and not optionish(argv[index]))
+        return int(not _ATTACHED_ONLY & set(action.option_strings) and index < len(argv)
+                   and not optionish(argv[index]) and _accepts(action, argv[index]))
     return 0 if action.nargs == 0 else 1
+
+
+def _accepts(action: argparse.Action, word: str) -> bool:
+    """Whether ``word`` is a value of the option's type (an address for ``--dask``)."""
+    try:
+        action.type(word)  # type: ignore[misc]
+    except (argparse.ArgumentTypeError, ValueError, TypeError):
+        return False
+    return bool(word)
 
 
 def _metavars(action: argparse.Action) -> tuple[str, ...]:

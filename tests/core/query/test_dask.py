@@ -1,16 +1,23 @@
 """--dask: a per-input program over several files on a real LocalCluster (two worker
-processes) gives, byte for byte and in order, what one worker gives; --reduce gives what
--s over the map's results gives."""
+processes) gives, byte for byte and in order, what one worker gives; --reduce (on the
+cluster or with --parallel, from partial reductions or from every result) gives what -s
+over the map's results gives; the command line reads a scheduler's address as Dask's own
+tools write it."""
 
 from __future__ import annotations
 
+import glob
 import json
+import socket
 import sys
+import time
 
 import pytest
 
 from jqmagic import JqMagicError, payload, query
+from jqmagic.core.query import protocol
 from jqmagic.core.query.fanout import cluster as daskrun
+from jqmagic.core.query.fanout import reduce
 
 
 @pytest.fixture(scope="module")
@@ -71,10 +78,54 @@ def test_reduce_is_slurp_over_the_map(cluster, logs):
     assert reduced.text == expected.text and len(reduced.values[0]) == 5
 
 
-def test_reduce_without_dask_is_refused(logs):
+@pytest.mark.parametrize(("mapper", "reducer"), [
+    (".i", "add"), (".ms", "add"), (".level", "length"), ("{f, ms}", "max_by(.ms)"),
+    (".level", "group_by(.) | map({key: .[0], value: length}) | from_entries"),
+    ("{f, i}", "group_by(.i % 3) | map(length)"), ("[.f, .ms]", "sort | .[-1]")])
+def test_reduce_with_or_without_partials_is_slurp_over_the_map(cluster, logs, mapper,
+                                                              reducer):
+    mapped = query(mapper, logs, compact=True, passthrough=True)
+    expected = query(reducer, text=mapped.text, slurp=True, compact=True).text
+    assert query(mapper, logs, compact=True, dask=cluster, reduce=reducer).text == expected
+    assert query(mapper, logs, compact=True, parallel=2, reduce=reducer).text == expected
+
+
+def test_a_reducer_that_fails_on_the_combination_fails_as_over_every_result(cluster, logs,
+                                                                            tmp_path):
+    with open(tmp_path / "log3.jsonl", "a") as out:  # a string among the numbers
+        out.write('{"f": 3, "i": "x"}\n')
+    mapped = query(".i", logs, compact=True, passthrough=True)
+    with pytest.raises(JqMagicError) as serial:
+        query("add", text=mapped.text, slurp=True)
+    for fanout in ({"dask": cluster}, {"parallel": 2}):
+        with pytest.raises(JqMagicError) as spread:
+            query(".i", logs, reduce="add", **fanout)
+        assert spread.value.message == serial.value.message
+
+
+def test_reduce_without_a_fanout_is_refused(logs):
     with pytest.raises(JqMagicError) as info:
         query(".i", logs, reduce="add")
     assert info.value.code == "INVALID_ARGUMENT" and "--dask" in info.value.hint
+    assert "--parallel" in info.value.hint
+
+
+def test_a_batch_crosses_as_one_object_and_gives_the_same_texts():
+    texts = [b"1", b"", "\u00e9".encode(), b'{"a":\n  [1]\n}'] * 3
+    batch = daskrun.Batch.of(reduce.Part(protocol.End(total=12), texts, False))
+    assert isinstance(batch.data, bytes) and batch.part().texts == texts
+
+
+def test_a_scheduler_that_does_not_answer_is_said_plainly():
+    pytest.importorskip("distributed", reason="dask.distributed is an optional extra")
+    with socket.socket() as sock:  # a port nothing listens on
+        sock.bind(("127.0.0.1", 0))
+        address = f"tcp://127.0.0.1:{sock.getsockname()[1]}"
+    started = time.monotonic()
+    with pytest.raises(JqMagicError) as info:
+        daskrun.client(address)
+    assert info.value.code == "NETWORK_ERROR" and address in info.value.message
+    assert time.monotonic() - started < 15
 
 
 def test_without_distributed_the_hint_names_the_extra(monkeypatch):
@@ -85,17 +136,34 @@ def test_without_distributed_the_hint_names_the_extra(monkeypatch):
     assert "jqmagic[dask]" in info.value.hint
 
 
-def test_the_command_line_reads_the_dask_flag():
+@pytest.mark.parametrize(("words", "address", "program", "files"), [
+    (["--dask", "tcp://10.0.0.5:8786", ".i", "x.jsonl"], "tcp://10.0.0.5:8786", ".i",
+     ["x.jsonl"]),
+    (["--dask=tcp://10.0.0.5:8786", ".i", "x.jsonl"], "tcp://10.0.0.5:8786", ".i", ["x.jsonl"]),
+    (["-c", "--dask", "10.0.0.5:8786", ".i"], "10.0.0.5:8786", ".i", []),
+    (["--dask", "tcp://[::1]:8786", ".i"], "tcp://[::1]:8786", ".i", []),
+    (["--dask", ".i", "x.jsonl"], "", ".i", ["x.jsonl"]),
+    ([".i", "--dask", "x.jsonl"], "", ".i", ["x.jsonl"]),
+    ([".i", "x.jsonl", "--dask"], "", ".i", ["x.jsonl"]),
+])
+def test_the_command_line_reads_an_address_as_dask_users_write_it(words, address, program,
+                                                                  files):
     from jqmagic.cli import build_parser
+    from jqmagic.jqcli import parse
 
-    parser, _ = build_parser("query")
-    alone = parser.parse_args(["query", ".i", "logs/*.jsonl", "--dask"])
-    given = parser.parse_args(["query", "--dask", "tcp://10.0.0.5:8786", ".i", "x.jsonl"])
-    assert (alone.dask, alone.filter, given.dask, given.filter) == \
-        ("", ".i", "tcp://10.0.0.5:8786", ".i")
-    with pytest.raises(JqMagicError) as info:  # a filter is not read as an address
-        parser.parse_args(["query", "--dask", ".i", "x.jsonl"])
-    assert "is not a scheduler address" in info.value.message
+    args = parse(build_parser("query")[1]["query"], words)
+    assert (args.dask, args.filter, args.files) == (address, program, files)
+
+
+def test_the_command_line_with_a_scheduler_gives_the_serial_bytes(cluster, logs, capsysbinary):
+    from jqmagic.cli import main
+
+    runs = []
+    for words in ([], ["--dask", cluster], [f"--dask={cluster}"]):
+        main(["query", "--all", "-c", *words, 'select(.level == "error") | .i',
+              *sorted(glob.glob(logs))])
+        runs.append(capsysbinary.readouterr().out)
+    assert runs[0].count(b"\n") == 145 and runs[1] == runs[0] and runs[2] == runs[0]
 
 
 def test_files_named_by_urls_are_read_on_the_workers(cluster, logs, tmp_path):
@@ -122,3 +190,10 @@ def test_a_jq_error_in_the_middle_ends_only_its_input_as_serially(cluster, logs,
     assert (spread.value.message, spread.value.result.values) == \
         (serial.value.message, serial.value.result.values)
     assert len(serial.value.result.values) == 1000
+
+
+def test_a_task_the_cluster_fails_is_said_in_one_line(cluster):
+    broken = protocol.QueryRequest(".", protocol.SourceSpec("file", None, {}))
+    with pytest.raises(JqMagicError) as info:  # None[0] raises on the worker
+        daskrun._gathered(daskrun.client(cluster), [broken], None, 5)
+    assert info.value.code == "NETWORK_ERROR" and "TypeError" in info.value.message

@@ -1,26 +1,31 @@
 """Per-input programs over many files on a Dask cluster (``dask[distributed]``, an extra):
-one task per file, answered by the supervised jqmagic worker of the Dask worker process
-that runs it (so the program is compiled once per process, and every limit holds there),
-the answers joined in input order as ``--parallel`` joins them. ``reduce`` runs a program
-once on the array of every result, as ``jq -s`` would on the map's output.
+one task per partition (a file, or a byte range of a big JSON Lines file), answered by the
+supervised jqmagic worker of the Dask worker process that runs it (so the program is
+compiled once per process, and every limit holds there); a task's results cross back as one
+:class:`Batch` (Dask would send a list of texts one frame a text), joined in input order as
+``--parallel`` joins them. ``--reduce`` (``reduce``): each task sends its partial reduction
+where the reducer has one; with ``--parallel`` instead of ``--dask``, the same on N workers.
 """
 
 from __future__ import annotations
 
+import array
 import atexit
 import contextlib
+import itertools
 import os
 import shutil
 import tempfile
 from collections.abc import Iterator
 from dataclasses import replace
-from typing import Any
+from typing import Any, NamedTuple
 
 from jqmagic.core import payloads, sandbox
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.query import protocol
-from jqmagic.core.query.fanout import parallel
+from jqmagic.core.query.fanout import parallel, reduce
+from jqmagic.core.query.fanout.join import Reply, joined
 from jqmagic.core.query.request import Request, for_worker, timeout
 from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.words import term
@@ -68,30 +73,59 @@ def close(address: str = "") -> None:
             cluster.close()
 
 
-def run(request: Request, slot: payloads.PayloadRef | None) -> parallel.Reply:
-    """Answer ``request`` on the cluster; a reply as :meth:`Supervisor.request` gives it."""
+def run(request: Request, slot: payloads.PayloadRef | None) -> Reply:
+    """Answer ``request`` on the cluster (or, ``--reduce`` with ``--parallel``, on N
+    workers); a reply as :meth:`Supervisor.request` gives it."""
     if request.run.dask is None:
+        if request.run.parallel:
+            return reduce.run(request, parallel.parts, slot)
         raise JqMagicError("INVALID_ARGUMENT", f"--reduce combines the results of "
-                           f"{term('dask')}.", f"Add {term('dask')} (alone: a local "
-                           "cluster), or pipe into the reducer with -s.")
-    files = _urls(request) or [os.path.abspath(f) for f in
-                               parallel.input_files(request, "--dask")]
-    mapped = request
-    if request.run.reduce:  # the reducer reads the map's results as JSON
-        mapped = replace(request, printing=replace(request.printing, raw=False, compact=True,
-                                                   sort_keys=False, ascii=False, color=False))
-    messages = []
-    for path in files:
-        part = replace(mapped, source=Source("file", [path], request.source.formats),
-                       run=replace(mapped.run, dask=None, reduce=None, parallel=0))
-        messages.append(replace(for_worker(part, None), keep=None))
+                           f"{term('dask')} or --parallel.", f"Add {term('dask')} (alone: "
+                           "a local cluster) or --parallel, or pipe into the reducer with -s.")
+    if request.run.reduce:
+        return reduce.run(request, _parts, slot)
+    keep = None if request.bounds.passthrough else request.bounds.max_results
+    parts = _parts(replace(request, bounds=replace(request.bounds, passthrough=True)), None)
+    return joined([(p.end, p.texts) for p in parts], [""] * len(parts), keep, slot)
+
+
+def _parts(request: Request, partial: protocol.QueryRequest | None) -> list[reduce.Part]:
+    """Every partition's answer (every result, or its ``partial`` reduction), in order;
+    the whole files again when a byte range could not tell what went wrong."""
     dask = client(request.run.dask)
-    futures = dask.map(answer_file, messages, seconds=timeout(request), pure=False)
-    replies = dask.gather(futures)
-    if not request.run.reduce:
-        keep = None if request.bounds.passthrough else request.bounds.max_results
-        return parallel.joined(replies, [""] * len(replies), keep, slot)
-    return _reduced(request, replies, slot)
+    got = _gathered(dask, _messages(request, dask, split=True), partial, timeout(request))
+    if any(p.end.retry for p in got):
+        got = _gathered(dask, _messages(request, dask, split=False), partial, timeout(request))
+    return got
+
+
+def _messages(request: Request, dask: Any, split: bool) -> list[protocol.QueryRequest]:
+    """One message a partition: with ``split``, a file or a byte range of a JSON Lines file
+    (cut so that each of the cluster's threads gets a share), else a whole file (files
+    named by URLs always whole)."""
+    urls = _urls(request)
+    files = urls or [os.path.abspath(f) for f in parallel.input_files(request, "--dask")]
+    if split and not urls:
+        threads = max(1, sum(dask.nthreads().values()))
+        return parallel.partitions(request, files, parallel.shares(request, files, threads))
+    formats = request.source.formats
+    return [for_worker(replace(request, source=Source("file", [f], formats)), None)
+            for f in files]
+
+
+def _gathered(dask: Any, messages: list[protocol.QueryRequest],
+              partial: protocol.QueryRequest | None, seconds: float | None) -> list[reduce.Part]:
+    """Each message's answer, from the cluster's tasks; NETWORK_ERROR when the cluster
+    itself fails (a worker lost, a scheduler or worker without this jqmagic)."""
+    futures = dask.map(answer, messages, seconds=seconds, partial=partial, pure=False)
+    try:
+        return [batch.part() for batch in dask.gather(futures)]
+    except Exception as exc:  # noqa: BLE001 (whatever a cluster raises, said in one line)
+        raise JqMagicError("NETWORK_ERROR", f"The Dask cluster at {dask.scheduler.address} "
+                           f"failed the query: {type(exc).__name__}: {str(exc)[:200]}",
+                           "Check that its scheduler and workers run this Python and "
+                           "jqmagic (the same versions as here), and that they are up.") \
+            from None
 
 
 def _urls(request: Request) -> list[str]:
@@ -120,32 +154,44 @@ def _fsspec() -> Any:
     return fsspec
 
 
-def _reduced(request: Request, replies: list[parallel.Reply],
-             slot: payloads.PayloadRef | None) -> parallel.Reply:
-    """The reducer on the array of every result; the map's first error, if any, instead."""
-    texts: list[bytes] = []
-    for end, part in replies:
-        if end.error:
-            return parallel.joined(replies, [""] * len(replies), None, None)
-        texts.extend(part)
-    reducer = replace(request, program=request.run.reduce,
-                      source=Source("text", b"\n".join(texts).decode("utf-8", "surrogatepass"),
-                                    request.source.formats),
-                      run=replace(request.run, slurp=True, dask=None, reduce=None))
-    return shared_worker().request(for_worker(reducer, slot), timeout(request))
+class Batch(NamedTuple):
+    """A partition's answer as it crosses the cluster: its end, its texts as one bytes
+    object and their lengths, and whether they are a partial reduction."""
+
+    end: protocol.End
+    data: bytes
+    sizes: bytes  # array("Q") of the texts' lengths
+    partial: bool
+
+    @classmethod
+    def of(cls, part: reduce.Part) -> Batch:
+        return cls(part.end, b"".join(part.texts),
+                   array.array("Q", map(len, part.texts)).tobytes(), part.partial)
+
+    def part(self) -> reduce.Part:
+        sizes = array.array("Q")
+        sizes.frombytes(self.sizes)
+        ends = list(itertools.accumulate(sizes))
+        data = self.data
+        return reduce.Part(self.end, [data[a:b] for a, b in zip([0, *ends], ends,
+                                                                 strict=False)], self.partial)
 
 
-def answer_file(message: protocol.QueryRequest, seconds: float | None) -> parallel.Reply:
-    """One file's answer, on a Dask worker: its own supervised jqmagic worker answers (a
-    file named by a URL is first copied here, with fsspec), under the caller's sandbox (a
-    Dask process keeps the environment it started with: its worker starts scrubbed and
-    confined when the caller's sandbox is on)."""
+def answer(message: protocol.QueryRequest, seconds: float | None,
+           partial: protocol.QueryRequest | None = None) -> Batch:
+    """One partition's answer, on a Dask worker: its own supervised jqmagic worker answers
+    (a file named by a URL is first copied here, with fsspec), and with ``partial`` reduces
+    it, under the caller's sandbox (a Dask process keeps the environment it started with:
+    its worker starts scrubbed and confined when the caller's sandbox is on)."""
     try:
         with sandbox.imposed(message.caller.settings), _local(message.source.spec[0]) as path:
-            message = replace(message, source=replace(message.source, spec=[path]))
-            return shared_worker().request(message, seconds)
+            if path != message.source.spec[0]:
+                message = replace(message, source=replace(message.source, spec=[path]))
+            worker = shared_worker()
+            return Batch.of(reduce.part(worker, worker.request(message, seconds), partial,
+                                        seconds))
     except JqMagicError as exc:  # crosses back as data, as from the worker's pipe
-        return protocol.End.failed(exc.to_wire()), []
+        return Batch.of(reduce.Part(protocol.End.failed(exc.to_wire()), []))
 
 
 @contextlib.contextmanager

@@ -1,7 +1,8 @@
 """Per-input programs over many files on several cores: the files split into contiguous
 groups (a big JSON Lines file into byte ranges at line starts, ``lines``), at most N
 supervised workers taking them in turn, the answers joined back in input order (the same
-text, totals, bounds, payload and first error as one worker would give)."""
+text, totals, bounds, payload and first error as one worker would give); with ``--reduce``
+(``reduce``), each worker's partial reduction of what it answered."""
 
 from __future__ import annotations
 
@@ -17,13 +18,14 @@ from dataclasses import replace
 from jqmagic.core import payloads, sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
-from jqmagic.core.query import failures, libjq, protocol
+from jqmagic.core.query import protocol
 from jqmagic.core.query.fanout import lines as linerange
+from jqmagic.core.query.fanout import reduce
+from jqmagic.core.query.fanout.join import Reply, joined
 from jqmagic.core.query.request import Request, for_worker, timeout
 from jqmagic.core.query.supervisor import Supervisor
 
 _READS_INPUTS = re.compile(r"\binputs?\b")
-Reply = tuple[protocol.End, list[bytes]]
 _pool: list[Supervisor] = []
 
 
@@ -41,29 +43,39 @@ def run(request: Request, slot: payloads.PayloadRef | None) -> Reply:
     keep = None if request.bounds.passthrough else request.bounds.max_results
     spill_dir = tempfile.mkdtemp(prefix="jqmagic-parallel-")
     try:
-        jobs = _jobs(request, split=True)
-        replies, spills = _asked(request, jobs, spill_dir)
-        if any(end.retry for end, _ in replies):  # the whole files tell why
-            replies, spills = _asked(request, _jobs(request, split=False), spill_dir)
-        return joined(replies, spills, keep, slot)
+        parts, spills = _asked(request, _jobs(request, split=True), spill_dir, None)
+        if any(part.end.retry for part in parts):  # the whole files tell why
+            parts, spills = _asked(request, _jobs(request, split=False), spill_dir, None)
+        return joined([(part.end, part.texts) for part in parts], spills, keep, slot)
     finally:
         shutil.rmtree(spill_dir, ignore_errors=True)
 
 
-def _asked(request: Request, jobs: list[protocol.QueryRequest],
-           spill_dir: str) -> tuple[list[Reply], list[str]]:
-    """Every job's reply, in order, from at most ``parallel`` workers."""
+def parts(request: Request, partial: protocol.QueryRequest | None) -> list[reduce.Part]:
+    """``--reduce``'s map on the workers: every result of each job, in order, or its
+    ``partial`` reduction made by the worker that answered it (``request`` keeps them all)."""
+    got, _ = _asked(request, _jobs(request, split=True), "", partial)
+    if any(part.end.retry for part in got):
+        got, _ = _asked(request, _jobs(request, split=False), "", partial)
+    return got
+
+
+def _asked(request: Request, jobs: list[protocol.QueryRequest], spill_dir: str,
+           partial: protocol.QueryRequest | None) -> tuple[list[reduce.Part], list[str]]:
+    """Every job's reply, in order, from at most ``parallel`` workers (with ``partial``:
+    each job's partial reduction where it has one)."""
     spills = [os.path.join(spill_dir, f"{id(jobs)}-{i}") for i in range(len(jobs))]
     count = max(1, min(request.run.parallel, len(jobs)))
     free: queue.SimpleQueue[Supervisor] = queue.SimpleQueue()
     for worker in workers(count):
         free.put(worker)
+    seconds = timeout(request)
 
-    def ask(job: tuple[protocol.QueryRequest, str]) -> Reply:
+    def ask(job: tuple[protocol.QueryRequest, str]) -> reduce.Part:
         worker = free.get()
         try:
             message = replace(job[0], spill=job[1] if job[0].keep is not None else None)
-            return worker.request(message, timeout(request))
+            return reduce.part(worker, worker.request(message, seconds), partial, seconds)
         finally:
             free.put(worker)
 
@@ -75,20 +87,34 @@ def _jobs(request: Request, split: bool) -> list[protocol.QueryRequest]:
     """The workers' messages: contiguous groups of whole files, or (``split``) big JSON
     Lines files cut into byte ranges at line starts, so one big file uses every worker."""
     files = input_files(request, "--parallel")
-    count = max(1, request.run.parallel)
+    pieces = shares(request, files, max(1, request.run.parallel)) if split else [1] * len(files)
+    if max(pieces, default=1) <= 1:
+        return [for_worker(replace(request, source=Source("file", group,
+                                                          request.source.formats)), None)
+                for group in _groups(files, max(1, request.run.parallel))]
+    return partitions(request, files, pieces)
+
+
+def shares(request: Request, files: list[str], count: int) -> list[int]:
+    """Into how many byte ranges each file is cut so that ``count`` workers get about as
+    much each (1: whole; only JSON Lines files are cut)."""
     formats = request.source.formats
     sizes = [os.path.getsize(f) for f in files]
     share = sum(sizes) / count
-    pieces = [round(size / share) if split and share and formats.for_path(f) == "jsonl"
-              else 1 for f, size in zip(files, sizes, strict=True)]
-    if max(pieces, default=1) <= 1:
-        return [for_worker(replace(request, source=Source("file", group, formats)), None)
-                for group in _groups(files, count)]
+    return [round(size / share) if share and formats.for_path(f) == "jsonl" else 1
+            for f, size in zip(files, sizes, strict=True)]
+
+
+def partitions(request: Request, files: list[str],
+               pieces: list[int]) -> list[protocol.QueryRequest]:
+    """One message a file, or a byte range of one (``pieces`` per file: a file left whole
+    is read as the serial run reads it, cached for later questions)."""
+    formats = request.source.formats
     jobs = []
     for path, wanted in zip(files, pieces, strict=True):
         message = for_worker(replace(request, source=Source("file", [path], formats)), None)
-        ranges = linerange.cut(path, wanted) if wanted > 1 else [(0, os.path.getsize(path))]
-        if len(ranges) == 1 and formats.for_path(path) != "jsonl":
+        ranges = linerange.cut(path, wanted) if wanted > 1 else []
+        if len(ranges) <= 1:
             jobs.append(message)
         else:
             jobs.extend(replace(message, ranges=((path, start, end),)) for start, end in ranges)
@@ -122,54 +148,3 @@ def _groups(files: list[str], count: int) -> list[list[str]]:
         groups.append(files[start:end])
         start = end
     return groups
-
-
-def joined(replies: list[Reply], spills: list[str], keep: int | None,
-           slot: payloads.PayloadRef | None) -> Reply:
-    """One reply from the groups' replies, in input order, as one worker would give it: the
-    kept texts, every text in the payload when there are more, and the first error with
-    what came before it. As jq does, a jq error ends only its own input (the groups after
-    it run, and the first such error is reported, counted, after all); any other failure
-    (bad input, halt, compile error) ends the run (the groups after it are dropped)."""
-    texts: list[bytes] = []
-    total, messages, error, halted = 0, [], None, False
-    run_errors: list[str] = []
-    last_failed = False  # in the last group (jq's exit status is the last input's)
-    for count, (end, part) in enumerate(replies, 1):
-        texts.extend(part)
-        total += end.total
-        messages += end.messages
-        if end.error and end.run_error:
-            first, failed, last_failed = end.run_error
-            run_errors += [first] * failed
-            continue
-        last_failed = False
-        if end.error or end.halted:  # a halt ends the run too
-            error, replies, spills = end.error, replies[:count], spills[:count]
-            halted = end.halted
-            break
-    run_error = None
-    if error is None and run_errors:
-        error = failures.run_error(str(libjq.failed_inputs(run_errors)), total,
-                                   len(run_errors) == 1 and last_failed).to_wire()
-        run_error = [run_errors[0], len(run_errors), last_failed]
-    shown = texts if keep is None else texts[:keep]
-    spilled = False
-    if slot is not None and total > len(shown):
-        _write_payload(slot, replies, spills)
-        spilled = True
-    return protocol.End(error=error, total=total, spilled=spilled, messages=messages,
-                        engine="parallel", halted=halted, run_error=run_error), shown
-
-
-def _write_payload(slot: payloads.PayloadRef, replies: list[Reply],
-                   spills: list[str]) -> None:
-    """Every result, in order: each group's kept texts, then what it spilled."""
-    slot.path.parent.mkdir(parents=True, exist_ok=True)
-    with open(slot.path, "wb") as out:
-        for (end, texts), spill in zip(replies, spills, strict=True):
-            if end.spilled and os.path.exists(spill):
-                with open(spill, "rb") as rest:  # the group's whole output, kept ones first
-                    shutil.copyfileobj(rest, out)
-            else:
-                out.writelines(t + b"\n" for t in texts)
