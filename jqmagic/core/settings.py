@@ -67,12 +67,14 @@ class Settings:
 
     max_results: int = 100  # what a face shows (the core gathers every result)
     max_tokens: int = 50_000
+    max_message_bytes: int = 100_000  # one agent message on the wire (about 25k tokens)
     result_bytes: int = 2 << 30  # text a complete query gathers in memory at most
     timeout: float = 30.0
     exec_timeout: float = 60.0
     doc_cache_bytes: int = field(default_factory=_default_budget)  # resident bytes of
     # parsed files kept for later queries; also the text a file may have to be read whole
     worker_memory: int = 0  # bytes the query worker may map; 0: 3/4 of physical memory
+    workers: int = 0  # query workers a process may run at once; 0: one a core, 2 to 4
     fast_path: bool = True  # answer the jq subset in-process (jqmagic.core.jqlang)
     exec_max_bytes: int = 2**30  # a command's output (and any file it writes) at most
     fetch_max_bytes: int = 10 * 1024 * 1024  # a fetched body at most

@@ -39,8 +39,12 @@ class Printer:
 
     def text(self, value: Any) -> str:
         """The text jq prints for ``value``; NotMine where it might differ."""
+        return self.data(value).decode()
+
+    def data(self, value: Any) -> bytes:
+        """:meth:`text` as UTF-8 bytes, as results leave the worker."""
         if type(value) is int and value:  # printed as written, whatever its size
-            return str(value)
+            return str(value).encode()
         data = None
         if self.option is not None:
             try:
@@ -48,18 +52,18 @@ class Printer:
             except TypeError:  # an integer past 64 bits
                 data = None
         if data is None:
-            return self._precise(value)
+            return self._precise(value).encode()
         if _FLOATISH.search(data):  # doubles: orjson's text is jq's, but for a few forms
             facts = self.literals.facts
             if "odd" in facts or "long" in facts:
-                return self._precise(value)
+                return self._precise(value).encode()
             if _may_differ(data) or ("zero" in facts and b"0.0" in data):
                 data = _TOKEN.sub(self._jq_number, data)
         if b"\x7f" in data:
             data = data.replace(b"\x7f", b"\\u007f")
         if self._may_print_negative_zero(data):
             raise NotMine("a -0 literal may be printed")
-        return data.decode()
+        return data
 
     def _may_print_negative_zero(self, data: bytes) -> bool:
         """Whether ``data`` holds a zero that may stand for a ``-0`` literal (the facts are

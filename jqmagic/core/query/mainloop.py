@@ -10,8 +10,8 @@ protocol, no copy of the input. Without the C loop (a build with no compiler),
 
 from __future__ import annotations
 
-import ctypes
 import contextlib
+import ctypes
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field

@@ -7,6 +7,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
 from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.options import Bounds
@@ -64,7 +66,16 @@ _COLOR = re.compile("\x1b\\[[0-9;]*m")
 
 
 def parse_values(texts: list[str]) -> list[Any]:
-    """The values of jq's result texts (integers stay exact; colours are not data)."""
+    """The values of jq's result texts (integers stay exact; colours are not data): read
+    in one call by orjson as one array, else (a long integer, a lone surrogate, a colour,
+    deep nesting, which orjson refuses) one by one by Python's exact parser."""
+    from jqmagic.core.query.doccache import gc_paused  # a tree holds no cycles
+
+    try:
+        with gc_paused():
+            return orjson.loads("[" + ",".join(texts) + "]") if texts else []
+    except orjson.JSONDecodeError:
+        pass
     try:
         return [json.loads(_COLOR.sub("", t) if "\x1b" in t else t) for t in texts]
     except RecursionError:

@@ -47,7 +47,7 @@ class Supervisor:
         self._lock = threading.Lock()
         self._spares: list[Supervisor] = []  # started while this one is busy (up to spares)
         self._spare_count = spares
-        self._spares_lock = threading.Lock()
+        self._freed = threading.Condition()  # a member's lock was released
 
     def _start(self) -> subprocess.Popen:
         if self._process is not None and self._confined_by != sandbox.worker_key():
@@ -89,9 +89,12 @@ class Supervisor:
         """Forget every parsed document the workers keep (no-op when none runs)."""
         for member in (self, *self._spares):
             if member._process is not None and member._process.poll() is None:
-                with member._lock:
+                member._lock.acquire()
+                try:
                     for _ in member._asked(protocol.Control("clear_cache"), 30):
                         pass
+                finally:
+                    self._release(member)
 
     def stop_all(self) -> None:
         """Kill this worker and its spares (at exit)."""
@@ -107,8 +110,11 @@ class Supervisor:
     def warm(self) -> None:
         """Start the worker now, so that its start-up overlaps the caller's own work (the
         command line reads its arguments and input meanwhile)."""
-        with self._lock:
+        self._lock.acquire()
+        try:
             self._start()
+        finally:
+            self._release(self)
 
     def request(self, request: protocol.QueryRequest,
                 timeout: float | None) -> tuple[protocol.End, list[bytes]]:
@@ -128,28 +134,34 @@ class Supervisor:
         the worker stops itself and keeps its caches) runs from the worker's ``begin`` and
         stops while it parses. Closing the iterator early stops the run (the worker keeps
         its caches when it stops in time). While this worker is busy with another thread's
-        request, a spare worker answers (one slow call never waits for another)."""
+        request, a spare worker answers (one slow call never waits for another while a
+        worker is idle or may be started; past that, the first worker to free takes it)."""
         member = self._free()
         try:
             yield from member._asked(request, timeout)
         finally:
-            member._lock.release()
+            self._release(member)
 
     def _free(self) -> Supervisor:
-        """This supervisor, or an idle spare while it is busy (its lock held on return);
-        when every one is busy, this one, once free."""
-        if self._lock.acquire(blocking=False):
-            return self
-        with self._spares_lock:
-            for spare in self._spares:
-                if spare._lock.acquire(blocking=False):
-                    return spare
-            if len(self._spares) < self._spare_count:
-                self._spares.append(Supervisor(self._given_limit))
-                self._spares[-1]._lock.acquire()
-                return self._spares[-1]
-        self._lock.acquire()
-        return self
+        """This supervisor, or an idle spare while it is busy (its lock held on return),
+        or a new spare while there may be more; when every one is busy, whichever frees
+        first."""
+        with self._freed:
+            while True:
+                for member in (self, *self._spares):
+                    if member._lock.acquire(blocking=False):
+                        return member
+                if len(self._spares) < self._spare_count:
+                    self._spares.append(Supervisor(self._given_limit))
+                    self._spares[-1]._lock.acquire()
+                    return self._spares[-1]
+                self._freed.wait()
+
+    def _release(self, member: Supervisor) -> None:
+        """Give ``member`` back, waking a caller that waits for a worker."""
+        with self._freed:
+            member._lock.release()
+            self._freed.notify()
 
     def _asked(self, request: protocol.QueryRequest | protocol.Call | protocol.Control,
                timeout: float | None) -> Iterator[protocol.Chunk | protocol.End]:
@@ -321,11 +333,17 @@ def _check_stop() -> None:
 _shared: Supervisor | None = None
 
 
+def pool_size() -> int:
+    """Workers a process runs at most: ``settings.workers``, else one a core plus one
+    (a quick call beside a slow one on each core), from 2 to 4."""
+    return settings.workers or max(2, min(4, (os.cpu_count() or 1) + 1))
+
+
 def shared_worker() -> Supervisor:
     """The process-wide worker's supervisor, created on first use."""
     global _shared
     if _shared is None:
-        _shared = Supervisor(spares=max(1, min(3, (os.cpu_count() or 2) - 1)))
+        _shared = Supervisor(spares=pool_size() - 1)
         atexit.register(_shared.stop_all)
     return _shared
 

@@ -123,3 +123,32 @@ def test_a_parse_has_a_clock_of_its_own(tmp_path, monkeypatch):
         query("length", str(path), timeout=60)
     assert info.value.code == "TIMEOUT" and "Parsing" in info.value.message
     assert query(".", value=1).values == [1]
+
+
+def test_a_queued_call_takes_whichever_worker_frees_first():
+    """Every worker busy: a call waits for the first to free, not for one named worker
+    (the first member's lock was waited on even when a spare freed at once)."""
+    pool = Supervisor(spares=1)
+    forever, short = threading.Event(), threading.Event()
+    request = QueryRequest("last(range(1e9))", SourceSpec("null", None, {}),
+                           RunSpec(null_input=True, timeout=60), keep=10,
+                           layout={"indent": 2, "compact": False, "sort_keys": False,
+                                   "tab": False})
+    slow = threading.Thread(target=_quietly, args=(pool.request, request, 60),
+                            kwargs={"stop": forever})
+    try:
+        slow.start()
+        time.sleep(1.0)  # the first worker is busy for a minute
+        brief = threading.Thread(target=_quietly, args=(pool.request, request, 60),
+                                 kwargs={"stop": short})
+        brief.start()
+        time.sleep(1.0)  # now the spare too, until `short` is set
+        threading.Timer(1.0, short.set).start()
+        started = time.monotonic()
+        end, texts = pool.request(replace(request, program="1 + 1"), timeout=30)
+        assert (end.error, texts) == (None, [b"2"])
+        assert time.monotonic() - started < 30 and slow.is_alive()  # the spare took it
+    finally:
+        forever.set()
+        slow.join()
+        pool.stop_all()

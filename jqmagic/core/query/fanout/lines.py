@@ -99,7 +99,7 @@ def _fast(request: QueryRequest, sink: Sink) -> bool:
                 results = program.run(value, env) if opt is None else \
                     [r for r in (opt(value, env),) if r is not NOTHING]
                 for result in results:
-                    sink.add(printer.text(result).encode())
+                    sink.add(printer.data(result))
             runtime.check()
             if runtime.state.floats_compared and literals.long:
                 raise NotMine("long number literals were compared")

@@ -82,7 +82,7 @@ def _pass(request: QueryRequest, shape: Plan, handle: Any, literals: Literals, s
     elements = streamread.elements(reader, shape.path, found.kind, floats=True)
     printer = Printer(literals, **request.layout)
     for value in _results(shape, each, tail, env, _beating(elements, beat)):
-        sink.add(printer.text(value).encode())
+        sink.add(printer.data(value))
     reader.settle()
     runtime.check()  # what jqlang checks at the end of every run (a ?// left early)
     if runtime.state.floats_compared and literals.long:
