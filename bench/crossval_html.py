@@ -122,7 +122,7 @@ def m_readability(html: str, base: str) -> str:
 # name -> (function, library whose version keys the cache, or None: never cached)
 METHODS = {
     "jqmagic": (m_jqmagic, None),
-    "jqmagic, boilerplate kept": (m_jqmagic_kept, None),
+    "jqmagic without boiler rules": (m_jqmagic_kept, None),
     "jqmagic + trafilatura agreement": (m_agreement, None),
     "trafilatura boundary, jqmagic markdown": (m_boundary, None),
     "trafilatura": (m_trafilatura, "trafilatura"),

@@ -1,7 +1,8 @@
 """Boilerplate inside the chosen article: related-article lists, newsletter and sign-up
-blocks, share and comment widgets, photo credits, "read more" teasers and bylines (the
-byline is the page's metadata, not its body). Judged by class/id words, by a short block's
-own words, and by the heading that announces such a section."""
+blocks, share and comment widgets, photo credits, "read more" teasers, bylines and the
+heading that repeats the page's title (the byline and the title are the page's metadata,
+not its body). Judged by class/id words, by a short block's own words, and by the heading
+that announces such a section."""
 
 from __future__ import annotations
 
@@ -16,7 +17,7 @@ _NAMES = re.compile(
     r"(?:^|[-_\s])(share|sharing|sharebar|social|newsletter|signup|sign-up|subscribe|"
     r"subscription|related|recommended|recommendations|readmore|read-more|more-stories|"
     r"outbrain|taboola|comments?|disqus|promo|credit|credits|author-bio|"
-    r"tags|tag-list|follow|paywall|donate|inline-ad|ad-slot|advert|advertisement)"
+    r"tags|tag-list|paywall|donate|inline-ad|ad-slot|advert|advertisement)"
     r"(?:[-_\s]|$)", re.I)
 # A short block that is only a label, a credit or a call to action, in its first words...
 _PHRASES = re.compile(
@@ -46,6 +47,7 @@ _META_NAMES = re.compile(r"(?:^|[-_\s])(byline|author|authors|dateline|writtenby
 _META_PROPS = {"author", "datePublished", "dateModified", "dateline"}
 _KEEP = ("pre", "code", "table", "math")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_WORDS = re.compile(r"\W+")
 _SHORT = 150
 
 
@@ -118,3 +120,23 @@ def _drop_section(heading: Any) -> int:
         sib.decompose()
         dropped += 1
     return dropped
+
+
+def drop_title_heading(article: Any, title: str) -> bool:
+    """Remove the first ``<h1>``/``<h2>`` that repeats the page's title (most of its words
+    are the title's, Readability's test); True when one went."""
+    for h in article.find_all(["h1", "h2"], limit=3):
+        if _similar(title, text_of(h)) > 0.75:
+            h.decompose()
+            return True
+    return False
+
+
+def _similar(title: str, heading: str) -> float:
+    """1 - the share of the heading's text (by words) that is not in the title."""
+    a = set(_WORDS.split(title.lower()))
+    b = [w for w in _WORDS.split(heading.lower()) if w]
+    if not a - {""} or not b:
+        return 0.0
+    extra = " ".join(w for w in b if w not in a)
+    return 1 - len(extra) / len(" ".join(b))

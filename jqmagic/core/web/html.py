@@ -13,7 +13,7 @@ from urllib.parse import urljoin
 from bs4 import BeautifulSoup, Comment, Doctype, ProcessingInstruction
 from markdownify import ATX, MarkdownConverter
 
-from jqmagic.core.web.boiler import drop_boilerplate
+from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
 from jqmagic.core.web.extract import main_content, text_of
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 
@@ -111,6 +111,7 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
         _drop_junk(soup)
         root = main_content(soup) or soup.body or soup
         drop_boilerplate(root)
+        drop_title_heading(root, title)
     _absolutize(root, base)
     return Page(title=title, markdown=render(root))
 

@@ -81,3 +81,20 @@ def test_a_japanese_story_of_short_paragraphs_is_the_content():
     out = to_markdown(html).markdown
     assert all(f"{i}ばんめ" in out for i in range(25))
     assert "partners" not in out
+
+
+def test_the_heading_that_repeats_the_title_goes_once():
+    body = (f"<article><h1>River path to be widened</h1><p>{PROSE * 3}</p>"
+            f"<h2>River path to be widened</h2><p>{PROSE * 3}</p></article>")
+    page = to_markdown(f"<html><head><title>River path to be widened | The Daily</title>"
+                       f"</head><body>{body}</body></html>")
+    assert page.title == "River path to be widened | The Daily"
+    headings = [line for line in page.markdown.splitlines() if line.startswith("#")]
+    assert headings == ["## River path to be widened"]
+
+
+def test_a_heading_unlike_the_title_stays():
+    body = f"<article><h1>Spring works</h1><p>{PROSE * 3}</p></article>"
+    out = to_markdown(f"<html><head><title>River path to be widened</title></head>"
+                      f"<body>{body}</body></html>").markdown
+    assert out.startswith("# Spring works")
