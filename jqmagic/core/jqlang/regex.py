@@ -28,14 +28,23 @@ _SAFE_ESCAPES = frozenset("ntrfv") | _CLASS_ESCAPES
 _FLAGS = frozenset("gi")  # n (no empty match) is an engine option Python lacks
 _INTERVAL = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
 _LOOKAROUNDS = frozenset({"(?=", "(?!"})
+_FOLDS_TO_ASCII = re.compile("[\u00df\u0130\u0131\u0149\u017f\u01f0\u1e96-\u1e9a\u1e9e\u212a"
+                             "\ufb00-\ufb06]")
+"""The characters whose case folding or case mapping holds an ASCII letter (sharp s, the
+Kelvin sign, long s, dotted and dotless i, the ligatures ff fi fl st...; every one below
+U+110000 in Unicode 14). Under ``i`` Oniguruma matches them to ASCII letters of a pattern
+(``ss`` matches ``ß``), Python's ASCII-only ignore-case does not; with none of them in the
+subject, an ASCII pattern matches the same text either way (other letters fold to
+non-ASCII letters, which an ASCII pattern never names)."""
 
 
 @dataclass
 class Regex:
     compiled: re.Pattern
     global_: bool
-    ascii_only: bool  # the subject must be ASCII for Python to agree
+    ascii_only: bool  # the subject must be ASCII for Python to agree (class escapes)
     anchored: bool  # ^ or $: a subject with a newline declines
+    folds: bool = False  # i: a subject with a character whose case is ASCII declines
 
     @cached_property
     def names(self) -> list[str | None]:
@@ -48,8 +57,9 @@ class Regex:
     def _check(self, subject: Any) -> None:
         if type(subject) is not str:
             raise type_error(subject, "cannot be matched, as it is not a string")
-        if self.ascii_only and not subject.isascii():
-            raise NotMine("a class escape or i on non-ASCII text")
+        if not subject.isascii() and (self.ascii_only or self.folds and
+                                      _FOLDS_TO_ASCII.search(subject)):
+            raise NotMine("a class escape on non-ASCII text, or i on a letter folding to ASCII")
         if self.anchored and "\n" in subject:
             raise NotMine("an anchor on text with a newline")
 
@@ -109,10 +119,9 @@ def _regex(pattern: str, flags: str) -> Regex:
         compiled = re.compile(text, options)
     except (re.error, OverflowError) as exc:
         raise NotMine("a pattern Python reads differently") from exc
-    ascii_only = escapes or "i" in flags
-    if ascii_only and not pattern.isascii():
+    if (escapes or "i" in flags) and not pattern.isascii():
         raise NotMine("a non-ASCII pattern with a class escape or i")
-    return Regex(compiled, "g" in flags, ascii_only, anchored)
+    return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags)
 
 
 def _translate(pattern: str) -> tuple[str, bool, bool]:

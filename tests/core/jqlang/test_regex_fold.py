@@ -1,0 +1,48 @@
+"""``i`` over non-ASCII text: the fast path's regular expressions against libjq's Oniguruma
+on subjects of letters of many scripts, among them every one whose case folds to ASCII
+(``ß`` is ``ss`` to Oniguruma, the Kelvin sign ``k``): each answer equals libjq's or the
+fast path declines, and over text without those letters it answers."""
+
+from __future__ import annotations
+
+import json
+
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from tests.core.jqlang.oracle import fast, libjq
+
+FOLDING = ("\u00df\u0130\u0131\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e"
+           "\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06")
+OTHERS = "éÉçÇΓγΣσςИиñÑøØæÆ李"
+PIECES = ["a", "s", "ss", "k", "i", "st", "ff", "[a-z]", "[^a-z]", "[sk]", ".", "S", "K", "I",
+          "^", "$", "x"]
+patterns = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(["", "*", "+", "?"]))
+                    .map("".join), min_size=1, max_size=4).map("".join)
+subjects = st.text(alphabet="askistfxSKI " + FOLDING + OTHERS, max_size=8)
+CALLS = ['test($re; "i")', '[match($re; "gi") | [.offset, .length, .string]]',
+         'sub($re; "<\\(.)>"; "gi")', '[scan($re; "i")]']
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pattern=patterns, subject=subjects, call=st.sampled_from(CALLS))
+def test_ignore_case_over_non_ascii_text_equals_libjq_or_declines(pattern, subject, call):
+    args = {"re": pattern}
+    got = fast(call, json.dumps(subject), args, compact=True)
+    event("declined" if got is None else "answered")
+    if got is not None:
+        assert got.text == libjq(call, json.dumps(subject), args, compact=True).text
+
+
+def test_text_of_other_scripts_is_answered_under_i():
+    for subject in ["Γιώργος", "ИВАН", "chloé", "zoë42", "李雷"]:
+        text = json.dumps(subject)
+        for call in CALLS:
+            got = fast(call, text, {"re": "^[a-z]*o"}, compact=True)
+            assert got is not None, (call, subject)
+            assert got.text == libjq(call, text, {"re": "^[a-z]*o"}, compact=True).text
+
+
+def test_letters_folding_to_ascii_are_declined_under_i():
+    for letter in FOLDING:
+        assert fast('test("s|k|i|f|t|n|j|h|w|y|a"; "i")', json.dumps(letter)) is None, letter
