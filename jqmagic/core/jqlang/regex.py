@@ -25,7 +25,7 @@ BUILTINS = Table()
 
 _CLASS_ESCAPES = frozenset("dDwWsSbB")
 _SAFE_ESCAPES = frozenset("ntrfv") | _CLASS_ESCAPES
-_FLAGS = frozenset("gi")  # n (no empty match) is an engine option Python lacks
+_FLAGS = frozenset("gix")  # n (no empty match) is an engine option Python lacks
 _INTERVAL = re.compile(r"\{[0-9]+(?:,[0-9]*)?\}")
 _LOOKAROUNDS = frozenset({"(?=", "(?!"})
 _FOLDS_TO_ASCII = re.compile("[\u00df\u0130\u0131\u0149\u017f\u01f0\u1e96-\u1e9a\u1e9e\u212a"
@@ -111,6 +111,8 @@ def _may_run_away(pattern: str) -> bool:
 
 @lru_cache(maxsize=128)
 def _regex(pattern: str, flags: str) -> Regex:
+    if "x" in flags:
+        pattern = _unextended(pattern)
     if _may_run_away(pattern):
         raise NotMine("a repeated group that may backtrack without end")
     text, escapes, anchored = _translate(pattern)
@@ -122,6 +124,41 @@ def _regex(pattern: str, flags: str) -> Regex:
     if (escapes or "i" in flags) and not pattern.isascii():
         raise NotMine("a non-ASCII pattern with a class escape or i")
     return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags)
+
+
+_SPACE = " \t\n\r\v\f"
+
+
+def _unextended(pattern: str) -> str:
+    """``pattern`` under x (Oniguruma's extended form) without its white space and ``#``
+    comments, which x drops outside classes; NotMine where the place of one changes the
+    meaning: after ``(``, ``(?``, a quantifier (``a* ?`` is not ``a*?``) or inside braces."""
+    out, i, in_class, in_brace = [], 0, False, False
+    while i < len(pattern):
+        c = pattern[i]
+        if c == "\\":
+            out.append(pattern[i:i + 2])
+            i += 2
+            continue
+        if in_class:
+            in_class = c != "]"
+        elif c == "[":
+            start = i + 1 + pattern.startswith("^", i + 1)
+            start += pattern.startswith("]", start)
+            out.append(pattern[i:start])
+            i, in_class = start, True
+            continue
+        elif c in _SPACE or c == "#":
+            if in_brace or (out and out[-1][-1:] in "(?*+{}"):
+                raise NotMine("x white space where it changes a group or a quantifier")
+            i = pattern.find("\n", i) if c == "#" else i + 1
+            i = len(pattern) if i < 0 else i
+            continue
+        else:
+            in_brace = c == "{" or in_brace and c != "}"
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def _translate(pattern: str) -> tuple[str, bool, bool]:

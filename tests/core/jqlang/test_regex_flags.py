@@ -1,7 +1,7 @@
-"""``i`` over non-ASCII text: the fast path's regular expressions against libjq's Oniguruma
-on subjects of letters of many scripts, among them every one whose case folds to ASCII
-(``ß`` is ``ss`` to Oniguruma, the Kelvin sign ``k``): each answer equals libjq's or the
-fast path declines, and over text without those letters it answers."""
+"""Two regex flags against libjq's Oniguruma: ``i`` over non-ASCII text (letters of many
+scripts, among them every one whose case folds to ASCII: ``ß`` is ``ss`` to Oniguruma, the
+Kelvin sign ``k``) and ``x`` (white space and ``#`` comments in the pattern, in every
+place): each answer equals libjq's or the fast path declines, and the usual ones answer."""
 
 from __future__ import annotations
 
@@ -46,3 +46,28 @@ def test_text_of_other_scripts_is_answered_under_i():
 def test_letters_folding_to_ascii_are_declined_under_i():
     for letter in FOLDING:
         assert fast('test("s|k|i|f|t|n|j|h|w|y|a"; "i")', json.dumps(letter)) is None, letter
+
+
+X_PIECES = ["a", "b", " ", "  ", "#c\n", "\\ ", "[ a]", "[^ ]", "(?:", "(", ")", "*", "+",
+            "?", "{2}", "{1, 2}", "|", "\\#", "\n", "\t"]
+x_patterns = st.lists(st.sampled_from(X_PIECES), min_size=1, max_size=6).map("".join)
+x_subjects = st.text(alphabet="ab #\n{},12", max_size=8)
+
+
+@settings(max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pattern=x_patterns, subject=x_subjects, flag=st.sampled_from(["x", "gx", "ix"]),
+       call=st.sampled_from(['test($re; $f)', '[match($re; $f) | [.offset, .length]]',
+                             'sub($re; "<\\(.)>"; $f)']))
+def test_extended_patterns_equal_libjq_or_decline(pattern, subject, flag, call):
+    args = {"re": pattern, "f": flag}
+    got = fast(call, json.dumps(subject), args, compact=True)
+    event("declined" if got is None else "answered")
+    if got is not None:
+        assert got.text == libjq(call, json.dumps(subject), args, compact=True).text
+
+
+def test_an_extended_pattern_with_comments_is_answered():
+    program = 'test("^ fix | typo  # either word\n"; "x")'
+    for subject in ['"fix it"', '"a typo"', '"no"']:
+        got = fast(program, subject)
+        assert got is not None and got.text == libjq(program, subject).text
