@@ -32,13 +32,18 @@ def runs_here(args: argparse.Namespace, source: dict[str, Any], bounded: bool) -
     """Whether this command line is one jq itself would run, so libjq runs it here."""
     from jqmagic.core.query import mainloop
 
-    if bounded or not mainloop.available() or sandbox.enabled():
+    if bounded or not mainloop.available() or sandbox.enabled() or not _binary_streams():
         return False
     if any(getattr(args, name, None) not in (None, False) for name in _JQMAGIC_ONLY):
         return False
     if set(source) - {"file"}:
         return False
     return _plain_files(args.files)
+
+
+def _binary_streams() -> bool:
+    """Whether the standard streams take bytes (a caller's StringIO does not)."""
+    return all(hasattr(stream, "buffer") for stream in (sys.stdin, sys.stdout, sys.stderr))
 
 
 def _plain_files(names: list[str]) -> bool:

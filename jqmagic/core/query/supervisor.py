@@ -26,7 +26,7 @@ from typing import Any
 
 from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.query import progress, protocol
+from jqmagic.core.query import forkworker, progress, protocol
 from jqmagic.core.settings import default_worker_memory, settings
 from jqmagic.core.words import term
 
@@ -68,6 +68,9 @@ class Supervisor:
         environ = sandbox.worker_environment(os.environ) if self._confined_by else os.environ
         env = dict(environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit), TMPDIR=self._tmpdir,
                    JQMAGIC_WORKER_PARENT=str(os.getpid()))
+        if forkworker.can_fork():  # a command line: a fork, not a second interpreter
+            self._process = forkworker.ForkedWorker(env, self._stderr)
+            return self._process
         self._process = confine.popen(
             [sys.executable, "-m", "jqmagic.core.query.worker"],
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self._stderr,
