@@ -25,7 +25,7 @@ def misses(path: Path) -> list[str]:
     except SyntaxError as exc:
         return [f"{path}:{exc.lineno}: does not compile: {exc.msg}"]
     modules: dict[str, str] = {}  # a name bound by an import -> the stdlib module it is
-    found = []
+    found: set[tuple[int, str]] = set()
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):
             for alias in node.names:
@@ -36,15 +36,15 @@ def misses(path: Path) -> list[str]:
             for alias in node.names:
                 target = f"{node.module}.{alias.name}"
                 if alias.name != "*" and _resolve(target) is _MISSING:
-                    found.append(f"{path}:{node.lineno}: no {target}")
+                    found.add((node.lineno, target))
     for node in ast.walk(tree):
         dotted = _dotted(node)
         if dotted and dotted.split(".")[0] in modules:
             head, _, rest = dotted.partition(".")
             target = f"{modules[head]}.{rest}"
             if _resolve(target) is _MISSING:
-                found.append(f"{path}:{node.lineno}: no {target}")
-    return sorted(set(found), key=lambda line: int(line.split(":")[1]))
+                found.add((node.lineno, target))
+    return [f"{path}:{line}: no {target}" for line, target in sorted(found)]
 
 
 _MISSING = object()
