@@ -270,10 +270,13 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
     """The files that can be read; each missing or unreadable one (a folder) is reported
     in jqmagic's words (code, jq's sentence, the core's hint) and, as in jq, the others
     are still read. A sandbox's refusal stops the run."""
-    from jqmagic.core.sources.files import resolve_files
-
     kept, missing = [], False
     for name in files:
+        if _plainly_readable(name):
+            kept.append(name)
+            continue
+        from jqmagic.core.sources.files import resolve_files
+
         try:
             if name != "-" and not glob.has_magic(name):
                 resolve_files(name)
@@ -287,6 +290,15 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
             continue
         kept.append(name)
     return kept, missing
+
+
+def _plainly_readable(name: str) -> bool:
+    """A file the user may read, named as it is (no ~, no glob, no sandbox to ask):
+    nothing to resolve."""
+    from jqmagic.core import sandbox
+
+    return not sandbox.enabled() and not name.startswith("~") and \
+        not glob.has_magic(name) and os.path.isfile(name) and os.access(name, os.R_OK)
 
 
 def _stdin_among(files: list[str], program: str) -> tuple[list[str], str]:

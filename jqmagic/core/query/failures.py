@@ -7,10 +7,13 @@ import functools
 import json
 import os
 import re
+from typing import TYPE_CHECKING
 
-from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError, caret_excerpt
 from jqmagic.core.words import cut, term
+
+if TYPE_CHECKING:
+    from jqmagic.core import sources
 
 PRECISE_ERROR_BYTES = 64 * 1024 * 1024
 MESSAGE_CHARS = 2_000  # a jq error message shown at most (error("x" * 1e7) stays bounded)
@@ -111,6 +114,8 @@ def halt_error(exit_code: int, message: str | None) -> JqMagicError | None:
 
 def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
     """INVALID_JSON / FILE_ERROR for an input libjq could not read, at the exact place."""
+    from jqmagic.core import sources  # rare: not on every command line's start-up
+
     where = re.search(r"\(at (?P<file>.*):\d+\)$", error)
     path = where["file"] if where else (prepared.files[0] if prepared.files else "<input>")
     if path == "<stdin>" and prepared.stdin:  # read as jq reads stdin: the text's file
@@ -137,6 +142,8 @@ def _python_parse_error(path: str, label: str, fmt: str) -> JqMagicError | None:
     """Python's parser points at the exact character; ask it when the file is not huge."""
     if os.path.getsize(path) > PRECISE_ERROR_BYTES:
         return None
+    from jqmagic.core import sources
+
     try:
         sources.parse_json(sources.read_text(path, confined=False), label, fmt)
     except JqMagicError as exc:

@@ -19,7 +19,6 @@ from typing import BinaryIO
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import failures, libjq
-from jqmagic.core.sources.prepare import Prepared
 
 try:
     from jqmagic.core.query import _jqmain
@@ -209,6 +208,8 @@ def _halted(program: libjq.Program, err: BinaryIO) -> int:
 
 def _parse_error(message: bytes, program: libjq.Program, files: list[str]) -> JqMagicError:
     """An input that does not parse, at its place (the file's line under a caret)."""
+    from jqmagic.core.sources.prepare import Prepared
+
     where = libjq._message(libjq._lib.jq_util_input_get_position(program.state))  # noqa: SLF001
     text = f"{message.decode('utf-8', 'replace')} (at {where})"
     return failures.input_error(text, Prepared(files=[f for f in files if f != "-"]))

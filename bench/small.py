@@ -1,0 +1,266 @@
+"""Many small things, in one run: a call's start-up, an agent tool call, lines on stdin,
+many results, the Python API's values, a notebook's `-o`, and 20 concurrent MCP calls
+beside a slow one. Each command-line row runs jq 1.8.2, jaq (when installed), jqmagic
+from a plain `pip install .` (the PyPI binding's libjq, built without optimisation) and
+jqmagic with `make libjq` (the same libjq at -O2): the median wall seconds of N runs, the
+ratio to jq 1.8.2 and peak RSS (GNU time).
+
+    .venv/bin/python bench/small.py [--runs N] [--quick]   -> bench/RESULTS-small.md
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+PY = Path(sys.executable)
+ORACLE = PY.parent / "jq-1.8.2"
+JAQ = shutil.which("jaq", path=str(PY.parent)) or shutil.which("jaq")
+PLAIN = ROOT / "build" / "bench-plain"  # a venv with `pip install .`, no make libjq
+DATA = HERE / "data" / "small"
+TIME = "/usr/bin/time"
+
+
+def plain_venv() -> Path:
+    """The plain install's `jqmagic` (made once: a venv and a non-editable install)."""
+    jqmagic = PLAIN / "bin" / "jqmagic"
+    stamp = PLAIN / ".installed"
+    if not stamp.exists():
+        subprocess.run([sys.executable, "-m", "venv", str(PLAIN)], check=True)
+        pip = [str(PLAIN / "bin" / "python"), "-m", "pip", "install", "-q"]
+        subprocess.run([*pip, "--upgrade", "pip"], check=True)
+        subprocess.run([*pip, str(ROOT)], check=True)
+        stamp.touch()
+    return jqmagic
+
+
+def make_data(quick: bool) -> dict[str, Path]:
+    """Deterministic inputs: JSON Lines of 100k and 1M short lines, a 10 MB and a 100 MB
+    array of records."""
+    DATA.mkdir(parents=True, exist_ok=True)
+    scale = 10 if quick else 1
+    files = {}
+    for lines in (100_000, 1_000_000):
+        path = files[f"lines{lines}"] = DATA / f"a{lines // scale}.jsonl"
+        if not path.exists():
+            path.write_text('{"a":1}\n' * (lines // scale))
+    for megabytes in (10, 100):
+        path = files[f"array{megabytes}"] = DATA / f"array{megabytes // scale}.json"
+        if not path.exists():
+            _records(path, megabytes * 1024 * 1024 // scale)
+    return files
+
+
+def _records(path: Path, size: int) -> None:
+    with path.open("w") as out:
+        out.write("[")
+        i, written = 0, 1
+        while written < size:
+            text = json.dumps({"id": i, "name": f"user{i}", "tags": ["a", "b", "c"][: i % 4],
+                               "score": round((i * 7919 % 10007) / 100.0, 2),
+                               "active": i % 3 == 0, "nested": {"x": i, "y": "z" * (i % 20)}})
+            out.write(("," if i else "") + text)
+            written += len(text) + 1
+            i += 1
+        out.write("]")
+
+
+def timed(argv: list[str], stdin: Path | None = None) -> tuple[float, float]:
+    """Wall seconds and peak RSS (MB) of one run, its output thrown away."""
+    started = time.perf_counter()
+    with open(stdin or os.devnull, "rb") as source:
+        done = subprocess.run([TIME, "-f", "%M", *argv], stdin=source,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - started
+    if done.returncode != 0:
+        raise RuntimeError(f"{argv}: {done.stderr.decode()[-500:]}")
+    return wall, int(done.stderr.split()[-1]) / 1024
+
+
+def row(what: str, tools: dict[str, list[str] | None], runs: int, stdin: Path | None = None,
+        best: bool = False) -> dict:
+    cells = {}
+    for name, argv in tools.items():
+        if argv is None:
+            cells[name] = None
+            continue
+        try:
+            measured = [timed(argv, stdin) for _ in range(runs)]
+        except RuntimeError:
+            if name.startswith("jqmagic"):
+                raise
+            cells[name] = None  # a peer without the flag (jaq has no --stream)
+            continue
+        pick = min if best else statistics.median
+        cells[name] = (pick(m[0] for m in measured), max(m[1] for m in measured))
+    return {"what": what, "cells": cells}
+
+
+def command_rows(files: dict[str, Path], plain: Path, runs: int) -> list[dict]:
+    optimised = PY.parent / "jqmagic"
+
+    def tools(*args: str) -> dict[str, list[str] | None]:
+        return {"jq 1.8.2": [str(ORACLE), *args], "jaq": [JAQ, *args] if JAQ else None,
+                "jqmagic plain": [str(plain), "query", *args],
+                "jqmagic make libjq": [str(optimised), "query", *args]}
+
+    request = json.dumps({"query": ".a", "input": '{"a": 1}'})
+    tool_file = DATA / "tool-request.json"
+    tool_file.write_text(request)
+    one = DATA / "one.json"
+    one.write_text("1\n")
+    return [
+        row("start-up: echo 1 | X . (best)", tools("."), max(runs, 10), one, best=True),
+        row("agent call: jqmagic tool jq (best)",
+            {"jq 1.8.2": None, "jaq": None,
+             "jqmagic plain": [str(plain), "tool", "jq"],
+             "jqmagic make libjq": [str(optimised), "tool", "jq"]},
+            max(runs, 10), tool_file, best=True),
+        row("stdin: 100k lines | X -c .a", tools("-c", ".a"), runs, files["lines100000"]),
+        row("stdin: 1M lines | X -c .a", tools("-c", ".a"), runs, files["lines1000000"]),
+        row("X -n 'range(1e6)'", tools("-n", "range(1000000)"), runs),
+        row("X -c --stream . (10 MB)", tools("-c", "--stream", ".", str(files["array10"])),
+            runs),
+        row("X -c '.[]' (100 MB array)", tools("-c", ".[]", str(files["array100"])), runs),
+        row("X -c . (1M JSON Lines, a file)", tools("-c", ".", str(files["lines1000000"])),
+            runs),
+    ]
+
+
+_API = """
+import json, sys, time
+import jqmagic
+lines = open(sys.argv[1]).read()
+recs = [{"id": i, "name": f"n{i}", "tags": ["a", "b"], "score": i / 7} for i in range(300_000)]
+out = {}
+t = time.perf_counter(); n = len(jqmagic.query(".a", text=lines).values)
+out["query('.a', text=1M lines).values"] = time.perf_counter() - t
+t = time.perf_counter(); n = len(jqmagic.query(".[]", value=recs).values)
+out["query('.[]', value=300k dicts).values"] = time.perf_counter() - t
+from IPython.core.interactiveshell import InteractiveShell
+ip = InteractiveShell.instance(); ip.run_line_magic("load_ext", "jqmagic")
+ip.user_ns["recs"] = recs
+ip.run_line_magic("jq", "-o ids '.[].id' recs")
+t = time.perf_counter(); ip.run_line_magic("jq", "-o ids '.[].id' recs")
+out["%jq -o ids '.[].id' recs (after the first)"] = time.perf_counter() - t
+assert len(ip.user_ns["ids"]) == 300_000
+print(json.dumps(out))
+"""
+
+
+def api_rows(files: dict[str, Path], plain: Path) -> list[tuple[str, float, float]]:
+    """(what, plain seconds, make libjq seconds) of the Python API and a notebook's -o."""
+    found = {}
+    for name, python in (("plain", plain.parent / "python"), ("libjq", PY)):
+        done = subprocess.run([str(python), "-c", _API, str(files["lines1000000"])],
+                              capture_output=True, text=True, check=True)
+        found[name] = json.loads(done.stdout.strip().splitlines()[-1])
+    return [(what, found["plain"][what], found["libjq"][what]) for what in found["libjq"]]
+
+
+_MCP = """
+import json, sys, time, anyio
+from mcp import Client
+from mcp.client.stdio import StdioServerParameters
+SLOW = "reduce range(3e9) as $x (0; . + $x)"
+
+async def main():
+    server = StdioServerParameters(command=sys.argv[1], args=["mcp"])
+    async with Client(server, read_timeout_seconds=300) as client:
+        await client.call_tool("jq", {"query": "1", "input": "null"})  # started
+        took = []
+        async def quick(i):
+            started = time.monotonic()
+            answer = await client.call_tool("jq", {"query": f"{i} + 1", "input": "null"})
+            assert answer.structured_content["output"] == str(i + 1)
+            took.append(time.monotonic() - started)
+        async with anyio.create_task_group() as group:
+            slow_scope = anyio.CancelScope()
+            async def slow():
+                with slow_scope:
+                    await client.call_tool("jq", {"query": SLOW, "input": "null",
+                                                  "timeout": 600})
+            group.start_soon(slow)
+            await anyio.sleep(0.5)
+            async with anyio.create_task_group() as quick_ones:
+                for i in range(19):
+                    quick_ones.start_soon(quick, i)
+            slow_scope.cancel()
+        started = time.monotonic()
+        await client.call_tool("jq", {"query": "2", "input": "null"})
+        print(json.dumps({"slowest quick call": max(took), "median quick call":
+                          sorted(took)[len(took) // 2], "a call after the cancel":
+                          time.monotonic() - started}))
+
+anyio.run(main)
+"""
+
+
+def mcp_row(command: Path) -> dict[str, float]:
+    done = subprocess.run([sys.executable, "-c", _MCP, str(command)], capture_output=True,
+                          text=True, timeout=600)
+    if done.returncode != 0:
+        return {"error": done.stderr[-300:]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def table(rows: list[dict]) -> str:
+    names = list(rows[0]["cells"])
+    lines = ["| question | " + " | ".join(names) + " |",
+             "|---|" + "---:|" * len(names)]
+    for r in rows:
+        base = r["cells"].get("jq 1.8.2")
+        cells = []
+        for name in names:
+            cell = r["cells"][name]
+            if cell is None:
+                cells.append("-")
+                continue
+            ratio = f" ({cell[0] / base[0]:.2f}x)" if base and name != "jq 1.8.2" else ""
+            cells.append(f"{cell[0]:.3f} s{ratio}, {cell[1]:.0f} MB")
+        lines.append(f"| {r['what']} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--quick", action="store_true", help="a tenth of the data, one run")
+    options = parser.parse_args()
+    runs = 1 if options.quick else options.runs
+    plain = plain_venv()
+    files = make_data(options.quick)
+    load = os.getloadavg()[0]
+    rows = command_rows(files, plain, runs)
+    api = api_rows(files, plain)
+    mcp = mcp_row(PY.parent / "jqmagic")
+    report = [
+        "# Many small things (bench/small.py)", "",
+        f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
+        f"load {load:.1f} at the start; median of {runs} run(s) (start-up and the tool "
+        "call: best of 10). Ratios to jq 1.8.2 in the same run.", "",
+        table(rows), "",
+        "| Python API / notebook | plain install | make libjq |", "|---|---:|---:|",
+        *[f"| {what} | {p:.2f} s | {o:.2f} s |" for what, p, o in api], "",
+        "MCP (jqmagic mcp, the official client): 19 quick `jq` calls sent at once beside "
+        "a slow one (`reduce range(3e9) ...`), then the slow one cancelled:", "",
+        *[f"- {k}: {v:.2f} s" if isinstance(v, float) else f"- {k}: {v}"
+          for k, v in mcp.items()],
+    ]
+    text = "\n".join(report) + "\n"
+    print(text)
+    if not options.quick:
+        (HERE / "RESULTS-small.md").write_text(text)
+
+
+if __name__ == "__main__":
+    main()
