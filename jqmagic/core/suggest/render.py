@@ -32,22 +32,30 @@ class Suggestions:
         if not self.programs:
             return (f"Nothing found within {self.data['timeout']} s: {searched}. Give "
                     "another example, or smaller ones, or a longer timeout.")
-        constant = "" if self.programs[0]["reads_input"] else \
+        first = self.programs[0]
+        constant = "" if first["reads_input"] else \
             " Only constants fit: the output may not come from the input."
+        if first["reads_input"] and first.get("embeds_output"):
+            constant = (" Each program found writes part of the answer as a constant: "
+                        "give another example so the answer must come from the input.")
         return f"{len(self.programs)} program(s) verified in libjq; {searched}.{constant}"
+
+    @staticmethod
+    def _mark(program: dict) -> str:
+        return "   (writes the answer as a constant)" if program.get("embeds_output") else ""
 
     @property
     def text(self) -> str:
         lines = [self.message]
-        lines += [f"  {p['program']}" for p in self.programs]
+        lines += [f"  {p['program']}{self._mark(p)}" for p in self.programs]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
         return self.text
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
-        items = "".join(f"<li><code>{html.escape(p['program'])}</code></li>"
-                        for p in self.programs)
+        items = "".join(f"<li><code>{html.escape(p['program'])}</code>"
+                        f"{html.escape(self._mark(p))}</li>" for p in self.programs)
         bundle = {"text/plain": self.text,
                   "text/html": f"<div>{html.escape(self.message)}<ol>{items}</ol></div>"}
         return {k: v for k, v in bundle.items()

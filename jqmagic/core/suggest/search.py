@@ -111,6 +111,7 @@ class Search:
         self.deadline = deadline
         self.nested = nested
         self.pool = constants(examples)
+        self.answers = answer_literals(examples)
         self.targets = tuple(tuple(outs) for _, outs in examples)
         self.goal = signature(self.targets)
         self.bank: dict[str, Entry] = {}
@@ -128,7 +129,10 @@ class Search:
         if sig is not None and sig == self.goal:
             self.found.setdefault(entry.text, entry)
         known = self.bank.get(sig) if sig is not None else None
-        if sig is None or known is not None and not (known.const and not entry.const):
+        # a behaviour is kept once, by its cheapest program (steps come in no cost order:
+        # .[:-1] may come before map(select(.active)) that does the same on the examples)
+        if sig is None or known is not None and not (known.const and not entry.const) and \
+                not (entry.cost < known.cost and entry.const == known.const):
             return False
         self.bank[sig] = entry
         self.tried["kept"] += 1
@@ -163,11 +167,11 @@ class Search:
             self.enumerate(until)
             if time.monotonic() < self.deadline:
                 self.deduce()
-            if i == 0 and self.nested and not self._found_reading():
+            if i == 0 and self.nested and not self._settled():
                 self.nest(start + (self.deadline - start) * 0.8)
-            if self._found_reading():
+            if self._settled():
                 break
-        return ranked(self.found.values())
+        return ranked(self.found.values(), self.answers, self.pool["keys"])
 
     def enumerate(self, until: float) -> None:
         """Grow programs cheapest first until ``until``, a little past the first found."""
@@ -186,6 +190,13 @@ class Search:
 
     def _found_reading(self) -> bool:
         return any(not e.const for e in self.found.values())
+
+    def _settled(self) -> bool:
+        """Whether a program reading the input was found and no cheaper one can come: every
+        cost level below it was grown (one found early through a costly step, such as
+        map(.name) | .[:-1], does not stop the search for cheaper ones)."""
+        cheapest = min((e.cost for e in self.found.values() if not e.const), default=None)
+        return cheapest is not None and (cheapest <= self._cost or not self._queue)
 
     def expand(self, entry: Entry) -> None:
         values = [v for stream in entry.streams for v in stream][:64]
@@ -207,7 +218,7 @@ class Search:
         targets = self.targets
         for entry in filter(None, (self._object(targets), self._array(targets),
                                    self._comma(targets), self._interpolation(targets),
-                                   *self._arithmetic(targets))):
+                                   self._tally(targets), *self._arithmetic(targets))):
             self.tried["deductions"] += 1
             self.found.setdefault(entry.text, entry)
 
@@ -246,6 +257,31 @@ class Search:
             return None
         return Entry(1 + sum(p.cost for p in parts), f"[{', '.join(p.text for p in parts)}]",
                      targets, all(p.const for p in parts))
+
+    def _tally(self, targets) -> Entry | None:
+        """Counts or totals per key (``{"A": 2, "B": 1}`` from records): a reduce adding
+        1, or a numeric field, at the key a string field names."""
+        singles = self._singles(targets)
+        if not singles or not all(isinstance(t, dict) and t and all(
+                isinstance(v, (int, float)) and not isinstance(v, bool) for v in t.values())
+                for t in singles):
+            return None
+        records = [given for given, _ in self.examples]
+        if not all(isinstance(r, list) and r and all(isinstance(e, dict) for e in r)
+                   for r in records):
+            return None
+        keys = _keys(records)
+        for key in keys:
+            if not all(isinstance(e.get(key), str) for r in records for e in r):
+                continue
+            for amount in (None, *keys):
+                totals = [_totals(r, key, amount) for r in records]
+                if all(t is not None and canon(t) == canon(w)
+                       for t, w in zip(totals, singles, strict=True)):
+                    added = "1" if amount is None else f"$x{_step(amount)}"
+                    return Entry(4, f"reduce .[] as $x ({{}}; .[$x{_step(key)}] += "
+                                    f"{added})", targets, False)
+        return None
 
     def _comma(self, targets, depth: int = 0) -> Entry | None:
         """``a, b`` (and ``a, b, c``...): each part of the stream looked up in the bank."""
@@ -318,7 +354,10 @@ class Search:
                 right = self.lookup(tuple((x,) for x in need), allow_const=False)
                 if right is not None and right.text != entry.text:
                     text = f"{_operand(entry.text)} {op} {_operand(right.text)}"
-                    found.append(Entry(entry.cost + right.cost + 1, text, targets,
+                    # a constant that happens to close the gap (length - 1) needs more
+                    # than two examples to be believed: it costs more than a filter
+                    extra = 2 if right.const else 0
+                    found.append(Entry(entry.cost + right.cost + 1 + extra, text, targets,
                                        entry.const and right.const))
                     if len(found) > 3:
                         return found
@@ -374,6 +413,50 @@ class Search:
                 return
 
 
+def _step(key: str) -> str:
+    """``$x`` followed by this step reads ``key``: ``.k``, or ``["a b"]``."""
+    step = catalog.field(key)
+    return step if not step.startswith(".[") else step[1:]
+
+
+def _totals(records: list[dict], key: str, amount: str | None) -> dict | None:
+    """How many records have each value of ``key``, or their ``amount`` added up."""
+    out: dict[str, Any] = {}
+    for record in records:
+        value = 1 if amount is None else record.get(amount)
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            return None
+        out[record[key]] = out.get(record[key], 0) + value
+    return out
+
+
+def answer_literals(examples: list[tuple[Any, list[Any]]]) -> list[re.Pattern]:
+    """Patterns of the wanted outputs' scalars that no input holds (27.75, "zzz"): a
+    program writing one of them carries the answer rather than finding it."""
+    def scalars(value: Any):
+        if isinstance(value, dict):
+            for v in value.values():
+                yield from scalars(v)
+        elif isinstance(value, list):
+            for v in value:
+                yield from scalars(v)
+        elif isinstance(value, str) and len(value) > 1 or \
+                isinstance(value, (int, float)) and not isinstance(value, bool) and \
+                value not in (0, 1, 2, -1):
+            yield value
+
+    given = {json.dumps(canon(v)) for g, _ in examples for v in scalars(g)}
+    wanted = {json.dumps(canon(v)) for _, outs in examples for o in outs for v in scalars(o)}
+    return [re.compile(r"(?<![\w.\"])" + re.escape(text) + r"(?![\w.\"])"
+                       if not text.startswith('"') else re.escape(text))
+            for text in sorted(wanted - given)]
+
+
+def embeds(text: str, answers: list[re.Pattern]) -> bool:
+    """Whether program ``text`` writes one of the ``answers`` as a constant."""
+    return any(pattern.search(text) for pattern in answers)
+
+
 def _bounded(text: str, at: int, piece: str) -> bool:
     """Whether a number's text stands alone at ``at`` (not the 2 of "42" or "x2")."""
     if not piece[:1].isdigit() and not piece.startswith("-"):
@@ -421,12 +504,21 @@ def _subsequence(values: list, wanted: list) -> list[bool] | None:
     return keep if i == len(wanted) else None
 
 
-def ranked(found) -> list[Entry]:
-    """Programs reading the input first, cheapest first; ``P | step`` dropped when ``P``
-    itself answers (the step changed nothing the examples show)."""
+def ranked(found, answers: list[re.Pattern] = (), keys: list[str] = ()) -> list[Entry]:
+    """Programs reading the input first, then the constants, then programs writing a
+    wanted value as a constant (see :func:`answer_literals`); cheapest first, and among
+    equals the one naming more of the data's fields (``map(select(.done)) | length``
+    before ``map(not) | indices(false) | .[-1]``); ``P | step`` dropped when ``P`` itself
+    answers (the step changed nothing the examples show)."""
     texts = {e.text for e in found}
     kept = [e for e in found if not any(e.text.startswith(t + " | ") for t in texts)]
-    return sorted(kept, key=lambda e: (e.const, e.cost, _generic(e.text), len(e.text)))
+    fields = [catalog.field(k) for k in keys]
+    def key(e: Entry):
+        carried = e.const or embeds(e.text, answers)  # the answer written, not found
+        return (carried, not e.const, e.cost, -sum(f in e.text for f in fields),
+                _generic(e.text), len(e.text))
+
+    return sorted(kept, key=key)
 
 
 def _inverses(left: list, want: list, numbers: bool):

@@ -15,6 +15,16 @@ MAX_KEYS = 16
 ANY = ["length", "type", "tostring", "tojson", "not", "keys", "to_entries", "..", "paths",
        "[paths]", "tostream", "[..]", "[.]", "values", "numbers", "strings", "arrays",
        "objects", "booleans", "nulls", "scalars", "iterables", "toboolean"]
+# steps whose answer on an array depends on positions, or on the order of an object's
+# keys, rather than on what the data says: a teacher reaches for them last, so they cost
+# more and a fit by coincidence (two examples whose wanted items come first) loses to the
+# program that names a field
+BY_POSITION = {"keys", "to_entries", "paths", "[paths]", "tostream", "combinations",
+               "[combinations]", "transpose"}
+RECURSIVE = {"..", "[..]", "[paths]", "paths", "tostream"}  # every level at once
+# on records, steps that read every field at once (compared or added key by key)
+WHOLE_OBJECTS = {"sort", "unique", "min", "max", "add", "map(add)", "map(values)",
+                 "map(keys)", "[.[] | .. ]", "flatten", "flatten(1)"}
 ARRAY = [".[]", "sort", "reverse", "unique", "add", "min", "max", "first", "last", "flatten",
          "transpose", "from_entries", "any", "all", "flatten(1)",
          "[.[] | tostring]", "[.[] | tojson]", "implode", "@csv", "@tsv", "@sh", "to_entries",
@@ -77,20 +87,25 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
     for key in p["keys"]:
         yield field(key), 1
     if kinds <= {"array", "null"} and "array" in kinds:
-        yield from ((s, 1) for s in ARRAY)
+        records = bool(p["elements"]) and all(isinstance(e, dict) for e in p["elements"])
+        for step in ARRAY:
+            yield step, 4 if step in BY_POSITION else 3 if records and step in WHOLE_OBJECTS \
+                else 1
         shortest = min(p["lengths"] or [0])
         if max(p["lengths"] or [0]) <= 6:  # combinations stay small
-            yield from (("combinations", 1), ("[combinations]", 1))
+            yield from (("combinations", 3), ("[combinations]", 3))
         for i in [*range(min(shortest, 4)), -1]:
             yield f".[{i}]", 1
         for a, b in [(1, None), (None, -1), (None, 1), (None, 2), (None, 3), (-2, None),
                      (-1, None), (1, -1), (2, 4), (1, 3), (2, None)]:
-            yield f".[{'' if a is None else a}:{'' if b is None else b}]", 2
+            yield f".[{'' if a is None else a}:{'' if b is None else b}]", 4
         yield from _element_steps(p["elements"], pool)
         for sep in pool["separators"]:
             yield f"join({literal(sep)})", 2
     if "object" in kinds:
-        yield from ((s, 1) for s in OBJECT)
+        # the values in the keys' order, or each plus a constant the data may not hold
+        costs = {".[]": 2, "[.[]]": 2, "map(.)": 2, "map_values(. + 1)": 3}
+        yield from ((s, costs.get(s, 1)) for s in OBJECT)
         for key in p["keys"]:
             yield f"del({field(key)})", 2
             yield f"has({literal(key)})", 2
@@ -112,17 +127,21 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
     if kinds == {"number"}:
         yield from ((s, 1) for s in NUMBER)
         small = all(abs(v) <= 1000 for v in values)  # ranges stay small
-        if small:
-            yield from (("[range(.)]", 1), ("range(.)", 1))
+        if small:  # the indices below a count: a count less one in disguise
+            yield from (("[range(.)]", 3), ("range(.)", 3))
         for n in pool["numbers"]:
+            # 0, 1 and 2 are always tried; one the examples do not hold must earn its place
+            cost = 2 if literal(n) in {literal(c) for c in pool["scalars"]} else 4
             for op in ("+", "-", "*", "/", "%"):
-                yield f". {op} {literal(n)}", 2
+                yield f". {op} {literal(n)}", cost
             yield f"{literal(n)} - .", 2
             yield f"{literal(n)} / .", 2
             if small:
                 yield f"[range({literal(n)}; .)]", 2
                 yield f"[range(.; {literal(n)})]", 2
-    yield from ((s, 1) for s in ANY)
+    arrays, containers = "array" in kinds, bool(kinds & {"array", "object"})
+    yield from ((s, 4 if arrays and s in BY_POSITION else 3 if containers and s in RECURSIVE
+                 else 1) for s in ANY)
     for c in pool["scalars"]:
         yield f". == {literal(c)}", 2
         yield f"select(. == {literal(c)})", 2
@@ -153,6 +172,8 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
         yield f"add({'.[]' + f if f.startswith('.') else '.[] | ' + f})", 3
         yield f"[.[] | {f}]", 3
     for key in e["keys"]:
+        yield f"map(select({field(key)}))", 3  # a flag: kept where it is true
+        yield f".[] | select({field(key)})", 3
         for c in pool["scalars"]:
             for op in ("==", "!=", ">", "<", ">=", "<="):
                 if op in ("==", "!=") or isinstance(c, (int, float)) and not isinstance(c, bool):
@@ -182,9 +203,10 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
         if len(elements) <= 6 and isinstance(n, int) and 0 <= n <= 3:
             yield f"combinations({literal(n)})", 2
         yield f"nth({literal(n)})", 2
+    records = bool(elements) and all(isinstance(v, dict) for v in elements)
     for name in ("abs", "tostring", "tojson", "type", "length", "keys", "not", "add",
                  "ascii_downcase", "ascii_upcase", "floor", "sqrt", "tonumber"):
-        yield f"map({name})", 2
+        yield f"map({name})", 3 if records and name in ("add", "keys") else 2
 
 
 def constants(examples: list[tuple[Any, list[Any]]]) -> dict[str, list]:
@@ -224,13 +246,51 @@ def constants(examples: list[tuple[Any, list[Any]]]) -> dict[str, list]:
             if t and s.startswith(t) and s != t:
                 strings[s[len(t):]] = None
     separators = [s for s in SEPARATORS if any(s in t for t in out_strings + in_strings)]
-    numbers = [v for v in scalars.values() if isinstance(v, (int, float))
-               and not isinstance(v, bool)]
+    thresholds = [n for n in _thresholds(examples) if literal(n) not in scalars]
+    numbers = thresholds + [v for v in scalars.values() if isinstance(v, (int, float))
+                            and not isinstance(v, bool) and v not in thresholds]
     for n in (0, 1, 2):
         if n not in numbers:
             numbers.append(n)
-    return {"scalars": list(scalars.values()), "strings": list(strings)[:16],
+    return {"scalars": thresholds + list(scalars.values()), "strings": list(strings)[:16],
             "keys": list(keys)[:MAX_KEYS], "separators": separators, "numbers": numbers[:8]}
+
+
+def _thresholds(examples: list[tuple[Any, list[Any]]]) -> list[float]:
+    """Where the examples ask whether to keep a record (each output true or false), the
+    roundest number that splits a numeric field into the kept and the dropped values (the
+    10 of "books under 10", never a price of the examples that happens to split them)."""
+    if not all(len(outs) == 1 and isinstance(outs[0], bool) for _, outs in examples):
+        return []
+    found = []
+    for key in {k for given, _ in examples if isinstance(given, dict) for k in given}:
+        split: dict[bool, list[float]] = {True: [], False: []}
+        for given, (keep,) in examples:
+            value = given.get(key) if isinstance(given, dict) else None
+            if not isinstance(value, (int, float)) or isinstance(value, bool):
+                break
+            split[keep].append(value)
+        else:
+            if split[True] and split[False]:
+                low, high = sorted([max(split[True]), min(split[False])]) \
+                    if max(split[True]) < min(split[False]) else \
+                    sorted([min(split[True]), max(split[False])])
+                if low < high:
+                    found.append(_roundest(low, high))
+    return found[:2]
+
+
+def _roundest(low: float, high: float) -> float:
+    """The roundest number in (low, high]: a multiple of the largest power of ten, or of
+    five times one (5 between 3 and 7)."""
+    step = 10.0 ** 12
+    while step > 1e-6:
+        for size in (5 * step, step):
+            x = (low // size + 1) * size
+            if low < x <= high:
+                return int(x) if x == int(x) else round(x, 6)
+        step /= 10
+    return high
 
 
 def _strings(value: Any) -> list[str]:
