@@ -85,12 +85,18 @@ def _not_found(pattern: str) -> JqMagicError:
 
 
 
+_DATA_SUFFIXES = {".json", ".jsonl", ".ndjson", ".jsonc", ".yaml", ".yml", ".geojson"}
+
+
 def _similar(name: str, names: list[str]) -> list[str]:
-    """Up to three of ``names`` like ``name``: its stem alike (a typo, another suffix), not
-    its suffix alone (``nosuch.json`` is not like ``out.json``)."""
+    """Up to three of ``names`` like ``name``: its stem alike (a typo) with its suffix or
+    one of a data file, not its suffix alone (``nosuch.json`` is not like ``out.json``, nor
+    ``x.json`` like ``x.py``)."""
+    suffix = Path(name).suffix.lower()
     stems: dict[str, list[str]] = {}
     for other in sorted(names):
-        stems.setdefault(Path(other).stem, []).append(other)
+        if Path(other).suffix.lower() in (suffix, *_DATA_SUFFIXES):
+            stems.setdefault(Path(other).stem, []).append(other)
     close = difflib.get_close_matches(Path(name).stem, list(stems), n=3, cutoff=0.75)
     return [other for stem in close for other in stems[stem]][:3]
 

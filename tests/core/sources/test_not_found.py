@@ -11,7 +11,8 @@ from jqmagic.core.sources.files import resolve_files
 
 @pytest.fixture
 def folder(tmp_path):
-    for name in ("out.json", "u.json", "nums.json", "users.json", "users.yaml", "orders.jsonl"):
+    for name in ("out.json", "u.json", "nums.json", "users.json", "users.yaml", "orders.jsonl",
+                 "x.py", "x.yml"):
         (tmp_path / name).write_text("1")
     (tmp_path / "usres").mkdir()  # a folder is no answer
     return tmp_path
@@ -22,7 +23,8 @@ def folder(tmp_path):
     ("usres.json", ["users.json", "users.yaml"]),
     ("users.jsn", ["users.json", "users.yaml"]),
     ("order.jsonl", ["orders.jsonl"]),
-    ("x.json", []),
+    ("x.json", ["x.yml"]),
+    ("y.json", []),
 ])
 def test_a_missing_file_suggests_only_names_like_it(folder, name, suggested):
     with pytest.raises(JqMagicError) as info:
