@@ -44,6 +44,9 @@ _SECTION = re.compile(
 _META_NAMES = re.compile(r"(?:^|[-_\s])(byline|author|authors|dateline|writtenby|p-author|"
                          r"pubdate|published|timestamp|article-date|post-date|posted-on)"
                          r"(?:[-_\s]|$)", re.I)
+# Links to the previous and next story (by name, and mostly links).
+_PAGER = re.compile(r"(?:^|[-_\s])(prev|previous|next|post-nav|post-navigation|nav-links)"
+                    r"(?:[-_\s]|$)", re.I)
 _META_PROPS = {"author", "datePublished", "dateModified", "dateline"}
 _KEEP = ("pre", "code", "table", "math")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
@@ -57,10 +60,13 @@ def drop_boilerplate(article: Any) -> int:
     if not total:
         return 0
     dropped = 0
-    for el in list(article.find_all(True)):
+    elements = list(article.find_all(True))
+    cards = {id(el) for el in elements if _card(el)}  # judged beside each other, first
+    for el in elements:
         if el.decomposed or el.find(_KEEP) or el.find_parent(_KEEP):
             continue
-        if _named(el, total) or _metadata(el) or _teaser(el) or _announces(el):
+        if (id(el) in cards or _named(el, total) or _metadata(el) or _pager(el)
+                or _teaser(el) or _announces(el)):
             dropped += 1 + _drop_section(el) if el.name in _HEADINGS else 1
             el.decompose()
     return dropped
@@ -75,6 +81,29 @@ def _named(el: Any, total: int) -> bool:
         return False
     size = len(text_of(el))
     return size <= min(1500, 0.3 * total)
+
+
+def _pager(el: Any) -> bool:
+    cls = el.get("class") or []
+    names = (" ".join(cls) if isinstance(cls, list) else cls) + " " + (el.get("id") or "")
+    if not _PAGER.search(names):
+        return False
+    text = text_of(el)
+    return len(text) < 300 and link_density(el, len(text)) > 0.5
+
+
+def _card(el: Any) -> bool:
+    """A teaser card: a short block that is all link, holding a heading or an image, among
+    siblings of its own kind (a list of other stories)."""
+    if el.name not in ("li", "div", "article", "section") or el.find(_HEADINGS + ("img",)) \
+            is None:
+        return False
+    text = text_of(el)
+    if not text or len(text) > 200 or link_density(el, len(text)) < 0.9:
+        return False
+    return any(sib.name == el.name and sib.get("class") == el.get("class")
+               for sib in [*el.find_previous_siblings(limit=1),
+                           *el.find_next_siblings(limit=1)])
 
 
 def _metadata(el: Any) -> bool:

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from jqmagic.core.web.extract import text_length
-from jqmagic.core.web.html import to_markdown
+from jqmagic.core.web.extract import replace_brs, text_length
+from jqmagic.core.web.html import parse, to_markdown
 
 PROSE = ("The council voted on Tuesday to widen the river path, a plan that took six years, "
          "two studies and many public meetings to agree on, and work starts in spring. ")
@@ -34,6 +34,11 @@ def md(inner: str) -> str:
     ("<p>Related: <a href='/old'>The first plan, in 2019</a></p>", "first plan"),
     ("<p>SIGN UP FOR OUR NEWSLETTER</p>", "SIGN UP"),
     ("<p class='byline'>By Sam Ortiz</p>", "Sam Ortiz"),
+    ("<div class='paddle next'><a href='/n'><p>Next: ferry fares rise</p></a></div>",
+     "ferry fares"),
+    ("<div class='card'><a href='/c1'><img src='/1.jpg' alt=''><h4>Ferry fares rise</h4>"
+     "</a></div><div class='card'><a href='/c2'><h4>New tram stop opens</h4></a></div>",
+     "tram stop"),
     ("<p><time datetime='2024-03-01' itemprop='datePublished'>1 March 2024</time></p>",
      "1 March 2024"),
 ])
@@ -98,3 +103,15 @@ def test_a_heading_unlike_the_title_stays():
     out = to_markdown(f"<html><head><title>River path to be widened</title></head>"
                       f"<body>{body}</body></html>").markdown
     assert out.startswith("# Spring works")
+
+
+def test_text_broken_by_double_br_becomes_paragraphs():
+    """Readability's _replaceBrs: each run after a <br><br> chain is a <p> (so it scores as
+    a paragraph); a single <br> stays a line break, and <pre> keeps its own."""
+    soup = parse("<div>one<br><br>two <b>bold</b><br>same<br> <br><br>three<div>x</div>"
+                 "<pre>a<br><br>b</pre></div>")
+    replace_brs(soup.body, soup)
+    div = soup.body.div
+    assert [" ".join(p.stripped_strings) for p in div.find_all("p", recursive=False)] == [
+        "two bold same", "three"]
+    assert len(div.pre.find_all("br")) == 2
