@@ -30,7 +30,7 @@ _SLOW = {
              "test_suggest_cases"),
     "core/jqlang": ("test_deadlines", "test_exactness", "test_fused", "test_fused_bindings",
                     "test_gojq", "test_printer", "test_printer_doubles", "test_properties",
-                    "test_regex", "test_suite"),
+                    "test_regex", "test_regex_flags", "test_suite"),
     "core/patch": ("test_yaml_props",),
     "core/query": ("test_dask", "test_progress", "test_projected", "test_query",
                    "test_streameval", "test_worker"),

@@ -56,6 +56,48 @@ def chains(text: str, null_input: bool, slurp: bool = False) -> frozenset | None
     return frozenset(walk.needed)
 
 
+@lru_cache(maxsize=256)
+def stops_early(text: str) -> bool:
+    """Whether the program reads ``inputs`` only as the stream of a ``first(...)`` or a
+    ``limit(n; ...)`` (``first(inputs | select(.a == 1)) | .id``): jq stops reading at the
+    answer, so reading every line first would cost more than jq's whole run.
+
+    >>> stops_early("first(inputs | select(.a)) | .id"), stops_early("[inputs] | first")
+    (True, False)
+    """
+    try:
+        tree = parse(text)
+    except (NotMine, RecursionError):
+        return False
+    found: list[bool] = []
+    _early(tree, False, found)
+    return bool(found) and all(found)
+
+
+def _early(item: Any, early: bool, found: list[bool]) -> None:
+    """Record, for each ``inputs`` call under ``item``, whether it is the head of the
+    stream of a ``first``/``limit`` (``early``: ``item`` is that stream's head)."""
+    if not isinstance(item, tuple) or not item or not isinstance(item[0], str):
+        if isinstance(item, tuple):
+            for part in item:
+                _early(part, False, found)
+        return
+    if item[0] == "call" and item.name == "inputs" and not item.args:
+        found.append(early)
+        return
+    if item[0] == "call" and (item.name, len(item.args)) in (("first", 1), ("limit", 2)):
+        for arg in item.args[:-1]:
+            _early(arg, False, found)
+        _early(item.args[-1], True, found)
+        return
+    if item[0] == "pipe":
+        _early(item.left, early, found)
+        _early(item.right, False, found)
+        return
+    for part in item[1:]:
+        _early(part, False, found)
+
+
 class _Walk:
     def __init__(self) -> None:
         self.needed: set[tuple[str, ...]] = set()

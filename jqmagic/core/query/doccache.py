@@ -408,6 +408,18 @@ class DocumentCache:
             self._keep(key, stamp, doc)
         return doc
 
+    def holds(self, path: str, fmt: str, chains: frozenset | None) -> bool:
+        """Whether the cache holds the file's current version with ``chains`` (None: its
+        whole values)."""
+        try:
+            st = os.stat(path)
+        except OSError:
+            return False
+        hit = self._entries.get((st.st_dev, st.st_ino, fmt))
+        return hit is not None and hit[0] == version(st) and (
+            hit[1].chains is None or chains is not None and
+            projected.covers(hit[1].chains, chains))
+
     def _extended(self, doc: Document, handle: BinaryIO, chains: frozenset) -> Document:
         """``doc``'s values with ``chains`` too, decoded from the file (its version
         checked): the lines' members the new chains start from, read again for every

@@ -19,6 +19,7 @@ from jqmagic.core import payloads, sandbox, sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.demand import chains as chains_read
+from jqmagic.core.jqlang.demand import stops_early
 from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.values import Stream
@@ -117,12 +118,24 @@ def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None, bool]
             if not bound.reads_inputs:
                 return bound.program, bound, run.cache
             keep = kind == "file" and run.cache and not _over_budget(request)
+            if keep and stops_early(request.program) and _streams_inputs(request, bound) \
+                    and not _held(request):
+                keep = False  # jq stops reading at the answer: the lines as they come
             if kind == "null" or not keep and not _streams_inputs(request, bound):
                 return None, None, False  # inputs neither kept nor read as they come
             return bound.program, bound, keep
     if run.null_input and kind != "null":
         return None, None, False
     return compile_subset(request.program, names), None, run.cache
+
+
+def _held(request: QueryRequest) -> bool:
+    """Whether the document cache holds every file of the request with the chains its
+    program reads."""
+    source, run = request.source.source(), request.run
+    chains = chains_read(request.program, run.null_input, run.slurp)
+    return all(documents.holds(path, source.formats.for_path(path), chains)
+               for path in sources.resolve_files(source.spec))
 
 
 def _over_budget(request: QueryRequest) -> bool:

@@ -21,6 +21,7 @@ exactly one value, else line by line.
 from __future__ import annotations
 
 import re
+from collections import deque
 from functools import cache, lru_cache
 from typing import Annotated, Any, TypedDict, Union
 
@@ -90,17 +91,18 @@ def decode(data: bytes, chains: Chains) -> list[Any]:
             _BLANK.search(data):
         return [_line(decoder, line) for line in data.split(b"\n") if line.strip()]
     values: list[Any] = []
-    at = 0
+    view, at = memoryview(data), 0
     while at < len(data):
         end = data.find(b"\n", at + BLOCK)
         end = len(data) if end < 0 else end + 1
-        block = data[at:end]
         try:
-            found = decoder.decode_lines(block)
+            found = decoder.decode_lines(view[at:end])  # no copy of the block
         except (msgspec.DecodeError, msgspec.ValidationError):
             found = None
-        if found is None or len(found) != block.count(b"\n") + (not block.endswith(b"\n")):
-            found = [_line(decoder, line) for line in block.split(b"\n") if line.strip()]
+        lines = data.count(b"\n", at, end) + (data[end - 1] != 10)
+        if found is None or len(found) != lines:
+            found = [_line(decoder, line) for line in data[at:end].split(b"\n")
+                     if line.strip()]
         values += found
         at = end
     return values
@@ -126,7 +128,10 @@ def extend(values: list[Any], data: bytes, held: Chains, wanted: Chains) -> Chai
     fresh = decode(data, frozenset(chain for chain in chains if chain[0] in names))
     if len(fresh) != len(values):
         raise NotMine("the file's lines changed under its version")
-    for row, more in zip(values, fresh, strict=True):
-        if type(row) is dict:
-            row.update(more)
+    try:  # in C while every line is an object (updating one twice changes nothing)
+        deque(map(dict.update, values, fresh), maxlen=0)
+    except TypeError:
+        for row, more in zip(values, fresh, strict=True):
+            if type(row) is dict:
+                row.update(more)
     return chains

@@ -184,8 +184,8 @@ def test_json_lines_parsed_once(files, monkeypatch):
         parsed.append(os.path.basename(path)), real(path, fmt, *rest))[1])
     # whole inputs first: a question of fewer chains is then answered from them (asked
     # first, it would decode its chains alone: tests/core/query/test_projected.py)
-    for program in ("first(inputs)", "reduce inputs as $x (0; . + 1)",
-                    "[inputs] | length"):
+    for program in ("[inputs | tojson] | length", "reduce inputs as $x (0; . + 1)",
+                    "[inputs] | length", "first(inputs)"):
         query(program, "*.jsonl", null_input=True)
     query(".", "a.jsonl")
     assert sorted(parsed) == ["0.jsonl", "a.jsonl", "b.jsonl", "c.jsonl"]

@@ -213,6 +213,20 @@ def test_a_question_reads_only_its_chains_and_a_later_one_adds_its_own(tmp_path,
     assert _fast(program, str(path)) == _jq(program, str(path))
     assert doc.chains == {("type",), ("actor", "login")}
     assert doc.values[1] == {"type": "Push", "actor": {"login": "u1"}}
-    program = "first(inputs)"  # a whole input: the lines parsed whole
+    program = "[inputs | keys] | unique"  # whole inputs: the lines parsed whole
     assert _fast(program, str(path)) == _jq(program, str(path))
     assert next(iter(doccache.documents._entries.values()))[1].chains is None
+
+
+@needs_oracle
+def test_a_first_question_that_stops_early_reads_lines_as_they_come(tmp_path, with_columns):
+    """``first(inputs | ...)`` over a file not held: jq stops at the answer, so do the
+    lines read one by one (nothing kept); once the file is held, from the held values."""
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps({"type": t, "id": i}) + "\n"
+                            for i, t in enumerate(["a", "b", "c"] * 20)))
+    program = 'first(inputs | select(.type == "c")) | .id'
+    assert _fast(program, str(path)) == _jq(program, str(path)) == "2"
+    assert not doccache.documents._entries
+    assert _fast("[inputs | .type] | unique", str(path)) == '["a","b","c"]'
+    assert _fast(program, str(path)) == "2" and len(doccache.documents._entries) == 1
