@@ -25,7 +25,7 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatabl
 # it grows past that.
 _SLOW = {
     "cli": ("test_cli", "test_cli_inspect", "test_cli_streaming", "test_cli_web",
-            "test_jq_driver"),
+            "test_dropin_values", "test_jq_driver"),
     "core": ("test_explain", "test_explain_faces", "test_explain_suite", "test_suggest",
              "test_suggest_cases"),
     "core/jqlang": ("test_deadlines", "test_exactness", "test_fused", "test_fused_bindings",
