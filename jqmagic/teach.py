@@ -108,8 +108,10 @@ def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
     try:
         result = query(answer, source, passthrough=True, **query_kwargs)
     except JqMagicError as exc:
-        return CheckResult(answer, expected, False, outputs=outputs, hint=hint,
-                           error=exc.render())
+        # one hint line: jq's own (what the error means), then the exercise's
+        return CheckResult(answer, expected, False, outputs=outputs,
+                           hint=_sentences(exc.hint, hint),
+                           error=_error_text(exc, answer))
     got = result.values
     want = list(expected) if outputs else [expected]
     if same(got, want):
@@ -120,6 +122,27 @@ def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
 
 
 same = json_equal  # JSON equality: true is not 1; 1 equals 1.0 as in jq
+
+
+def _error_text(exc: JqMagicError, answer: str) -> str:
+    """The error without its hint (the verdict has one hint line); a program that ends too
+    early gets its caret after its last character, where something is missing."""
+    detail = exc.detail
+    if "unexpected end of file" in exc.message:
+        last = answer.rstrip().splitlines()[-1] if answer.strip() else ""
+        detail = f"    {last}\n    {' ' * len(last)}^"
+    return "\n".join(filter(None, [f"{exc.code}: {exc.message}", detail]))
+
+
+def _sentences(*parts: str) -> str:
+    """Hints joined into one line, each ending as a sentence."""
+    said = [p.strip() for p in parts if p and p.strip()]
+    return " ".join(p if p.endswith((".", "!", "?", ")")) else p + "." for p in said)
+
+
+def _count(n: int, noun: str) -> str:
+    """``1 output``, ``2 outputs``."""
+    return f"{n} {noun}{'s' * (n != 1)}"
 
 
 def json_type(value: Any) -> str:
@@ -152,7 +175,8 @@ def describe_difference(got: list[Any], want: list[Any], outputs: bool) -> list[
                          "[ ... ] around the filter.")
         return notes
     if outputs and len(got) != len(want):
-        notes.append(f"Your filter gave {len(got)} output(s); {len(want)} were expected.")
+        notes.append(f"Your filter gave {_count(len(got), 'output')}; {len(want)} "
+                     f"{'was' if len(want) == 1 else 'were'} expected.")
         if len(got) == 1 and isinstance(got[0], list) and same(got[0], want):
             notes.append("You gave one array of the right values; the exercise wants them "
                          "as separate outputs: drop the [ ... ] or add .[] at the end.")
@@ -176,16 +200,19 @@ def _value_note(want: Any, got: Any) -> str:
         extra = [k for k in got if k not in want]
         parts = []
         if missing:
-            parts.append("missing key(s) " + ", ".join(map(json.dumps, missing)))
+            parts.append(f"missing {'key' if len(missing) == 1 else 'keys'} "
+                         + ", ".join(map(json.dumps, missing)))
         if extra:
-            parts.append("unexpected key(s) " + ", ".join(map(json.dumps, extra)))
+            parts.append(f"unexpected {'key' if len(extra) == 1 else 'keys'} "
+                         + ", ".join(map(json.dumps, extra)))
         if parts:
             return "The object has " + "; ".join(parts) + "."
         wrong = [k for k in want if not same(want[k], got[k])]
-        return "Right keys; different value(s) at " + ", ".join(map(json.dumps, wrong)) + "."
+        return (f"Right keys; {'a different value' if len(wrong) == 1 else 'different values'}"
+                " at " + ", ".join(map(json.dumps, wrong)) + ".")
     if wt == "array":
         if len(want) != len(got):
-            return f"Expected an array of {len(want)} element(s), got {len(got)}."
+            return f"Expected an array of {_count(len(want), 'element')}, got {len(got)}."
         if sorted(map(_canonical, want)) == sorted(map(_canonical, got)):
             return "Right elements, different order: look at sort_by or the order of steps."
         index = next(i for i, (w, g) in enumerate(zip(want, got, strict=True)) if not same(w, g))
@@ -212,7 +239,7 @@ def _diff(want: list[Any], got: list[Any]) -> str:
              if not line.startswith(("---", "+++"))]
     if len(lines) > MAX_DIFF_LINES:
         hidden = len(lines) - MAX_DIFF_LINES
-        lines = lines[:MAX_DIFF_LINES] + [f"... {hidden} more diff line(s)"]
+        lines = lines[:MAX_DIFF_LINES] + [f"... {_count(hidden, 'more diff line')}"]
     return "\n".join(lines)
 
 

@@ -35,7 +35,7 @@ def test_a_wrong_answer_shows_a_diff_and_the_hint():
     result = check("[.[] | .name]", ["ada", "grace"], value=USERS,
                    hint="Keep only the active users with select(.active).")
     assert not result.passed and not bool(result)
-    assert result.notes == ["Expected an array of 2 element(s), got 3."]
+    assert result.notes == ["Expected an array of 2 elements, got 3."]
     assert '+  "alan",' in result.diff
     lines = result.text.splitlines()
     assert lines[0] == "\u2718 Not yet: [.[] | .name]"
@@ -66,9 +66,9 @@ def test_outputs_mode_compares_the_stream():
 
 def test_objects_say_which_keys_differ():
     result = check(".[0] | {name}", {"name": "ada", "age": 36}, value=USERS)
-    assert result.notes == ['The object has missing key(s) "age".']
+    assert result.notes == ['The object has missing key "age".']
     result = check(".[0] | {name, age: 1}", {"name": "ada", "age": 36}, value=USERS)
-    assert result.notes == ['Right keys; different value(s) at "age".']
+    assert result.notes == ['Right keys; a different value at "age".']
 
 
 def test_types_and_order():
@@ -84,9 +84,23 @@ def test_errors_are_reported_not_raised():
     result = check(".[0] | .name +", "ada", value=USERS, hint="Finish the expression.")
     assert not result.passed
     assert result.error.startswith("INVALID_QUERY")
-    assert result.text.splitlines()[-1] == "Hint: Finish the expression."
+    # one hint line: what jq's error means, then the exercise's own hint
+    assert [line for line in result.text.splitlines() if "Hint" in line] == [
+        "Hint: The program stops too early: close every (, [, { and \" it opens. Finish "
+        "the expression."]
+    # the caret after the last character, where something is missing
+    program, caret = result.error.splitlines()[1:3]
+    assert program.strip() == ".[0] | .name +" and caret.index("^") == len(program)
     result = check(".[0].name | . + 1", "ada", value=USERS)
     assert result.error.startswith("QUERY_ERROR")
+
+
+def test_counts_are_said_in_words_not_output_s():
+    two = check(".[]", [1, 2, 3], value=[1, 2], outputs=True)
+    assert two.notes[0] == "Your filter gave 2 outputs; 3 were expected."
+    one = check(".[]", [1, 2], value=[1], outputs=True)
+    assert one.notes[0] == "Your filter gave 1 output; 2 were expected."
+    assert "(s)" not in two.text + one.text
 
 
 def test_json_equality_is_strict_on_types():
@@ -107,7 +121,7 @@ def test_query_options_pass_through():
 def test_long_diffs_are_bounded():
     result = check("[range(200)]", [], null_input=True)
     assert len(result.diff.splitlines()) == teach.MAX_DIFF_LINES + 1
-    assert result.diff.splitlines()[-1].endswith("more diff line(s)")
+    assert result.diff.splitlines()[-1].endswith("more diff lines")
 
 
 def test_an_empty_answer_is_the_learners_turn_not_a_failure():
