@@ -115,7 +115,7 @@ otherwise. Conditions use `==`, `!=`, `<`, `>=`, `and`, `or`, `not`. Wrap a stre
 `[...]` to collect it into one array.
 """),
     ("code", "%jq -c '[.books[] | select(.year < 1950) | .title]' shop"),
-    ("code", "%jq -c '[.books[] | select(.tags | index(\"sf\")) | .title]' shop"),
+    ("code", "%jq -c '[.books[] | select(any(.tags[]; . == \"sf\")) | .title]' shop"),
     ("md", "**Exercise 3.** The titles of the books *in stock* that cost *less than 9*, as one array."),
     ("code", """
 answer = ''
@@ -276,7 +276,7 @@ Python variable of that name, so `budget` below is seen by jq as `$budget`.
 budget = 8
 %jq -c '[.books[] | select(.price <= $budget) | .title]' shop
 """),
-    ("code", "%jq -c --arg tag classic '[.books[] | select(.tags | index($tag)) | .title]' shop"),
+    ("code", "%jq -c --arg tag classic '[.books[] | select(any(.tags[]; . == $tag)) | .title]' shop"),
     ("code", "%jq -c '.address.city as $city | .books | map(\"\\(.title), sold in \\($city)\")' shop"),
     ("md", """
 **Exercise 9.** With `$min` and `$max` given (`args=` here, `--argjson` on the command line),
