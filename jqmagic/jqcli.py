@@ -217,9 +217,9 @@ def _main_status(args: argparse.Namespace, end: Any, error: JqMagicError | None,
     elif error is not None and end.run_error[2:] != [False]:
         ret = 5  # the last input failed
     else:
-        ret = -4 if not total else -1 if _falsy(last) else 0
+        ret = -4 if not total else -1 if _falsy(last, end) else 0
     if args.exit_status and ret == -4:
-        ret = 4 if not total else 1 if _falsy(last) else 0
+        ret = 4 if not total else 1 if _falsy(last, end) else 0
     elif args.exit_status:
         ret = abs(ret)
     return max(ret, 0) & 0xFF
@@ -484,11 +484,13 @@ def _status(result: Any, args: argparse.Namespace) -> int:
 _FALSY = re.compile("(\x1b\\[[0-9;]*m)?(null|false)(\x1b\\[0m)?")
 
 
-def _falsy(text: str | None) -> bool:
-    """-e's test of a result by its JSON text: null or false. A NaN is a number (jq's -e
-    passes it) printed as null: coloured, it keeps the number's colour around null's;
-    plain, it cannot be told from null here (main.c's loop, ``mainloop``, reads kinds)."""
-    return text is not None and _FALSY.fullmatch(text) is not None
+def _falsy(text: str | None, end: Any = None) -> bool:
+    """-e's test of the last result by its JSON text: null or false. A NaN is a number
+    (jq's -e passes it) printed as null: coloured, it keeps the number's colour around
+    null's; plain, the worker's End says the last result was a number (libjq's kind)."""
+    if text is None or _FALSY.fullmatch(text) is None:
+        return False
+    return not (text == "null" and getattr(end, "last_number", False))
 
 
 def _last_text(result: Any) -> str | None:

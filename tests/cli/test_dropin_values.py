@@ -27,6 +27,10 @@ CASES = [
     (["-r", "-e", "."], '"null"'),
     (["-r", "-e", "."], '"false"'),
     (["-e", "."], "null"),
+    (["-n", "-e", "nan"], ""),
+    (["-n", "-e", "nan, null"], ""),
+    (["-n", "-e", "null, nan"], ""),
+    (["-e", ".[]"], "[false, 1]"),
     (["-nc", "label $a | try break $a catch ."], ""),
     (["-c", "label $a | try break $a catch ."], "1 2"),
 ]

@@ -204,6 +204,7 @@ class Program:
     state: c_void_p
     messages: list[str] = field(default_factory=list)
     callbacks: tuple = ()
+    last_kind: int = KIND_INVALID  # the last result's (-e: a number printed as null is NaN)
 
     def close(self) -> None:
         _lib.jq_teardown(ctypes.byref(self.state))
@@ -532,7 +533,9 @@ def results(program: Program, value: jv) -> Iterator[jv]:
     _lib.jq_start(program.state, value, 0)
     while True:
         result = _lib.jq_next(program.state)
-        if _lib.jv_get_kind(result) != KIND_INVALID:
+        kind = _lib.jv_get_kind(result)
+        if kind != KIND_INVALID:
+            program.last_kind = kind
             yield result
             continue
         if _lib.jq_halted(program.state):

@@ -25,8 +25,9 @@ def dump_flags(request: protocol.QueryRequest) -> int:
 
 
 def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
-          program: str) -> protocol.End:
-    """The end of a run libjq answered (``error``: how it stopped, if it did)."""
+          program: str, last_number: bool = False) -> protocol.End:
+    """The end of a run libjq answered (``error``: how it stopped, if it did;
+    ``last_number``: whether its last result was a number)."""
     sink.close()
     halted = isinstance(error, libjq.Halt)
     run_error = [getattr(error, "first", str(error)), getattr(error, "failed", 1),
@@ -41,7 +42,7 @@ def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
         error = failures.halt_error(error.exit_code, error.message)
     return sink.end(error=error.to_wire() if error else None, engine=engine, halted=halted,
                     messages=_bounded_messages(messages[:MAX_MESSAGES]),
-                    run_error=run_error)
+                    run_error=run_error, last_number=last_number)
 
 
 def _bounded_messages(messages: list[str]) -> list[str]:

@@ -314,6 +314,7 @@ class End:
     stopped: bool = False  # the caller asked it to stop
     retry: bool = False  # --parallel: only the whole files can tell what went wrong
     run_error: list[Any] | None = None  # [first message, inputs failed, the last one?]
+    last_number: bool = False  # the last result a number: printed as null, it is NaN (-e)
 
     def to_wire(self) -> bytes:
         return _dumps({"type": "end", **_shallow(self)})

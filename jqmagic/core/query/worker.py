@@ -124,7 +124,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
     except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:
         error = exc
     messages = program.messages if program is not None else []
-    return ended(sink, error, messages, "libjq", request.program)
+    return ended(sink, error, messages, "libjq", request.program,
+                 last_number=program is not None and program.last_kind == libjq.KIND_NUMBER)
 
 
 def _ranges(programs: libjq.ProgramCache, request: protocol.QueryRequest,
