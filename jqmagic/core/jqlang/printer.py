@@ -65,6 +65,27 @@ class Printer:
             raise NotMine("a -0 literal may be printed")
         return data
 
+    def data_many(self, values: list[Any]) -> list[bytes]:
+        """:meth:`data` of each value, orjson's texts checked once for the whole batch (a
+        batch that might print otherwise than jq is printed value by value)."""
+        option = self.option
+        if option is None:
+            return [self.data(v) for v in values]
+        try:
+            texts = [str(v).encode() if type(v) is int and v else orjson.dumps(v, option=option)
+                     for v in values]
+        except TypeError:  # an integer past 64 bits
+            return [self.data(v) for v in values]
+        whole = b"\n".join(texts)
+        if _FLOATISH.search(whole):
+            facts = self.literals.facts
+            if "odd" in facts or "long" in facts or _may_differ(whole) or \
+                    ("zero" in facts and b"0.0" in whole):
+                return [self.data(v) for v in values]
+        if b"\x7f" in whole or self._may_print_negative_zero(whole):
+            return [self.data(v) for v in values]
+        return texts
+
     def _may_print_negative_zero(self, data: bytes) -> bool:
         """Whether ``data`` holds a zero that may stand for a ``-0`` literal (the facts are
         asked first once known, else only when a zero is there: learning them may wait)."""

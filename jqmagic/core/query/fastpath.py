@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 import re
+import time
 from collections.abc import Iterable, Iterator
 from typing import Any
 
@@ -312,6 +313,33 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
     return doc.values  # the cached list itself: its columns are kept (jqlang.columns)
 
 
+BATCH_SECONDS = 0.005  # a batch of results made within it may grow (to 1024)
+
+
+def _batches(results: Iterator[Any]) -> Iterator[list[Any]]:
+    """``results`` in lists, printed and sent a list at a time: lists grow while they are
+    made quickly and shrink to one result when results come slowly, so a slow program's
+    first result is not held back. What came before an error is yielded before it."""
+    size = 1
+    while True:
+        batch: list[Any] = []
+        started = time.perf_counter()
+        try:
+            for result in results:
+                batch.append(result)
+                if len(batch) >= size:
+                    break
+        except BaseException:
+            if batch:
+                yield batch
+            raise
+        if not batch:
+            return
+        yield batch
+        quick = time.perf_counter() - started < BATCH_SECONDS
+        size = min(size * 2, 1024) if quick else max(1, size // 2)
+
+
 def _json_lines(path: str) -> Iterator[Any]:
     """Each line's value, read in blocks (a file over the budget, never kept); the file is
     opened when the first value is asked for (a reader that stops early leaves none open)."""
@@ -343,12 +371,12 @@ def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,
                 if numbers_lines:
                     env = {**env, inputbind.LINE: line}
                 if opt is None:
-                    results = program.run(value, env)
+                    for batch in _batches(program.run(value, env)):
+                        sink.add_many(printer.data_many(batch))
                 else:
                     one = opt(value, env)
-                    results = () if one is NOTHING else (one,)
-                for result in results:
-                    sink.add(printer.data(result))
+                    if one is not NOTHING:
+                        sink.add(printer.data(one))
                 if held and _safe(literals):
                     held = False
                     sink.release()

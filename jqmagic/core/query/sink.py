@@ -117,6 +117,27 @@ class Sink:
         if due:
             self.flush()
 
+    def add_many(self, texts: list[bytes]) -> None:
+        """Result texts, in order: :meth:`add` of each, counted and buffered at once where
+        none is skipped, kept back or spilled."""
+        if self.total < self.skip or self.keep is not None:
+            for data in texts:
+                self.add(data)
+            return
+        if self.channel is not None and self.channel.stop_asked:
+            raise Stopped
+        self.total += len(texts)
+        self._check_clock()
+        with self._lock:
+            self.sent += len(texts)
+            if not self._buffer:
+                self._since = time.monotonic()
+            self._buffer.extend(texts)
+            self._size += sum(map(len, texts))
+            due = self._size >= CHUNK_BYTES
+        if due:
+            self.flush()
+
     def flush(self) -> None:
         """Send what is buffered; TIMEOUT past the program's clock (after sending it, so
         the caller keeps what came before)."""

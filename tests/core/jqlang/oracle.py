@@ -38,6 +38,9 @@ class _Texts:
     def add(self, data: bytes) -> None:
         self.texts.append(data.decode())
 
+    def add_many(self, texts: list[bytes]) -> None:
+        self.texts.extend(data.decode() for data in texts)
+
     def hold(self) -> None:
         pass
 
