@@ -16,6 +16,7 @@ ENVIRONMENT_HANDLED = {
     "core/query/worker.py",  # takes its caller's home and payload store
     "core/query/libjq.py",  # hides $HOME while a sandboxed program compiles (~/.jq)
     "core/query/supervisor.py",  # starts a worker with this environment or a scrubbed one
+    "core/query/forkworker.py",  # a forked worker takes that environment as its own
     "core/explain/child.py",  # the same for --explain's child process
 }
 
