@@ -301,14 +301,13 @@ def browse_tree_by_keyboard(page, ip, lab) -> None:
     tree = browser.locator(".jqm-tree")
     tree.wait_for()
     assert browser.locator(".jqmagic-snapshot").is_hidden()  # the live view replaces it
-    # drawn before any key: the root and its first level
-    browser.locator(".jqm-row[data-id='.[]']").wait_for(timeout=5_000)
+    # drawn before any key: the shape open (the elements and their keys), the key legend
+    browser.locator(".jqm-row[data-id='.[].full_name']").wait_for(timeout=5_000)
+    assert "/ search" in browser.locator(".jqm-keys").inner_text()
     shot(browser, "tree-fresh")
     tree.focus()  # as Tab would
     page.keyboard.press("ArrowDown")
     wait_selected(page, ".[]")
-    page.keyboard.press("ArrowRight")  # open the array's elements
-    page.wait_for_selector(".jqm-row[data-id='.[].full_name']")
     for _ in range(2):
         page.keyboard.press("ArrowDown")
     wait_selected(page, ".[].full_name")
@@ -328,6 +327,8 @@ def browse_tree_by_keyboard(page, ip, lab) -> None:
     wait_selected(page, ".[].full_name")
     page.wait_for_function("() => document.querySelector('.jqm-details').innerText"
                            ".includes('/5/full_name')")  # where this match is
+    details = browser.locator(".jqm-details").inner_text()
+    assert ".[5].full_name" in details and "/0/" not in details  # one value, both forms
     shot(browser, "tree-search-a-value")
 
     # "c" copies the chosen match's own jq path; it works in %jq on the same file
@@ -502,6 +503,107 @@ def search_deep(page, browser) -> float:
     return took
 
 
+def search_row_fits(page, browser, query: str) -> None:
+    """The search input is at least 120 px wide and shows ``query``; nothing in the view
+    scrolls sideways."""
+    width, value = browser.locator(".jqm-search").evaluate(
+        "e => [e.getBoundingClientRect().width, e.value]")
+    assert width >= 120 and value == query, (width, value)
+    sideways = browser.locator(".jqm-root, .jqm-tree, .jqm-side, .jqm-matches").evaluate_all(
+        "els => els.filter(e => e.scrollWidth > e.clientWidth + 1).map(e => e.className)")
+    assert sideways == [], sideways
+
+
+def contrast(page, css: str) -> float:
+    """The WCAG contrast ratio of an element's text on its own background."""
+    return page.evaluate("""css => {
+        const e = document.querySelector(css), s = getComputedStyle(e);
+        const lum = c => { const [r, g, b] = c.match(/[\\d.]+/g).slice(0, 3).map(Number)
+            .map(v => v / 255).map(v => v <= 0.03928 ? v / 12.92
+                                                     : ((v + 0.055) / 1.055) ** 2.4);
+            return 0.2126 * r + 0.7152 * g + 0.0722 * b; };
+        const [a, b] = [lum(s.color), lum(s.backgroundColor)].sort((x, y) => y - x);
+        return (a + 0.05) / (b + 0.05);
+    }""", css)
+
+
+def test_the_search_row_at_1000_px_on_200k_records(lab, page):
+    """A 1,000 px window, 200k records: the first Enter finds a value wherever it is (the
+    note says how far it got meanwhile), the input keeps its width and its query, "/"
+    then typing replaces the query, the details follow the hit, nothing scrolls
+    sideways, the selected row is readable (contrast computed)."""
+    page.set_viewport_size({"width": 1000, "height": 1000})
+    try:
+        run_all(page, lab, FIRST, 2)
+        browser = cell(page, "%inspect recs --browse")
+        browser.locator(".jqm-row[data-id='.[].owner']").wait_for(timeout=180_000)
+        wait_idle(page)
+        shot(browser, "1000px-fresh")
+        search_row_fits(page, browser, "")
+        page.evaluate("""() => { window.notes = [];
+            new MutationObserver(() => window.notes.push(
+                document.querySelector('.jqm-note').innerText)).observe(
+                document.querySelector('.jqm-note'), {childList: true, subtree: true,
+                                                      characterData: true}); }""")
+        browser.locator(".jqm-tree").focus()
+        page.keyboard.press("/")
+        page.keyboard.type("needle-deep")
+        page.keyboard.press("Enter")
+        search_row_fits(page, browser, "needle-deep")  # during the search
+        page.wait_for_function("() => document.querySelector('.jqm-matches').innerText"
+                               ".includes('/owner/login')", timeout=60_000)
+        search_row_fits(page, browser, "needle-deep")
+        notes = page.evaluate("window.notes")
+        assert not [n for n in notes if "0 matches" in n], notes  # never "not found"
+        # the first match chosen by itself: its row shows the value found, the details
+        # its two paths (they come in the model's next messages: waited for)
+        page.wait_for_function("() => document.querySelector('.jqm-row.jqm-selected "
+                               ".jqm-sample')?.innerText === '\"needle-deep\"'")
+        page.wait_for_function("() => document.querySelector('.jqm-details tr')"
+                               ".innerText.includes('needle-deep')")
+        details = browser.locator(".jqm-details").inner_text()
+        assert f".[{DEEP}].owner.login" in details and f"/{DEEP}/owner/login" in details
+        shot(browser, "1000px-search-hit")
+        ratio = contrast(page, ".jqm-row.jqm-selected")
+        assert ratio >= 4.5, ratio
+
+        browser.locator(".jqm-tree").focus()
+        page.keyboard.press("/")  # the old query selected: typing replaces it
+        page.keyboard.type("margaret")
+        search_row_fits(page, browser, "margaret")
+        page.keyboard.press("Enter")
+        page.wait_for_function("() => document.querySelector('.jqm-details tr')"
+                               ".innerText.includes('margaret')", timeout=60_000)
+        first = browser.locator(".jqm-details tr").first.inner_text()
+        assert first.startswith("this match") and "needle-deep" not in first  # the new hit
+        search_row_fits(page, browser, "margaret")
+        shot(browser, "1000px-second-search")
+        # the match rows are in the Tab order: Tab from the input reaches the first
+        browser.locator(".jqm-search").focus()
+        page.keyboard.press("Tab")
+        assert focused(page, ".jqm-tree") or focused(page, ".jqm-match")
+        if focused(page, ".jqm-tree"):
+            page.keyboard.press("Tab")
+        assert focused(page, ".jqm-match")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")  # chooses the second match
+        page.wait_for_function("() => document.querySelectorAll('.jqm-match')[1]"
+                               ".classList.contains('jqm-current')")
+        shot(browser, "1000px-match-by-tab")
+
+        # Shift+Enter in the tree runs the cell, as anywhere in a notebook
+        prompt = browser.locator(".jp-InputPrompt").inner_text()
+        browser.locator(".jqm-tree").focus()
+        page.keyboard.press("Shift+Enter")
+        page.wait_for_function(
+            "p => document.querySelectorAll('.jp-NotebookPanel:not(.lm-mod-hidden) "
+            ".jp-CodeCell')[1].querySelector('.jp-InputPrompt').innerText !== p",
+            arg=prompt, timeout=10_000)
+        wait_idle(page)
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1400})
+
+
 def test_first_contact_with_a_tree_of_200k_records(lab, page):
     """A tree of 200,000 records drawn before any key, every unmodified key kept, a value
     at depth 2 found and its own path copied, Escape from the jq box, a restarted kernel
@@ -509,7 +611,7 @@ def test_first_contact_with_a_tree_of_200k_records(lab, page):
     timings = {}
     started = run_all(page, lab, FIRST, 2)
     browser = cell(page, "%inspect recs --browse")
-    first_level = browser.locator(".jqm-row[data-id='.[]']")
+    first_level = browser.locator(".jqm-row[data-id='.[].owner']")  # the shape, open
     first_level.wait_for(timeout=180_000)  # LOOK before any key: the first level is drawn
     timings["tree appears (200k records, from Run All)"] = time.monotonic() - started
     assert browser.locator(".jqm-row").count() >= 2

@@ -411,3 +411,38 @@ def test_integers_past_64_bits_keep_their_digits(tmp_path):
     b = SchemaBrowser(file=str(path))
     b.set_state({"search": "18446744073709551617"})
     assert [m["pointer"] for m in b.matches] == ["/n"]  # orjson would have made a float
+
+
+def _luminance(hex_colour: str) -> float:
+    channels = [int(hex_colour[i:i + 2], 16) / 255 for i in (1, 3, 5)]
+    r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def test_the_selected_row_reads_at_wcag_aa_in_both_themes():
+    import re
+    from pathlib import Path
+
+    import jqmagic.widget
+
+    css = (Path(jqmagic.widget.__file__).parent / "tree.css").read_text()
+    rule = re.search(r"\.jqm-row\.jqm-selected, \.jqm-match\.jqm-current \{([^}]*)\}", css)
+    colours = dict(re.findall(r"(background|color): (#[0-9a-f]{3,6})", rule.group(1)))
+    full = {k: v if len(v) == 7 else "#" + "".join(c * 2 for c in v[1:])
+            for k, v in colours.items()}
+    # fixed colours (no theme variable): the light and the dark theme show the same pair
+    assert "var(" not in rule.group(1)
+    light, dark = sorted((_luminance(full["color"]), _luminance(full["background"])),
+                         reverse=True)
+    assert (light + 0.05) / (dark + 0.05) >= 4.5
+
+
+def test_statistics_are_read_when_a_node_is_first_shown():
+    doc = [{"n": None}, {"n": 5}, {"n": 2}, {"n": "x"}]
+    b = SchemaBrowser(value=doc)
+    assert b._tree.entries["."].node.profile is None  # the tree opened without them
+    row = next(r for r in b.rows if r["id"] == ".[].n")
+    assert row["sample"] == "5"  # the first value that is not null
+    b.select(".[].n")
+    assert (detail(b, "min"), detail(b, "max"), detail(b, "distinct")) == ("2", "5", "3")
+    assert detail(b, "samples") == '5, 2, "x"'

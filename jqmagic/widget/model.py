@@ -17,6 +17,7 @@ from typing import Any
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.pointers import jq_step, parse_pointer, resolve
 from jqmagic.core.shape.node import Limits, Node
+from jqmagic.core.shape.profile import Profile
 
 OTHER_KEYS = "<other keys>"
 MAX_KEYS = 200_000  # keys of one object the tree tracks (past that: one <other keys> node)
@@ -27,8 +28,9 @@ FIRST_VIEW_ROWS = 16  # rows the tree's box shows: the first view opens what fit
 
 
 def build(value: Any, inputs: bool) -> Node:
-    """The merged shape (with profiles) of ``value``; of each input when ``inputs``."""
-    root = Node(Limits(stats=True, max_keys=MAX_KEYS))
+    """The merged shape of ``value`` (of each input when ``inputs``), without profiles:
+    a third of the time; :meth:`Tree.profile` reads a node's values when asked."""
+    root = Node(Limits(stats=False, max_keys=MAX_KEYS))
     if inputs:
         root.see_array(len(value))
         for item in value:
@@ -75,6 +77,7 @@ class Tree:
         self.hits: set[str] = set()
         self.chosen: dict = {}  # the match the view chose: its row shows the value found
         self._kids: dict[str, list[str]] = {}
+        self._profiles: dict[str, Profile | None] = {}
         self._flat: list[str] | None = None
         self._search: _ValueSearch | _ShapeSearch | None = None
 
@@ -208,8 +211,8 @@ class Tree:
         sample = ""
         if self.chosen.get("id") == key and self.chosen.get("match") != "key":
             sample = self.chosen["match"]  # the value found, not the node's first sample
-        elif node.profile is not None and node.profile.samples and not size:
-            sample = _short(next(iter(node.profile.samples)))
+        elif not size and set(node.types) - {"null"}:
+            sample = self._first_sample(key)
         return {"i": index, "id": key, "depth": entry.depth, "name": name,
                 "type": node.type_str(), "size": size, "presence": presence, "sample": sample,
                 "open": key in self.opened if shown_open is None else shown_open,
@@ -280,8 +283,9 @@ class Tree:
             rows.append(["elements", f"{node.count:,}"])
         if node.len_max is not None:
             rows.append(["array length", _range(node.len_min, node.len_max)])
-        if node.profile is not None:
-            stats = node.profile.to_dict()
+        profile = self.profile(key)
+        if profile is not None:
+            stats = profile.to_dict()
             if set(node.types) - {"object", "array", "null"}:
                 rows.append(["distinct", f"{stats['distinct']:,}"
                              + (" (estimated)" if stats.get("distinctEstimated") else "")])
@@ -291,6 +295,41 @@ class Tree:
             if stats.get("samples"):
                 rows.append(["samples", ", ".join(_short(s, 80) for s in stats["samples"])])
         return rows
+
+    # -- statistics, read when asked ---------------------------------------------------------
+    def profile(self, key: str) -> Profile | None:
+        """The statistics of the values at ``key``: a streamed shape's own, else read from
+        the document the first time they are asked for (one column, ~0.3 s for 200k
+        values), so a big tree opens without them."""
+        node = self.entries[key].node
+        if node.profile is not None or self.value is None:
+            return node.profile
+        if key not in self._profiles:
+            found = None
+            if set(node.types) - {"object", "array"} and OTHER_KEYS not in self.steps(key):
+                found = Profile()
+                for value in self._values(key):
+                    if type(value) is not dict and type(value) is not list:
+                        found.see(value)
+            self._profiles[key] = found
+        return self._profiles[key]
+
+    def _first_sample(self, key: str) -> str:
+        """The row's sample: the first value at ``key`` that is not null."""
+        node = self.entries[key].node
+        if node.profile is not None:
+            return _short(node.profile.samples[0]) if node.profile.samples else ""
+        if self.value is None or OTHER_KEYS in self.steps(key):
+            return ""
+        first = next((v for v in self._values(key)
+                      if v is not None and type(v) is not dict and type(v) is not list), _NONE)
+        return "" if first is _NONE else _short(first)
+
+    def _values(self, key: str):
+        """Every value at node ``key`` in the document, in order."""
+        steps = self.steps(key)
+        for doc in (self.value if self.inputs else [self.value]):
+            yield from _walk_values(doc, steps)
 
     # -- search ----------------------------------------------------------------------------
     def search(self, text: str, more: bool = False, progress=None
@@ -445,6 +484,26 @@ class _ValueSearch:
                             else "key"
             self.searched += 1
             yield None
+
+
+_NONE = object()
+
+
+def _walk_values(value: Any, steps: list):
+    """The values ``steps`` reach below ``value`` (None for every element)."""
+    if not steps:
+        yield value
+        return
+    step, rest = steps[0], steps[1:]
+    if step is None:
+        if type(value) is list:
+            if not rest:
+                yield from value
+                return
+            for item in value:
+                yield from _walk_values(item, rest)
+    elif type(value) is dict and step in value:
+        yield from _walk_values(value[step], rest)
 
 
 def _anything(value: Any) -> bool:

@@ -33,6 +33,11 @@ async function copyText(text) {
   }
 }
 
+// The one-line key legend under the tree.
+const KEYS = [[["↑", "↓"], "move"], [["←", "→"], "close, open"], [["/"], "search"],
+  [["n", "N"], "next, previous match"], [["c"], "copy jq path"], [["p"], "copy pointer"],
+  [["Shift+Enter"], "run the cell"]];
+
 // Keys left to the notebook: focus moves and running the cell.
 function notebookKey(event) {
   return event.ctrlKey || event.metaKey || event.altKey || event.key === "Tab" ||
@@ -55,12 +60,12 @@ function render({ model, el: host }) {
   const search = el("input", { ...quiet, class: "jqm-search", type: "search",
     placeholder: "search keys and values  ( / ; n N: next, previous )",
     "aria-label": "search keys and values" });
-  const note = el("span", { class: "jqm-note", "aria-live": "polite" });
+  const note = el("div", { class: "jqm-note", "aria-live": "polite" });
   const spacer = el("div", { class: "jqm-spacer", role: "presentation" });
   const tree = el("div", { ...quiet, class: "jqm-tree", tabindex: "0", role: "tree",
     "aria-label": `schema of ${model.get("title")}` }, spacer);
   const details = el("table", { class: "jqm-details" });
-  const toast = el("span", { class: "jqm-toast", role: "status" });
+  const toast = el("div", { class: "jqm-toast", role: "status" });
   const copyJq = el("button", { class: "jqm-copy-jq", title: "copy the jq path (c)",
     onclick: () => copy("jq") }, "copy jq path");
   const copyPointer = el("button", { class: "jqm-copy-pointer",
@@ -69,16 +74,20 @@ function render({ model, el: host }) {
     placeholder: "jq filter on the selected node, Enter runs it, Escape returns (e.g. .name)" });
   const busy = el("span", { class: "jqm-busy", "aria-live": "polite" });
   const output = el("div", { class: "jqm-output" });
-  const matches = el("div", { class: "jqm-matches" });
+  const matches = el("div", { class: "jqm-matches", role: "list",
+    "aria-label": "matches of the search" });
+  const legend = el("div", { class: "jqm-keys" }, ...KEYS.flatMap(([keys, what], i) => [
+    i ? " · " : "", ...keys.map((k) => el("kbd", {}, k)), ` ${what}`]));
   const gone = el("div", { class: "jqm-gone", role: "alert" });
   const root = el("div", { ...quiet, class: "jqm-root tex2jax_ignore mathjax_ignore" },
     gone,
     el("div", { class: "jqm-bar" }, el("b", { class: "jqm-title" }, model.get("title")),
       search, note),
     el("div", { class: "jqm-main" }, tree,
-      el("div", { class: "jqm-side" }, details,
-        el("div", { class: "jqm-buttons" }, copyJq, copyPointer, toast), matches)),
-    el("div", { class: "jqm-query" }, jq, busy), output);
+      // the copy buttons first: always in view, whatever the details' length
+      el("div", { class: "jqm-side" },
+        el("div", { class: "jqm-buttons" }, copyJq, copyPointer, toast), matches, details)),
+    legend, el("div", { class: "jqm-query" }, jq, busy), output);
   host.append(root);
 
   let cache = new Map(); // row index -> row
@@ -214,18 +223,34 @@ function render({ model, el: host }) {
     else tree.removeAttribute("aria-activedescendant");
   }
 
+  // a path breaks after its steps, never inside a name: ".[199997]." <wbr> "owner"
+  function breakable(text) {
+    const parts = String(text).split(/(?<=[./\]])(?=[^./\]])/);
+    return parts.flatMap((part, i) => (i ? [el("wbr"), part] : [part]));
+  }
+
   function drawDetails() {
     details.replaceChildren(...model.get("details").map(([k, v]) =>
-      el("tr", {}, el("th", {}, k), el("td", {}, el("code", {}, v)))));
+      el("tr", {}, el("th", {}, k), el("td", {}, el("code", {}, ...breakable(v))))));
+  }
+
+  function sameMatch(a, b) {
+    return !!a && !!b && a.id === b.id && a.where === b.where;
   }
 
   function drawMatches() {
     note.textContent = model.get("search_note");
     const hit = chosenHit();
-    matches.replaceChildren(...model.get("matches").slice(0, 50).map((m, index) =>
-      el("div", { class: "jqm-match" + (hit && index === matchIndex ? " jqm-current" : ""),
+    const found = model.get("matches");
+    if (!sameMatch(found[matchIndex], hit)) { // the kernel chose (a new search's first)
+      matchIndex = found.findIndex((m) => sameMatch(m, hit));
+    }
+    // buttons: in the Tab order, Enter or Space chooses
+    matches.replaceChildren(...found.slice(0, 50).map((m, index) =>
+      el("button", { ...quiet, type: "button", role: "listitem",
+        class: "jqm-match" + (hit && index === matchIndex ? " jqm-current" : ""),
         onclick: () => choose(index) },
-        el("code", {}, m.where), " ", el("span", {}, m.match))));
+        el("code", {}, ...breakable(m.where)), " ", el("span", {}, m.match))));
   }
 
   function select(id, hit = {}) {
@@ -281,8 +306,18 @@ function render({ model, el: host }) {
   }
 
   // -- keys ------------------------------------------------------------------------------
+  // Shift+Enter runs the cell: Lumino stops looking for a shortcut at the first element
+  // marked to suppress them, so the marks are lifted while this key goes up to it
+  function passOn(event) {
+    if (!(event.key === "Enter" && event.shiftKey)) return;
+    const marked = [tree, root].filter((e) => e.hasAttribute("data-lm-suppress-shortcuts"));
+    marked.forEach((e) => e.removeAttribute("data-lm-suppress-shortcuts"));
+    setTimeout(() => marked.forEach((e) => e.setAttribute("data-lm-suppress-shortcuts",
+      "true")));
+  }
+
   tree.addEventListener("keydown", (event) => {
-    if (notebookKey(event)) return;
+    if (notebookKey(event)) { passOn(event); return; }
     event.stopPropagation(); // every other key is the tree's, handled or not
     const row = cache.get(cursor);
     const page = Math.floor(tree.clientHeight / ROW);
@@ -296,7 +331,7 @@ function render({ model, el: host }) {
       ArrowRight: () => row && (row.kids && !row.open ? toggle(row) : move(1)),
       ArrowLeft: () => row && (row.open ? toggle(row) : row.parent && select(row.parent)),
       Enter: () => row && row.kids && toggle(row),
-      "/": () => search.focus(),
+      "/": () => { search.focus(); search.select(); }, // typing replaces the old query
       c: () => copy("jq"),
       p: () => copy("pointer"),
       n: () => choose(matchIndex + 1),
@@ -362,6 +397,7 @@ function render({ model, el: host }) {
   model.on("change:rows", () => { draw(); arrived(); });
   model.on("change:row_count", draw);
   model.on("change:selected", () => { draw(); drawMatches(); });
+  model.on("change:hit", drawMatches);
   model.on("change:cursor", () => {
     cursor = model.get("cursor");
     scrollTo(cursor);
