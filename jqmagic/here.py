@@ -55,8 +55,8 @@ def _plain_files(names: list[str]) -> bool:
             return False
         try:
             total += os.stat(os.path.expanduser(name)).st_size
-        except OSError:
-            return False
+        except OSError:  # libjq says so when it comes to it, and reads on, as jq does
+            continue
     return total <= settings.doc_cache_bytes  # past the budget: the worker streams them
 
 
@@ -83,7 +83,7 @@ def run(program: str, args: argparse.Namespace, files: list[str], named: dict[st
     sys.stdout.flush()
     sys.stderr.flush()
     with _as_jq_ends(_fd(sys.stdout) == 1):
-        return mainloop.run(spec, sys.stdout.buffer, sys.stderr.buffer, _report)
+        return mainloop.run(spec, sys.stdout.buffer, sys.stderr.buffer, report)
 
 
 def _parse_flags(args: argparse.Namespace) -> int:
@@ -104,7 +104,7 @@ def _options(args: argparse.Namespace) -> int:
         (m.SEQ if args.seq else 0) | (m.UNBUFFERED if args.unbuffered else 0)
 
 
-def _report(exc: JqMagicError) -> None:
+def report(exc: JqMagicError) -> None:
     """An error said as the command line says every error."""
     print(f"error {exc.render('terminal')}", file=sys.stderr, flush=True)
 

@@ -68,7 +68,9 @@ def run(args: argparse.Namespace) -> int:
     if args.in_place:
         return _in_place(program, args)
     reads = not args.null_input or READS_INPUTS.search(program)
-    files, unreadable = _readable(args.files) if reads else ([], False)  # as jq: read or not
+    runs_here = here.runs_here(args, flags.named_source(args, args.files), _bounded_view(args))
+    files, unreadable = _readable(args.files) if reads and not runs_here else \
+        (args.files if reads else [], False)  # as jq: read or not; libjq says which it could not
     source = flags.named_source(args, files)
     try:
         named = _named_args(args)
@@ -77,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         raise
     positional = [_json_text(p, "--jsonargs") if isinstance(p, JsonText) else p
                   for p in args.positional]
-    if not unreadable and here.runs_here(args, source, _bounded_view(args)):
+    if runs_here:
         return here.run(program, args, files, named, positional, _colour(args))
     from jqmagic.core.query.supervisor import shared_worker
 
@@ -270,23 +272,15 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
     """The files that can be read; each missing or unreadable one (a folder) is reported
     in jqmagic's words (code, jq's sentence, the core's hint) and, as in jq, the others
     are still read. A sandbox's refusal stops the run."""
+    from jqmagic.core.query.failures import unreadable
+
     kept, missing = [], False
     for name in files:
-        if _plainly_readable(name):
-            kept.append(name)
-            continue
-        from jqmagic.core.sources.files import resolve_files
-
-        try:
-            if name != "-" and not glob.has_magic(name):
-                resolve_files(name)
-        except JqMagicError as exc:
-            if exc.code not in ("NOT_FOUND", "FILE_ERROR"):
-                raise
+        failed = None if _plainly_readable(name) or name == "-" or glob.has_magic(name) \
+            else unreadable(name)
+        if failed is not None:
             missing = True
-            why = "No such file or directory" if exc.code == "NOT_FOUND" else exc.message
-            print(f"error {exc.code}: Could not open file {name}: {why}\n"
-                  f"hint: {exc.to_dict('terminal').get('hint', '')}", file=sys.stderr)
+            here.report(failed)
             continue
         kept.append(name)
     return kept, missing

@@ -138,6 +138,22 @@ def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
     return sources.invalid_json(label, why, _read_line_window(path, line), line, column, fmt)
 
 
+def unreadable(name: str) -> JqMagicError | None:
+    """A file named on a command line that cannot be opened, in jq's sentence ("Could not
+    open file NAME: why") with the core's hint (similar names); None when it can be read
+    after all, or a sandbox's refusal, raised: that stops the run."""
+    from jqmagic.core.sources.files import resolve_files
+
+    try:
+        resolve_files(name)
+    except JqMagicError as exc:
+        if exc.code not in ("NOT_FOUND", "FILE_ERROR"):
+            raise
+        why = "No such file or directory" if exc.code == "NOT_FOUND" else exc.message
+        return JqMagicError(exc.code, f"Could not open file {name}: {why}", exc.raw_hint)
+    return None
+
+
 def _python_parse_error(path: str, label: str, fmt: str) -> JqMagicError | None:
     """Python's parser points at the exact character; ask it when the file is not huge."""
     if os.path.getsize(path) > PRECISE_ERROR_BYTES:

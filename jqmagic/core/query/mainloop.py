@@ -135,9 +135,10 @@ def _run(program: libjq.Program, spec: MainRun, out: BinaryIO, err: BinaryIO,
             out.flush()
             ret = ERROR_UNKNOWN
             report(_parse_error(message, program, files))
+        for name in inputs.read_errors:  # files libjq could not open, said as jq says them
+            report(failures.unreadable(name) or JqMagicError(
+                "FILE_ERROR", f"Could not open file {name}.", "Check that it is readable."))
         if inputs.read_errors or libjq._lib.jq_util_input_errors(inputs.state):  # noqa: SLF001
-            for line in inputs.read_errors:
-                err.write(b"jq: error: " + line.encode("utf-8", "surrogateescape") + b"\n")
             ret = ERROR_SYSTEM
     out.flush()
     return _exit_status(ret, state.last_result, spec.exit_status)
