@@ -117,8 +117,10 @@ def _sum_step(update: tuple, src: _Source, place: _Place) -> str | None:
 
 
 def _reads_input(node: Any) -> bool:
-    """Whether ``node`` may read its input (anything but literals, ``$names`` and field
-    chains on them)."""
+    """Whether ``node`` may read its input (anything but literals, ``$names``, field
+    chains on them and ``A // B`` of those, ``B`` a literal or a ``$name``: one value)."""
     if node[0] == "field":
         return _reads_input(node[1])
+    if node[0] == "alt":
+        return _reads_input(node.left) or node.right[0] not in ("literal", "var")
     return node[0] not in ("literal", "var")
