@@ -103,6 +103,8 @@ class JqMagic(Magics):
                           "at least 1 GiB).").tag(config=True)
     worker_memory = Int(_DEFAULTS.worker_memory, help="Bytes the query worker may map (0: "
                         "three quarters of physical memory).").tag(config=True)
+    workers = Int(_DEFAULTS.workers, help="Query workers at most, side by side (0: one a "
+                  "core plus one, 2 to 4).").tag(config=True)
     debug = Bool(False, help="Show tracebacks instead of one-line errors.").tag(config=True)
     sandbox = Bool(_DEFAULTS.sandbox, help="Confine files to allowed_roots, refuse --exec and "
                    "private web addresses (JQMAGIC_SANDBOX=1 turns it on too).").tag(config=True)
@@ -118,7 +120,8 @@ class JqMagic(Magics):
         return proposal["value"]
 
     @observe("max_results", "max_tokens", "timeout", "exec_timeout", "exec_max_bytes",
-             "doc_cache_bytes", "worker_memory", "sandbox", "allowed_roots", "exec_allowed")
+             "doc_cache_bytes", "worker_memory", "workers", "sandbox", "allowed_roots",
+             "exec_allowed")
     def _to_core(self, change):
         core_settings.configure(**{change["name"]: change["new"]})
 

@@ -37,7 +37,7 @@ START_UP = 60.0  # seconds a worker may take to start and take a request
 class Supervisor:
     """A handle on one worker process, restarted when it dies or is killed."""
 
-    def __init__(self, memory_limit: int | None = None, spares: int = 0):
+    def __init__(self, memory_limit: int | None = None, spares: int | None = 0):
         self._given_limit = memory_limit
         self.memory_limit = memory_limit or settings.worker_memory or default_worker_memory()
         self._process: subprocess.Popen | None = None
@@ -46,7 +46,7 @@ class Supervisor:
         self._confined_by: tuple | None = None
         self._lock = threading.Lock()
         self._spares: list[Supervisor] = []  # started while this one is busy (up to spares)
-        self._spare_count = spares
+        self._spare_count = spares  # None: as many as settings.workers allows
         self._freed = threading.Condition()  # a member's lock was released
 
     def _start(self) -> subprocess.Popen:
@@ -154,7 +154,8 @@ class Supervisor:
                 for member in (self, *self._spares):
                     if member._lock.acquire(blocking=False):
                         return member
-                if len(self._spares) < self._spare_count:
+                allowed = pool_size() - 1 if self._spare_count is None else self._spare_count
+                if len(self._spares) < allowed:
                     self._spares.append(Supervisor(self._given_limit))
                     self._spares[-1]._lock.acquire()
                     return self._spares[-1]
@@ -346,7 +347,7 @@ def shared_worker() -> Supervisor:
     """The process-wide worker's supervisor, created on first use."""
     global _shared
     if _shared is None:
-        _shared = Supervisor(spares=pool_size() - 1)
+        _shared = Supervisor(spares=None)
         atexit.register(_shared.stop_all)
     return _shared
 
