@@ -55,71 +55,121 @@ _SHORT = 150
 
 
 def drop_boilerplate(article: Any) -> int:
-    """Remove boilerplate from ``article`` (in place); returns how many elements went."""
-    total = len(text_of(article))
+    """Remove boilerplate from ``article`` (in place); returns how many elements went.
+
+    One pass in document order; an element's text is read only when its size (counted once
+    for all, bottom up) is small enough for a rule to apply, and the drops are made at the
+    end: linear in the article."""
+    elements = list(article.find_all(True))
+    ink = _ink(article, elements)
+    total = ink[id(article)]
     if not total:
         return 0
-    dropped = 0
-    elements = list(article.find_all(True))
-    cards = {id(el) for el in elements if _card(el)}  # judged beside each other, first
+    kept = _structure(article)
+    cards = {id(el) for el in elements if id(el) not in kept and _card(el, ink[id(el)])}
+    gone: dict[int, Any] = {}
     for el in elements:
-        if el.decomposed or el.find(_KEEP) or el.find_parent(_KEEP):
+        if id(el) in kept or id(el) in gone:
             continue
-        if (id(el) in cards or _named(el, total) or _metadata(el) or _pager(el)
-                or _teaser(el) or _announces(el)):
-            dropped += 1 + _drop_section(el) if el.name in _HEADINGS else 1
-            el.decompose()
-    return dropped
+        if id(el.parent) in gone:
+            gone[id(el)] = None  # inside a dropped element: not judged, not dropped twice
+            continue
+        n = ink[id(el)]
+        if (id(el) in cards or _named(el, n, total) or _metadata(el, n) or _pager(el, n)
+                or _teaser(el, n) or _announces(el, n)):
+            gone[id(el)] = el
+            if el.name in _HEADINGS:
+                gone.update((id(sib), sib) for sib in _section(el, kept))
+    drops = [el for el in gone.values() if el is not None]
+    for el in drops:
+        el.decompose()
+    return len(drops)
 
 
-def _named(el: Any, total: int) -> bool:
+def _ink(article: Any, elements: list) -> dict[int, int]:
+    """Each element's count of non-space characters, children before parents (a lower
+    bound of its text's length, so a rule for short text reads no long one)."""
+    ink: dict[int, int] = {}
+    for el in reversed([article, *elements]):
+        ink[id(el)] = sum(ink[id(c)] if getattr(c, "name", None) else
+                          sum(map(len, c.split())) for c in el.children)
+    return ink
+
+
+def _structure(article: Any) -> set[int]:
+    """Elements that hold or sit in code, a table or a formula: never boilerplate."""
+    kept: set[int] = set()
+    for k in article.find_all(_KEEP):
+        if id(k) in kept:
+            continue
+        kept.add(id(k))
+        kept.update(id(d) for d in k.find_all(True))
+        for anc in k.parents:
+            if id(anc) in kept or anc is article:
+                break
+            kept.add(id(anc))
+    return kept
+
+
+def _names(el: Any) -> str:
+    cls = el.get("class") or []
+    return (" ".join(cls) if isinstance(cls, list) else cls) + " " + (el.get("id") or "")
+
+
+def _named(el: Any, ink: int, total: int) -> bool:
     """Named as boilerplate and small beside the article (a wrapper named "related" that
     holds most of the text is the article's own)."""
-    cls = el.get("class") or []
-    names = (" ".join(cls) if isinstance(cls, list) else cls) + " " + (el.get("id") or "")
-    if not _NAMES.search(names):
-        return False
-    size = len(text_of(el))
-    return size <= min(1500, 0.3 * total)
+    return ink <= min(1500, 0.3 * total) and bool(_NAMES.search(_names(el)))
 
 
-def _pager(el: Any) -> bool:
-    cls = el.get("class") or []
-    names = (" ".join(cls) if isinstance(cls, list) else cls) + " " + (el.get("id") or "")
-    if not _PAGER.search(names):
+def _pager(el: Any, ink: int) -> bool:
+    if ink >= 300 or not _PAGER.search(_names(el)):
         return False
     text = text_of(el)
     return len(text) < 300 and link_density(el, len(text)) > 0.5
 
 
-def _card(el: Any) -> bool:
+def _card(el: Any, ink: int) -> bool:
     """A teaser card: a short block that is all link, holding a heading or an image, among
     siblings of its own kind (a list of other stories)."""
-    if el.name not in ("li", "div", "article", "section") or el.find(_HEADINGS + ("img",)) \
-            is None:
+    if el.name not in ("li", "div", "article", "section") or not ink or ink > 200:
         return False
     text = text_of(el)
-    if not text or len(text) > 200 or link_density(el, len(text)) < 0.9:
+    media, linked = False, 0
+    for d in el.descendants:  # one walk of a small element, not a search per question
+        name = getattr(d, "name", None)
+        if name in _HEADINGS or name == "img":
+            media = True
+        elif name == "a":
+            linked += len(text_of(d))
+    if not media or len(text) > 200 or linked < 0.9 * len(text):
         return False
-    return any(sib.name == el.name and sib.get("class") == el.get("class")
-               for sib in [*el.find_previous_siblings(limit=1),
-                           *el.find_next_siblings(limit=1)])
+    return any(sib is not None and sib.name == el.name and sib.get("class") == el.get("class")
+               for sib in (_element(el, "previous_sibling"), _element(el, "next_sibling")))
 
 
-def _metadata(el: Any) -> bool:
+def _element(el: Any, way: str) -> Any:
+    """The nearest element sibling of ``el`` that way ("previous_sibling"/"next_sibling")."""
+    node = getattr(el, way)
+    while node is not None and getattr(node, "name", None) is None:
+        node = getattr(node, way)
+    return node
+
+
+def _metadata(el: Any, ink: int) -> bool:
     """A short byline or date line (named so, rel=author, or microdata's author/date)."""
-    cls = el.get("class") or []
-    names = (" ".join(cls) if isinstance(cls, list) else cls) + " " + (el.get("id") or "")
-    if not (_META_NAMES.search(names) or "author" in (el.get("rel") or [])
+    if not 0 < ink < 100:
+        return False
+    if not (_META_NAMES.search(_names(el)) or "author" in (el.get("rel") or [])
             or el.get("itemprop") in _META_PROPS):
         return False
     return 0 < len(text_of(el)) < 100 and el.find("p") is None
 
 
-def _teaser(el: Any) -> bool:
+def _teaser(el: Any, ink: int) -> bool:
     """A short block (no block inside) that is only a label, a credit or a call to action."""
     if el.name not in ("p", "div", "span", "li", "figcaption", "small", "em", "strong",
-                       "aside", "section", "h4", "h5", "h6", "a"):
+                       "aside", "section", "h4", "h5", "h6", "a") or not 0 < ink <= _SHORT:
         return False
     text = text_of(el)
     if not text or len(text) > _SHORT:
@@ -130,25 +180,24 @@ def _teaser(el: Any) -> bool:
     return el.name not in ("div", "section", "aside") or el.find(["p", "ul", "ol"]) is None
 
 
-def _announces(el: Any) -> bool:
-    return el.name in _HEADINGS and bool(_SECTION.search(text_of(el)))
+def _announces(el: Any, ink: int) -> bool:
+    return el.name in _HEADINGS and ink < 200 and bool(_SECTION.search(text_of(el)))
 
 
-def _drop_section(heading: Any) -> int:
-    """Drop what follows a heading that announces related links or a widget: link lists
-    and short link-heavy blocks, up to the next heading or the first real paragraph."""
-    dropped = 0
-    for sib in list(heading.find_next_siblings()):
-        if sib.name in _HEADINGS:
+def _section(heading: Any, kept: set[int]) -> list:
+    """What follows a heading that announces related links or a widget: link lists and
+    short link-heavy blocks, up to the next heading or the first real paragraph."""
+    out = []
+    for sib in heading.find_next_siblings():
+        if sib.name in _HEADINGS or id(sib) in kept:
             break
         text = text_of(sib)
         linky = link_density(sib, len(text)) > 0.5 if text else True
-        if sib.find(_KEEP) or not (linky or sib.name in ("form", "iframe") or
-                                  (len(text) < _SHORT and not sib.find("p"))):
+        if not (linky or sib.name in ("form", "iframe") or
+                (len(text) < _SHORT and sib.find("p") is None)):
             break
-        sib.decompose()
-        dropped += 1
-    return dropped
+        out.append(sib)
+    return out
 
 
 def drop_title_heading(article: Any, title: str) -> bool:
