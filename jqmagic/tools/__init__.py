@@ -19,8 +19,17 @@ only, no shell commands, no private addresses. Here the openings are keywords of
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.tools.middleware import wrap
 from jqmagic.tools.registry import Tool, call, failure, get, tools
+
+
+def __getattr__(name: str) -> Any:
+    """``wrap`` on first use: the middleware imports asyncio, which a tool call from the
+    command line (``jqmagic tool``) never needs."""
+    if name == "wrap":
+        from jqmagic.tools.middleware import wrap
+
+        return wrap
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 FORMATS = ("plain", "openai", "openai-responses", "anthropic", "mcp")
 ANTHROPIC_STRICT = {"tools": 20, "optional": 24, "unions": 16}

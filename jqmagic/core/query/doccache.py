@@ -18,7 +18,6 @@ import os
 import threading
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -26,6 +25,7 @@ import orjson
 
 from jqmagic.core import jsonc, sources
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.numbers import Literals
@@ -98,18 +98,6 @@ def resident_cost(before: int, size: int) -> int:
     if size < MEASURED_FROM_BYTES:
         return size
     return max(resident_bytes() - before, size)
-
-
-@contextmanager
-def gc_paused() -> Iterator[None]:
-    """Pause the cyclic garbage collector (JSON trees hold no cycles; it only costs time)."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
 
 
 def parse_one(data: bytes | str) -> Any:

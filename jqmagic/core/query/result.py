@@ -11,6 +11,7 @@ import orjson
 
 from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError, too_deep
+from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.options import Bounds
 from jqmagic.core.query import bounds
 from jqmagic.core.query.protocol import End
@@ -69,8 +70,6 @@ def parse_values(texts: list[str]) -> list[Any]:
     """The values of jq's result texts (integers stay exact; colours are not data): read
     in one call by orjson as one array, else (a long integer, a lone surrogate, a colour,
     deep nesting, which orjson refuses) one by one by Python's exact parser."""
-    from jqmagic.core.query.doccache import gc_paused  # a tree holds no cycles
-
     try:
         with gc_paused():
             return orjson.loads("[" + ",".join(texts) + "]") if texts else []
