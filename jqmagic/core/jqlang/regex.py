@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import Any
+from unicodedata import category
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import Compiled, many, singular
@@ -45,6 +46,7 @@ class Regex:
     ascii_only: bool  # the subject must be ASCII for Python to agree (class escapes)
     anchored: bool  # ^ or $: a subject with a newline declines
     folds: bool = False  # i: a subject with a character whose case is ASCII declines
+    letters: bool = False  # i of a non-ASCII pattern: every letter of a subject _simple
 
     @cached_property
     def names(self) -> list[str | None]:
@@ -57,8 +59,8 @@ class Regex:
     def _check(self, subject: Any) -> None:
         if type(subject) is not str:
             raise type_error(subject, "cannot be matched, as it is not a string")
-        if not subject.isascii() and (self.ascii_only or self.folds and
-                                      _FOLDS_TO_ASCII.search(subject)):
+        if not subject.isascii() and (self.ascii_only or self.folds and (
+                not _simple(subject) if self.letters else _FOLDS_TO_ASCII.search(subject))):
             raise NotMine("a class escape on non-ASCII text, or i on a letter folding to ASCII")
         if self.anchored and "\n" in subject:
             raise NotMine("an anchor on text with a newline")
@@ -116,14 +118,28 @@ def _regex(pattern: str, flags: str) -> Regex:
     if _may_run_away(pattern):
         raise NotMine("a repeated group that may backtrack without end")
     text, escapes, anchored = _translate(pattern)
-    options = re.ASCII | (re.IGNORECASE if "i" in flags else 0)
+    letters = "i" in flags and not pattern.isascii()  # folded as Unicode: see _simple
+    if letters and (escapes or "[" in pattern or not _simple(pattern)):
+        raise NotMine("a non-ASCII pattern under i with a class, or a letter of many folds")
+    options = (0 if letters else re.ASCII) | (re.IGNORECASE if "i" in flags else 0)
     try:
         compiled = re.compile(text, options)
     except (re.error, OverflowError) as exc:
         raise NotMine("a pattern Python reads differently") from exc
-    if (escapes or "i" in flags) and not pattern.isascii():
-        raise NotMine("a non-ASCII pattern with a class escape or i")
-    return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags)
+    if escapes and not pattern.isascii():
+        raise NotMine("a non-ASCII pattern with a class escape")
+    return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags, letters)
+
+
+def _simple(text: str) -> bool:
+    """Whether each letter of ``text`` folds as Python's ignore-case matches it: its case
+    folding one letter, its lower case (Oniguruma matches letters of one folding, Python
+    of one lower case), none of :data:`_FOLDS_TO_ASCII`, and none unassigned in Python's
+    Unicode (Oniguruma's may be newer). Not so: final sigma, the theta symbol, Cherokee,
+    ligatures, letters folding to several."""
+    return _FOLDS_TO_ASCII.search(text) is None and all(
+        c.casefold() == c.lower() == c.upper().lower() and category(c) != "Cn"
+        for c in text if not c.isascii())
 
 
 _SPACE = " \t\n\r\v\f"

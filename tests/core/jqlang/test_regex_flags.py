@@ -14,9 +14,9 @@ from tests.core.jqlang.oracle import fast, libjq
 
 FOLDING = ("\u00df\u0130\u0131\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u1e9e"
            "\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06")
-OTHERS = "éÉçÇΓγΣσςИиñÑøØæÆ李"
+OTHERS = "éÉçÇΓγΣσςИиñÑøØæÆ李ϑθΐᏣꮳ"
 PIECES = ["a", "s", "ss", "k", "i", "st", "ff", "[a-z]", "[^a-z]", "[sk]", ".", "S", "K", "I",
-          "^", "$", "x"]
+          "^", "$", "x", "é", "ИВ", "σ", "Σ", "ǅ", "ω", "ç", "θ", "Ꮳ"]
 patterns = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(["", "*", "+", "?"]))
                     .map("".join), min_size=1, max_size=4).map("".join)
 subjects = st.text(alphabet="askistfxSKI " + FOLDING + OTHERS, max_size=8)
@@ -35,12 +35,13 @@ def test_ignore_case_over_non_ascii_text_equals_libjq_or_declines(pattern, subje
 
 
 def test_text_of_other_scripts_is_answered_under_i():
-    for subject in ["Γιώργος", "ИВАН", "chloé", "zoë42", "李雷"]:
+    for subject in ["Γιώργου", "ИВАН", "chloé", "zoë42", "李雷"]:
         text = json.dumps(subject)
         for call in CALLS:
-            got = fast(call, text, {"re": "^[a-z]*o"}, compact=True)
-            assert got is not None, (call, subject)
-            assert got.text == libjq(call, text, {"re": "^[a-z]*o"}, compact=True).text
+            for pattern in ("^[a-z]*o", "иван|É|ΓΙ"):
+                got = fast(call, text, {"re": pattern}, compact=True)
+                assert got is not None, (call, subject, pattern)
+                assert got.text == libjq(call, text, {"re": pattern}, compact=True).text
 
 
 def test_letters_folding_to_ascii_are_declined_under_i():
@@ -71,3 +72,15 @@ def test_an_extended_pattern_with_comments_is_answered():
     for subject in ['"fix it"', '"a typo"', '"no"']:
         got = fast(program, subject)
         assert got is not None and got.text == libjq(program, subject).text
+
+
+def test_a_non_ascii_pattern_under_i_declines_letters_python_folds_otherwise():
+    """``ss`` matches ``ß`` to Oniguruma, not to Python; final sigma and Cherokee fold
+    otherwise than they lower-case: declined, or answered as libjq does."""
+    for pattern, subject in [("éss", "éß"), ("éss", "ÉSS"), ("ést", "éﬆ"), ("σ", "ς"),
+                             ("ᏣK", "ꮳk"), ("ék", "éK")]:
+        for call in CALLS:
+            got = fast(call, json.dumps(subject), {"re": pattern}, compact=True)
+            if got is not None:
+                assert got.text == libjq(call, json.dumps(subject), {"re": pattern},
+                                         compact=True).text, (pattern, subject, call)
