@@ -52,13 +52,7 @@ def build_server() -> Any:
                                  f"Tools: {', '.join(sorted(names))}.")
         response = await ToolCall(ctx).run(call, params.name, params.arguments or {})
         kept.note(response)
-        text = json_text(response)
-        if "\\u" in text:  # lone surrogates are escaped in the text, replaced in the JSON
-            response = without_lone_surrogates(response)
-        return types.CallToolResult(content=[types.TextContent(type="text", text=text),
-                                             *resource_links(response)],
-                                    structured_content=response,
-                                    is_error=not response["success"])
+        return result_of(response)
 
     return Server("jqmagic", version=__version__,
                   instructions="Query, inspect and patch JSON and YAML, read files and the web "
@@ -71,6 +65,26 @@ def build_server() -> Any:
                   on_list_resources=kept.list_resources,
                   on_list_resource_templates=list_resource_templates,
                   on_read_resource=read_resource)
+
+
+def result_of(response: dict[str, Any]) -> Any:
+    """A tool's answer as a ``CallToolResult`` within one message's bound: the answer is
+    the structured content; the text block repeats it as JSON when both fit, else it
+    summarises it and points at the structured content (the spec asks the text only
+    for clients without structured content: it may be shorter)."""
+    from mcp import types
+
+    from jqmagic.tools import transport
+
+    text = json_text(response)
+    if "\\u" in text:  # lone surrogates are escaped in the text, replaced in the JSON
+        response = without_lone_surrogates(response)
+    if transport.escaped_size(text) + transport.wire_size(response) > transport.limit():
+        text = json_text(transport.summary(response))
+    return types.CallToolResult(content=[types.TextContent(type="text", text=text),
+                                         *resource_links(response)],
+                                structured_content=response,
+                                is_error=not response["success"])
 
 
 class KeptPayloads:
@@ -328,10 +342,12 @@ async def answer_bad_frames(incoming: Any, onward: Any, outgoing: Any) -> None:
 
 
 def mcp_arguments(parser: argparse.ArgumentParser) -> None:
-    """``jqmagic mcp`` speaks MCP on stdio; its flags open the sandbox up."""
-    from jqmagic.tools import policy
+    """``jqmagic mcp`` speaks MCP on stdio; its flags open the sandbox up and set the
+    bound of one message."""
+    from jqmagic.tools import policy, transport
 
     policy.add_arguments(parser)
+    transport.add_arguments(parser)
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -342,8 +358,9 @@ def run_mcp(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"error: {INSTALL_HINT}", file=sys.stderr)
         return 1
-    from jqmagic.tools import policy
+    from jqmagic.tools import policy, transport
 
     policy.apply(args)
+    transport.apply(args)
     anyio.run(serve_stdio)
     return 0

@@ -27,7 +27,7 @@ _SLURP = Param("Read every document (YAML ---) or line (JSON Lines) into one arr
 _ARGS = Param("Values for $names in the expression, e.g. {\"min\": 10} for "
               "'.[] | select(.n > $min)'.")
 _PASSTHROUGH = Param("Return every result, not only the first 100 (still within one answer's "
-                     "bound of about 50,000 tokens; past it the rest is kept as a payload).")
+                     "bound of about 25,000 tokens; past it the rest is kept as a payload).")
 
 
 _COMMANDS = ("A source may also be `exec`, a shell command whose JSON output is queried, "
@@ -75,7 +75,7 @@ def jq(
     - A bare string: query=".name", input="{\"name\": \"x\"}", raw=true  -> x
     - Count JSON Lines: query="length", file="log.jsonl", slurp=true
 
-    Limits: 100 results and about 50,000 tokens an answer; the rest is kept as a payload.
+    Limits: 100 results and about 25,000 tokens an answer; the rest is kept as a payload.
     Count first (`.items | length`), then slice (`.items[0:50]`) and pick fields.
     """
     from jqmagic.core.query import query as run_query
@@ -109,7 +109,7 @@ def _bounds(passthrough: bool) -> dict[str, Any]:
     results, or with passthrough as many as one answer can hold (two escaped characters a
     result at least); the core keeps the rest in the payload store."""
     most = transport.content_budget() // 2 if passthrough else settings.max_results
-    return {"limit": most, "max_tokens": settings.max_tokens}
+    return {"limit": most, "max_tokens": transport.content_budget() // 4}
 
 
 def _single_json(path: str | None) -> bool:
@@ -169,7 +169,7 @@ def query_json(
     - Filter: jq_expression=".users[] | select(.active == true) | {id, name}"
     - Count: jq_expression=".users | length"
 
-    Limits: at most 100 results and about 50,000 tokens. When cut, the message names the
+    Limits: at most 100 results and about 25,000 tokens. When cut, the message names the
     next slice to ask for, e.g. `.items[100:200]`, and where the full result was saved.
     Work in slices (`.items[0:100]`, `.items[100:200]`) and select only needed fields.
     """
@@ -205,7 +205,7 @@ def query_yaml(
     - Kinds of all documents in a manifest: yq_expression=".kind"
     - Jobs of a GitHub workflow: yq_expression=".jobs | keys"
 
-    Limits: at most 100 results and about 50,000 tokens; slice big lists
+    Limits: at most 100 results and about 25,000 tokens; slice big lists
     (`.items[0:100]`) and select only the fields you need.
     """
     return _query_file("query_yaml", "yq_expression", yq_expression, file_path, {
@@ -430,7 +430,7 @@ def read_file(
     Use it for small files and for parts of big ones (`offset`, `limit`). For big JSON
     use json_inspect (structure) and query_json (parts); for big YAML use query_yaml.
     Returns `content`, `total_lines` and `next_offset` (the line to read on from, when
-    lines are left; an answer stops at about 50,000 tokens and says so).
+    lines are left; an answer stops at about 25,000 tokens and says so).
 
     Examples:
     - Whole file: file_path="README.md"
@@ -457,7 +457,7 @@ def read_file(
     elif end < total and (limit is None or end < start + limit):
         more = f", limit={limit - len(window)}" if limit else ""
         out.update(truncated=True, message=f"Showing lines {start + 1:,}-{end:,} of "
-                   f"{total:,} (one answer holds about {settings.max_tokens:,} tokens). Read "
+                   f"{total:,} (one answer holds about {transport.tokens():,} tokens). Read "
                    f"on with offset={end + 1}{more}.")
     if not window and start >= total:
         out["message"] = f"No lines at offset {start + 1}: the file has {total:,} lines."
@@ -503,7 +503,7 @@ def _long_line(path: str, number: int, start: str) -> dict[str, Any]:
         "query_yaml" if kind in (".yaml", ".yml") else "the jq tool (raw=true)"
     return {"content": start, "truncated": True, "next_offset": number + 2,
             "message": f"Line {number + 1:,} alone is over one answer (about "
-                       f"{settings.max_tokens:,} tokens): its first {len(start):,} characters "
+                       f"{transport.tokens():,} tokens): its first {len(start):,} characters "
                        f"are shown. Read its data with {instead}; read on from the next line "
                        f"with offset={number + 2}."}
 

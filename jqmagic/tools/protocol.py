@@ -14,7 +14,7 @@ import sys
 from typing import Any, TextIO
 
 from jqmagic.core.words import json_text
-from jqmagic.tools import policy
+from jqmagic.tools import policy, transport
 
 
 def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
@@ -56,6 +56,7 @@ def tool_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--schema", action="store_true",
                         help='print the tool\'s {"name", "description", "parameters"}')
     policy.add_arguments(parser)
+    transport.add_arguments(parser)
 
 
 def run_tool(args: argparse.Namespace) -> int:
@@ -65,6 +66,7 @@ def run_tool(args: argparse.Namespace) -> int:
     from jqmagic.tools.transport import fit
 
     policy.apply(args)
+    transport.apply(args)
     if args.list:
         return _print([{"name": t.name, "summary": t.summary, "annotations": t.annotations}
                        for t in tools().values()])
@@ -90,8 +92,10 @@ def _executable(name: str) -> int:
         description=f"The {name} tool: one JSON request on stdin, one JSON response on stdout.")
     parser.add_argument("--schema", action="store_true", help="print the tool's schema")
     policy.add_arguments(parser)
+    transport.add_arguments(parser)
     args = parser.parse_args()
     policy.apply(args)
+    transport.apply(args)
     if args.schema:
         from jqmagic.tools.registry import get
 

@@ -1,6 +1,6 @@
 """Bounded tool responses: what is shown instead of a value kept in the payload store.
 
-:func:`bounded` keeps a jqmagic tool's response that is over the token bound and answers
+:func:`bounded` keeps a jqmagic tool's response that is over the bound of one answer and answers
 with its size, a cut shape and preview, and ``payload_id`` / ``payload_path`` (the one
 spelling of every tool); :func:`kept` does the same for one value inside a response.
 :func:`summary` is the jqschema middleware's answer (``queryID``, ``payloadPath``, ...:
@@ -12,10 +12,10 @@ from __future__ import annotations
 from typing import Any
 
 from jqmagic.core import payloads
-from jqmagic.core.settings import estimate_tokens, settings
+from jqmagic.core.settings import estimate_tokens
 from jqmagic.core.shape import jq_schema
 from jqmagic.core.words import json_text
-from jqmagic.tools.transport import ENVELOPE_CHARS, limit
+from jqmagic.tools.transport import ENVELOPE_CHARS, limit, wire_size
 
 __all__ = ["ENVELOPE_CHARS", "bounded", "cut_value", "kept", "payload_step", "summary"]
 
@@ -65,13 +65,13 @@ def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
     bound; else it is not sent: the answer says how big it was, shows its shape and a short
     preview (both valid JSON, cut by depth and width), and names the payload holding it and
     the calls that read it (``advice``: the tool's own; the jq tool's ``payload``)."""
-    text = json_text(response)
-    if len(text) <= limit():
+    if wire_size(response) <= limit():
         return response
+    text = json_text(response)
     ref = payloads.store(text)
     message = (f"Not sent: the answer is {len(text):,} characters (about "
-               f"{estimate_tokens(text):,} tokens), over the {settings.max_tokens:,}-token "
-               f"bound. It is kept as payload {ref.id}; its shape and a preview follow. "
+               f"{estimate_tokens(text):,} tokens), over the {limit():,}-byte bound of one "
+               f"answer. It is kept as payload {ref.id}; its shape and a preview follow. "
                f"{advice} {payload_step(ref.id)}").replace("  ", " ")
     return {"success": True, "truncated": True, "message": message, "size": len(text),
             "payload_id": ref.id, "payload_path": str(ref.path),

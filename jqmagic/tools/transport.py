@@ -1,57 +1,90 @@
-"""The one hard bound on every message an agent face sends, counted on the wire.
+"""The one hard bound on every message an agent face sends, counted in bytes on the wire.
 
-Every answer of ``jqmagic tool``, the drop-in executables, MCP and ``wrap()`` passes
-:func:`fit`: an answer whose JSON text (escaping included) is within :func:`limit` goes out
-as it is; a failure has its strings cut (a 5 MB field name, URL or pointer echoed in a
-message never comes back whole); a success over the bound is kept in the payload store and
-answered with its shape, a preview and the next step. :func:`text_page` cuts a text (a
-payload read as a resource, a file's lines) at the bound, counting each character as it
-is escaped.
+Every answer of ``jqmagic tool``, the drop-in executables, MCP and the Python API passes
+:func:`fit`: an answer whose JSON text (escaping and UTF-8 included) is within
+:func:`limit` goes out as it is; a failure has its strings cut (a 5 MB field name, URL or
+pointer echoed in a message never comes back whole); a success over the bound is kept in
+the payload store and answered with its shape, a preview and the next step.
+:func:`text_page` cuts a text (a payload read as a resource, a file's lines, a page) at the
+bound, counting each character as it is escaped, and always advances. The bound is one
+message's: ``settings.max_message_bytes`` (100,000 bytes, about 25k tokens, what common MCP
+clients accept; ``--max-message-bytes`` on the agent faces), less :data:`MESSAGE_ENVELOPE`
+for the protocol around an answer (MCP sends a second copy only when both fit, see
+:func:`jqmagic.mcp.result_of`).
 """
 
 from __future__ import annotations
 
+import argparse
 from typing import Any
 
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import configure, settings
 from jqmagic.core.words import cut, json_text
 
-ENVELOPE_CHARS = 4_000  # an answer's own fields (message, ids) beyond its bounded content
+MESSAGE_ENVELOPE = 2_000  # bytes of the protocol around one answer (JSON-RPC, a link)
+ENVELOPE_CHARS = 6_000  # bytes of an answer's own fields beyond its bounded content
 ERROR_CHARS = 2_000  # each string of a failure (message, hint, detail), at most
-_ESCAPED = {'"': 2, "\\": 2, "\n": 2, "\r": 2, "\t": 2, "\b": 2, "\f": 2}
+MIN_MESSAGE_BYTES = 20_000  # a smaller bound leaves no room for an answer's fields
 
 
 def limit() -> int:
-    """Characters of one message's JSON text, at most: the token bound (about 4
-    characters a token, an estimate) plus the answer's own fields."""
-    return settings.max_tokens * 4 + ENVELOPE_CHARS
+    """Bytes of one answer's JSON text, at most: the message's bound less the protocol."""
+    return settings.max_message_bytes - MESSAGE_ENVELOPE
 
 
 def content_budget() -> int:
-    """Characters (escaped) one answer may spend on its content: the bound, less room for
-    the fields around it."""
-    return settings.max_tokens * 4
+    """Bytes (escaped) one answer may spend on its content: the bound, less room for the
+    fields around it."""
+    return limit() - ENVELOPE_CHARS
+
+
+def tokens() -> int:
+    """The bound in tokens, as messages say it (about 4 bytes a token, an estimate)."""
+    return settings.max_message_bytes // 4
 
 
 def wire_size(answer: Any) -> int:
-    """Characters of ``answer`` as JSON text, as it is sent."""
-    return len(json_text(answer))
+    """Bytes of ``answer`` as JSON text (UTF-8), as it is sent."""
+    return len(json_text(answer).encode("utf-8", "surrogatepass"))
 
 
 def escaped_size(text: str) -> int:
-    """Characters ``text`` takes inside a JSON string (quotes not counted)."""
+    """Bytes ``text`` takes inside a JSON string (quotes not counted)."""
     if text.isascii() and text.isprintable():
         return len(text) + text.count('"') + text.count("\\")
-    return len(json_text(text)) - 2
+    return wire_size(text) - 2
 
 
 def text_page(text: str, start: int, budget: int) -> str:
-    """The longest part of ``text`` from ``start`` whose escaped size is within ``budget``."""
-    end = min(len(text), start + budget)
-    while end > start and escaped_size(text[start:end]) > budget:
-        over = escaped_size(text[start:end]) - budget
-        end -= max(1, over // 2)  # an escaped character costs at most 6
+    """The part of ``text`` from ``start`` whose escaped size is within ``budget``: at least
+    one character whenever any is left, so a reader paging on always advances."""
+    end = min(len(text), start + max(1, budget))
+    size = escaped_size(text[start:end])
+    while size > budget and end - start > 1:  # shrink in proportion: cost is uneven
+        end = start + max(1, (end - start) * budget // size)
+        size = escaped_size(text[start:end])
     return text[start:end]
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The flag that sets the bound of one message (every agent face)."""
+    parser.add_argument("--max-message-bytes", type=int, default=None, metavar="N",
+                        help="bytes of one message at most, everything counted (default "
+                             f"{settings.max_message_bytes:,}, about 25k tokens; at least "
+                             f"{MIN_MESSAGE_BYTES:,})")
+
+
+def apply(args: argparse.Namespace) -> None:
+    """Put the face's bound in force (INVALID_ARGUMENT below :data:`MIN_MESSAGE_BYTES`)."""
+    given = getattr(args, "max_message_bytes", None)
+    if given is None:
+        return
+    if given < MIN_MESSAGE_BYTES:
+        from jqmagic.core.errors import JqMagicError
+
+        raise JqMagicError("INVALID_ARGUMENT", f"--max-message-bytes {given} is too small.",
+                           f"Give at least {MIN_MESSAGE_BYTES:,}.")
+    configure(max_message_bytes=given)
 
 
 def fit(answer: dict[str, Any], tool: Any = None) -> dict[str, Any]:
@@ -107,3 +140,19 @@ def last_resort(answer: dict[str, Any]) -> dict[str, Any]:
         if isinstance(answer.get(key), str):
             out[key] = cut(answer[key], ERROR_CHARS)
     return out
+
+
+SUMMARY_FIELD_BYTES = 1_000  # a field of the answer repeated in a summary, at most
+
+
+def summary(answer: dict[str, Any]) -> dict[str, Any]:
+    """The short fields of ``answer`` (success, codes, message, ids, next arguments) and a
+    note naming the ones left out: the text a face sends beside a structured copy of an
+    answer too big to send twice."""
+    short = {key: value for key, value in answer.items()
+             if wire_size(value) <= SUMMARY_FIELD_BYTES}
+    left = [key for key in answer if key not in short]
+    short["note"] = (f"Only this summary is repeated here, to keep one message within "
+                     f"{settings.max_message_bytes:,} bytes: the whole answer (with "
+                     f"{', '.join(left)}) is the result's structured content.")
+    return short

@@ -92,7 +92,6 @@ def _characters(out: dict[str, Any], start: int, max_length: int) -> dict[str, A
 def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
     """Cut ``content`` after the last whole line within one answer (escaped, as the wire
     carries it); keep the whole and say which offset reads on."""
-    from jqmagic.core.settings import settings
     from jqmagic.tools import transport
     from jqmagic.tools.results import kept
 
@@ -117,7 +116,7 @@ def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
                truncated=True, payload_id=stored["payload_id"],
                payload_path=stored["payload_path"],
                message=f"Truncated. Showing lines {out['offset']:,}-{last:,} of "
-                       f"{out['total_lines']:,} (about {settings.max_tokens:,} tokens at most). "
+                       f"{out['total_lines']:,} (about {transport.tokens():,} tokens at most). "
                        f"The full text is in payload {stored['payload_id']} "
                        f"({stored['payload_path']}). Read on with offset={last + 1}{more}."
                        f"{long_line}")

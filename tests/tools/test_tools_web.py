@@ -66,7 +66,7 @@ def test_web_fetch_json_has_no_duplicate_value(web):
 
 
 def test_web_fetch_cuts_long_pages_at_a_line(web, monkeypatch):
-    monkeypatch.setattr(settings, "max_tokens", 100)  # 400 characters
+    monkeypatch.setattr(settings, "max_message_bytes", 8_400)  # 400 bytes of content
     text = "\n".join(f"line {i:03d} " + "w" * 20 for i in range(1, 101))
     url = web.add("/long", text, "text/plain")
     out = call("web_fetch", {"url": url, "limit": 50})
