@@ -115,7 +115,8 @@ def test_a_kernel_interrupt_stops_runaway_programs_and_the_kernel_goes_on():
 def test_a_memory_blow_up_and_a_huge_file_end_in_too_large_and_the_kernel_goes_on(tmp_path):
     """In a real kernel: the query that killed kernels (a 1.4 MB file printed 40,000 times
     over) and a file bigger than the worker's memory cap each cost the worker, not the
-    kernel, which answers the next query."""
+    kernel, which answers the next query. (`[.[] | F] | length` alone now streams in
+    bounded memory: the array is used twice over to need it whole.)"""
     mid = tmp_path / "mid.json"
     mid.write_text(json.dumps([{"k": i, "s": "x" * 20} for i in range(40_000)]))
     huge = tmp_path / "huge.json"
@@ -125,7 +126,7 @@ def test_a_memory_blow_up_and_a_huge_file_end_in_too_large_and_the_kernel_goes_o
         "from jqmagic.core.settings import settings; settings.worker_memory = 2**30\n"
         "from jqmagic.core.query.supervisor import shared_worker; shared_worker().stop()",
         f"%jq '[.[] as $x | .]' {mid}", f"%jq 'length' {mid}",
-        f"%jq '[.[] | [., ., ., .]] | length' {huge} --timeout 120",
+        f"%jq '[.[] | [., ., ., .]] | [.[], .[]] | length' {huge} --timeout 120",
         "%jq -n '[1, 2] | add'"], interrupt_after=120)
     for blow_up in (cells[2], cells[4]):
         assert "TOO_LARGE" in shown(blow_up) and "Traceback" not in shown(blow_up)
