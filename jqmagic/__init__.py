@@ -64,10 +64,12 @@ def __getattr__(name: str):
 
 
 def load_ipython_extension(ipython):
-    """Register the magics (``%load_ext jqmagic``)."""
+    """Register the magics and their Tab completion (``%load_ext jqmagic``)."""
+    from jqmagic.completer import register as register_completer
     from jqmagic.magics import register
 
     register(ipython)
+    register_completer(ipython)
 
 
 def _register_display_in_running_ipython() -> None:

@@ -134,7 +134,7 @@ def _namespace_values(namespace: dict[str, Any] | None):
 
 def _describe(value: Any) -> str:
     if isinstance(value, dict):
-        return f"dict, {len(value):,} keys"
+        return f"dict, {len(value):,} key{'s' if len(value) != 1 else ''}"
     if isinstance(value, (list, tuple)):
         return f"{type(value).__name__}, {len(value):,} item{'s' if len(value) != 1 else ''}"
     return type(value).__name__
