@@ -73,7 +73,7 @@ def answer(result: Any, caller: Caller) -> dict[str, Any]:
     payload_id = result.payload_id or _keep(result)
     if shown == 0:
         return _one_too_big(result, payload_id)
-    step = next_program(caller, shown, shown + shown)
+    step = _rest_of_page(caller, shown) or next_program(caller, shown, shown + shown)
     changes = ", ".join(f"{k}={_quote(v)}" for k, v in step.items())
     own = (f"The next {shown:,}: call {caller.tool} again with {changes}. "
            if len(caller.program) <= PROGRAM_STEP_CHARS else "")
@@ -101,6 +101,18 @@ def _next_page(caller: Caller, count: int) -> dict[str, Any]:
     return {"next_arguments": step,
             "message": f"This page was full; the next one (if any): call {caller.tool} again "
                        f"with {caller.program_param}={_quote(step[caller.program_param])}."}
+
+
+def _rest_of_page(caller: Caller, shown: int) -> dict[str, Any]:
+    """For a program that is a page (``F[100:200][]``) cut after ``shown`` results: the
+    page of the same size from the first result not shown (a slice of the slice would
+    end early)."""
+    match = _SLICED.match(caller.program)
+    if not match:
+        return {}
+    size = max(int(match["end"]) - int(match["start"]), 1)
+    start = int(match["start"]) + shown
+    return {caller.program_param: f"{match['head']}[{start}:{start + size}][]"}
 
 
 def _quote(value: Any) -> str:

@@ -456,11 +456,15 @@ def read_file(
         out.update(_long_line(path, end, long_line))
     elif end < total and (limit is None or end < start + limit):
         more = f", limit={limit - len(window)}" if limit else ""
-        out.update(truncated=True, message=f"Showing lines {start + 1:,}-{end:,} of "
-                   f"{total:,} (one answer holds about {transport.tokens():,} tokens). Read "
-                   f"on with offset={end + 1}{more}.")
+        step = {"offset": end + 1, **({"limit": limit - len(window)} if limit else {})}
+        out.update(truncated=True, next_arguments=step,
+                   message=f"Showing lines {start + 1:,}-{end:,} of {total:,} (one answer "
+                           f"holds about {transport.tokens():,} tokens). Read on with "
+                           f"offset={end + 1}{more}.")
     if not window and start >= total:
         out["message"] = f"No lines at offset {start + 1}: the file has {total:,} lines."
+    if out["next_offset"] and "next_arguments" not in out:  # the caller's window
+        out["next_arguments"] = {"offset": out["next_offset"]}
     return out
 
 
@@ -502,6 +506,7 @@ def _long_line(path: str, number: int, start: str) -> dict[str, Any]:
     instead = "json_inspect and query_json" if kind in (".json", ".jsonl", ".ndjson") else \
         "query_yaml" if kind in (".yaml", ".yml") else "the jq tool (raw=true)"
     return {"content": start, "truncated": True, "next_offset": number + 2,
+            "next_arguments": {"offset": number + 2},
             "message": f"Line {number + 1:,} alone is over one answer (about "
                        f"{transport.tokens():,} tokens): its first {len(start):,} characters "
                        f"are shown. Read its data with {instead}; read on from the next line "

@@ -42,9 +42,6 @@ _QUERY = {
     "output": _described(_STR, "The results, one a line, as jq prints them."),
     "count": _described(_INT, "How many results the query gave."),
     "shown": _described(_INT, "How many results are in output (when cut)."),
-    "next_arguments": _described({"type": "object"},
-                                 "The arguments to change in this tool's next call to get "
-                                 "the next results."),
     "explanation": _described({"type": "object"}, "With explain: each stage's counts, "
                               "samples, drops, and where null or an error came from."),
 }
@@ -60,7 +57,6 @@ _SHAPE = {
     "elementTypes": {"type": "object"}, "elementTemplate": _ANY,
     "availableKeys": {"type": "array", "items": _STR}, "keyPresence": {"type": "object"},
     "profiles": {"type": "object"}, "format": _STR, "schema": _ANY,
-    "next_call": _described({"type": "object"}, "Another tool's call that lists more."),
 }
 _PATCH = {
     "status": _STR, "operation": _STR, "targetPath": _ANY, "previousValue": _ANY,
@@ -84,6 +80,13 @@ _SEARCH = {
         "title": _STR, "url": _STR, "snippet": _STR}}},
     "count": _INT,
 }
+_NEXT = {
+    "next_arguments": _described({"type": "object"},
+                                 "When the answer was cut: the arguments to change in this "
+                                 "tool's next call to get what follows."),
+    "next_call": _described({"type": "object"}, "Another tool's call that reads more: "
+                            "{\"tool\", \"arguments\"}."),
+}
 FIELDS: dict[str, dict[str, Any]] = {
     "jq": _QUERY, "query_json": _QUERY, "query_yaml": _QUERY, "json_inspect": _SHAPE,
     "json_patch": _PATCH, "read_file": _LINES, "jq_suggest": _SUGGEST, "web_fetch": _FETCH,
@@ -94,6 +97,6 @@ FIELDS: dict[str, dict[str, Any]] = {
 def output_schema(tool: str) -> dict[str, Any]:
     """The JSON Schema of every answer ``tool`` gives (success, failure or kept)."""
     properties = {"success": _described(_BOOL, "False when the call failed."),
-                  **FIELDS.get(tool, {}), **_PAYLOAD, **_FAILURE, **_KEPT}
+                  **FIELDS.get(tool, {}), **_PAYLOAD, **_FAILURE, **_KEPT, **_NEXT}
     return {"type": "object", "properties": properties, "required": ["success"],
             "additionalProperties": False}

@@ -75,6 +75,7 @@ def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
                f"{advice} {payload_step(ref.id)}").replace("  ", " ")
     return {"success": True, "truncated": True, "message": message, "size": len(text),
             "payload_id": ref.id, "payload_path": str(ref.path),
+            "next_call": {"tool": "jq", "arguments": {"payload": ref.id, "query": "keys"}},
             "shape": schema_of(response), "preview": cut_value(response)}
 
 

@@ -57,7 +57,10 @@ def web_fetch(
         if not out["content"] and result.total_lines and (offset or 1) > result.total_lines:
             out["message"] = (f"No lines at offset {offset}: the page has "
                               f"{result.total_lines:,} lines.")
-        return _bounded_page(out, limit)
+        out = _bounded_page(out, limit)
+        if out.get("next_offset") and "next_arguments" not in out:  # the caller's window
+            out["next_arguments"] = {"offset": out["next_offset"]}
+        return out
     return _characters(out, start_index, max_length)
 
 
@@ -84,7 +87,8 @@ def _characters(out: dict[str, Any], start: int, max_length: int) -> dict[str, A
         out["message"] = f"No more content: the page has {len(text):,} characters."
     elif end < len(text):
         more = f", max_length={max_length}" if max_length != MAX_LENGTH else ""
-        out.update(truncated=True, message=f"Showing characters {start:,}-{end:,} of "
+        out.update(truncated=True, next_arguments={"start_index": end},
+                   message=f"Showing characters {start:,}-{end:,} of "
                    f"{len(text):,}. Read on with start_index={end}{more}.")
     return out
 
@@ -113,8 +117,8 @@ def _bounded_page(out: dict[str, Any], limit: int | None) -> dict[str, Any]:
     last = out["offset"] + shown - 1
     more = f", limit={limit}" if limit else ""
     out.update(content="\n".join(lines[:shown]), next_offset=last + 1,
-               truncated=True, payload_id=stored["payload_id"],
-               payload_path=stored["payload_path"],
+               next_arguments={"offset": last + 1}, truncated=True,
+               payload_id=stored["payload_id"], payload_path=stored["payload_path"],
                message=f"Truncated. Showing lines {out['offset']:,}-{last:,} of "
                        f"{out['total_lines']:,} (about {transport.tokens():,} tokens at most). "
                        f"The full text is in payload {stored['payload_id']} "

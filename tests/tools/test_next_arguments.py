@@ -1,0 +1,78 @@
+"""Issue 40: every cut answer names its next call as ``next_arguments`` (the arguments to
+change, in the tool's own parameters); following them pages through to the end, each
+page within the bound, never standing still (870,000 control characters included)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from jqmagic.core import payloads
+from jqmagic.tools import call, transport
+
+
+def follow(name: str, request: dict, most: int = 200) -> list[dict]:
+    """Every answer of ``name`` from ``request`` on, following next_arguments."""
+    answers = [call(name, request)]
+    while "next_arguments" in answers[-1]:
+        assert answers[-1]["success"], answers[-1]
+        assert transport.wire_size(answers[-1]) <= transport.limit()
+        request = {**request, **answers[-1]["next_arguments"]}
+        answers.append(call(name, request))
+        assert len(answers) < most, "no end"
+    return answers
+
+
+def test_text_page_always_advances():
+    text = "\x01" * 870_000
+    assert len(transport.text_page(text, 0, 200_000)) == 200_000 // 6
+    assert transport.text_page(text, 5, 3) == "\x01"  # one character even over the budget
+    assert transport.text_page("", 0, 10) == "" and transport.text_page("ab", 2, 10) == ""
+
+
+@pytest.mark.parametrize("char", ["\x01", '"', "é", "a"])
+def test_web_fetch_pages_to_the_end(web, char):
+    text = char * 870_000
+    url = web.add(f"/c{ord(char)}", text, "text/plain; charset=utf-8")
+    answers = follow("web_fetch", {"url": url, "max_length": 200_000})
+    assert "".join(a["content"] for a in answers) == text
+    assert all(a["content"] for a in answers)  # every page advanced
+    assert answers[-1]["next_start_index"] is None
+
+
+def test_web_fetch_lines_page_to_the_end(web):
+    text = "\n".join(f'{i} {chr(34) * 300}' for i in range(3_000))
+    url = web.add("/lines", text, "text/plain")
+    answers = follow("web_fetch", {"url": url, "offset": 1, "limit": 3_000})
+    assert "\n".join(a["content"] for a in answers) == text and len(answers) > 2
+
+
+def test_read_file_pages_to_the_end(tmp_path):
+    path = tmp_path / "log.txt"
+    lines = [f"{i} " + "\x02" * 150 for i in range(2_000)]
+    path.write_text("\n".join(lines) + "\n")
+    answers = follow("read_file", {"file_path": str(path), "large_file_passthrough": True})
+    assert "\n".join(a["content"] for a in answers).split("\n") == lines
+    window = call("read_file", {"file_path": str(path), "offset": 11, "limit": 5})
+    assert window["next_arguments"] == {"offset": 16}  # the caller's window names the next
+
+
+def test_a_query_pages_to_the_end(tmp_path):
+    path = tmp_path / "items.json"
+    items = [{"id": i, "text": '"' * 200} for i in range(3_000)]
+    path.write_text(json.dumps({"items": items}))
+    answers = follow("query_json", {"file_path": str(path), "jq_expression": ".items[]",
+                                    "large_result_passthrough": True})
+    got = [json.loads(line) for a in answers for line in a["output"].splitlines()]
+    assert got == items and len(answers) > 2
+
+
+def test_an_answer_too_big_to_send_names_the_call_that_reads_it(tmp_path, monkeypatch):
+    path = tmp_path / "wide.json"
+    path.write_text(json.dumps({f"key{i}": {f"sub{j}": j for j in range(50)}
+                                for i in range(1_000)}))
+    out = call("json_inspect", {"filePath": str(path), "format": "jsonschema"})
+    assert out["truncated"] and out["next_call"]["tool"] == "jq"
+    keys = call("jq", out["next_call"]["arguments"])
+    assert json.loads(keys["output"]) == sorted(payloads.payload(out["payload_id"]))
