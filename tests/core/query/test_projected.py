@@ -47,7 +47,9 @@ def _canonical(value, chains):
             for key in sorted(value) if any(c and c[0] == key for c in chains)}
 
 
-lines = st.lists(documents, min_size=1, max_size=12)
+objects = st.lists(st.tuples(st.sampled_from(["a", "b", "c"]), documents), max_size=3).map(
+    lambda members: "{" + ",".join(f'"{k}":{v}' for k, v in members) + "}")  # keys repeat
+lines = st.lists(st.one_of(documents, objects, objects), min_size=1, max_size=12)
 chain_sets = st.sets(st.sampled_from(CHAINS[1:]), max_size=3).map(frozenset)
 
 
@@ -79,7 +81,13 @@ def test_projected_values_are_orjsons_pruned_and_extended(texts, chains, more):
     read = [i for i, v in enumerate(whole) if v is not _REFUSED]
     assert json.dumps([_canonical(values[i], chains) for i in read]) == \
         json.dumps([_canonical(whole[i], chains) for i in read])
-    held = projected.extend(values, data, chains, more)
+    try:
+        held = projected.extend(values, data, chains, more)
+    except NotMine:  # a new chain reaches what orjson refuses: the values are unchanged
+        assert _REFUSED in whole
+        assert json.dumps([_canonical(values[i], chains) for i in read]) == \
+            json.dumps([_canonical(whole[i], chains) for i in read])
+        return
     assert held == chains | more
     assert json.dumps([_canonical(values[i], held) for i in read]) == \
         json.dumps([_canonical(whole[i], held) for i in read])
