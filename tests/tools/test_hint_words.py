@@ -243,3 +243,13 @@ def test_a_hint_naming_a_missing_parameter_loses_that_sentence():
     raw = f"Narrow the input. Or raise the limit with {term('timeout')}."
     assert for_tool(raw, get("json_inspect")) == "Narrow the input."
     assert for_tool(raw, get("query_json")).endswith("with the timeout parameter.")
+
+
+def test_a_timeout_in_the_fast_path_names_the_tools_parameter(tmp_path):
+    """Issue 40: the in-process engine's TIMEOUT said --timeout to an agent."""
+    path = tmp_path / "t.json"
+    path.write_text("[1, 2, 3]")
+    out = call("jq", {"query": "[limit(100000000; repeat(1))] | length", "file": str(path),
+                      "timeout": 1})
+    assert out["error_code"] == "TIMEOUT" and "--" not in out["hint"]
+    assert "timeout parameter" in out["hint"]

@@ -10,6 +10,7 @@ from typing import Any
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.state import Cautious, state
+from jqmagic.core.words import term
 
 CHUNK = 4096
 """Long loops look at the clock once per this many items."""
@@ -40,7 +41,8 @@ def check() -> None:
 def timeout_error(timeout: float) -> JqMagicError:
     return JqMagicError(
         "TIMEOUT", f"The jq program ran longer than {timeout:g} s and was stopped.",
-        "Narrow the input (e.g. .items[:100]) or raise the limit with --timeout.")
+        "Narrow the input (e.g. .items[:100]) or raise the limit with "
+        f"{term('timeout')}.")
 
 
 def chunked(items: list[Any]) -> Iterator[Any]:

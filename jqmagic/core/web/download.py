@@ -30,6 +30,7 @@ class FetchLimits:
     timeout: tuple[float, float] = (0.0, 0.0)
     total_timeout: float = 0.0
     max_redirects: int = 0
+    truncate: bool = False  # a body over max_bytes is cut there, not TOO_LARGE (robots.txt)
 
     @classmethod
     def of(cls, **given: Any) -> FetchLimits:
@@ -155,7 +156,7 @@ def _hops(url: str, req_headers: dict[str, str], limits: FetchLimits, deadline: 
                 + f" ({redact(current)})",
                 _status_hint(resp.status_code),
             )
-        body = _read_capped(resp, current, limits.max_bytes, deadline)
+        body = _read_capped(resp, current, limits.max_bytes, deadline, limits.truncate)
         return resp, body, current
     raise JqMagicError(
         "NETWORK_ERROR",
@@ -164,11 +165,13 @@ def _hops(url: str, req_headers: dict[str, str], limits: FetchLimits, deadline: 
     )
 
 
-def _read_capped(resp: Any, url: str, max_bytes: int, deadline: float) -> bytes:
+def _read_capped(resp: Any, url: str, max_bytes: int, deadline: float,
+                 truncate: bool = False) -> bytes:
+    """The body, at most ``max_bytes`` (TOO_LARGE past them, or cut there: ``truncate``)."""
     import requests
 
     declared = resp.headers.get("Content-Length")
-    if declared and declared.isdigit() and int(declared) > max_bytes:
+    if declared and declared.isdigit() and int(declared) > max_bytes and not truncate:
         resp.close()
         raise JqMagicError(
             "TOO_LARGE",
@@ -179,6 +182,9 @@ def _read_capped(resp: Any, url: str, max_bytes: int, deadline: float) -> bytes:
     try:
         for chunk in _chunks(resp):
             size += len(chunk)
+            if size > max_bytes and truncate:
+                chunks.append(chunk[:len(chunk) - (size - max_bytes)])
+                break
             if size > max_bytes:
                 raise JqMagicError(
                     "TOO_LARGE",

@@ -110,7 +110,8 @@ def fetch(
         from jqmagic.core.web.download import user_agent
 
         def read(robots_url: str) -> tuple[int, str]:
-            small = dataclasses.replace(caps, max_bytes=robots_txt.ROBOTS_BYTES)
+            small = dataclasses.replace(caps, max_bytes=robots_txt.ROBOTS_BYTES,
+                                        truncate=True, max_redirects=5)  # RFC 9309
             resp, body, _ = download(robots_url, {}, small, started + caps.total_timeout,
                                      policy, session)
             return resp.status_code, body.decode("utf-8", "replace")

@@ -176,7 +176,9 @@ def search(
         items = (data.get("items") or []) if isinstance(data, dict) else []
         results = [_result(i.get("title"), i.get("link"), i.get("snippet")) for i in items
                    if isinstance(i, dict)]
-    results = [r for r in results if r["url"] and _keep(r["url"], allowed, blocked)]
+    secrets = list(creds.values())
+    results = [{k: _scrub(v, secrets) for k, v in r.items()} for r in results
+               if r["url"] and _keep(r["url"], allowed, blocked)]
     return SearchResults(query=query, provider=provider, results=results)
 
 
@@ -223,11 +225,48 @@ def _keep(url: str, allowed: list[str], blocked: list[str]) -> bool:
     return not any(domain_matches(url, d) for d in blocked)
 
 
+FRAGMENT = 8  # a run this long of a key's characters, in any spelling, is scrubbed
+
+
+def _spellings(secret: str) -> set[str]:
+    """The ways a server or proxy may echo ``secret``: as it is, URL-encoded (path and
+    form), HTML-escaped; each compared without case."""
+    import html
+    from urllib.parse import quote, quote_plus
+
+    return {v.lower() for v in (secret, quote(secret, safe=""), quote_plus(secret),
+                                html.escape(secret))}
+
+
 def _scrub(text: str, secrets: list[str]) -> str:
-    for s in secrets:
-        if s:
-            text = text.replace(s, "***")
-    return text
+    """``text`` with every spelling of every secret, and every run of :data:`FRAGMENT` or
+    more characters of one (a cut key), replaced by ``***``, whatever its case."""
+    grams: dict[int, set[str]] = {}
+    for secret in filter(None, secrets):
+        for spelling in _spellings(secret):
+            size = min(FRAGMENT, len(spelling))
+            grams.setdefault(size, set()).update(
+                spelling[i:i + size] for i in range(len(spelling) - size + 1))
+    if not grams or not text:
+        return text
+    low = text.lower()
+    if len(low) != len(text):  # a letter whose lower case is longer: compare as it is
+        low = "".join(c if len(c.lower()) != 1 else c.lower() for c in text)
+    hidden = bytearray(len(text))
+    for size, known in grams.items():
+        for i in range(len(low) - size + 1):
+            if low[i:i + size] in known:
+                hidden[i:i + size] = b"\x01" * size
+    if not any(hidden):
+        return text
+    out, i = [], 0
+    while i < len(text):
+        j = i
+        while j < len(text) and hidden[j] == hidden[i]:
+            j += 1
+        out.append("***" if hidden[i] else text[i:j])
+        i = j
+    return "".join(out)
 
 
 def _call(provider: str, endpoint: str, params: dict, headers: dict, timeout: Any,
