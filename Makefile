@@ -12,7 +12,9 @@ $(VENV)/bin/python:
 
 # The extras the test venv holds; scripts/quick_on_pythons.sh's venvs take what `make quick` needs.
 EXTRAS ?= test,demo,df,e2e
-$(VENV)/.test: $(VENV)/bin/python pyproject.toml
+# The C loop of the command line (jqmagic/core/query/_jqmain.c) is compiled by the install:
+# a changed source installs again.
+$(VENV)/.test: $(VENV)/bin/python pyproject.toml jqmagic/core/query/_jqmain.c
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 
@@ -48,7 +50,7 @@ lint: $(VENV)/.test
 	$(PY) -m pip install -q ruff
 	$(PY) -m ruff check jqmagic tests bench scripts
 
-$(VENV)/.demo: $(VENV)/bin/python pyproject.toml
+$(VENV)/.demo: $(VENV)/bin/python pyproject.toml jqmagic/core/query/_jqmain.c
 	$(PY) -m pip install -q -e '.[demo,df]'
 	touch $@
 
