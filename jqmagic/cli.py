@@ -236,6 +236,18 @@ def _run_mcp(args: argparse.Namespace) -> int:
     return run_mcp(args)
 
 
+def _browse_arguments(parser: argparse.ArgumentParser) -> None:
+    from jqmagic.browse import browse_arguments
+
+    browse_arguments(parser)
+
+
+def _run_browse(args: argparse.Namespace) -> int:
+    from jqmagic.browse import run_browse
+
+    return run_browse(args)
+
+
 # ---------------------------------------------------------------- the command
 
 Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
@@ -256,6 +268,8 @@ COMMANDS: list[Command] = [
      _tool_arguments, _run_tool),
     ("mcp", "serve the agent tools over MCP on stdio (needs the mcp extra)", _mcp_arguments,
      _run_mcp),
+    ("browse", "a jq box in the terminal: completion from the data, a live preview (needs "
+     "the tui extra)", _browse_arguments, _run_browse),
 ]
 
 

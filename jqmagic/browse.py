@@ -1,0 +1,189 @@
+"""``jqmagic browse FILE|-``: a jq box in the terminal (the ``tui`` extra, on Textual):
+completion from the data as you type (core/complete: keys with type and presence,
+builtins, $names), and a live preview of the first results and their count, run in the
+worker (the file's parse kept per version), each run superseded by the next key.
+
+Keys: Tab takes the chosen offer, Up/Down choose, Enter runs now, Escape or Ctrl+Q
+quits and prints the last program (to paste into a script).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+from typing import Any
+
+INSTALL_HINT = "jqmagic browse needs the tui extra: pip install 'jqmagic[tui]' (Textual)."
+PREVIEW_RESULTS = 20
+PREVIEW_CHARS = 400  # a result shown at most
+DEBOUNCE = 0.12  # seconds of quiet before the preview runs
+
+
+def browse_arguments(parser: argparse.ArgumentParser) -> None:
+    """The command line of ``jqmagic browse``."""
+    parser.add_argument("source", metavar="FILE", help="a JSON, JSON Lines or YAML file, "
+                        "or - for standard input")
+    parser.add_argument("program", nargs="?", default=".", help="the jq program to start "
+                        "with (default: .)")
+    parser.add_argument("--jsonl", action="store_true", default=None,
+                        help="read standard input as JSON Lines")
+
+
+def run_browse(args: argparse.Namespace) -> int:
+    """Open the browser; print the last program on exit."""
+    try:
+        import textual  # noqa: F401
+    except ImportError:
+        print(f"error: {INSTALL_HINT}", file=sys.stderr)
+        return 1
+    with tempfile.TemporaryDirectory(prefix="jqmagic-browse-") as scratch:
+        path = args.source
+        if path == "-":  # kept in a file: the worker's caches and the shape read it
+            path = os.path.join(scratch, "stdin.jsonl" if args.jsonl else "stdin.json")
+            with open(path, "wb") as out:
+                out.write(sys.stdin.buffer.read())
+            _keys_from_terminal()
+        elif not os.path.exists(path):
+            print(f"error: NOT_FOUND: File not found: {path}\nhint: check the file's name.",
+                  file=sys.stderr)
+            return 1
+        app = browser(path, args.program)
+        app.run()
+    print(app.program)
+    return 0
+
+
+def _keys_from_terminal() -> None:
+    """After a pipe was read, take the keys from the terminal."""
+    tty = os.open("/dev/tty", os.O_RDONLY)
+    os.dup2(tty, 0)
+    os.close(tty)
+    sys.stdin = sys.__stdin__ = open(0, closefd=False)  # noqa: SIM115
+
+
+def preview_text(program: str, path: str) -> tuple[str, str]:
+    """The first results of ``program`` on ``path`` as compact JSON lines, and the status
+    line (their count and time, or the error with its caret and hint)."""
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.core.query import query
+
+    try:
+        result = query(program, file=path, limit=PREVIEW_RESULTS, timeout=10)
+    except JqMagicError as exc:
+        return exc.detail or "", exc.render("terminal")
+    lines = []
+    for value in result.values:
+        text = json.dumps(value, ensure_ascii=False)
+        lines.append(text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + " …")
+    more = "" if result.total <= len(result.values) else \
+        f" (the first {len(result.values)} shown)"
+    return "\n".join(lines), f"{result.total:,} result(s){more} in {result.elapsed:.2f} s"
+
+
+def browser(path: str, program: str = ".") -> Any:
+    """The Textual app on ``path`` (imported here: Textual is an extra)."""
+    from textual.app import App, ComposeResult
+    from textual.containers import VerticalScroll
+    from textual.widgets import Input, OptionList, Static
+    from textual.widgets.option_list import Option
+    from textual.worker import get_current_worker
+
+    from jqmagic.core.complete import Completions, complete
+
+    class Browse(App):
+        """The jq box, its offers, the preview and its status."""
+
+        CSS = """
+        #offers { max-height: 8; display: none; }
+        #offers.shown { display: block; }
+        #status { color: $text-muted; height: auto; }
+        """
+        BINDINGS = [("escape", "quit", "quit"), ("ctrl+q", "quit", "quit")]
+
+        def __init__(self) -> None:
+            super().__init__()
+            self.program = program
+            self.offers = Completions(0, 0)
+            self._timer = None
+
+        def compose(self) -> ComposeResult:
+            yield Input(value=program, id="jq", placeholder="a jq program")
+            yield OptionList(id="offers")
+            yield Static(id="status")
+            with VerticalScroll():
+                yield Static(id="preview", markup=False)
+
+        def on_mount(self) -> None:
+            self.query_one("#jq", Input).focus()
+            self.title = f"jqmagic browse {os.path.basename(path)}"
+            self._changed(program)
+
+        def on_input_changed(self, event: Input.Changed) -> None:
+            self._changed(event.value)
+
+        def on_input_submitted(self, event: Input.Submitted) -> None:
+            self._run(event.value)
+
+        def _changed(self, text: str) -> None:
+            self.program = text
+            cursor = self.query_one("#jq", Input).cursor_position
+            self.run_worker(lambda: self._offer(text, cursor), thread=True, exclusive=True,
+                            group="offers")
+            if self._timer is not None:
+                self._timer.stop()
+            self._timer = self.set_timer(DEBOUNCE, lambda: self._run(text))
+
+        def _offer(self, text: str, cursor: int) -> None:
+            done = complete(text, min(cursor, len(text)), file=path)
+            if not get_current_worker().is_cancelled:
+                self.call_from_thread(self._show_offers, done)
+
+        def _show_offers(self, done: Completions) -> None:
+            self.offers = done
+            offers = self.query_one("#offers", OptionList)
+            offers.clear_options()
+            offers.add_options([Option(f"{o.text}  {o.type}") for o in done.offers[:200]])
+            offers.set_class(bool(done.offers), "shown")
+            if done.offers:
+                offers.highlighted = 0
+
+        def _run(self, text: str) -> None:
+            self.run_worker(lambda: self._preview(text), thread=True, exclusive=True,
+                            group="preview")
+
+        def _preview(self, text: str) -> None:
+            shown, status = preview_text(text, path)
+            if not get_current_worker().is_cancelled:
+                self.call_from_thread(self._show_preview, shown, status)
+
+        def _show_preview(self, shown: str, status: str) -> None:
+            self.query_one("#preview", Static).update(shown)
+            self.query_one("#status", Static).update(status)
+
+        def on_key(self, event) -> None:
+            offers = self.query_one("#offers", OptionList)
+            if not self.offers.offers or not offers.has_class("shown"):
+                return
+            if event.key in ("down", "up"):
+                count = offers.option_count
+                step = 1 if event.key == "down" else -1
+                offers.highlighted = ((offers.highlighted or 0) + step) % count
+                event.prevent_default()
+                event.stop()
+            elif event.key == "tab":
+                self._take(offers.highlighted or 0)
+                event.prevent_default()
+                event.stop()
+
+        def _take(self, index: int) -> None:
+            box = self.query_one("#jq", Input)
+            done, offer = self.offers, self.offers.offers[index]
+            text = box.value[:done.start] + offer.text + box.value[done.end:]
+            box.value = text
+            box.cursor_position = done.start + len(offer.text)
+            self.query_one("#offers", OptionList).set_class(False, "shown")
+
+    return Browse()

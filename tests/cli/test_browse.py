@@ -1,0 +1,70 @@
+"""`jqmagic browse`: the jq box driven headless by Textual's pilot (completion taken with
+Tab, the preview following the keys, errors in the status line), and its command line."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import subprocess
+import sys
+
+import pytest
+
+pytest.importorskip("textual", reason="jqmagic browse needs the tui extra (Textual)")
+
+from jqmagic.browse import browser, preview_text  # noqa: E402
+
+KUBE = {"kind": "List", "items": [{"metadata": {"name": "a", "app-id": 1}},
+                                  {"metadata": {"name": "b"}}]}
+
+
+def drive(path, keys_then_checks):
+    """Run the app headless; each step presses keys, waits, and hands the app over."""
+    app = browser(str(path), "")
+
+    async def main():
+        async with app.run_test() as pilot:
+            for keys, check in keys_then_checks:
+                await pilot.press(*keys)
+                for _ in range(40):  # the workers answer within 2 s
+                    await pilot.pause(0.05)
+                    if check(app):
+                        break
+                assert check(app), (keys, app.program, app.offers.texts)
+            await pilot.press("escape")
+
+    asyncio.run(main())
+    return app
+
+
+def text_of(app, name: str) -> str:
+    return str(app.query_one(f"#{name}").render())
+
+
+def test_complete_take_and_preview(tmp_path):
+    path = tmp_path / "kube.json"
+    path.write_text(json.dumps(KUBE))
+    app = drive(path, [
+        (list(".items[0].me"), lambda a: a.offers.texts == [".metadata"]),
+        (["tab"], lambda a: a.program == ".items[0].metadata"
+         and '"name": "a"' in text_of(a, "preview")),
+        (list(" | .ap"), lambda a: a.offers.texts == ['."app-id"']),
+        (["tab"], lambda a: text_of(a, "preview") == "1"
+         and text_of(a, "status").startswith("1 result(s)")),
+        (["backspace"] * 9 + list(".["), lambda a: "INVALID_QUERY" in text_of(a, "status")),
+    ])
+    assert app.program == ".items[0].metadata | .["
+
+
+def test_the_preview_counts_past_what_it_shows(tmp_path):
+    path = tmp_path / "n.json"
+    path.write_text(json.dumps(list(range(100))))
+    shown, status = preview_text(".[]", str(path))
+    assert shown.splitlines()[:2] == ["0", "1"] and len(shown.splitlines()) == 20
+    assert status.startswith("100 result(s) (the first 20 shown)")
+
+
+def test_the_command_line_refuses_a_missing_file(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "jqmagic", "browse", str(tmp_path / "no.json")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "NOT_FOUND" in done.stderr
