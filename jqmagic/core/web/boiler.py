@@ -27,6 +27,10 @@ _PHRASES = re.compile(
     r"(photo|photograph|image|picture|foto|credit)s?\s*:|getty images$|lesen sie auch|"
     r"mehr zum thema|leia também|lire aussi|à lire aussi|ver también|te puede interesar|"
     r"相关(阅读|文章|新闻)|関連(記事|ニュース))", re.I)
+# ...or a photo credit without a label ("Ann Lee/AFP via Getty Images").
+_CREDIT = re.compile(r"^[\w .,'’-]{2,60}\s*/\s*([\w .-]{0,30}(getty images|afp|reuters|"
+                     r"ap photo|associated press|epa|shutterstock|alamy|bloomberg))\W*$",
+                     re.I)
 # ...or a link that sends the reader elsewhere ("Read more about it here", "Learn more").
 _LINK_PHRASES = re.compile(
     r"^\W*(read more|read next|more from|learn more|see more|click here|recommended|"
@@ -174,7 +178,7 @@ def _teaser(el: Any, ink: int) -> bool:
     text = text_of(el)
     if not text or len(text) > _SHORT:
         return False
-    if not _PHRASES.search(text) and not (
+    if not _PHRASES.search(text) and not _CREDIT.search(text) and not (
             _LINK_PHRASES.search(text) and link_density(el, len(text)) > 0.3):
         return False
     return el.name not in ("div", "section", "aside") or el.find(["p", "ul", "ol"]) is None

@@ -31,6 +31,8 @@ def md(inner: str) -> str:
     ("<figure><img src='/p.jpg' alt='The path'><figcaption>The path in May. "
      "<span class='credit'>Photo by Ann Lee</span></figcaption></figure>", "Ann Lee"),
     ("<p><a href='/more'>Read more: how the path was planned</a></p>", "how the path"),
+    ("<figure><img src='/p.jpg' alt='The path'><figcaption>The path in May. "
+     "<small>Ann Lee/AFP via Getty Images</small></figcaption></figure>", "Ann Lee"),
     ("<p>Related: <a href='/old'>The first plan, in 2019</a></p>", "first plan"),
     ("<p>SIGN UP FOR OUR NEWSLETTER</p>", "SIGN UP"),
     ("<p class='byline'>By Sam Ortiz</p>", "Sam Ortiz"),
