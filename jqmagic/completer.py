@@ -9,8 +9,11 @@ or run here: a URL or a command gives no keys.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 import re
+import threading
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +29,7 @@ from jqmagic.core.complete import Completions, complete, complete_source
 _LINE_MAGIC = re.compile(r"(?:^|[\s=(])%jq(?=\s)")
 _CELL_MAGIC = re.compile(r"\s*%%jq(?=\s|$)")
 _URL = re.compile(r"^https?://", re.I)
+WARM_BYTES = 256 * 2**20  # files whose shape is made after a cell ran on them
 _WORD = re.compile(r"""(?:[^\s'"\\]|\\.|'[^']*(?:'|$)|"(?:[^"\\]|\\.)*(?:"|$))+""")
 
 
@@ -210,8 +214,42 @@ def jq_matcher(context: CompletionContext) -> SimpleMatcherResult:
             "suppress": bool(completions), "ordered": True}
 
 
+def warm(result) -> None:
+    """After a cell ran %jq on a file (up to :data:`WARM_BYTES`), make its shape in the
+    background, once per file version: the first Tab on it then answers at once."""
+    lines = (getattr(result.info, "raw_cell", None) or "").split("\n")
+    if _CELL_MAGIC.match(lines[0]):
+        at = lines[0].index("%%jq") + 4
+        line = read_line(words(lines[0][at:], at))
+        sources = line.positional
+    else:
+        for text in lines:
+            magic = _LINE_MAGIC.search(text)
+            if magic:
+                break
+        else:
+            return
+        line = read_line(words(text[magic.end():], magic.end()))
+        sources = line.positional[1:]
+    keywords = source_keywords(line, sources, {})
+    path = keywords.get("file")
+    if isinstance(path, str) and os.path.isfile(path) and os.path.getsize(path) <= WARM_BYTES:
+        threading.Thread(target=_shape_quietly, args=(path, keywords), daemon=True).start()
+
+
+def _shape_quietly(path: str, keywords: dict[str, Any]) -> None:
+    from jqmagic.core.complete.shapes import shape_of
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.core.options import Formats, Source
+
+    formats = Formats(**{k: keywords.get(k) for k in ("jsonl", "yaml", "jsonc")})
+    with contextlib.suppress(JqMagicError):  # the cell showed it; the next Tab says none
+        shape_of(Source.of(file=path, formats=formats))
+
+
 def register(ipython) -> None:
-    """Add the matcher to a shell's completer (once)."""
+    """Add the matcher to a shell's completer, and the warming after a cell (once)."""
     matchers = ipython.Completer.custom_matchers
     if jq_matcher not in matchers:
         matchers.insert(0, jq_matcher)
+        ipython.events.register("post_run_cell", warm)

@@ -116,3 +116,25 @@ def test_through_a_kernel_complete_request(tmp_path):
     finally:
         client.stop_channels()
         manager.shutdown_kernel(now=True)
+
+
+def test_a_cell_on_a_file_makes_its_shape_for_the_first_tab(ip, run_cell, tmp_path,
+                                                             monkeypatch):
+    from jqmagic.core.complete import forget, shapes
+
+    forget()
+    path = tmp_path / "warm.json"
+    path.write_text(json.dumps({"warmed": {"up": 1}}))
+    run_cell(f"%jq '.warmed' {path} -c")
+    for _ in range(100):  # the shape is made in a thread, by the worker
+        if shapes._kept:
+            break
+        time.sleep(0.05)
+    assert len(shapes._kept) == 1
+
+    def not_again(*_):
+        raise AssertionError("the shape was made again")
+
+    monkeypatch.setattr(shapes, "_worker_shape", not_again)
+    assert completions(ip, f"%jq '.warmed.' {path}", len("%jq '.warmed.")) == [
+        (".up", "number, in all 1", ".")]
