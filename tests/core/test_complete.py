@@ -132,3 +132,12 @@ def test_source_words(tmp_path):
         (f"{tmp_path}/deep/", "folder"), (f"{tmp_path}/data.json", "file, 2 bytes")]
     assert complete_source("do", {"docs": {"a": 1}, "n": 3}).texts[:1] == ["docs"]
     assert complete_source(f"{tmp_path}/.h").texts == [f"{tmp_path}/.hidden.json"]
+
+
+def test_a_shape_the_caller_holds():
+    from jqmagic.core.shape.infer import build
+
+    root = build(KUBE)
+    assert complete(".items[0].me", shape=root).texts == [".metadata"]
+    node = root.keys["items"].items
+    assert complete(".metadata.", shape=node).texts == [".name", ".labels"]

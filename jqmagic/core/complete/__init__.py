@@ -19,6 +19,7 @@ from jqmagic.core.complete.offers import Offer
 from jqmagic.core.complete.shapes import forget, nodes_at, shape_of
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Formats, Source
+from jqmagic.core.shape.node import Node
 
 TIMEOUT = 60.0  # seconds the first shape of a file may take in the worker
 
@@ -44,7 +45,7 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
              namespace: dict[str, Any] | None = None, slurp: bool = False,
              null_input: bool = False, jsonl: bool | None = None, yaml: bool | None = None,
              jsonc: bool | None = None, timeout: float | None = TIMEOUT,
-             **given: Any) -> Completions:
+             shape: Node | None = None, **given: Any) -> Completions:
     """What may come at ``cursor`` (default: the end) of ``program`` run on a source
     (``source`` or one keyword of file, text, value, payload, exec, url, as for
     ``query``; a command or a URL is never run: no keys then).
@@ -53,6 +54,8 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
         names: ``$names`` given to the program (``--arg`` and the like), each with how.
         namespace: the user's variables: an unbound ``$name`` is looked up there.
         slurp, null_input: as jq's ``-s`` and ``-n`` read the input.
+        shape: the input's merged shape when the caller holds it already (a browser's
+            tree, at the node its jq box runs on): read instead of a source.
     """
     end = len(program) if cursor is None else cursor
     here = read(program, end, null_input)
@@ -60,8 +63,11 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
     if here.kind in ("key", "qkey", "objkey", "qobjkey", "term"):
         if value is not ...:
             given["value"] = value
-        nodes, out.note = _nodes(here.path, source, given, slurp,
-                                 Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc), timeout)
+        if shape is not None:
+            nodes = nodes_at(shape, here.path)
+        else:
+            nodes, out.note = _nodes(here.path, source, given, slurp,
+                                     Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc), timeout)
         form = {"key": "field", "qkey": "field", "term": "field", "objkey": "member",
                 "qobjkey": "quoted"}[here.kind]
         out.offers = offers.keys(nodes, here.prefix, form)
