@@ -64,17 +64,21 @@ class QueryResult:
 
 
 _COLOR = re.compile("\x1b\\[[0-9;]*m")
+_LONG_DIGITS = re.compile("[0-9]{19}")
 
 
 def parse_values(texts: list[str]) -> list[Any]:
     """The values of jq's result texts (integers stay exact; colours are not data): read
-    in one call by orjson as one array, else (a long integer, a lone surrogate, a colour,
-    deep nesting, which orjson refuses) one by one by Python's exact parser."""
-    try:
-        with gc_paused():
-            return orjson.loads("[" + ",".join(texts) + "]") if texts else []
-    except orjson.JSONDecodeError:
-        pass
+    in one call by orjson as one array, else (19 digits in a row: maybe an integer past 64
+    bits; a lone surrogate, a colour, deep nesting, which orjson refuses) one by one by
+    Python's exact parser."""
+    whole = "[" + ",".join(texts) + "]"
+    if not _LONG_DIGITS.search(whole):  # orjson reads an integer past 64 bits as a double
+        try:
+            with gc_paused():
+                return orjson.loads(whole)
+        except orjson.JSONDecodeError:
+            pass
     try:
         return [json.loads(_COLOR.sub("", t) if "\x1b" in t else t) for t in texts]
     except RecursionError:
