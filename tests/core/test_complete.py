@@ -66,6 +66,8 @@ def test_quoted_keys_and_recursion():
     assert texts(".items[].metadata.labels.") == ['."app-name"']
     assert texts("..|.ph") == [".phase"]
     assert texts('.items[] | {"me') == ['"metadata"']
+    assert texts('.items[0]["me') == ['"metadata"']
+    assert complete('.items[0]["me', value=KUBE).start == len(".items[0][")
     assert texts(".items[] | .metadata | {na") == ["name"]
 
 

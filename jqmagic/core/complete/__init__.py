@@ -60,7 +60,7 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
     end = len(program) if cursor is None else cursor
     here = read(program, end, null_input)
     out = Completions(here.start, end)
-    if here.kind in ("key", "qkey", "objkey", "qobjkey", "term"):
+    if here.kind in ("key", "qkey", "qindex", "objkey", "qobjkey", "term"):
         if value is not ...:
             given["value"] = value
         if shape is not None:
@@ -69,7 +69,7 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
             nodes, out.note = _nodes(here.path, source, given, slurp,
                                      Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc), timeout)
         form = {"key": "field", "qkey": "field", "term": "field", "objkey": "member",
-                "qobjkey": "quoted"}[here.kind]
+                "qobjkey": "quoted", "qindex": "quoted"}[here.kind]
         out.offers = offers.keys(nodes, here.prefix, form)
     if here.kind in ("name", "term"):
         out.offers += offers.builtins(here.prefix)

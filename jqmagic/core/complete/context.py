@@ -84,9 +84,9 @@ class _Frame:
 
 @dataclass
 class Context:
-    """What the cursor follows: ``kind`` of word (key, qkey, objkey, name, var, format,
-    term, none), the ``prefix`` typed of it, where that word starts in the program, the
-    path of ``.`` there, and the variables the program binds before it."""
+    """What the cursor follows: ``kind`` of word (key, qkey, qindex, objkey, qobjkey,
+    name, var, format, term, none), the ``prefix`` typed of it, where that word starts in
+    the program, the path of ``.`` there, and the variables the program binds before it."""
 
     kind: str
     prefix: str
@@ -107,6 +107,8 @@ def read(program: str, cursor: int | None = None, null_input: bool = False) -> C
         if tokens and tokens[-1][0] == "dot" and tokens[-1][2] == start - 1:
             kind, start = "qkey", start - 1
             tokens.pop()
+        elif tokens and tokens[-1][1] == "[":
+            kind = "qindex"
         else:
             kind = "qobjkey"
     elif rest:  # something the scan cannot read: no guess
@@ -132,7 +134,9 @@ def read(program: str, cursor: int | None = None, null_input: bool = False) -> C
     bound = [t[1][1:] for t in tokens if t[0] == "var" and t[3]]
     if kind == "none" and frame.fresh:
         kind = "term"
-    if frame.kind == "object" and frame.keyed and frame.fresh:
+    if kind == "qindex":
+        path = frame.start if frame.kind == "index" else None
+    elif frame.kind == "object" and frame.keyed and frame.fresh:
         kind = {"name": "objkey", "term": "objkey", "qobjkey": "qobjkey"}.get(kind, kind)
         path = frame.base
     elif kind == "qobjkey":
