@@ -3,8 +3,9 @@ completion from the data as you type (core/complete: keys with type and presence
 builtins, $names), and a live preview of the first results and their count, run in the
 worker (the file's parse kept per version), each run superseded by the next key.
 
-Keys: Tab takes the chosen offer, Up/Down choose, Enter runs now, Escape or Ctrl+Q
-quits and prints the last program (to paste into a script).
+Keys: Tab takes the chosen offer, Up/Down choose, Enter runs now, Ctrl+Y copies the
+program (OSC 52), Escape or Ctrl+Q quits and prints the last program (to paste into a
+script).
 """
 
 from __future__ import annotations
@@ -101,7 +102,8 @@ def browser(path: str, program: str = ".") -> Any:
         #offers.shown { display: block; }
         #status { color: $text-muted; height: auto; }
         """
-        BINDINGS = [("escape", "quit", "quit"), ("ctrl+q", "quit", "quit")]
+        BINDINGS = [("escape", "quit", "quit"), ("ctrl+q", "quit", "quit"),
+                    ("ctrl+y", "copy", "copy the program")]
 
         def __init__(self) -> None:
             super().__init__()
@@ -120,6 +122,10 @@ def browser(path: str, program: str = ".") -> Any:
             self.query_one("#jq", Input).focus()
             self.title = f"jqmagic browse {os.path.basename(path)}"
             self._changed(program)
+
+        def action_copy(self) -> None:
+            self.copy_to_clipboard(self.program)  # OSC 52: through ssh and tmux too
+            self.notify("The program is on the clipboard.")
 
         def on_input_changed(self, event: Input.Changed) -> None:
             self._changed(event.value)

@@ -51,6 +51,7 @@ def test_complete_take_and_preview(tmp_path):
         (list(" | .ap"), lambda a: a.offers.texts == ['."app-id"']),
         (["tab"], lambda a: text_of(a, "preview") == "1"
          and text_of(a, "status").startswith("1 result(s)")),
+        (["ctrl+y"], lambda a: a.clipboard == '.items[0].metadata | ."app-id"'),
         (["backspace"] * 9 + list(".["), lambda a: "INVALID_QUERY" in text_of(a, "status")),
     ])
     assert app.program == ".items[0].metadata | .["
