@@ -46,7 +46,13 @@ def run_browse(args: argparse.Namespace) -> int:
             path = os.path.join(scratch, "stdin.jsonl" if args.jsonl else "stdin.json")
             with open(path, "wb") as out:
                 out.write(sys.stdin.buffer.read())
-            _keys_from_terminal()
+            try:
+                _keys_from_terminal()
+            except OSError:
+                print("error: INVALID_ARGUMENT: jqmagic browse - read standard input, but no "
+                      "terminal is left for the keys.\nhint: run it in a terminal: curl ... "
+                      "| jqmagic browse -", file=sys.stderr)
+                return 1
         elif not os.path.exists(path):
             print(f"error: NOT_FOUND: File not found: {path}\nhint: check the file's name.",
                   file=sys.stderr)

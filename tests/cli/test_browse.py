@@ -69,3 +69,61 @@ def test_the_command_line_refuses_a_missing_file(tmp_path):
     done = subprocess.run([sys.executable, "-m", "jqmagic", "browse", str(tmp_path / "no.json")],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 1 and "NOT_FOUND" in done.stderr
+
+
+def test_standard_input_needs_a_terminal_for_the_keys():
+    done = subprocess.run([sys.executable, "-m", "jqmagic", "browse", "-"], input='{"a": 1}',
+                          capture_output=True, text=True, timeout=60, start_new_session=True)
+    assert done.returncode == 1 and "no terminal is left for the keys" in done.stderr
+
+
+def test_standard_input_in_a_terminal_previews_and_prints_the_program():
+    """`... | jqmagic browse - .a` in a pseudo-terminal: the piped document previewed, the
+    keys read from the terminal, Escape quits and prints the program."""
+    import os
+    import pty
+    import select
+    import signal
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: a pipe on stdin, the pty its controlling terminal
+        read_end, write_end = os.pipe()
+        os.write(write_end, b'{"a": {"b": 12345}}')
+        os.close(write_end)
+        os.dup2(read_end, 0)
+        os.environ["TERM"] = "xterm-256color"
+        os.execv(sys.executable, [sys.executable, "-m", "jqmagic", "browse", "-", ".a"])
+    seen = b""
+
+    def pump(until: bytes, seconds: float) -> bool:
+        nonlocal seen
+        end = time.monotonic() + seconds
+        while time.monotonic() < end:
+            if select.select([fd], [], [], 0.1)[0]:
+                try:
+                    chunk = os.read(fd, 65536)
+                except OSError:  # the child closed the terminal
+                    return until in seen
+                if not chunk:
+                    return until in seen
+                seen += chunk
+                if until in seen:
+                    return True
+        return False
+
+    try:
+        assert pump(b"12345", 30), seen[-500:]
+        os.write(fd, b"\x1b")
+        assert pump(b".a\r\n", 15), seen[-500:]
+    finally:
+        for _ in range(50):
+            ended, status = os.waitpid(pid, os.WNOHANG)
+            if ended:
+                break
+            time.sleep(0.1)
+        else:  # it did not quit: end it, the assertion above says why
+            os.kill(pid, signal.SIGKILL)
+            _, status = os.waitpid(pid, 0)
+        os.close(fd)
+    assert os.waitstatus_to_exitcode(status) == 0
