@@ -1,11 +1,12 @@
 """``jqmagic browse FILE|-``: a jq box in the terminal (the ``tui`` extra, on Textual):
 completion from the data as you type (core/complete: keys with type and presence,
-builtins, $names), and a live preview of the first results and their count, run in the
-worker (the file's parse kept per version), each run superseded by the next key.
+builtins, $names), a live preview of the first results and their count, run in the
+worker (the file's parse kept per version), each run superseded by the next key, and the
+merged shape as a tree beside it (counts, presence; Enter puts a node's path in the box).
 
 Keys: Tab takes the chosen offer, Up/Down choose, Enter runs now, Ctrl+Y copies the
-program (OSC 52), Escape or Ctrl+Q quits and prints the last program (to paste into a
-script).
+program (OSC 52); in the tree, c / p copy a node's jq path / JSON Pointer; Escape, Ctrl+Q
+(or q in the tree) quit and print the last program (to paste into a script).
 """
 
 from __future__ import annotations
@@ -16,6 +17,8 @@ import os
 import sys
 import tempfile
 from typing import Any
+
+from jqmagic.core.pointers import jq_step
 
 INSTALL_HINT = "jqmagic browse needs the tui extra: pip install 'jqmagic[tui]' (Textual)."
 PREVIEW_RESULTS = 20
@@ -93,12 +96,32 @@ def preview_text(program: str, path: str) -> tuple[str, str]:
 def browser(path: str, program: str = ".") -> Any:
     """The Textual app on ``path`` (imported here: Textual is an extra)."""
     from textual.app import App, ComposeResult
-    from textual.containers import VerticalScroll
-    from textual.widgets import Input, OptionList, Static
+    from textual.containers import Horizontal, VerticalScroll
+    from textual.widgets import Input, OptionList, Static, Tree
     from textual.widgets.option_list import Option
     from textual.worker import get_current_worker
 
     from jqmagic.core.complete import Completions, complete
+    from jqmagic.core.complete.shapes import shape_of
+    from jqmagic.core.options import Source
+
+    class Shape(Tree):
+        """The merged shape, opened as you go; Enter puts a node's path in the jq box."""
+
+        BINDINGS = [("c", "copy_path", "copy the jq path"),
+                    ("p", "copy_pointer", "copy the JSON Pointer"), ("q", "app.quit", "quit")]
+
+        def action_copy_path(self) -> None:
+            self._copy(0, "jq path")
+
+        def action_copy_pointer(self) -> None:
+            self._copy(1, "JSON Pointer")
+
+        def _copy(self, which: int, what: str) -> None:
+            node = self.cursor_node
+            if node is not None and node.data is not None:
+                self.app.copy_to_clipboard(node.data[which])
+                self.app.notify(f"The {what} {node.data[which]} is on the clipboard.")
 
     class Browse(App):
         """The jq box, its offers, the preview and its status."""
@@ -107,6 +130,7 @@ def browser(path: str, program: str = ".") -> Any:
         #offers { max-height: 8; display: none; }
         #offers.shown { display: block; }
         #status { color: $text-muted; height: auto; }
+        #shape { width: 45%; }
         """
         BINDINGS = [("escape", "quit", "quit"), ("ctrl+q", "quit", "quit"),
                     ("ctrl+y", "copy", "copy the program")]
@@ -121,13 +145,40 @@ def browser(path: str, program: str = ".") -> Any:
             yield Input(value=program, id="jq", placeholder="a jq program")
             yield OptionList(id="offers")
             yield Static(id="status")
-            with VerticalScroll():
-                yield Static(id="preview", markup=False)
+            with Horizontal():
+                yield Shape("shape", id="shape")
+                with VerticalScroll():
+                    yield Static(id="preview", markup=False)
 
         def on_mount(self) -> None:
             self.query_one("#jq", Input).focus()
             self.title = f"jqmagic browse {os.path.basename(path)}"
             self._changed(program)
+            self.run_worker(self._read_shape, thread=True, group="shape")
+
+        def _read_shape(self) -> None:
+            root, several = shape_of(Source.of(file=path))
+            self.call_from_thread(self._show_shape, root, several)
+
+        def _show_shape(self, root, several: bool) -> None:
+            tree = self.query_one("#shape", Shape)
+            if several and root.items is not None:  # JSON Lines: `.` is each line
+                root = root.items
+            tree.root.set_label(f"{os.path.basename(path)}  {shape_label(root)}")
+            tree.root.data = (".", "", root)
+            _grow(tree.root)
+            tree.root.expand()
+
+        def on_tree_node_expanded(self, event: Tree.NodeExpanded) -> None:
+            if not event.node.children and event.node.data is not None:
+                _grow(event.node)
+
+        def on_tree_node_selected(self, event: Tree.NodeSelected) -> None:
+            if event.node.data is not None:
+                box = self.query_one("#jq", Input)
+                box.value = event.node.data[0]
+                box.cursor_position = len(box.value)
+                box.focus()
 
         def action_copy(self) -> None:
             self.copy_to_clipboard(self.program)  # OSC 52: through ssh and tmux too
@@ -177,7 +228,8 @@ def browser(path: str, program: str = ".") -> Any:
 
         def on_key(self, event) -> None:
             offers = self.query_one("#offers", OptionList)
-            if not self.offers.offers or not offers.has_class("shown"):
+            if not (self.offers.offers and offers.has_class("shown")
+                    and self.focused is self.query_one("#jq", Input)):
                 return
             if event.key in ("down", "up"):
                 count = offers.option_count
@@ -198,4 +250,41 @@ def browser(path: str, program: str = ".") -> Any:
             box.cursor_position = done.start + len(offer.text)
             self.query_one("#offers", OptionList).set_class(False, "shown")
 
+    def _grow(branch) -> None:
+        """Add the children of a shape node's branch (keys, then the merged items)."""
+        jq, pointer, node = branch.data
+        below = list((node.keys or {}).items())
+        for key, child in below[:SHAPE_KEYS]:
+            steps = (jq_step("" if jq == "." else jq, key), f"{pointer}/{_escaped(key)}")
+            branch.add(f"{key}  {shape_label(child, node.objects)}", data=(*steps, child),
+                       allow_expand=_opens(child))
+        if len(below) > SHAPE_KEYS or node.extra is not None:
+            branch.add_leaf(f"… {len(below) - SHAPE_KEYS + node.extra_count:,} more keys")
+        if node.items is not None and node.items.count:
+            steps = (jq_step("" if jq == "." else jq, None), f"{pointer}/0")
+            branch.add(f"[]  {shape_label(node.items)}", data=(*steps, node.items),
+                       allow_expand=_opens(node.items))
+
     return Browse()
+
+
+SHAPE_KEYS = 200  # keys shown under one node
+
+
+def shape_label(node: Any, objects: int | None = None) -> str:
+    """A shape node's line: its types, how many, and presence where keys come and go."""
+    text = node.type_str()
+    if node.len_max is not None:
+        text += f" [{node.len_min}..{node.len_max}]" if node.len_min != node.len_max \
+            else f" [{node.len_max}]"
+    if objects is not None and node.count < objects:
+        text += f"  in {node.count:,} of {objects:,}"
+    return text
+
+
+def _opens(node: Any) -> bool:
+    return bool(node.keys) or (node.items is not None and node.items.count > 0)
+
+
+def _escaped(key: str) -> str:
+    return key.replace("~", "~0").replace("/", "~1")

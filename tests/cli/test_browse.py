@@ -127,3 +127,43 @@ def test_standard_input_in_a_terminal_previews_and_prints_the_program():
             _, status = os.waitpid(pid, 0)
         os.close(fd)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+def test_the_shape_tree_copies_paths_and_fills_the_box(tmp_path):
+    path = tmp_path / "kube.json"
+    path.write_text(json.dumps(KUBE))
+    app = browser(str(path), "")
+
+    async def main():
+        async with app.run_test() as pilot:
+            tree = app.query_one("#shape")
+            for _ in range(60):
+                await pilot.pause(0.05)
+                if tree.root.data is not None:
+                    break
+            labels = [str(node.label) for node in tree.root.children]
+            assert labels == ["kind  string", "items  array [2]"]
+            tree.focus()
+            await pilot.press("down", "down")  # the root, kind, items
+            await pilot.press("c")
+            assert app.clipboard == ".items"
+            await pilot.press("enter")  # opens it and puts its path in the box
+            await pilot.pause(0.3)
+            assert app.program == ".items"
+            items = tree.root.children[1].children[0]
+            assert str(items.label) == "[]  object"
+            tree.focus()
+            items.expand()
+            await pilot.pause(0.1)
+            metadata = items.children[0]
+            metadata.expand()
+            await pilot.pause(0.1)
+            tree.move_cursor(metadata.children[1])
+            await pilot.pause(0.1)
+            assert str(tree.cursor_node.label) == "app-id  number  in 1 of 2"
+            await pilot.press("p")
+            assert app.clipboard == "/items/0/metadata/app-id"
+            await pilot.press("q")
+
+    asyncio.run(main())
+    assert app.program == ".items"
