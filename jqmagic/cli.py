@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
-import platform
 import signal
 import sys
 from collections.abc import Callable
@@ -311,7 +310,7 @@ def version_text() -> str:
     except PackageNotFoundError:  # run from a source tree that was never installed
         mine = "(not installed)"
     return (f"jqmagic {mine} (libjq {jqcli.JQ_VERSION.removeprefix('jq-')}, "
-            f"Python {platform.python_version()})")
+            f"Python {sys.version.split()[0]})")
 
 
 def main(argv: list[str] | None = None) -> int:
