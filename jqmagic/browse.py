@@ -5,7 +5,8 @@ worker (the file's parse kept per version), each run superseded by the next key,
 merged shape as a tree beside it (counts, presence; Enter puts a node's path in the box).
 
 Keys: Tab takes the chosen offer, Up/Down choose, Enter runs now, Ctrl+Y copies the
-program (OSC 52); in the tree, c / p copy a node's jq path / JSON Pointer; Escape, Ctrl+Q
+program (OSC 52); in the tree, c / p copy a node's jq path / JSON Pointer, / searches
+the keys and n / N go from one to the next; Escape, Ctrl+Q
 (or q in the tree) quit and print the last program (to paste into a script).
 """
 
@@ -16,6 +17,7 @@ import json
 import os
 import sys
 import tempfile
+from collections import deque
 from typing import Any
 
 from jqmagic.core.pointers import jq_step
@@ -109,7 +111,9 @@ def browser(path: str, program: str = ".") -> Any:
         """The merged shape, opened as you go; Enter puts a node's path in the jq box."""
 
         BINDINGS = [("c", "copy_path", "copy the jq path"),
-                    ("p", "copy_pointer", "copy the JSON Pointer"), ("q", "app.quit", "quit")]
+                    ("p", "copy_pointer", "copy the JSON Pointer"), ("q", "app.quit", "quit"),
+                    ("slash", "app.search", "search keys"), ("n", "app.hit(1)", "next"),
+                    ("N", "app.hit(-1)", "previous")]
 
         def action_copy_path(self) -> None:
             self._copy(0, "jq path")
@@ -131,6 +135,8 @@ def browser(path: str, program: str = ".") -> Any:
         #offers.shown { display: block; }
         #status { color: $text-muted; height: auto; }
         #shape { width: 45%; }
+        #search { display: none; }
+        #search.shown { display: block; }
         """
         BINDINGS = [("escape", "quit", "quit"), ("ctrl+q", "quit", "quit"),
                     ("ctrl+y", "copy", "copy the program")]
@@ -140,11 +146,14 @@ def browser(path: str, program: str = ".") -> Any:
             self.program = program
             self.offers = Completions(0, 0)
             self._timer = None
+            self.hits: list[list] = []  # the tree nodes' paths of the keys searched
+            self.hit_at = 0
 
         def compose(self) -> ComposeResult:
             yield Input(value=program, id="jq", placeholder="a jq program")
             yield OptionList(id="offers")
             yield Static(id="status")
+            yield Input(id="search", placeholder="search keys (Enter: go, n / N: next)")
             with Horizontal():
                 yield Shape("shape", id="shape")
                 with VerticalScroll():
@@ -185,10 +194,47 @@ def browser(path: str, program: str = ".") -> Any:
             self.notify("The program is on the clipboard.")
 
         def on_input_changed(self, event: Input.Changed) -> None:
-            self._changed(event.value)
+            if event.input.id == "jq":
+                self._changed(event.value)
 
         def on_input_submitted(self, event: Input.Submitted) -> None:
-            self._run(event.value)
+            if event.input.id == "search":
+                self._search(event.value)
+            else:
+                self._run(event.value)
+
+        def action_search(self) -> None:
+            box = self.query_one("#search", Input)
+            box.set_class(True, "shown")
+            self.call_after_refresh(box.focus)  # once shown: a hidden input takes no focus
+
+        def _search(self, text: str) -> None:
+            self.query_one("#search", Input).set_class(False, "shown")
+            tree = self.query_one("#shape", Shape)
+            tree.focus()
+            if tree.root.data is None:
+                return
+            self.hits, self.hit_at = find_keys(tree.root.data[2], text), 0
+            if self.hits:
+                self.action_hit(0)
+            else:
+                self.query_one("#status", Static).update(f"No key holds {text!r}.")
+
+        def action_hit(self, step: int) -> None:
+            if not self.hits:
+                return
+            self.hit_at = (self.hit_at + step) % len(self.hits)
+            tree = self.query_one("#shape", Shape)
+            branch = tree.root
+            for node in self.hits[self.hit_at]:
+                if not branch.children:
+                    _grow(branch)
+                branch.expand()
+                branch = next(c for c in branch.children if c.data and c.data[2] is node)
+            tree.move_cursor(branch)
+            self.query_one("#status", Static).update(
+                f"Key {self.hit_at + 1} of {len(self.hits):,}: {branch.data[0]}")
+
 
         def _changed(self, text: str) -> None:
             self.program = text
@@ -280,6 +326,26 @@ def shape_label(node: Any, objects: int | None = None) -> str:
     if objects is not None and node.count < objects:
         text += f"  in {node.count:,} of {objects:,}"
     return text
+
+
+SEARCH_NODES = 100_000  # shape nodes a search looks at, shallow first
+
+
+def find_keys(root: Any, text: str) -> list[list]:
+    """The keys below ``root`` holding ``text`` (any case), shallowest first, each as the
+    nodes from ``root``'s child down to its own (the tree shows the first keys only)."""
+    wanted, found = text.casefold(), []
+    queue, seen = deque([(root, [])]), 0
+    while queue and seen < SEARCH_NODES:
+        node, trail = queue.popleft()
+        seen += 1
+        for key, child in list((node.keys or {}).items())[:SHAPE_KEYS]:
+            if wanted in key.casefold():
+                found.append([*trail, child])
+            queue.append((child, [*trail, child]))
+        if node.items is not None and node.items.count:
+            queue.append((node.items, [*trail, node.items]))
+    return found
 
 
 def _opens(node: Any) -> bool:

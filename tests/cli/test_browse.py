@@ -163,6 +163,21 @@ def test_the_shape_tree_copies_paths_and_fills_the_box(tmp_path):
             assert str(tree.cursor_node.label) == "app-id  number  in 1 of 2"
             await pilot.press("p")
             assert app.clipboard == "/items/0/metadata/app-id"
+            await pilot.press("slash")
+            await pilot.pause(0.1)
+            await pilot.press("A", "enter")  # any case, shallowest first
+            await pilot.pause(0.1)
+            assert text_of(app, "status") == "Key 1 of 3: .items[].metadata"
+            await pilot.press("n")
+            assert text_of(app, "status") == "Key 2 of 3: .items[].metadata.name"
+            assert str(tree.cursor_node.label) == "name  string"
+            await pilot.press("N", "N")
+            assert text_of(app, "status") == "Key 3 of 3: .items[].metadata[\"app-id\"]"
+            await pilot.press("slash")
+            await pilot.pause(0.1)
+            await pilot.press(*"nothing", "enter")
+            await pilot.pause(0.1)
+            assert text_of(app, "status") == "No key holds 'nothing'."
             await pilot.press("q")
 
     asyncio.run(main())
