@@ -5,9 +5,9 @@ worker (the file's parse kept per version), each run superseded by the next key,
 merged shape as a tree beside it (counts, presence; Enter puts a node's path in the box).
 
 Keys: Tab takes the chosen offer, Up/Down choose, Enter runs now, Ctrl+Y copies the
-program (OSC 52); in the tree, c / p copy a node's jq path / JSON Pointer, / searches
-the keys and n / N go from one to the next; Escape, Ctrl+Q
-(or q in the tree) quit and print the last program (to paste into a script).
+program (OSC 52); in the tree, c / p copy a node's jq path / JSON Pointer, / searches the
+keys and n / N go from one to the next; Escape, Ctrl+Q (or q in the tree) quit and print
+the last program (to paste into a script).
 """
 
 from __future__ import annotations
