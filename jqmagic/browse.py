@@ -76,16 +76,17 @@ def _keys_from_terminal() -> None:
     sys.stdin = sys.__stdin__ = open(0, closefd=False)  # noqa: SIM115
 
 
-def preview_text(program: str, path: str) -> tuple[str, str]:
-    """The first results of ``program`` on ``path`` as compact JSON lines, and the status
-    line (their count and time, or the error with its caret and hint)."""
+def preview_text(program: str, path: str) -> tuple[str | None, str]:
+    """The first results of ``program`` on ``path`` as compact JSON lines (None on an
+    error: the last answer stays in view), and the status line (their count and time, or
+    the error with its caret and hint)."""
     from jqmagic.core.errors import JqMagicError
     from jqmagic.core.query import query
 
     try:
         result = query(program, file=path, limit=PREVIEW_RESULTS, timeout=10)
     except JqMagicError as exc:
-        return exc.detail or "", exc.render("terminal")
+        return None, exc.render("terminal")
     lines = []
     for value in result.values:
         text = json.dumps(value, ensure_ascii=False)
@@ -268,8 +269,9 @@ def browser(path: str, program: str = ".") -> Any:
             if not get_current_worker().is_cancelled:
                 self.call_from_thread(self._show_preview, shown, status)
 
-        def _show_preview(self, shown: str, status: str) -> None:
-            self.query_one("#preview", Static).update(shown)
+        def _show_preview(self, shown: str | None, status: str) -> None:
+            if shown is not None:
+                self.query_one("#preview", Static).update(shown)
             self.query_one("#status", Static).update(status)
 
         def on_key(self, event) -> None:

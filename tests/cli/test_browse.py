@@ -52,7 +52,8 @@ def test_complete_take_and_preview(tmp_path):
         (["tab"], lambda a: text_of(a, "preview") == "1"
          and text_of(a, "status").startswith("1 result(s)")),
         (["ctrl+y"], lambda a: a.clipboard == '.items[0].metadata | ."app-id"'),
-        (["backspace"] * 9 + list(".["), lambda a: "INVALID_QUERY" in text_of(a, "status")),
+        (["backspace"] * 9 + list(".["), lambda a: "INVALID_QUERY" in text_of(a, "status")
+         and text_of(a, "preview") == "1"),  # the last answer stays in view
     ])
     assert app.program == ".items[0].metadata | .["
 
@@ -63,6 +64,8 @@ def test_the_preview_counts_past_what_it_shows(tmp_path):
     shown, status = preview_text(".[]", str(path))
     assert shown.splitlines()[:2] == ["0", "1"] and len(shown.splitlines()) == 20
     assert status.startswith("100 result(s) (the first 20 shown)")
+    shown, status = preview_text(".[", str(path))
+    assert shown is None and status.startswith("INVALID_QUERY") and "^" in status
 
 
 def test_the_command_line_refuses_a_missing_file(tmp_path):
