@@ -81,7 +81,9 @@ def test_reduce_is_slurp_over_the_map(cluster, logs):
 @pytest.mark.parametrize(("mapper", "reducer"), [
     (".i", "add"), (".ms", "add"), (".level", "length"), ("{f, ms}", "max_by(.ms)"),
     (".level", "group_by(.) | map({key: .[0], value: length}) | from_entries"),
-    ("{f, i}", "group_by(.i % 3) | map(length)"), ("[.f, .ms]", "sort | .[-1]")])
+    ("{f, i}", "group_by(.i % 3) | map(length)"), ("[.f, .ms]", "sort | .[-1]"),
+    ('input_filename | split("/") | last', "group_by(.) | map([.[0], length])"),
+    ("# a comment ends the map's line\n.i", "add"), ("def twice: . * 2; .i | twice", "max")])
 def test_reduce_with_or_without_partials_is_slurp_over_the_map(cluster, logs, mapper,
                                                               reducer):
     mapped = query(mapper, logs, compact=True, passthrough=True)

@@ -87,3 +87,41 @@ def test_reducers_without_a_plan(reducer):
                                      "group_by(.k) | map(.[0:2])"])
 def test_groups_read_past_their_ends_cross_whole(reducer):
     assert reduce.plan(reducer).partial == "group_by(.k) | map([(.[0] | .k), .])"
+
+
+class _Recording:
+    """A worker that answers as the shared one and keeps the programs it was asked."""
+
+    def __init__(self):
+        from jqmagic.core.query.supervisor import shared_worker
+
+        self.worker, self.programs = shared_worker(), []
+
+    def request(self, message, seconds):
+        self.programs.append((message.program, message.run.slurp))
+        return self.worker.request(message, seconds)
+
+
+@pytest.mark.parametrize(("mapper", "asked"), [
+    (".v", 1),  # one run under -s: no result crosses
+    ("input_filename", 2),  # where its input is: the map, then the partial on its results
+    ("if .v > 3 then .v else .kind end", 3)])  # -s fails (a string and a number): the
+#   map, then the partial on its results, which fails too: every result
+def test_a_partition_reduces_in_one_run_where_the_map_allows(tmp_path, mapper, asked):
+    from dataclasses import replace
+
+    from jqmagic.core.query.request import build, for_worker
+
+    path = tmp_path / "part.jsonl"
+    path.write_text("\n".join(json.dumps(r) for r in RECORDS) + "\n")
+    the_map = reduce.mapped(build(mapper, [str(path)], None, {"reduce": "add"}))
+    partial = for_worker(reduce.on_texts(the_map, reduce.plan("add").partial, []), None)
+    worker = _Recording()
+    got = reduce.part(worker, replace(for_worker(the_map, None), keep=None), partial, 30)
+    assert len(worker.programs) == asked
+    assert worker.programs[0][1] == (mapper != "input_filename")  # the first under -s
+    whole = query(mapper, str(path), compact=True).text.split("\n")
+    assert got.partial == (asked < 3)
+    assert got.texts == ([query(reduce.plan("add").partial, text=reduce.texts_as_array(
+        [t.encode() for t in whole]), compact=True).text.encode()] if asked < 3 else
+        [t.encode() for t in whole])

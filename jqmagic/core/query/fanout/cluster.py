@@ -187,9 +187,7 @@ def answer(message: protocol.QueryRequest, seconds: float | None,
         with sandbox.imposed(message.caller.settings), _local(message.source.spec[0]) as path:
             if path != message.source.spec[0]:
                 message = replace(message, source=replace(message.source, spec=[path]))
-            worker = shared_worker()
-            return Batch.of(reduce.part(worker, worker.request(message, seconds), partial,
-                                        seconds))
+            return Batch.of(reduce.part(shared_worker(), message, partial, seconds))
     except JqMagicError as exc:  # crosses back as data, as from the worker's pipe
         return Batch.of(reduce.Part(protocol.End.failed(exc.to_wire()), []))
 

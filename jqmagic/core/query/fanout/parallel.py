@@ -52,11 +52,14 @@ def run(request: Request, slot: payloads.PayloadRef | None) -> Reply:
 
 
 def parts(request: Request, partial: protocol.QueryRequest | None) -> list[reduce.Part]:
-    """``--reduce``'s map on the workers: every result of each job, in order, or its
-    ``partial`` reduction made by the worker that answered it (``request`` keeps them all)."""
-    got, _ = _asked(request, _jobs(request, split=True), "", partial)
+    """``--reduce``'s map on the workers, a file (or a byte range) a job: every result of
+    each, in order, or its ``partial`` reduction made by the worker that answers it."""
+    files = input_files(request, "--parallel")
+    count = max(1, request.run.parallel)
+    got, _ = _asked(request, partitions(request, files, shares(request, files, count)), "",
+                    partial)
     if any(part.end.retry for part in got):
-        got, _ = _asked(request, _jobs(request, split=False), "", partial)
+        got, _ = _asked(request, partitions(request, files, [1] * len(files)), "", partial)
     return got
 
 
@@ -75,7 +78,7 @@ def _asked(request: Request, jobs: list[protocol.QueryRequest], spill_dir: str,
         worker = free.get()
         try:
             message = replace(job[0], spill=job[1] if job[0].keep is not None else None)
-            return reduce.part(worker, worker.request(message, seconds), partial, seconds)
+            return reduce.part(worker, message, partial, seconds)
         finally:
             free.put(worker)
 

@@ -19,6 +19,7 @@ reads as the serial run's.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import replace
 from typing import NamedTuple
@@ -33,6 +34,9 @@ from jqmagic.core.query.fanout.join import Reply, joined
 from jqmagic.core.query.request import Request, for_worker, timeout
 from jqmagic.core.query.supervisor import Supervisor, shared_worker
 
+# A map that reads where its input is (or more input), or prints beside its results, gives
+# other answers under -s: its partial is made from its results instead.
+_PLACED = re.compile(r"\$__loc__|\b(input\w*|debug|stderr|halt\w*)\b")
 _EXACT = 9007199254740992  # 2**53: whole doubles up to here add exactly in any order
 _OPEN, _CLOSE = "([{", ")]}"
 
@@ -74,11 +78,19 @@ def run(request: Request, ask: Ask, slot: payloads.PayloadRef | None) -> Reply:
         for_worker(on_texts(request, request.run.reduce or ".", texts), slot), seconds)
 
 
-def part(worker: Supervisor, reply: Reply, partial: protocol.QueryRequest | None,
-         seconds: float | None) -> Part:
-    """A partition's ``reply``, or with ``partial`` its partial reduction by ``worker`` (the
-    results themselves when the map failed or the partial did not answer)."""
-    end, texts = reply
+def part(worker: Supervisor, message: protocol.QueryRequest,
+         partial: protocol.QueryRequest | None, seconds: float | None) -> Part:
+    """A partition's answer from ``worker``: with ``partial``, its partial reduction, in one
+    run as ``-s '[.[] | (MAP)] | PARTIAL'`` over the partition's files where the map reads
+    nothing of its inputs' places or streams (no result crosses twice), else on the map's
+    results; the results themselves when the map failed or the partial did not answer."""
+    if partial is not None and not message.ranges and not _PLACED.search(message.program):
+        fused = replace(message, program=f"[.[] | (\n{message.program}\n)] | "
+                        f"{partial.program}", run=replace(message.run, slurp=True))
+        end, texts = worker.request(fused, seconds)
+        if not (end.error or end.halted):
+            return Part(end, texts, True)
+    end, texts = worker.request(message, seconds)
     if partial is None or end.error or end.retry or end.halted:
         return Part(end, texts)
     source = replace(partial.source, spec=texts_as_array(texts))
