@@ -143,3 +143,10 @@ def test_a_shape_the_caller_holds():
     assert complete(".items[0].me", shape=root).texts == [".metadata"]
     node = root.keys["items"].items
     assert complete(".metadata.", shape=node).texts == [".name", ".labels"]
+
+
+def test_arrays_offer_their_iteration():
+    done = complete(".items.", value=KUBE).offers
+    assert [(o.text, o.type) for o in done] == [(".[]", "each of 2 elements: object")]
+    assert ".[]" in complete(".items | ", value=KUBE).texts
+    assert ".[]" not in texts(".items[0].")

@@ -71,6 +71,8 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
         form = {"key": "field", "qkey": "field", "term": "field", "objkey": "member",
                 "qobjkey": "quoted", "qindex": "quoted"}[here.kind]
         out.offers = offers.keys(nodes, here.prefix, form)
+        if here.kind in ("key", "term") and not here.prefix:
+            out.offers += offers.iterate(nodes)
     if here.kind in ("name", "term"):
         out.offers += offers.builtins(here.prefix)
     elif here.kind == "var":

@@ -54,6 +54,20 @@ def keys(nodes: list[Node], prefix: str, form: str) -> list[Offer]:
             for key, (count, objects, types) in seen.items()]
 
 
+def iterate(nodes: list[Node]) -> list[Offer]:
+    """``.[]`` where the values are arrays (``.items.[]`` is jq 1.7's spelling of
+    ``.items[]``), with what their elements are."""
+    arrays = [node for node in nodes if node.items is not None and node.items.count]
+    if not arrays:
+        return []
+    types: dict[str, int] = {}
+    for node in arrays:
+        for name, count in node.items.types.items():
+            types[name] = types.get(name, 0) + count
+    count = sum(node.items.count for node in arrays)
+    return [Offer(".[]", "iterate", f"each of {count:,} elements: {_types(types)}")]
+
+
 def _written(key: str, form: str) -> str:
     quoted = json.dumps(key, ensure_ascii=False)
     if form == "quoted":
