@@ -33,7 +33,7 @@ def test_fetch_json_shape_and_paging(web, env):
     assert run.returncode == 0
     out = json.loads(run.stdout)
     assert out["success"] is True and out["title"] == "Doc page"
-    assert out["url"] == web.url("/doc") and out["content"] == "# Doc"
+    assert out["url"] == web.url("/doc") and out["content"] == "## Usage"  # h1 = title: dropped
     assert out["total_lines"] > 1 and out["next_offset"] == 2
 
 
