@@ -31,7 +31,7 @@ _SLOW = {
     "core/jqlang": ("test_deadlines", "test_exactness", "test_fused", "test_fused_bindings",
                     "test_gojq", "test_printer", "test_printer_doubles", "test_properties",
                     "test_regex", "test_regex_flags", "test_suite"),
-    "core/patch": ("test_yaml_props",),
+    "core/patch": ("test_editor_race", "test_yaml_props"),
     "core/query": ("test_dask", "test_progress", "test_projected", "test_query",
                    "test_streameval", "test_worker"),
     "core/shape": ("test_hints_followed", "test_shape"),

@@ -9,8 +9,10 @@ import glob
 import json
 import os
 import shutil
+import signal
 import stat
 import tempfile
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
@@ -113,22 +115,116 @@ def _read(path: Path) -> tuple[bytes, os.stat_result]:
     return data, stamp
 
 
-def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes) -> None:
+def _check_unchanged(path: Path, stamp: os.stat_result, data: bytes,
+                     leased: int | None = None) -> None:
+    """PATCH_CONFLICT unless ``path`` still holds what was read: the same inode, size and
+    time, and the same bytes (all of them under a lease, read through its descriptor:
+    another open would break it)."""
     try:
         now = os.stat(path)
         same = (now.st_size, now.st_mtime_ns, now.st_ino) == (
             stamp.st_size, stamp.st_mtime_ns, stamp.st_ino
         )
-        if same and now.st_size <= _COMPARE_BYTES:
+        if same and leased is not None:
+            same = _read_all(leased) == data
+        elif same and now.st_size <= _COMPARE_BYTES:
             same = path.read_bytes() == data
     except FileNotFoundError:
         same = False
     if not same:
-        raise JqMagicError(
-            "PATCH_CONFLICT",
-            f"{path} changed on disk while it was being patched; nothing was written.",
-            "Run the patch again to apply it to the new content.",
-        )
+        raise _conflict(path)
+
+
+def _conflict(path: Path) -> JqMagicError:
+    return JqMagicError(
+        "PATCH_CONFLICT",
+        f"{path} changed on disk while it was being patched; nothing was written.",
+        "Run the patch again to apply it to the new content.",
+    )
+
+
+def _read_all(fd: int) -> bytes:
+    blocks, at = [], 0
+    while block := os.pread(fd, 1 << 20, at):
+        blocks.append(block)
+        at += len(block)
+    return b"".join(blocks)
+
+
+# A write lease (Linux): the kernel tells its holder when anyone opens or truncates the
+# file, so an editor that takes no lock is seen between the last check and the replace.
+_LEASE_TRIES = 20  # the file is open elsewhere: wait up to 20 x 1 ms for it to close
+_LEASE_GRACE = 0.002  # seconds an opener that found the old file has to reach its open
+_RENAME_EXCHANGE = 2
+
+
+def _lease(fd: int) -> bool:
+    """Take a write lease on ``fd``'s file, its break signalled to no one (the lease is
+    polled); False where none can be had (another system, a file this user does not
+    own); BlockingIOError when the file stays open elsewhere (a writer may be at work)."""
+    set_lease = getattr(fcntl, "F_SETLEASE", None)
+    if set_lease is None or _exchange is None:
+        return False
+    # A break is signalled to the file's owner: SIGIO by default, which ends a process;
+    # SIGURG (ignored unless handled) until the owner is no one.
+    fcntl.fcntl(fd, getattr(fcntl, "F_SETSIG", 10), signal.SIGURG)
+    for _ in range(_LEASE_TRIES):
+        try:
+            fcntl.fcntl(fd, set_lease, fcntl.F_WRLCK)
+        except BlockingIOError:  # open elsewhere right now
+            time.sleep(0.001)
+            continue
+        except OSError:
+            return False
+        fcntl.fcntl(fd, fcntl.F_SETOWN, 0)  # no SIGIO (it would end the process)
+        return True
+    raise BlockingIOError  # held open elsewhere all along: a writer may be at work
+
+
+def _lease_held(fd: int) -> bool:
+    return fcntl.fcntl(fd, fcntl.F_GETLEASE) == fcntl.F_WRLCK
+
+
+def _swap_under_lease(path: Path, temp: str, old: int) -> None:
+    """Exchange the finished copy and ``path`` (the old file lives on under the temporary
+    name); when anyone opened the old file meanwhile, exchange them back (it stays where
+    its writer will write) and say PATCH_CONFLICT."""
+    if not _lease_held(old):
+        raise _conflict(path)
+    try:
+        _exchange(temp, str(path))
+    except OSError as exc:
+        if exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise
+        os.replace(temp, str(path))  # a file system without exchange: the lease alone
+        return
+    time.sleep(_LEASE_GRACE)
+    if not _lease_held(old):
+        _exchange(temp, str(path))
+        raise _conflict(path)
+    fcntl.fcntl(old, fcntl.F_SETLEASE, fcntl.F_UNLCK)
+    os.unlink(temp)
+
+
+def _exchanger() -> Any:
+    """``renameat2(..., RENAME_EXCHANGE)`` from the C library, or None."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        call = libc.renameat2
+    except (OSError, AttributeError):
+        return None
+
+    def exchange(a: str, b: str) -> None:
+        if call(-100, os.fsencode(a), -100, os.fsencode(b), _RENAME_EXCHANGE) != 0:
+            code = ctypes.get_errno()
+            raise OSError(code, os.strerror(code))
+
+    return exchange
+
+
+_exchange = _exchanger()
 
 
 def _write(
@@ -155,12 +251,18 @@ def _write(
             os.chmod(temp, stat.S_IMODE(stamp.st_mode))
             in_place = stamp.st_nlink > 1 or not _keeps_owner(out.fileno(), stamp)
             with _turn(path) as old:
-                _check_unchanged(path, stamp, data)
+                try:
+                    leased = not in_place and old is not None and _lease(old)
+                except BlockingIOError:
+                    raise _conflict(path) from None
+                _check_unchanged(path, stamp, data, old if leased else None)
                 sandbox.check_path(str(path), "patch")  # a folder swapped meanwhile
                 sandbox.check_fd(out.fileno(), str(path), "patch")
                 if in_place:
                     _overwrite(path, temp)
                     os.unlink(temp)
+                elif leased:
+                    _swap_under_lease(path, temp, old)
                 else:
                     os.replace(temp, path)
                     _put_back_if_written(path, old, stamp)
@@ -258,19 +360,25 @@ def _put_back_if_written(path: Path, old: int | None, stamp: os.stat_result) -> 
 @contextmanager
 def _turn(path: Path) -> Iterator[int | None]:
     """Writers through jqmagic take turns between their last check and the replace: each
-    locks the inode ``path`` names, so a second writer sees the first one's new file and
-    reports PATCH_CONFLICT instead of silently overwriting it."""
+    locks the folder (not the file: a writer waiting its turn must not hold the file open,
+    or no write lease could be had), then opens the file ``path`` names now, so a second
+    writer sees the first one's new file and reports PATCH_CONFLICT."""
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    except FileNotFoundError:
-        fd = None  # removed meanwhile: the check that follows reports it
-    try:
-        if fd is not None:
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield fd
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        try:
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        except FileNotFoundError:
+            fd = None  # removed meanwhile: the check that follows reports it
+        except BlockingIOError:  # another program's write lease: it is replacing the file
+            raise _conflict(path) from None
+        try:
+            yield fd
+        finally:
+            if fd is not None:
+                os.close(fd)
     finally:
-        if fd is not None:
-            os.close(fd)
+        os.close(folder)
 
 
 def _fsync_folder(folder: Path) -> None:

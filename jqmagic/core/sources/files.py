@@ -6,6 +6,7 @@ import difflib
 import glob
 import os
 import stat
+import time
 from pathlib import Path
 
 from jqmagic.core import sandbox
@@ -105,10 +106,16 @@ def open_file(path: str, confined: bool = True) -> int:
     """A descriptor for reading ``path``, which must be a regular file (a FIFO never blocks
     here) and, in the sandbox, really lie inside the allowed roots once opened (unless not
     ``confined``: jqmagic's own temporary files)."""
-    try:
-        fd = os.open(os.path.expanduser(path), os.O_RDONLY | os.O_NONBLOCK)
-    except OSError as exc:
-        raise read_error(path, exc) from exc
+    for wait in (0.001, 0.002, 0.004, 0.008, 0.016, 0.032, 0.064, 0):
+        try:
+            fd = os.open(os.path.expanduser(path), os.O_RDONLY | os.O_NONBLOCK)
+            break
+        except BlockingIOError as exc:  # a patch's write lease, held a few milliseconds
+            if not wait:
+                raise read_error(path, exc) from exc
+            time.sleep(wait)
+        except OSError as exc:
+            raise read_error(path, exc) from exc
     try:
         if not stat.S_ISREG(os.fstat(fd).st_mode):
             raise _not_regular(path)

@@ -324,7 +324,10 @@ def test_a_failed_write_keeps_the_original(users, monkeypatch):
     def refuse(*_):
         raise PermissionError(13, "Permission denied")
 
+    from jqmagic.core.patch import targets
+
     monkeypatch.setattr(os, "replace", refuse)
+    monkeypatch.setattr(targets, "_exchange", refuse)  # the swap under a write lease
     error = fails("FILE_ERROR", users, "set", "/config/theme", "dark")
     assert "Permission denied" in error.message
     assert users.read_text() == USERS and no_temp_files(users.parent)
