@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
+import re
 import sys
 import threading
 from typing import Any
@@ -333,12 +335,39 @@ async def answer_bad_frames(incoming: Any, onward: Any, outgoing: Any) -> None:
             if not isinstance(item, Exception):
                 await onward.send(item)
                 continue
-            kinds = {e.get("type") for e in getattr(item, "errors", lambda: [])()}
+            said = getattr(item, "errors", lambda: [])()
+            kinds = {e.get("type") for e in said}
             code, what = (types.PARSE_ERROR, "Parse error") if "json_invalid" in kinds else \
                 (types.INVALID_REQUEST, "Invalid Request")
-            error = types.JSONRPCError(jsonrpc="2.0", id=None, error=types.ErrorData(
-                code=code, message=f"{what}: each line must be one JSON-RPC message."))
+            message = f"{what}: each line must be one JSON-RPC message."
+            deep = [e for e in said if "recursion limit" in str(e.get("msg", ""))]
+            rid = request_id(str(deep[0].get("input", ""))) if deep else None
+            if deep:  # valid JSON, too deep to read: answered for its id when it has one
+                code, message = types.INVALID_REQUEST, ("Invalid Request: nested too deeply "
+                                                        "to read (a JSON value of at most "
+                                                        "about 200 levels).")
+            error = types.JSONRPCError(jsonrpc="2.0", id=rid, error=types.ErrorData(
+                code=code, message=message))
             await outgoing.send(SessionMessage(error))
+
+
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]')
+_ID_VALUE = re.compile(r'\s*:\s*(-?\d{1,18}(?![\d.eE])|"(?:[^"\\]|\\.){0,200}")')
+
+
+def request_id(text: str) -> int | str | None:
+    """The top-level ``id`` of a JSON-RPC message too deep to parse, read by a scan that
+    counts brackets outside strings (None when it has none)."""
+    depth = 0
+    for token in _TOKENS.finditer(text):
+        mark = token.group()
+        if mark in "[{":
+            depth += 1
+        elif mark in "]}":
+            depth -= 1
+        elif depth == 1 and mark == '"id"' and (value := _ID_VALUE.match(text, token.end())):
+            return json.loads(value.group(1))
+    return None
 
 
 def mcp_arguments(parser: argparse.ArgumentParser) -> None:
