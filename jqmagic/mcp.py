@@ -14,10 +14,12 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import functools
 import json
 import re
 import sys
 import threading
+import warnings
 from typing import Any
 
 from jqmagic.core.words import json_text, without_lone_surrogates
@@ -33,30 +35,46 @@ def build_server() -> Any:
     """An ``mcp`` low-level server: every jqmagic tool, and the payloads as resources."""
     from mcp import types
     from mcp.server.lowlevel import Server
+    from mcp.shared.exceptions import MCPDeprecationWarning
 
     from jqmagic import __version__
     from jqmagic.core.query import progress
-    from jqmagic.tools import call, definitions
+    from jqmagic.tools import call, definitions, mcpfeatures
 
     progress.report_to(_route_progress)
     listed = [types.Tool.model_validate(d) for d in definitions("mcp")]
+    kept = KeptPayloads()
     names = {t.name for t in listed}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         no_cursor(params)
         return types.ListToolsResult(tools=listed)
 
-    kept = KeptPayloads()
+    roots, logging = mcpfeatures.ClientRoots(), mcpfeatures.Logging()
 
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name not in names:
             raise protocol_error(f"Unknown tool: {params.name}",
                                  f"Tools: {', '.join(sorted(names))}.")
-        response = await ToolCall(ctx).run(call, params.name, params.arguments or {})
+        opened = mcpfeatures.openings(await roots.current(ctx))
+        response = await ToolCall(ctx).run(functools.partial(call, **opened), params.name,
+                                           params.arguments or {})
         kept.note(response)
+        if not response["success"]:
+            await logging.tell(ctx, "warning", {"tool": params.name,
+                                                "error_code": response["error_code"]})
         return result_of(response)
 
-    return Server("jqmagic", version=__version__,
+    with warnings.catch_warnings():  # roots and logging: deprecated from protocol 2026-07-28,
+        warnings.simplefilter("ignore", MCPDeprecationWarning)  # kept for clients before it
+        return _server(Server, __version__, kept, roots, logging, list_tools, call_tool)
+
+
+def _server(server: Any, version: str, kept: Any, roots: Any, logging: Any, list_tools: Any,
+            call_tool: Any) -> Any:
+    from jqmagic.tools import mcpfeatures
+
+    return server("jqmagic", version=version,
                   instructions="Query, inspect and patch JSON and YAML, read files and the web "
                                "with bounded results. Start big JSON with json_inspect. A cut "
                                "answer names its next call (next_arguments, next_call, "
@@ -66,7 +84,12 @@ def build_server() -> Any:
                   on_list_tools=list_tools, on_call_tool=call_tool,
                   on_list_resources=kept.list_resources,
                   on_list_resource_templates=list_resource_templates,
-                  on_read_resource=read_resource)
+                  on_read_resource=read_resource,
+                  on_list_prompts=mcpfeatures.list_prompts,
+                  on_get_prompt=mcpfeatures.get_prompt,
+                  on_completion=mcpfeatures.completer(roots, kept),
+                  on_set_logging_level=logging.set_level,
+                  on_roots_list_changed=roots.changed)
 
 
 def result_of(response: dict[str, Any]) -> Any:
