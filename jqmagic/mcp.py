@@ -1,4 +1,5 @@
-"""``jqmagic mcp``: the agent tools over MCP (stdio), with the official ``mcp`` SDK (an extra).
+"""``jqmagic mcp``: the agent tools over MCP (stdio, or streamable HTTP with ``--http``:
+:mod:`jqmagic.tools.mcphttp`), with the official ``mcp`` SDK (an extra).
 
 Tool calls run in a worker thread; a tool's failure is a result with ``isError`` set and
 the same JSON as ``jqmagic tool`` prints; an unknown tool, a cursor this server never gave
@@ -394,12 +395,19 @@ def request_id(text: str) -> int | str | None:
 
 
 def mcp_arguments(parser: argparse.ArgumentParser) -> None:
-    """``jqmagic mcp`` speaks MCP on stdio; its flags open the sandbox up and set the
-    bound of one message."""
+    """``jqmagic mcp`` speaks MCP on stdio (or HTTP); its flags open the sandbox up and set
+    the bound of one message."""
     from jqmagic.tools import policy, transport
 
     policy.add_arguments(parser)
     transport.add_arguments(parser)
+    group = parser.add_argument_group("streamable HTTP (instead of stdio)")
+    group.add_argument("--http", action="store_true",
+                       help="serve over streamable HTTP at http://HOST:PORT/mcp, with a bearer "
+                            "token (JQMAGIC_MCP_TOKEN, else a new one printed on stderr)")
+    group.add_argument("--host", default="127.0.0.1",
+                       help="the address to listen on (default 127.0.0.1: this machine only)")
+    group.add_argument("--port", type=int, default=8765, help="the port (default 8765)")
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -414,5 +422,10 @@ def run_mcp(args: argparse.Namespace) -> int:
 
     policy.apply(args)
     transport.apply(args)
-    anyio.run(serve_stdio)
+    if getattr(args, "http", False):
+        from jqmagic.tools import mcphttp
+
+        mcphttp.serve(args.host, args.port)
+    else:
+        anyio.run(serve_stdio)
     return 0
