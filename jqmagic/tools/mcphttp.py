@@ -10,17 +10,18 @@ from __future__ import annotations
 
 import hmac
 import json
-import os
 import secrets
 import sys
 from typing import Any
+
+from jqmagic.core.settings import env_text
 
 PATH = "/mcp"
 
 
 def token() -> str:
     """The bearer token: the environment's, else a new one."""
-    return os.environ.get("JQMAGIC_MCP_TOKEN") or secrets.token_urlsafe(32)
+    return env_text("JQMAGIC_MCP_TOKEN") or secrets.token_urlsafe(32)
 
 
 def guarded(app: Any, expected: str) -> Any:
@@ -63,7 +64,7 @@ def serve(host: str, port: int) -> None:
 
     expected = token()
     app = Starlette(routes=[Mount(PATH, app=manager.handle_request)], lifespan=lifespan)
-    shown = expected if not os.environ.get("JQMAGIC_MCP_TOKEN") else "(JQMAGIC_MCP_TOKEN)"
+    shown = "(JQMAGIC_MCP_TOKEN)" if env_text("JQMAGIC_MCP_TOKEN") else expected
     print(f"jqmagic mcp: http://{host}:{port}{PATH} token: {shown}", file=sys.stderr,
           flush=True)
     uvicorn.run(guarded(app, expected), host=host, port=port, log_level="warning")

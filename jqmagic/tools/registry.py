@@ -12,7 +12,6 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.words import json_text
 from jqmagic.tools import schema, transport
 
-_TOOLS: dict[str, Tool] = {}
 _TITLE_WORDS = {"json": "JSON", "yaml": "YAML", "brave": "Brave", "google": "Google"}
 
 
@@ -89,26 +88,25 @@ class Tool:
                 "parameters": self.advertised}
 
 
-def tool(**options: Any) -> Callable[[Callable[..., dict]], Callable[..., dict]]:
-    """Register the decorated handler as a tool named after it."""
+TABLE = ("query:jq", "query:query_json", "query:query_yaml", "shapetool:json_inspect",
+         "suggest:jq_suggest", "patchtool:json_patch", "readfile:read_file", "web:web_fetch",
+         "web:web_search_brave", "web:web_search_google")
+"""Every tool, as ``module:handler`` under jqmagic.tools, in the order they are listed: one
+module per tool (the web tools share theirs), each imported on first use."""
 
-    def register(handler: Callable[..., dict]) -> Callable[..., dict]:
-        _TOOLS[handler.__name__] = Tool(handler.__name__, handler, **options)
-        return handler
-
-    return register
-
-
-ORDER = ("jq", "query_json", "query_yaml", "json_inspect", "jq_suggest", "json_patch",
-         "read_file", "web_fetch", "web_search_brave", "web_search_google")
-"""Every tool, in the order they are listed (whichever module was imported first)."""
+_TOOLS: dict[str, Tool] = {}
 
 
 def tools() -> dict[str, Tool]:
-    """Every tool, by name, in :data:`ORDER`."""
-    from jqmagic.tools import data, web  # noqa: F401 - importing registers them
+    """Every tool, by name, in :data:`TABLE`'s order."""
+    if not _TOOLS:
+        import importlib
 
-    return {name: _TOOLS[name] for name in ORDER}
+        for entry in TABLE:
+            module, name = entry.split(":")
+            handler = getattr(importlib.import_module(f"jqmagic.tools.{module}"), name)
+            _TOOLS[name] = Tool(name, handler, **handler.tool_options)
+    return _TOOLS
 
 
 def get(name: str) -> Tool:

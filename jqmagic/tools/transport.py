@@ -20,6 +20,7 @@ from typing import Any
 
 from jqmagic.core.settings import configure, settings
 from jqmagic.core.words import cut, json_text
+from jqmagic.tools.cutting import cut_value, schema_of
 
 MESSAGE_ENVELOPE = 2_000  # bytes of the protocol around one answer (JSON-RPC, a link)
 ENVELOPE_CHARS = 6_000  # bytes of an answer's own fields beyond its bounded content
@@ -96,8 +97,6 @@ def fit(answer: dict[str, Any], tool: Any = None) -> dict[str, Any]:
     if answer.get("success") is False:
         out = cut_failure(answer)
     else:
-        from jqmagic.tools.results import bounded
-
         out = bounded(answer, tool.advice if tool is not None else "")
     return out if wire_size(out) <= limit() else last_resort(out)
 
@@ -105,8 +104,6 @@ def fit(answer: dict[str, Any], tool: Any = None) -> dict[str, Any]:
 def cut_failure(answer: dict[str, Any]) -> dict[str, Any]:
     """A failure with each string cut to :data:`ERROR_CHARS`; the output printed before it
     failed cut at the bound and kept whole in the payload store."""
-    from jqmagic.tools.results import cut_value
-
     out = {key: cut(value, ERROR_CHARS) if isinstance(value, str) else cut_value(value)
            for key, value in answer.items() if key != "output"}
     if isinstance(answer.get("output"), str):
@@ -156,3 +153,33 @@ def summary(answer: dict[str, Any]) -> dict[str, Any]:
                      f"{settings.max_message_bytes:,} bytes: the whole answer (with "
                      f"{', '.join(left)}) is the result's structured content.")
     return short
+
+
+def payload_step(payload_id: str, several: bool = False) -> str:
+    """The call that reads a kept payload in parts: the jq tool's ``payload`` parameter
+    (``slurp`` when it holds several results, one a line)."""
+    slurp = ", slurp=true" if several else ""
+    return (f'Query it with the jq tool: payload="{payload_id}"{slurp}, query="keys" (or '
+            '"length", ".[0:20]", ".field").')
+
+
+def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
+    """``response`` itself when the JSON an agent receives (escaping included) fits the token
+    bound; else it is not sent: the answer says how big it was, shows its shape and a short
+    preview (both valid JSON, cut by depth and width), and names the payload holding it and
+    the calls that read it (``advice``: the tool's own; the jq tool's ``payload``)."""
+    if wire_size(response) <= limit():
+        return response
+    text = json_text(response)
+    from jqmagic.core import payloads
+    from jqmagic.core.settings import estimate_tokens
+
+    ref = payloads.store(text)
+    message = (f"Not sent: the answer is {len(text):,} characters (about "
+               f"{estimate_tokens(text):,} tokens), over the {limit():,}-byte bound of one "
+               f"answer. It is kept as payload {ref.id}; its shape and a preview follow. "
+               f"{advice} {payload_step(ref.id)}").replace("  ", " ")
+    return {"success": True, "truncated": True, "message": message, "size": len(text),
+            "payload_id": ref.id, "payload_path": str(ref.path),
+            "next_call": {"tool": "jq", "arguments": {"payload": ref.id, "query": "keys"}},
+            "shape": schema_of(response), "preview": cut_value(response)}

@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 from typing import Annotated, Any
 
-from jqmagic.tools.registry import tool
 from jqmagic.tools.schema import Param
+from jqmagic.tools.spec import tool
 
 _SIGNUP = {"brave": "https://brave.com/search/api/",
            "google": "https://developers.google.com/custom-search/v1/overview"}

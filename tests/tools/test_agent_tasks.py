@@ -77,11 +77,15 @@ class Agent:
 
     async def follow(self, tool: str, arguments: dict[str, Any], answer: dict) -> None:
         """Take every step ``answer`` suggests, once, and check it gives the next part."""
-        if "next_arguments" in answer:  # the same tool, its program sliced
+        if "next_arguments" in answer and "shown" in answer:  # a query, its program sliced
             nxt = await self.ask(tool, False, **{**arguments, **answer["next_arguments"]})
             (expected,) = await self.values("jq", payload=answer["payload_id"], slurp=True,
                                             compact=True, query=f".[{answer['shown']}]")
             assert json.loads(nxt["output"].split("\n")[0]) == expected
+            self.followed["next_arguments"] += 1
+        elif "next_arguments" in answer:  # a page by characters or lines: the next one
+            nxt = await self.ask(tool, False, **{**arguments, **answer["next_arguments"]})
+            assert nxt["content"] and nxt["content"] != answer["content"]
             self.followed["next_arguments"] += 1
         if "payload_id" in answer:  # the payload holds what was not sent
             several = "shown" in answer

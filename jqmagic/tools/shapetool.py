@@ -1,0 +1,95 @@
+"""The json_inspect tool: the shape of a document or of one part of it."""
+
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any, Literal
+
+from jqmagic.tools.query import with_comments
+from jqmagic.tools.schema import Param
+from jqmagic.tools.spec import tool
+
+
+@tool(advice="Inspect a deeper path or lower the depth.")
+def json_inspect(
+    filePath: Annotated[str, Param("Path of the JSON file (YAML and JSON Lines work too).",  # noqa: N803
+                                   min_length=1)],
+    path: Annotated[str, Param(
+        "JSON Pointer of the part to inspect: '' for the whole document, '/users', "
+        "'/config/database', '/users/0'.")] = "",
+    depth: Annotated[int, Param("How many levels of nested keys to show.", minimum=0,
+                                maximum=10)] = 2,
+    format: Annotated[Literal["shape", "jqschema", "jsonschema"], Param(  # noqa: A002
+        "shape (merged structure, the default), jqschema (compact types) or jsonschema "
+        "(JSON Schema 2020-12).")] = "shape",
+    stats: Annotated[bool, Param(
+        "With format shape: per-path statistics (counts, nulls, distinct values, min/max, "
+        "samples).")] = False,
+) -> dict[str, Any]:
+    """Show the structure of a JSON file (keys, types, array lengths) without its content.
+
+    Use it first on any unfamiliar or large JSON file, before query_json or json_patch.
+    Returns for an object: `keys` (at most 100, 20 in nested objects; `keyCount` and a
+    `message` say how to list the rest) and `children` (nested structure down to `depth`);
+    for an array: `arrayLength`, an `elementTemplate` of the element types and
+    `availableKeys` (with `keyPresence`: how many elements have each key); for a value:
+    its `type`. Values themselves are never shown.
+
+    Examples:
+    - Whole document: path="" (or leave it out), depth=2
+    - One subtree: path="/config/database", depth=1
+    - Size and element shape of an array: path="/users", depth=1
+    - One element: path="/users/0"
+    """
+    from jqmagic.core.shape import shape
+
+    value = with_comments(shape, file=filePath, path=path, depth=depth, format=format,
+                          stats=stats).value
+    if format != "shape":
+        return {"path": path, "format": format, "schema": value}
+    value = _summarised(value)
+    return {**value, **_more_keys(value, filePath)}
+
+
+NESTED_KEYS = 20  # keys listed for each object below the one inspected
+
+
+def _summarised(node: dict[str, Any], level: int = 0) -> dict[str, Any]:
+    """``node`` with the key lists below the inspected object cut to :data:`NESTED_KEYS`
+    (``keyCount`` says how many there are): the root of a spec lists its sections, not
+    every key of each (42k characters for Kubernetes' at depth 2)."""
+    out = dict(node)
+    for listed, counts in (("keys", "children"), ("availableKeys", "keyPresence")):
+        keys = out.get(listed)
+        if level and keys and len(keys) > NESTED_KEYS:
+            out["keyCount"] = out.get("keyCount", len(keys))
+            out[listed] = keys[:NESTED_KEYS]
+            if isinstance(out.get(counts), dict):
+                out[counts] = {k: out[counts][k] for k in keys[:NESTED_KEYS] if k in out[counts]}
+    if isinstance(out.get("children"), dict):
+        out["children"] = {k: _summarised(c, level + 1) if isinstance(c, dict) else c
+                           for k, c in out["children"].items()}
+    return out
+
+
+def _more_keys(node: dict[str, Any], file: str) -> dict[str, Any]:
+    """How to list the keys a capped key list left out (the first such list found):
+    ``message`` and ``next_call`` (the jq tool's arguments)."""
+    from jqmagic.core.pointers import parse_pointer, to_pointer
+
+    stack = [(node, parse_pointer(node.get("path", "")))]
+    while stack:
+        part, tokens = stack.pop(0)
+        shown = len(part.get("keys") or part.get("availableKeys") or [])
+        if part.get("keyCount", 0) > shown:
+            steps = "".join(f"[{t}]" if t.isdigit() else f"[{json.dumps(t, ensure_ascii=False)}]"
+                            for t in tokens)
+            listed = "keys_unsorted" if "keys" in part else "map(keys) | add | unique"
+            arguments = {"file": file, "query": f".{steps} | {listed} | .[{shown}:{2 * shown}]"}
+            return {"message": f"{part['keyCount']:,} keys at {to_pointer(tokens) or 'the root'};"
+                               f" {shown} are listed. List more with the jq tool: "
+                               f"{json.dumps(arguments, ensure_ascii=False)}.",
+                    "next_call": {"tool": "jq", "arguments": arguments}}
+        stack.extend((child, [*tokens, key]) for key, child in
+                     (part.get("children") or {}).items() if isinstance(child, dict))
+    return {}
