@@ -124,7 +124,7 @@ METHODS = {
     "jqmagic": (m_jqmagic, None),
     "jqmagic without boiler rules": (m_jqmagic_kept, None),
     "jqmagic + trafilatura agreement": (m_agreement, None),
-    "trafilatura boundary, jqmagic markdown": (m_boundary, None),
+    "trafilatura boundary + jqmagic markdown": (m_boundary, None),
     "trafilatura": (m_trafilatura, "trafilatura"),
     "trafilatura (precision)": (m_trafilatura_precision, "trafilatura"),
     "trafilatura (recall)": (m_trafilatura_recall, "trafilatura"),
@@ -268,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
               args.only.split(",") if args.only else None)
     text = report(res)
     print(text if args.verbose else text.split("<details>")[0])
-    if not args.no_write and not args.pages and not args.only:
+    if not args.no_write and not args.pages:
         write(text)
     return 0
 
