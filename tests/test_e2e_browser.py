@@ -527,6 +527,16 @@ def contrast(page, css: str) -> float:
     }""", css)
 
 
+def set_theme(page, name: str) -> None:
+    """Settings > Theme > ``name``, and wait until the page has it."""
+    page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
+    page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
+    page.locator(".lm-Menu-itemLabel", has_text=name).first.click()
+    light = "true" if "Light" in name else "false"
+    page.wait_for_function("l => document.body.dataset.jpThemeLight === l", arg=light)
+    page.wait_for_timeout(500)  # the theme's stylesheet applied
+
+
 def test_the_search_row_at_1000_px_on_200k_records(lab, page):
     """A 1,000 px window, 200k records: the first Enter finds a value wherever it is (the
     note says how far it got meanwhile), the input keeps its width and its query, "/"
@@ -566,6 +576,13 @@ def test_the_search_row_at_1000_px_on_200k_records(lab, page):
         shot(browser, "1000px-search-hit")
         ratio = contrast(page, ".jqm-row.jqm-selected")
         assert ratio >= 4.5, ratio
+        set_theme(page, "JupyterLab Dark")  # the selected row in the dark theme too
+        try:
+            dark = contrast(page, ".jqm-row.jqm-selected")
+            shot(browser, "1000px-dark-theme")
+        finally:
+            set_theme(page, "JupyterLab Light")
+        assert dark >= 4.5, dark
 
         browser.locator(".jqm-tree").focus()
         page.keyboard.press("/")  # the old query selected: typing replaces it
@@ -578,13 +595,15 @@ def test_the_search_row_at_1000_px_on_200k_records(lab, page):
         assert first.startswith("this match") and "needle-deep" not in first  # the new hit
         search_row_fits(page, browser, "margaret")
         shot(browser, "1000px-second-search")
-        # the match rows are in the Tab order: Tab from the input reaches the first
+        # the match rows are in the Tab order: from the input, Tab passes the tree and the
+        # two copy buttons, then reaches the first match
         browser.locator(".jqm-search").focus()
-        page.keyboard.press("Tab")
-        assert focused(page, ".jqm-tree") or focused(page, ".jqm-match")
-        if focused(page, ".jqm-tree"):
+        stops = []
+        for _ in range(4):
             page.keyboard.press("Tab")
-        assert focused(page, ".jqm-match")
+            stops.append(page.evaluate("() => document.activeElement.className"))
+        assert stops == ["jqm-tree", "jqm-copy-jq", "jqm-copy-pointer",
+                         "jqm-match jqm-current"], stops
         page.keyboard.press("Tab")
         page.keyboard.press("Enter")  # chooses the second match
         page.wait_for_function("() => document.querySelectorAll('.jqm-match')[1]"

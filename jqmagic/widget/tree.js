@@ -394,11 +394,25 @@ function render({ model, el: host }) {
   tree.addEventListener("scroll", () => requestAnimationFrame(draw));
   const resized = new ResizeObserver(() => draw());
   resized.observe(tree);
-  model.on("change:rows", () => { draw(); arrived(); });
+  // the kernel's cursor may be the echo of an older selection (keys come faster than it
+  // answers): taken only when it is the selected row's; the rows, when they come, say where
+  // the selected row is now
+  function selectedIndex() {
+    for (const [index, row] of cache) if (row.id === model.get("selected")) return index;
+    return null;
+  }
+  model.on("change:rows", () => {
+    draw();
+    const index = selectedIndex();
+    if (index !== null && pending === null) cursor = index;
+    arrived();
+  });
   model.on("change:row_count", draw);
   model.on("change:selected", () => { draw(); drawMatches(); });
   model.on("change:hit", drawMatches);
   model.on("change:cursor", () => {
+    const row = cache.get(model.get("cursor"));
+    if (row && row.id !== model.get("selected")) return; // an older selection's echo
     cursor = model.get("cursor");
     scrollTo(cursor);
     draw();
