@@ -78,7 +78,7 @@ def _run_fetch(args: argparse.Namespace) -> int:
 
     def show(result) -> None:
         if result.content:
-            print(result.content)
+            print(result.heading() + result.content)
         if result.next_offset is not None:
             print(f"Lines {result.offset}-{result.next_offset - 1} of {result.total_lines}. "
                   f"Read on with --offset {result.next_offset}.", file=sys.stderr)

@@ -245,7 +245,7 @@ def fetch_bundle(result) -> tuple[dict, dict]:
     if len(result.content) > _max_chars() and not note:
         note = (f"Truncated: the page has {result.total_lines:,} lines. Read it in parts "
                 "with --offset N --limit M.")
-    bundle = {"text/plain": bounded_text(result.content, note)}
+    bundle = {"text/plain": result.heading() + bounded_text(result.content, note)}
     if result.value is not None:
         from jqmagic.core.query.bounds import cut_text
 

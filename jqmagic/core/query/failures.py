@@ -91,7 +91,11 @@ def run_error(error: str, total: int, stopped: bool = True) -> JqMagicError:
 
 _TYPE_ERROR = re.compile(r"(?:^|: )(?:Cannot |(?:null|boolean|number|string|array|object) "
                          r"\(.*\) (?:and (?:null|boolean|number|string|array|object) \(.*\) )?"
-                         r"(?:cannot|has no|is not|have|only|can't|can not))")
+                         r"(?:cannot|has no|is not|have|only|can't|can not))"
+                         # a builtin's own words: "explode input must be a string",
+                         # "startswith() requires string inputs", "split input and ..."
+                         r"|(?:^|: )\w+(?:\(\))? (?:input(?: and \w+)? must be|requires \w+ "
+                         r"inputs?)")
 
 
 def about_types(message: str) -> bool:

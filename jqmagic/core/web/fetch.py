@@ -35,6 +35,12 @@ class FetchResult:
     elapsed: float = 0.0
     headers: dict[str, str] = field(default_factory=dict, repr=False)
 
+    def heading(self) -> str:
+        """A page's title as a markdown heading above its first lines (the converted body
+        leaves out a first heading that only repeats it), else nothing."""
+        page = self.content_type in ("text/html", "application/xhtml+xml")
+        return f"# {self.title}\n\n" if page and self.title and self.offset == 1 else ""
+
     def to_dict(self) -> dict[str, Any]:
         """The spec's success shape (``url`` is the final URL after redirects)."""
         out: dict[str, Any] = {
