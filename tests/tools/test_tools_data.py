@@ -190,7 +190,7 @@ def test_json_inspect_bounded_by_the_dispatcher(tmp_path, monkeypatch):
     assert out["message"].startswith("Not sent: the answer is")
     assert "Inspect a deeper path or lower the depth." in out["message"]
     assert out["shape"]["keys"] == ["string"] and out["preview"]["success"] is True
-    assert len(json.dumps(out)) < 4 * 2_000  # shape and preview are cut by depth and width
+    assert len(json.dumps(out).encode()) <= 10_000  # within the wall (paths vary in length)
     whole = payloads.payload(out["payload_id"])
     assert len(whole["keys"]) == 100 and whole["success"] is True
 
