@@ -89,8 +89,14 @@ def run_error(error: str, total: int, stopped: bool = True) -> JqMagicError:
     return JqMagicError("QUERY_ERROR", f"jq error{after}: {cut(error, MESSAGE_CHARS)}", hint)
 
 
-_TYPE_ERROR = re.compile(r"(?:^|: )(?:Cannot |(?:null|boolean|number|string|array|object) "
-                         r"\(.*\) (?:and (?:null|boolean|number|string|array|object) \(.*\) )?"
+_KIND = r"(?:null|boolean|number|string|array|object)"
+_TYPE_ERROR = re.compile(r"(?:^|: )(?:"
+                         # jq's own "Cannot ..." (jv_aux.c, execute.c) name a kind: a
+                         # program's error("Cannot find the user") is no type error
+                         r"Cannot (?:(?:index|iterate over|use|check whether|delete fields "
+                         rf"from|delete|update field at) {_KIND}\b|update string slices|set "
+                         r"array element at NaN)"
+                         rf"|{_KIND} \(.*\) (?:and {_KIND} \(.*\) )?"
                          r"(?:cannot|has no|is not|have|only|can't|can not))"
                          # a builtin's own words: "explode input must be a string",
                          # "startswith() requires string inputs", "split input and ..."

@@ -13,6 +13,7 @@ from jqmagic.core.query.failures import about_types
 @pytest.mark.parametrize("program, text", [
     ('error("custom")', "1"), ('.a | error("custom")', '{"a": 1}'), ("error({a: 1})", "1"),
     ('"no such user" | error', "1"), ('.[] | if . > 1 then error("too big") else . end', "[1, 2]"),
+    ('error("Cannot find the user")', "1"), ('error("Cannot index the catalogue")', "1"),
 ])
 def test_the_programs_own_error_gets_no_hint_about_types(program, text):
     with pytest.raises(JqMagicError) as info:
@@ -40,6 +41,10 @@ def test_a_type_error_gets_the_shapes_words(program, text, hint):
     ("jq error (after 2 result(s)): Cannot index array with string", True),
     ("custom", False), ('(not a string): {"a":1}', False), ("too big", False),
     ("jq error: the number was wrong", False),
+    ("Cannot find the user", False), ("jq error: Cannot index the catalogue", False),
+    ("Cannot check whether object has a key of type number", True),
+    ("Cannot use null (null) as object key", True), ("Cannot delete field at index 2", False),
+    ("Cannot update field at object index of array", True),
 ])
 def test_about_types(message, types):
     assert about_types(message) is types
