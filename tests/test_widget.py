@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import json
+import threading
 import time
 
 import pytest
@@ -446,3 +447,101 @@ def test_statistics_are_read_when_a_node_is_first_shown():
     b.select(".[].n")
     assert (detail(b, "min"), detail(b, "max"), detail(b, "distinct")) == ("2", "5", "3")
     assert detail(b, "samples") == '5, 2, "x"'
+
+
+# -- the jq box as the user types: offers and a live preview ----------------------------------
+def test_the_jq_box_offers_keys_of_the_selected_node_with_type_and_presence():
+    b = SchemaBrowser(value=DOC)
+    b.select(".users[]")
+    offers = b.offers(".em")
+    assert (offers["start"], offers["end"]) == (0, 3)
+    assert offers["items"] == [{"text": ".email", "kind": "key",
+                                "type": "null|string, in 2 of 3"}]
+    assert [o["text"] for o in b.offers(".settings.")["items"]] == [".theme", ".beta"]
+    assert b.offers("select(.na", 10)["items"][0]["text"] == ".name"
+    piped = [o["text"] for o in b.offers(". | ma")["items"]]
+    assert "map(" in piped and "max_by(" in piped
+    b.select(".")  # the root's keys now, and a key that needs quoting comes quoted
+    assert [o["text"] for o in b.offers(".")["items"]] == [".total", ".users"]
+    assert SchemaBrowser(value={"a-b": 1}).offers(".")["items"][0]["text"] == '."a-b"'
+
+
+def test_the_jq_box_offers_read_the_tree_never_the_data(tmp_path, monkeypatch):
+    path = tmp_path / "doc.json"
+    path.write_text(json.dumps(DOC))
+    b = SchemaBrowser(file=str(path))
+
+    def never(*args, **kwargs):
+        raise AssertionError("read again for an offer")
+
+    monkeypatch.setattr("jqmagic.core.complete.shapes.shape_of", never)
+    monkeypatch.setattr("jqmagic.core.query.query", never)
+    b.select(".users[]")
+    for typed in (".", ".s", ".settings.", ".settings.th"):  # a key at a time
+        assert b.offers(typed)["items"]
+
+
+def test_the_preview_shows_the_first_results_and_their_count():
+    b = SchemaBrowser(value=DOC, max_results=2)
+    b.select(".users[]")
+    shown = b.preview(".id * 10")
+    assert shown["status"].startswith("3 results, the first 2 shown (")
+    assert shown["html"].count("class='jqmagic-result'") == 2 and ">10<" in shown["html"]
+    assert b.preview("empty")["status"].startswith("no results")
+    assert b.output == ""  # a preview is no run: the output trait is Enter's
+
+
+def test_the_preview_points_at_the_error_in_the_box():
+    b = SchemaBrowser(value=DOC)
+    b.select(".users[]")
+    shown = b.preview("  .id | (")
+    assert shown["error"].startswith("INVALID_QUERY") and "users" not in shown["error"]
+    assert shown["column"] == 8  # under the "(" the user typed (the box's own column)
+    assert b.preview(".id | foo")["column"] == 6
+    own = b.preview('error("Cannot find the user")')
+    assert own["column"] is None and "raised this error itself" in own["error"]
+
+
+def test_the_view_asks_and_each_answer_carries_its_generation(monkeypatch):
+    b = SchemaBrowser(value=DOC)
+    sent = []
+    monkeypatch.setattr(b, "send", lambda content, buffers=None: sent.append(content))
+    b.select(".users[]")
+    b._handle_custom_msg({"complete": {"gen": 4, "text": ".na", "cursor": 3}}, [])
+    assert sent == [{"offered": {"gen": 4, "start": 0, "end": 3, "more": 0, "items": [
+        {"text": ".name", "kind": "key", "type": "string, in 1 of 3"}]}}]
+    b._handle_custom_msg({"preview": {"gen": 5, "text": ".name"}}, [])
+    b._previews.wait()
+    assert sent[1]["previewed"]["gen"] == 5 and "ann" in sent[1]["previewed"]["html"]
+
+
+def test_a_preview_superseded_by_the_next_key_is_never_sent():
+    from jqmagic.widget.jqbox import Previews
+
+    started, release, sent = threading.Event(), threading.Event(), []
+
+    def answer(request):
+        if request["gen"] == 1:  # a slow program: keys come meanwhile
+            started.set()
+            release.wait(10)
+        return {"text": request["text"]}
+
+    previews = Previews(answer, sent.append)
+    previews.ask({"gen": 1, "text": ".a"})
+    assert started.wait(10)
+    for gen, text in ((2, ".ab"), (3, ".abc")):  # the waiting one replaced, never run
+        previews.ask({"gen": gen, "text": text})
+    release.set()
+    previews.wait()
+    assert sent == [{"gen": 3, "text": ".abc"}]
+
+
+def test_the_caret_column_is_read_from_the_errors_excerpt():
+    from jqmagic.widget.jqbox import caret_column
+
+    error = JqMagicError("INVALID_QUERY", "x", detail="    .a | (\n          ^")
+    assert caret_column(error, ".a | (") == 6
+    assert caret_column(error, ".b | (") is None  # not this program's excerpt
+    assert caret_column(JqMagicError("QUERY_ERROR", "x"), ".a") is None
+    cut = JqMagicError("INVALID_QUERY", "x", detail="    ...a | (\n             ^")
+    assert caret_column(cut, "x" * 200 + ".a | (") is None

@@ -22,7 +22,7 @@ from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
 from jqmagic.core.shape import STREAM_THRESHOLD, memo, shape
 from jqmagic.core.shape.node import Node
 from jqmagic.core.shape.source import Doc, open_source
-from jqmagic.widget import snapshot
+from jqmagic.widget import jqbox, snapshot
 from jqmagic.widget.model import OTHER_KEYS, Tree, build
 
 HERE = Path(__file__).parent
@@ -72,12 +72,14 @@ class SchemaBrowser(anywidget.AnyWidget):
         self._source = Source.of(source, **given)
         self._tree = _open(self._source, path, stream, stream_threshold)
         self._handle = None
+        self._previews = jqbox.Previews(self._preview_answer,
+                                        lambda m: self.send({"previewed": m}))
         kwargs.setdefault("title", _title(self._source))
         super().__init__(uid=secrets.token_hex(8), **kwargs)
         self.opened = sorted(self._tree.first_view())
         self.selected = self._tree.root
         self._on_selected({"new": self.selected})
-        self.on_msg(_answer_ping)
+        self.on_msg(_answer_view)
 
     # -- the model's reactions -------------------------------------------------------------
     @validate("selected")
@@ -190,41 +192,71 @@ class SchemaBrowser(anywidget.AnyWidget):
 
         self.busy = True
         try:
-            text, html = self._run()
+            text, html, _ = self._run(self.query, self.selected, self._chosen_hit())
         finally:
             self.busy = False
         self.output = html
         return cut_text(text, 20_000)
 
-    def _run(self) -> tuple[str, str]:
+    def offers(self, text: str, cursor: int | None = None) -> dict:
+        """What the jq box offers at ``cursor`` (default: the end) of ``text``, from the
+        selected node's shape: ``{"start", "end", "items": [{"text", "kind", "type"}]}``."""
+        return jqbox.offered(self._tree.entries[self._tree.find(self.selected)].node, text,
+                             cursor)
+
+    def preview(self, text: str) -> dict:
+        """The live preview of ``text`` on the selected node (what the view shows as the
+        user types): ``html`` and ``status`` (the count), or ``error`` and its
+        ``column`` in ``text``."""
+        return self._preview_answer({"text": text, "key": self.selected,
+                                     "hit": self._chosen_hit()})
+
+    def _preview_answer(self, request: dict) -> dict:
+        text, html, outcome = self._run(request["text"], request["key"], request["hit"],
+                                         timeout=jqbox.PREVIEW_TIMEOUT)
+        if isinstance(outcome, JqMagicError):
+            typed = request["text"]
+            column = jqbox.caret_column(outcome, typed.strip())
+            if column is not None:  # in the box's text, before its blanks were trimmed
+                column += len(typed) - len(typed.lstrip())
+            return {"error": text, "column": column}
+        if outcome is None:
+            return {"error": text, "column": None}
+        return {"html": html, "status": jqbox.status(outcome.total, len(outcome.values),
+                                                     outcome.elapsed)}
+
+    def _run(self, typed: str, key: str, hit: dict, timeout: float | None = None
+             ) -> tuple[str, str, Any]:
+        """``typed`` run on node ``key`` (or on the chosen ``hit`` of it): the text, its
+        HTML, and the result or the error (None when the node cannot be queried)."""
         from jqmagic.core.query import query
         from jqmagic.display import hint_first, note_html, page_html, pre_html, results_html
 
-        if OTHER_KEYS in self.selected:
+        if OTHER_KEYS in key:
             text = "Keys past the tracked ones are merged; select a tracked node to query."
-            return text, page_html(note_html(text))
-        program = self.query.strip() or "."
-        hit = self._chosen_hit()
-        node = hit.get("path") or self.selected
+            return text, page_html(note_html(text)), None
+        program = typed.strip() or "."
+        node = hit.get("path") or key
         end = "\n)" if "#" in program else ")"  # a comment must not swallow the ")"
         whole = program if node == "." else f"{node} | ({program}{end}"
+        bounds = {"limit": self.max_results} | ({"timeout": timeout} if timeout else {})
         try:
             if hit.get("path") and self._source.kind == "value":
                 # the hit's own value, held here: the program on it alone means the same
                 # and sends the worker a few bytes, not the whole variable again
-                result = query(program, value=self._tree.at(hit["pointer"]),
-                               limit=self.max_results)
+                result = query(program, value=self._tree.at(hit["pointer"]), **bounds)
                 whole = program
             else:
-                result = query(whole, self._source, limit=self.max_results)
+                result = query(whole, self._source, **bounds)
         except JqMagicError as exc:
             error = _own_error(exc, program) if whole != program else exc
             text = error.render()
-            return text, page_html(f"<div class='jqmagic-error'>{pre_html(text)}</div>")
+            return text, page_html(f"<div class='jqmagic-error'>{pre_html(text)}</div>"), \
+                error
         message = hint_first(result.message)
         body = results_html(result.printed, result.total, 20_000) if result.total else ""
         text = "\n".join(filter(None, [result.text, message]))
-        return text, page_html(note_html(message) if message else "", body)
+        return text, page_html(note_html(message) if message else "", body), result
 
     # -- display: the live view, and its static snapshot -----------------------------------
     def snapshot_html(self) -> str:
@@ -297,10 +329,22 @@ def _own_error(wrapped: JqMagicError, program: str) -> JqMagicError:
     return wrapped
 
 
-def _answer_ping(widget: SchemaBrowser, content: Any, buffers: Any) -> None:
-    """The view asks now and then whether its kernel still holds the tree."""
-    if isinstance(content, dict) and "ping" in content:
+def _answer_view(widget: SchemaBrowser, content: Any, buffers: Any) -> None:
+    """The view asks now and then whether its kernel still holds the tree; as the user
+    types in the jq box, what may come next (answered at once) and a preview (in the
+    preview thread), each answer tagged with the generation that asked it."""
+    if not isinstance(content, dict):
+        return
+    if "ping" in content:
         widget.send({"pong": content["ping"]})
+    asked = content.get("complete")
+    if isinstance(asked, dict):
+        answer = widget.offers(str(asked.get("text", "")), asked.get("cursor"))
+        widget.send({"offered": {"gen": asked.get("gen"), **answer}})
+    asked = content.get("preview")
+    if isinstance(asked, dict) and isinstance(asked.get("gen"), int):
+        widget._previews.ask({"gen": asked["gen"], "text": str(asked.get("text", "")),
+                              "key": widget.selected, "hit": widget._chosen_hit()})
 
 
 def _title(source: Source) -> str:

@@ -1,13 +1,17 @@
 // The SchemaBrowser's view (anywidget ES module, no build step). The kernel holds the tree;
 // this draws the rows of its window, asks for others by setting `window`, and turns clicks
 // and keys into trait changes: selected, hit, opened, search, search_more, query and
-// run_requests. It keeps every unmodified key it receives (JupyterLab's command-mode
-// shortcuts never see them) and says so when its kernel no longer answers.
+// run_requests. As the user types in the jq box it asks the kernel (messages, each tagged
+// with the key's generation) what may come next, shown in a listbox, and for a preview
+// once the keys pause; an answer older than the newest key is never drawn. It keeps every
+// unmodified key it receives (JupyterLab's command-mode shortcuts never see them) and says
+// so when its kernel no longer answers.
 
 const ROW = 22; // px per row
 const OVERSCAN = 30; // rows asked for beyond the visible ones
 const ANSWER_MS = 4000; // a kernel that does not answer a ping within this is gone (or busy)
 const TOAST_MS = 2500;
+const PREVIEW_MS = 150; // quiet after a key before the preview is asked for
 
 function el(tag, attrs = {}, ...children) {
   const node = document.createElement(tag);
@@ -70,8 +74,17 @@ function render({ model, el: host }) {
     onclick: () => copy("jq") }, "copy jq path");
   const copyPointer = el("button", { class: "jqm-copy-pointer",
     title: "copy the JSON Pointer (p)", onclick: () => copy("pointer") }, "copy pointer");
-  const jq = el("input", { ...quiet, class: "jqm-jq", type: "text", "aria-label": "jq filter",
-    placeholder: "jq filter on the selected node, Enter runs it, Escape returns (e.g. .name)" });
+  // the jq box: a combobox whose listbox offers what may come next (ARIA 1.2's pattern)
+  const offersId = `jqm-${uid}-offers`;
+  const jq = el("input", { ...quiet, class: "jqm-jq", type: "text", role: "combobox",
+    "aria-label": "jq filter", "aria-autocomplete": "list", "aria-expanded": "false",
+    "aria-controls": offersId, autocomplete: "off", spellcheck: "false",
+    placeholder: "jq filter on the selected node: Tab completes, Enter runs, Escape returns" });
+  const offerList = el("ul", { class: "jqm-offers", id: offersId, role: "listbox",
+    "aria-label": "what may come next", hidden: "" });
+  const caret = el("div", { class: "jqm-caret", "aria-hidden": "true" });
+  const problem = el("pre", { class: "jqm-problem", role: "status" });
+  const status = el("div", { class: "jqm-status", "aria-live": "polite" });
   const busy = el("span", { class: "jqm-busy", "aria-live": "polite" });
   const output = el("div", { class: "jqm-output" });
   const matches = el("div", { class: "jqm-matches", role: "list",
@@ -87,7 +100,8 @@ function render({ model, el: host }) {
       // the copy buttons first: always in view, whatever the details' length
       el("div", { class: "jqm-side" },
         el("div", { class: "jqm-buttons" }, copyJq, copyPointer, toast), matches, details)),
-    legend, el("div", { class: "jqm-query" }, jq, busy), output);
+    legend, el("div", { class: "jqm-query" }, el("div", { class: "jqm-box" }, jq, offerList),
+      busy), caret, problem, status, output);
   host.append(root);
 
   let cache = new Map(); // row index -> row
@@ -133,7 +147,12 @@ function render({ model, el: host }) {
     hide.media = "";
   }
 
-  model.on("msg:custom", (message) => { if (message && "pong" in message) answered(); });
+  model.on("msg:custom", (message) => {
+    if (!message) return;
+    if ("pong" in message) answered();
+    if (message.offered && message.offered.gen === gen) showOffers(message.offered);
+    if (message.previewed && message.previewed.gen === gen) showPreview(message.previewed);
+  });
   model.on("comm_live_update", () => ping(true));
   root.addEventListener("keydown", () => ping(), true);
   root.addEventListener("pointerdown", () => ping(), true);
@@ -366,16 +385,152 @@ function render({ model, el: host }) {
     }
   });
 
-  jq.addEventListener("keydown", (event) => {
-    if (notebookKey(event)) return;
-    event.stopPropagation();
-    if (event.key === "Escape") {
-      event.preventDefault();
-      tree.focus();
+  // -- the jq box: offers as the user types, a preview when the keys pause ----------------
+  let gen = 0; // the newest key's generation: an answer to an older one is never drawn
+  let offered = null; // the newest offers: the span they replace, and the items shown
+  let active = -1; // the offer ArrowUp / ArrowDown chose (none at first: Enter runs)
+  let previewTimer = null;
+
+  function ask(content) {
+    try {
+      model.send(content);
+    } catch {
+      lost();
+    }
+  }
+
+  function typed() {
+    gen += 1;
+    ask({ complete: { gen, text: jq.value, cursor: jq.selectionStart ?? jq.value.length } });
+    previewSoon();
+  }
+
+  function previewSoon() {
+    clearTimeout(previewTimer);
+    const asked = gen;
+    previewTimer = setTimeout(() => ask({ preview: { gen: asked, text: jq.value } }),
+      PREVIEW_MS);
+  }
+
+  function offerId(index) {
+    return `${offersId}-${index}`;
+  }
+
+  function showOffers(answer) {
+    const word = jq.value.slice(answer.start, answer.end);
+    const items = answer.items.filter((o) => o.text !== word); // typed already
+    offered = { ...answer, items };
+    active = -1;
+    jq.removeAttribute("aria-activedescendant");
+    if (!items.length || document.activeElement !== jq) { closeOffers(); return; }
+    const options = items.map((o, index) => el("li", { id: offerId(index), role: "option",
+      class: "jqm-offer", "aria-selected": "false",
+      // pressed, not clicked: the box keeps the focus
+      onmousedown: (event) => { event.preventDefault(); accept(index); } },
+      el("span", { class: "jqm-offer-text" }, o.text), " ",
+      el("span", { class: "jqm-offer-type" }, o.type)));
+    if (answer.more) {
+      options.push(el("li", { class: "jqm-offer-more", role: "presentation" },
+        `… ${answer.more} more: type on to narrow them`));
+    }
+    offerList.replaceChildren(...options);
+    offerList.hidden = false;
+    jq.setAttribute("aria-expanded", "true");
+  }
+
+  function closeOffers() {
+    offerList.hidden = true;
+    offerList.replaceChildren();
+    jq.setAttribute("aria-expanded", "false");
+    jq.removeAttribute("aria-activedescendant");
+    active = -1;
+  }
+
+  function chooseOffer(step) {
+    const count = offered.items.length;
+    active = active < 0 && step < 0 ? count - 1 : (active + step + count) % count;
+    offerList.querySelectorAll("[role=option]").forEach((option, index) =>
+      option.setAttribute("aria-selected", String(index === active)));
+    const option = document.getElementById(offerId(active));
+    jq.setAttribute("aria-activedescendant", option.id);
+    option.scrollIntoView({ block: "nearest" });
+  }
+
+  function accept(index) {
+    const offer = offered.items[index];
+    const text = jq.value;
+    jq.value = text.slice(0, offered.start) + offer.text + text.slice(offered.end);
+    const at = offered.start + offer.text.length;
+    jq.setSelectionRange(at, at);
+    closeOffers();
+    typed(); // what may follow it, and its preview
+  }
+
+  function showPreview(answer) {
+    if (answer.error) {
+      problem.textContent = answer.error;
+      root.classList.add("jqm-stale"); // the last results stay, dimmed
+      drawCaret(answer.column);
       return;
     }
+    problem.textContent = "";
+    drawCaret(null);
+    root.classList.remove("jqm-stale");
+    status.textContent = answer.status;
+    output.innerHTML = answer.html;
+  }
+
+  // the caret under the character of the box the error points at
+  function drawCaret(column) {
+    if (column === null || column === undefined) { caret.replaceChildren(); return; }
+    const style = getComputedStyle(jq);
+    const measure = document.createElement("canvas").getContext("2d");
+    measure.font = style.font;
+    const width = measure.measureText(jq.value.slice(0, column)).width;
+    const left = jq.getBoundingClientRect().left - caret.getBoundingClientRect().left +
+      parseFloat(style.paddingLeft) + parseFloat(style.borderLeftWidth) + width -
+      jq.scrollLeft;
+    caret.replaceChildren(el("span", { style: `left:${Math.max(0, left)}px` }, "^"));
+  }
+
+  jq.addEventListener("input", typed);
+  jq.addEventListener("blur", closeOffers);
+  jq.addEventListener("keydown", (event) => {
+    const open = !offerList.hidden && offered && offered.items.length;
+    const plain = !(event.ctrlKey || event.metaKey || event.altKey || event.shiftKey);
+    if (open && plain && event.key === "Tab") { // takes the chosen offer, else the first
+      event.preventDefault();
+      event.stopPropagation();
+      accept(Math.max(active, 0));
+      return;
+    }
+    if (notebookKey(event)) return;
+    event.stopPropagation();
+    if (open && (event.key === "ArrowDown" || event.key === "ArrowUp")) {
+      event.preventDefault();
+      chooseOffer(event.key === "ArrowDown" ? 1 : -1);
+      return;
+    }
+    if (open && event.key === "Enter" && active >= 0) {
+      event.preventDefault();
+      accept(active);
+      return;
+    }
+    if (event.key === "Escape") {
+      event.preventDefault();
+      if (open) closeOffers(); // a second Escape gives the keys back to the tree
+      else tree.focus();
+      return;
+    }
+    if (["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) closeOffers();
     if (event.key !== "Enter") return;
     event.preventDefault();
+    gen += 1; // no preview asked before this run is drawn after it
+    clearTimeout(previewTimer);
+    closeOffers();
+    problem.textContent = "";
+    drawCaret(null);
+    root.classList.remove("jqm-stale");
     root.classList.add("jqm-is-busy");
     busy.textContent = "running…";
     model.set("query", jq.value);
@@ -408,7 +563,11 @@ function render({ model, el: host }) {
     arrived();
   });
   model.on("change:row_count", draw);
-  model.on("change:selected", () => { draw(); drawMatches(); });
+  model.on("change:selected", () => {
+    draw();
+    drawMatches();
+    if (jq.value.trim()) { gen += 1; previewSoon(); } // the box's program on the new node
+  });
   model.on("change:hit", drawMatches);
   model.on("change:cursor", () => {
     const row = cache.get(model.get("cursor"));
@@ -421,7 +580,11 @@ function render({ model, el: host }) {
   model.on("change:matches", drawMatches);
   model.on("change:search_note", drawMatches);
   model.on("change:busy", drawBusy);
-  model.on("change:output", () => { output.innerHTML = model.get("output"); drawBusy(); });
+  model.on("change:output", () => {
+    output.innerHTML = model.get("output");
+    status.textContent = "";
+    drawBusy();
+  });
   search.value = model.get("search");
   jq.value = model.get("query");
   output.innerHTML = model.get("output");
@@ -433,6 +596,7 @@ function render({ model, el: host }) {
     resized.disconnect();
     clearTimeout(waiting);
     clearTimeout(toastTimer);
+    clearTimeout(previewTimer);
     hide.remove();
   };
 }
