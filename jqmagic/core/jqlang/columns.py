@@ -169,6 +169,19 @@ def forget(values: Any) -> None:
         del _OWNED[id(values)]
 
 
+def keep_only(values: Any, kept: Callable[[tuple[str, ...]], bool]) -> None:
+    """Drop the columns of ``values`` whose chain ``kept`` refuses (their items were
+    replaced by fuller ones); the others hold values equal to the new items'."""
+    store = _store(values)
+    if store is None:
+        return
+    for chain in [chain for chain in store.columns if not kept(chain)]:
+        del store.columns[chain]
+        store.whole.discard(chain)
+        store.shared.discard(chain)
+        store.kinds.pop(chain, None)
+
+
 def forget_all() -> None:
     _OWNED.clear()
 

@@ -384,7 +384,7 @@ class DocumentCache:
                             projected.covers(doc.chains, chains):
                         return doc
             if hit is not None and hit[0] == stamp and use_cache and chains is not None:
-                return self._extended(hit[1], handle, chains)
+                return self._extended(key, hit[1], handle, chains)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
             doc = load_file(path, fmt, handle, chains)
@@ -408,18 +408,33 @@ class DocumentCache:
             hit[1].chains is None or chains is not None and
             projected.covers(hit[1].chains, chains))
 
-    def _extended(self, doc: Document, handle: BinaryIO, chains: frozenset) -> Document:
+    def _extended(self, key: tuple, doc: Document, handle: BinaryIO,
+                  chains: frozenset) -> Document:
         """``doc``'s values with ``chains`` too, decoded from the file (its version
-        checked): the lines' members the new chains start from, read again for every
-        chain they hold (:func:`.projected.extend`)."""
-        before = resident_bytes()
+        checked). A second look at a file means more are coming (an analyst's session
+        reads a new chain most questions): its values are read whole when they fit the
+        budget, else the lines' members the new chains start from are read again for every
+        chain they hold (:func:`.projected.extend`). The values keep their list (the
+        columns and literals know it); a column of a chain not held whole before is
+        dropped (its items were partial)."""
+        before, held = resident_bytes(), doc.chains
         data = handle.read()
-        with gc_paused():
-            doc.chains = projected.extend(doc.values, data[3:] if data.startswith(BOM)
-                                          else data, doc.chains, chains)
-        if len(data) >= FREEZE_BYTES:
-            gc.freeze()
+        data = data[3:] if data.startswith(BOM) else data
+        if self.whole_fits(doc):
+            values, _ = json_lines(data)
+            if len(values) != len(doc.values):
+                raise NotMine("the file's lines changed under its version")
+            doc.values[:] = values
+            doc.chains = None
+        else:
+            with gc_paused():
+                doc.chains = projected.extend(doc.values, data, held, chains)
+            if len(data) >= FREEZE_BYTES:
+                gc.freeze()
+        columns.keep_only(doc.values, lambda chain: projected.covers(held, {chain}))
         doc.resident += max(resident_bytes() - before, 0)
+        with self._lock:
+            self._make_room(key, doc)
         return doc
 
     def _keep(self, key: tuple, stamp: tuple, doc: Document) -> None:
@@ -427,11 +442,25 @@ class DocumentCache:
             old = self._entries.pop(key, None)
             if old is not None:
                 old[1].keep_columns(False)
-            budget = settings.doc_cache_bytes - doc.resident - self.others()
-            while self._entries and self.size > budget:
-                self._entries.popitem(last=False)[1][1].keep_columns(False)
+            self._make_room(key, doc)
             self._entries[key] = (stamp, doc)
             doc.keep_columns(True)
+
+    def whole_fits(self, doc: Document) -> bool:
+        """Whether ``doc``'s values, read whole, are expected to fit the budget."""
+        return self.expected_resident(doc.size, "jsonl") <= min(
+            settings.doc_cache_bytes, whole_parse_limit() or settings.doc_cache_bytes)
+
+    def _make_room(self, key: tuple, doc: Document) -> None:
+        """Drop the least recently used documents but ``key``'s until ``doc`` fits the
+        budget beside the rest (the lock held)."""
+        budget = settings.doc_cache_bytes - doc.resident - self.others()
+        while self._entries and \
+                self.size - (doc.resident if key in self._entries else 0) > budget:
+            oldest = next(iter(self._entries))
+            if oldest == key:
+                break
+            self._entries.pop(oldest)[1].keep_columns(False)
 
     def clear(self) -> None:
         """Drop every document; the collector sees what is left again."""

@@ -6,8 +6,10 @@ lines that are not objects)."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
+from unittest import mock
 
 import orjson
 import pytest
@@ -190,21 +192,29 @@ def with_columns():
 @needs_oracle
 @settings(max_examples=150, deadline=None, suppress_health_check=[
     HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
-@given(texts=lines, asked=st.lists(questions, min_size=1, max_size=3))
-def test_questions_in_a_row_over_projected_lines_answer_as_jq(texts, asked, tmp_path_factory,
-                                                              with_columns):
+@given(texts=lines, asked=st.lists(questions, min_size=1, max_size=3), whole_fits=st.booleans())
+def test_questions_in_a_row_over_projected_lines_answer_as_jq(texts, asked, whole_fits,
+                                                              tmp_path_factory, with_columns):
     """Each question asked twice (the second reads the columns), the file kept between
-    them: decoded for the first question's chains, then extended."""
+    them: decoded for the first question's chains, then read whole (when that fits the
+    budget) or extended by the chains a later question adds."""
     path = str(tmp_path_factory.mktemp("lines") / "log.jsonl")
     with open(path, "w", encoding="utf-8") as out:
         out.write("\n".join(texts) + "\n")
     doccache.documents.clear()
-    for program in asked:
-        expected = _jq(program, path)
-        for _ in range(2):
-            answer = _fast(program, path)
-            if answer is not None:
-                assert answer == expected, program
+    with _whole_fits(whole_fits):
+        for program in asked:
+            expected = _jq(program, path)
+            for _ in range(2):
+                answer = _fast(program, path)
+                if answer is not None:
+                    assert answer == expected, program
+
+
+def _whole_fits(fits: bool):
+    """The budget as it is (a small file's whole values fit), or too small for them."""
+    return contextlib.nullcontext() if fits else mock.patch.object(
+        doccache.documents, "whole_fits", lambda doc: False)
 
 
 @needs_oracle
@@ -218,12 +228,38 @@ def test_a_question_reads_only_its_chains_and_a_later_one_adds_its_own(tmp_path,
     doc = next(iter(doccache.documents._entries.values()))[1]
     assert doc.chains == {("type",)} and doc.values[0] == {"type": "Watch"}
     program = "[inputs | .actor.login] | unique"
-    assert _fast(program, str(path)) == _jq(program, str(path))
+    with _whole_fits(False):  # the whole values over the budget: the new chain alone
+        assert _fast(program, str(path)) == _jq(program, str(path))
     assert doc.chains == {("type",), ("actor", "login")}
     assert doc.values[1] == {"type": "Push", "actor": {"login": "u1"}}
     program = "[inputs | keys] | unique"  # whole inputs: the lines parsed whole
     assert _fast(program, str(path)) == _jq(program, str(path))
     assert next(iter(doccache.documents._entries.values()))[1].chains is None
+
+
+@needs_oracle
+def test_a_second_look_reads_the_lines_whole_when_they_fit(tmp_path, with_columns):
+    """An analyst's next question reads a new chain more often than not: the second look
+    at a file reads its lines whole, in the same list, once, and its columns of partial
+    objects go (a column of whole values stays)."""
+    path = tmp_path / "log.jsonl"
+    rows = [{"id": i, "type": "Push" if i % 3 else "Watch",
+             "actor": {"login": f"u{i % 7}", "id": i, "url": "x"}} for i in range(50)]
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    for _ in range(2):  # the second time, columns of .actor and .actor.login
+        program = '[inputs | .actor.login + (.actor.id | tostring) + .type] | length'
+        assert _fast(program, str(path)) == "50"
+    doc = next(iter(doccache.documents._entries.values()))[1]
+    values = doc.values
+    store = columns._store(values)
+    assert doc.chains is not None and ("actor",) in store.columns
+    program = "[inputs | .id] | add"  # a new chain: all of it, whole
+    assert _fast(program, str(path)) == _jq(program, str(path)) == str(sum(range(50)))
+    assert doc.chains is None and doc.values is values and values == rows
+    assert ("actor",) not in store.columns and ("type",) in store.columns
+    for _ in range(2):  # the objects of .actor read whole now, from a new column
+        program = '[inputs | .actor | keys_unsorted | join(",")] | unique'
+        assert _fast(program, str(path)) == _jq(program, str(path)) == '["login,id,url"]'
 
 
 @needs_oracle
