@@ -21,11 +21,12 @@ from jqmagic.core.web.search import SearchResults
 
 # MathJax leaves this class's subtree alone (JupyterLab, Notebook 7, nbconvert's HTML).
 NO_MATH = "tex2jax_ignore mathjax_ignore"
-FOLD_LINES = 12  # a later result of a stream longer than this folds behind a preview
-OPEN_LINES = 120  # lines of the first results shown open before any folds
+OPEN_LINES = 120  # a stream of more lines than this in all shows each result as a preview
+BOX_LINES = 12  # a result open with more lines than this scrolls in a box
 PREVIEW_CHARS = 160  # a folded result's one-line preview
 _BOX = "max-height:32em;overflow:auto;flex:1;min-width:0"  # a long result open: scrolls
 _PRE = "margin:0;padding:2px 6px;white-space:pre-wrap;word-break:break-word"
+_CODE = "display:inline-block;max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere"
 _NOTE = "padding:3px 6px;border-left:3px solid #c08400;background:rgba(192,132,0,.08)"
 
 
@@ -61,8 +62,15 @@ def bounded_text(text: str, message: str = "") -> str:
 
 
 def note_html(message: str) -> str:
-    """The bound line (truncation, payload, hints) as an HTML block that stands out."""
-    return f"<div class='jqmagic-note' style='{_NOTE}'>{escape_html(message)}</div>"
+    """The bound line (truncation, payload, hints) as an HTML block that stands out; a
+    program between backquotes in code that moves to the next line whole rather than
+    break (it breaks only where it is wider than the note)."""
+    parts = escape_html(message).split("`")
+    if len(parts) % 2 == 0:  # an odd backquote: no code spans
+        parts = ["`".join(parts)]
+    text = "".join(f"<code style='{_CODE}'>{part}</code>" if index % 2 else part
+                   for index, part in enumerate(parts))
+    return f"<div class='jqmagic-note' style='{_NOTE}'>{text}</div>"
 
 
 def page_html(*parts: str) -> str:
@@ -90,35 +98,41 @@ def preview(text: str, width: int = PREVIEW_CHARS) -> str:
 
 
 def results_html(printed: list[str], total: int, budget: int) -> str:
-    """jq's text of each result, one block each (a stream never looks like an array). The
-    answer is shown, not folded: a single result, and the first results of a stream up to
-    OPEN_LINES lines, open (each in a box of a sensible height); a later result longer
-    than FOLD_LINES lines folds behind a one-line preview. At most ``budget`` characters."""
-    blocks, used, lines_open = [], 0, 0
-    stream = total > 1
-    for index, text in enumerate(printed):
+    """jq's text of each result, one block each (a stream never looks like an array). What
+    folds depends on size alone, never on a result's place: a single result is open (in a
+    box that scrolls when it is long); a stream whose shown results take more than
+    OPEN_LINES lines in all shows every result of several lines folded behind a one-line
+    preview (each says its length), a shorter stream shows them all open. At most
+    ``budget`` characters."""
+    texts, used = [], 0
+    for text in printed:
         if used >= budget:
             break
         if len(text) > budget - used:
             text = text[: budget - used] + "\n… (cut here: the output's bound)"
         used += len(text)
+        texts.append(text)
+    stream = total > 1
+    fold = stream and sum(text.count("\n") + 1 for text in texts) > OPEN_LINES
+    blocks = []
+    for index, text in enumerate(texts):
         label = (f"<span style='color:#888;user-select:none;min-width:3em;display:inline-block'>"
                  f"{index + 1}</span>") if stream else ""
         lines = text.count("\n") + 1
-        style = "display:flex;border-top:1px solid rgba(128,128,128,.2)" if stream else ""
-        if lines <= FOLD_LINES or lines_open < OPEN_LINES:
-            lines_open += lines
-            box = f"<div style='{_BOX}'>{pre_html(text)}</div>" if lines > FOLD_LINES \
-                else pre_html(text)
-            blocks.append(f"<div class='jqmagic-result' style='{style}'>{label}{box}</div>")
-        else:
+        if fold and lines > 1:
             blocks.append(f"<details class='jqmagic-result'><summary>{label}<code>"
                           f"{escape_html(preview(text))}</code> <span style='color:#888'>"
                           f"{lines:,} lines</span></summary>{pre_html(text)}</details>")
+            continue
+        style = "display:flex;border-top:1px solid rgba(128,128,128,.2)" if stream else ""
+        box = f"<div style='{_BOX}'>{pre_html(text)}</div>" if lines > BOX_LINES \
+            else pre_html(text)
+        blocks.append(f"<div class='jqmagic-result' style='{style}'>{label}{box}</div>")
     head = ""
     if stream:
+        folded = "; those of several lines folded behind a preview" if fold else ""
         head = (f"<div style='color:#888'>{total:,} results (a stream: one value per "
-                "block)</div>")
+                f"block{folded})</div>")
     return head + "".join(blocks)
 
 

@@ -250,8 +250,12 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
         print(message, file=sys.stderr)
     _print_results(result, args)
     if result.message and not unreadable:  # jqmagic's line: truncated, or no results
-        more = " Use --all to print everything." if result.truncated else ""
-        print(result.message + more, file=sys.stderr)
+        message = result.message
+        if result.truncated and any(v is not None for v in result.values):  # not nulls
+            from jqmagic.core.query.bounds import and_then
+
+            message = and_then(message, "Use --all to print everything.")
+        print(message, file=sys.stderr)
     return 2 if unreadable else _status(result, args)
 
 

@@ -25,7 +25,7 @@ from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 from jqmagic import flags, names
 from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.query import clear_cache, query
+from jqmagic.core.query import bounds, clear_cache, query
 from jqmagic.outputs import Text, lines_text, yaml_text
 
 
@@ -209,8 +209,8 @@ class JqMagic(Magics):
                                namespace=self.shell.user_ns, **keywords)
         for message in result.messages:
             print(message, file=sys.stderr)
-        if result.truncated:
-            result.message += " Use --all to show everything."
+        if result.truncated and any(v is not None for v in result.values):  # not nulls
+            result.message = bounds.and_then(result.message, "Use --all to show everything.")
         if args.out:
             return self._store(args.out, result.value, f"{result.total:,} result(s)")
         return self._shown(result, args)

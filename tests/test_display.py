@@ -61,19 +61,53 @@ def test_truncation_line_payload_and_hint_are_shown_first():
 
 def test_the_answer_is_shown_not_folded():
     from jqmagic import query
-    from jqmagic.display import FOLD_LINES
+    from jqmagic.display import BOX_LINES
 
-    record = {f"key{i}": i for i in range(FOLD_LINES + 5)}
+    record = {f"key{i}": i for i in range(BOX_LINES + 5)}
     one = _html(query(".[0]", value=[record]))
     assert "<details" not in one and "&quot;key16&quot;: 16" in one  # a single result: open
     assert "max-height:32em;overflow:auto" in one  # in a box of a sensible height
-    many = _html(query(".[]", value=[record] * 20))
-    opened, folded = many.split("<details", 1)
-    assert opened.count("class='jqmagic-result'") == 7  # open while under 120 lines
-    assert many.count("<details") == 13
-    summary = folded[folded.index("<summary>"):folded.index("</summary>")]
+    few = _html(query(".[]", value=[record] * 5))  # 95 lines in all: every one open
+    assert "<details" not in few and few.count("class='jqmagic-result'") == 5
+
+
+def test_folding_goes_by_size_never_by_place():
+    """Records of 11 to 14 lines, as issue 41 found them (items 9, 11 and 12 folded, 10
+    and 13 open): a stream too long to show open folds every result of several lines,
+    the first as the last; one-line results stay open beside them."""
+    from jqmagic import query
+
+    records = [{f"key{k}": k for k in range(9 + i % 4)} for i in range(20)]
+    html = _html(query(".[]", value=records))
+    assert html.count("<details") == 20 and "folded behind a preview" in html
+    summary = html[html.index("<summary>"):html.index("</summary>")]
     assert "<code>{ &quot;key0&quot;: 0, &quot;key1&quot;: 1," in summary  # a preview
-    assert f"{FOLD_LINES + 7:,} lines" in summary
+    assert "11 lines" in summary  # what is folded says its size
+    mixed = _html(query(".[]", value=[*records, "short", 7]))
+    assert mixed.count("<details") == 20 and ">&quot;short&quot;</pre>" in mixed
+    assert mixed.count("class='jqmagic-result'") == 22
+
+
+def test_the_truncation_line_reads_as_sentences():
+    """Each sentence ends, the program stands in code that never breaks inside a line's
+    width, --all comes before the hint, and nulls are not paged through."""
+    from jqmagic import query
+    from jqmagic.core.query.bounds import and_then
+    from jqmagic.display import hint_first, note_html
+
+    result = query(".[] | .name", value=[{"name": i} for i in range(300)], limit=100)
+    assert result.message.endswith("Refine the query, or run `[.[] | .name][100:200][]` "
+                                   "for the next 100.")
+    note = note_html(result.message)
+    assert "<code style='display:inline-block;max-width:100%;white-space:pre-wrap" in note
+    assert ">[.[] | .name][100:200][]</code> for the next 100.</div>" in note
+    nulls = query(".[] | .nam", value=[{"name": i} for i in range(300)], limit=100)
+    assert "[100:200]" not in nulls.message and "The 100 shown are all null" in nulls.message
+    shown = hint_first(and_then(nulls.message, "Use --all to show everything."))
+    assert shown.startswith("Hint: no key .nam at .[]; did you mean .[].name? Truncated. ")
+    assert shown.endswith("refine the query. Use --all to show everything.")
+    last = query(".[]", value=list(range(150)), limit=100).message
+    assert last.endswith("run `.[100:200][]` for the next 50."), last
 
 
 def test_did_you_mean_comes_first():

@@ -116,7 +116,8 @@ def bounded(program: str, texts: list[str], end: End, raw: bool, limits: Bounds,
     elif not limits.passthrough and total > len(values):
         result.truncated = True
         result.message = bounds.truncation_message(program, len(values), total, payload,
-                                                   several_inputs)
+                                                   several_inputs,
+                                                   nulls=all(v is None for v in values))
     if not limits.passthrough and len(text) > limits.max_chars:
         if payload is None:
             payload = _store("\n".join(texts) + "\n", result)

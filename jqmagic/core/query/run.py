@@ -301,7 +301,8 @@ def _add_shape_hint(result: QueryResult, error: JqMagicError | None,
     if error is None and (result.total == 0 or only_nulls):
         hint = _hint(result.program, source, slurp=slurp, results=result.values)
         if hint:
-            result.message = (f"{result.message}. " if result.message else "") + f"Hint: {hint}"
+            said = result.message.rstrip(".")
+            result.message = (f"{said}. " if said else "") + f"Hint: {hint}"
 
 
 def _hint(program: str, source: Source, **options: Any) -> str:
