@@ -118,9 +118,27 @@ def _sum_step(update: tuple, src: _Source, place: _Place) -> str | None:
 
 def _reads_input(node: Any) -> bool:
     """Whether ``node`` may read its input (anything but literals, ``$names``, field
-    chains on them and ``A // B`` of those, ``B`` a literal or a ``$name``: one value)."""
+    chains on them, ``A // B`` of those, ``B`` a literal or a ``$name``, and such a value
+    piped through :func:`_of_its_input` filters: one value)."""
     if node[0] == "field":
         return _reads_input(node[1])
     if node[0] == "alt":
         return _reads_input(node.left) or node.right[0] not in ("literal", "var")
+    if node[0] == "pipe":
+        return _reads_input(node.left) or not _of_its_input(node.right)
     return node[0] not in ("literal", "var")
+
+
+_OWN_INPUT_CALLS = frozenset({"tostring", "tojson", "ascii_downcase", "ascii_upcase", "type",
+                              "length", "trim", "ltrim", "rtrim", "utf8bytelength"})
+
+
+def _of_its_input(node: Any) -> bool:
+    """Whether ``node`` reads nothing but its own input, one value out of one in (a key
+    piped through ``tostring`` or ``ascii_downcase``: ``.[$e.a // "none" | tostring]``)."""
+    if node[0] == "field":
+        return _of_its_input(node[1])
+    if node[0] == "pipe":
+        return _of_its_input(node.left) and _of_its_input(node.right)
+    return node[0] == "dot" or node[0] == "call" and not node.args and \
+        node.name in _OWN_INPUT_CALLS

@@ -1,5 +1,6 @@
 """A keyed count whose key has a default (``.[$e.a // "none"] += 1``) is updated in place by
-the fused reduce, as ``.[$e.a] += 1`` is, and answers as libjq does over rows of mixed
+the fused reduce, as ``.[$e.a] += 1`` is, and so is one piped through a filter of its own
+input (``.[$e.a // "none" | tostring]``); each answers as libjq does over rows of mixed
 types (a missing key, null, false, numbers, objects where the key is an error)."""
 
 from __future__ import annotations
@@ -17,7 +18,11 @@ from tests.core.jqlang.test_columns import rows
 PROGRAMS = ['reduce .[] as $e ({}; .[$e.a // "none"] += 1)',
             'reduce .[]? as $e ({}; .[$e.a.b // $k] += 2)',
             'reduce .[] as $e (null; .[$e.c // "x"] -= 1)',
-            'reduce .[] as $e (0; . + ($e.a // 1))']
+            'reduce .[] as $e (0; . + ($e.a // 1))',
+            'reduce .[] as $e ({}; .[$e.a // "none" | tostring] += 1)',
+            'reduce .[] as $e ({}; .[$e.a | ascii_downcase] += 1)',
+            'reduce .[] as $e ({}; .[$e.a.b | tojson | length | tostring] *= 2)',
+            'reduce .[] as $e ({}; .[$e.c // $k | type] += 1)']
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -35,6 +40,8 @@ def test_a_count_keyed_with_a_default_is_updated_in_place():
     several values, is still the closure's."""
     def keyed(program: str) -> bool:
         return fusereduce._keyed_update(parse(program).update) is not None
-    assert keyed(PROGRAMS[0]) and keyed(PROGRAMS[1]) and keyed(PROGRAMS[2])
+    assert all(keyed(program) for program in PROGRAMS if "({}" in program or "(null" in program)
     assert not keyed('reduce .[] as $e ({}; .[$e.a // .b] += 1)')
     assert not keyed('reduce .[] as $e ({}; .[$e.a // empty] += 1)')
+    assert not keyed('reduce .[] as $e ({}; .[$e.a | input] += 1)')  # reads the inputs
+    assert not keyed('reduce .[] as $e ({}; .[$e.a | tostring, "x"] += 1)')  # two keys
