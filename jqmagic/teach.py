@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.words import a, json_equal, preview
+from jqmagic.core.words import a, count, json_equal, preview
 from jqmagic.display import NO_MATH, escape_html
 
 MAX_DIFF_LINES = 40
@@ -140,11 +140,6 @@ def _sentences(*parts: str) -> str:
     return " ".join(p if p.endswith((".", "!", "?", ")")) else p + "." for p in said)
 
 
-def _count(n: int, noun: str) -> str:
-    """``1 output``, ``2 outputs``."""
-    return f"{n} {noun}{'s' * (n != 1)}"
-
-
 def json_type(value: Any) -> str:
     """jq's name for the type of ``value`` (``null``, ``boolean``, ``number``, ...)."""
     if value is None:
@@ -175,7 +170,7 @@ def describe_difference(got: list[Any], want: list[Any], outputs: bool) -> list[
                          "[ ... ] around the filter.")
         return notes
     if outputs and len(got) != len(want):
-        notes.append(f"Your filter gave {_count(len(got), 'output')}; {len(want)} "
+        notes.append(f"Your filter gave {count(len(got), 'output')}; {len(want)} "
                      f"{'was' if len(want) == 1 else 'were'} expected.")
         if len(got) == 1 and isinstance(got[0], list) and same(got[0], want):
             notes.append("You gave one array of the right values; the exercise wants them "
@@ -212,7 +207,7 @@ def _value_note(want: Any, got: Any) -> str:
                 " at " + ", ".join(map(json.dumps, wrong)) + ".")
     if wt == "array":
         if len(want) != len(got):
-            return f"Expected an array of {_count(len(want), 'element')}, got {len(got)}."
+            return f"Expected an array of {count(len(want), 'element')}, got {len(got)}."
         if sorted(map(_canonical, want)) == sorted(map(_canonical, got)):
             return "Right elements, different order: look at sort_by or the order of steps."
         index = next(i for i, (w, g) in enumerate(zip(want, got, strict=True)) if not same(w, g))
@@ -239,7 +234,7 @@ def _diff(want: list[Any], got: list[Any]) -> str:
              if not line.startswith(("---", "+++"))]
     if len(lines) > MAX_DIFF_LINES:
         hidden = len(lines) - MAX_DIFF_LINES
-        lines = lines[:MAX_DIFF_LINES] + [f"... {_count(hidden, 'more diff line')}"]
+        lines = lines[:MAX_DIFF_LINES] + [f"... {count(hidden, 'more diff line')}"]
     return "\n".join(lines)
 
 

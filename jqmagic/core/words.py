@@ -27,6 +27,15 @@ def a(noun: str) -> str:
     return ("an " if noun[:1] in "aeiou" else "a ") + noun
 
 
+def count(n: int, noun: str) -> str:
+    """``n`` and ``noun``, plural unless one (never ``output(s)``).
+
+    >>> count(1, "output"), count(2, "output"), count(0, "error")
+    ('1 output', '2 outputs', '0 errors')
+    """
+    return f"{n:,} {noun}{'s' * (n != 1)}"
+
+
 def preview(value: Any, width: int = PREVIEW_CHARS) -> str:
     """A value's JSON text cut to ``width`` characters (``...`` marks the cut), as gojq and
     jq preview values in errors; never a whole document."""

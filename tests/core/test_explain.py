@@ -214,3 +214,14 @@ def test_computed_is_said_once_and_the_exit_status_is_the_plain_runs():
     assert data["exit_status"] == 0
     assert run(".a.b", '{"a":"str"}')["exit_status"] == 5
     assert run("halt_error(3)", "1")["exit_status"] == 3
+
+
+def test_counts_are_said_in_words():
+    """"1 input", "2 inputs", "1 error": never "input(s)" (issue 41's wording)."""
+    data = run(".a.b?", '{"a":"str"}', '{"a":{"b":1}}')
+    view = text_view(data)
+    assert view.splitlines()[1].startswith("2 inputs -> 1 output (same as the plain run")
+    assert "1 input dropped at stage 1" in view
+    failed = run(".a.b", '{"a":"str"}', '{"a":"s"}')
+    assert "(2 errors)" in text_view(failed) and "2 errors" in html_view(failed)
+    assert not [v for v in (view, html_view(data), text_view(failed)) if "(s)" in v]

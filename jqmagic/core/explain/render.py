@@ -9,7 +9,7 @@ import json
 from typing import Any
 
 from jqmagic.core.explain.values import shown
-from jqmagic.core.words import a
+from jqmagic.core.words import a, count
 
 TEXT_LINES = 200  # lines of the text view at most
 SHOWN_CHARS = 80  # a sample's text in the text view
@@ -78,9 +78,10 @@ def _null_how(how: str, found: dict) -> str:
 def headline(data: dict) -> list[str]:
     """The few sentences that matter most: counts, the plain run, null and error origins."""
     same = "same as the plain run" if data["same_as_plain"] else \
-        f"DIFFERENT from the plain run on {data['inputs_differing']} input(s): trust the plain run"
-    lines = [f"{data['inputs']} input(s) -> {data['outputs']} output(s) ({same}; "
-             f"{data['seconds']} s)"]
+        f"DIFFERENT from the plain run on {count(data['inputs_differing'], 'input')}: " \
+        "trust the plain run"
+    lines = [f"{count(data['inputs'], 'input')} -> {count(data['outputs'], 'output')} "
+             f"({same}; {data['seconds']} s)"]
     if data.get("note"):
         lines.append(data["note"])
     origin = data.get("null_origin")
@@ -97,7 +98,7 @@ def headline(data: dict) -> list[str]:
                      f"{_value(error['on'])}: {_cut(error['message'], 160)}")
     swallowed = data.get("swallowed")
     if swallowed:
-        lines.append(f"{swallowed['count']} input(s) dropped at {swallowed['at']} "
+        lines.append(f"{count(swallowed['count'], 'input')} dropped at {swallowed['at']} "
                      f"`{_cut(swallowed['stage'], 60)}`: an error was raised there and "
                      f"swallowed by {_guard(swallowed['stage'])} (on "
                      f"{_value(swallowed['on'])}: {_cut(swallowed['message'], 120)})")
@@ -131,9 +132,12 @@ def _stage_lines(stages: list[dict], indent: str, computed: list[str],
     lines = []
     for i, stage in enumerate(stages):
         counts = f"{stage['in']} -> {stage['out']}"
-        extra = [f"{stage[k]} {w}" for k, w in (("dropped", "dropped"), ("errors", "errors"),
-                                                  ("nulls_made", "nulls made"),
-                                                  ("nulls_read", "nulls read")) if stage.get(k)]
+        extra = [f"{stage['dropped']} dropped"] if stage.get("dropped") else []
+        if stage.get("errors"):
+            extra.append(count(stage["errors"], "error"))
+        extra += [f"{count(stage[k], 'null')} {w}" for k, w in (("nulls_made", "made"),
+                                                                ("nulls_read", "read"))
+                  if stage.get(k)]
         if stage.get("swallowed"):
             extra.append(f"{stage['swallowed']} by an error swallowed by "
                          f"{_guard(stage['stage'])}")
@@ -163,9 +167,9 @@ def _stage_lines(stages: list[dict], indent: str, computed: list[str],
             how = _null_how("made" if stage.get("nulls_made") else "read", stage["null_from"])
             lines.append(f"{pad}null {how} from {_value(stage['null_from'])}")
         for branch in stage.get("branches", []):
-            lines.append(f"{pad}+ {branch['name']} ({branch['sampled_inputs']} sampled "
-                         "input(s)" + (f"; {branch['partial']}" if branch.get("partial")
-                                       else "") + ")")
+            lines.append(f"{pad}+ {branch['name']} ("
+                         f"{count(branch['sampled_inputs'], 'sampled input')}"
+                         + (f"; {branch['partial']}" if branch.get("partial") else "") + ")")
             lines.extend(_stage_lines(branch["stages"], pad + "  ", computed,
                                       f"{prefix}{i + 1} > "))
     return lines
@@ -184,7 +188,7 @@ def text_view(data: dict) -> str:
         lines.extend(f"  {_value(found)}" for found in data["results"])
     if len(lines) > TEXT_LINES:
         cut = len(lines) - TEXT_LINES
-        lines = lines[:TEXT_LINES] + [f"... {cut} more line(s): the structured answer "
+        lines = lines[:TEXT_LINES] + [f"... {count(cut, 'more line')}: the structured answer "
                                       "(to_dict) holds every stage"]
     return "\n".join(lines)
 
@@ -213,9 +217,9 @@ def _stage_html(stage: dict) -> str:
         if stage.get(key):
             flags.append(f"<span class='null'>{stage[key]} null {word}</span>")
     if stage.get("errors"):
-        flags.append(f"<span class='bad'>{stage['errors']} error(s)</span>")
+        flags.append(f"<span class='bad'>{count(stage['errors'], 'error')}</span>")
     if stage.get("swallowed"):
-        flags.append(f"<span class='bad'>{stage['swallowed']} error(s) swallowed by "
+        flags.append(f"<span class='bad'>{count(stage['swallowed'], 'error')} swallowed by "
                      f"{_e(_guard(stage['stage']))}</span>")
     if stage.get("mismatched"):
         flags.append(f"<span class='null'>types differ on {stage['mismatched']}</span>")
@@ -258,7 +262,7 @@ def html_view(data: dict) -> str:
     """The pipeline left to right, counts on the arrows; click a stage for its values."""
     lead = "".join(f"<div class='lead'>{_e(line)}</div>" for line in headline(data))
     if data.get("cut") or data.get("stages_cut"):
-        cut = ", ".join(data.get("cut", [])) + (f"; the last {data['stages_cut']} stage(s)"
+        cut = ", ".join(data.get("cut", [])) + (f"; the last {count(data['stages_cut'], 'stage')}"
                                                 if data.get("stages_cut") else "")
         lead += f"<div class='lead'>Not shown, to keep the notebook small: {_e(cut)}.</div>"
     results = "".join(f"<li>{_e(_value(v))}</li>" for v in data["results"])
