@@ -33,7 +33,11 @@ def source_keywords(args: argparse.Namespace, words: list[str], namespace: dict[
     if args.force_url or _URL.match(word):
         return {**formats, "text": _fetch_json(word)}
     if _is_variable(word, namespace):
-        return {**formats, "value": variable(word, namespace)}
+        try:
+            return {**formats, "value": variable(word, namespace)}
+        except JqMagicError:
+            if not os.path.exists(word):  # customers.json beside a variable customers
+                raise
     if word.isidentifier() and not os.path.exists(word):
         raise JqMagicError(
             "NOT_FOUND", f"{word} is neither a Python variable nor a file.",

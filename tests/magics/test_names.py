@@ -35,6 +35,19 @@ def test_a_word_is_a_variable_a_file_or_json(tmp_path, monkeypatch):
     assert keywords("--input", "[1]", "--yaml")["yaml"] is True
 
 
+def test_a_file_named_after_a_variable_is_read(tmp_path, monkeypatch):
+    """customers.json beside a variable customers (a list: no attribute json) is the file;
+    an attribute that exists is still the variable's."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "customers.json").write_text("[3]")
+    (tmp_path / "box.items").write_text("[4]")
+    space = {"customers": [1], "box": types.SimpleNamespace(items=[2])}
+    assert keywords("customers.json", namespace=space)["source"] == "customers.json"
+    assert keywords("box.items", namespace=space)["value"] == [2]
+    with pytest.raises(JqMagicError, match="No Python variable named customers.csv"):
+        keywords("customers.csv", namespace=space)
+
+
 def test_a_name_that_is_neither_says_so():
     for words, code in ((["nothing"], "NOT_FOUND"), (["nothing", "--var"], "NOT_FOUND"),
                         (["a.json", "--input", "1"], "AMBIGUOUS_SOURCE")):
