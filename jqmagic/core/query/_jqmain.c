@@ -233,6 +233,23 @@ static PyObject *run(PyObject *self, PyObject *args) {
     return answer;
 }
 
+/* Inputs parsed before (the worker's cache of libjq's values): jq_set_input_cb(jq,
+ * next_held, &held) makes the program's `input` give a copy of each in turn, then the end,
+ * with no call into Python per input. */
+typedef struct {
+    jv *values;
+    Py_ssize_t count;
+    Py_ssize_t at;
+} held_inputs;
+
+static jv next_held(void *jq, void *data) {
+    held_inputs *held = data;
+    (void)jq;
+    if (held->at >= held->count)
+        return nothing();
+    return lib.copy(held->values[held->at++]);
+}
+
 /* configure(addresses): libjq's functions, in the order of the `lib` table. */
 static PyObject *configure(PyObject *self, PyObject *args) {
     PyObject *addresses;
@@ -266,5 +283,10 @@ PyMODINIT_FUNC PyInit__jqmain(void) {
     if (m == NULL)
         return NULL;
     PyModule_AddIntConstant(m, "STATE_SIZE", sizeof(run_state));
+    PyModule_AddIntConstant(m, "HELD_SIZE", sizeof(held_inputs));
+    if (PyModule_AddObject(m, "NEXT_HELD", PyLong_FromVoidPtr((void *)next_held)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
     return m;
 }

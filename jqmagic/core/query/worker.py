@@ -23,7 +23,15 @@ from typing import BinaryIO
 from jqmagic.core import confine, sandbox, sources
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.options import Formats
-from jqmagic.core.query import doccache, failures, fastpath, libjq, progress, protocol
+from jqmagic.core.query import (
+    doccache,
+    failures,
+    fastpath,
+    heldinputs,
+    libjq,
+    progress,
+    protocol,
+)
 from jqmagic.core.query.fanout import lines
 from jqmagic.core.query.jvcache import JvCache
 from jqmagic.core.query.outcome import dump_flags, ended, named
@@ -103,8 +111,9 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
         with contextlib.ExitStack() as stack:
             parsed = _cached_inputs(stack, source, request)
             if parsed is not None:
-                for text in libjq.run_parsed(program, parsed, null_input=run.null_input,
-                                             slurp=run.slurp, flags=flags):
+                texts = heldinputs.run(program, parsed, flags) if run.null_input else \
+                    libjq.run_parsed(program, parsed, slurp=run.slurp, flags=flags)
+                for text in texts:
                     sink.add(text.encode())
             else:
                 prepared = stack.enter_context(sources.prepare(source, run.timeout))
@@ -152,11 +161,15 @@ def _events(run: protocol.RunSpec) -> int:
 def _cached_inputs(stack: contextlib.ExitStack, source,
                    request: protocol.QueryRequest) -> list | None:
     """The source's values from the parsed-file cache, or None when the program must read
-    its inputs itself (``input``, ``inputs``, ``input_filename``, ``-R``, no cache, not a
-    file) or a file does not parse (libjq then reads it and reports where)."""
+    its inputs itself (``-R``, no cache, not a file; ``input`` without ``-n``; with
+    ``-n``, no ``inputs`` or a program :mod:`.heldinputs` cannot serve) or a file does
+    not parse (libjq then reads it and reports where)."""
     run = request.run
-    if (source.kind != "file" or not run.cache or run.raw_input or run.null_input
-            or _events(run) or _READS_INPUTS.search(request.program)):
+    if source.kind != "file" or not run.cache or run.raw_input or _events(run):
+        return None
+    reads_inputs = _READS_INPUTS.search(request.program)
+    if (reads_inputs is not None) != run.null_input or run.null_input and (
+            run.slurp or not heldinputs.answers(request.program)):
         return None
     values: list = []
     paths = sources.resolve_files(source.spec)

@@ -97,3 +97,50 @@ def test_clear_cache_empties_the_real_worker(tmp_path):
     assert query(OUTSIDE_THE_FAST_PATH, path).values == ["i0=0,i1=1"]
     clear_cache()
     assert query(OUTSIDE_THE_FAST_PATH, path).values == ["i0=0,i1=1"]
+
+
+HELD_PROGRAMS = [
+    "[inputs | .n] | add",
+    "first(inputs | select(.n > 2)) | .name",
+    "[limit(2; inputs | .name)]",
+    "input, input | .n",
+    "[inputs] | length, (try input catch .)",  # past the end: "No more inputs"
+    "reduce inputs as $r ({}; .[$r.name[:1]] += $r.n)",
+    "inputs | if .n == 3 then error(\"three\") else .n end",  # stops at the error
+    "[inputs | .n | debug] | length",
+    "[inputs | .name | test(\"I\"; \"ix\")] | map(select(.)) | length",
+]
+
+
+@pytest.mark.parametrize("program", HELD_PROGRAMS)
+def test_inputs_of_a_held_file_answer_as_reading_it(tmp_path, parses, monkeypatch, program):
+    """``-n`` programs over ``inputs`` the fast path leaves to libjq get the values libjq
+    parsed before (``heldinputs``): the answers, messages and errors of reading the files,
+    each file parsed once for every later question."""
+    monkeypatch.setattr(settings, "fast_path", False)
+    first, second = tmp_path / "a.jsonl", tmp_path / "b.jsonl"
+    first.write_text("".join(json.dumps({"name": f"i{k}", "n": k}) + "\n" for k in range(4)))
+    second.write_text(json.dumps({"name": "last", "n": 10}) + "\n")
+    files = [str(first), str(second)]
+
+    def answer(cache: bool):
+        try:
+            result = query(program, files, null_input=True, cache=cache, compact=True)
+            return result.text, result.messages, None
+        except JqMagicError as exc:
+            return exc.result.text, exc.result.messages, exc.message
+
+    expected = answer(cache=False)
+    assert parses == []
+    assert answer(cache=True) == expected
+    assert answer(cache=True) == expected
+    assert parses == ["a.jsonl", "b.jsonl"]
+
+
+def test_a_program_asking_the_reader_reads_the_file(tmp_path, parses, monkeypatch):
+    """``input_line_number`` and ``input_filename`` ask jq's reader: no held values."""
+    monkeypatch.setattr(settings, "fast_path", False)
+    path = tmp_path / "a.jsonl"
+    path.write_text('{"n": 1}\n{"n": 2}\n')
+    result = query("[inputs | input_line_number]", str(path), null_input=True, compact=True)
+    assert result.values == [[1, 2]] and parses == []
