@@ -244,17 +244,23 @@ def shape_bundle(result) -> tuple[dict, dict]:
 
 
 def fetch_note(result) -> str:
-    """One line saying which lines of a fetched page are shown and how to read on."""
-    if result.next_offset is None:
+    """One line saying which lines of a fetched page are shown and how to read on (nothing
+    when the page is shown whole)."""
+    total = result.total_lines
+    if result.offset == 1 and result.next_offset is None:
         return ""
-    last = result.next_offset - 1
-    return (f"Lines {result.offset:,}-{last:,} of {result.total_lines:,}. Read on with "
-            f"--offset {result.next_offset}.")
+    if result.offset > total:
+        return f"The page has {total:,} lines: nothing from line {result.offset:,} on."
+    last = result.next_offset - 1 if result.next_offset else total
+    more = f"Read on with --offset {result.next_offset}." if result.next_offset else \
+        "The end of the page."
+    return f"Lines {result.offset:,}-{last:,} of {total:,}. {more}"
 
 
 def fetch_bundle(result) -> tuple[dict, dict]:
-    """The bundle of a :class:`jqmagic.core.fetch.FetchResult`: markdown for a page, jq's
-    text for JSON; the line saying how to read on stays in view."""
+    """The bundle of a :class:`jqmagic.core.fetch.FetchResult`: markdown for a page (the
+    line saying which lines these are and how to read on heads it, a paragraph of its
+    own), jq's text for JSON (that line above it)."""
     note = fetch_note(result)
     if len(result.content) > _max_chars() and not note:
         note = (f"Truncated: the page has {result.total_lines:,} lines. Read it in parts "
@@ -267,7 +273,8 @@ def fetch_bundle(result) -> tuple[dict, dict]:
         bundle["text/html"] = page_html(note_html(note) if note else "", shown)
     elif result.content_type in ("text/html", "application/xhtml+xml"):
         head = f"**{result.title}** <{result.final_url}>\n\n" if result.title else ""
-        bundle["text/markdown"] = markdown_block(head + bounded_text(result.content, note))
+        marker = f"*{note}*\n\n" if note else ""
+        bundle["text/markdown"] = markdown_block(head + marker + bounded_text(result.content))
     return bundle, {}
 
 

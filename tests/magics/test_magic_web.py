@@ -46,6 +46,30 @@ def test_webfetch_paging_note(web, ip, run_cell):
                                  "Lines 5-7 of 20. Read on with --offset 8."]
 
 
+def test_webfetch_window_of_a_page_says_where_it_is_and_keeps_alt_text(web, ip, run_cell):
+    """--offset/--limit on a page: the notebook's markdown starts with "Lines 40-79 of N"
+    in a paragraph of its own (it ran into the last line before); the last window says it
+    is the end; an image's alt text stays (issue 41)."""
+    rows = "".join(f"<p>Paragraph {i} of the notes, kept as content by its length.</p>"
+                   for i in range(1, 60))
+    url = web.add("/notes", "<html><head><title>Notes</title></head><body><article>"
+                  "<h1>Notes</h1>" + rows + "<p><img src='/chart.png' alt='Sales by month, "
+                  "2025'></p><p>After the chart, the last words of the notes.</p>"
+                  "</article></body></html>")
+    whole = run_cell(f"%webfetch {url}")
+    window = run_cell(f"%webfetch {url} --offset 40 --limit 40")
+    markdown = ip.display_formatter.format(window)[0]["text/markdown"]
+    note = f"Lines 40-79 of {whole.total_lines:,}. Read on with --offset 80."
+    assert f"<{url}>\n\n*{note}*\n\n" in markdown
+    last = run_cell(f"%webfetch {url} --offset 80 --limit 200")
+    markdown = ip.display_formatter.format(last)[0]["text/markdown"]
+    assert f"*Lines 80-{whole.total_lines:,} of {whole.total_lines:,}. The end of the page.*"\
+        in markdown
+    assert "![Sales by month, 2025](" in markdown
+    plain = ip.display_formatter.format(run_cell(f"%webfetch {url}"))[0]["text/markdown"]
+    assert "Lines " not in plain  # the whole page: no window to say
+
+
 def test_webfetch_json_jq_and_out(web, ip, run_cell):
     url = web.add("/api", json.dumps({"a": {"b": [1, 2, 3]}}), "application/json")
     result = run_cell(f"%webfetch {url} --jq '.a.b | map(. * 10)' -H 'X-A: 1'")
