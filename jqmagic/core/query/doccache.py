@@ -41,6 +41,9 @@ MEASURED_FROM_BYTES = 1 << 20
 RESIDENT_PER_BYTE = {"json": 8.5, "jsonl": 8.5, "jsonc": 8.5, "yaml": 5.5}
 """Resident bytes per byte of text a parse costs, as measured on bench/'s files (events and
 orders: 8.2 and 9; manifests: 5.1): what a parse is expected to cost before it is made."""
+WIDEN_BELOW = 100 << 20
+"""JSON Lines read whole at a second look when smaller (a parse under about a second, 9x
+the text in memory); bigger ones are extended by the chains a question adds."""
 COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
 
 
@@ -447,8 +450,10 @@ class DocumentCache:
             doc.keep_columns(True)
 
     def whole_fits(self, doc: Document) -> bool:
-        """Whether ``doc``'s values, read whole, are expected to fit the budget."""
-        return self.expected_resident(doc.size, "jsonl") <= min(
+        """Whether ``doc``'s values are worth reading whole: a text under
+        :data:`WIDEN_BELOW` whose values are expected to fit the budget (a bigger one keeps
+        to the chains asked, near its text's size in memory)."""
+        return doc.size < WIDEN_BELOW and self.expected_resident(doc.size, "jsonl") <= min(
             settings.doc_cache_bytes, whole_parse_limit() or settings.doc_cache_bytes)
 
     def _make_room(self, key: tuple, doc: Document) -> None:
