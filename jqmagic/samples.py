@@ -41,6 +41,30 @@ def events(count: int = 500, seed: int = 11) -> list[dict]:
             for i in range(count)]
 
 
+_CITIES = ["Osaka", "Kobe", "Lyon", "Paris", "Porto", "Lima", "Quito", "Oslo", "Turin"]
+_CARRIERS = ["La Poste", "Yamato", "DHL", "UPS", "Sagawa", "GLS"]
+_NAMES = ["aiko", "bruno", "chloe", "dmitri", "emeka", "fatima", "goran", "hana"]
+
+
+def customers(count: int = 300, seed: int = 41) -> list[dict]:
+    """A shop's customers with their orders (nested objects in arrays); 220,000 of them
+    are 55 MB of JSON text, as big as the variable issue 41 browsed."""
+    rng = random.Random(seed)
+    out = []
+    for i in range(count):
+        name = rng.choice(_NAMES)
+        out.append({
+            "id": i, "name": f"{name.title()} {i}", "email": f"{name}.{i}@example.com",
+            "phone": f"+81-6-{i:06d}-{rng.randint(1000, 9999)}",
+            "city": rng.choice(_CITIES), "tier": rng.choice(["gold", "silver", "bronze"]),
+            "since": f"20{rng.randint(10, 25)}-0{rng.randint(1, 9)}-1{rng.randint(0, 9)}",
+            "orders": [{"total": rng.randint(5, 500), "shipping": {
+                "carrier": rng.choice(_CARRIERS), "city": rng.choice(_CITIES)}}
+                for _ in range(rng.randint(0, 2))],
+            "notes": rng.choice(["", "gift", "call first", "leave at door"])})
+    return out
+
+
 K8S = """\
 apiVersion: apps/v1
 kind: Deployment
