@@ -54,8 +54,8 @@ SLOW_FILES = {"/".join(filter(None, ("tests", folder, f"{name}.py")))
 # work, so its module fixtures (a JupyterLab, an MCP session, an attack world) are made once
 # and its report written whole; the notebook, browser and Binder tests, which each start
 # kernels, share one worker. The longest units go first: that group, then the slow files.
-_NOTEBOOK_FILES = {"tests/test_e2e_browser.py", "tests/test_notebooks.py",
-                   "tests/test_binder.py"}
+_NOTEBOOK_FILES = {"tests/test_e2e_browser.py", "tests/test_e2e_jqbox.py",
+                   "tests/test_notebooks.py", "tests/test_binder.py"}
 
 
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups

@@ -481,11 +481,17 @@ def test_the_jq_box_offers_read_the_tree_never_the_data(tmp_path, monkeypatch):
         assert b.offers(typed)["items"]
 
 
-def test_the_preview_shows_the_first_results_and_their_count():
+def test_the_preview_shows_the_first_results_and_their_count(monkeypatch):
     b = SchemaBrowser(value=DOC, max_results=2)
     b.select(".users[]")
+
+    def never():
+        raise AssertionError("a preview stored a payload")
+
+    monkeypatch.setattr("jqmagic.core.payloads.reserve", never)  # redrawn at the next key
     shown = b.preview(".id * 10")
     assert shown["status"].startswith("3 results, the first 2 shown (")
+    assert "Showing 2 of 3 results" in shown["html"] and "payload" not in shown["html"]
     assert shown["html"].count("class='jqmagic-result'") == 2 and ">10<" in shown["html"]
     assert b.preview("empty")["status"].startswith("no results")
     assert b.output == ""  # a preview is no run: the output trait is Enter's

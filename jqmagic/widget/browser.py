@@ -230,6 +230,7 @@ class SchemaBrowser(anywidget.AnyWidget):
         """``typed`` run on node ``key`` (or on the chosen ``hit`` of it): the text, its
         HTML, and the result or the error (None when the node cannot be queried)."""
         from jqmagic.core.query import query
+        from jqmagic.core.query.run import preview
         from jqmagic.display import hint_first, note_html, page_html, pre_html, results_html
 
         if OTHER_KEYS in key:
@@ -239,15 +240,17 @@ class SchemaBrowser(anywidget.AnyWidget):
         node = hit.get("path") or key
         end = "\n)" if "#" in program else ")"  # a comment must not swallow the ")"
         whole = program if node == "." else f"{node} | ({program}{end}"
+        # a preview (it has a time bound) stores no payload: it is redrawn at the next key
+        run = preview if timeout else query
         bounds = {"limit": self.max_results} | ({"timeout": timeout} if timeout else {})
         try:
             if hit.get("path") and self._source.kind == "value":
                 # the hit's own value, held here: the program on it alone means the same
                 # and sends the worker a few bytes, not the whole variable again
-                result = query(program, value=self._tree.at(hit["pointer"]), **bounds)
+                result = run(program, value=self._tree.at(hit["pointer"]), **bounds)
                 whole = program
             else:
-                result = query(whole, self._source, **bounds)
+                result = run(whole, self._source, **bounds)
         except JqMagicError as exc:
             error = _own_error(exc, program) if whole != program else exc
             text = error.render()

@@ -15,7 +15,7 @@ from jqmagic.core.complete import complete
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.shape.node import Node
 
-MAX_OFFERS = 100  # offers sent to the view at most (typing narrows them)
+MAX_OFFERS = 300  # offers sent to the view at most (every builtin fits; typing narrows)
 PREVIEW_TIMEOUT = 5.0  # seconds a preview may run (Enter runs without this bound)
 
 

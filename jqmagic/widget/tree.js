@@ -389,6 +389,8 @@ function render({ model, el: host }) {
   let gen = 0; // the newest key's generation: an answer to an older one is never drawn
   let offered = null; // the newest offers: the span they replace, and the items shown
   let active = -1; // the offer ArrowUp / ArrowDown chose (none at first: Enter runs)
+  let deferred = null; // an offer taken while the newest key's answer was on its way
+  let everything = -1; // the generation Ctrl+Space asked every offer at the cursor for
   let previewTimer = null;
 
   function ask(content) {
@@ -401,6 +403,7 @@ function render({ model, el: host }) {
 
   function typed() {
     gen += 1;
+    deferred = null;
     ask({ complete: { gen, text: jq.value, cursor: jq.selectionStart ?? jq.value.length } });
     previewSoon();
   }
@@ -422,7 +425,19 @@ function render({ model, el: host }) {
     offered = { ...answer, items };
     active = -1;
     jq.removeAttribute("aria-activedescendant");
-    if (!items.length || document.activeElement !== jq) { closeOffers(); return; }
+    if (deferred) { // taken before this answer came: the same offer if it is still there
+      const wanted = items.findIndex((o) => o.text === deferred.text);
+      deferred = null;
+      if (items.length) accept(Math.max(wanted, 0));
+      return;
+    }
+    // a word begun (".", ".na", "ma", "$") opens the list; after "| " it would hold every
+    // builtin: Ctrl+Space asks for that
+    const begun = word || answer.gen === everything;
+    if (!items.length || document.activeElement !== jq || !begun) {
+      closeOffers();
+      return;
+    }
     const options = items.map((o, index) => el("li", { id: offerId(index), role: "option",
       class: "jqm-offer", "aria-selected": "false",
       // pressed, not clicked: the box keeps the focus
@@ -435,12 +450,14 @@ function render({ model, el: host }) {
     }
     offerList.replaceChildren(...options);
     offerList.hidden = false;
+    root.classList.add("jqm-offering"); // the unfinished program's error waits meanwhile
     jq.setAttribute("aria-expanded", "true");
   }
 
   function closeOffers() {
     offerList.hidden = true;
     offerList.replaceChildren();
+    root.classList.remove("jqm-offering");
     jq.setAttribute("aria-expanded", "false");
     jq.removeAttribute("aria-activedescendant");
     active = -1;
@@ -454,6 +471,13 @@ function render({ model, el: host }) {
     const option = document.getElementById(offerId(active));
     jq.setAttribute("aria-activedescendant", option.id);
     option.scrollIntoView({ block: "nearest" });
+  }
+
+  // Tab or Enter on a shown offer: the list shown may be the answer to an older key (its
+  // span no longer fits the box's text): then the newest answer's same offer is taken
+  function take(index) {
+    if (offered.gen === gen) accept(index);
+    else deferred = { text: offered.items[index].text };
   }
 
   function accept(index) {
@@ -501,7 +525,14 @@ function render({ model, el: host }) {
     if (open && plain && event.key === "Tab") { // takes the chosen offer, else the first
       event.preventDefault();
       event.stopPropagation();
-      accept(Math.max(active, 0));
+      take(Math.max(active, 0));
+      return;
+    }
+    if (event.ctrlKey && event.key === " ") { // every offer at the cursor
+      event.preventDefault();
+      event.stopPropagation();
+      typed();
+      everything = gen;
       return;
     }
     if (notebookKey(event)) return;
@@ -513,7 +544,7 @@ function render({ model, el: host }) {
     }
     if (open && event.key === "Enter" && active >= 0) {
       event.preventDefault();
-      accept(active);
+      take(active);
       return;
     }
     if (event.key === "Escape") {

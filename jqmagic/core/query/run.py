@@ -92,6 +92,16 @@ def query(program: str, source: Any = None, *,
     return _result(request, end, texts, slot, started)
 
 
+def preview(program: str, source: Any = None, *, limit: int, **options: Any) -> QueryResult:
+    """:func:`query` (which names every keyword ``options`` takes) bounded to its first
+    ``limit`` results, the others counted and dropped: nothing goes to the payload store,
+    so a preview redrawn as keys come writes nothing."""
+    started = time.perf_counter()
+    request = requests.build(program, source, None, {**options, "limit": limit})
+    end, texts = _gathered(request, None, None)
+    return _result(request, end, texts, None, started)
+
+
 def query_iter(program: str, source: Any = None, *, args: dict[str, Any] | None = None,
                namespace: dict[str, Any] | None = None, **options: Any) -> Iterator[Any]:
     """The values of :func:`query` (which names every keyword ``options`` takes), yielded

@@ -1,0 +1,186 @@
+"""The SchemaBrowser's jq box in a real browser (JupyterLab and Chromium, as
+``test_e2e_browser`` runs them, whose fixtures this reuses): offers pop up as keys come,
+one is chosen by keyboard alone (ArrowDown then Enter, and Tab), the preview follows the
+keys once they pause (asked once per pause, not once per key), an error shows its caret
+under the box, and no key typed there reaches JupyterLab's shortcuts. Screenshots of each
+step go to build/e2e-jqbox-*.png (the README's picture is one of them).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from tests.test_e2e_browser import (  # noqa: F401 (lab and page are fixtures)
+    CHROMIUM,
+    cell,
+    focused,
+    lab,
+    notebook_state,
+    page,
+    run_all,
+    shot,
+    wait_idle,
+)
+
+pytestmark = [
+    pytest.mark.e2e,
+    pytest.mark.skipif(not __import__("pathlib").Path(CHROMIUM).exists(),
+                       reason=f"no Chromium at {CHROMIUM}: apt-get install -y chromium "
+                              "(.ci/run does)"),
+]
+
+NOTEBOOK = "jq-box.ipynb"  # written by the test
+CELLS = ["%load_ext jqmagic\nfrom jqmagic import samples\nrepos = samples.repos(300)",
+         "%inspect repos --browse"]
+
+
+def write_notebook(root) -> None:
+    nbformat = pytest.importorskip("nbformat", reason="the e2e extra holds nbformat")
+    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                             "name": "python3"}}
+    nbformat.write(nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(c) for c in CELLS], metadata=kernel),
+        root / NOTEBOOK)
+
+
+def sent_frames(tab) -> list[str]:
+    """Every frame the page sends on its kernel's websockets, kept as text as it goes
+    (JSON, or the binary protocol, whose JSON parts read as text too)."""
+    frames: list[str] = []
+
+    def watch(socket) -> None:
+        socket.on("framesent", lambda payload: frames.append(
+            payload if isinstance(payload, str) else payload.decode("utf-8", "replace")))
+
+    tab.on("websocket", watch)
+    return frames
+
+
+def asked(frames: list[str], kind: str) -> int:
+    """How many of the view's requests of ``kind`` (complete, preview) were sent."""
+    return sum(f'"{kind}": {{"gen"' in frame.replace('":{', '": {') for frame in frames)
+
+
+def offers(tab) -> list[str]:
+    return tab.locator(".jqm-offers [role=option] .jqm-offer-text").all_inner_texts()
+
+
+def wait_offers(tab, texts: list[str]) -> None:
+    """Until the list shows exactly ``texts`` (the answer to the last key)."""
+    tab.wait_for_function(
+        "t => JSON.stringify([...document.querySelectorAll('.jqm-offers [role=option] "
+        ".jqm-offer-text')].map(o => o.innerText)) === t",
+        arg=json.dumps(texts, separators=(",", ":")), timeout=10_000)
+
+
+def test_the_jq_box_offers_as_keys_come_and_previews_them(lab, page):  # noqa: F811
+    write_notebook(lab["root"])
+    frames = sent_frames(page)
+    run_all(page, lab, NOTEBOOK, len(CELLS))
+    browser = cell(page, "%inspect repos --browse")
+    browser.locator(".jqm-row[data-id='.[].full_name']").wait_for(timeout=120_000)
+    wait_idle(page)
+    box = browser.locator(".jqm-jq")
+    listbox = browser.locator(".jqm-offers")
+    # LOOK before any key: the box says what it does, no list is open
+    assert box.get_attribute("role") == "combobox"
+    assert box.get_attribute("aria-expanded") == "false" and listbox.is_hidden()
+    assert "Tab completes" in box.get_attribute("placeholder")
+    shot(browser, "jqbox-fresh")
+
+    box.focus()
+    before = notebook_state(page)
+    page.keyboard.type(".[0].", delay=40)
+    listbox.wait_for(state="visible", timeout=10_000)
+    assert box.get_attribute("aria-expanded") == "true"
+    assert box.get_attribute("aria-controls") == listbox.get_attribute("id")
+    assert listbox.get_attribute("role") == "listbox"
+    texts = offers(page)
+    assert texts[:3] == [".id", ".full_name", ".owner"], texts
+    row = browser.locator(".jqm-offer", has_text=".full_name")
+    assert row.locator(".jqm-offer-type").inner_text() == "string, in all 300"
+    assert browser.locator(".jqm-offer", has_text=".license").locator(
+        ".jqm-offer-type").inner_text().startswith("object")
+    shot(browser, "jqbox-offers")
+
+    # typing narrows the offers; ArrowDown chooses, Enter takes it (no run)
+    page.keyboard.type("fu", delay=40)
+    wait_offers(page, [".full_name"])
+    page.keyboard.press("ArrowDown")
+    chosen = box.get_attribute("aria-activedescendant")
+    assert chosen and page.locator(f"#{chosen}").get_attribute("aria-selected") == "true"
+    assert ".full_name" in page.locator(f"#{chosen}").inner_text()
+    shot(browser, "jqbox-chosen")
+    page.keyboard.press("Enter")
+    assert box.input_value() == ".[0].full_name"
+    assert listbox.is_hidden() and box.get_attribute("aria-expanded") == "false"
+    # the preview follows by itself: the value and the count, no Enter pressed
+    output = browser.locator(".jqm-output")
+    status = browser.locator(".jqm-status")
+    page.wait_for_function("() => document.querySelector('.jqm-output').innerText"
+                           ".includes('rob/project-0')", timeout=30_000)
+    assert status.inner_text().startswith("1 result ("), status.inner_text()
+    shot(browser, "jqbox-preview")
+
+    # an unfinished program: its error and a caret under the box, the last answer kept
+    page.keyboard.type(" |", delay=40)
+    problem = browser.locator(".jqm-problem")
+    problem.wait_for(state="visible", timeout=30_000)
+    assert problem.inner_text().startswith("INVALID_QUERY")
+    caret = browser.locator(".jqm-caret span")
+    assert caret.inner_text() == "^"
+    box_left = box.bounding_box()["x"]
+    assert caret.bounding_box()["x"] > box_left + 60  # under the end, not the start
+    assert "rob/project-0" in output.inner_text()
+    shot(browser, "jqbox-error-caret")
+    # after "| " the list opens only when asked (Ctrl+Space): it would hold every builtin
+    assert listbox.is_hidden()
+    page.keyboard.press("Control+Space")
+    listbox.wait_for(state="visible", timeout=10_000)
+    assert {"ascii_upcase", "map(", "select("} <= set(offers(page))
+    assert problem.is_hidden()  # the unfinished program's error waits while it is open
+    page.keyboard.press("Escape")
+    assert listbox.is_hidden() and problem.is_visible() and focused(page, ".jqm-jq")
+
+    # the preview follows the keys: asked once the keys pause, never once per key
+    previews = asked(frames, "preview")
+    completes = asked(frames, "complete")
+    page.keyboard.type(" ascii_upcase", delay=30)
+    page.wait_for_function("() => document.querySelector('.jqm-output').innerText"
+                           ".includes('ROB/PROJECT-0')", timeout=30_000)
+    assert problem.is_hidden() and caret.count() == 0
+    keys = len(" ascii_upcase")
+    assert asked(frames, "complete") - completes == keys
+    assert 1 <= asked(frames, "preview") - previews < keys // 2, frames[-3:]
+    shot(browser, "jqbox-preview-followed")
+
+    # Tab takes the first offer; Escape closes the list, a second gives the tree the keys
+    page.keyboard.press("Control+a")
+    page.keyboard.type(".[1].own", delay=40)
+    listbox.wait_for(state="visible", timeout=10_000)
+    page.keyboard.press("Tab")
+    assert box.input_value() == ".[1].owner" and focused(page, ".jqm-jq")
+    page.wait_for_function("() => document.querySelector('.jqm-output').innerText"
+                           ".includes('login')", timeout=30_000)
+    page.keyboard.type(".", delay=40)
+    wait_offers(page, [".login", ".type"])
+    page.keyboard.press("Escape")
+    assert listbox.is_hidden() and focused(page, ".jqm-jq")
+    page.keyboard.press("Escape")
+    assert focused(page, ".jqm-tree")
+    # nothing typed in the box reached the notebook: no cell moved, added or changed
+    assert notebook_state(page) == before
+
+    # Enter runs it now, into the same output: the full run's bound line
+    box.focus()
+    page.keyboard.press("Control+a")
+    page.keyboard.type(".[].full_name", delay=20)
+    page.keyboard.press("Enter")
+    page.wait_for_function("() => document.querySelector('.jqm-output').innerText"
+                           ".includes('Showing 20 of 300 results')", timeout=30_000)
+    shot(browser, "jqbox-enter-runs")
+    timings = json.dumps({"frames": len(frames), "at": time.strftime("%H:%M:%S")})
+    print(f"jq box: {timings}")
