@@ -148,3 +148,18 @@ def test_inspect_shows_its_readable_tree():
     assert "application/json" not in bundle
     assert "name  string  (1/2)" in bundle["text/plain"]
     assert "name  string  (1/2)" in bundle["text/html"]
+
+
+def test_the_notebook_line_says_use_all_before_a_hint_and_not_for_nulls(ip):
+    """%jq's line: '--all' joins the truncation's sentences (it came after the hint, between
+    it and 'Truncated.' once the hint moved first); a stream of nulls is not paged."""
+    from jqmagic.display import query_bundle
+
+    ip.user_ns["recs"] = [{"name": f"n{i}"} for i in range(300)]
+    names = ip.run_line_magic("jq", "'.[] | .name' recs")
+    assert names.message.endswith("for the next 100. Use --all to show everything.")
+    nulls = ip.run_line_magic("jq", "'.[] | .nam' recs")
+    note = query_bundle(nulls)[0]["text/plain"].splitlines()[-1]
+    assert note.startswith("Hint: no key .nam at .[]; did you mean .[].name? Truncated. ")
+    assert note.endswith("The 100 shown are all null: refine the query.")
+    assert "--all" not in note and "[100:200]" not in note
