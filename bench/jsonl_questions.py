@@ -8,7 +8,8 @@ it answers), every answer equal to jq's, and no question slower than jq (issue 4
 The questions are drawn from the shapes people ask of event logs: selects with regexes
 and their flags, optional iterations over nested arrays, interpolations, ``first`` and
 ``limit`` over ``inputs``, dates, group and count shapes, arithmetic with defaults, counts
-keyed by a piped key (``.[$e.a // "none" | tostring]``).
+keyed by a piped key (``.[$e.a // "none" | tostring]``) of a field whose values repeat (over
+ids, each a key of its own, jq 1.8.2 itself takes 2 minutes on 31 MB).
 """
 
 from __future__ import annotations
@@ -31,12 +32,13 @@ STRINGS = [".type", ".actor.login", ".repo.name", ".created_at", ".org.login", "
 PATTERNS = ["^al", "zo", "-1[0-9]$", "CAFE", "é", "^[a-z]+[0-9]{2}$", "fix|typo", "ИВАН",
             "o'n", "^m.*-j"]
 FLAGS = ["", "i", "x", "g", "ix"]
+KEYS = [".type", ".actor.login", ".repo.name", ".org.login"]  # counted: values that repeat
 NUMBERS = [".payload.size", ".payload.number", ".actor.id", ".repo.id", ".score"]
 FORMATS = ["%H", "%Y-%m-%d", "%a", "%F %T", "%d"]
 
 
 def question(rng: random.Random) -> str:
-    s, s2 = rng.choice(STRINGS), rng.choice(STRINGS)
+    s, s2, key = rng.choice(STRINGS), rng.choice(STRINGS), rng.choice(KEYS)
     kind, n, num = rng.choice(TYPES), rng.randrange(1, 6), rng.choice(NUMBERS)
     pattern, flags = rng.choice(PATTERNS), rng.choice(FLAGS)
     test = f'test("{pattern}"; "{flags}")' if flags else f'test("{pattern}")'
@@ -59,8 +61,8 @@ def question(rng: random.Random) -> str:
         "[inputs | .created_at[11:13]] | unique",
         f"reduce inputs as $e ({{}}; .[$e{s} // \"none\"] += 1) | to_entries | "
         "sort_by(-.value) | .[:3]",
-        f"reduce inputs as $e ({{}}; .[$e{s} // \"none\" | tostring] += 1) | length",
-        f"reduce inputs as $e ({{}}; .[$e{s} | ascii_downcase? // \"?\"] += 1) | length",
+        f"reduce inputs as $e ({{}}; .[$e{key} // \"none\" | tostring] += 1) | length",
+        f"reduce inputs as $e ({{}}; .[$e{key} | ascii_downcase? // \"?\"] += 1) | length",
         f"[inputs | {s}] | group_by(.) | map({{k: .[0], n: length}}) | sort_by(-.n) | .[:{n}]",
         f"[inputs | {s}] | unique | length",
         f"[inputs | {num} // 0] | add",

@@ -98,7 +98,11 @@ def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place
     if not _exact_int(y):  # a literal is read where it is used
         src.emit(depth, f"y = {y}")
         y = "y"
-    src.emit(depth, f"k = {_expr(key_node, src, place)}")
+    key = _expr(key_node, src, place)
+    if key is None:  # a key no expression writes (f? // "x"): its closure's one output
+        outputs = src.constant(compile_node(key_node, place.scope).gen)
+        key = f"{src.constant(_single)}({outputs}({place.input}, {fallback_env}))"
+    src.emit(depth, f"k = {key}")
     src.emit(depth, "if type(k) is str and (type(acc) is dict or acc is None):")
     src.emit(depth + 1, "if not owned:")
     src.emit(depth + 2, "acc, owned = ({} if acc is None else dict(acc)), True")
@@ -107,6 +111,17 @@ def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place
     src.emit(depth + 1, f"acc[k] = {new}")
     src.emit(depth, "else:")
     src.emit(depth + 1, f"acc, owned = next(iter({whole}(acc, {fallback_env}))), False")
+
+
+_NO_KEY = object()
+
+
+def _single(outputs: Any) -> Any:
+    """The one value of ``outputs``; a value no key is when there are none or several
+    (the closure then updates, as jq does, at each)."""
+    outputs = iter(outputs)
+    found = next(outputs, _NO_KEY)
+    return found if next(outputs, _NO_KEY) is _NO_KEY else _NO_KEY
 
 
 def _sum_step(update: tuple, src: _Source, place: _Place) -> str | None:
@@ -140,5 +155,9 @@ def _of_its_input(node: Any) -> bool:
         return _of_its_input(node[1])
     if node[0] == "pipe":
         return _of_its_input(node.left) and _of_its_input(node.right)
+    if node[0] == "alt":  # f // "x": one value when f gives at most one
+        return _of_its_input(node.left) and node.right[0] in ("literal", "var")
+    if node[0] == "try":  # f? (no catch: try_catch is its own kind): at most one
+        return _of_its_input(node.body)
     return node[0] == "dot" or node[0] == "call" and not node.args and \
         node.name in _OWN_INPUT_CALLS

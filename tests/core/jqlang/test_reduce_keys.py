@@ -22,7 +22,9 @@ PROGRAMS = ['reduce .[] as $e ({}; .[$e.a // "none"] += 1)',
             'reduce .[] as $e ({}; .[$e.a // "none" | tostring] += 1)',
             'reduce .[] as $e ({}; .[$e.a | ascii_downcase] += 1)',
             'reduce .[] as $e ({}; .[$e.a.b | tojson | length | tostring] *= 2)',
-            'reduce .[] as $e ({}; .[$e.c // $k | type] += 1)']
+            'reduce .[] as $e ({}; .[$e.c // $k | type] += 1)',
+            'reduce .[] as $e ({}; .[$e.a | ascii_downcase? // "x"] += 1)',  # no expression:
+            'reduce .[] as $e ({}; .[$e.a.b | ascii_upcase?] -= 1)']  # the key's closure
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
