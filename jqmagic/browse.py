@@ -81,10 +81,10 @@ def preview_text(program: str, path: str) -> tuple[str | None, str]:
     error: the last answer stays in view), and the status line (their count and time, or
     the error with its caret and hint)."""
     from jqmagic.core.errors import JqMagicError
-    from jqmagic.core.query import query
+    from jqmagic.core.query.run import preview
 
-    try:
-        result = query(program, file=path, limit=PREVIEW_RESULTS, timeout=10)
+    try:  # no payload stored: the next key draws another preview
+        result = preview(program, file=path, limit=PREVIEW_RESULTS, timeout=10)
     except JqMagicError as exc:
         return None, exc.render("terminal")
     lines = []
@@ -252,6 +252,9 @@ def browser(path: str, program: str = ".") -> Any:
                 self.call_from_thread(self._show_offers, done)
 
         def _show_offers(self, done: Completions) -> None:
+            word = self.query_one("#jq", Input).value[done.start:done.end]
+            done = Completions(done.start, done.end,  # one typed in full is no offer
+                               [o for o in done.offers if o.text != word], done.note)
             self.offers = done
             offers = self.query_one("#offers", OptionList)
             offers.clear_options()

@@ -46,8 +46,8 @@ def test_complete_take_and_preview(tmp_path):
     path.write_text(json.dumps(KUBE))
     app = drive(path, [
         (list(".items[0].me"), lambda a: a.offers.texts == [".metadata"]),
-        (["tab"], lambda a: a.program == ".items[0].metadata"
-         and '"name": "a"' in text_of(a, "preview")),
+        (["tab"], lambda a: a.program == ".items[0].metadata"  # taken: offered no more
+         and '"name": "a"' in text_of(a, "preview") and a.offers.texts == []),
         (list(" | .ap"), lambda a: a.offers.texts == ['."app-id"']),
         (["tab"], lambda a: text_of(a, "preview") == "1"
          and text_of(a, "status").startswith("1 result(s)")),
@@ -58,7 +58,11 @@ def test_complete_take_and_preview(tmp_path):
     assert app.program == ".items[0].metadata | .["
 
 
-def test_the_preview_counts_past_what_it_shows(tmp_path):
+def test_the_preview_counts_past_what_it_shows(tmp_path, monkeypatch):
+    def never():
+        raise AssertionError("a preview stored a payload")
+
+    monkeypatch.setattr("jqmagic.core.payloads.reserve", never)  # redrawn at the next key
     path = tmp_path / "n.json"
     path.write_text(json.dumps(list(range(100))))
     shown, status = preview_text(".[]", str(path))
