@@ -67,6 +67,17 @@ the last), `.[1:3]` slices. Keys with odd characters need quotes: `."zip-code"`.
     ("code", "%jq '.address.city' shop"),
     ("code", "%jq '.books[0].title, .books[-1].title' shop"),
     ("code", "%jq -c '.books[1:3] | map(.title)' shop"),
+    ("md", """
+**Let the data complete your paths.** You need not remember the keys: in a `%jq` cell,
+put the cursor inside the program and press **Tab**. In the cell below, delete `title` so
+that the program reads `'.books[0].'`, leave the cursor right after the dot and press Tab:
+the list holds the keys a book has, each with its type and how many books have it
+(`.price  number, in all 5`). Pick one with the arrow keys and Enter, then run the cell.
+Tab knows the data after `|` and inside `select(` or `map(` too (`%jq '.books | ma` offers
+`map(` and `max_by(`). The tree of `%inspect shop --browse` has a jq box that completes the
+same way while you type, and shows the first results as the program changes.
+"""),
+    ("code", "%jq '.books[0].title' shop"),
     ("md", "**Exercise 1.** The tags of the *second* book, as one array."),
     ("code", """
 answer = ''
