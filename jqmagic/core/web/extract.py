@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import copy
 import re
+from collections.abc import Callable
 from typing import Any
 
 from bs4 import Comment
@@ -58,6 +59,12 @@ _WS = re.compile(r"\s+")
 _COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
 # A CJK character carries about a word: it counts as three characters of length.
 _CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
+
+
+def decomposed(el: Any) -> bool:
+    """bs4's ``el.decomposed`` without its cost: on an intact tag bs4 looks the flag up as
+    a child tag (``find("_decomposed")``), a search of the whole subtree."""
+    return vars(el).get("_decomposed", False)
 
 
 def text_of(el: Any) -> str:
@@ -184,6 +191,7 @@ class _Scorer:
         self.clean = clean
         self.scores: dict[int, float] = {}
         self.nodes: dict[int, Any] = {}
+        self.stripped = 0  # elements dropped as unlikely content
 
     # -- scoring -----------------------------------------------------------------
     def _init(self, el: Any) -> None:
@@ -193,7 +201,7 @@ class _Scorer:
     def _collect(self, body: Any) -> list:
         to_score = []
         for el in list(body.find_all(True)):
-            if el.decomposed or el.parent is None:
+            if decomposed(el) or el.parent is None:
                 continue
             if _is_hidden(el):
                 el.decompose()
@@ -208,6 +216,7 @@ class _Scorer:
                     and not _has_ancestor(el, {"table", "code", "pre"}, 3)
                 ) or (el.get("role") in _UNLIKELY_ROLES):
                     el.decompose()
+                    self.stripped += 1
                     continue
             if el.name in _SCORE_TAGS:
                 to_score.append(el)
@@ -222,7 +231,7 @@ class _Scorer:
     def grab(self, body: Any) -> Any | None:
         seen: set[int] = set()
         for el in self._collect(body):
-            if id(el) in seen or el.decomposed or el.parent is None:
+            if id(el) in seen or decomposed(el) or el.parent is None:
                 continue
             seen.add(id(el))
             text = text_of(el)
@@ -317,10 +326,10 @@ class _Scorer:
         for el in article.find_all([*_CHROME_TAGS, "form", "button", "input", "select",
                                     "textarea", "object", "embed", "iframe", "link",
                                     "fieldset"]):
-            if not el.decomposed and not el.find(["pre", "code"]) and not _is_notes(el):
+            if not decomposed(el) and not el.find(["pre", "code"]) and not _is_notes(el):
                 el.decompose()
         for el in article.find_all(True):
-            if el.decomposed:
+            if decomposed(el):
                 continue
             if el.get("role") in _CHROME_ROLES or (
                 _SHARE.search(_names(el)) and len(text_of(el)) < 500
@@ -328,15 +337,15 @@ class _Scorer:
             ):
                 el.decompose()
         for el in article.find_all(["h1", "h2"]):
-            if not el.decomposed and self.weigh and _weight(el) < 0:
+            if not decomposed(el) and self.weigh and _weight(el) < 0:
                 el.decompose()
         if self.clean:
             for tag in ("table", "ul", "div", "section"):
                 for el in reversed(article.find_all(tag)):
-                    if not el.decomposed and self._drop_conditionally(el):
+                    if not decomposed(el) and self._drop_conditionally(el):
                         el.decompose()
         for p in article.find_all("p"):
-            if not p.decomposed and not text_of(p) and not p.find(
+            if not decomposed(p) and not text_of(p) and not p.find(
                 ["img", "embed", "object", "iframe", "video", "picture"]
             ):
                 p.decompose()
@@ -489,12 +498,13 @@ def replace_brs(body: Any, soup: Any) -> None:
             p.parent.name = "div"
 
 
-def main_content(soup: Any) -> Any | None:
+def main_content(soup: Any, check: Callable[[], None] | None = None) -> Any | None:
     """The element holding the page's main content, detached from ``soup``'s copy.
 
     Tries strict settings first and relaxes them (keep unlikely-named elements, ignore
     class weights, skip conditional cleaning) while less than ~500 characters are found,
-    like Readability. Returns None for a page without a body.
+    like Readability; ``check()`` (a deadline's) runs before each try. Returns None for a
+    page without a body.
     """
     body = soup.body or soup
     if body is None:
@@ -503,10 +513,14 @@ def main_content(soup: Any) -> Any | None:
     best, best_len = None, -1
     for flags in ((True, True, True), (False, True, True), (False, False, True),
                   (False, False, False)):
+        if check is not None:
+            check()
         work = copy.copy(body)
         scorer = _Scorer(soup, *flags)
         article = scorer.grab(work)
         if article is None:
+            if not scorer.stripped:
+                break  # nothing scored, nothing held back: no later try scores more
             continue
         scorer.prepare(article)
         length = len(text_of(article))

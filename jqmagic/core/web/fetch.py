@@ -143,8 +143,11 @@ def fetch(
         from jqmagic.core.web.html import to_markdown  # bs4 and markdownify: on first use
 
         html = decode(body, resp.headers.get("Content-Type", ""), html=True)
-        try:
-            page = to_markdown(html, final_url, raw=raw)
+        try:  # the fetch's one deadline bounds the conversion too
+            page = to_markdown(html, final_url, raw=raw,
+                               deadline=started + caps.total_timeout)
+        except JqMagicError:
+            raise
         except Exception as exc:  # a converter bug must not look like a network error
             raise JqMagicError(
                 "PARSE_ERROR", f"Failed to parse HTML from {redact(final_url)}: {exc}",

@@ -6,15 +6,19 @@ Imported on first use (it pulls bs4 and markdownify); ``fetch`` calls :func:`to_
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass
+from itertools import islice
 from typing import Any
 from urllib.parse import urljoin
 
-from bs4 import BeautifulSoup, Comment, Doctype, ProcessingInstruction
+from bs4 import BeautifulSoup, Comment, Doctype, ProcessingInstruction, UnicodeDammit
 from markdownify import ATX, MarkdownConverter
 
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.web import stream
 from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
-from jqmagic.core.web.extract import main_content, text_of
+from jqmagic.core.web.extract import decomposed, main_content, text_of
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 
 # Never content: dropped before anything else (unless raw).
@@ -33,6 +37,29 @@ _KNOWN_LANGS = {
 }
 MAX_DEPTH = 150
 _LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src")
+# A tree costs 0.1-0.5 ms an element (bs4's parse, copies and searches, markdownify):
+# past this many start tags a page is converted in one pass of the tokenizer instead
+# (stream.py: about 5 us an element), without main-content extraction. The shared
+# corpus's biggest page has 4,300; Python's stdtypes docs 17,100 (its contents.html,
+# one long table of contents, 48,900 and its full index 35,000 are streamed).
+TREE_TAGS = 20_000
+_START_TAG = re.compile(r"<[A-Za-z]")
+# A start tag this long (its attributes) is slimmed to the attributes the converter reads
+# before any parser sees it: 10^6 attributes cost a tokenizer seconds, and nothing here
+# reads them. A tag whose quotes do not pair up (a quoted ">" ended the match early) is
+# left as it is.
+_LONG_TAG = re.compile(r"<([A-Za-z][^\s/<>]*)(\s[^<>]{200,})>")
+_QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
+_READ = ("class|id|role|style|hidden|aria-hidden|href|src|srcset|data-srcset|alt|title|"
+         "alttext|display|encoding|content|property|name|charset|rel|itemprop|summary|"
+         "datatable|data-lang|data-language|poster|colspan|rowspan|start|type|lang|"
+         + "|".join(_LAZY_SRC))
+_READ_ATTR = re.compile(rf"""\s((?i:{_READ}))(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?"""
+                        r"""(?=[\s/]|$)|"[^"]*"|'[^']*'""")
+# A tag stuffed with attributes (over 1,000 in its first 64 KiB) is read for the ones
+# the converter needs in those 64 KiB only; any other long tag (a data: URI) whole.
+_STUFFED = (1 << 16, 1_000)
+_SLIM_LOOKS = 300  # attributes and quoted values looked at in one tag, at most
 
 
 @dataclass
@@ -41,6 +68,7 @@ class Page:
 
     title: str
     markdown: str
+    cut: bool = False  # the conversion stopped at its deadline; the markdown says so
 
 
 def parse(html: str | bytes, parser: str | None = None) -> Any:
@@ -91,8 +119,8 @@ def extract_title(soup: Any) -> str:
 
 
 def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = False,
-                parser: str | None = None) -> Page:
-    """Convert an HTML document to markdown.
+                parser: str | None = None, deadline: float | None = None) -> Page:
+    """Convert an HTML document to markdown, in time linear in its size.
 
     Args:
         html: the document (bytes are decoded by bs4's own detection).
@@ -100,8 +128,24 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
             it (a ``<base href>`` in the page takes precedence, as in a browser).
         raw: skip all cleaning: convert the whole document, chrome included.
         parser: bs4's parser name; default lxml if installed, else html.parser.
+        deadline: a ``time.monotonic()`` time: a page with more than ``TREE_TAGS`` start
+            tags is cut there (``Page.cut``, the markdown's last line says so); a smaller
+            one still converting then is TIMEOUT.
+
+    Raises:
+        JqMagicError: TIMEOUT when the deadline passes while a tree is being converted.
     """
+    if isinstance(html, bytes):
+        html = UnicodeDammit(html, is_html=True).unicode_markup or ""
+    html = slim_tags(html)
+    if len(_START_TAG.findall(html)) > TREE_TAGS:
+        title, md, cut = stream.convert(html, base_url or "", deadline)
+        if cut:
+            md += f"\n\n[cut: the page took too long to convert; {_CUT_HINT}]"
+        return Page(title=title, markdown=tidy(md), cut=cut)
+    clock = _Clock(deadline)
     soup = parse(html, parser)
+    clock.check()
     flatten_deep(soup)
     title = extract_title(soup)
     base = _base_url(soup, base_url)
@@ -109,15 +153,57 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
         root = soup
     else:
         _drop_junk(soup)
-        root = main_content(soup) or soup.body or soup
+        clock.check()
+        root = main_content(soup, clock.check) or soup.body or soup
         drop_boilerplate(root)
         drop_title_heading(root, title)
     _absolutize(root, base)
-    return Page(title=title, markdown=render(root))
+    clock.check()
+    return Page(title=title, markdown=render(root, clock.check))
 
 
-def render(root: Any) -> str:
-    """Render a bs4 tree (already cleaned) as markdown."""
+_CUT_HINT = "fetch a smaller page, or the site's JSON or text form of it"
+
+
+class _Clock:
+    """Checks a deadline between the steps of a conversion (each step is linear)."""
+
+    def __init__(self, deadline: float | None):
+        self.deadline = deadline
+
+    def check(self) -> None:
+        if self.deadline is not None and time.monotonic() > self.deadline:
+            raise JqMagicError("TIMEOUT", "Converting the page to markdown ran past the "
+                               "fetch's deadline", _CUT_HINT[0].upper() + _CUT_HINT[1:] + ".")
+
+
+def slim_tags(html: str) -> str:
+    """``html`` with each overlong start tag cut down to the attributes the converter
+    reads (the first of each name, as a browser keeps): one scan in C, then a bounded look
+    at each long tag."""
+    return _LONG_TAG.sub(_slim, html)
+
+
+def _slim(m: re.Match) -> str:
+    attrs = m.group(2)
+    rest = _QUOTED.sub("", attrs)
+    if '"' in rest or "'" in rest:
+        return m.group(0)
+    window, many = _STUFFED
+    end = window if attrs.count(" ", 0, window) > many else len(attrs)
+    kept, seen = [], set()
+    for a in islice(_READ_ATTR.finditer(attrs, 0, end), _SLIM_LOOKS):
+        name = a.group(1)
+        if name and name.lower() not in seen:
+            seen.add(name.lower())
+            kept.append(f" {name}{a.group(2) or ''}")
+    close = "/" if rest.rstrip().endswith("/") else ""
+    return f"<{m.group(1)}{''.join(kept)}{close}>"
+
+
+def render(root: Any, check: Any = None) -> str:
+    """Render a bs4 tree (already cleaned) as markdown; ``check()`` is called before each
+    element (a deadline's clock)."""
     converter = _Converter(
         heading_style=ATX,
         bullets="-",
@@ -127,6 +213,7 @@ def render(root: Any) -> str:
         sub_symbol="<sub>",
         strip=["button", "input", "select", "textarea", "form"],
     )
+    converter.check = check
     return tidy(converter.convert_soup(root))
 
 
@@ -203,6 +290,13 @@ class _Converter(MarkdownConverter):
     signature as code, an admonition as a quote under its bold title, a formula as
     ``$TeX$``."""
 
+    check: Any = None
+
+    def process_tag(self, node: Any, parent_tags: Any = None) -> str:
+        if self.check is not None:
+            self.check()
+        return super().process_tag(node, parent_tags)
+
     def convert_a(self, el: Any, text: str, parent_tags: Any) -> str:
         if not text.strip() or is_permalink(el):
             return ""
@@ -264,12 +358,12 @@ def _drop_junk(soup: Any) -> None:
             s, (Comment, Doctype, ProcessingInstruction))):
         node.extract()
     for el in soup.find_all(_JUNK_TAGS):
-        if not el.decomposed:
+        if not decomposed(el):
             el.decompose()
     for el in soup.find_all("summary", class_="hideme"):  # rustdoc's "Expand description"
         el.decompose()
     for el in soup.find_all(["div", "section", "aside", "dialog", "form"]):
-        if el.decomposed:
+        if decomposed(el):
             continue
         names = " ".join(el.get("class") or []) + " " + (el.get("id") or "")
         if _COOKIE.search(names) and len(text_of(el)) < 2000:
