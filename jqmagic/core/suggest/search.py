@@ -10,77 +10,26 @@ import itertools
 import json
 import re
 import time
-from dataclasses import dataclass, field
-from functools import lru_cache
+from collections.abc import Iterator
 from typing import Any
 
-from jqmagic.core.jqlang import compile_subset, runtime
 from jqmagic.core.suggest import steps as catalog
+from jqmagic.core.suggest.predicates import get
+from jqmagic.core.suggest.programs import Entry, canon, run, signature
+from jqmagic.core.suggest.records import Records, subsequence
 from jqmagic.core.suggest.steps import constants, literal, steps
 
-MAX_OUTPUTS = 200  # outputs per example a candidate may give
-MAX_SIGNATURE = 20_000  # characters of a behaviour kept for comparison
 MAX_BANK = 60_000
-RUN_SECONDS = 0.05  # one candidate on every example at most
-
-
-@dataclass(order=True)
-class Entry:
-    cost: int
-    text: str = field(compare=False)
-    streams: tuple = field(compare=False)  # per example, the output values
-    const: bool = field(default=False, compare=False)  # reads no input
-
-
-@lru_cache(maxsize=8192)
-def _compiled(text: str):
-    return compile_subset(text)
-
-
-def canon(value: Any) -> Any:
-    """Values as jq compares them: a whole float is its integer."""
-    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
-        return int(value)
-    if isinstance(value, list):
-        return [canon(v) for v in value]
-    if isinstance(value, dict):
-        return {k: canon(v) for k, v in value.items()}
-    return value
-
-
-def signature(streams) -> str | None:
-    try:
-        text = json.dumps(canon(list(streams)), sort_keys=True, allow_nan=False)
-    except (ValueError, TypeError):
-        return None
-    return text if len(text) <= MAX_SIGNATURE else None
-
-
-def run(text: str, streams) -> tuple | None:
-    """``text`` applied to every output of ``streams``, or None (an error, too much, or
-    a program outside jqlang's subset)."""
-    program = _compiled(text)
-    if program is None:
-        return None
-    out = []
-    runtime.start(RUN_SECONDS)
-    try:
-        for stream in streams:
-            produced = []
-            for value in stream:
-                for result in program.run(value, {}):
-                    produced.append(result)
-                    if len(produced) > MAX_OUTPUTS:
-                        return None
-            out.append(tuple(produced))
-    except Exception:  # noqa: BLE001 - any failure of a candidate only drops it
-        return None
-    return tuple(out)
 
 
 _STEP = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])\Z")
 _TERM = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])+\Z")
 _OPERATION = re.compile(r"\. (?:[=!<>]=|[<>+*/%-]) [^|,]+\Z")
+_PICK = re.compile(r"(?:\.\[-?\d*:?-?\d*\]|first|last|nth\(.*\))\Z")
+_IN_KEY_ORDER = {"keys", "keys_unsorted", "[.[]]", "to_entries", "[paths]", "[..]",
+                 "[combinations]", "[.]", "map(keys)", "[paths(scalars)]", "[.[] | .. ]",
+                 '[paths(type == "number")]', "tostream", "[tostream]"}
+_SELF = re.compile(r"[-+*/%() .\d]*\.[-+*/%() .\d]*\Z")  # -., 0 - ., (. + .)
 _GENERIC = ("..", "min", "max", "first", "last", "add", "[]", "flatten", "implode",
             "unique", "tostring", "length", "join", "index", "type")
 
@@ -114,6 +63,8 @@ class Search:
         self.answers = answer_literals(examples)
         self.targets = tuple(tuple(outs) for _, outs in examples)
         self.goal = signature(self.targets)
+        self.records = Records(self.targets)
+        self.input_keys = {k for given, _ in examples for k in _object_keys(given)}
         self.bank: dict[str, Entry] = {}
         self.found: dict[str, Entry] = {}
         self.tried = {"programs": 0, "kept": 0, "deductions": 0, "nested": 0, "rounds": 0}
@@ -127,7 +78,7 @@ class Search:
         sig = signature(entry.streams)
         self.tried["programs"] += 1
         if sig is not None and sig == self.goal:
-            self.found.setdefault(entry.text, entry)
+            self.answer(entry)
         known = self.bank.get(sig) if sig is not None else None
         # a behaviour is kept once, by its cheapest program (steps come in no cost order:
         # .[:-1] may come before map(select(.active)) that does the same on the examples)
@@ -138,6 +89,12 @@ class Search:
         self.tried["kept"] += 1
         heapq.heappush(self._queue, (entry.cost, next(self._order), entry))
         return True
+
+    def answer(self, entry: Entry) -> None:
+        """``entry`` answers: kept at the cheapest cost it was reached by."""
+        known = self.found.get(entry.text)
+        if known is None or entry.cost < known.cost:
+            self.found[entry.text] = entry
 
     def lookup(self, streams, allow_const: bool = True) -> Entry | None:
         sig = signature(streams)
@@ -200,12 +157,16 @@ class Search:
 
     def expand(self, entry: Entry) -> None:
         values = [v for stream in entry.streams for v in stream][:64]
+        # picking by position from keys, values or a walk, in the order the input happens
+        # to have: a teacher names the field instead (.nickname // .name, not [.[]] | .[-1])
+        picks = 2 if entry.text.rsplit(" | ", 1)[-1] in _IN_KEY_ORDER else 0
         for text, cost in steps(values, self.pool):
             if time.monotonic() >= self.deadline:
                 return
             streams = run(text, entry.streams)
             if streams is not None:
-                self.add(Entry(entry.cost + cost, _pipe(entry.text, text), streams,
+                extra = picks if _PICK.match(text) else 0
+                self.add(Entry(entry.cost + cost + extra, _pipe(entry.text, text), streams,
                                entry.const))
         if entry.text != ".":
             collected = tuple((list(s),) for s in entry.streams)
@@ -218,9 +179,11 @@ class Search:
         targets = self.targets
         for entry in filter(None, (self._object(targets), self._array(targets),
                                    self._comma(targets), self._interpolation(targets),
-                                   self._tally(targets), *self._arithmetic(targets))):
+                                   self._tally(targets), self._alternative(targets),
+                                   *self.records.deduce(list(self.bank.values())),
+                                   *self._arithmetic(targets))):
             self.tried["deductions"] += 1
-            self.found.setdefault(entry.text, entry)
+            self.answer(entry)
 
     def _singles(self, targets) -> list | None:
         return [t[0] for t in targets] if all(len(t) == 1 for t in targets) else None
@@ -237,7 +200,10 @@ class Search:
             part = self.lookup(tuple((v[key],) for v in singles))
             if part is None:
                 return None
-            named = self.lookup(tuple((key,) for _ in singles), allow_const=False)
+            # a key the inputs name is written as it is ({name, email}); another one may
+            # come from the input ({(.user): .titles})
+            named = None if key in self.input_keys else \
+                self.lookup(tuple((key,) for _ in singles), allow_const=False)
             parts.append((key if named is None or named.const else named, part))
         return Entry(1 + sum(p.cost for _, p in parts), _object_text(parts), targets,
                      all(p.const for _, p in parts))
@@ -281,6 +247,29 @@ class Search:
                     added = "1" if amount is None else f"$x{_step(amount)}"
                     return Entry(4, f"reduce .[] as $x ({{}}; .[$x{_step(key)}] += "
                                     f"{added})", targets, False)
+        return None
+
+    def _alternative(self, targets) -> Entry | None:
+        """``A // B``: a path whose value is missing (null or false) in some examples and
+        the one wanted in the others, then a path giving the rest."""
+        singles = self._singles(targets)
+        if not singles or any(v is None or v is False for v in singles):
+            return None
+        wanted = [canon(v) for v in singles]
+        terms = sorted(e for e in self.bank.values() if e.cost <= 3 and not e.const and
+                       _TERM.match(e.text) and all(len(s) == 1 for s in e.streams))
+        for left in terms:
+            got = [canon(s[0]) for s in left.streams]
+            gaps = [g is None or g is False for g in got]
+            if all(gaps) or not any(gaps) or \
+                    any(g != w for g, w, gap in zip(got, wanted, gaps, strict=True) if not gap):
+                continue
+            for right in terms:
+                if right is not left and all(
+                        canon(s[0]) == w for s, w, gap in zip(right.streams, wanted, gaps,
+                                                              strict=True) if gap):
+                    return Entry(left.cost + right.cost + 1, f"{left.text} // {right.text}",
+                                 targets, False)
         return None
 
     def _comma(self, targets, depth: int = 0) -> Entry | None:
@@ -355,8 +344,10 @@ class Search:
                 if right is not None and right.text != entry.text:
                     text = f"{_operand(entry.text)} {op} {_operand(right.text)}"
                     # a constant that happens to close the gap (length - 1) needs more
-                    # than two examples to be believed: it costs more than a filter
-                    extra = 2 if right.const else 0
+                    # than two examples to be believed: it costs more than a filter;
+                    # . - -. is . * 2 said the long way
+                    extra = 2 if right.const and len(self.examples) < 3 or \
+                        _SELF.match(right.text) else 0
                     found.append(Entry(entry.cost + right.cost + 1 + extra, text, targets,
                                        entry.const and right.const))
                     if len(found) > 3:
@@ -364,9 +355,11 @@ class Search:
         return found
 
     def nest(self, until: float) -> None:
-        """``P | X``, ``P | map(X)`` and ``P | map(select(X) | .k)``: for the cheapest P
-        whose outputs line up with the outputs wanted (one for one, element for element,
-        or the wanted elements a subsequence of P's), a search for X on P's outputs."""
+        """``P | X``, ``P | map(X)``, ``P | map_values(X)`` and ``P | map(select(X) |
+        .k)``: for the cheapest P whose outputs line up with the outputs wanted (one for
+        one, element for element, value for value, or the wanted elements a subsequence of
+        P's), a search for X on P's outputs, a second at most each (one that finds nothing
+        would take the time of the ones after it)."""
         singles = self._singles(self.targets)
         tried = 0
         for entry in sorted(self.bank.values())[:400]:
@@ -375,26 +368,34 @@ class Search:
             if entry.const:
                 continue
             for pairs, form in self._nestings(entry, singles):
+                if not _functional(pairs):
+                    continue  # one input, two outputs: no X does that
                 tried += 1
                 self.tried["nested"] += 1
-                share = (until - time.monotonic()) / 3
+                share = min((until - time.monotonic()) / 3, 1.0)
                 inner = Search(pairs, time.monotonic() + share, nested=False).run()
                 found = next((e for e in inner if e.text != "." and not e.const), None)
                 if found is not None:
                     whole = form.format(found.text)
                     if whole.startswith(". | "):
                         whole = whole[4:]
-                    self.found.setdefault(whole, Entry(entry.cost + found.cost + 2, whole,
-                                                       self.targets, False))
+                    self.answer(Entry(entry.cost + found.cost + 2, whole, self.targets,
+                                      False))
                     return
 
     def _nestings(self, entry: Entry, singles: list | None):
         """``(examples for X, the whole program with {} for X)`` that ``entry`` allows."""
         streams, targets = entry.streams, self.targets
-        if entry.text != "." and any(streams) and \
+        # a program of one output each is grown step by step anyway: P | X for streams
+        if entry.text != "." and any(len(s) > 1 for s in streams) and \
                 all(len(s) == len(t) for s, t in zip(streams, targets, strict=True)):
             yield ([(v, [o]) for s, t in zip(streams, targets, strict=True)
                     for v, o in zip(s, t, strict=True)], f"{entry.text} | {{}}")
+        if singles and all(len(s) == 1 and isinstance(s[0], dict) and isinstance(t, dict) and
+                           s[0] and set(s[0]) == set(t) for s, t in zip(streams, singles,
+                                                                      strict=True)):
+            yield ([(s[0][k], [t[k]]) for s, t in zip(streams, singles, strict=True)
+                    for k in t], f"{entry.text} | map_values({{}})")
         if not singles or not all(len(s) == 1 and isinstance(s[0], list) and
                                   isinstance(t, list) for s, t in zip(streams, singles,
                                                                       strict=True)):
@@ -404,13 +405,36 @@ class Search:
             yield ([(v, [o]) for a, t in zip(arrays, singles, strict=True)
                     for v, o in zip(a, t, strict=True)], f"{entry.text} | map({{}})")
         for key, step in [(None, ""), *((k, f" | {catalog.field(k)}") for k in _keys(arrays))]:
-            kept = [_subsequence([_get(v, key) for v in a], t)
+            kept = [subsequence([get(v, key and (key,)) for v in a], t)
                     for a, t in zip(arrays, singles, strict=True)]
             if all(k is not None for k in kept) and any(not all(k) for k in kept):
                 pairs = [(v, [keep]) for a, k in zip(arrays, kept, strict=True)
                          for v, keep in zip(a, k, strict=True)]
                 yield pairs, f"{entry.text} | map(select({{}}){step})"
                 return
+
+
+def _functional(pairs: list) -> bool:
+    """Whether no input of ``pairs`` is asked for two different outputs."""
+    seen: dict[str, str] = {}
+    for given, outs in pairs:
+        a, b = signature([given]), signature([outs])
+        if a is not None and seen.setdefault(a, b) != b:
+            return False
+    return True
+
+
+def _object_keys(value: Any, depth: int = 0) -> Iterator[str]:
+    """The keys of the objects in ``value``, a few levels down."""
+    if depth > 4:
+        return
+    if isinstance(value, dict):
+        for k, v in list(value.items())[:catalog.MAX_KEYS]:
+            yield k
+            yield from _object_keys(v, depth + 1)
+    elif isinstance(value, list):
+        for v in value[:20]:
+            yield from _object_keys(v, depth + 1)
 
 
 def _step(key: str) -> str:
@@ -431,25 +455,33 @@ def _totals(records: list[dict], key: str, amount: str | None) -> dict | None:
 
 
 def answer_literals(examples: list[tuple[Any, list[Any]]]) -> list[re.Pattern]:
-    """Patterns of the wanted outputs' scalars that no input holds (27.75, "zzz"): a
-    program writing one of them carries the answer rather than finding it."""
-    def scalars(value: Any):
+    """Patterns of the wanted outputs' numbers and strings that the inputs do not hold
+    (27.75, "zzz", the 2 of a count of two): a program writing one of them carries the
+    answer rather than finding it. The inputs hold a string inside any of theirs or a
+    key, a number as itself or as a string's whole text."""
+    def scalars(value: Any, keys: bool):
         if isinstance(value, dict):
-            for v in value.values():
-                yield from scalars(v)
+            for k, v in value.items():
+                if keys:
+                    yield k
+                yield from scalars(v, keys)
         elif isinstance(value, list):
             for v in value:
-                yield from scalars(v)
-        elif isinstance(value, str) and len(value) > 1 or \
-                isinstance(value, (int, float)) and not isinstance(value, bool) and \
-                value not in (0, 1, 2, -1):
+                yield from scalars(v, keys)
+        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
             yield value
 
-    given = {json.dumps(canon(v)) for g, _ in examples for v in scalars(g)}
-    wanted = {json.dumps(canon(v)) for _, outs in examples for o in outs for v in scalars(o)}
-    return [re.compile(r"(?<![\w.\"])" + re.escape(text) + r"(?![\w.\"])"
-                       if not text.startswith('"') else re.escape(text))
-            for text in sorted(wanted - given)]
+    given = [v for g, _ in examples for v in scalars(g, True)]
+    texts = [v for v in given if isinstance(v, str)]
+    numbers = {json.dumps(canon(v)) for v in given if not isinstance(v, str)}
+    carried = set()
+    for value in (v for _, outs in examples for o in outs for v in scalars(o, False)):
+        if isinstance(value, str):
+            if not any(value in t for t in texts):
+                carried.add(re.escape(json.dumps(value, ensure_ascii=False)))
+        elif (text := json.dumps(canon(value))) not in numbers and text not in texts:
+            carried.add(r"(?<![\w.\"$])" + re.escape(text) + r"(?![\w.\"])")
+    return [re.compile(p) for p in sorted(carried)]
 
 
 def embeds(text: str, answers: list[re.Pattern]) -> bool:
@@ -483,25 +515,6 @@ def _keys(arrays: list[list]) -> list[str]:
             if isinstance(value, dict):
                 keys.update(dict.fromkeys(list(value)[:16]))
     return list(keys)[:16]
-
-
-def _get(value: Any, key: str | None) -> Any:
-    if key is None:
-        return value
-    return value.get(key) if isinstance(value, dict) else _MISSING
-
-
-_MISSING = object()
-
-
-def _subsequence(values: list, wanted: list) -> list[bool] | None:
-    """Which of ``values`` to keep so that the kept ones are ``wanted`` (greedy)."""
-    keep, i = [], 0
-    for value in values:
-        hit = i < len(wanted) and value is not _MISSING and canon(value) == canon(wanted[i])
-        keep.append(hit)
-        i += hit
-    return keep if i == len(wanted) else None
 
 
 def ranked(found, answers: list[re.Pattern] = (), keys: list[str] = ()) -> list[Entry]:

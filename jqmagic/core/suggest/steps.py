@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from typing import Any
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
-SEPARATORS = [", ", ",", " ", "", "-", "_", "/", "\n", ";", "|", ":"]
+SEPARATORS = [", ", ",", " ", "", "-", "_", "/", "\n", ";", "|", ":", "."]
 MAX_KEYS = 16
 
 ANY = ["length", "type", "tostring", "tojson", "not", "keys", "to_entries", "..", "paths",
@@ -24,7 +24,7 @@ BY_POSITION = {"keys", "to_entries", "paths", "[paths]", "tostream", "combinatio
 RECURSIVE = {"..", "[..]", "[paths]", "paths", "tostream"}  # every level at once
 # on records, steps that read every field at once (compared or added key by key)
 WHOLE_OBJECTS = {"sort", "unique", "min", "max", "add", "map(add)", "map(values)",
-                 "map(keys)", "[.[] | .. ]", "flatten", "flatten(1)"}
+                 "map(keys)", "[.[] | .. ]", "flatten", "flatten(1)", "group_by(.)"}
 ARRAY = [".[]", "sort", "reverse", "unique", "add", "min", "max", "first", "last", "flatten",
          "transpose", "from_entries", "any", "all", "flatten(1)",
          "[.[] | tostring]", "[.[] | tojson]", "implode", "@csv", "@tsv", "@sh", "to_entries",
@@ -35,7 +35,7 @@ ARRAY = [".[]", "sort", "reverse", "unique", "add", "min", "max", "first", "last
          "group_by(.)", "sort_by(length)", "max_by(length)", "min_by(length)"]
 OBJECT = [".[]", "keys_unsorted", "add", "to_entries", "map_values(. + 1)", "[.[]]",
           "with_entries(.value |= tostring)", "del(..|nulls)", "[paths(type == \"number\")]",
-          "[leaf_paths]", "map(.)"]
+          "[paths(scalars)]", "map(.)"]
 STRING = ["ascii_downcase", "ascii_upcase", "explode", "tonumber", "utf8bytelength",
           "@base64", "@base64d", "@html", "@uri", "@json", "@text", "fromjson", "trim",
           "ltrim", "rtrim", "fromdate", "fromdateiso8601", "@sh", "length", "[splits(\" \")]",
@@ -55,7 +55,8 @@ def field(key: str) -> str:
 
 
 def profile(values: list[Any]) -> dict[str, Any]:
-    """What the values are: their types, object keys, array lengths, element profile."""
+    """What the values are: their types, object keys (``numeric``: the keys every object
+    holds a number at), array lengths, element profile."""
     kinds = {_kind(v) for v in values}
     keys: dict[str, None] = {}
     lengths = []
@@ -66,8 +67,11 @@ def profile(values: list[Any]) -> dict[str, Any]:
         elif isinstance(v, list):
             lengths.append(len(v))
             elements.extend(v[:20])
+    objects = [v for v in values if isinstance(v, dict)]
+    numeric = [k for k in list(keys)[:MAX_KEYS] if objects and all(
+        isinstance(o.get(k), (int, float)) and not isinstance(o.get(k), bool) for o in objects)]
     return {"kinds": kinds, "keys": list(keys)[:MAX_KEYS], "lengths": lengths,
-            "elements": elements}
+            "elements": elements, "numeric": numeric}
 
 
 def _kind(v: Any) -> str:
@@ -91,9 +95,11 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
         for step in ARRAY:
             yield step, 4 if step in BY_POSITION else 3 if records and step in WHOLE_OBJECTS \
                 else 1
+        if not records:  # where the largest (smallest) is
+            yield from (("index(max)", 2), ("index(min)", 2))
         shortest = min(p["lengths"] or [0])
-        if max(p["lengths"] or [0]) <= 6:  # combinations stay small
-            yield from (("combinations", 3), ("[combinations]", 3))
+        if max(p["lengths"] or [0]) <= 6:  # combinations stay small, and come last
+            yield from (("combinations", 5), ("[combinations]", 5))
         for i in [*range(min(shortest, 4)), -1]:
             yield f".[{i}]", 1
         for a, b in [(1, None), (None, -1), (None, 1), (None, 2), (None, 3), (-2, None),
@@ -104,11 +110,12 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
             yield f"join({literal(sep)})", 2
     if "object" in kinds:
         # the values in the keys' order, or each plus a constant the data may not hold
-        costs = {".[]": 2, "[.[]]": 2, "map(.)": 2, "map_values(. + 1)": 3}
+        costs = {".[]": 2, "[.[]]": 2, "map(.)": 2, "map_values(. + 1)": 3,
+                 "[paths(type == \"number\")]": 2}
         yield from ((s, costs.get(s, 1)) for s in OBJECT)
         for key in p["keys"]:
             yield f"del({field(key)})", 2
-            yield f"has({literal(key)})", 2
+            yield f"has({literal(key)})", 1  # as plain as reading the field
             yield f"{{{key if _IDENT.match(key) else literal(key)}}}", 2
         for key in pool["keys"]:
             yield f"has({literal(key)})", 2
@@ -130,18 +137,19 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
         if small:  # the indices below a count: a count less one in disguise
             yield from (("[range(.)]", 3), ("range(.)", 3))
         for n in pool["numbers"]:
-            # 0, 1 and 2 are always tried; one the examples do not hold must earn its place
-            cost = 2 if literal(n) in {literal(c) for c in pool["scalars"]} else 4
+            # 0, 1 and 2 are always tried; one the inputs do not hold must earn its place
+            # (length - 2 where two of three records are wanted is a coincidence)
+            cost = 2 if literal(n) in pool["given"] else 4
             for op in ("+", "-", "*", "/", "%"):
                 yield f". {op} {literal(n)}", cost
-            yield f"{literal(n)} - .", 2
-            yield f"{literal(n)} / .", 2
+            yield f"{literal(n)} - .", cost
+            yield f"{literal(n)} / .", cost
             if small:
                 yield f"[range({literal(n)}; .)]", 2
                 yield f"[range(.; {literal(n)})]", 2
     arrays, containers = "array" in kinds, bool(kinds & {"array", "object"})
-    yield from ((s, 4 if arrays and s in BY_POSITION else 3 if containers and s in RECURSIVE
-                 else 1) for s in ANY)
+    yield from ((s, 4 if arrays and s in BY_POSITION else 4 if containers and s in RECURSIVE
+                 else 2 if s == "[.]" else 1) for s in ANY)
     for c in pool["scalars"]:
         yield f". == {literal(c)}", 2
         yield f"select(. == {literal(c)})", 2
@@ -182,6 +190,9 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
         for k2 in e["keys"]:
             if k2 != key:
                 yield f"sort_by({field(key)}, {field(k2)})", 3
+                if key in e["numeric"] and k2 in e["numeric"]:  # qty * price
+                    for op in ("*", "-", "+", "/"):
+                        yield f"map({field(key)} {op} {field(k2)})", 3
     for c in pool["scalars"]:
         if isinstance(c, (int, float)) and not isinstance(c, bool):
             for op in ("==", ">", "<", ">=", "<="):
@@ -201,8 +212,11 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
         yield f"[limit({literal(n)}; .[])]", 3
         yield f"[skip({literal(n)}; .[])]", 3
         if len(elements) <= 6 and isinstance(n, int) and 0 <= n <= 3:
-            yield f"combinations({literal(n)})", 2
+            yield f"combinations({literal(n)})", 4
         yield f"nth({literal(n)})", 2
+    if e["kinds"] == {"array"}:
+        for sep in pool["separators"]:
+            yield f"map(join({literal(sep)}))", 3
     records = bool(elements) and all(isinstance(v, dict) for v in elements)
     for name in ("abs", "tostring", "tojson", "type", "length", "keys", "not", "add",
                  "ascii_downcase", "ascii_upcase", "floor", "sqrt", "tonumber"):
@@ -210,9 +224,11 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
 
 
 def constants(examples: list[tuple[Any, list[Any]]]) -> dict[str, list]:
-    """The constants worth trying: scalars of the outputs and inputs, keys, separators,
-    prefixes and suffixes that turn an input string into an output string."""
+    """The constants worth trying: scalars of the outputs and inputs (``given``: the
+    inputs' ones, as jq writes them), keys, separators, prefixes and suffixes that turn an
+    input string into an output string (or into a number's text: "user-" of "user-42")."""
     scalars: dict[str, Any] = {}
+    given_literals: set[str] = set()
     strings: dict[str, None] = {}
     keys: dict[str, None] = {}
 
@@ -227,33 +243,37 @@ def constants(examples: list[tuple[Any, list[Any]]]) -> dict[str, list]:
         elif len(scalars) < 24:
             if isinstance(value, str) and len(value) > 40:
                 return
+            if not output:
+                given_literals.add(literal(value))
             scalars.setdefault(literal(value), value)
             if isinstance(value, str):
                 strings[value] = None
 
-    in_strings, out_strings = [], []
+    in_strings, out_strings, number_texts = [], [], []
     for given, outs in examples:
         for out in outs:
             walk(out, 0, True)
             if isinstance(out, str):
                 out_strings.append(out)
+            elif isinstance(out, (int, float)) and not isinstance(out, bool):
+                number_texts.append(json.dumps(out))
         walk(given, 0, False)
         in_strings += _strings(given)
     for s in in_strings:
-        for t in out_strings:
+        for t in out_strings + number_texts:
             if t and s.endswith(t) and s != t:
                 strings[s[:-len(t)]] = None
             if t and s.startswith(t) and s != t:
                 strings[s[len(t):]] = None
     separators = [s for s in SEPARATORS if any(s in t for t in out_strings + in_strings)]
     thresholds = [n for n in _thresholds(examples) if literal(n) not in scalars]
-    numbers = thresholds + [v for v in scalars.values() if isinstance(v, (int, float))
-                            and not isinstance(v, bool) and v not in thresholds]
-    for n in (0, 1, 2):
-        if n not in numbers:
-            numbers.append(n)
+    numbers = thresholds + sorted(
+        (v for v in scalars.values() if isinstance(v, (int, float)) and not isinstance(v, bool)
+         and v not in thresholds), key=lambda v: literal(v) not in given_literals)
+    numbers = numbers[:5] + [n for n in (0, 1, 2) if n not in numbers[:5]]
     return {"scalars": thresholds + list(scalars.values()), "strings": list(strings)[:16],
-            "keys": list(keys)[:MAX_KEYS], "separators": separators, "numbers": numbers[:8]}
+            "keys": list(keys)[:MAX_KEYS], "separators": separators, "numbers": numbers[:8],
+            "given": given_literals}
 
 
 def _thresholds(examples: list[tuple[Any, list[Any]]]) -> list[float]:
