@@ -209,7 +209,10 @@ def jq_matcher(context: CompletionContext) -> SimpleMatcherResult:
     before = context.text_until_cursor
     if not before.endswith(fragment):  # an escape inside the word: offsets differ
         return {"completions": [], "suppress": False}
-    completions = [SimpleCompletion(offer.text, type=offer.type) for offer in done.offers]
+    # no-break spaces: JupyterLab sizes its menu before the type column wraps, and a
+    # wrapped "string, in 86 of 300" draws its lines over each other
+    completions = [SimpleCompletion(offer.text, type=offer.type.replace(" ", "\u00a0"))
+                   for offer in done.offers]
     return {"completions": completions, "matched_fragment": fragment,
             "suppress": bool(completions), "ordered": True}
 

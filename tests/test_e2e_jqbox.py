@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.test_e2e_browser import (  # noqa: F401 (lab and page are fixtures)
+    BUILD,
     CHROMIUM,
     cell,
     focused,
@@ -184,3 +185,54 @@ def test_the_jq_box_offers_as_keys_come_and_previews_them(lab, page):  # noqa: F
     shot(browser, "jqbox-enter-runs")
     timings = json.dumps({"frames": len(frames), "at": time.strftime("%H:%M:%S")})
     print(f"jq box: {timings}")
+
+
+TAB_NOTEBOOK = "tab-in-jq.ipynb"  # written by the test: Tab in a %jq cell
+
+
+def test_tab_in_a_jq_cell_offers_the_keys_of_the_data(lab, page):  # noqa: F811
+    """JupyterLab's own completer, asked by Tab inside a %jq line's program, lists the
+    variable's keys at that path (the README's picture of the first face)."""
+    nbformat = pytest.importorskip("nbformat", reason="the e2e extra holds nbformat")
+    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                             "name": "python3"}}
+    nbformat.write(nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(CELLS[0]), nbformat.v4.new_code_cell("")],
+        metadata=kernel), lab["root"] / TAB_NOTEBOOK)
+    run_all(page, lab, TAB_NOTEBOOK, 2)
+    cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
+    cells.nth(0).locator(".jp-InputPrompt", has_text="[1]").wait_for(timeout=60_000)
+    wait_idle(page)
+    editor = cells.nth(1).locator(".cm-content")
+    editor.click()
+    shot(cells.nth(1), "tab-in-jq-fresh")  # LOOK before any key: an empty cell
+    page.keyboard.type("%jq '.[0].' repos", delay=20)
+    for _ in range(len("' repos")):
+        page.keyboard.press("ArrowLeft")
+    page.keyboard.press("Tab")
+    completer = page.locator(".jp-Completer")
+    completer.wait_for(state="visible", timeout=30_000)
+    labels = completer.locator(".jp-Completer-item .jp-Completer-match").all_inner_texts()
+    # each type on one line, in view: "string, in all 300" (a wrapped one is drawn over
+    # itself in JupyterLab's fixed-height rows)
+    wrapped = completer.locator(".jp-Completer-typeExtended").evaluate_all(
+        "els => els.filter(t => t.scrollHeight > t.clientHeight + 1 || "
+        "t.scrollWidth > t.clientWidth + 1).map(t => t.textContent)")
+    assert wrapped == [], wrapped
+    assert "string,\u00a0in\u00a0all\u00a0300" in completer.inner_text()
+    # every key of the records (JupyterLab sorts them), none of Python's names
+    assert sorted(labels) == [".created_at", ".fork", ".full_name", ".id", ".language",
+                              ".license", ".owner", ".stargazers_count", ".topics"], labels
+    box = cells.nth(1).bounding_box()
+    page.screenshot(path=str(BUILD / "e2e-tab-in-jq.png"), clip={
+        "x": box["x"], "y": max(0, box["y"] - 10), "width": box["width"],
+        "height": completer.bounding_box()["y"] + completer.bounding_box()["height"] -
+        box["y"] + 20})
+    for _ in range(labels.index(".full_name")):  # chosen by keyboard
+        page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    text = editor.inner_text()
+    assert text.strip() == "%jq '.[0].full_name' repos", text
+    page.keyboard.press("Shift+Enter")
+    cells.nth(1).locator(".jp-OutputArea", has_text="rob/project-0").wait_for(timeout=30_000)
+    shot(cells.nth(1), "tab-in-jq-ran")
