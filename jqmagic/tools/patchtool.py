@@ -6,6 +6,7 @@ import json
 from typing import Annotated, Any, Literal, TypedDict
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.words import json_text
 from jqmagic.tools.query import with_comments
 from jqmagic.tools.schema import JsonValue, Param
 from jqmagic.tools.spec import tool
@@ -46,6 +47,9 @@ def json_patch(
     force: Annotated[bool, Param(
         "Make a set that looks like a mistake: replacing an object or array with a smaller "
         "one, or adding a key one typo away from an existing key.")] = False,
+    diffStart: Annotated[int, Param(  # noqa: N803
+        "With dryRun: the character of the diff to show from (a dry run whose diff was cut "
+        "names the next one in next_arguments).", minimum=0)] = 0,
 ) -> dict[str, Any]:
     r"""Edit a JSON file (or YAML): set, insert, remove or merge one value, keeping formatting.
 
@@ -88,7 +92,35 @@ def json_patch(
     for key in ("previousValue", "newValue"):
         if len(json.dumps(result[key], ensure_ascii=False)) > PATCH_VALUE_CHARS:
             result[key] = kept(result[key])
-    return result
+    return _diff_page(result, diffStart) if dryRun else result
+
+
+def _diff_page(result: dict[str, Any], start: int) -> dict[str, Any]:
+    """A dry run's answer with its diff from ``start``, as much as one answer holds; when
+    that is not all of it, the rest is one call away (``next_arguments``: diffStart) and
+    the whole diff is kept as a payload."""
+    from jqmagic.core import payloads
+    from jqmagic.tools import transport
+
+    diff = result.get("diff") or ""
+    if not start and transport.wire_size({"success": True, **result}) <= transport.limit():
+        return result
+    rest = {key: v for key, v in result.items() if key != "diff"}
+    budget = transport.content_budget() - transport.wire_size(rest)
+    shown = transport.text_page(diff, start, max(budget, 1))
+    end = start + len(shown)
+    ref = payloads.store(json_text(diff))  # a JSON string: jq reads it
+    out = {**rest, "diff": shown, "payload_id": ref.id, "payload_path": str(ref.path)}
+    where = (f"The diff is {len(diff):,} characters; {start:,}-{end:,} are shown. All of it "
+             f"is payload {ref.id}, one JSON string (the jq tool: payload=\"{ref.id}\", "
+             f"raw=true, query=\".[{start}:{end}]\").")
+    if end < len(diff):
+        out.update(truncated=True, next_arguments={"diffStart": end},
+                   message=f"{where} The next part: call json_patch again with the same "
+                           f"arguments and diffStart={end}.")
+    else:
+        out["message"] = f"{where} This is its last part."
+    return out
 
 
 def _keys_at(file: str, pointer: str) -> list[str]:

@@ -46,12 +46,81 @@ def json_inspect(
     value = with_comments(shape, file=filePath, path=path, depth=depth, format=format,
                           stats=stats).value
     if format != "shape":
-        return {"path": path, "format": format, "schema": value}
+        return _schema(filePath, path, format, value)
     value = _summarised(value)
     return {**value, **_more_keys(value, filePath)}
 
 
 NESTED_KEYS = 20  # keys listed for each object below the one inspected
+
+
+def _schema(file: str, path: str, format: str, value: Any) -> dict[str, Any]:  # noqa: A002
+    """A schema answer. One too big to send is kept whole (the payload) and shown to the
+    nesting level that fits, each part cut below it marked with a ``$comment``; its next
+    arguments inspect the biggest part cut (a longer path, so following them ends)."""
+    from jqmagic.core.pointers import parse_pointer
+    from jqmagic.tools import transport
+
+    answer = {"path": path, "format": format, "schema": value}
+    if transport.wire_size({"success": True, **answer}) <= transport.limit():
+        return answer
+    out = transport.bounded(answer, "")
+    for levels in range(SCHEMA_LEVELS, -1, -1):
+        cuts: list[tuple[int, list[str]]] = []
+        shown = _pruned(value, levels, parse_pointer(path), cuts)
+        if transport.wire_size({**out, "schema": shown}) <= transport.content_budget():
+            break
+    else:
+        return out
+    out["schema"] = shown
+    size, tokens = max(cuts, key=lambda c: c[0], default=(0, []))
+    from jqmagic.core.pointers import to_pointer
+
+    part = to_pointer(tokens)
+    out["message"] += (f" The schema field holds it to {levels} level"
+                       f"{'' if levels == 1 else 's'} of nesting.")
+    if part != path:
+        out["next_arguments"] = {"path": part}
+        out["message"] += (f" The biggest part cut: call json_inspect again with "
+                           f"path={json.dumps(part, ensure_ascii=False)}.")
+    return out
+
+
+SCHEMA_LEVELS = 8  # nesting levels of a schema tried when it is too big to send whole
+_NESTED = ("properties", "patternProperties")
+_ONE = ("items", "additionalProperties", "contains")
+_ALTERNATIVES = ("anyOf", "oneOf", "allOf")
+
+
+def _pruned(schema: Any, levels: int, tokens: list[str],
+            cuts: list[tuple[int, list[str]]]) -> Any:
+    """``schema`` (JSON Schema) without what is nested more than ``levels`` deep; each cut
+    is listed in ``cuts`` as (its size, the document's path to it) and marked in place."""
+    if not isinstance(schema, dict):
+        return schema
+    out: dict[str, Any] = {}
+    for key, sub in schema.items():
+        nested = key in _NESTED and isinstance(sub, dict) or \
+            key in _ONE and isinstance(sub, dict) and sub or key == "prefixItems"
+        if nested and levels == 0:
+            cuts.append((len(json.dumps(sub)), tokens))
+            out["$comment"] = "cut: inspect this path"
+        elif key == "required" and levels == 0:
+            continue  # names the properties cut
+        elif key in _NESTED and isinstance(sub, dict):
+            out[key] = {name: _pruned(s, levels - 1, [*tokens, name], cuts)
+                        for name, s in sub.items()}
+        elif key in _ONE and isinstance(sub, dict):
+            out[key] = _pruned(sub, levels - 1, [*tokens, "0"] if key == "items" else tokens,
+                               cuts)
+        elif key == "prefixItems" and isinstance(sub, list):
+            out[key] = [_pruned(s, levels - 1, [*tokens, str(i)], cuts)
+                        for i, s in enumerate(sub)]
+        elif key in _ALTERNATIVES and isinstance(sub, list):
+            out[key] = [_pruned(s, levels, tokens, cuts) for s in sub]
+        else:
+            out[key] = sub
+    return out
 
 
 def _summarised(node: dict[str, Any], level: int = 0) -> dict[str, Any]:

@@ -76,3 +76,40 @@ def test_an_answer_too_big_to_send_names_the_call_that_reads_it(tmp_path, monkey
     assert out["truncated"] and out["next_call"]["tool"] == "jq"
     keys = call("jq", out["next_call"]["arguments"])
     assert json.loads(keys["output"]) == sorted(payloads.payload(out["payload_id"]))
+
+
+def test_a_schema_too_big_to_send_is_shown_shallower_and_names_its_biggest_part(tmp_path):
+    path = tmp_path / "wide.json"
+    doc = {f"key{i}": {f"sub{j}": {"n": j} for j in range(40)} for i in range(1_000)}
+    doc["key7"]["extra"] = {"more": [1, 2]}  # the biggest part
+    path.write_text(json.dumps(doc))
+    answers = follow("json_inspect", {"filePath": str(path), "format": "jsonschema"})
+    first, last = answers[0], answers[-1]
+    assert len(answers) == 2 and first["truncated"]
+    assert first["next_arguments"] == {"path": "/key7"}
+    assert 'path="/key7"' in first["message"] and "1 level of nesting" in first["message"]
+    assert set(first["schema"]["properties"]) == set(doc)  # every key, each cut below
+    assert first["schema"]["properties"]["key3"] == {"type": "object",
+                                                     "$comment": "cut: inspect this path"}
+    whole = payloads.payload(first["payload_id"])  # the cut answer kept it whole
+    assert whole["schema"]["properties"]["key7"]["properties"]["sub3"]["type"] == "object"
+    assert transport.wire_size(last) <= transport.limit() and "truncated" not in last
+    assert last["path"] == "/key7"
+    assert last["schema"]["properties"]["extra"]["properties"]["more"]["type"] == "array"
+
+
+def test_a_dry_run_diff_pages_to_the_end_and_writes_nothing(tmp_path):
+    path = tmp_path / "big.json"
+    path.write_text(json.dumps({"items": [{"id": i, "text": "\x01" * 40} for i in range(8_000)]},
+                               indent=1))
+    before = path.read_bytes()
+    request = {"filePath": str(path), "operation": "set", "path": "/items", "value": "[]",
+               "dryRun": True, "force": True}
+    answers = follow("json_patch", request)
+    assert len(answers) > 2 and all(a["diff"] for a in answers)
+    assert transport.wire_size(answers[-1]) <= transport.limit()
+    whole = payloads.payload(answers[0]["payload_id"])
+    assert "".join(a["diff"] for a in answers) == whole
+    assert whole.startswith(f"--- a/{path.name}") and whole.count("\n-") > 8_000
+    assert answers[-1]["message"].endswith("This is its last part.")
+    assert path.read_bytes() == before

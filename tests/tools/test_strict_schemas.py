@@ -111,7 +111,8 @@ STRICT_ANSWERS = [  # what a model in strict mode sends: every key, null when un
                       "stats": None}, None),
     ("json_patch", {"filePath": "FILE", "operation": "set", "path": None,
                     "match": {"arrayPath": "/users", "where": '{"id": "u2"}'},
-                    "value": '{"n": 5}', "all": None, "dryRun": True, "force": None}, None),
+                    "value": '{"n": 5}', "all": None, "dryRun": True, "force": None,
+                    "diffStart": None}, None),
 ]
 
 
