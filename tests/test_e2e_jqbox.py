@@ -94,7 +94,10 @@ def test_the_jq_box_offers_as_keys_come_and_previews_them(lab, page):  # noqa: F
 
     box.focus()
     before = notebook_state(page)
-    page.keyboard.type(".[0].", delay=40)
+    page.keyboard.type(".[0]", delay=40)  # the first record shows as the keys pause
+    page.wait_for_function("() => document.querySelector('.jqm-output').innerText"
+                           ".includes('\"full_name\": \"rob/project-0\"')", timeout=30_000)
+    page.keyboard.type(".")
     listbox.wait_for(state="visible", timeout=10_000)
     assert box.get_attribute("aria-expanded") == "true"
     assert box.get_attribute("aria-controls") == listbox.get_attribute("id")
