@@ -516,6 +516,9 @@ def test_the_view_asks_and_each_answer_carries_its_generation(monkeypatch):
     b._handle_custom_msg({"complete": {"gen": 4, "text": ".na", "cursor": 3}}, [])
     assert sent == [{"offered": {"gen": 4, "start": 0, "end": 3, "more": 0, "items": [
         {"text": ".name", "kind": "key", "type": "string, in 1 of 3"}]}}]
+    b._handle_custom_msg({"complete": {"gen": 5, "text": ".na", "cursor": "x"}}, [])
+    assert sent[1]["offered"]["end"] == 3  # a cursor that is no number: the text's end
+    del sent[1]
     b._handle_custom_msg({"preview": {"gen": 5, "text": ".name"}}, [])
     b._previews.wait()
     assert sent[1]["previewed"]["gen"] == 5 and "ann" in sent[1]["previewed"]["html"]

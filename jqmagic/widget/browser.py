@@ -342,7 +342,9 @@ def _answer_view(widget: SchemaBrowser, content: Any, buffers: Any) -> None:
         widget.send({"pong": content["ping"]})
     asked = content.get("complete")
     if isinstance(asked, dict):
-        answer = widget.offers(str(asked.get("text", "")), asked.get("cursor"))
+        cursor = asked.get("cursor")
+        answer = widget.offers(str(asked.get("text", "")),
+                               cursor if isinstance(cursor, int) else None)
         widget.send({"offered": {"gen": asked.get("gen"), **answer}})
     asked = content.get("preview")
     if isinstance(asked, dict) and isinstance(asked.get("gen"), int):
