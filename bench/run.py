@@ -58,8 +58,9 @@ class Row:
     cells: dict[str, list[Run]] = field(default_factory=dict)
 
 
-def measure(argv: list[str], runs: int) -> list[Run]:
-    """Run ``argv`` ``runs`` times: wall time, peak RSS (MB) and stdout of each.
+def measure(argv: list[str], runs: int, timeout: float | None = None) -> list[Run]:
+    """Run ``argv`` ``runs`` times: wall time, peak RSS (MB) and stdout of each
+    (``subprocess.TimeoutExpired`` past ``timeout`` seconds).
 
     Peak RSS comes from ``/usr/bin/time -f %M``: a child of this (bigger) process would
     inherit its high-water mark across fork and exec.
@@ -67,7 +68,7 @@ def measure(argv: list[str], runs: int) -> list[Run]:
     out = []
     for _ in range(runs):
         started = time.perf_counter()
-        done = subprocess.run([TIME, "-f", "%M", *argv], capture_output=True)
+        done = subprocess.run([TIME, "-f", "%M", *argv], capture_output=True, timeout=timeout)
         elapsed = time.perf_counter() - started
         if done.returncode:
             raise RuntimeError(f"{argv[:3]} failed: {done.stderr.decode()[-300:]}")
