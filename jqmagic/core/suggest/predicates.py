@@ -9,7 +9,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from jqmagic.core.suggest.steps import field, literal
+from jqmagic.core.suggest.steps import field, literal, threshold
 
 MAX_PATHS = 24
 _WORD = re.compile(r"[A-Za-z0-9_]{2,}")
@@ -96,9 +96,9 @@ def candidates(elements: list[Any], keep: list[bool] | None = None) \
             if v is not MISSING and not isinstance(v, bool) and v is not None and \
                     v not in seen and len(seen) < 12:
                 seen.append(v)
-        for v in seen:
-            for op in ("==", "!="):
-                yield (_compare(p, op, literal(v)), 2,
+        for v in seen:  # a value the inputs hold: as plain as a flag
+            for op, cost in (("==", 1), ("!=", 2)):
+                yield (_compare(p, op, literal(v)), cost,
                        lambda e, p=p, v=v, op=op: _holds(get(e, p), op, v))
     numeric = [p for p in leaf if all(_number(v) for v in values[p])]
     for p in numeric:
@@ -109,7 +109,7 @@ def candidates(elements: list[Any], keep: list[bool] | None = None) \
                            lambda e, p=p, q=q, op=op: _COMPARE[op](get(e, p), get(e, q)))
     for p in numeric:
         for op, c in _thresholds(values[p], keep):
-            yield _compare(p, op, literal(c)), 3, \
+            yield _compare(p, op, literal(c)), 2, \
                 lambda e, p=p, op=op, c=c: _COMPARE[op](get(e, p), c)
     for p in leaf:
         if all(isinstance(v, str) for v in values[p]):
@@ -119,7 +119,7 @@ def candidates(elements: list[Any], keep: list[bool] | None = None) \
     for p in all_paths:
         if all(isinstance(v, list) for v in values[p]):
             for item in _items(values[p], keep):
-                yield (f"any({text(p) if p else '.'}[]; . == {literal(item)})", 3,
+                yield (f"any({text(p) if p else '.'}[]; . == {literal(item)})", 2,
                        lambda e, p=p, i=item: i in get(e, p))
 
 
@@ -143,36 +143,13 @@ def _apply(path: tuple, step: str) -> str:
 
 
 def _thresholds(values: list, keep: list[bool] | None) -> list[tuple[str, float]]:
-    """The comparisons with one number that split the kept values from the dropped: the
-    roundest number between them (0 before 1, 10 before 9.99)."""
+    """The comparison with one round number that splits the kept values from the
+    dropped (see :func:`threshold`)."""
     if keep is None:
         return []
-    kept = [v for v, k in zip(values, keep, strict=True) if k]
-    dropped = [v for v, k in zip(values, keep, strict=True) if not k]
-    if not kept or not dropped:
-        return []
-    out = []
-    if min(kept) > max(dropped):
-        out.append((">", _rounder(max(dropped), min(kept), closed_low=True)))
-    if max(kept) < min(dropped):
-        out.append(("<", _rounder(max(kept), min(dropped), closed_low=False)))
-    return out
-
-
-def _rounder(low: float, high: float, closed_low: bool) -> float:
-    """The roundest number in [low, high) (``closed_low``) or (low, high]: 0 first, then
-    a multiple of the largest power of ten (or five times one)."""
-    inside = (lambda x: low <= x < high) if closed_low else (lambda x: low < x <= high)
-    if inside(0):
-        return 0
-    step = 10.0 ** 12
-    while step > 1e-6:
-        for size in (5 * step, step):
-            x = (low // size + (0 if closed_low and low % size == 0 else 1)) * size
-            if inside(x):
-                return int(x) if x == int(x) else round(x, 6)
-        step /= 10
-    return low if closed_low else high
+    found = threshold([v for v, k in zip(values, keep, strict=True) if k],
+                      [v for v, k in zip(values, keep, strict=True) if not k])
+    return [found] if found else []
 
 
 def _words(values: list[str], keep: list[bool] | None) -> list[str]:

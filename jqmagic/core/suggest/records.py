@@ -13,7 +13,7 @@ from jqmagic.core.suggest.predicates import MISSING, candidates, fitting, get, p
 from jqmagic.core.suggest.programs import Entry, canon
 from jqmagic.core.suggest.steps import field, literal
 
-MAX_SOURCES = 40  # arrays looked at per search
+MAX_SOURCES = 300  # arrays looked at per search
 MAX_SOURCE_COST = 4
 
 
@@ -57,6 +57,9 @@ class Records:
             found = _selected(arrays, singles, elements)
             if found:
                 yield self._entry(source, *found)
+            found = _flattened(arrays, singles, elements)
+            if found:
+                yield self._entry(source, found, 4)
             found = _grouped(arrays, singles)
             if found:
                 yield self._entry(source, found, 5)
@@ -68,6 +71,11 @@ class Records:
             found = _counted(arrays, singles, elements)
             if found:
                 yield self._entry(source, *found)
+            found = _aggregate(_aggregates(elements, products=True), list(zip(
+                arrays, singles, strict=True))) if all(isinstance(e, dict) for e in elements) \
+                else None
+            if found and found != "length" and not found.startswith(".[0]"):
+                yield self._entry(source, found, 2 + found.count("|"))
 
 
 def _selected(arrays, wanted, elements) -> tuple[str, int] | None:
@@ -119,19 +127,26 @@ def _kept_entries(objects: list[dict], wanted: list[dict]) -> tuple[str, int] | 
     return fitting(entries, flags)
 
 
-def _aggregates(records: list[dict]) -> list[tuple[str, Any]]:
+def _aggregates(records: list[dict], products: bool = False) -> list[tuple[str, Any]]:
     """What a group of records may be summed up as: ``.[0].k``, ``length``,
-    ``map(.k) | add`` (max, min, mean), ``map(.k)``."""
+    ``map(.k) | add`` (max, min, mean), ``map(.k)``; with ``products``, also
+    ``map(.a * .b) | add`` (quantity times price)."""
     keys = list(dict.fromkeys(k for r in records for k in r))[:16]
     out: list[tuple[str, Any]] = [("length", len)]
+    numeric = [k for k in keys if all(_number(r.get(k)) for r in records)]
+    if products:
+        for i, a in enumerate(numeric):
+            for b in numeric[i + 1:]:
+                out.append((f"map({field(a)} * {field(b)}) | add",
+                            lambda g, a=a, b=b: _add([r[a] * r[b] for r in g])))
     for k in keys:
         f = field(k)
         out.append((f".[0]{f}", lambda g, k=k: g[0].get(k, MISSING)))
         out.append((f"map({f})", lambda g, k=k: [r.get(k) for r in g]))
-        if all(_number(r.get(k)) for r in records):
-            out += [(f"map({f}) | add", lambda g, k=k: sum(r[k] for r in g)),
-                    (f"map({f}) | max", lambda g, k=k: max(r[k] for r in g)),
-                    (f"map({f}) | min", lambda g, k=k: min(r[k] for r in g)),
+        if k in numeric:
+            out += [(f"map({f}) | add", lambda g, k=k: _add([r[k] for r in g])),
+                    (f"map({f}) | max", lambda g, k=k: max([r[k] for r in g] or [None])),
+                    (f"map({f}) | min", lambda g, k=k: min([r[k] for r in g] or [None])),
                     (f"map({f}) | add / length",
                      lambda g, k=k: sum(r[k] for r in g) / len(g))]
     return out
@@ -159,8 +174,8 @@ def _grouped(arrays, wanted) -> str | None:
     aggregates = _aggregates(records)
     for key in list(dict.fromkeys(k for r in records for k in r))[:16]:
         grouped = [_groups(a, key) for a in arrays]
-        if any(g is None for g in grouped):
-            continue
+        if any(g is None for g in grouped) or all(len(g) == 1 for gs in grouped for g in gs):
+            continue  # no two records share a value: nothing grouped
         if keyed:
             if any(set(w) != {str(g[0][key]) for g in gs} or
                    not all(isinstance(g[0][key], str) for g in gs)
@@ -197,8 +212,25 @@ def _aggregate(aggregates, parts) -> str | None:
         try:
             if all(canon(apply(g)) == canon(want) for g, want in parts):
                 return words
-        except (TypeError, KeyError, ZeroDivisionError):
+        except (TypeError, KeyError, IndexError, AttributeError, ValueError,
+                ZeroDivisionError):
             continue
+    return None
+
+
+def _flattened(arrays, wanted, elements) -> str | None:
+    """``[.[].items[].sku]``: a field of the items of a list each element holds."""
+    if not all(isinstance(e, dict) for e in elements):
+        return None
+    for p in paths(elements, depth=2):
+        lists = [get(e, p) for e in elements]
+        if not all(isinstance(x, list) for x in lists):
+            continue
+        items = [i for x in lists for i in x]
+        for q in [None, *paths(items)]:
+            made = [[get(i, q) for e in a for i in get(e, p)] for a in arrays]
+            if all(canon(m) == canon(w) for m, w in zip(made, wanted, strict=True)):
+                return f"[.[]{text(p)}[]{'' if q is None else text(q)}]"
     return None
 
 
@@ -216,6 +248,11 @@ def _entries(arrays, wanted, elements) -> str | None:
                    for b, w in zip(built, wanted, strict=True)):
                 return f"map({{key: {text(k)}, value: {text(v)}}}) | from_entries"
     return None
+
+
+def _add(numbers: list) -> Any:
+    """jq's ``add`` of numbers: null for none."""
+    return sum(numbers) if numbers else None
 
 
 def _number(v: Any) -> bool:

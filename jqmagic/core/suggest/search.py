@@ -159,7 +159,10 @@ class Search:
         values = [v for stream in entry.streams for v in stream][:64]
         # picking by position from keys, values or a walk, in the order the input happens
         # to have: a teacher names the field instead (.nickname // .name, not [.[]] | .[-1])
-        picks = 2 if entry.text.rsplit(" | ", 1)[-1] in _IN_KEY_ORDER else 0
+        # (or from groups, in the order of their keys: the count of the group whose key
+        # sorts last)
+        picks = 2 if entry.text.rsplit(" | ", 1)[-1] in _IN_KEY_ORDER or \
+            "group_by(" in entry.text else 0
         for text, cost in steps(values, self.pool):
             if time.monotonic() >= self.deadline:
                 return
@@ -345,9 +348,11 @@ class Search:
                     text = f"{_operand(entry.text)} {op} {_operand(right.text)}"
                     # a constant that happens to close the gap (length - 1) needs more
                     # than two examples to be believed: it costs more than a filter;
-                    # . - -. is . * 2 said the long way
+                    # . - -. is . * 2 said the long way; two long programs that happen
+                    # to add up are a coincidence more often than an answer
                     extra = 2 if right.const and len(self.examples) < 3 or \
                         _SELF.match(right.text) else 0
+                    extra += 2 if entry.cost + right.cost > 3 else 0
                     found.append(Entry(entry.cost + right.cost + 1 + extra, text, targets,
                                        entry.const and right.const))
                     if len(found) > 3:

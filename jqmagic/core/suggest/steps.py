@@ -24,7 +24,13 @@ BY_POSITION = {"keys", "to_entries", "paths", "[paths]", "tostream", "combinatio
 RECURSIVE = {"..", "[..]", "[paths]", "paths", "tostream"}  # every level at once
 # on records, steps that read every field at once (compared or added key by key)
 WHOLE_OBJECTS = {"sort", "unique", "min", "max", "add", "map(add)", "map(values)",
-                 "map(keys)", "[.[] | .. ]", "flatten", "flatten(1)", "group_by(.)"}
+                 "map(keys)", "flatten", "flatten(1)", "group_by(.)", "[.[] | tostring]",
+                 "[.[] | tojson]", "map(tostring)"}
+# on lists of lists (groups), steps that compare whole lists (min of groups by level is
+# the group whose first record sorts first) or pick the largest: seldom what was meant
+ORDERED = {"sort", "unique", "min", "max", "group_by(.)", "max_by(length)", "min_by(length)"}
+# on containers, steps that read a record as text (searching its JSON for a word)
+AS_TEXT = {"tostring", "tojson"}
 ARRAY = [".[]", "sort", "reverse", "unique", "add", "min", "max", "first", "last", "flatten",
          "transpose", "from_entries", "any", "all", "flatten(1)",
          "[.[] | tostring]", "[.[] | tojson]", "implode", "@csv", "@tsv", "@sh", "to_entries",
@@ -44,6 +50,10 @@ STRING = ["ascii_downcase", "ascii_upcase", "explode", "tonumber", "utf8byteleng
 NUMBER = ["floor", "sqrt", "ceil", "round", "fabs", "abs", "-.", "todate", "tostring",
           "exp10", "log10", "pow(.; 2)", "significand",
           "toboolean", "infinite * .", "isinfinite", "isnan", "isnormal", "not"]
+# mathematics an analyst's question seldom asks for: on a count or a total, a fit by
+# coincidence (length | sqrt | floor is 2 for 4 records and 1 for 2)
+SCIENTIFIC = {"sqrt", "exp10", "log10", "pow(.; 2)", "significand", "infinite * .",
+              "isinfinite", "isnan", "isnormal", "todate"}
 
 
 def literal(value: Any) -> str:
@@ -92,9 +102,10 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
         yield field(key), 1
     if kinds <= {"array", "null"} and "array" in kinds:
         records = bool(p["elements"]) and all(isinstance(e, dict) for e in p["elements"])
+        lists = bool(p["elements"]) and all(isinstance(e, list) for e in p["elements"])
         for step in ARRAY:
-            yield step, 4 if step in BY_POSITION else 3 if records and step in WHOLE_OBJECTS \
-                else 1
+            yield step, 4 if step in BY_POSITION or step == "[.[] | .. ]" else \
+                3 if records and step in WHOLE_OBJECTS or lists and step in ORDERED else 1
         if not records:  # where the largest (smallest) is
             yield from (("index(max)", 2), ("index(min)", 2))
         shortest = min(p["lengths"] or [0])
@@ -111,7 +122,7 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
     if "object" in kinds:
         # the values in the keys' order, or each plus a constant the data may not hold
         costs = {".[]": 2, "[.[]]": 2, "map(.)": 2, "map_values(. + 1)": 3,
-                 "[paths(type == \"number\")]": 2}
+                 "[paths(type == \"number\")]": 2, "[paths(scalars)]": 2}
         yield from ((s, costs.get(s, 1)) for s in OBJECT)
         for key in p["keys"]:
             yield f"del({field(key)})", 2
@@ -132,14 +143,14 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
             yield f"split({literal(sep)})", 2
             yield f"[splits({literal(sep)})]", 2
     if kinds == {"number"}:
-        yield from ((s, 1) for s in NUMBER)
+        yield from ((s, 3 if s in SCIENTIFIC else 1) for s in NUMBER)
         small = all(abs(v) <= 1000 for v in values)  # ranges stay small
         if small:  # the indices below a count: a count less one in disguise
             yield from (("[range(.)]", 3), ("range(.)", 3))
         for n in pool["numbers"]:
             # 0, 1 and 2 are always tried; one the inputs do not hold must earn its place
             # (length - 2 where two of three records are wanted is a coincidence)
-            cost = 2 if literal(n) in pool["given"] else 4
+            cost = 3 if literal(n) in pool["given"] else 4
             for op in ("+", "-", "*", "/", "%"):
                 yield f". {op} {literal(n)}", cost
             yield f"{literal(n)} - .", cost
@@ -149,7 +160,8 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
                 yield f"[range(.; {literal(n)})]", 2
     arrays, containers = "array" in kinds, bool(kinds & {"array", "object"})
     yield from ((s, 4 if arrays and s in BY_POSITION else 4 if containers and s in RECURSIVE
-                 else 2 if s == "[.]" else 1) for s in ANY)
+                 else 3 if containers and s in AS_TEXT else 2 if s == "[.]" else 1)
+                for s in ANY)
     for c in pool["scalars"]:
         yield f". == {literal(c)}", 2
         yield f"select(. == {literal(c)})", 2
@@ -160,8 +172,17 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
             yield f"indices({literal(c)})", 2
         if isinstance(c, (int, float)) and not isinstance(c, bool):
             for op in ("<", "<=", ">", ">="):
-                yield f"select(. {op} {literal(c)})", 2
-                yield f". {op} {literal(c)}", 2
+                cost = 2 if _compares(op, c, pool) else 3
+                yield f"select(. {op} {literal(c)})", cost
+                yield f". {op} {literal(c)}", cost
+
+
+def _compares(op: str, n: float, pool: dict[str, Any]) -> bool:
+    """Whether ``. op n`` is as a teacher would compare with ``n``: where the examples
+    split records by a round threshold, only its own comparison (>= 50, not > 50, and not
+    > 42, the score that happens to be the highest dropped); else any."""
+    comparisons = pool.get("comparisons", ())
+    return not comparisons or (op, literal(n)) in comparisons
 
 
 def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]:
@@ -185,8 +206,9 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
         for c in pool["scalars"]:
             for op in ("==", "!=", ">", "<", ">=", "<="):
                 if op in ("==", "!=") or isinstance(c, (int, float)) and not isinstance(c, bool):
-                    yield f"map(select({field(key)} {op} {literal(c)}))", 4
-                    yield f".[] | select({field(key)} {op} {literal(c)})", 4
+                    cost = 4 if op in ("==", "!=") or _compares(op, c, pool) else 5
+                    yield f"map(select({field(key)} {op} {literal(c)}))", cost
+                    yield f".[] | select({field(key)} {op} {literal(c)})", cost
         for k2 in e["keys"]:
             if k2 != key:
                 yield f"sort_by({field(key)}, {field(k2)})", 3
@@ -220,7 +242,8 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
     records = bool(elements) and all(isinstance(v, dict) for v in elements)
     for name in ("abs", "tostring", "tojson", "type", "length", "keys", "not", "add",
                  "ascii_downcase", "ascii_upcase", "floor", "sqrt", "tonumber"):
-        yield f"map({name})", 3 if records and name in ("add", "keys") else 2
+        yield f"map({name})", 3 if records and name in ("add", "keys", "tostring", "tojson") \
+            else 2
 
 
 def constants(examples: list[tuple[Any, list[Any]]]) -> dict[str, list]:
@@ -266,20 +289,23 @@ def constants(examples: list[tuple[Any, list[Any]]]) -> dict[str, list]:
             if t and s.startswith(t) and s != t:
                 strings[s[len(t):]] = None
     separators = [s for s in SEPARATORS if any(s in t for t in out_strings + in_strings)]
-    thresholds = [n for n in _thresholds(examples) if literal(n) not in scalars]
+    comparisons = _thresholds(examples)
+    thresholds = [n for _, n in comparisons if literal(n) not in scalars]
     numbers = thresholds + sorted(
         (v for v in scalars.values() if isinstance(v, (int, float)) and not isinstance(v, bool)
          and v not in thresholds), key=lambda v: literal(v) not in given_literals)
     numbers = numbers[:5] + [n for n in (0, 1, 2) if n not in numbers[:5]]
     return {"scalars": thresholds + list(scalars.values()), "strings": list(strings)[:16],
             "keys": list(keys)[:MAX_KEYS], "separators": separators, "numbers": numbers[:8],
-            "given": given_literals}
+            "given": given_literals,
+            "comparisons": {(op, literal(n)) for op, n in comparisons}}
 
 
-def _thresholds(examples: list[tuple[Any, list[Any]]]) -> list[float]:
+def _thresholds(examples: list[tuple[Any, list[Any]]]) -> list[tuple[str, float]]:
     """Where the examples ask whether to keep a record (each output true or false), the
-    roundest number that splits a numeric field into the kept and the dropped values (the
-    10 of "books under 10", never a price of the examples that happens to split them)."""
+    comparison with a round number that splits a numeric field into the kept and the
+    dropped values (the < 10 of "books under 10", never a price of the examples that
+    happens to split them)."""
     if not all(len(outs) == 1 and isinstance(outs[0], bool) for _, outs in examples):
         return []
     found = []
@@ -291,16 +317,40 @@ def _thresholds(examples: list[tuple[Any, list[Any]]]) -> list[float]:
                 break
             split[keep].append(value)
         else:
-            if split[True] and split[False]:
-                low, high = sorted([max(split[True]), min(split[False])]) \
-                    if max(split[True]) < min(split[False]) else \
-                    sorted([min(split[True]), max(split[False])])
-                if low < high:
-                    found.append(_roundest(low, high))
+            comparison = threshold(split[True], split[False])
+            if comparison:
+                found.append(comparison)
     return found[:2]
 
 
-def _roundest(low: float, high: float) -> float:
+def threshold(kept: list[float], dropped: list[float]) -> tuple[str, float] | None:
+    """The comparison a teacher writes to keep the ``kept`` numbers and drop the others:
+    ``> 0`` (positive), ``>= 50`` (a pass mark), ``< 10`` (books under 10); the
+    roundest bound between them."""
+    if not kept or not dropped:
+        return None
+    if min(kept) > max(dropped):
+        low, high = max(dropped), min(kept)
+        bound = roundest(low, high)
+        return (">", low) if _roundness(low) >= _roundness(bound) else (">=", bound)
+    if max(kept) < min(dropped):
+        low, high = max(kept), min(dropped)
+        bound = roundest(low, high)
+        return ("<=", low) if _roundness(low) > _roundness(bound) else ("<", bound)
+    return None
+
+
+def _roundness(x: float) -> float:
+    """How round ``x`` is: 0 most, then by the power of ten it is a multiple of."""
+    if x == 0:
+        return float("inf")
+    power = -6
+    while power < 15 and round(x / 10.0 ** (power + 1), 9).is_integer():
+        power += 1
+    return power
+
+
+def roundest(low: float, high: float) -> float:
     """The roundest number in (low, high]: a multiple of the largest power of ten, or of
     five times one (5 between 3 and 7)."""
     step = 10.0 ** 12
