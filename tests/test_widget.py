@@ -479,6 +479,13 @@ def test_the_jq_box_offers_read_the_tree_never_the_data(tmp_path, monkeypatch):
     b.select(".users[]")
     for typed in (".", ".s", ".settings.", ".settings.th"):  # a key at a time
         assert b.offers(typed)["items"]
+    streamed = SchemaBrowser(file=str(path), stream=True)  # a big file's streamed shape
+    streamed.select(".users[]")
+    assert streamed.offers(".se")["items"][0]["type"] == "object, in all 3"
+    lines = tmp_path / "doc.jsonl"  # each line an input: `.` is one line
+    lines.write_text('{"a": 1}\n{"a": 2, "b": 3}\n')
+    assert [o["type"] for o in SchemaBrowser(file=str(lines)).offers(".")["items"]] == [
+        "number, in all 2", "number, in 1 of 2"]
 
 
 def test_the_preview_shows_the_first_results_and_their_count(monkeypatch):
