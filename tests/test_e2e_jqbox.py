@@ -181,9 +181,16 @@ def test_the_jq_box_offers_as_keys_come_and_previews_them(lab, page):  # noqa: F
     # nothing typed in the box reached the notebook: no cell moved, added or changed
     assert notebook_state(page) == before
 
+    # a click takes an offer too, and the box keeps the focus
+    box.focus()
+    page.keyboard.press("Control+a")
+    page.keyboard.type(".[2].la", delay=40)
+    wait_offers(page, [".language"])
+    browser.locator(".jqm-offer", has_text=".language").click()
+    assert box.input_value() == ".[2].language" and focused(page, ".jqm-jq")
+
     # Enter runs it now, into the same output: the full run keeps its payload (a preview
     # stores none)
-    box.focus()
     page.keyboard.press("Control+a")
     page.keyboard.type(".[].full_name", delay=20)
     page.keyboard.press("Enter")
