@@ -45,8 +45,8 @@ _SLOW = {
                     "test_servers_survive", "test_soak"),
     "": ("test_bench_smoke", "test_notebooks", "test_widget"),
     "tools": ("test_agent_tasks", "test_dropin_executables", "test_hint_words", "test_mcp",
-              "test_mcp_session", "test_message_wall", "test_policy", "test_tools_cli",
-              "test_wire_bound"),
+              "test_mcp_session", "test_message_wall", "test_message_wall_http", "test_policy",
+              "test_tools_cli", "test_wire_bound"),
 }
 SLOW_FILES = {"/".join(filter(None, ("tests", folder, f"{name}.py")))
               for folder, names in _SLOW.items() for name in names}

@@ -54,7 +54,9 @@ def serve(host: str, port: int) -> None:
     from starlette.routing import Mount
 
     from jqmagic.mcp import build_server
+    from jqmagic.tools import transport
 
+    transport.ascii_wire()  # the SDK writes this transport's JSON in ASCII
     manager = StreamableHTTPSessionManager(app=build_server())
 
     @contextlib.asynccontextmanager

@@ -16,6 +16,7 @@ for the protocol around an answer (MCP sends a second copy only when both fit, s
 from __future__ import annotations
 
 import argparse
+import json
 from typing import Any
 
 from jqmagic.core.settings import configure, settings
@@ -44,8 +45,20 @@ def tokens() -> int:
     return settings.max_message_bytes // 4
 
 
+_ASCII_WIRE = [False]  # set by a face whose transport writes JSON in ASCII
+
+
+def ascii_wire() -> None:
+    """Count answers from now on as a transport that writes JSON in ASCII sends them: the
+    SDK's streamable HTTP (``json.dumps``'s default) sends é as ``\\u00e9``, 6 bytes where
+    stdio's UTF-8 takes 2. ``jqmagic mcp --http`` calls it."""
+    _ASCII_WIRE[0] = True
+
+
 def wire_size(answer: Any) -> int:
-    """Bytes of ``answer`` as JSON text (UTF-8), as it is sent."""
+    """Bytes of ``answer`` as JSON text, as it is sent (UTF-8, or ASCII escapes)."""
+    if _ASCII_WIRE[0]:
+        return len(json.dumps(answer, ensure_ascii=True))
     return len(json_text(answer).encode("utf-8", "surrogatepass"))
 
 

@@ -3,12 +3,15 @@ bearer token gets answers within the bound; without it, 401; it listens on 127.0
 
 from __future__ import annotations
 
+import contextlib
 import json
 import socket
 import subprocess
 import sys
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
 
 import anyio
 import httpx2
@@ -21,17 +24,18 @@ from jqmagic.core.settings import settings
 TOKEN = "test-token-0123456789"
 
 
-@pytest.fixture
-def served(tmp_path):
+@contextlib.contextmanager
+def http_server(cwd: Path, *flags: str, env: dict[str, str] | None = None) -> Iterator[str]:
+    """``jqmagic mcp --http`` (with ``flags``) on a free port of 127.0.0.1, run in ``cwd``
+    with :data:`TOKEN`; yields its URL once it listens."""
     with socket.socket() as free:
         free.bind(("127.0.0.1", 0))
         port = free.getsockname()[1]
-    (tmp_path / "a.json").write_text(json.dumps({"items": list(range(50_000))}))
     server = subprocess.Popen(
-        [sys.executable, "-m", "jqmagic", "mcp", "--http", "--port", str(port)],
-        cwd=tmp_path, stderr=subprocess.PIPE, text=True,
-        env={"JQMAGIC_MCP_TOKEN": TOKEN, "JQMAGIC_PAYLOAD_DIR": str(tmp_path / "p"),
-             "PATH": "/usr/bin:/bin", "NO_PROXY": "127.0.0.1"})
+        [sys.executable, "-m", "jqmagic", "mcp", "--http", "--port", str(port), *flags],
+        cwd=cwd, stderr=subprocess.PIPE, text=True,
+        env={"JQMAGIC_MCP_TOKEN": TOKEN, "JQMAGIC_PAYLOAD_DIR": str(cwd / "p"),
+             "PATH": "/usr/bin:/bin", "NO_PROXY": "127.0.0.1", **(env or {})})
     try:
         said = server.stderr.readline()
         assert f"http://127.0.0.1:{port}/mcp" in said and TOKEN not in said, said
@@ -44,6 +48,13 @@ def served(tmp_path):
     finally:
         server.terminate()
         server.communicate(timeout=10)
+
+
+@pytest.fixture
+def served(tmp_path):
+    (tmp_path / "a.json").write_text(json.dumps({"items": list(range(50_000))}))
+    with http_server(tmp_path) as url:
+        yield url
 
 
 def test_without_the_token_it_is_401(served):

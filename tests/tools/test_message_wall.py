@@ -87,6 +87,31 @@ def probes(f: dict[str, str], web: WebServer) -> list[tuple[str, dict]]:
     return out
 
 
+UNKNOWN_TOOL, UNKNOWN_RESOURCE = "x" * MB, "jqmagic://payload/" + '"' * MB
+
+
+async def ask_all(client: Client, todo: list[tuple[str, dict]],
+                  unknowns: bool = True) -> tuple[list, int]:
+    """Every probe through ``client``, two unknown names (a 1 MB tool, a 1 MB resource,
+    with ``unknowns``), then every part of three kept payloads: (the answers, how many
+    resource reads)."""
+    answers, reads = [], 0
+    for name, arguments in todo:
+        answers.append((await client.call_tool(name, arguments)).structured_content)
+    for unknown in (lambda: client.call_tool(UNKNOWN_TOOL, {}),
+                    lambda: client.read_resource(UNKNOWN_RESOURCE))[:2 if unknowns else 0]:
+        with pytest.raises(MCPError):
+            await unknown()
+    kept = [a["payload_id"] for a in answers if a and "payload_id" in a][:3]
+    for pid in kept:  # every part of three kept payloads
+        part = await client.read_resource(f"jqmagic://payload/{pid}")
+        reads += 1
+        while "jqmagic/next" in (part.meta or {}):
+            part = await client.read_resource(part.meta["jqmagic/next"])
+            reads += 1
+    return answers, reads
+
+
 def test_every_message_on_the_wire_is_within_the_bound(tmp_path):
     folder = tmp_path / "docs"
     folder.mkdir()
@@ -102,22 +127,8 @@ def test_every_message_on_the_wire_is_within_the_bound(tmp_path):
              "NO_PROXY": "127.0.0.1,localhost"})
 
     async def converse() -> tuple[list, int]:
-        answers, reads = [], 0
         async with Client(server, read_timeout_seconds=120) as client:
-            for name, arguments in todo:
-                answers.append((await client.call_tool(name, arguments)).structured_content)
-            for unknown in (lambda: client.call_tool("x" * MB, {}),
-                            lambda: client.read_resource("jqmagic://payload/" + '"' * MB)):
-                with pytest.raises(MCPError):
-                    await unknown()
-            kept = [a["payload_id"] for a in answers if a and "payload_id" in a][:3]
-            for pid in kept:  # every part of three kept payloads
-                part = await client.read_resource(f"jqmagic://payload/{pid}")
-                reads += 1
-                while "jqmagic/next" in (part.meta or {}):
-                    part = await client.read_resource(part.meta["jqmagic/next"])
-                    reads += 1
-        return answers, reads
+            return await ask_all(client, todo)
 
     try:
         answers, reads = anyio.run(converse)
