@@ -6,7 +6,8 @@ and each documentation page of Debian's python3-doc and cargo-doc found installe
 text from the page's own source, bench/docpages.py), convert the page with each method,
 strip markdown syntax and URLs, and compare the bag of words with the reference text:
 precision, recall, F1 (CJK pages by character). Prints a markdown table per set and writes
-bench/RESULTS-html.md (keeping its hand-written History section).
+bench/RESULTS-html.md (keeping bench/pathological_html.py's section and the hand-written
+History section).
 
     .venv/bin/python bench/score_html.py [--only jqmagic,markdownify] [--pages a,b]
 
@@ -258,6 +259,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 HISTORY = "## History"
+PATHOLOGICAL = "## Pathological pages"
 
 
 def write_results(out: list) -> None:
@@ -280,8 +282,9 @@ def write_results(out: list) -> None:
                     f"\n\n{detail}\n\n</details>\n")
     path = ROOT / "bench" / "RESULTS-html.md"
     old = path.read_text("utf-8") if path.exists() else ""
-    history = old[old.find(HISTORY):] if HISTORY in old else ""  # kept by hand, run to run
-    path.write_text("\n".join(text) + ("\n" + history if history else ""))
+    # Kept, run to run: bench/pathological_html.py's section and the hand-written History.
+    kept = next((old[old.find(head):] for head in (PATHOLOGICAL, HISTORY) if head in old), "")
+    path.write_text("\n".join(text) + ("\n" + kept if kept else ""))
 
 
 if __name__ == "__main__":

@@ -58,7 +58,7 @@ def _schema(file: str, path: str, format: str, value: Any) -> dict[str, Any]:  #
     """A schema answer. One too big to send is kept whole (the payload) and shown to the
     nesting level that fits, each part cut below it marked with a ``$comment``; its next
     arguments inspect the biggest part cut (a longer path, so following them ends)."""
-    from jqmagic.core.pointers import parse_pointer
+    from jqmagic.core.pointers import parse_pointer, to_pointer
     from jqmagic.tools import transport
 
     answer = {"path": path, "format": format, "schema": value}
@@ -73,9 +73,7 @@ def _schema(file: str, path: str, format: str, value: Any) -> dict[str, Any]:  #
     else:
         return out
     out["schema"] = shown
-    size, tokens = max(cuts, key=lambda c: c[0], default=(0, []))
-    from jqmagic.core.pointers import to_pointer
-
+    _, tokens = max(cuts, key=lambda c: c[0], default=(0, []))
     part = to_pointer(tokens)
     out["message"] += (f" The schema field holds it to {levels} level"
                        f"{'' if levels == 1 else 's'} of nesting.")

@@ -166,10 +166,13 @@ class _Writer(HTMLParser):
             return
         if self.row is not None and not self.in_cell and not data.strip():
             return  # the space between cells
-        text = _WS.sub(" ", data)
-        if self.line_start:
-            text = text.lstrip()
-        self.emit(text)
+        if "  " in data or "\n" in data or "\t" in data or "\r" in data or "\f" in data:
+            data = _WS.sub(" ", data)  # most text has single spaces only: no regex
+        if self.tail or self.bare:
+            data = data.lstrip()
+        if data:
+            self.out.append(data)
+            self.tail, self.bare = 0, False
 
     # -- pieces --------------------------------------------------------------------------
     def url(self, href: str) -> str:
@@ -184,7 +187,7 @@ class _Writer(HTMLParser):
             self.lists.append([False, 1])  # an <li> outside any list: a list of its own
         ordered, n = self.lists[-1]
         self.lists[-1][1] += 1
-        indent = "  " * (min(len(self.lists), _MAX_INDENT) - 1)
+        indent = "  " * (min(len(self.lists), _MAX_INDENT) - 1) if len(self.lists) > 1 else ""
         self.emit(("" if self.tail else "\n") + indent + (f"{n}. " if ordered else "- "))
         self.bare = True  # the item's text starts its line (leading space dropped)
 
