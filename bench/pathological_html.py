@@ -1,6 +1,7 @@
 """Pathological pages: how long HTML -> markdown takes on pages built to be slow.
 
-Each page below is made here (about 1 MB unless its name says otherwise) and converted by
+Each page below is made here (about 1 MB unless its name says otherwise; real pages of
+Debian's python3.11-doc beside them when installed) and converted by
 ``jqmagic.core.web.html.to_markdown``, the function ``web_fetch`` and ``%webfetch`` call,
 once with the standard library's parser (a plain install, CI) and once with lxml when it
 is installed; each conversion runs in its own process, ended after ``--timeout`` seconds.
@@ -47,6 +48,13 @@ CASES = {
     "10^5 links in one paragraph": lambda: "<html><body><p>" + "<a href='/x'>x</a> " * 100_000,
     "10^5 <br>": lambda: "<html><body><div>" + "line<br>" * 100_000,
 }
+# Real pages beside them, when Debian's python3.11-doc is installed: the biggest page a
+# tree converts (17,100 start tags) and two that are streamed (past TREE_TAGS).
+DOCS = Path("/usr/share/doc/python3.11-doc/html")
+for _name in ("library/stdtypes.html", "genindex-all.html", "contents.html"):
+    if (DOCS / _name).exists():
+        CASES[f"Python docs: {_name}"] = \
+            lambda _name=_name: (DOCS / _name).read_text("utf-8", "replace")
 
 
 def one(case: str, parser: str) -> dict:
