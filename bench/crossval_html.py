@@ -85,7 +85,7 @@ def m_boundary(html: str, base: str) -> str:
     other = agreement.second_text(html, base)
     if not other:
         return m_jqmagic(html, base)
-    def find(soup: object) -> object:
+    def find(soup: object, check: object = None) -> object:
         return agreement.boundary(soup.body or soup, agreement.squash(other))
 
     with mock.patch("jqmagic.core.web.html.main_content", find):
