@@ -82,3 +82,29 @@ def test_bad_arguments_are_coded_errors():
     with pytest.raises(JqMagicError) as slow:
         suggest(1, 2, timeout=0)
     assert slow.value.code == "INVALID_ARGUMENT"
+
+
+@pytest.mark.parametrize(("examples", "program"), [
+    # a default where a field is missing, not the last of the values by position
+    ([[{"id": "u1", "alias": "neo"}, ["neo"]], [{"id": "u2"}, ["u2"]]], ".alias // .id"),
+    # every value of an object changed alike
+    ([[{"a": 3, "b": 5}, [{"a": 6, "b": 10}]], [{"c": 7, "d": 0, "e": 4}, [{"c": 14, "d": 0,
+                                                                            "e": 8}]]],
+     "map_values(. * 2)"),
+    # a count under a condition, not length | . / 2 that happens to fit
+    ([[[{"id": 1, "s": "x"}, {"id": 2, "s": "y"}, {"id": 3, "s": "x"}, {"id": 4, "s": "z"}],
+       [2]], [[{"id": 7, "s": "y"}, {"id": 8, "s": "x"}], [1]]],
+     'map(select(.s == "x")) | length'),
+    # sorted by one field, another one kept
+    ([[[{"n": "Lyon", "pop": 5}, {"n": "Paris", "pop": 21}, {"n": "Nice", "pop": 3}],
+       [["Nice", "Lyon", "Paris"]]], [[{"n": "Wien", "pop": 19}, {"n": "Graz", "pop": 2}],
+                                      [["Graz", "Wien"]]]],
+     "sort_by(.pop) | map(.n)"),
+    # two fields of each record compared
+    ([[[{"sku": "a", "qty": 6, "min": 5}, {"sku": "b", "qty": 1, "min": 5},
+        {"sku": "c", "qty": 2, "min": 3}], [["b", "c"]]],
+      [[{"sku": "d", "qty": 9, "min": 3}, {"sku": "e", "qty": 0, "min": 4}], [["e"]]]],
+     "map(select(.qty < .min) | .sku)"),
+])
+def test_the_program_a_teacher_writes_comes_first(examples, program):
+    assert best(examples) == program

@@ -5,6 +5,7 @@ holds; cheapest (most plainly said) first."""
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -14,6 +15,7 @@ from jqmagic.core.suggest.steps import field, literal, threshold
 MAX_PATHS = 24
 _WORD = re.compile(r"[A-Za-z0-9_]{2,}")
 MISSING = object()
+_POSITION = re.compile(r"\[-?\d+\]")
 
 
 def paths(elements: list[Any], depth: int = 3) -> list[tuple]:
@@ -55,7 +57,8 @@ def text(path: tuple | None) -> str:
     """jq's words for ``path``: ``.a.b``, ``.[0]``, ``.``."""
     if not path:
         return "."
-    return "".join(field(s) if isinstance(s, str) else f".[{s}]" for s in path)
+    steps = [field(s) if isinstance(s, str) else f"[{s}]" for s in path]
+    return ("." if steps[0].startswith("[") else "") + "".join(steps)
 
 
 def _number(v: Any) -> bool:
@@ -66,15 +69,22 @@ def _truthy(v: Any) -> bool:
     return v is not MISSING and v is not None and v is not False
 
 
-_COMPARE: dict[str, Callable[[Any, Any], bool]] = {
+COMPARE: dict[str, Callable[[Any, Any], bool]] = {
     "<": lambda a, b: a < b, ">": lambda a, b: a > b, "<=": lambda a, b: a <= b,
     ">=": lambda a, b: a >= b, "==": lambda a, b: a == b, "!=": lambda a, b: a != b}
 
 
 def candidates(elements: list[Any], keep: list[bool] | None = None) \
         -> Iterator[tuple[str, int, Callable[[Any], bool]]]:
-    """``(condition, cost, test)`` over ``elements``, cheapest first; ``keep`` (which
-    elements are kept) lets round thresholds, words and items be read off the split."""
+    """``(condition, cost, test)`` over ``elements``; ``keep`` (which elements are kept)
+    lets round thresholds, words and items be read off the split. A condition on a list's
+    item by position (.tags[0] == "bug") costs two more than one on a named field."""
+    for condition, cost, test in _candidates(elements, keep):
+        yield condition, cost + 2 * bool(_POSITION.search(condition)), test
+
+
+def _candidates(elements: list[Any], keep: list[bool] | None) \
+        -> Iterator[tuple[str, int, Callable[[Any], bool]]]:
     all_paths = [(), *paths(elements)]
     values = {p: [get(e, p) for e in elements] for p in all_paths}
     leaf = [p for p in all_paths if not any(isinstance(v, (dict, list)) for v in values[p])]
@@ -91,28 +101,37 @@ def candidates(elements: list[Any], keep: list[bool] | None = None) \
         if any(isinstance(v, bool) or v is None for v in values[p]):
             yield f"{text(p)} | not", 2, lambda e, p=p: not _truthy(get(e, p))
     for p in leaf:
-        seen = []
+        seen: dict[str, list] = {}
         for v in values[p]:
             if v is not MISSING and not isinstance(v, bool) and v is not None and \
-                    v not in seen and len(seen) < 12:
-                seen.append(v)
-        for v in seen:  # a value the inputs hold: as plain as a flag
-            for op, cost in (("==", 1), ("!=", 2)):
-                yield (_compare(p, op, literal(v)), cost,
-                       lambda e, p=p, v=v, op=op: _holds(get(e, p), op, v))
+                    (len(seen) < 12 or literal(v) in seen):
+                seen.setdefault(literal(v), []).append(v)
+        for text_of, same in seen.items():
+            # a category several elements share (level == "error") is as plain as a flag;
+            # one element's own value (name != "main.c") picks or drops it by name, and a
+            # number is compared by order rather than told apart (> 0, not != 0)
+            shared = len(same) > 1
+            number = _number(same[0])
+            for op, cost in (("==", 1 if shared else 3),
+                             ("!=", 3 if number else 2 if shared else 4)):
+                yield (_compare(p, op, text_of), cost,
+                       lambda e, p=p, v=same[0], op=op: _holds(get(e, p), op, v))
     numeric = [p for p in leaf if all(_number(v) for v in values[p])]
     for p in numeric:
         for q in numeric:
             if p != q:
                 for op in ("<", ">", "<=", ">="):
                     yield (f"{text(p)} {op} {text(q)}", 2,
-                           lambda e, p=p, q=q, op=op: _COMPARE[op](get(e, p), get(e, q)))
+                           lambda e, p=p, q=q, op=op: COMPARE[op](get(e, p), get(e, q)))
     for p in numeric:
         for op, c in _thresholds(values[p], keep):
             yield _compare(p, op, literal(c)), 2, \
-                lambda e, p=p, op=op, c=c: _COMPARE[op](get(e, p), c)
+                lambda e, p=p, op=op, c=c: COMPARE[op](get(e, p), c)
     for p in leaf:
         if all(isinstance(v, str) for v in values[p]):
+            for name, piece in _ends(values[p], keep):
+                yield (_apply(p, f"{name}({literal(piece)})"), 2,
+                       lambda e, p=p, n=name, x=piece: getattr(get(e, p), n)(x))
             for word in _words(values[p], keep):
                 yield (_apply(p, f"test({literal(word)})"), 3,
                        lambda e, p=p, w=word: word_in(get(e, p), w))
@@ -150,6 +169,24 @@ def _thresholds(values: list, keep: list[bool] | None) -> list[tuple[str, float]
     found = threshold([v for v, k in zip(values, keep, strict=True) if k],
                       [v for v, k in zip(values, keep, strict=True) if not k])
     return [found] if found else []
+
+
+def _ends(values: list[str], keep: list[bool] | None) -> list[tuple[str, str]]:
+    """``startswith``/``endswith`` and the longest prefix/suffix (two characters or more)
+    every kept string shares and no dropped one has: tmp_, .json."""
+    if keep is None:
+        return []
+    kept = [v for v, k in zip(values, keep, strict=True) if k]
+    dropped = [v for v, k in zip(values, keep, strict=True) if not k]
+    if not kept or not dropped:
+        return []
+    out = []
+    for name, flip in (("startswith", lambda x: x), ("endswith", lambda x: x[::-1])):
+        piece = os.path.commonprefix([flip(v) for v in kept])
+        piece = flip(piece)
+        if len(piece) >= 2 and not any(getattr(v, name)(piece) for v in dropped):
+            out.append((name, piece))
+    return out
 
 
 def _words(values: list[str], keep: list[bool] | None) -> list[str]:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from jqmagic.core.suggest.predicates import MISSING, candidates, fitting, get, paths, text
+from jqmagic.core.suggest.predicates import COMPARE, MISSING, candidates, fitting, get, paths, text
 from jqmagic.core.suggest.programs import Entry, canon
-from jqmagic.core.suggest.steps import field, literal
+from jqmagic.core.suggest.steps import field, literal, threshold
 
 MAX_SOURCES = 300  # arrays looked at per search
 MAX_SOURCE_COST = 4
@@ -67,6 +67,10 @@ class Records:
             found = _grouped(arrays, singles) or _entries(arrays, singles, elements)
             if found:
                 yield self._entry(source, found, 5)
+        elif all(isinstance(t, bool) for t in singles) and len(set(singles)) == 2:
+            found = _quantified(arrays, singles, elements)
+            if found:
+                yield self._entry(source, *found)
         elif all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in singles):
             found = _counted(arrays, singles, elements)
             if found:
@@ -104,7 +108,7 @@ def _counted(arrays, wanted, elements) -> tuple[str, int] | None:
     if all(len(a) == w for a, w in zip(arrays, wanted, strict=True)):
         return None
     best = None
-    for condition, cost, test in candidates(elements):
+    for condition, cost, test in [*candidates(elements), *_count_thresholds(arrays, wanted)]:
         try:
             counts = [sum(bool(test(e)) for e in a) for a in arrays]
         except TypeError:
@@ -112,6 +116,44 @@ def _counted(arrays, wanted, elements) -> tuple[str, int] | None:
         if counts == [canon(w) for w in wanted] and (best is None or cost < best[1]):
             best = (condition, cost)
     return (f"map(select({best[0]})) | length", 3 + best[1]) if best else None
+
+
+def _count_thresholds(arrays, wanted):
+    """``(.qty > 0, cost, test)``: where each example's count is how many of a numeric
+    field's values lie above (below) a bound, the round bound between them."""
+    elements = [e for a in arrays for e in a]
+    for p in paths(elements):
+        if not all(_number(get(e, p)) for e in elements):
+            continue
+        for top in (True, False):
+            kept, dropped = [], []
+            for a, w in zip(arrays, wanted, strict=True):
+                ranked = sorted((get(e, p) for e in a), reverse=top)
+                if not isinstance(w, int) or not 0 <= w <= len(ranked):
+                    break
+                kept += ranked[:w]
+                dropped += ranked[w:]
+            else:
+                found = threshold(kept, dropped)
+                if found:
+                    op, c = found
+                    yield (f"{text(p)} {op} {literal(c)}", 2,
+                           lambda e, p=p, op=op, c=c: COMPARE[op](get(e, p), c))
+
+
+def _quantified(arrays, wanted, elements) -> tuple[str, int] | None:
+    """``any(.[]; C)`` or ``all(.[]; C)``: whether some (every) element meets C."""
+    best = None
+    for condition, cost, test in candidates(elements):
+        try:
+            tests = [[bool(test(e)) for e in a] for a in arrays]
+        except TypeError:
+            continue
+        for name, quantifier in (("any", any), ("all", all)):
+            if [quantifier(t) for t in tests] == list(wanted) and \
+                    (best is None or 2 + cost < best[1]):
+                best = (f"{name}(.[]; {condition})", 2 + cost)
+    return best
 
 
 def _kept_entries(objects: list[dict], wanted: list[dict]) -> tuple[str, int] | None:

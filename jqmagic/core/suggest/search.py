@@ -23,7 +23,7 @@ MAX_BANK = 60_000
 
 
 _STEP = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])\Z")
-_TERM = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])+\Z")
+_TERM = re.compile(r"(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\]))+\Z")
 _OPERATION = re.compile(r"\. (?:[=!<>]=|[<>+*/%-]) [^|,]+\Z")
 _PICK = re.compile(r"(?:\.\[-?\d*:?-?\d*\]|first|last|nth\(.*\))\Z")
 _IN_KEY_ORDER = {"keys", "keys_unsorted", "[.[]]", "to_entries", "[paths]", "[..]",
@@ -31,7 +31,7 @@ _IN_KEY_ORDER = {"keys", "keys_unsorted", "[.[]]", "to_entries", "[paths]", "[..
                  '[paths(type == "number")]', "tostream", "[tostream]"}
 _SELF = re.compile(r"[-+*/%() .\d]*\.[-+*/%() .\d]*\Z")  # -., 0 - ., (. + .)
 _GENERIC = ("..", "min", "max", "first", "last", "add", "[]", "flatten", "implode",
-            "unique", "tostring", "length", "join", "index", "type")
+            "unique", "tostring", "length", "join", "index", "type", "reverse")
 
 
 def _pipe(left: str, right: str) -> str:
@@ -168,7 +168,8 @@ class Search:
                 return
             streams = run(text, entry.streams)
             if streams is not None:
-                extra = picks if _PICK.match(text) else 0
+                extra = picks if _PICK.match(text) else -1 if text == "reverse" and \
+                    entry.text.rsplit(" | ", 1)[-1].startswith("sort") else 0
                 self.add(Entry(entry.cost + cost + extra, _pipe(entry.text, text), streams,
                                entry.const))
         if entry.text != ".":

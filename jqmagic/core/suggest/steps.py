@@ -25,7 +25,11 @@ RECURSIVE = {"..", "[..]", "[paths]", "paths", "tostream"}  # every level at onc
 # on records, steps that read every field at once (compared or added key by key)
 WHOLE_OBJECTS = {"sort", "unique", "min", "max", "add", "map(add)", "map(values)",
                  "map(keys)", "flatten", "flatten(1)", "group_by(.)", "[.[] | tostring]",
-                 "[.[] | tojson]", "map(tostring)"}
+                 "[.[] | tojson]", "map(tostring)", "sort_by(length)", "max_by(length)",
+                 "min_by(length)", "unique_by(length)"}
+# the item at a position, or the items in the opposite order: fits by coincidence where
+# two examples happen to have the wanted item last (reverse costs 1 after a sort)
+PICKS = {"first", "last", "reverse"}
 # on lists of lists (groups), steps that compare whole lists (min of groups by level is
 # the group whose first record sorts first) or pick the largest: seldom what was meant
 ORDERED = {"sort", "unique", "min", "max", "group_by(.)", "max_by(length)", "min_by(length)"}
@@ -105,14 +109,15 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
         lists = bool(p["elements"]) and all(isinstance(e, list) for e in p["elements"])
         for step in ARRAY:
             yield step, 4 if step in BY_POSITION or step == "[.[] | .. ]" else \
-                3 if records and step in WHOLE_OBJECTS or lists and step in ORDERED else 1
+                3 if records and step in WHOLE_OBJECTS or lists and step in ORDERED else \
+                2 if step in PICKS else 1
         if not records:  # where the largest (smallest) is
             yield from (("index(max)", 2), ("index(min)", 2))
         shortest = min(p["lengths"] or [0])
         if max(p["lengths"] or [0]) <= 6:  # combinations stay small, and come last
             yield from (("combinations", 5), ("[combinations]", 5))
         for i in [*range(min(shortest, 4)), -1]:
-            yield f".[{i}]", 1
+            yield f".[{i}]", 2
         for a, b in [(1, None), (None, -1), (None, 1), (None, 2), (None, 3), (-2, None),
                      (-1, None), (1, -1), (2, 4), (1, 3), (2, None)]:
             yield f".[{'' if a is None else a}:{'' if b is None else b}]", 4
@@ -192,10 +197,13 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
     for key in e["keys"]:
         inner.append(field(key))
     inner += ["length", "."]
+    # the size of a record or a list, compared: the longest name, but seldom the record
+    # with the most keys or the largest group
+    sized = 3 if e["kinds"] <= {"object", "array"} else 2
     for f in inner:
         for name in ("map", "sort_by", "group_by", "unique_by", "min_by", "max_by"):
             if f != "." or name == "map":
-                yield f"{name}({f})", 2
+                yield f"{name}({f})", sized if f == "length" and name != "map" else 2
         if f == ".":
             continue
         yield f"add({'.[]' + f if f.startswith('.') else '.[] | ' + f})", 3
