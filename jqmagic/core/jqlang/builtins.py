@@ -349,13 +349,17 @@ def _all1(f):
 
 @BUILTINS.builtin("any", 2)
 def _any2(gen_, cond):
-    g, c = gen_.gen, cond.gen
+    g, c, one = gen_.gen, cond.gen, cond.one
+    if one is not None:
+        return singular(lambda v, e: any(truthy(one(x, e)) for x in g(v, e)))
     return singular(lambda v, e: any(truthy(y) for x in g(v, e) for y in c(x, e)))
 
 
 @BUILTINS.builtin("all", 2)
 def _all2(gen_, cond):
-    g, c = gen_.gen, cond.gen
+    g, c, one = gen_.gen, cond.gen, cond.one
+    if one is not None:
+        return singular(lambda v, e: all(truthy(one(x, e)) for x in g(v, e)))
     return singular(lambda v, e: all(truthy(y) for x in g(v, e) for y in c(x, e)))
 
 

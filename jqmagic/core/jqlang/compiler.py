@@ -14,7 +14,7 @@ from jqmagic.core.jqlang.fusereduce import fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
-from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe
+from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe, Try, Var
 from jqmagic.core.jqlang.text import format_of
 
 truthy = jv.truthy
@@ -83,6 +83,8 @@ def _comma(node, bound):
 
 def _bind(node, bound):
     _, source, name, body = node
+    if body == Try(Iterate(Var(name))):  # X[]?, as the parser writes it: no environment
+        return _iterate_each(compile_node(source, bound).gen)
     scope, name = bound.bind(name)
     src, inner = compile_node(source, bound), compile_node(body, scope)
     if src.one and inner.one:
@@ -175,6 +177,8 @@ def _recurse(node, bound):
 
 
 def _try(node, bound):
+    if node[1][0] == "iterate":
+        return _try_iterate(node[1], bound)
     body = compile_node(node[1], bound)
     if body.opt:
         fb = body.opt
@@ -199,6 +203,40 @@ def _try(node, bound):
                 except (StopIteration, JqError):
                     return
                 yield x
+        except JqError:
+            return
+        except Break as exc:
+            raise NotMine("break inside try") from exc
+
+    return many(gen)
+
+
+def _iterate_each(outputs):
+    """``X as $x | try $x[]``: the items of each output of X that can be iterated (an
+    error of X itself is not caught)."""
+    iterable = (list, dict, jv.Stream)
+
+    def gen(v, e):
+        for x in outputs(v, e):
+            if type(x) in iterable:
+                yield from jv.iterate(x)
+
+    return many(gen)
+
+
+def _try_iterate(node, bound):
+    """``X[]?``: each output of X iterated, until one that cannot be (or an error of X)
+    ends them all, as ``try`` ends its body; no error is made for it (``.commits[]?`` over
+    200k events whose commits are null made and dropped 200k messages)."""
+    target = compile_node(node[1], bound).gen
+    iterable = (list, dict, jv.Stream)
+
+    def gen(v, e):
+        try:
+            for x in target(v, e):
+                if type(x) not in iterable:
+                    return
+                yield from jv.iterate(x)
         except JqError:
             return
         except Break as exc:

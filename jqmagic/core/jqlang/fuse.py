@@ -179,6 +179,12 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
         return _bind_stream(node, src, place)
     if kind == "try" and node.body[0] == "iterate" and node.body.target[0] in _PLAIN:
         return _try_iterate(node.body.target, src, place)
+    if kind in ("slice", "index") and node.target[0] not in _PLAIN and all(
+            part is None or part[0] == "literal" for part in node[2:]):
+        # X[:7], X["k"] of each output of a stream X (literal bounds: read of no input)
+        value, place = _stream(node.target, src, place)
+        each = replace(place, input=_named(value, src, place))
+        return _expr(node._replace(target=Dot()), src, each), place
     if _is_builtin(node, "select", place):
         condition = _condition(node[2][0], src, place)
         if condition is not None:
