@@ -115,3 +115,18 @@ def test_a_constant_is_the_answer_unless_the_inputs_hold_it():
     assert not embeds("length | . - 2", held)
     word = answer_literals([(["x ERROR y"], [["x ERROR y"]]), (["ERROR"], ["ERROR"])])
     assert not embeds('map(select(test("ERROR")))', word)
+
+
+def test_a_stage_that_changes_nothing_is_dropped_either_side():
+    from jqmagic.core.suggest.search import ranked
+    found = ranked([Entry(5, "reverse | map(.a) | add", ()), Entry(4, "map(.a) | add", ()),
+                    Entry(6, "map(.a) | add | floor", ())])
+    assert [e.text for e in found] == ["map(.a) | add"]
+
+
+def test_position_picks_and_walks_cost_more_than_naming_a_field():
+    from jqmagic.core.suggest.steps import constants, steps
+    pool = constants([([{"a": 1}, {"a": 2}], [1])])
+    costs = dict(steps([[{"a": 1}, {"a": 2}]], pool))
+    assert costs["length"] < costs[".[1]"] == costs["last"] < costs["[.[] | .. ]"] < \
+        costs["combinations"]

@@ -527,10 +527,11 @@ def ranked(found, answers: list[re.Pattern] = (), keys: list[str] = ()) -> list[
     """Programs reading the input first, then the constants, then programs writing a
     wanted value as a constant (see :func:`answer_literals`); cheapest first, and among
     equals the one naming more of the data's fields (``map(select(.done)) | length``
-    before ``map(not) | indices(false) | .[-1]``); ``P | step`` dropped when ``P`` itself
-    answers (the step changed nothing the examples show)."""
+    before ``map(not) | indices(false) | .[-1]``); ``P | step`` and ``step | P`` dropped
+    when ``P`` itself answers (the step changed nothing the examples show)."""
     texts = {e.text for e in found}
-    kept = [e for e in found if not any(e.text.startswith(t + " | ") for t in texts)]
+    kept = [e for e in found if not any(e.text.startswith(t + " | ") or
+                                        e.text.endswith(" | " + t) for t in texts)]
     fields = [catalog.field(k) for k in keys]
     def key(e: Entry):
         carried = e.const or embeds(e.text, answers)  # the answer written, not found
