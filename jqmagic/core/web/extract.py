@@ -16,14 +16,14 @@ from typing import Any
 from bs4 import Comment
 
 # Names (class + id) of elements that are page chrome rather than content.
-_UNLIKELY = re.compile(
+UNLIKELY = re.compile(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|"
     r"foot(?!note)|gdpr|cookie|consent|header|legends|menu|related|remark|replies|rss|"
     r"shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|"
     r"pagination|pager|popup|yom-remote|newsletter|subscribe",
     re.I,
 )
-_MAYBE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
+MAYBE = re.compile(r"and|article|body|column|content|main|mathjax|shadow", re.I)
 _POSITIVE = re.compile(
     r"article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story",
     re.I,
@@ -40,9 +40,9 @@ _UNLIKELY_ROLES = {
 }
 _CHROME_TAGS = ("nav", "aside", "footer")
 # Footnotes are content, in an <aside> or not (Sphinx, docutils, DPub ARIA roles).
-_NOTES = re.compile(r"footnote|endnote", re.I)
+NOTES = re.compile(r"footnote|endnote", re.I)
 _NOTE_ROLES = {"note", "doc-footnote", "doc-endnotes", "doc-endnote"}
-_CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "menu", "menubar"}
+CHROME_ROLES = {"navigation", "banner", "contentinfo", "complementary", "menu", "menubar"}
 _BLOCKS = {"blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "section",
            "article", "figure", "h1", "h2", "h3", "h4", "h5", "h6", "header", "footer",
            "aside", "nav", "form", "hr", "main", "details", "video", "iframe", "li"}
@@ -108,7 +108,7 @@ def _section_heading(el: Any, names: str) -> bool:
     """A heading that heads a section (an anchor itself, or a <section>'s first child),
     whose class says "header" (rustdoc's small-section-header): a heading, not a page
     header."""
-    if el.name not in _HEADINGS or _UNLIKELY.search(names.replace("header", "")):
+    if el.name not in _HEADINGS or UNLIKELY.search(names.replace("header", "")):
         return False
     parent = el.parent
     return el.has_attr("id") or (parent is not None and parent.name == "section" and
@@ -117,7 +117,7 @@ def _section_heading(el: Any, names: str) -> bool:
 
 def _is_notes(el: Any) -> bool:
     """Footnotes or endnotes (by role or class): content, even in an ``<aside>``."""
-    return el.get("role") in _NOTE_ROLES or bool(_NOTES.search(_names(el)))
+    return el.get("role") in _NOTE_ROLES or bool(NOTES.search(_names(el)))
 
 
 def _is_sentence(text: str) -> bool:
@@ -209,8 +209,8 @@ class _Scorer:
             if self.strip_unlikely:
                 names = _names(el)
                 if (
-                    _UNLIKELY.search(names)
-                    and not _MAYBE.search(names)
+                    UNLIKELY.search(names)
+                    and not MAYBE.search(names)
                     and el.name not in ("body", "a", "html", "main", "article")
                     and not _section_heading(el, names)
                     and not _has_ancestor(el, {"table", "code", "pre"}, 3)
@@ -331,7 +331,7 @@ class _Scorer:
         for el in article.find_all(True):
             if decomposed(el):
                 continue
-            if el.get("role") in _CHROME_ROLES or (
+            if el.get("role") in CHROME_ROLES or (
                 _SHARE.search(_names(el)) and len(text_of(el)) < 500
                 and not el.find(["pre", "code", "table"])
             ):

@@ -8,6 +8,7 @@ import time
 from html.parser import HTMLParser
 from urllib.parse import urljoin
 
+from jqmagic.core.web.extract import CHROME_ROLES, MAYBE, NOTES, UNLIKELY
 from jqmagic.core.web.formula import math_image_tex
 
 # Never content: their text is skipped (``head`` holds the title, read on its own).
@@ -18,6 +19,13 @@ _VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "me
 _BLOCKS = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside",
            "blockquote", "figure", "figcaption", "dl", "dt", "dd", "address", "details",
            "summary", "form", "fieldset", "center", "caption"}
+# Page chrome dropped whole when it ends (found by tag, role, or Readability's unlikely
+# class and id names), unless it held much text, mostly not links (a wrapper misnamed
+# "sidebar" around the article); looked for only on tags a page closes itself.
+_CHROME_TAGS = {"nav", "footer", "aside"}
+_CLOSED = {"nav", "footer", "aside", "header", "div", "section", "ul", "ol", "table", "form"}
+_CONTENT_CHARS, _CONTENT_LINKS = 1_000, 0.5  # chrome this long, links under this share: kept
+_CHROME_NESTING = 8  # chrome inside chrome judged on its own, this deep at most
 _HEADINGS = {"h1": 1, "h2": 2, "h3": 3, "h4": 4, "h5": 5, "h6": 6}
 _WS = re.compile(r"\s+")
 CHUNK = 1 << 16  # characters fed between two looks at the clock
@@ -43,6 +51,8 @@ class _Writer(HTMLParser):
         self.rows = 0  # rows of the open table so far
         self.based = False  # a <base href> was read
         self.urls: dict[str, str] = {}
+        self.chrome: list[list] = []  # [tag, depth, start in out, link chars then] each
+        self.link_chars = 0  # characters of link text so far
         self.tail = 2  # newlines ending the output so far (at most 2)
         self.bare = False  # the line so far holds only a prefix ("- ", "## ")
 
@@ -84,6 +94,10 @@ class _Writer(HTMLParser):
             return
         if self.junk:
             return
+        for open_ in self.chrome:
+            open_[1] += tag == open_[0]
+        if tag in _CLOSED and len(self.chrome) < _CHROME_NESTING and _is_chrome(tag, attrs):
+            self.chrome.append([tag, 1, len(self.out), self.link_chars])
         if tag in _HEADINGS:
             self.block()
             self.emit("#" * _HEADINGS[tag] + " ")
@@ -135,6 +149,10 @@ class _Writer(HTMLParser):
             return
         if self.junk:
             return
+        for open_ in self.chrome:
+            open_[1] -= tag == open_[0]
+        while self.chrome and not self.chrome[-1][1]:
+            self.end_chrome()
         if tag in _HEADINGS or tag in _BLOCKS:
             self.block()
         elif tag in ("ul", "ol", "menu"):
@@ -218,7 +236,21 @@ class _Writer(HTMLParser):
         text = " ".join("".join(self.out[start:]).split())
         if text:
             self.out[start:] = [f"[{text}]({href})"]
+            self.link_chars += len(text)
             self.tail, self.bare = 0, False
+
+    def end_chrome(self) -> None:
+        """Drop the chrome that just closed (what chrome it held is gone already), unless it
+        held the page's text."""
+        _, _, start, links = self.chrome.pop()
+        self.close_link()
+        chars = sum(map(len, self.out[start:]))
+        if chars >= _CONTENT_CHARS and (self.link_chars - links) < chars * _CONTENT_LINKS:
+            return
+        del self.out[start:]
+        last = self.out[-1] if self.out else "\n\n"
+        self.tail = 2 if last.endswith("\n\n") else 1 if last.endswith("\n") else 0
+        self.bare = False
 
     def cell(self) -> None:
         if self.row is None:
@@ -246,6 +278,16 @@ class _Writer(HTMLParser):
                 self.emit("|" + "---|" * self.row + "\n")
             self.rows += 1
         self.row = None
+
+
+def _is_chrome(tag: str, attrs: list) -> bool:
+    """Navigation, a footer, a sidebar: not the page's text (footnotes are)."""
+    found = dict(attrs)
+    names = f"{found.get('class') or ''} {found.get('id') or ''}"
+    if NOTES.search(names):
+        return False
+    return tag in _CHROME_TAGS or found.get("role") in CHROME_ROLES or (
+        bool(UNLIKELY.search(names)) and not MAYBE.search(names))
 
 
 def convert(html: str, base: str = "", deadline: float | None = None

@@ -102,3 +102,17 @@ def test_decomposed_agrees_with_bs4():
     first.decompose()
     for el in (soup.div, first, second):
         assert decomposed(el) == el.decomposed
+
+
+def test_a_streamed_page_drops_its_chrome_but_never_a_long_text_misnamed_chrome():
+    story = "A sentence of the story, long enough to count. " * 40
+    page = to_markdown(
+        "<body><nav><a href='/a'>Home</a> <a href='/b'>News</a></nav>"
+        "<div class='sidebar'><ul><li><a href='/c'>Most read</a></ul></div>"
+        f"<div class='panel-two-col-sidebar-right'><p>{story}"
+        "<div class='social-share'>Share this</div></div>"
+        "<footer>Copyright</footer>" + "<span>x</span>" * MANY)
+    md = page.markdown
+    assert story.strip() in md.replace("\n", " ")  # the misnamed wrapper held the text
+    for chrome in ("Home", "News", "Most read", "Share this", "Copyright"):
+        assert chrome not in md
