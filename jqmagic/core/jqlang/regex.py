@@ -47,6 +47,7 @@ class Regex:
     anchored: bool  # ^ or $: a subject with a newline declines
     folds: bool = False  # i: a subject with a character whose case is ASCII declines
     letters: bool = False  # i of a non-ASCII pattern: every letter of a subject _simple
+    source: tuple[str, str | None] = ("", None)  # the jq pattern and flags, for ORACLE
 
     @cached_property
     def names(self) -> list[str | None]:
@@ -66,7 +67,12 @@ class Regex:
             raise NotMine("an anchor on text with a newline")
 
     def test(self, subject: Any) -> bool:
-        self._check(subject)
+        try:
+            self._check(subject)
+        except NotMine:
+            if ORACLE is None:
+                raise
+            return ORACLE(*self.source, subject)  # a string Python's re may read otherwise
         return self.compiled.search(subject) is not None
 
     def matches(self, subject: Any) -> Iterator[re.Match]:
@@ -111,8 +117,15 @@ def _may_run_away(pattern: str) -> bool:
     return len(_VARIABLE.findall(pattern)) > MAX_VARIABLE
 
 
+ORACLE: Callable[[str, str | None, str], bool] | None = None
+"""``test(pattern; flags)`` of a string as libjq answers it, where libjq is loaded (the
+query worker sets it: :mod:`jqmagic.core.query.regexoracle`); None: such a string
+declines the question."""
+
+
 @lru_cache(maxsize=128)
 def _regex(pattern: str, flags: str) -> Regex:
+    source = (pattern, flags)
     if "x" in flags:
         pattern = _unextended(pattern)
     if _may_run_away(pattern):
@@ -128,7 +141,7 @@ def _regex(pattern: str, flags: str) -> Regex:
         raise NotMine("a pattern Python reads differently") from exc
     if escapes and not pattern.isascii():
         raise NotMine("a non-ASCII pattern with a class escape")
-    return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags, letters)
+    return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags, letters, source)
 
 
 def _simple(text: str) -> bool:

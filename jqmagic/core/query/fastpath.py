@@ -17,7 +17,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from jqmagic.core import payloads, sandbox, sources
-from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
+from jqmagic.core.jqlang import JqError, NotMine, compile_subset, regex, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.demand import chains as chains_read
 from jqmagic.core.jqlang.demand import stops_early
@@ -25,7 +25,7 @@ from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_st
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.values import Stream
 from jqmagic.core.options import Source
-from jqmagic.core.query import inputbind
+from jqmagic.core.query import inputbind, regexoracle
 from jqmagic.core.query.doccache import (
     BOM,
     Document,
@@ -44,6 +44,7 @@ from jqmagic.core.sources.formats import ValueText, value_facts, value_text
 from jqmagic.core.sources.prepare import run_together
 
 _READ = 1 << 20
+regex.ORACLE = regexoracle.test  # libjq is loaded here: it answers what Python's re may not
 
 
 def _unindented(layout: dict) -> bool:

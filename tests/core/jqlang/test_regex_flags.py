@@ -44,9 +44,20 @@ def test_text_of_other_scripts_is_answered_under_i():
                 assert got.text == libjq(call, text, {"re": pattern}, compact=True).text
 
 
-def test_letters_folding_to_ascii_are_declined_under_i():
-    for letter in FOLDING:
-        assert fast('test("s|k|i|f|t|n|j|h|w|y|a"; "i")', json.dumps(letter)) is None, letter
+def test_letters_folding_to_ascii_under_i_are_libjqs_to_answer(monkeypatch):
+    """Python folds them otherwise: declined without the oracle, libjq's answer with it."""
+    from jqmagic.core.jqlang import regex
+    from jqmagic.core.query import regexoracle
+
+    program = 'test("s|k|i|f|t|n|j|h|w|y|a"; "i")'
+    for oracle in (None, regexoracle.test):
+        monkeypatch.setattr(regex, "ORACLE", oracle)
+        for letter in FOLDING:
+            got = fast(program, json.dumps(letter))
+            if oracle is None:
+                assert got is None, letter
+            else:
+                assert got is not None and got.text == libjq(program, json.dumps(letter)).text
 
 
 X_PIECES = ["a", "b", " ", "  ", "#c\n", "\\ ", "[ a]", "[^ ]", "(?:", "(", ")", "*", "+",
@@ -84,3 +95,20 @@ def test_a_non_ascii_pattern_under_i_declines_letters_python_folds_otherwise():
             if got is not None:
                 assert got.text == libjq(call, json.dumps(subject), {"re": pattern},
                                          compact=True).text, (pattern, subject, call)
+
+
+def test_a_subject_python_folds_otherwise_is_asked_of_libjq(monkeypatch):
+    """``test`` of a string whose letters Python's re may fold otherwise (final sigma, ß,
+    a ligature, the Kelvin sign) is answered by libjq (``regex.ORACLE``, set where the
+    query worker loads libjq), not by declining the whole question; without the oracle,
+    the question declines."""
+    from jqmagic.core.jqlang import regex
+    from jqmagic.core.query import regexoracle
+
+    program = '[.[] | test("Σ"; "i"), test("SS"; "ix"), test("^ff"; "i"), test("k")]'
+    text = json.dumps(["Γιώργος", "straße", "\ufb00x", "\u212a", "plain"])
+    monkeypatch.setattr(regex, "ORACLE", None)
+    assert fast(program, text, {}, compact=True) is None
+    monkeypatch.setattr(regex, "ORACLE", regexoracle.test)
+    got = fast(program, text, {}, compact=True)
+    assert got is not None and got.text == libjq(program, text, {}, compact=True).text

@@ -11,7 +11,7 @@ import pytest
 
 from jqmagic import JqMagicError, query, shape
 from jqmagic.core import sources
-from jqmagic.core.query import protocol
+from jqmagic.core.query import forkworker, protocol
 from jqmagic.core.query.supervisor import Supervisor
 from jqmagic.core.shape import hints, infer
 from jqmagic.core.shape import source as shape_source
@@ -33,6 +33,8 @@ def nothing_read_here(monkeypatch):
     for module in (shape_source, infer, hints):
         monkeypatch.setattr(module, "open_source", refuse)
     monkeypatch.setattr(sources, "load_values", refuse)
+    # a worker forked from here would inherit the refusals: one started now is spawned
+    monkeypatch.setattr(forkworker, "can_fork", lambda: False)
 
 
 def test_a_files_shape_comes_from_the_worker(doc, nothing_read_here):
