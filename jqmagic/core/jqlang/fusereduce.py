@@ -98,10 +98,11 @@ def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place
     if not _exact_int(y):  # a literal is read where it is used
         src.emit(depth, f"y = {y}")
         y = "y"
-    key = _expr(key_node, src, place)
+    key, otherwise = _expr(key_node, src, place), "else:"
     if key is None:  # a key no expression writes (f? // "x"): its closure's one output
         outputs = src.constant(compile_node(key_node, place.scope).gen)
         key = f"{src.constant(_single)}({outputs}({place.input}, {fallback_env}))"
+        otherwise = f"elif k is not {src.constant(_NO_KEY)}:"  # .[empty] += 1 changes nothing
     src.emit(depth, f"k = {key}")
     src.emit(depth, "if type(k) is str and (type(acc) is dict or acc is None):")
     src.emit(depth + 1, "if not owned:")
@@ -109,19 +110,20 @@ def _write_keyed_update(keyed: tuple, update: tuple, src: _Source, place: _Place
     new = _int_arithmetic(op, "acc.get(k)", y, fn, src, True) if op in _INT_OPS else \
         f"{fn}(acc.get(k), {y})"
     src.emit(depth + 1, f"acc[k] = {new}")
-    src.emit(depth, "else:")
+    src.emit(depth, otherwise)
     src.emit(depth + 1, f"acc, owned = next(iter({whole}(acc, {fallback_env}))), False")
 
 
-_NO_KEY = object()
+_NO_KEY = object()  # a key stream with no value: nothing to update
+_KEYS = object()  # several: the closure updates at each, as jq does
 
 
 def _single(outputs: Any) -> Any:
-    """The one value of ``outputs``; a value no key is when there are none or several
-    (the closure then updates, as jq does, at each)."""
+    """The one value of ``outputs``, :data:`_NO_KEY` when there is none, :data:`_KEYS`
+    when there are several."""
     outputs = iter(outputs)
     found = next(outputs, _NO_KEY)
-    return found if next(outputs, _NO_KEY) is _NO_KEY else _NO_KEY
+    return found if found is _NO_KEY or next(outputs, _NO_KEY) is _NO_KEY else _KEYS
 
 
 def _sum_step(update: tuple, src: _Source, place: _Place) -> str | None:
