@@ -48,6 +48,10 @@ CASES = {
     "10^5 links in one paragraph": lambda: "<html><body><p>" + "<a href='/x'>x</a> " * 100_000,
     "10^5 <br>": lambda: "<html><body><div>" + "line<br>" * 100_000,
 }
+# Just under the tree's budget (html.TREE_TAGS start tags): the most a tree is given.
+_TREE = 19_900
+CASES[f"{_TREE:,} unclosed <li> (a tree)"] = lambda: "<html><body><ul>" + "<li>item " * _TREE
+CASES[f"{_TREE:,} unclosed <p> (a tree)"] = lambda: "<html><body>" + "<p>a line, of text " * _TREE
 # Real pages beside them, when Debian's python3.11-doc is installed: the biggest page a
 # tree converts (17,100 start tags) and two that are streamed (past TREE_TAGS).
 DOCS = Path("/usr/share/doc/python3.11-doc/html")

@@ -60,6 +60,8 @@ _READ_ATTR = re.compile(rf"""\s((?i:{_READ}))(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>
 # the converter needs in those 64 KiB only; any other long tag (a data: URI) whole.
 _STUFFED = (1 << 16, 1_000)
 _SLIM_LOOKS = 300  # attributes and quoted values looked at in one tag, at most
+_NAME = re.compile(r"""\s([^\s"'=<>/]+)""")  # attribute names (and a spaced value: no harm)
+_READ_NAMES = frozenset(_READ.split("|"))
 
 
 @dataclass
@@ -191,13 +193,15 @@ def _slim(m: re.Match) -> str:
         return m.group(0)
     window, many = _STUFFED
     end = window if attrs.count(" ", 0, window) > many else len(attrs)
+    close = "/" if rest.rstrip().endswith("/") else ""
+    if _READ_NAMES.isdisjoint(map(str.lower, _NAME.findall(rest, 0, end))):
+        return f"<{m.group(1)}{close}>"  # nothing it reads: no attribute to look at
     kept, seen = [], set()
     for a in islice(_READ_ATTR.finditer(attrs, 0, end), _SLIM_LOOKS):
         name = a.group(1)
         if name and name.lower() not in seen:
             seen.add(name.lower())
             kept.append(f" {name}{a.group(2) or ''}")
-    close = "/" if rest.rstrip().endswith("/") else ""
     return f"<{m.group(1)}{''.join(kept)}{close}>"
 
 
