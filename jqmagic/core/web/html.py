@@ -141,7 +141,7 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
         html = UnicodeDammit(html, is_html=True).unicode_markup or ""
     html = slim_tags(html)
     if len(_START_TAG.findall(html)) > TREE_TAGS:
-        title, md, cut = stream.convert(html, base_url or "", deadline)
+        title, md, cut = stream.convert(html, base_url or "", deadline, raw)
         if cut:
             md += f"\n\n[cut: the page took too long to convert; {_CUT_HINT}]"
         return Page(title=title, markdown=tidy(md), cut=cut)

@@ -14,8 +14,6 @@ from jqmagic.core.web.formula import math_image_tex
 # Never content: their text is skipped (``head`` holds the title, read on its own).
 _JUNK = {"script", "style", "noscript", "template", "svg", "canvas", "dialog", "head",
          "select", "textarea", "button", "object", "iframe"}
-_VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta",
-         "source", "track", "wbr"}
 _BLOCKS = {"p", "div", "section", "article", "main", "header", "footer", "nav", "aside",
            "blockquote", "figure", "figcaption", "dl", "dt", "dd", "address", "details",
            "summary", "form", "fieldset", "center", "caption"}
@@ -36,9 +34,9 @@ class _Writer(HTMLParser):
     """Tokenizer events -> markdown pieces, each event handled in constant time (a link's
     text is joined once, when it closes)."""
 
-    def __init__(self, base: str):
+    def __init__(self, base: str, raw: bool = False):
         super().__init__(convert_charrefs=True)
-        self.base = base
+        self.base, self.raw = base, raw
         self.out: list[str] = []
         self.title: list[str] | None = None  # inside <title>, its text so far
         self.titles: list[str] = []
@@ -67,10 +65,6 @@ class _Writer(HTMLParser):
                 self.tail = 0
             self.bare = False
 
-    @property
-    def line_start(self) -> bool:
-        return self.tail > 0 or self.bare
-
     def block(self) -> None:
         """A paragraph break (inside a table row, a space: the row stays one line)."""
         if self.row is not None:
@@ -96,7 +90,8 @@ class _Writer(HTMLParser):
             return
         for open_ in self.chrome:
             open_[1] += tag == open_[0]
-        if tag in _CLOSED and len(self.chrome) < _CHROME_NESTING and _is_chrome(tag, attrs):
+        if tag in _CLOSED and not self.raw and len(self.chrome) < _CHROME_NESTING and \
+                _is_chrome(tag, attrs):
             self.chrome.append([tag, 1, len(self.out), self.link_chars])
         if tag in _HEADINGS:
             self.block()
@@ -257,7 +252,7 @@ class _Writer(HTMLParser):
             self.row = 0  # a cell without a <tr>: a row of its own
         self.end_cell()
         if self.row == 0:
-            self.emit("| " if self.line_start else "\n| ")
+            self.emit("| " if self.tail or self.bare else "\n| ")
         else:
             self.emit(" ")
         self.row += 1
@@ -290,11 +285,12 @@ def _is_chrome(tag: str, attrs: list) -> bool:
         bool(UNLIKELY.search(names)) and not MAYBE.search(names))
 
 
-def convert(html: str, base: str = "", deadline: float | None = None
+def convert(html: str, base: str = "", deadline: float | None = None, raw: bool = False
             ) -> tuple[str, str, bool]:
-    """(title, markdown, cut) of ``html``; ``cut`` when the clock passed ``deadline``
-    (``time.monotonic()`` seconds) before the end: the markdown is then what came before."""
-    writer = _Writer(base)
+    """(title, markdown, cut) of ``html``, its chrome dropped unless ``raw``; ``cut`` when
+    the clock passed ``deadline`` (``time.monotonic()`` seconds) before the end: the
+    markdown is then what came before."""
+    writer = _Writer(base, raw)
     cut = False
     for start in range(0, len(html), CHUNK):
         if deadline is not None and time.monotonic() > deadline:

@@ -116,3 +116,6 @@ def test_a_streamed_page_drops_its_chrome_but_never_a_long_text_misnamed_chrome(
     assert story.strip() in md.replace("\n", " ")  # the misnamed wrapper held the text
     for chrome in ("Home", "News", "Most read", "Share this", "Copyright"):
         assert chrome not in md
+    raw = to_markdown("<body><nav><a href='/a'>Home</a></nav>" + "<span>x</span>" * MANY,
+                      "http://h.example/", raw=True).markdown
+    assert raw.startswith("[Home](http://h.example/a)")  # raw: the chrome too
