@@ -92,6 +92,11 @@ def _weight(el: Any) -> int:
     return w
 
 
+def _blank(el: Any) -> bool:
+    """No text at all (``not text_of(el)``, read up to the first string that has some)."""
+    return not any(s.strip() for s in el.strings)
+
+
 def link_density(el: Any, text_len: int | None = None) -> float:
     """Share of the element's text that sits inside links (``#`` links count 0.3)."""
     total = len(text_of(el)) if text_len is None else text_len
@@ -230,11 +235,13 @@ class _Scorer:
 
     def grab(self, body: Any) -> Any | None:
         seen: set[int] = set()
+        chars: dict[int, int] = {}  # each scored element's text length, read once
         for el in self._collect(body):
             if id(el) in seen or decomposed(el) or el.parent is None:
                 continue
             seen.add(id(el))
             text = text_of(el)
+            chars[id(el)] = len(text)
             length = text_length(text)
             if length < 25:
                 continue
@@ -250,7 +257,7 @@ class _Scorer:
             return None
         ranked = []
         for key, el in self.nodes.items():
-            self.scores[key] *= 1 - link_density(el)
+            self.scores[key] *= 1 - link_density(el, chars.get(key))
             ranked.append((self.scores[key], el))
         ranked.sort(key=lambda p: -p[0])
         top_score, top = ranked[0]
@@ -345,7 +352,7 @@ class _Scorer:
                     if not decomposed(el) and self._drop_conditionally(el):
                         el.decompose()
         for p in article.find_all("p"):
-            if not decomposed(p) and not text_of(p) and not p.find(
+            if not decomposed(p) and _blank(p) and not p.find(
                 ["img", "embed", "object", "iframe", "video", "picture"]
             ):
                 p.decompose()
