@@ -15,7 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.pointers import jq_step, parse_pointer, resolve
+from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.profile import Profile
 
@@ -31,12 +33,12 @@ def build(value: Any, inputs: bool) -> Node:
     """The merged shape of ``value`` (of each input when ``inputs``), without profiles:
     a third of the time; :meth:`Tree.profile` reads a node's values when asked."""
     root = Node(Limits(stats=False, max_keys=MAX_KEYS))
-    if inputs:
-        root.see_array(len(value))
-        for item in value:
-            root.items_node().add(item)
-        return root.items_node()
-    root.add(value)
+    with gc_paused():
+        if inputs:
+            root.see_array(len(value))
+            add_all(root.items_node(), value)
+            return root.items_node()
+        add_all(root, [value])
     return root
 
 

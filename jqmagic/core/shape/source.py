@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 import orjson
 
 from jqmagic.core import sources
+from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.options import Source
 
 # digits as "0", the rest as " ": 19 digits in a row may be an integer past 2^63, which
@@ -80,7 +81,8 @@ class Doc:
                 data = stream.read()
             if b"0" * 19 not in data.translate(_DIGITS):
                 try:
-                    return [orjson.loads(data)]
+                    with gc_paused():  # no cycles in a parsed tree: collections only cost
+                        return [orjson.loads(data)]
                 except orjson.JSONDecodeError:
                     pass  # NaN, a lone surrogate, a mistake: json reads it or says where
         return sources.load_values(Source(self.kind, self.spec, self.source.formats))
