@@ -19,6 +19,7 @@ from jqmagic.core.options import Formats, Source
 from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_pointer
 from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.shape import stream as shapestream
+from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.source import open_source
 from jqmagic.core.words import term, type_name
@@ -66,7 +67,7 @@ class ShapeResult:
 def build(value: Any, *, stats: bool = False) -> Node:
     """The merged shape of one Python value."""
     root = Node(Limits(stats=stats))
-    root.add(value)
+    add_all(root, [value])
     return root
 
 

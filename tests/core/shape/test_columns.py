@@ -96,3 +96,26 @@ def test_a_type_the_walk_refuses_is_refused_alike():
         Node(Limits()).add({"a": (1, 2)})
     with pytest.raises(TypeError):
         add_all(Node(Limits()), [{"a": (1, 2)}])
+
+
+def _deepest(merge, wrap) -> int:
+    """The deepest nesting ``merge`` handles before Python's recursion limit."""
+    low, high = 1, 3000
+    while low < high:
+        middle = (low + high + 1) // 2
+        value: object = 1
+        for _ in range(middle):
+            value = wrap(value)
+        try:
+            merge([value] * 20)
+            low = middle
+        except RecursionError:
+            high = middle - 1
+    return low
+
+
+@pytest.mark.parametrize("wrap", [lambda v: [v, 1], lambda v: {"a": v, "b": 1}])
+def test_a_document_nests_about_as_deep_as_one_by_one(wrap):
+    one = _deepest(lambda values: [Node(Limits()).add(v) for v in values], wrap)
+    bulk = _deepest(lambda values: add_all(Node(Limits()), values), wrap)
+    assert one - 2 * 16 - 4 <= bulk <= one  # two frames a level for the first 16 only
