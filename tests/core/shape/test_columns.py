@@ -98,7 +98,7 @@ def test_a_type_the_walk_refuses_is_refused_alike():
         add_all(Node(Limits()), [{"a": (1, 2)}])
 
 
-def _deepest(merge, wrap) -> int:
+def _deepest(merge, wrap, copies: int) -> int:
     """The deepest nesting ``merge`` handles before Python's recursion limit."""
     low, high = 1, 3000
     while low < high:
@@ -107,15 +107,30 @@ def _deepest(merge, wrap) -> int:
         for _ in range(middle):
             value = wrap(value)
         try:
-            merge([value] * 20)
+            merge([value] * copies)
             low = middle
         except RecursionError:
             high = middle - 1
     return low
 
 
-@pytest.mark.parametrize("wrap", [lambda v: [v, 1], lambda v: {"a": v, "b": 1}])
-def test_a_document_nests_about_as_deep_as_one_by_one(wrap):
-    one = _deepest(lambda values: [Node(Limits()).add(v) for v in values], wrap)
-    bulk = _deepest(lambda values: add_all(Node(Limits()), values), wrap)
-    assert one - 2 * 16 - 4 <= bulk <= one  # two frames a level for the first 16 only
+@pytest.mark.parametrize(("wrap", "copies"), [
+    (lambda v: [v, 1], 20),
+    (lambda v: {"a": v, "b": 1}, 20),  # many objects of one signature
+    (lambda v: [{"a": v}, {"b": 1}], 1),  # objects that share no keys
+])
+def test_a_document_nests_about_as_deep_as_one_by_one(wrap, copies):
+    one = _deepest(lambda values: [Node(Limits()).add(v) for v in values], wrap, copies)
+    bulk = _deepest(lambda values: add_all(Node(Limits()), values), wrap, copies)
+    assert one - 3 * 16 - 4 <= bulk <= one  # more frames a level for the first 16 only
+
+
+def test_records_under_a_root_object_are_merged_column_by_column(monkeypatch):
+    doc = {"meta": {"n": 1}, "users": _records(random.Random(7), 300)}
+    one, _ = _both([doc])
+    walked = []
+    original = Node.add
+    monkeypatch.setattr(Node, "add", lambda self, v: (walked.append(v), original(self, v)))
+    bulk = Node(Limits())
+    add_all(bulk, [doc])
+    assert _dump(bulk) == one and walked == []  # nothing added one by one
