@@ -190,6 +190,16 @@ def projected_lines(data: bytes, chains: frozenset) -> tuple[list[Any], int]:
     return values, data.count(b"\n")
 
 
+def _line_blocks(data: bytes, size: int = 1 << 20) -> Iterator[bytes]:
+    """``data`` in blocks of whole lines, about ``size`` bytes each."""
+    at = 0
+    while at < len(data):
+        end = data.find(b"\n", at + size)
+        end = len(data) if end < 0 else end + 1
+        yield data[at:end]
+        at = end
+
+
 def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:
     """The values of a JSON Lines text given in blocks, a list per block: one value per
     non-blank line (a line orjson refuses, or a value over several lines, is NotMine:
@@ -350,6 +360,7 @@ class DocumentCache:
         self._lock = threading.Lock()
         self.others: Callable[[], int] = lambda: 0  # what libjq's cache holds of the budget
         self._per_byte = dict(RESIDENT_PER_BYTE)  # the last measured parse's, per format
+        self._to_widen: tuple[tuple, str] | None = None  # (key, path): read whole when idle
 
     def expected_resident(self, size: int, fmt: str) -> int:
         """What parsing ``size`` bytes of ``fmt`` is expected to cost in resident bytes (as
@@ -387,7 +398,7 @@ class DocumentCache:
                             projected.covers(doc.chains, chains):
                         return doc
             if hit is not None and hit[0] == stamp and use_cache and chains is not None:
-                return self._extended(key, hit[1], handle, chains)
+                return self._extended((key, path), hit[1], handle, chains)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
             doc = load_file(path, fmt, handle, chains)
@@ -411,34 +422,76 @@ class DocumentCache:
             hit[1].chains is None or chains is not None and
             projected.covers(hit[1].chains, chains))
 
-    def _extended(self, key: tuple, doc: Document, handle: BinaryIO,
+    def _extended(self, where: tuple[tuple, str], doc: Document, handle: BinaryIO,
                   chains: frozenset) -> Document:
         """``doc``'s values with ``chains`` too, decoded from the file (its version
-        checked). A second look at a file means more are coming (an analyst's session
-        reads a new chain most questions): its values are read whole when they fit the
-        budget, else the lines' members the new chains start from are read again for every
-        chain they hold (:func:`.projected.extend`). The values keep their list (the
-        columns and literals know it); a column of a chain not held whole before is
-        dropped (its items were partial)."""
-        before, held = resident_bytes(), doc.chains
+        checked): the lines' members the new chains start from, read again for every chain
+        they hold (:func:`.projected.extend`). A second look at a file means more are
+        coming (an analyst's next question reads a new chain more often than not): when its
+        whole values fit, the worker reads them in its idle time (:meth:`widen_idle`)."""
         data = handle.read()
-        data = data[3:] if data.startswith(BOM) else data
+        self._replaced(where[0], doc, lambda: projected.extend(
+            doc.values, data[3:] if data.startswith(BOM) else data, doc.chains, chains))
         if self.whole_fits(doc):
-            values, _ = json_lines(data)
-            if len(values) != len(doc.values):
-                raise NotMine("the file's lines changed under its version")
-            doc.values[:] = values
-            doc.chains = None
-        else:
-            with gc_paused():
-                doc.chains = projected.extend(doc.values, data, held, chains)
-            if len(data) >= FREEZE_BYTES:
-                gc.freeze()
+            self._to_widen = where
+        return doc
+
+    def _replaced(self, key: tuple, doc: Document, read: Callable[[], frozenset | None]) -> None:
+        """``doc``'s values made fuller in place by ``read`` (which returns the chains they
+        hold; the list kept: the columns and literals know it); a column of a chain not held
+        whole before is dropped (its items were partial)."""
+        before, held = resident_bytes(), doc.chains
+        with gc_paused():
+            doc.chains = read()
+        if doc.size >= FREEZE_BYTES:
+            gc.freeze()
         columns.keep_only(doc.values, lambda chain: projected.covers(held, {chain}))
         doc.resident += max(resident_bytes() - before, 0)
         with self._lock:
             self._make_room(key, doc)
-        return doc
+
+    @property
+    def widening(self) -> bool:
+        """Whether a file waits to be read whole in idle time (:meth:`widen_idle`)."""
+        return self._to_widen is not None
+
+    def widen_idle(self, busy: Callable[[], bool]) -> None:
+        """Read the lines of the file :meth:`_extended` marked whole, in blocks, while
+        ``busy()`` says no request waits (a request stops it: nothing is changed, and the
+        next idle time starts again). Its version is checked first."""
+        if self._to_widen is None:
+            return
+        key, path = self._to_widen
+        hit = self._entries.get(key)
+        if hit is None or hit[1].chains is None:
+            self._to_widen = None
+            return
+        stamp, doc = hit
+        try:
+            with open(sources.open_file(path), "rb") as handle:
+                if version(os.fstat(handle.fileno())) != stamp:
+                    self._to_widen = None
+                    return
+                data = handle.read()
+        except (OSError, JqMagicError):
+            self._to_widen = None
+            return
+        data = data[3:] if data.startswith(BOM) else data
+        values: list[Any] = []
+        with gc_paused():
+            for block in _line_blocks(data):
+                if busy():
+                    return
+                values += json_lines(block)[0]
+        if len(values) != len(doc.values):
+            self._to_widen = None  # lines read otherwise: the whole parse says how
+            return
+
+        def whole() -> None:
+            doc.values[:] = values  # None: every chain held
+
+        self._replaced(key, doc, whole)
+        self._to_widen = None
 
     def _keep(self, key: tuple, stamp: tuple, doc: Document) -> None:
         with self._lock:

@@ -15,6 +15,7 @@ import dataclasses
 import os
 import re
 import resource
+import select
 import signal
 import threading
 import time
@@ -237,6 +238,17 @@ def serve(requests: BinaryIO, replies: BinaryIO) -> None:
         end = run(programs, message, channel)
         progress.sending(None)
         channel.send(end)
+        _work_while_idle(requests.fileno())
+
+
+IDLE_AFTER = 0.05  # seconds without a request before idle work starts
+
+
+def _work_while_idle(fd: int) -> None:
+    """What a quiet moment is for: a JSON Lines file a second question extended is read
+    whole (``doccache.widen_idle``), block by block, until a request comes."""
+    if fastpath.documents.widening and not select.select([fd], [], [], IDLE_AFTER)[0]:
+        fastpath.documents.widen_idle(lambda: bool(select.select([fd], [], [], 0)[0]))
 
 
 def limit_memory(limit: int) -> None:

@@ -196,8 +196,8 @@ def with_columns():
 def test_questions_in_a_row_over_projected_lines_answer_as_jq(texts, asked, whole_fits,
                                                               tmp_path_factory, with_columns):
     """Each question asked twice (the second reads the columns), the file kept between
-    them: decoded for the first question's chains, then read whole (when that fits the
-    budget) or extended by the chains a later question adds."""
+    them: decoded for the first question's chains, extended by the chains a later
+    question adds, and (when that fits the budget) read whole in the idle time after."""
     path = str(tmp_path_factory.mktemp("lines") / "log.jsonl")
     with open(path, "w", encoding="utf-8") as out:
         out.write("\n".join(texts) + "\n")
@@ -209,6 +209,7 @@ def test_questions_in_a_row_over_projected_lines_answer_as_jq(texts, asked, whol
                 answer = _fast(program, path)
                 if answer is not None:
                     assert answer == expected, program
+                doccache.documents.widen_idle(lambda: False)
 
 
 def _whole_fits(fits: bool):
@@ -238,10 +239,11 @@ def test_a_question_reads_only_its_chains_and_a_later_one_adds_its_own(tmp_path,
 
 
 @needs_oracle
-def test_a_second_look_reads_the_lines_whole_when_they_fit(tmp_path, with_columns):
-    """An analyst's next question reads a new chain more often than not: the second look
-    at a file reads its lines whole, in the same list, once, and its columns of partial
-    objects go (a column of whole values stays)."""
+def test_idle_time_reads_the_lines_whole_when_they_fit(tmp_path, with_columns):
+    """An analyst's next question reads a new chain more often than not: after a second
+    question extended the file's values, the worker's idle time reads its lines whole, in
+    the same list, and its columns of partial objects go (a column of whole values stays);
+    a request arriving stops it with nothing changed."""
     path = tmp_path / "log.jsonl"
     rows = [{"id": i, "type": "Push" if i % 3 else "Watch",
              "actor": {"login": f"u{i % 7}", "id": i, "url": "x"}} for i in range(50)]
@@ -253,13 +255,34 @@ def test_a_second_look_reads_the_lines_whole_when_they_fit(tmp_path, with_column
     values = doc.values
     store = columns._store(values)
     assert doc.chains is not None and ("actor",) in store.columns
-    program = "[inputs | .id] | add"  # a new chain: all of it, whole
+    assert not doccache.documents.widening
+    program = "[inputs | .id] | add"  # a new chain: extended, and the file marked
     assert _fast(program, str(path)) == _jq(program, str(path)) == str(sum(range(50)))
+    assert ("id",) in doc.chains and doccache.documents.widening
+    doccache.documents.widen_idle(lambda: True)  # a request came: nothing changed
+    assert doc.chains is not None and doccache.documents.widening
+    doccache.documents.widen_idle(lambda: False)
     assert doc.chains is None and doc.values is values and values == rows
+    assert not doccache.documents.widening
     assert ("actor",) not in store.columns and ("type",) in store.columns
     for _ in range(2):  # the objects of .actor read whole now, from a new column
         program = '[inputs | .actor | keys_unsorted | join(",")] | unique'
         assert _fast(program, str(path)) == _jq(program, str(path)) == '["login,id,url"]'
+
+
+@needs_oracle
+def test_a_file_changed_before_idle_time_is_not_read_whole_into_its_old_version(
+        tmp_path, with_columns):
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps({"a": i, "b": i}) + "\n" for i in range(20)))
+    assert _fast("[inputs | .a] | add", str(path)) == "190"
+    assert _fast("[inputs | .b] | add", str(path)) == "190"
+    doc = next(iter(doccache.documents._entries.values()))[1]
+    assert doccache.documents.widening
+    path.write_text("".join(json.dumps({"a": 1, "b": 1}) + "\n" for i in range(20)))
+    doccache.documents.widen_idle(lambda: False)
+    assert doc.chains is not None and not doccache.documents.widening
+    assert _fast("[inputs | .a] | add", str(path)) == "20"
 
 
 @needs_oracle
