@@ -84,7 +84,13 @@ def main() -> None:
               "column by column (core/shape/columns.py, about 0.7 s). Before both, the "
               "same row took 4.00 s wall / 3.09 s CPU on this host (commit b19ebbd, "
               "23:43 UTC, load 2.2): the parse with the collector running took 2.3 s of "
-              "CPU, the one-by-one shape 1.1 s."]
+              "CPU, the one-by-one shape 1.1 s. After, six runs between 23:44 and 00:03 "
+              "UTC took 1.55-1.63 s of CPU each, 1.57-1.68 s wall in four (load up to "
+              "3.1) and 2.36-2.68 s in two at load 3.2-3.7: on this 2-core host the "
+              "target holds when it is not oversubscribed. What is left: the parse "
+              "(0.5-0.6 s), the shape (0.65 s), and the collector's first pass over the "
+              "new tree once it runs again (0.2-0.5 s; the worker freezes its trees, the "
+              "kernel does not)."]
     (HERE / "RESULTS-browse.md").write_text("\n".join(lines) + "\n")
     print("\n".join(lines))
 
