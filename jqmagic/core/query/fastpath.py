@@ -25,7 +25,7 @@ from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_st
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.values import Stream
 from jqmagic.core.options import Source
-from jqmagic.core.query import inputbind, regexoracle
+from jqmagic.core.query import inputbind, projected, regexoracle
 from jqmagic.core.query.doccache import (
     BOM,
     Document,
@@ -304,7 +304,7 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
     if fmt == "jsonl" and (not cache or _too_big_to_keep(path, fmt)) and \
             not (names_files or numbers_lines):
         literals.append(Literals.of_file(path, file_stamp(os.stat(path))))
-        return _json_lines(path)
+        return _json_lines(path, chains)
     doc = documents.get(path, fmt, cache, chains)
     literals.append(doc.literals)
     if names_files and not (doc.line_ended or last):
@@ -341,16 +341,34 @@ def _batches(results: Iterator[Any]) -> Iterator[list[Any]]:
         size = min(size * 2, 1024) if quick else max(1, size // 2)
 
 
-def _json_lines(path: str) -> Iterator[Any]:
-    """Each line's value, read in blocks (a file over the budget, never kept); the file is
-    opened when the first value is asked for (a reader that stops early leaves none open)."""
+def _json_lines(path: str, chains: frozenset | None = None) -> Iterator[Any]:
+    """Each line's value, read in blocks (a file over the budget, never kept; a reader
+    that stops early), with only ``chains`` decoded (None: whole); the file is opened
+    when the first value is asked for (a reader that stops early leaves none open)."""
     with open(sources.open_file(path), "rb") as handle:
         first = handle.read(_READ)
         blocks = itertools.chain([first[3:] if first.startswith(BOM) else first],
                                  iter(lambda: handle.read(_READ), b""))
-        for batch in json_line_batches(blocks):
+        batches = json_line_batches(blocks) if chains is None else \
+            _projected_batches(blocks, chains)
+        for batch in batches:
             runtime.check()
             yield from batch
+
+
+def _projected_batches(blocks: Iterable[bytes], chains: frozenset) -> Iterator[list[Any]]:
+    """:func:`.doccache.json_line_batches` with only ``chains`` of each value decoded (in
+    C: a ``first(...)`` that finds nothing reads the whole file at a parse's speed)."""
+    rest = b""
+    for block in blocks:
+        cut = block.rfind(b"\n") + 1
+        if cut:
+            yield projected.decode(rest + block[:cut], chains)
+            rest = block[cut:]
+        else:
+            rest += block
+    if rest.strip():
+        yield projected.decode(rest, chains)
 
 
 def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,

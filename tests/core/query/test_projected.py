@@ -297,3 +297,26 @@ def test_a_first_question_that_stops_early_reads_lines_as_they_come(tmp_path, wi
     assert not doccache.documents._entries
     assert _fast("[inputs | .type] | unique", str(path)) == '["a","b","c"]'
     assert _fast(program, str(path)) == "2" and len(doccache.documents._entries) == 1
+
+
+@needs_oracle
+def test_lines_read_as_they_come_decode_only_their_chains(tmp_path, with_columns):
+    """A ``first(...)`` over a file not held reads its lines in blocks decoded for its
+    chains alone: across block ends, past blank lines, lines that are not objects, a
+    value nested past the projection's depth (orjson's whole line) and a last line with
+    no newline, as jq answers."""
+    path = tmp_path / "log.jsonl"
+    lines = [json.dumps({"type": "a", "id": i, "big": "x" * (i % 50)}) for i in range(3000)]
+    lines[1000:1000] = ["", "[1, 2]", '"text"', '{"type": "b", "id": {"deep": [[[[[[1]]]]]]}}']
+    path.write_text("\n".join(lines) + '\n{"type": "c", "id": -1}')
+    saved = fastpath._READ
+    fastpath._READ = 4096  # many blocks, lines cut at their ends
+    try:
+        for program in ['first(inputs | select(.type? == "b")) | .id',
+                        'first(inputs | select(.type? == "c")) | .id',
+                        '[limit(3; inputs | select(.id? > 2990) | .id)]',
+                        'first(inputs | select(.type? == "zzz")) | .id']:
+            assert _fast(program, str(path)) == _jq(program, str(path)), program
+        assert not doccache.documents._entries
+    finally:
+        fastpath._READ = saved
