@@ -78,5 +78,8 @@ def test_a_lockless_editor_loses_no_update(tmp_path, run, style):
     lost = [key for key in wrote if key not in final]
     assert not lost, f"{len(lost)} of {len(wrote)} editor updates lost"
     report = json.loads(patcher.stdout)
-    assert len(wrote) > 20 and report["done"], report  # both sides did work
+    # both sides did work: the patcher applied patches or, on a host so loaded that the
+    # editor rewrote the file inside every patch (CI: 1,000 of 1,000), refused them all
+    assert len(wrote) > 20 and len(report["done"]) * 5 + report["conflicts"] >= 200, report
+    assert all(f"p{i}" not in final or f"p{i}" in report["done"] for i in range(200))
     assert not list(Path(tmp_path).glob(".doc.json.*.tmp"))
