@@ -166,18 +166,22 @@ def _thresholds(values: list, keep: list[bool] | None) -> list[tuple[str, float]
     dropped (see :func:`threshold`)."""
     if keep is None:
         return []
-    found = threshold([v for v, k in zip(values, keep, strict=True) if k],
-                      [v for v, k in zip(values, keep, strict=True) if not k])
+    found = threshold(*_split(values, keep))
     return [found] if found else []
+
+
+def _split(values: list, keep: list[bool] | None) -> tuple[list, list]:
+    """The values kept and the values dropped (none of either when ``keep`` is None)."""
+    if keep is None:
+        return [], []
+    return ([v for v, k in zip(values, keep, strict=True) if k],
+            [v for v, k in zip(values, keep, strict=True) if not k])
 
 
 def _ends(values: list[str], keep: list[bool] | None) -> list[tuple[str, str]]:
     """``startswith``/``endswith`` and the longest prefix/suffix (two characters or more)
     every kept string shares and no dropped one has: tmp_, .json."""
-    if keep is None:
-        return []
-    kept = [v for v, k in zip(values, keep, strict=True) if k]
-    dropped = [v for v, k in zip(values, keep, strict=True) if not k]
+    kept, dropped = _split(values, keep)
     if not kept or not dropped:
         return []
     out = []
@@ -191,10 +195,7 @@ def _ends(values: list[str], keep: list[bool] | None) -> list[tuple[str, str]]:
 
 def _words(values: list[str], keep: list[bool] | None) -> list[str]:
     """Words (letters, digits, _) in every kept string and no dropped one."""
-    if keep is None:
-        return []
-    kept = [v for v, k in zip(values, keep, strict=True) if k]
-    dropped = [v for v, k in zip(values, keep, strict=True) if not k]
+    kept, dropped = _split(values, keep)
     if not kept or not dropped:
         return []
     words = dict.fromkeys(_WORD.findall(kept[0]))
@@ -204,10 +205,7 @@ def _words(values: list[str], keep: list[bool] | None) -> list[str]:
 
 def _items(values: list[list], keep: list[bool] | None) -> list:
     """Scalar items in every kept list and no dropped one."""
-    if keep is None:
-        return []
-    kept = [v for v, k in zip(values, keep, strict=True) if k]
-    dropped = [v for v, k in zip(values, keep, strict=True) if not k]
+    kept, dropped = _split(values, keep)
     if not kept or not dropped:
         return []
     out = []
