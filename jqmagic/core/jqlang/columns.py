@@ -94,8 +94,12 @@ class _Store:
         if not self.room():
             return  # over the budget: read in the loop
         prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
-        column = self.columns[chain] = _read(self.values, chain) if prefix is None \
-            else _read(prefix, chain[1:])
+        self.adopt(chain, read_chain(self.values, chain) if prefix is None
+                   else read_chain(prefix, chain[1:]))
+
+    def adopt(self, chain: tuple[str, ...], column: list) -> None:
+        """``column`` (:func:`read_chain` of the values) as the column of ``chain``."""
+        self.columns[chain] = column
         _out_of_sight()
         if UNREAD not in column:
             self.whole.add(chain)
@@ -131,10 +135,29 @@ def _out_of_sight() -> None:
     gc.freeze()
 
 
-def _read(values: list, chain: tuple[str, ...]) -> list:
-    """``.a.b...`` of each value (an object's member, null of null, else UNREAD), in one
-    pass: each pass over 100k scattered objects costs as much as the reads."""
-    return _reader(len(chain))(chunked(values), *chain)
+def read_chain(values: list, chain: tuple[str, ...]) -> list:
+    """``.a.b...`` of each value (an object's member, null of null, else UNREAD): a name
+    at a time in C while every value on the way is an object or null, else in one pass
+    (each pass over 100k scattered objects costs as much as the reads)."""
+    try:
+        return _read_in_c(values, chain)
+    except TypeError:  # a value on the way that is neither: UNREAD there
+        return _reader(len(chain))(chunked(values), *chain)
+
+
+_NOTHING_HELD: dict = {}  # null's members: dict.get of it is null (never changed)
+
+
+def _read_in_c(values: list, chain: tuple[str, ...]) -> list:
+    level = values
+    for name in chain:
+        check()
+        try:
+            level = list(map(dict.get, level, repeat(name)))
+        except TypeError:  # nulls on the way (a missing .org), or another value
+            level = list(map(dict.get, [_NOTHING_HELD if x is None else x for x in level],
+                             repeat(name)))
+    return level
 
 
 @cache
@@ -160,6 +183,13 @@ def own(values: Any, budget: int) -> None:
     :func:`forget`), in at most ``budget`` bytes."""
     if type(values) is list and len(values) >= MIN_ITEMS:
         _OWNED[id(values)] = _Store(values, budget)
+
+
+def allow(values: Any, budget: int) -> None:
+    """The columns of an owned list may take ``budget`` bytes now."""
+    store = _store(values)
+    if store is not None:
+        store.cells = budget // 8
 
 
 def forget(values: Any) -> None:
@@ -201,7 +231,7 @@ def repeats(items: Any, chain: tuple[str, ...]) -> bool:
     known = store.repeating.get(chain)
     if known is None:
         values = store.values
-        sample = _read(values[::max(1, len(values) // SAMPLE)], chain)
+        sample = read_chain(values[::max(1, len(values) // SAMPLE)], chain)
         seen = Counter(v for v in sample if type(v) is str)
         times = Counter(seen.values())
         distinct = len(seen) + times[1] * (times[1] - 1) / (2 * (times[2] + 1))
@@ -222,6 +252,8 @@ def whole(items: Any, chain: tuple[str, ...]) -> list | None:
         return None
     if chain in store.asked:
         store.columns_of((chain,))
+    elif chain in store.columns:
+        pass
     elif repeats(items, chain):  # built at once, its strings shared
         column(items, chain)
     else:  # the loop reads it, and records it (see columns_of)
@@ -272,6 +304,17 @@ def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
     store = _store(items)
     found = None if store is None else store.columns_of(chains, recordable)
     return None if found is None else zip(chunked(items), *found, strict=False)
+
+
+def adopted(items: Any, made: dict[tuple[str, ...], list]) -> None:
+    """Columns made beside the values' decoding (:func:`read_chain` of them, block by
+    block while each block's values were fresh in memory: a pass over them later costs
+    a cache miss an item), for an owned list with room for them."""
+    store = _store(items)
+    for chain, column in made.items():
+        if store is not None and chain not in store.columns and \
+                len(column) == len(store.values) and store.room():
+            store.adopt(chain, column)
 
 
 def recorded(items: Any, chain: tuple[str, ...], values: list) -> None:

@@ -58,6 +58,7 @@ class Document:
     line_ended: bool = True  # the text ends with white space (jq's input_filename is exact)
     one_per_line: bool = False  # JSON Lines, every line a value: the nth is on line n
     chains: frozenset | None = None  # JSON Lines holding only these chains; None: whole
+    made: dict | None = None  # columns made as the values were decoded, for the store
 
     def walked(self) -> list[Any]:
         """The lists a question walks whole: the values, a lone value that is one, and the
@@ -70,14 +71,26 @@ class Document:
     def keep_columns(self, keep: bool) -> None:
         """Keep (or drop) the columns of the lists it walks: a tenth of its bytes more,
         shared by the lists as their lengths are."""
+        for values, budget in self._column_budgets():
+            if keep:
+                columns.own(values, budget)
+            else:
+                columns.forget(values)
+        if keep and self.made:
+            columns.adopted(self.values, self.made)
+        self.made = None
+
+    def grown(self) -> None:
+        """Its values were made fuller in place: their columns may take a tenth of the
+        new size."""
+        for values, budget in self._column_budgets():
+            columns.allow(values, budget)
+
+    def _column_budgets(self) -> Iterator[tuple[list, int]]:
         lists = self.walked()
         share = max(self.resident, self.size) // COLUMNS_SHARE
         items = sum(map(len, lists)) or 1
-        for values in lists:
-            if keep:
-                columns.own(values, share * len(values) // items)
-            else:
-                columns.forget(values)
+        return ((values, share * len(values) // items) for values in lists)
 
 
 def version(st: os.stat_result) -> tuple[int, int, int]:
@@ -135,11 +148,12 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
         with handle or open(sources.open_file(path), "rb") as handle:
             data = handle.read()
         learnt = _facts_beside(data)
-        newlines = -1
+        newlines, made = -1, None
         try:
             body = data[3:] if data.startswith(BOM) else data
             if fmt == "jsonl" and chains is not None:
-                values, newlines = projected_lines(body, chains)
+                made = {chain: [] for chain in chains if chain}
+                values, newlines = projected_lines(body, chains, made)
             elif fmt == "jsonl":
                 values, newlines = json_lines(body)
             else:
@@ -149,7 +163,7 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
         literals = _WrittenBack(literals, values, path, len(data), fmt == "json")
         return Document(values, literals, len(data), line_ended=data[-1:].isspace(),
                         one_per_line=newlines == len(values),
-                        chains=chains if fmt == "jsonl" else None)
+                        chains=chains if fmt == "jsonl" else None, made=made)
     text = sources.read_text(path)
     if fmt == "jsonc":
         return parse_text(jsonc.to_json(text))
@@ -181,23 +195,28 @@ def json_lines(data: bytes) -> tuple[list[Any], int]:
     return values, newlines
 
 
-def projected_lines(data: bytes, chains: frozenset) -> tuple[list[Any], int]:
-    """:func:`json_lines` with only ``chains`` of each value (:func:`.projected.decode`)."""
+def projected_lines(data: bytes, chains: frozenset,
+                    made: dict | None = None) -> tuple[list[Any], int]:
+    """:func:`json_lines` with only ``chains`` of each value (:func:`.projected.decode`,
+    ``made`` its columns)."""
+    one_a_line = projected.one_a_line(data)
     with gc_paused():
-        values = projected.decode(data, chains)
+        values = projected.decode(data, chains, made,
+                                  projected.LinesKnown.NO_BLANK if one_a_line else None)
     if len(data) >= FREEZE_BYTES:
         gc.freeze()
-    return values, data.count(b"\n")
+    # no blank line, each block's lines counted: no second count of the whole text
+    return values, len(values) - (data[-1:] != b"\n") if one_a_line else data.count(b"\n")
 
 
-def _line_blocks(data: bytes, size: int = 1 << 20) -> Iterator[bytes]:
-    """``data`` in blocks of whole lines, about ``size`` bytes each."""
-    at = 0
-    while at < len(data):
-        end = data.find(b"\n", at + size)
-        end = len(data) if end < 0 else end + 1
-        yield data[at:end]
-        at = end
+READ = 1 << 20
+
+
+def file_reads(handle: BinaryIO) -> Iterator[bytes]:
+    """An open file's bytes from its start, a read at a time, its BOM left out."""
+    first = handle.read(READ)
+    yield first[3:] if first.startswith(BOM) else first
+    yield from iter(lambda: handle.read(READ), b"")
 
 
 def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:
@@ -429,24 +448,29 @@ class DocumentCache:
         they hold (:func:`.projected.extend`). A second look at a file means more are
         coming (an analyst's next question reads a new chain more often than not): when its
         whole values fit, the worker reads them in its idle time (:meth:`widen_idle`)."""
-        data = handle.read()
+        made: dict = {chain: [] for chain in chains if chain}
         self._replaced(where[0], doc, lambda: projected.extend(
-            doc.values, data[3:] if data.startswith(BOM) else data, doc.chains, chains))
+            doc.values, projected.whole_lines(file_reads(handle)), doc.chains, chains, made,
+            projected.LinesKnown.ONE_VALUE_EACH if doc.one_per_line else None), made)
         if self.whole_fits(doc):
             self._to_widen = where
         return doc
 
-    def _replaced(self, key: tuple, doc: Document, read: Callable[[], frozenset | None]) -> None:
+    def _replaced(self, key: tuple, doc: Document, read: Callable[[], frozenset | None],
+                  made: dict | None = None) -> None:
         """``doc``'s values made fuller in place by ``read`` (which returns the chains they
         hold; the list kept: the columns and literals know it); a column of a chain not held
-        whole before is dropped (its items were partial)."""
+        whole before is dropped (its items were partial); ``made``: the columns ``read``
+        made, kept."""
         before, held = resident_bytes(), doc.chains
         with gc_paused():
             doc.chains = read()
         if doc.size >= FREEZE_BYTES:
             gc.freeze()
-        columns.keep_only(doc.values, lambda chain: projected.covers(held, {chain}))
         doc.resident += max(resident_bytes() - before, 0)
+        doc.grown()
+        columns.keep_only(doc.values, lambda chain: projected.covers(held, {chain}))
+        columns.adopted(doc.values, made or {})
         with self._lock:
             self._make_room(key, doc)
 
@@ -479,7 +503,7 @@ class DocumentCache:
         data = data[3:] if data.startswith(BOM) else data
         values: list[Any] = []
         with gc_paused():
-            for block in _line_blocks(data):
+            for block in projected.line_blocks(data):
                 if busy():
                     return
                 values += json_lines(block)[0]

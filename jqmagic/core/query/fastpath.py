@@ -27,9 +27,9 @@ from jqmagic.core.jqlang.values import Stream
 from jqmagic.core.options import Source
 from jqmagic.core.query import inputbind, projected, regexoracle
 from jqmagic.core.query.doccache import (
-    BOM,
     Document,
     documents,
+    file_reads,
     fits_whole,
     gc_paused,
     json_line_batches,
@@ -43,7 +43,6 @@ from jqmagic.core.settings import settings
 from jqmagic.core.sources.formats import ValueText, value_facts, value_text
 from jqmagic.core.sources.prepare import run_together
 
-_READ = 1 << 20
 regex.ORACLE = regexoracle.test  # libjq is loaded here: it answers what Python's re may not
 
 
@@ -346,9 +345,7 @@ def _json_lines(path: str, chains: frozenset | None = None) -> Iterator[Any]:
     that stops early), with only ``chains`` decoded (None: whole); the file is opened
     when the first value is asked for (a reader that stops early leaves none open)."""
     with open(sources.open_file(path), "rb") as handle:
-        first = handle.read(_READ)
-        blocks = itertools.chain([first[3:] if first.startswith(BOM) else first],
-                                 iter(lambda: handle.read(_READ), b""))
+        blocks = file_reads(handle)
         batches = json_line_batches(blocks) if chains is None else \
             _projected_batches(blocks, chains)
         for batch in batches:
@@ -359,16 +356,7 @@ def _json_lines(path: str, chains: frozenset | None = None) -> Iterator[Any]:
 def _projected_batches(blocks: Iterable[bytes], chains: frozenset) -> Iterator[list[Any]]:
     """:func:`.doccache.json_line_batches` with only ``chains`` of each value decoded (in
     C: a ``first(...)`` that finds nothing reads the whole file at a parse's speed)."""
-    rest = b""
-    for block in blocks:
-        cut = block.rfind(b"\n") + 1
-        if cut:
-            yield projected.decode(rest + block[:cut], chains)
-            rest = block[cut:]
-        else:
-            rest += block
-    if rest.strip():
-        yield projected.decode(rest, chains)
+    return projected.decode_blocks(projected.whole_lines(blocks), chains)
 
 
 def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,

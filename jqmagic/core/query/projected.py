@@ -20,14 +20,17 @@ exactly one value, else line by line.
 
 from __future__ import annotations
 
+import enum
 import re
 from collections import deque
+from collections.abc import Iterable, Iterator
 from functools import cache, lru_cache
 from typing import Annotated, Any, TypedDict, Union
 
 import msgspec
 import orjson
 
+from jqmagic.core.jqlang.columns import read_chain
 from jqmagic.core.jqlang.errors import NotMine
 
 Chains = frozenset[tuple[str, ...]]
@@ -37,7 +40,7 @@ DEPTH = 5
 projected type grows as 2 ** DEPTH: 16 ms to build for six chains at 5)."""
 
 _INT = Annotated[int, msgspec.Meta(ge=-(2 ** 63), le=2 ** 63 - 1)]  # larger: orjson reads the line
-_BLANK = re.compile(rb"\n[ \t\r]*\n")  # a blank line between two others
+_BLANK = re.compile(rb"\n[\n \t\r]")  # a blank line, or a line that may start one
 
 
 @cache
@@ -81,31 +84,84 @@ def _typed(tree: dict, name: str) -> Any:
 BLOCK = 1 << 20
 
 
-def decode(data: bytes, chains: Chains) -> list[Any]:
+def decode(data: bytes, chains: Chains, made: dict[tuple[str, ...], list] | None = None,
+           known: LinesKnown | None = None) -> list[Any]:
     """The values of the JSON Lines ``data`` projected on ``chains`` (one value per
     non-blank line, as :func:`.doccache.json_lines` reads them; NotMine where orjson
-    refuses a line). A block of lines is decoded at once (``BLOCK`` bytes); a block where
-    a line does not fit the projected type, line by line."""
-    decoder = _decoder(chains)
-    if data[:1].isspace() or data.endswith((b"\n\n", b" ", b"\t", b"\r")) or \
-            _BLANK.search(data):
-        return [_line(decoder, line) for line in data.split(b"\n") if line.strip()]
+    refuses a line), decoded a block of lines at a time (:func:`decode_blocks`)."""
     values: list[Any] = []
-    view, at = memoryview(data), 0
-    while at < len(data):
-        end = data.find(b"\n", at + BLOCK)
-        end = len(data) if end < 0 else end + 1
-        try:
-            found = decoder.decode_lines(view[at:end])  # no copy of the block
-        except (msgspec.DecodeError, msgspec.ValidationError):
-            found = None
-        lines = data.count(b"\n", at, end) + (data[end - 1] != 10)
-        if found is None or len(found) != lines:
-            found = [_line(decoder, line) for line in data[at:end].split(b"\n")
-                     if line.strip()]
+    for found in decode_blocks(line_blocks(data), chains, made, known):
         values += found
-        at = end
     return values
+
+
+class LinesKnown(enum.Enum):
+    """What is known of the lines of a text before it is decoded."""
+
+    NO_BLANK = "no line is blank or starts with white space (:func:`one_a_line`)"
+    ONE_VALUE_EACH = "each holds one value (a file read before, of the same version)"
+
+
+def decode_blocks(blocks: Iterable[bytes], chains: Chains,
+                  made: dict[tuple[str, ...], list] | None = None,
+                  known: LinesKnown | None = None) -> Iterator[list[Any]]:
+    """The values of each block of whole lines, as :func:`decode` reads them: at once,
+    or line by line where a line does not fit the projected type or may be blank.
+    ``made``: chains whose columns (:func:`.columns.read_chain`) are appended to, block
+    by block while the block's values are fresh in memory; ``known``: what need not be
+    checked again (a scan of the text each)."""
+    decoder = _decoder(chains)
+    for block in blocks:
+        found = _at_once(decoder, block, known) if known or one_a_line(block) else None
+        if found is None:
+            found = [_line(decoder, line) for line in block.split(b"\n") if line.strip()]
+        for chain, column in (made or {}).items():
+            column += read_chain(found, chain)
+        yield found
+
+
+def _at_once(decoder: msgspec.json.Decoder, block: bytes,
+             known: LinesKnown | None) -> list[Any] | None:
+    """The values of a block of lines decoded at once, if each line held one."""
+    try:
+        found = decoder.decode_lines(block)
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return None
+    if known is LinesKnown.ONE_VALUE_EACH:
+        return found
+    return found if len(found) == block.count(b"\n") + (block[-1:] != b"\n") else None
+
+
+def one_a_line(data: bytes) -> bool:
+    """Whether no line of ``data`` is blank and none starts or ends with white space
+    that could be a blank line's (then, where each line holds one value, the values are
+    as many as the lines)."""
+    return not (data[:1].isspace() or data.endswith((b"\n\n", b" ", b"\t", b"\r")) or
+                _BLANK.search(data))
+
+
+def line_blocks(data: bytes, size: int = BLOCK) -> Iterator[bytes]:
+    """``data`` in blocks of whole lines, about ``size`` bytes each."""
+    at = 0
+    while at < len(data):
+        end = data.find(b"\n", at + size)
+        end = len(data) if end < 0 else end + 1
+        yield data[at:end]
+        at = end
+
+
+def whole_lines(reads: Iterable[bytes]) -> Iterator[bytes]:
+    """Blocks read as they come (a file's ``read(n)``), cut after their last newline."""
+    rest = b""
+    for block in reads:
+        cut = block.rfind(b"\n") + 1
+        if cut:
+            yield rest + block[:cut]
+            rest = block[cut:]
+        else:
+            rest += block
+    if rest.strip():
+        yield rest
 
 
 def _line(decoder: msgspec.json.Decoder, line: bytes) -> Any:
@@ -118,20 +174,32 @@ def _line(decoder: msgspec.json.Decoder, line: bytes) -> Any:
             raise NotMine("a line orjson refuses") from exc
 
 
-def extend(values: list[Any], data: bytes, held: Chains, wanted: Chains) -> Chains:
-    """``values`` (:func:`decode`'s of ``data`` on ``held``) given the chains of
-    ``wanted`` too, in place (a list the columns know by its identity); the chains they
-    hold now. The members that gain a chain are decoded again with every chain they hold
-    and replace the old ones (each member's value is orjson's either way)."""
+def extend(values: list[Any], blocks: Iterable[bytes], held: Chains, wanted: Chains,
+           made: dict[tuple[str, ...], list] | None = None,
+           known: LinesKnown | None = None) -> Chains:
+    """``values`` (:func:`decode`'s of the lines in ``blocks`` on ``held``) given the
+    chains of ``wanted`` too, in place (a list the columns know by its identity); the
+    chains they hold now. The members that gain a chain are decoded again with every
+    chain they hold and replace the old ones (each member's value is orjson's either
+    way), a block at a time. ``made`` and ``known``: as :func:`decode_blocks`' (a chain
+    of ``made`` not decoded again is left out of it)."""
     chains = held | wanted
     names = {chain[0] for chain in wanted if not covers(held, {chain})}
-    fresh = decode(data, frozenset(chain for chain in chains if chain[0] in names))
-    if len(fresh) != len(values):
+    for chain in [chain for chain in made or () if chain[0] not in names]:
+        del made[chain]  # type: ignore[union-attr]
+    at = 0
+    for fresh in decode_blocks(blocks, frozenset(c for c in chains if c[0] in names), made,
+                               known):
+        rows = values[at:at + len(fresh)]
+        if len(rows) != len(fresh):
+            raise NotMine("the file's lines changed under its version")
+        try:  # in C while every line is an object (updating one twice changes nothing)
+            deque(map(dict.update, rows, fresh), maxlen=0)
+        except TypeError:
+            for row, more in zip(rows, fresh, strict=True):
+                if type(row) is dict:
+                    row.update(more)
+        at += len(fresh)
+    if at != len(values):
         raise NotMine("the file's lines changed under its version")
-    try:  # in C while every line is an object (updating one twice changes nothing)
-        deque(map(dict.update, values, fresh), maxlen=0)
-    except TypeError:
-        for row, more in zip(values, fresh, strict=True):
-            if type(row) is dict:
-                row.update(more)
     return chains

@@ -252,3 +252,17 @@ def test_a_loop_that_fails_records_nothing():
         assert not columns._OWNED[id(rows)].columns
     finally:
         columns.forget(rows)
+
+
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(documents.map(json.loads), max_size=12),
+       chain=st.sampled_from([("a",), ("a", "b"), ("b", "a", "c")]))
+def test_a_chain_read_a_name_at_a_time_is_the_chain_read_per_item(values, chain):
+    """read_chain's route in C (a name at a time, nulls on the way read as null, another
+    value on the way sending it to the one-pass reader) gives what the one-pass reader
+    gives, UNREAD where the chain is an error."""
+    expected = columns._reader(len(chain))(iter(values), *chain)
+    found = columns.read_chain(values, chain)
+    assert [x is columns.UNREAD for x in found] == [x is columns.UNREAD for x in expected]
+    assert json.dumps([None if x is columns.UNREAD else x for x in found]) == \
+        json.dumps([None if x is columns.UNREAD else x for x in expected])

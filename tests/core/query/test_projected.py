@@ -84,7 +84,7 @@ def test_projected_values_are_orjsons_pruned_and_extended(texts, chains, more):
     assert json.dumps([_canonical(values[i], chains) for i in read]) == \
         json.dumps([_canonical(whole[i], chains) for i in read])
     try:
-        held = projected.extend(values, data, chains, more)
+        held = projected.extend(values, projected.line_blocks(data, 8), chains, more)
     except NotMine:  # a new chain reaches what orjson refuses: the values are unchanged
         assert _REFUSED in whole
         assert json.dumps([_canonical(values[i], chains) for i in read]) == \
@@ -248,12 +248,13 @@ def test_idle_time_reads_the_lines_whole_when_they_fit(tmp_path, with_columns):
     rows = [{"id": i, "type": "Push" if i % 3 else "Watch",
              "actor": {"login": f"u{i % 7}", "id": i, "url": "x"}} for i in range(50)]
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    for _ in range(2):  # the second time, columns of .actor and .actor.login
-        program = '[inputs | .actor.login + (.actor.id | tostring) + .type] | length'
-        assert _fast(program, str(path)) == "50"
+    program = '[inputs | .actor.login + (.actor.id | tostring) + .type] | length'
+    assert _fast(program, str(path)) == "50"  # the chains' columns made as they decode
     doc = next(iter(doccache.documents._entries.values()))[1]
     values = doc.values
     store = columns._store(values)
+    assert ("actor", "login") in store.whole and ("type",) in store.whole
+    columns.column(values, ("actor",))  # a column of partial objects, as a loop makes it
     assert doc.chains is not None and ("actor",) in store.columns
     assert not doccache.documents.widening
     program = "[inputs | .id] | add"  # a new chain: extended, and the file marked
@@ -309,8 +310,8 @@ def test_lines_read_as_they_come_decode_only_their_chains(tmp_path, with_columns
     lines = [json.dumps({"type": "a", "id": i, "big": "x" * (i % 50)}) for i in range(3000)]
     lines[1000:1000] = ["", "[1, 2]", '"text"', '{"type": "b", "id": {"deep": [[[[[[1]]]]]]}}']
     path.write_text("\n".join(lines) + '\n{"type": "c", "id": -1}')
-    saved = fastpath._READ
-    fastpath._READ = 4096  # many blocks, lines cut at their ends
+    saved = doccache.READ
+    doccache.READ = 4096  # many blocks, lines cut at their ends
     try:
         for program in ['first(inputs | select(.type? == "b")) | .id',
                         'first(inputs | select(.type? == "c")) | .id',
@@ -319,4 +320,4 @@ def test_lines_read_as_they_come_decode_only_their_chains(tmp_path, with_columns
             assert _fast(program, str(path)) == _jq(program, str(path)), program
         assert not doccache.documents._entries
     finally:
-        fastpath._READ = saved
+        doccache.READ = saved
