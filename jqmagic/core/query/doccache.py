@@ -210,13 +210,18 @@ def projected_lines(data: bytes, chains: frozenset,
 
 
 READ = 1 << 20
+FIRST_READ = 1 << 16
 
 
 def file_reads(handle: BinaryIO) -> Iterator[bytes]:
-    """An open file's bytes from its start, a read at a time, its BOM left out."""
-    first = handle.read(READ)
+    """An open file's bytes from its start, its BOM left out: a first read of
+    :data:`FIRST_READ` (a question that stops at an early line decodes little more than
+    it), each next one twice the last, up to :data:`READ`."""
+    size = min(FIRST_READ, READ)
+    first = handle.read(size)
     yield first[3:] if first.startswith(BOM) else first
-    yield from iter(lambda: handle.read(READ), b"")
+    while block := handle.read(size := min(size * 2, READ)):
+        yield block
 
 
 def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:

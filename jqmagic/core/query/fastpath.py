@@ -88,19 +88,25 @@ def _every_input(streams: Streams, bound: inputbind.Bound, cache: bool) -> Any:
     """What ``$INPUTS`` holds: every input in a list; read as they come (a big file's
     lines, not kept) when the program only iterates them."""
     if not cache:
-        return Stream(itertools.chain.from_iterable(stream for _, stream in streams))
+        values = itertools.chain.from_iterable(stream for _, stream in streams)
+        if bound.only_first:  # $INPUTS[0]: the first line alone is read
+            return list(itertools.islice(values, 1)) or _no_input()
+        return Stream(values)
     lone = streams[0][1] if len(streams) == 1 else None
     values = lone if type(lone) is list else [v for _, stream in streams for v in stream]
-    if bound.takes_first and not values:
-        raise NotMine("input with no input: libjq's error")
-    return values
+    return values if values or not bound.takes_first else _no_input()
+
+
+def _no_input() -> Any:
+    raise NotMine("input with no input: libjq's error")
 
 
 def _streams_inputs(request: QueryRequest, bound: inputbind.Bound) -> bool:
-    """Whether ``inputs`` can be read as it comes (the program reads no lone ``input``, no
-    -s, every file JSON Lines): a file over the budget is then read once, never kept."""
+    """Whether ``inputs`` can be read as it comes (the program reads ``input`` alone or not
+    at all, no -s, every file JSON Lines): a file over the budget is then read once, never
+    kept."""
     source = request.source.source()
-    return not bound.takes_first and not request.run.slurp and all(
+    return bound.only_first == bound.takes_first and not request.run.slurp and all(
         source.formats.for_path(path) == "jsonl" for path in sources.resolve_files(source.spec))
 
 
@@ -119,8 +125,8 @@ def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None, bool]
             if not bound.reads_inputs:
                 return bound.program, bound, run.cache
             keep = kind == "file" and run.cache and not _over_budget(request)
-            if keep and stops_early(request.program) and _streams_inputs(request, bound) \
-                    and not _held(request):
+            if keep and (bound.only_first or stops_early(request.program)) and \
+                    _streams_inputs(request, bound) and not _held(request):
                 keep = False  # jq stops reading at the answer: the lines as they come
             if kind == "null" or not keep and not _streams_inputs(request, bound):
                 return None, None, False  # inputs neither kept nor read as they come

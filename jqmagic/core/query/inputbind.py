@@ -45,6 +45,7 @@ class Bound:
     names_files: bool  # $FILENAME is each input's file
     numbers_lines: bool = False  # $LINE is each input's line (jq: the lines read so far)
     takes_first: bool = False  # reads one input: libjq's error when there is none
+    only_first: bool = False  # reads that one input and no other
 
 
 def uses_readers(text: str) -> bool:
@@ -78,7 +79,8 @@ def bind(text: str, names: frozenset[str], null_input: bool) -> Bound | None:
     except (NotMine, RecursionError):
         return None
     return Bound(Program(text, compiled), reads, "input_filename" in calls,
-                 "input_line_number" in calls, bool(first))
+                 "input_line_number" in calls, bool(first),
+                 bool(first) and not calls.get("inputs"))
 
 
 def _readable(tree: Any, input_calls: int, inputs_calls: int) -> bool:

@@ -301,6 +301,25 @@ def test_a_first_question_that_stops_early_reads_lines_as_they_come(tmp_path, wi
 
 
 @needs_oracle
+@pytest.mark.parametrize("text", ['{"id": 7}\n{"id": 8}\n', '{"id": 7}', '[1]\n{"id": 8}\n',
+                                  '{"id": 7}\n{"id": \n', "", "\n\n"])
+def test_a_lone_input_reads_the_first_line_alone(tmp_path, with_columns, text):
+    """``input | .id`` over a file not held reads its first line, as jq does, and keeps
+    nothing: a later line that is not JSON is left to libjq; no line at all, to libjq's
+    error; a line that is not an object, its error."""
+    path = tmp_path / "log.jsonl"
+    path.write_text(text)
+    program = "input | .id"
+    done = subprocess.run([str(ORACLE), "-nc", program, str(path)], capture_output=True,
+                          text=True, timeout=20)
+    answer = _fast(program, str(path))
+    if answer is not None:
+        assert done.returncode == 0 and answer == done.stdout.rstrip("\n")
+    assert not doccache.documents._entries
+    assert (answer is None) == (text in ("", "\n\n", '[1]\n{"id": 8}\n', '{"id": 7}\n{"id": \n'))
+
+
+@needs_oracle
 def test_lines_read_as_they_come_decode_only_their_chains(tmp_path, with_columns):
     """A ``first(...)`` over a file not held reads its lines in blocks decoded for its
     chains alone: across block ends, past blank lines, lines that are not objects, a
