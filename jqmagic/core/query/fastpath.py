@@ -361,8 +361,12 @@ def _json_lines(path: str, chains: frozenset | None = None) -> Iterator[Any]:
 
 def _projected_batches(blocks: Iterable[bytes], chains: frozenset) -> Iterator[list[Any]]:
     """:func:`.doccache.json_line_batches` with only ``chains`` of each value decoded (in
-    C: a ``first(...)`` that finds nothing reads the whole file at a parse's speed)."""
-    return projected.decode_blocks(projected.whole_lines(blocks), chains)
+    C: a ``first(...)`` that finds nothing reads the whole file at a parse's speed), but
+    for the first block, read whole by orjson: an answer on an early line costs no
+    projected decoder (a type built for the chains: 1.5-3 ms, more than jq's whole run)."""
+    lines = projected.whole_lines(blocks)
+    yield from json_line_batches(itertools.islice(lines, 1))
+    yield from projected.decode_blocks(lines, chains)
 
 
 def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,
