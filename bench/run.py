@@ -14,6 +14,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
@@ -68,13 +69,27 @@ def measure(argv: list[str], runs: int, timeout: float | None = None) -> list[Ru
     out = []
     for _ in range(runs):
         started = time.perf_counter()
-        done = subprocess.run([TIME, "-f", "%M", *argv], capture_output=True, timeout=timeout)
+        done = _run_group([TIME, "-f", "%M", *argv], timeout)
         elapsed = time.perf_counter() - started
         if done.returncode:
             raise RuntimeError(f"{argv[:3]} failed: {done.stderr.decode()[-300:]}")
         rss_kb = int(done.stderr.decode().strip().splitlines()[-1])
         out.append(Run(elapsed, rss_kb / 1024, done.stdout.decode().strip()))
     return out
+
+
+def _run_group(argv: list[str], timeout: float | None) -> subprocess.CompletedProcess:
+    """``subprocess.run`` whose timeout stops the whole process group: killing
+    ``/usr/bin/time`` alone left the program it runs on a core for the next bench."""
+    with subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          start_new_session=True) as process:
+        try:
+            stdout, stderr = process.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            raise
+    return subprocess.CompletedProcess(argv, process.returncode, stdout, stderr)
 
 
 def tools(program: str, path: Path, runs: int, jsonl: bool = False) -> dict[str, list[Run]]:

@@ -8,6 +8,8 @@ terms. ``TERM as $x | BODY`` binds over the whole rest of the pipe.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from jqmagic.core.jqlang import syntax
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.lexer import (
@@ -27,8 +29,10 @@ _ITEM = "?item"  # a variable name no program can write
 _CONSTANTS = {"null": None, "true": True, "false": False}
 
 
+@lru_cache(maxsize=512)
 def parse(program: str) -> Node:
-    """The tree of ``program``; NotMine when it is outside the subset (or not jq at all)."""
+    """The tree of ``program``; NotMine when it is outside the subset (or not jq at all).
+    A tree is immutable: the binder, the demand and the compiler share one parse."""
     return _Parser(tokenize(program), program).program()
 
 

@@ -14,6 +14,7 @@ import os
 import re
 import time
 from collections.abc import Iterable, Iterator
+from contextvars import ContextVar
 from typing import Any
 
 from jqmagic.core import payloads, sandbox, sources
@@ -63,10 +64,33 @@ def usable(request: QueryRequest) -> bool:
 def answer(request: QueryRequest, sink: Sink) -> bool:
     """Whether the fast path answered ``request`` into ``sink``; False when libjq must
     answer (the sink is then ready for it: :meth:`Sink.restart`)."""
-    run, kind = request.run, request.source.kind
-    if not usable(request) or kind == "exec":
+    if not usable(request) or request.source.kind == "exec":
         return False
-    env = request.args
+    resolved = _RESOLVED.set({})
+    try:
+        return _answer(request, sink)
+    finally:
+        _RESOLVED.reset(resolved)
+
+
+_RESOLVED: ContextVar[dict[Any, list[str]] | None] = ContextVar("resolved", default=None)
+"""The files a request's spec names, resolved once for its whole answer (each resolution
+checks the sandbox, every link of the path and the file's encoding: 10-15 system calls a
+file, up to a millisecond each on a virtual disk)."""
+
+
+def _files(spec: Any) -> list[str]:
+    """:func:`sources.resolve_files` of ``spec``, once per answer."""
+    memo, key = _RESOLVED.get(), spec if isinstance(spec, str) else tuple(spec)
+    if memo is None:
+        return sources.resolve_files(spec)
+    if key not in memo:
+        memo[key] = sources.resolve_files(spec)
+    return memo[key]
+
+
+def _answer(request: QueryRequest, sink: Sink) -> bool:
+    run, env = request.run, request.args
     program, bound, keep = _compiled(request)
     if program is None:
         return False
@@ -107,7 +131,7 @@ def _streams_inputs(request: QueryRequest, bound: inputbind.Bound) -> bool:
     kept."""
     source = request.source.source()
     return bound.only_first == bound.takes_first and not request.run.slurp and all(
-        source.formats.for_path(path) == "jsonl" for path in sources.resolve_files(source.spec))
+        source.formats.for_path(path) == "jsonl" for path in _files(source.spec))
 
 
 def _compiled(request: QueryRequest) -> tuple[Any, inputbind.Bound | None, bool]:
@@ -142,7 +166,7 @@ def _held(request: QueryRequest) -> bool:
     source, run = request.source.source(), request.run
     chains = chains_read(request.program, run.null_input, run.slurp)
     return all(documents.holds(path, source.formats.for_path(path), chains)
-               for path in sources.resolve_files(source.spec))
+               for path in _files(source.spec))
 
 
 def _over_budget(request: QueryRequest) -> bool:
@@ -150,7 +174,7 @@ def _over_budget(request: QueryRequest) -> bool:
     at once would be more than the cache may keep (libjq reads them one by one)."""
     source = request.source.source()
     return any(_too_big_to_keep(path, source.formats.for_path(path))
-               for path in sources.resolve_files(source.spec))
+               for path in _files(source.spec))
 
 
 def _too_big_to_keep(path: str, fmt: str) -> bool:
@@ -218,7 +242,7 @@ def _inputs(request: QueryRequest, bound: inputbind.Bound | None,
         streams: Streams = [(None, iter([None]))]
     elif source.kind in ("file", "payload"):
         paths = [str(payloads.find(source.spec).path)] if source.kind == "payload" else \
-            sources.resolve_files(source.spec)
+            _files(source.spec)
         if run_together(paths):
             raise NotMine("files whose text runs together as one stream")
         streams = [(path, _file_values(path, source.formats.for_path(path), cache, literals,
