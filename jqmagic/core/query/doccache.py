@@ -484,6 +484,10 @@ class DocumentCache:
         """Whether a file waits to be read whole in idle time (:meth:`widen_idle`)."""
         return self._to_widen is not None
 
+    def stop_widening(self) -> None:
+        """Read no file whole in idle time (until a second look marks one again)."""
+        self._to_widen = None
+
     def widen_idle(self, busy: Callable[[], bool]) -> None:
         """Read the lines of the file :meth:`_extended` marked whole, in blocks, while
         ``busy()`` says no request waits (a request stops it: nothing is changed, and the
@@ -507,11 +511,15 @@ class DocumentCache:
             return
         data = data[3:] if data.startswith(BOM) else data
         values: list[Any] = []
-        with gc_paused():
-            for block in projected.line_blocks(data):
-                if busy():
-                    return
-                values += json_lines(block)[0]
+        try:
+            with gc_paused():
+                for block in projected.line_blocks(data):
+                    if busy():
+                        return
+                    values += json_lines(block)[0]
+        except (NotMine, MemoryError):  # a member no chain read that orjson refuses
+            self._to_widen = None  # (1e1000), or no room: the chains asked are enough
+            return
         if len(values) != len(doc.values):
             self._to_widen = None  # lines read otherwise: the whole parse says how
             return

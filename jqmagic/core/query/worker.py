@@ -248,7 +248,10 @@ def _work_while_idle(fd: int) -> None:
     """What a quiet moment is for: a JSON Lines file a second question extended is read
     whole (``doccache.widen_idle``), block by block, until a request comes."""
     if fastpath.documents.widening and not select.select([fd], [], [], IDLE_AFTER)[0]:
-        fastpath.documents.widen_idle(lambda: bool(select.select([fd], [], [], 0)[0]))
+        try:
+            fastpath.documents.widen_idle(lambda: bool(select.select([fd], [], [], 0)[0]))
+        except Exception:  # noqa: BLE001 - a saving of time: it never ends the worker
+            fastpath.documents.stop_widening()
 
 
 def limit_memory(limit: int) -> None:

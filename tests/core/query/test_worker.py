@@ -152,3 +152,19 @@ def test_a_queued_call_takes_whichever_worker_frees_first():
         forever.set()
         slow.join()
         pool.stop_all()
+
+
+def test_idle_work_that_meets_a_line_orjson_refuses_leaves_the_worker_alive(tmp_path):
+    """A second question extends a JSON Lines file and marks it to be read whole in the
+    worker's idle time; a member no question read holds a number orjson refuses
+    (``1e1000``): the idle read gives up, the worker lives on with its cache."""
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(f'{{"a": {i}, "b": {i}, "c": [1e1000]}}\n' for i in range(2000)))
+    worker = shared_worker()
+    assert query("[inputs | .a] | add", str(path), null_input=True).values == [1999000]
+    assert query("[inputs | .b] | add", str(path), null_input=True).values == [1999000]
+    pid = worker._process.pid
+    time.sleep(0.5)  # idle time
+    answer = query("[inputs | .a + .b] | add", str(path), null_input=True)
+    assert answer.values == [3998000] and answer.engine == "fast"
+    assert worker._process.pid == pid
