@@ -25,11 +25,11 @@ from jqmagic.core import confine, sandbox, sources
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.options import Formats
 from jqmagic.core.query import (
-    doccache,
     failures,
     fastpath,
     heldinputs,
     libjq,
+    literalfacts,
     progress,
     protocol,
 )
@@ -282,7 +282,7 @@ def main() -> None:
     _exit_with_caller()
     limit_memory(worker_memory())
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the supervisor decides, not Ctrl-C
-    doccache.use_a_spare_core()  # a core to spare while a big file parses
+    literalfacts.use_a_spare_core()  # a core to spare while a big file parses
     replies = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # anything libjq prints must not corrupt the replies
     # unbuffered, so a stop is seen at once; a descriptor of its own, since libjq's runs

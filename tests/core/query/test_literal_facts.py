@@ -9,7 +9,7 @@ import re
 import pytest
 
 from jqmagic.core.jqlang.numbers import FACTS, Literals, facts_of
-from jqmagic.core.query import doccache
+from jqmagic.core.query import doccache, literalfacts
 
 TEXT = json.dumps({"a": [1.50, 12.0, -0.0, 12345678901234567, "item-0"]}).encode()
 
@@ -55,8 +55,8 @@ def test_facts_are_the_definitions(text):
 
 
 def test_a_big_file_learns_its_facts_beside_the_parse(tmp_path, monkeypatch):
-    monkeypatch.setattr(doccache, "scan_beside", True)
-    monkeypatch.setattr(doccache, "SCAN_BESIDE_FROM", 1)
+    monkeypatch.setattr(literalfacts, "scan_beside", True)
+    monkeypatch.setattr(literalfacts, "SCAN_BESIDE_FROM", 1)
     path = tmp_path / "d.json"
     path.write_text(json.dumps({"xs": [i + 0.5 for i in range(1000)] + [12.0, -0.0]}))
     doc = doccache.load_file(str(path), "json")

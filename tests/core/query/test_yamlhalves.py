@@ -52,9 +52,9 @@ def test_unusual_streams_are_read_whole(text):
 
 
 def test_the_cache_reports_errors_where_the_whole_read_does(tmp_path, monkeypatch):
-    from jqmagic.core.query import doccache
+    from jqmagic.core.query import doccache, literalfacts
 
-    monkeypatch.setattr(doccache, "scan_beside", True)
+    monkeypatch.setattr(literalfacts, "scan_beside", True)
     monkeypatch.setattr(doccache, "idle_core", lambda: True)
     text = stream(10) + "---\nbad: [1, 2\n"
     path = tmp_path / "s.yaml"
