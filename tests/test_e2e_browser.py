@@ -78,6 +78,7 @@ import json, os, time
 from jqmagic import samples
 from jqmagic.widget import model
 model.SEARCH_SECONDS = 0.1  # a slice of a search (2 s in use): the note shows progress
+model.SEARCH_PATIENCE = 600  # on its own (60 s in use): a loaded CI host ran past a minute
 customers = samples.customers(220_000)
 late = {{"total": 7, "shipping": {{"carrier": "Yamato", "city": {LATE!r}}}}}
 customers[-1]["orders"] = [late]  # the one value found in the last column read
@@ -619,10 +620,14 @@ def search_late_value(page, browser, name: str) -> tuple[str, str]:
         page.keyboard.press("Enter")
         search_row_fits(page, browser, query)  # during the search
         progress = shot_progress(page, browser, f"{name}-searching")
-        # its end: slices of 0.1 s over 220k records, each a message to the page and back,
-        # took past a minute in CI's loaded run (speed is bench/browse.py's, not this test's)
-        within(browser, "r => /^\\d+ match/.test(r.querySelector('.jqm-note').innerText)",
-               timeout=300_000)
+        # its end (the search goes on by itself: a whole pass takes 0.5 s on a quiet host,
+        # but CI's loaded runs went past the minute the product waits; speed is
+        # bench/browse.py's to judge, not this test's)
+        try:
+            within(browser, "r => /^\\d+ match/.test(r.querySelector('.jqm-note').innerText)",
+                   timeout=300_000)
+        except Exception as exc:  # Playwright's timeout: say what the note said then
+            raise AssertionError(browser.locator(".jqm-note").inner_text()) from exc
         if progress:
             break
     else:
