@@ -152,7 +152,7 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
         try:
             body = data[3:] if data.startswith(BOM) else data
             if fmt == "jsonl" and chains is not None:
-                made = {chain: [] for chain in chains if chain}
+                made = projected.column_lists(chains)
                 values, newlines = projected_lines(body, chains, made)
             elif fmt == "jsonl":
                 values, newlines = json_lines(body)
@@ -332,7 +332,7 @@ class DocumentCache:
         they hold (:func:`.projected.extend`). A second look at a file means more are
         coming (an analyst's next question reads a new chain more often than not): when its
         whole values fit, the worker reads them in its idle time (:meth:`widen_idle`)."""
-        made: dict = {chain: [] for chain in chains if chain}
+        made = projected.column_lists(chains)
         self._replaced(where[0], doc, lambda: projected.extend(
             doc.values, projected.whole_lines(file_reads(handle)), doc.chains, chains, made,
             projected.LinesKnown.ONE_VALUE_EACH if doc.one_per_line else None), made)

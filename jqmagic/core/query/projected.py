@@ -102,6 +102,12 @@ class LinesKnown(enum.Enum):
     ONE_VALUE_EACH = "each holds one value (a file read before, of the same version)"
 
 
+def column_lists(chains: Chains) -> dict[tuple[str, ...], list]:
+    """An empty column for each chain but the whole value's: :func:`decode_blocks`' and
+    :func:`extend`'s ``made``."""
+    return {chain: [] for chain in chains if chain}
+
+
 def decode_blocks(blocks: Iterable[bytes], chains: Chains,
                   made: dict[tuple[str, ...], list] | None = None,
                   known: LinesKnown | None = None) -> Iterator[list[Any]]:
