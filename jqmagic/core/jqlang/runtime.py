@@ -26,6 +26,14 @@ def start(timeout: float | None, literals: Any = None) -> None:
     state.alternatives_waiting = 0
     state.alternative_abandoned = False
     state.sliced = False
+    state.pending = 0
+
+
+def unclocked() -> None:
+    """Forget every earlier run: what runs next (reading a file, a shape, idle work) has
+    no deadline until its own run starts one. Each call's clock is its own: a deadline
+    left by an earlier call must never stop a later one."""
+    start(None)
 
 
 def check() -> None:

@@ -23,6 +23,7 @@ from typing import BinaryIO
 
 from jqmagic.core import confine, sandbox, sources
 from jqmagic.core.errors import JqMagicError, too_deep
+from jqmagic.core.jqlang import runtime
 from jqmagic.core.options import Formats
 from jqmagic.core.query import (
     failures,
@@ -65,6 +66,7 @@ def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
     """Answer one request, its texts into a :class:`Sink` on ``channel`` (None: only
     counted): a streamed pass for a big file, else the fast path when it knows the
     program, else libjq."""
+    runtime.unclocked()
     _apply_caller(request.caller)
     sink = Sink(channel, request.keep, request.spill, request.run.timeout)
     try:
@@ -188,6 +190,7 @@ def _cached_inputs(stack: contextlib.ExitStack, source,
 def called(_programs: libjq.ProgramCache, call: protocol.Call,
            channel: Channel) -> protocol.End:
     """Run one of :func:`calls` for the caller and send its answer as one chunk."""
+    runtime.unclocked()
     _apply_caller(call.caller)
     try:
         function = calls()[call.name]
@@ -248,6 +251,7 @@ def _work_while_idle(fd: int) -> None:
     """What a quiet moment is for: a JSON Lines file a second question extended is read
     whole (``doccache.widen_idle``), block by block, until a request comes."""
     if fastpath.documents.widening and not select.select([fd], [], [], IDLE_AFTER)[0]:
+        runtime.unclocked()
         try:
             fastpath.documents.widen_idle(lambda: bool(select.select([fd], [], [], 0)[0]))
         except Exception:  # noqa: BLE001 - a saving of time: it never ends the worker
