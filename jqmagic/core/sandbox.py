@@ -71,12 +71,36 @@ def _inside(real: str, allowed: list[str]) -> bool:
                for root in allowed)
 
 
+NO_FOLDER = "/dev/null/no-folder"
+"""The one allowed root when none is left (a client's roots and the operator's have no
+folder in common): nothing can lie under it, /dev/null being a file."""
+
+
+def narrowed(chosen: list[str], wall: list[str]) -> tuple[list[str], list[str]]:
+    """The folders of ``chosen`` (a client's roots) within ``wall`` (the operator's roots,
+    resolved), and those of ``chosen`` left out: a root inside the wall stays; a root holding
+    walled folders stands for those folders (``/`` gives the wall itself); a root with no
+    folder in common with the wall is left out. Roots never widen the wall."""
+    kept: list[str] = []
+    outside: list[str] = []
+    for folder in chosen:
+        real = os.path.realpath(os.path.expanduser(folder))
+        within = [real] if _inside(real, wall) else [w for w in wall if _inside(w, [real])]
+        kept.extend(w for w in within if w not in kept)
+        if not within:
+            outside.append(folder)
+    return kept, outside
+
+
 def denied(what: str, shown: str) -> JqMagicError:
     """SANDBOX_DENIED for a file outside the roots."""
+    where = roots()
+    advice = (f"Use a file under {os.pathsep.join(where)}." if where != [NO_FOLDER] else
+              "No folder is open: the roots you gave lie outside the folders allowed.")
     return JqMagicError(
         "SANDBOX_DENIED", f"The sandbox refuses to {what} {shown}: it is outside the allowed "
-        "folders.", f"Use a file under {os.pathsep.join(roots())}. Whoever started jqmagic "
-        f"can allow its folder: {term('allow_root')}.")
+        "folders.", f"{advice} Whoever started jqmagic can allow its folder: "
+        f"{term('allow_root')}.")
 
 
 def resolve(path: str) -> str | None:
