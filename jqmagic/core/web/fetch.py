@@ -34,6 +34,8 @@ class FetchResult:
     bytes: int = 0
     elapsed: float = 0.0
     headers: dict[str, str] = field(default_factory=dict, repr=False)
+    byline: str = ""  # an HTML page's author(s), as the page names them
+    published: str = ""  # an HTML page's publication date, as the page gives it
 
     def heading(self) -> str:
         """A page's title as a markdown heading above its first lines (the converted body
@@ -58,6 +60,9 @@ class FetchResult:
             out["requested_url"] = self.url
         if self.value is not None:
             out["value"] = self.value
+        for name in ("byline", "published"):  # the page's, when it says (the body does not)
+            if getattr(self, name):
+                out[name] = getattr(self, name)
         return out
 
 
@@ -127,7 +132,7 @@ def fetch(
                                      policy, session)
     ctype = (resp.headers.get("Content-Type") or "").split(";")[0].strip().lower()
     kind = kind_of(ctype, body)
-    title, value = "", None
+    title, value, byline, published = "", None, "", ""
     if kind == "json":
         value = parse_json(body, final_url)
         text = json.dumps(value, indent=2, ensure_ascii=False)
@@ -155,6 +160,7 @@ def fetch(
                 f"{term('fetch_raw')}.",
             ) from exc
         title, text = page.title, page.markdown
+        byline, published = page.byline, page.published
     else:
         text = decode(body, resp.headers.get("Content-Type", ""), html=False)
     lines = text.splitlines()
@@ -167,7 +173,7 @@ def fetch(
         content="\n".join(window), total_lines=len(lines), offset=start + 1, limit=limit,
         next_offset=end + 1 if window and end < len(lines) else None, value=value,
         bytes=len(body), elapsed=time.monotonic() - started,
-        headers=dict(resp.headers),
+        headers=dict(resp.headers), byline=byline, published=published,
     )
 
 

@@ -20,6 +20,7 @@ from jqmagic.core.web import stream
 from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
 from jqmagic.core.web.extract import decomposed, main_content, text_of
 from jqmagic.core.web.formula import math_image_tex, math_markdown
+from jqmagic.core.web.meta import page_meta
 
 # Never content: dropped before anything else (unless raw).
 _JUNK_TAGS = ["script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
@@ -66,11 +67,13 @@ _READ_NAMES = frozenset(_READ.split("|"))
 
 @dataclass
 class Page:
-    """A converted page: its title and its markdown."""
+    """A converted page: its title, its markdown, and who wrote it when (meta.py)."""
 
     title: str
     markdown: str
     cut: bool = False  # the conversion stopped at its deadline; the markdown says so
+    byline: str = ""
+    published: str = ""
 
 
 def parse(html: str | bytes, parser: str | None = None) -> Any:
@@ -150,6 +153,7 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
     clock.check()
     flatten_deep(soup)
     title = extract_title(soup)
+    meta = page_meta(soup)
     base = _base_url(soup, base_url)
     if raw:
         root = soup
@@ -161,7 +165,8 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
         drop_title_heading(root, title)
     _absolutize(root, base)
     clock.check()
-    return Page(title=title, markdown=render(root, clock.check))
+    return Page(title=title, markdown=render(root, clock.check), byline=meta.byline,
+                published=meta.published)
 
 
 _CUT_HINT = "fetch a smaller page, or the site's JSON or text form of it"
