@@ -7,16 +7,14 @@ it."""
 from __future__ import annotations
 
 import argparse
-import codecs
 import glob
-import io
 import json
 import os
 import re
 import sys
 from typing import Any
 
-from jqmagic import flags, here, jqargs
+from jqmagic import flags, here, jqargs, jqio
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Bounds, JsonText
 from jqmagic.core.settings import env_flag, no_color
@@ -44,7 +42,9 @@ def exit_status(exc: JqMagicError) -> int:
 
 
 def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    """``jqmagic query``'s words read as jq reads them (see :mod:`jqmagic.jqargs`)."""
+    """``jqmagic query``'s words read as jq reads them (see :mod:`jqmagic.jqargs`). First of
+    all, a standard stream the caller closed is held (see :mod:`jqmagic.jqio`)."""
+    jqio.hold_closed_streams()
     words = jqargs.split(parser, argv)
     args = parser.parse_args(words.options)
     args.filter, args.files, args.positional = words.program, words.files, words.positional
@@ -55,18 +55,35 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
             raise JqMagicError("INVALID_ARGUMENT", "-f names no program file.",
                                "e.g. jqmagic query -f program.jq data.json")
         args.from_file, args.filter = words.program, None
+    if args.library_paths:  # -L made absolute, as jq's jq_realpath (kept when it fails)
+        args.library_paths = [os.path.realpath(p) if os.path.exists(p) else p
+                              for p in args.library_paths]
     vars(args).update(words.layout())
     return args
 
 
 def run(args: argparse.Namespace) -> int:
-    """``jqmagic query``: run, print as jq prints, exit as jq exits."""
+    """``jqmagic query``: run, print as jq prints, exit as jq exits; a failed write to
+    standard output said last, as jq's main.c says it (status 2)."""
+    out = jqio.Output()
+    try:
+        status = _run(args, out)
+    except JqMagicError as exc:
+        out.flush()
+        if not out.errno:
+            raise
+        here.report(exc)
+        status = 2
+    return out.end(status)
+
+
+def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     if args.version:
-        print(JQ_VERSION)
+        out.write(JQ_VERSION + "\n")
         return 0
     program = _program(args)
     if args.in_place:
-        return _in_place(program, args)
+        return _in_place(program, args, out)
     reads = not args.null_input or READS_INPUTS.search(program)
     runs_here = here.runs_here(args, flags.named_source(args, args.files), _bounded_view(args))
     files, unreadable = _readable(args.files) if reads and not runs_here else \
@@ -89,9 +106,9 @@ def run(args: argparse.Namespace) -> int:
 
         source, program = {"text": ""}, naming(program, {"<stdin>": args.files[-1]})
     elif not source and (not args.null_input or READS_INPUTS.search(program)):
-        source = {"text": _stdin_text()}  # -n too, when input or inputs read stdin
+        source = {"text": jqio.stdin_text()}  # -n too, when input or inputs read stdin
     elif source.get("file") == "-" or source.get("file") == ["-"] * len(files):
-        source = {"text": _stdin_text()}  # "-" names stdin, as in jq
+        source = {"text": jqio.stdin_text()}  # "-" names stdin, as in jq
     elif "-" in files:  # stdin where it stands among the files
         source["file"], program = _stdin_among(files, program)
     keywords = {**flags.query_keywords(args), **source, "positional": positional,
@@ -102,19 +119,19 @@ def run(args: argparse.Namespace) -> int:
 
         explained = explain(program, args=named, slurp=args.slurp,
                             null_input=args.null_input, timeout=keywords["timeout"], **source)
-        print(explained.text)
+        out.write(explained.text + "\n")
         return explained.exit_status  # as the plain run would exit
     try:
         if _bounded_view(args):
-            return _shown(program, named, keywords, args, unreadable)
-        return _streamed(program, named, keywords, args, unreadable)
+            return _shown(program, named, keywords, args, unreadable, out)
+        return _streamed(program, named, keywords, args, unreadable, out)
     except JqMagicError as exc:
         if unreadable and exc.code != "INVALID_QUERY":  # jq compiles before it reads
             exc.exit_code = 2  # jq's status when a file could not be read
         raise
 
 
-def _in_place(program: str, args: argparse.Namespace) -> int:
+def _in_place(program: str, args: argparse.Namespace, out: jqio.Output) -> int:
     """``-i``: each file edited on its own; a program that asks ``input_filename`` or
     ``input_line_number`` hears what jq says reading that file alone."""
     from jqmagic.core.patch.inplace import edit_in_place
@@ -128,7 +145,7 @@ def _in_place(program: str, args: argparse.Namespace) -> int:
             if not fine and any("INVALID_QUERY" in line for line in some):
                 some, fine = edit_in_place(program, [path], args.dry_run)  # jq's columns
             lines, ok = lines + some, ok and fine
-    print("\n".join(lines))
+    out.write("\n".join(lines) + "\n")
     return 0 if ok else 5
 
 
@@ -172,25 +189,25 @@ def _bounded_view(args: argparse.Namespace) -> bool:
 
 
 def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
-              args: argparse.Namespace, unreadable: bool) -> int:
+              args: argparse.Namespace, unreadable: bool, out: jqio.Output) -> int:
     """Every result written as the worker sends it (flushed each with --unbuffered), as
     jq's main.c writes them; what came before an error is written before it is raised."""
     from jqmagic.core.query import open_results
 
-    _buffered_stdout()
+    jqio.buffered_stdout()
     last, total, error = None, 0, None
     with open_results(program, args=named, **{**keywords, "passthrough": True},
                       whole_files=True) as results:  # a big file read as jq reads it
         try:
             for text in results.texts():
-                _write(text, args)
+                jqio.write_result(out, text, args)
                 last, total = text, total + 1
         except JqMagicError as exc:
             error = exc
         finally:
             for message in results.end.messages if results.end else ():
                 print(message, file=sys.stderr)
-            sys.stdout.flush()
+            out.flush()
     status = _main_status(args, results.end, error, total, last)
     if unreadable and (error is None or error.code != "INVALID_QUERY"):
         status = 2  # a file could not be read (jq compiles before it reads)
@@ -198,14 +215,6 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
         error.exit_code = status
         raise error
     return status
-
-
-def _buffered_stdout() -> None:
-    """jq's stdout is buffered off a terminal (--unbuffered flushes each result); Python run
-    unbuffered (-u, PYTHONUNBUFFERED) would write each result through (a million small
-    results: 1.9 s, not 1.2 s)."""
-    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.write_through:
-        sys.stdout.reconfigure(write_through=False)
 
 
 def _main_status(args: argparse.Namespace, end: Any, error: JqMagicError | None,
@@ -228,17 +237,17 @@ def _main_status(args: argparse.Namespace, end: Any, error: JqMagicError | None,
 
 
 def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
-           args: argparse.Namespace, unreadable: bool) -> int:
+           args: argparse.Namespace, unreadable: bool, out: jqio.Output) -> int:
     """A terminal's bounded view: the first results and the start of a big one, the bound
     and the way on said on stderr."""
     from jqmagic.core.query import query
 
     keywords.setdefault("limit", Bounds.default().max_results)
-    try:  # jq's texts, raw strings written by _write
+    try:  # jq's texts, raw strings written by jqio.write_result
         result = query(program, args=named, **{**keywords, "raw": False})
     except JqMagicError as exc:
         if exc.result is not None:
-            _print_results(exc.result, args)  # what jq printed before the error, as jq does
+            _print_results(exc.result, args, out)  # what jq printed before the error, as jq does
             if exc.result.halted or exc.result.run_error:  # main.c's status: halt_error's
                 # code, or the last input's (0 after an error)
                 end = argparse.Namespace(halted=exc.result.halted,
@@ -248,7 +257,7 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
         raise
     for message in result.messages:
         print(message, file=sys.stderr)
-    _print_results(result, args)
+    _print_results(result, args, out)
     if result.message and not unreadable:  # jqmagic's line: truncated, or no results
         message = result.message
         if result.truncated and any(v is not None for v in result.values):  # not nulls
@@ -263,7 +272,13 @@ def _program(args: argparse.Namespace) -> str:
     """The program text: -f's file, the filter, or jq's "." when no filter is given and
     the input or the output is not a terminal."""
     if args.from_file is not None:
-        return _read(args.from_file, "-f")
+        text = _loaded(args.from_file, "-f")
+        if "\0" in text:
+            error = JqMagicError("FILE_ERROR", "program file contains NUL bytes",
+                                 "Remove the NUL bytes from the program's file.")
+            error.exit_code = 2
+            raise error
+        return text
     if args.filter is not None:
         return args.filter
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -313,40 +328,12 @@ def _stdin_among(files: list[str], program: str) -> tuple[list[str], str]:
     atexit.register(shutil.rmtree, folder, True)
     first, rest = os.path.join(folder, "stdin.json"), os.path.join(folder, "read.json")
     with open(first, "w", encoding="utf-8", errors="surrogatepass") as out:
-        out.write(_stdin_text())
+        out.write(jqio.stdin_text())
     open(rest, "w").close()  # noqa: SIM115 - an empty file
     at = files.index("-")
     paths = [first if i == at else rest if name == "-" else name
              for i, name in enumerate(files)]
     return paths, naming(program, {first: "<stdin>", rest: "<stdin>"})
-
-
-def _stdin_text() -> str:
-    """Standard input as jq's parser reads it: each invalid UTF-8 sequence one U+FFFD, as
-    ``jvp_utf8_next`` cuts it (an overlong form or a surrogate is one sequence, not one a
-    byte)."""
-    return sys.stdin.buffer.read().decode("utf-8", "jq-utf8")
-
-
-def _jq_replace(error: UnicodeDecodeError) -> tuple[str, int]:
-    """Where Python's decoder stops, the bytes jq's one U+FFFD stands for."""
-    data, start = error.object, error.start
-    first = data[start]
-    if not 0xC2 <= first <= 0xF4:  # an invalid byte, or a continuation out of place
-        return "\ufffd", start + 1
-    length = 4 if first >= 0xF0 else 3 if first >= 0xE0 else 2
-    at = start + 1
-    while at < start + length:  # the string's closing quote first: one U+FFFD up to it
-        if at >= len(data) or data[at] == 0x22:
-            return "\ufffd", at
-        at += 2 if data[at] == 0x5C else 1
-    at = start + 1
-    while at < start + length and 0x80 <= data[at] <= 0xBF:
-        at += 1
-    return "\ufffd", at
-
-
-codecs.register_error("jq-utf8", _jq_replace)
 
 
 def _named_args(args: argparse.Namespace) -> dict[str, Any]:
@@ -359,9 +346,9 @@ def _named_args(args: argparse.Namespace) -> dict[str, Any]:
         elif option == "--argjson":
             named[name] = _json_text(value, f"--argjson {name}")
         elif option == "--rawfile":
-            named[name] = _read(value, "--rawfile")
+            named[name] = _loaded(value, "--rawfile", name)
         else:
-            named[name] = _slurped(_read(value, "--slurpfile"), value)
+            named[name] = JsonText(_loaded(value, "--slurpfile", name))
     if any(isinstance(v, JsonText) for v in named.values()):  # one kind: one order
         named = {k: v if isinstance(v, JsonText) else JsonText(json.dumps(v))
                  for k, v in named.items()}
@@ -385,30 +372,22 @@ def _json_text(text: str, what: str) -> JsonText:
         return JsonText(text)
 
 
-def _slurped(text: str, path: str) -> JsonText:
-    """The array of a file's JSON values, each kept as written (as jq keeps 1.50)."""
-    decoder, pieces, at = json.JSONDecoder(), [], _SPACE.match(text).end()
+def _loaded(path: str, flag: str, name: str | None = None) -> str:
+    """The file ``flag`` names, read by libjq's own reader as jq reads it (bytes as
+    bytes: NUL kept, invalid UTF-8 replaced, a BOM kept; ``--slurpfile``: the JSON text of
+    its values' array), judged by the sandbox as every file is; jq's words and status 2
+    when it cannot be read or parsed."""
+    from jqmagic.core import sandbox
+    from jqmagic.core.query import libjq
+
+    sandbox.check_path(path)
     try:
-        while at < len(text):
-            end = decoder.raw_decode(text, at)[1]
-            pieces.append(text[at:end])
-            at = _SPACE.match(text, end).end()
-    except ValueError:  # what jq's parser reads beyond JSON (nan, 01, .5), as it reads it
-        from jqmagic.core.query import query
-
-        try:
-            pieces = query(".", text=text, compact=True, passthrough=True).printed
-        except JqMagicError as exc:
-            raise JqMagicError(exc.code, f"Bad JSON in --slurpfile {path}: "
-                               f"{exc.raw_message}", exc.raw_hint, exc.detail) from None
-    return JsonText("[" + ",".join(pieces) + "]")
-
-
-def _read(path: str, flag: str) -> str:
-    """The text of the file ``flag`` names, judged by the sandbox as every file is."""
-    from jqmagic.core.sources.files import read_option_file
-
-    return read_option_file(path, flag)
+        return libjq.load_file(path, raw=flag != "--slurpfile")
+    except libjq.InputError as exc:
+        said = f"Bad JSON in {flag} {name} {path}: {exc}" if name else str(exc)
+        error = JqMagicError("FILE_ERROR", said, "Check the file (jq reads it as it is).")
+        error.exit_code = 2
+        raise error from None
 
 
 def _colour(args: argparse.Namespace) -> bool:
@@ -418,7 +397,7 @@ def _colour(args: argparse.Namespace) -> bool:
     return args.color or (sys.stdout.isatty() and not no_color())
 
 
-def _print_results(result: Any, args: argparse.Namespace) -> None:
+def _print_results(result: Any, args: argparse.Namespace, out: jqio.Output) -> None:
     """The shown results of a bounded view; a value past the bound is shown cut (its start,
     never nothing), and the rest is said on stderr."""
     budget = Bounds.default().max_chars
@@ -426,47 +405,13 @@ def _print_results(result: Any, args: argparse.Namespace) -> None:
         if budget <= 0:
             break
         if len(text) > budget:
-            sys.stdout.write(text[:budget] + "\n")
+            out.write(text[:budget] + "\n")
             print(f"(a result of {len(text):,} characters, cut after {budget:,}; "
                   "--all or a pipe prints it whole)", file=sys.stderr)
             break
         budget -= len(text)
-        _write(text, args)
-    sys.stdout.flush()
-
-
-def _write(text: str, args: argparse.Namespace) -> None:
-    """One result as jq's main.c writes it: a raw string as it is (-r, -j, --raw-output0;
-    as ASCII JSON with -a), anything else as JSON after --seq's RS."""
-    raw = args.raw or args.join or args.raw0
-    value = _string(text) if raw else None
-    if value is not None:
-        if args.raw0 and "\0" in value and not args.ascii:
-            raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "
-                               "--raw-output0 option",
-                               "Remove the NUL (sub(\"\\u0000\"; \"\")).")
-        shown = _ascii_json(value) if args.ascii else value
-    else:
-        shown = "\x1e" + text if args.seq else text
-    sys.stdout.write(shown + ("" if args.join or args.raw0 else "\n") +
-                     ("\0" if args.raw0 else ""))
-    if args.unbuffered:
-        sys.stdout.flush()
-
-
-_COLOUR = re.compile("\x1b\\[[0-9;]*m")
-_SPACE = re.compile(r"[ \t\n\r]*")
-
-
-def _string(text: str) -> str | None:
-    """The string a result's text holds, or None when it is no string (colours aside)."""
-    plain = _COLOUR.sub("", text) if text.startswith("\x1b") else text
-    return json.loads(plain) if plain.startswith('"') else None
-
-
-def _ascii_json(text: str) -> str:
-    """A string as jq's JV_PRINT_ASCII dumps it (DEL escaped too)."""
-    return json.dumps(text).replace("\x7f", "\\u007f")
+        jqio.write_result(out, text, args)
+    out.flush()
 
 
 def _status(result: Any, args: argparse.Namespace) -> int:

@@ -9,6 +9,7 @@
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -97,6 +98,14 @@ static int write_result(FILE *out, jv result, int dumpflags, int options, run_st
 /* The stream on a descriptor (standard output), made once and kept, as jq's stdout. */
 static FILE *kept_stream;
 static int kept_fd = -1;
+/* The first failed write's errno on the kept stream (jq's main.c checks ferror(stdout) at
+ * its end and says "writing output failed"; the run goes on, as jq's does). */
+static int write_errno;
+
+static void note_write_error(FILE *out) {
+    if (write_errno == 0 && ferror(out))
+        write_errno = errno ? errno : EIO;
+}
 
 static FILE *stream_on(int fd) {
     if (kept_stream == NULL || kept_fd != fd) {
@@ -197,6 +206,8 @@ static PyObject *run(PyObject *self, PyObject *args) {
                 failed = 1;
                 break;
             }
+            if (fd >= 0)
+                note_write_error(out);
             if (options & UNBUFFERED) {
                 fflush(out);
                 if (fd < 0) { full = 1; break; }
@@ -222,10 +233,13 @@ static PyObject *run(PyObject *self, PyObject *args) {
         if (!(options & NULL_INPUT) && st->ret <= 0 && st->ret != OK_NO_OUTPUT)
             st->last_result = (st->ret != OK_NULL_KIND);
     }
-    if (fd >= 0)
-        fflush(out);
-    else
-        fclose(out);  /* the batch's bytes in batch, batch_size */
+    if (fd >= 0) {
+        if (fflush(out) != 0 && write_errno == 0)
+            write_errno = errno ? errno : EIO;
+        note_write_error(out);
+    } else {
+        fclose(out);
+    }  /* the batch's bytes in batch, batch_size */
     Py_END_ALLOW_THREADS
 
     PyObject *answer = ended(event, batch, batch_size, message);
@@ -250,6 +264,16 @@ static jv next_held(void *jq, void *data) {
     return lib.copy(held->values[held->at++]);
 }
 
+/* write_error() -> the errno of the first write to the descriptor's stream that failed
+ * since the last call, or 0; the stream's error is cleared. */
+static PyObject *write_error(PyObject *self, PyObject *args) {
+    int failed = write_errno;
+    write_errno = 0;
+    if (kept_stream != NULL)
+        clearerr(kept_stream);
+    return PyLong_FromLong(failed);
+}
+
 /* configure(addresses): libjq's functions, in the order of the `lib` table. */
 static PyObject *configure(PyObject *self, PyObject *args) {
     PyObject *addresses;
@@ -271,6 +295,7 @@ static PyObject *configure(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "Set libjq's function addresses."},
     {"run", run, METH_VARARGS, "Run jq's main loop until a batch is full or an event."},
+    {"write_error", write_error, METH_NOARGS, "The errno of a failed write, or 0."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -14,6 +14,7 @@ import contextlib
 import ctypes
 import json
 import os
+import sys
 from collections import OrderedDict
 from collections.abc import Iterator
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
@@ -92,6 +93,9 @@ def _load() -> ctypes.CDLL:
         "jq_set_colors": (c_int, c_char_p),
         "jv_array": (jv,),
         "jv_array_append": (jv, jv, jv),
+        "jv_object": (jv,),
+        "jv_object_set": (jv, jv, jv, jv),
+        "jv_load_file": (jv, c_char_p, c_int),
     }
     for name, (restype, *argtypes) in signatures.items():
         fn = getattr(lib, name)
@@ -166,14 +170,38 @@ def _error_message(value: jv) -> str:
     return f"(not a string): {_dump(value)}"
 
 
-def _parse(text: str) -> jv:
-    data = text.encode()
+def utf8(text: str | bytes) -> bytes:
+    """A word's bytes as the command line gave them: an invalid UTF-8 byte in ``argv``
+    comes to Python as a lone surrogate (surrogateescape) and goes to libjq as that byte,
+    which libjq replaces as jq's ``jv_string`` does (a lone surrogate of a Python caller's
+    text goes as its three bytes: replaced the same way)."""
+    if isinstance(text, bytes):
+        return text
+    try:
+        return text.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:
+        return text.encode("utf-8", "surrogatepass")
+
+
+def _parse(text: str | bytes) -> jv:
+    data = utf8(text)
     return _lib.jv_parse_sized(data, len(data))
 
 
-def _string(text: str) -> jv:
-    data = text.encode()
+def _string(text: str | bytes) -> jv:
+    data = utf8(text)
     return _lib.jv_string_sized(data, len(data))
+
+
+def load_file(path: str, raw: bool) -> str:
+    """A file read by libjq's own reader, as jq reads ``--rawfile`` (``raw``: its text,
+    NUL bytes kept, each invalid UTF-8 sequence one U+FFFD, a BOM kept) and
+    ``--slurpfile`` (the JSON text of the array of its values, as libjq's parser reads
+    them); InputError with libjq's words ("Could not open f: ...", a parse error)."""
+    loaded = _lib.jv_load_file(os.fsencode(path), int(raw))
+    if _lib.jv_get_kind(loaded) == KIND_INVALID:
+        raise InputError(_message(_lib.jv_invalid_get_msg(loaded)))
+    return _text(loaded) if raw else _dump(loaded)
 
 
 def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
@@ -212,10 +240,14 @@ class Program:
 
 def compile_program(text: str, args: dict | None = None,
                     library_paths: list[str] | None = None,
-                    positional: list | tuple = ()) -> Program:
+                    positional: list | tuple = (), program_origin: str | None = None) -> Program:
     """Compile ``text`` with ``$name`` bound for each named argument and ``$ARGS`` (named
-    and ``positional``, as --args/--jsonargs give them); raise CompileError. In the
-    sandbox libjq gets no library path at all and never reads ``~/.jq``."""
+    and ``positional``, as --args/--jsonargs give them); raise CompileError. Modules are
+    searched as jq's main.c sets it: ``library_paths`` (-L), else jq's default list, with
+    ``$ORIGIN`` the folder of the command (the interpreter's: the venv's bin, where the
+    ``jqmagic`` command is) and relative ``search`` paths from ``program_origin`` (-f's
+    file's folder; the working folder without -f). In the sandbox libjq gets no library
+    path at all and never reads ``~/.jq``."""
     state = c_void_p(_lib.jq_init())
     program = Program(state)
 
@@ -233,29 +265,27 @@ def compile_program(text: str, args: dict | None = None,
     _lib.jq_set_debug_cb(state, program.callbacks[1], None)
     _lib.jq_set_stderr_cb(state, program.callbacks[2], None)
     confined = sandbox.enabled()
-    paths = [] if confined else library_paths if library_paths is not None else ["~/.jq"]
+    paths = [] if confined else library_paths if library_paths is not None else DEFAULT_SEARCH
     _lib.jq_set_attr(state, _string("JQ_LIBRARY_PATH"), _parse(json.dumps(paths)))
-    _lib.jq_set_attr(state, _string("JQ_ORIGIN"), _string(os.getcwd()))
-    _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"), _string(os.getcwd()))
-    named = _json_object(args or {})
-    # $ARGS is jq's own, whatever the named arguments are called (--arg ARGS v included)
-    positional_text = _json_array(positional)
-    bound = named[:-1] + (", " if args else "") + \
-        f'"ARGS": {{"positional": {positional_text}, "named": {named}}}}}'
-
-    arguments = _parse(bound)
-    if _lib.jv_get_kind(arguments) == KIND_INVALID:  # libjq would abort on it: say why
-        why = _message(_lib.jv_invalid_get_msg(arguments))
+    _lib.jq_set_attr(state, _string("JQ_ORIGIN"), _string(os.path.dirname(sys.executable)))
+    _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"),
+                     _string(os.path.realpath(program_origin or ".")))
+    try:
+        arguments = _arguments(args or {}, positional)
+    except CompileError:
         program.close()
-        raise CompileError(f"jq: error: invalid JSON text passed to --argjson: {why}")
+        raise
     with _without_home(confined):
-        compiled = _lib.jq_compile_args(state, text.encode(), arguments)
+        compiled = _lib.jq_compile_args(state, utf8(text), arguments)
     if not compiled:
         messages = [m for m in program.messages if not m.endswith("compile error")
                     and not m.endswith("compile errors")] or program.messages
         program.close()
         raise CompileError("\n".join(messages))
     return program
+
+
+DEFAULT_SEARCH = ["~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"]  # jq 1.8.2's main.c
 
 
 @contextlib.contextmanager
@@ -272,6 +302,31 @@ def _without_home(confined: bool) -> Iterator[None]:
 
 class RawJson(str):
     """JSON text to splice as written into the arguments libjq parses."""
+
+
+def _arguments(named: dict, positional: list | tuple) -> jv:
+    """The named arguments as jq's main.c binds them, each word's bytes given to libjq
+    (strings by ``jv_string``, JSON text by its parser), plus ``$ARGS`` (jq's own,
+    whatever the named arguments are called: ``--arg ARGS v`` included)."""
+    bound = _lib.jv_object()
+    for name, value in named.items():
+        bound = _lib.jv_object_set(bound, _string(name), _argument(value))
+    listed = array([_argument(value) for value in positional])
+    whole = _lib.jv_object_set(_lib.jv_object(), _string("positional"), listed)
+    whole = _lib.jv_object_set(whole, _string("named"), _lib.jv_copy(bound))
+    return _lib.jv_object_set(bound, _string("ARGS"), whole)
+
+
+def _argument(value) -> jv:
+    """One argument's value: JSON text parsed (jq's usage error when it does not parse),
+    a string as its bytes, any other Python value as its JSON."""
+    if isinstance(value, str) and not isinstance(value, (RawJson, JsonText)):
+        return _string(value)
+    parsed = _parse(value if isinstance(value, str) else json.dumps(value))
+    if _lib.jv_get_kind(parsed) == KIND_INVALID:  # libjq would abort on it: say why
+        why = _message(_lib.jv_invalid_get_msg(parsed))
+        raise CompileError(f"jq: error: invalid JSON text passed to --argjson: {why}")
+    return parsed
 
 
 def _json_object(values: dict) -> str:

@@ -12,13 +12,15 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
+import dataclasses
+import errno
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import BinaryIO
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import failures, libjq
+from jqmagic.core.query import failures, libjq, writes
 
 try:
     from jqmagic.core.query import _jqmain
@@ -47,6 +49,7 @@ class MainRun:
     args: dict = field(default_factory=dict)  # $name: a str, or libjq.RawJson
     positional: list = field(default_factory=list)
     library_paths: list[str] | None = None
+    program_origin: str | None = None  # -f's file's folder (relative module search paths)
     null_input: bool = False
     slurp: bool = False
     raw_input: bool = False
@@ -90,19 +93,63 @@ def run(spec: MainRun, out: BinaryIO, err: BinaryIO,
     status; a program that does not compile raises INVALID_QUERY."""
     try:
         program = libjq.compile_program(spec.program, spec.args, spec.library_paths,
-                                        spec.positional)
+                                        spec.positional, spec.program_origin)
     except libjq.CompileError as exc:
         error = failures.compile_error(str(exc), spec.program)
         error.exit_code = 3
         raise error from None
+    closed = spec.out_fd is not None and not writes.writable(spec.out_fd)
+    if closed:  # the caller closed it (a /dev/null holds it): written by Python, in vain
+        spec = dataclasses.replace(spec, out_fd=None)
+    sink = _Sink(out, spec.out_fd, errno.EBADF if closed else 0)
     try:
         _say_messages_to(program, err, spec.dump_flags)
-        return _run(program, spec, out, err, report)
+        status = _run(program, spec, sink, err, report)
     finally:
         program.close()
+    failed = sink.failed()
+    if failed:  # main.c's end: ferror(stdout), said after everything else
+        err.write(writes.failure_line(failed).encode())
+        err.flush()
+        return ERROR_SYSTEM
+    return status
 
 
-def _run(program: libjq.Program, spec: MainRun, out: BinaryIO, err: BinaryIO,
+class _Sink:
+    """The results' stream with jq's check of its writes: a write that fails (ENOSPC, EIO,
+    a closed descriptor) is remembered, the run goes on as jq's does, and :meth:`failed`
+    says it at the end. A closed pipe is no failure: SIGPIPE ends the command, as jq."""
+
+    def __init__(self, out: BinaryIO, out_fd: int | None, failed: int = 0):
+        self.out, self.out_fd, self.errno = out, out_fd, failed
+        if failed:
+            writes.discard_writes(out)
+
+    def write(self, data: bytes) -> None:
+        if not self.errno:
+            self._checked(self.out.write, data)
+
+    def flush(self) -> None:
+        if not self.errno:
+            self._checked(self.out.flush)
+
+    def _checked(self, call, *args) -> None:
+        try:
+            call(*args)
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self.errno = exc.errno or errno.EIO
+            writes.discard_writes(self.out)
+
+    def failed(self) -> int:
+        """The errno of the first failed write (the C loop's or this stream's), or 0."""
+        written_by_c = _jqmain.write_error() if self.out_fd is not None else 0
+        self.flush()
+        return self.errno or written_by_c
+
+
+def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
          report: Callable[[JqMagicError], None]) -> int:
     state = _State(ret=OK_NO_OUTPUT, last_result=-1)
     options = spec.options | (NULL_INPUT if spec.null_input else 0)

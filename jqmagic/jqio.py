@@ -1,0 +1,177 @@
+"""The standard streams of ``jqmagic query`` as jq 1.8.2's ``main.c`` treats them: a
+closed one is held open so that no file takes its place and its reads or writes fail as
+jq's do (EBADF); results written with each write checked (``ferror(stdout)`` at the end:
+``jq: error: writing output failed: ...``, status 2); standard input decoded as jq's
+parser decodes it."""
+
+from __future__ import annotations
+
+import argparse
+import codecs
+import errno
+import io
+import json
+import os
+import re
+import sys
+
+from jqmagic.core.errors import JqMagicError
+
+# A closed descriptor is held by /dev/null opened the other way round: reading fd 0 or
+# writing fd 1 then fails with EBADF, as on the closed descriptor jq was given; fd 2
+# takes writes (jq's errors go nowhere).
+_HELD = ((0, os.O_WRONLY), (1, os.O_RDONLY), (2, os.O_WRONLY))
+
+
+def hold_closed_streams() -> None:
+    """Standard input, output or error closed by the caller (``<&-``, ``>&-``): a
+    /dev/null holds the descriptor (a file opened later would take it, and the results
+    would be written into it), and Python gets a stream on it."""
+    for fd, mode in _HELD:
+        try:
+            os.fstat(fd)
+        except OSError:
+            held = os.open(os.devnull, mode)
+            if held != fd:
+                os.dup2(held, fd)
+                os.close(held)
+    for name, fd, mode in (("stdin", 0, "r"), ("stdout", 1, "w"), ("stderr", 2, "w")):
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(fd, mode, encoding="utf-8", errors="surrogateescape",  # noqa: SIM115
+                                    closefd=False))
+
+
+class Output:
+    """Standard output with jq's check of its writes: the first failed write (ENOSPC,
+    EIO, EBADF) is remembered and nothing more is written (the run goes on, as jq's
+    does); :meth:`end` says it last. A closed pipe (EPIPE) is no failure here: the
+    command ends quietly, as jq does."""
+
+    def __init__(self) -> None:
+        self.errno = 0
+
+    def write(self, text: str, flush: bool = False) -> None:
+        if self.errno:
+            return
+        try:
+            if text:  # an empty write reaches the descriptor (/dev/full fails it)
+                sys.stdout.write(text)
+            if flush:
+                sys.stdout.flush()
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self._failed(exc)
+
+    def flush(self) -> None:
+        self.write("", flush=True)
+
+    def _failed(self, exc: OSError) -> None:
+        from jqmagic.core.query.writes import discard_writes
+
+        self.errno = exc.errno or errno.EIO
+        discard_writes(sys.stdout)
+
+    def end(self, status: int) -> int:
+        """jq's end of a run: output flushed; a failed write said on stderr, status 2
+        (standard output closed by the caller fails even with nothing written, as jq's
+        fclose does)."""
+        self.flush()
+        if not self.errno and not _stdout_writable():
+            self.errno = errno.EBADF
+        if not self.errno:
+            return status
+        from jqmagic.core.query.writes import failure_line
+
+        sys.stderr.write(failure_line(self.errno))
+        sys.stderr.flush()
+        return 2
+
+
+def _stdout_writable() -> bool:
+    """False when standard output is the caller's closed descriptor, held read-only."""
+    from jqmagic.core.query.writes import writable
+
+    try:
+        fd = sys.stdout.fileno()
+    except (AttributeError, OSError, ValueError):
+        return True  # a caller's stream (a test's)
+    return writable(fd)
+
+
+def write_result(out: Output, text: str, args: argparse.Namespace) -> None:
+    """One result as jq's main.c writes it: a raw string as it is (-r, -j, --raw-output0;
+    as ASCII JSON with -a), anything else as JSON after --seq's RS."""
+    raw = args.raw or args.join or args.raw0
+    value = string_of(text) if raw else None
+    if value is not None:
+        if args.raw0 and "\0" in value and not args.ascii:
+            raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "
+                               "--raw-output0 option",
+                               "Remove the NUL (sub(\"\\u0000\"; \"\")).")
+        shown = _ascii_json(value) if args.ascii else value
+    else:
+        shown = "\x1e" + text if args.seq else text
+    out.write(shown + ("" if args.join or args.raw0 else "\n") + ("\0" if args.raw0 else ""),
+              flush=bool(args.unbuffered))
+
+
+def string_of(text: str) -> str | None:
+    """The string a result's text holds, or None when it is no string (colours aside)."""
+    plain = _COLOUR.sub("", text) if text.startswith("\x1b") else text
+    return json.loads(plain) if plain.startswith('"') else None
+
+
+_COLOUR = re.compile("\x1b\\[[0-9;]*m")
+
+
+def _ascii_json(text: str) -> str:
+    """A string as jq's JV_PRINT_ASCII dumps it (DEL escaped too)."""
+    return json.dumps(text).replace("\x7f", "\\u007f")
+
+
+def buffered_stdout() -> None:
+    """jq's stdout is buffered off a terminal (--unbuffered flushes each result); Python run
+    unbuffered (-u, PYTHONUNBUFFERED) would write each result through (a million small
+    results: 1.9 s, not 1.2 s)."""
+    if isinstance(sys.stdout, io.TextIOWrapper) and sys.stdout.write_through:
+        sys.stdout.reconfigure(write_through=False)
+
+
+def stdin_bytes() -> bytes:
+    """Standard input's bytes; a descriptor that cannot be read (closed: EBADF; a folder:
+    EISDIR) is jq's one line and status 2."""
+    try:
+        return sys.stdin.buffer.read()
+    except OSError as exc:
+        raise JqMagicError("FILE_ERROR", f"Could not read standard input: "
+                           f"{os.strerror(exc.errno or errno.EIO)}",
+                           "Give a file, or pipe the JSON in.") from None
+
+
+def stdin_text() -> str:
+    """Standard input as jq's parser reads it: each invalid UTF-8 sequence one U+FFFD, as
+    ``jvp_utf8_next`` cuts it (an overlong form or a surrogate is one sequence, not one a
+    byte)."""
+    return stdin_bytes().decode("utf-8", "jq-utf8")
+
+
+def _jq_replace(error: UnicodeDecodeError) -> tuple[str, int]:
+    """Where Python's decoder stops, the bytes jq's one U+FFFD stands for."""
+    data, start = error.object, error.start
+    first = data[start]
+    if not 0xC2 <= first <= 0xF4:  # an invalid byte, or a continuation out of place
+        return "\ufffd", start + 1
+    length = 4 if first >= 0xF0 else 3 if first >= 0xE0 else 2
+    at = start + 1
+    while at < start + length:  # the string's closing quote first: one U+FFFD up to it
+        if at >= len(data) or data[at] == 0x22:
+            return "\ufffd", at
+        at += 2 if data[at] == 0x5C else 1
+    at = start + 1
+    while at < start + length and 0x80 <= data[at] <= 0xBF:
+        at += 1
+    return "\ufffd", at
+
+
+codecs.register_error("jq-utf8", _jq_replace)
