@@ -33,64 +33,89 @@ BEAT_SECONDS = 1.0  # a running call's progress is told this often
 
 
 def build_server() -> Any:
-    """An ``mcp`` low-level server: every jqmagic tool, and the payloads as resources."""
+    """An ``mcp`` low-level server: every jqmagic tool, and the payloads as resources. It
+    keeps nothing of one client for another: each client's roots, payloads and log level
+    live with its connection (:mod:`jqmagic.tools.mcpclients`)."""
     from mcp import types
     from mcp.server.lowlevel import Server
     from mcp.shared.exceptions import MCPDeprecationWarning
 
     from jqmagic import __version__
     from jqmagic.core.query import progress
-    from jqmagic.tools import call, definitions, mcpfeatures
+    from jqmagic.tools import definitions, mcpclients, mcpfeatures
 
     progress.report_to(_route_progress)
+    warnings.filterwarnings("ignore", category=MCPDeprecationWarning,  # roots and logging,
+                            module=r"jqmagic\.")  # asked of clients before 2026-07-28
     listed = [types.Tool.model_validate(d) for d in definitions("mcp")]
-    kept = KeptPayloads()
     names = {t.name for t in listed}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:
         no_cursor(params)
         return types.ListToolsResult(tools=listed)
 
-    roots, logging = mcpfeatures.ClientRoots(), mcpfeatures.Logging()
-
     async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
         if params.name not in names:
             raise protocol_error(f"Unknown tool: {params.name}",
                                  f"Tools: {', '.join(sorted(names))}.")
-        opened = mcpfeatures.openings(await roots.current(ctx))
-        response = await ToolCall(ctx).run(functools.partial(call, **opened), params.name,
-                                           params.arguments or {})
-        kept.note(response)
-        if not response["success"]:
-            await logging.tell(ctx, "warning", {"tool": params.name,
-                                                "error_code": response["error_code"]})
-        return result_of(response)
+        return result_of(await answer_call(ctx, params.name, params.arguments or {}))
 
     with warnings.catch_warnings():  # roots and logging: deprecated from protocol 2026-07-28,
         warnings.simplefilter("ignore", MCPDeprecationWarning)  # kept for clients before it
-        return _server(Server, __version__, kept, roots, logging, list_tools, call_tool)
+        return Server(
+            "jqmagic", version=__version__, instructions=INSTRUCTIONS,
+            on_list_tools=list_tools, on_call_tool=call_tool,
+            on_list_resources=list_resources,
+            on_list_resource_templates=list_resource_templates,
+            on_read_resource=read_resource,
+            on_list_prompts=mcpfeatures.list_prompts, on_get_prompt=mcpfeatures.get_prompt,
+            on_completion=mcpfeatures.completer(kept_ids),
+            on_set_logging_level=mcpclients.set_level,
+            on_roots_list_changed=mcpclients.roots_changed)
 
 
-def _server(server: Any, version: str, kept: Any, roots: Any, logging: Any, list_tools: Any,
-            call_tool: Any) -> Any:
-    from jqmagic.tools import mcpfeatures
+INSTRUCTIONS = ("Query, inspect and patch JSON and YAML, read files and the web with bounded "
+                "results. Start big JSON with json_inspect. A cut answer names its next call "
+                "in next_arguments (call the same tool with them). A result too big to send "
+                "is kept: query it with the jq tool's payload, or read the resource "
+                "jqmagic://payload/<payload_id> (in parts: ?start=N).")
 
-    return server("jqmagic", version=version,
-                  instructions="Query, inspect and patch JSON and YAML, read files and the web "
-                               "with bounded results. Start big JSON with json_inspect. A cut "
-                               "answer names its next call (next_arguments, next_call, "
-                               "next_start_index, next_offset). A result too big to send is "
-                               "kept: query it with the jq tool's payload, or read the "
-                               "resource jqmagic://payload/<payload_id> (in parts: ?start=N).",
-                  on_list_tools=list_tools, on_call_tool=call_tool,
-                  on_list_resources=kept.list_resources,
-                  on_list_resource_templates=list_resource_templates,
-                  on_read_resource=read_resource,
-                  on_list_prompts=mcpfeatures.list_prompts,
-                  on_get_prompt=mcpfeatures.get_prompt,
-                  on_completion=mcpfeatures.completer(roots, kept),
-                  on_set_logging_level=logging.set_level,
-                  on_roots_list_changed=roots.changed)
+
+async def answer_call(ctx: Any, name: str, arguments: dict) -> dict[str, Any]:
+    """Tool ``name``'s answer for the client of ``ctx``, confined to its folders; the call
+    told in log messages (its start, its cost, a cut, a refusal)."""
+    import time
+
+    from jqmagic.tools import call, mcpclients
+
+    state = mcpclients.state_of(ctx)
+    await mcpclients.declared_roots(ctx, state)
+    opened = mcpclients.openings(state)
+    await mcpclients.tell(ctx, "debug", {"message": f"{name} started", "tool": name})
+    started = time.monotonic()
+    response = await ToolCall(ctx).run(functools.partial(call, **opened), name, arguments)
+    mcpclients.note_payloads(state, response)
+    took = {"tool": name, "seconds": round(time.monotonic() - started, 3)}
+    if not response["success"]:
+        if response.get("error_code") == "SANDBOX_DENIED" and state.refused:
+            response["hint"] = f"{response.get('hint', '')} {mcpclients.refusal(state)}".strip()
+        await mcpclients.tell(ctx, "warning", {
+            "message": f"{name} failed: {response['error_code']}", **took,
+            "error_code": response["error_code"]})
+    elif response.get("truncated"):
+        await mcpclients.tell(ctx, "notice", {
+            "message": f"{name}'s answer was cut to fit one message", **took,
+            "next_arguments": response.get("next_arguments")})
+    else:
+        await mcpclients.tell(ctx, "info", {"message": f"{name} answered", **took})
+    return response
+
+
+def kept_ids(ctx: Any) -> list[str]:
+    """The payload ids the answers of the client of ``ctx`` named, newest first."""
+    from jqmagic.tools import mcpclients
+
+    return list(reversed(mcpclients.state_of(ctx).kept_ids))
 
 
 def result_of(response: dict[str, Any]) -> Any:
@@ -113,46 +138,28 @@ def result_of(response: dict[str, Any]) -> Any:
                                 is_error=not response["success"])
 
 
-class KeptPayloads:
-    """The payloads this session's answers named: the resources it lists (the store may
-    hold other sessions' payloads, a notebook's among them: those are not listed)."""
+async def list_resources(ctx: Any, params: Any) -> Any:
+    """The newest payloads of this client that are still kept, as resources (none under
+    the stateless revision: a payload is read there by the id its answer gave)."""
+    from mcp import types
 
-    def __init__(self) -> None:
-        self.ids: dict[str, None] = {}  # oldest first
+    from jqmagic.core import payloads
+    from jqmagic.core.errors import JqMagicError
 
-    def note(self, response: Any) -> None:
-        """Remember every ``payload_id`` in a tool's answer (nested ones too)."""
-        if isinstance(response, dict):
-            if isinstance(response.get("payload_id"), str):
-                self.ids.pop(response["payload_id"], None)
-                self.ids[response["payload_id"]] = None
-            for value in response.values():
-                self.note(value)
-        elif isinstance(response, list):
-            for value in response:
-                self.note(value)
-
-    async def list_resources(self, ctx: Any, params: Any) -> Any:
-        """The newest payloads of this session that are still kept, as resources."""
-        from mcp import types
-
-        from jqmagic.core import payloads
-        from jqmagic.core.errors import JqMagicError
-
-        no_cursor(params)
-        listed = []
-        for pid in reversed(list(self.ids)):
-            try:
-                ref = payloads.find(pid)
-            except JqMagicError:  # pruned past the store's budget
-                continue
-            listed.append(types.Resource(
-                uri=PAYLOAD_URI + ref.id, name=ref.id, title=f"Payload {ref.id}",
-                description="A result too big to send, kept whole.",
-                mime_type=media_type(ref.path), size=ref.size))
-            if len(listed) == RESOURCES_LISTED:
-                break
-        return types.ListResourcesResult(resources=listed)
+    no_cursor(params)
+    listed = []
+    for pid in kept_ids(ctx):
+        try:
+            ref = payloads.find(pid)
+        except JqMagicError:  # pruned past the store's budget
+            continue
+        listed.append(types.Resource(
+            uri=PAYLOAD_URI + ref.id, name=ref.id, title=f"Payload {ref.id}",
+            description="A result too big to send, kept whole.",
+            mime_type=media_type(ref.path), size=ref.size))
+        if len(listed) == RESOURCES_LISTED:
+            break
+    return types.ListResourcesResult(resources=listed)
 
 
 async def list_resource_templates(ctx: Any, params: Any) -> Any:
@@ -397,17 +404,11 @@ def request_id(text: str) -> int | str | None:
 def mcp_arguments(parser: argparse.ArgumentParser) -> None:
     """``jqmagic mcp`` speaks MCP on stdio (or HTTP); its flags open the sandbox up and set
     the bound of one message."""
-    from jqmagic.tools import policy, transport
+    from jqmagic.tools import mcphttp, policy, transport
 
     policy.add_arguments(parser)
     transport.add_arguments(parser)
-    group = parser.add_argument_group("streamable HTTP (instead of stdio)")
-    group.add_argument("--http", action="store_true",
-                       help="serve over streamable HTTP at http://HOST:PORT/mcp, with a bearer "
-                            "token (JQMAGIC_MCP_TOKEN, else a new one printed on stderr)")
-    group.add_argument("--host", default="127.0.0.1",
-                       help="the address to listen on (default 127.0.0.1: this machine only)")
-    group.add_argument("--port", type=int, default=8765, help="the port (default 8765)")
+    mcphttp.add_arguments(parser)
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -425,7 +426,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     if getattr(args, "http", False):
         from jqmagic.tools import mcphttp
 
-        mcphttp.serve(args.host, args.port)
+        mcphttp.serve(args)
     else:
         anyio.run(serve_stdio)
     return 0

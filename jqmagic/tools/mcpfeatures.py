@@ -1,23 +1,21 @@
-"""What ``jqmagic mcp`` offers beside tools and resources: the client's roots as the
-sandbox's roots, prompts, completions and the logging capability (the ``mcp`` extra).
+"""What ``jqmagic mcp`` offers beside tools and resources: prompts and completions (the
+``mcp`` extra; each client's roots, payloads and log level: :mod:`jqmagic.tools.mcpclients`).
 
-Roots: when the client declares the roots capability (protocols before 2026-07-28, which
-deprecates it with logging), its ``roots/list`` answer (file URIs)
-become the allowed roots of every call, in place of the working directory (the face's own
-``--allow-root`` folders stay); a ``roots/list_changed`` notification makes the next call
-ask again. Completions: file paths under the roots for a prompt's ``file`` argument, and
-this session's payload ids for the payload resource template.
+Completions: file paths within the client's folders (its roots within the operator's) for
+a prompt's ``file`` argument, and the payload ids this client's answers kept for the
+payload resource template (none under the stateless revision); an unknown prompt, argument
+or template is invalid params. A completion holds at most :data:`COMPLETIONS` values of at
+most :data:`COMPLETION_BYTES` in all.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import glob
 import os
 from typing import Any
-from urllib.parse import unquote, urlsplit
 
 COMPLETIONS = 100  # values in one completion, at most (the spec's cap)
+COMPLETION_BYTES = 32_000  # the values' UTF-8 bytes in one completion, at most
 
 PROMPTS = {
     "explore_file": (
@@ -38,51 +36,6 @@ PROMPTS = {
         "call json_patch with dryRun=true and check the diff; apply it only when the diff "
         "changes exactly that setting."),
 }
-
-
-class ClientRoots:
-    """The roots the client offered this session (asked once, again after a change)."""
-
-    def __init__(self) -> None:
-        self.paths: list[str] | None = None
-
-    async def current(self, ctx: Any) -> list[str]:
-        """The client's roots as folders; [] when it offers none."""
-        from mcp import types
-        from mcp.shared.exceptions import MCPError
-
-        if self.paths is None:
-            self.paths = []
-            asked = types.ClientCapabilities(roots=types.RootsCapability())
-            if ctx.session.check_client_capability(asked):
-                try:
-                    listed = await ctx.session.list_roots()
-                except MCPError:  # protocol 2026-07-28 on: no server-initiated requests
-                    return self.paths
-                self.paths = [p for p in (folder_of(str(r.uri)) for r in listed.roots) if p]
-        return self.paths
-
-    async def changed(self, ctx: Any, params: Any) -> None:
-        self.paths = None
-
-
-def folder_of(uri: str) -> str | None:
-    """The local path a ``file://`` root names (None for any other scheme)."""
-    parts = urlsplit(uri)
-    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
-        return None
-    return unquote(parts.path) or None
-
-
-def openings(roots: list[str]) -> dict[str, Any]:
-    """The keywords of :func:`jqmagic.tools.call` that add the client's ``roots`` to the
-    face's policy (nothing when the client offered none)."""
-    from jqmagic.tools import policy
-
-    if not roots:
-        return {}
-    face = policy.in_force() or policy.Policy()
-    return {**dataclasses.asdict(face), "allow_root": [*face.allow_root, *roots]}
 
 
 async def list_prompts(ctx: Any, params: Any) -> Any:
@@ -132,47 +85,52 @@ def complete_path(prefix: str, roots: list[str]) -> list[str]:
     return out
 
 
-def completer(roots: ClientRoots, kept: Any) -> Any:
-    """The ``completion/complete`` handler: paths for a prompt's ``file``, payload ids for
-    the payload template."""
+def completer(kept_for: Any) -> Any:
+    """The ``completion/complete`` handler: paths for a prompt's ``file``, this client's
+    payload ids for the payload template (``kept_for(ctx)``: newest first)."""
 
     async def complete(ctx: Any, params: Any) -> Any:
         from mcp import types
 
-        from jqmagic.core.sandbox import roots as sandbox_roots
+        from jqmagic.mcp import PAYLOAD_URI, protocol_error
+        from jqmagic.tools import mcpclients
 
         value = params.argument.value or ""
-        if params.ref.type == "ref/resource" and params.argument.name == "payload_id":
-            values = [p for p in reversed(list(kept.ids)) if p.startswith(value)]
-        elif params.ref.type == "ref/prompt" and params.argument.name == "file":
-            folders = await roots.current(ctx) or sandbox_roots()
-            values = complete_path(value, folders)
+        ref, name = params.ref, params.argument.name
+        if ref.type == "ref/resource" and getattr(ref, "uri", "").startswith(PAYLOAD_URI) \
+                and name == "payload_id":
+            values = [p for p in kept_for(ctx) if p.startswith(value)]
+        elif ref.type == "ref/prompt" and ref.name in PROMPTS:
+            arguments = [a for a, _, _ in PROMPTS[ref.name][2]]
+            if name not in arguments:
+                raise protocol_error(f"The prompt {ref.name} has no argument {name}.",
+                                     f"Its arguments: {', '.join(arguments)}.")
+            state = mcpclients.state_of(ctx)
+            await mcpclients.declared_roots(ctx, state)
+            values = complete_path(value, mcpclients.folders(state)) if name == "file" else []
+        elif ref.type == "ref/prompt":
+            raise protocol_error(f"Unknown prompt: {ref.name}", f"Prompts: {', '.join(PROMPTS)}.")
         else:
-            values = []
+            raise protocol_error(f"Nothing to complete for {getattr(ref, 'uri', ref.type)}.",
+                                 f"Completions: a prompt's file, or payload_id of "
+                                 f"{PAYLOAD_URI}{{payload_id}}.")
+        shown = bounded(values)
         return types.CompleteResult(completion=types.Completion(
-            values=values[:COMPLETIONS], total=len(values),
-            has_more=len(values) > COMPLETIONS))
+            values=shown, total=len(values), has_more=len(values) > len(shown)))
 
     return complete
 
 
-class Logging:
-    """The logging capability: the level the client set (messages below it are not sent)."""
-
-    LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert",
-              "emergency")
-
-    def __init__(self) -> None:
-        self.level = "info"
-
-    async def set_level(self, ctx: Any, params: Any) -> Any:
-        from mcp import types
-
-        self.level = params.level
-        return types.EmptyResult()
-
-    async def tell(self, ctx: Any, level: str, data: Any) -> None:
-        """Send a log message when ``level`` is at or above the client's."""
-        if self.LEVELS.index(level) >= self.LEVELS.index(self.level):
-            await ctx.session.send_log_message(level=level, data=data, logger="jqmagic",
-                                               related_request_id=ctx.request_id)
+def bounded(values: list[str]) -> list[str]:
+    """The first values within :data:`COMPLETIONS` and :data:`COMPLETION_BYTES`; a value
+    with a control character is left out (a name that would act on a screen)."""
+    out: list[str] = []
+    spent = 0
+    for value in values[:COMPLETIONS]:
+        size = len(value.encode("utf-8", "surrogatepass")) + 4
+        if spent + size > COMPLETION_BYTES:
+            break
+        if not any(ord(c) < 32 or 127 <= ord(c) < 160 for c in value):
+            out.append(value)
+            spent += size
+    return out

@@ -1,6 +1,6 @@
-"""``jqmagic mcp``'s client features (issue 40): the client's roots are the sandbox's roots
-(a file under one is readable, nothing else is), prompts, completions of paths and payload
-ids, the logging capability."""
+"""``jqmagic mcp``'s client features (issues 40, 54): the client's roots narrow the
+operator's (a file under one is readable, nothing else is), prompts, completions of paths
+and payload ids, the logging capability."""
 
 from __future__ import annotations
 
@@ -23,7 +23,8 @@ def test_roots_prompts_completions_and_logging(tmp_path):  # logging: before 202
     (client_root / "config.json").write_text('{"timeout": 10}')
     (client_root / "conf.d").mkdir()
     (elsewhere / "secret.json").write_text('{"key": "s3cr3t"}')
-    server = StdioServerParameters(command=sys.executable, args=["-m", "jqmagic", "mcp"],
+    server = StdioServerParameters(command=sys.executable,  # the operator's wall: tmp_path
+                                   args=["-m", "jqmagic", "mcp", "--allow-root", str(tmp_path)],
                                    cwd=str(work),
                                    env={"JQMAGIC_PAYLOAD_DIR": str(tmp_path / "payloads")})
     heard: list = []
@@ -74,7 +75,7 @@ def test_roots_prompts_completions_and_logging(tmp_path):  # logging: before 202
 
 
 def test_a_root_is_a_local_folder_only():
-    from jqmagic.tools.mcpfeatures import folder_of
+    from jqmagic.tools.mcpclients import folder_of
 
     assert folder_of(Path("/data/x y").as_uri()) == "/data/x y"
     assert folder_of("https://example.com/data") is None

@@ -44,7 +44,7 @@ def http_server(cwd: Path, *flags: str, env: dict[str, str] | None = None) -> It
                 if probe.connect_ex(("127.0.0.1", port)) == 0:
                     break
             anyio.run(anyio.sleep, 0.05)
-        yield f"http://127.0.0.1:{port}/mcp/"
+        yield f"http://127.0.0.1:{port}/mcp"
     finally:
         server.terminate()
         server.communicate(timeout=10)

@@ -29,13 +29,14 @@ def server(folder: Path, *flags: str) -> StdioServerParameters:
         env={"JQMAGIC_PAYLOAD_DIR": str(folder / "payloads")})
 
 
-def test_payloads_are_resources(tmp_path):
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # 2025-11-25, 2026-07-28 (stateless)
+def test_payloads_are_resources(tmp_path, mode):
     data = tmp_path / "big.json"
     data.write_text(json.dumps({"items": [{"id": i, "text": "x" * 400} for i in range(2_000)]}))
     other = payloads.store('{"a notebook": "kept this"}', directory=tmp_path / "payloads")
 
     async def converse():
-        async with Client(server(tmp_path), read_timeout_seconds=60) as client:
+        async with Client(server(tmp_path), read_timeout_seconds=60, mode=mode) as client:
             answer = (await client.call_tool("jq", {"query": ".items", "file": str(data),
                                                     "compact": True})).structured_content
             listed = (await client.list_resources()).resources
@@ -50,7 +51,8 @@ def test_payloads_are_resources(tmp_path):
     answer, listed, templates, parts, missing = anyio.run(converse)
     assert answer["truncated"] is True and "payload_id" in answer and "queryID" not in answer
     uri = f"jqmagic://payload/{answer['payload_id']}"
-    assert [str(r.uri) for r in listed] == [uri]  # this session's, not the notebook's
+    # this session's, not the notebook's; none when no session is kept (read by id alone)
+    assert [str(r.uri) for r in listed] == ([uri] if mode == "legacy" else [])
     assert other.id not in uri
     assert templates[0].uri_template == "jqmagic://payload/{payload_id}{?start}"
     size = len(Path(answer["payload_path"]).read_bytes())

@@ -1,0 +1,162 @@
+"""Each MCP client in its own room: what ``jqmagic mcp`` keeps for one client, and the
+client's roots narrowing the operator's (the ``mcp`` extra).
+
+Under the handshake protocols (up to 2025-11-25) a client's state lives with its connection
+(stdio: the process's one client; streamable HTTP: its session, ``Mcp-Session-Id``): its
+roots (asked when it offers the roots capability, asked again after
+``notifications/roots/list_changed``), the payloads its answers kept (the only ones listed
+and completed for it) and its log level (``logging/setLevel``). Under 2026-07-28, the
+stateless revision, nothing is kept between requests: the operator's roots are the wall, a
+payload is read by its unguessable id only (never listed, never completed) and a log message
+goes out only when the request asks for it (its ``_meta`` log level).
+
+Roots narrow, never widen: the operator's roots (``--allow-root``, else the working
+directory) are the outer wall; a client's roots select folders within it
+(:func:`jqmagic.core.sandbox.narrowed`); a root outside is refused, said in a warning and in
+every refusal's hint.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import unquote, urlsplit
+
+import anyio
+
+STATE_KEY = "jqmagic"  # where a client's state sits in the SDK's per-connection state
+LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
+SHOWN_ROOTS = 5  # refused roots named in one message, at most
+
+
+@dataclass
+class ClientState:
+    """One client's room."""
+
+    stateless: bool = False  # protocol 2026-07-28: nothing outlives the request
+    declared: list[str] | None = None  # its roots as folders (None: to be asked)
+    refused: list[str] = field(default_factory=list)  # its roots outside the wall
+    kept_ids: dict[str, None] = field(default_factory=dict)  # payloads it made, oldest first
+    level: str = "warning"  # what it hears until it sets a level: refusals
+    asking: anyio.Lock = field(default_factory=anyio.Lock)  # one roots/list at a time
+
+
+def state_of(ctx: Any) -> ClientState:
+    """The state of the client ``ctx`` (a request or notification) comes from: its
+    connection's under the handshake protocols, a fresh one under the stateless revision."""
+    from mcp_types.version import MODERN_PROTOCOL_VERSIONS
+
+    connection = getattr(ctx.session, "_connection", None)  # the SDK's per-client Connection
+    if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or connection is None:
+        return ClientState(stateless=True)
+    return connection.state.setdefault(STATE_KEY, ClientState())
+
+
+async def declared_roots(ctx: Any, state: ClientState) -> list[str]:
+    """The client's roots as folders ([] when it offers none, or under the stateless
+    revision): asked once, again after it says they changed; a root outside the operator's
+    is told as a warning."""
+    from mcp import types
+    from mcp.shared.exceptions import MCPError, NoBackChannelError
+
+    from jqmagic.core import sandbox
+
+    if state.stateless:
+        return []
+    async with state.asking:  # a second call waits for the first's answer
+        if state.declared is not None:
+            return state.declared
+        asked = types.ClientCapabilities(roots=types.RootsCapability())
+        folders: list[str] = []
+        if ctx.session.check_client_capability(asked):
+            try:
+                listed = await ctx.session.list_roots()
+            except (MCPError, NoBackChannelError):
+                listed = types.ListRootsResult(roots=[])
+            folders = [p for p in (folder_of(str(r.uri)) for r in listed.roots) if p]
+        state.declared = folders
+        state.refused = sandbox.narrowed(folders, sandbox.roots())[1]
+        if state.refused:
+            await tell(ctx, "warning", {"message": refusal(state), "refused_roots":
+                                        state.refused[:SHOWN_ROOTS]})
+        return folders
+
+
+def refusal(state: ClientState) -> str:
+    """The sentence naming the client's roots outside the operator's."""
+    from jqmagic.core.words import cut
+
+    named = ", ".join(cut(r, 200) for r in state.refused[:SHOWN_ROOTS])
+    more = f" and {len(state.refused) - SHOWN_ROOTS} more" if len(state.refused) > \
+        SHOWN_ROOTS else ""
+    return (f"Your roots {named}{more} lie outside the folders this server may open, so "
+            "they are refused: the server's operator sets those (--allow-root).")
+
+
+async def roots_changed(ctx: Any, params: Any) -> None:
+    """``notifications/roots/list_changed``: the client's roots are asked again."""
+    state_of(ctx).declared = None
+
+
+def folder_of(uri: str) -> str | None:
+    """The local path a ``file://`` root names (None for any other scheme)."""
+    parts = urlsplit(uri)
+    if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
+        return None
+    return unquote(parts.path) or None
+
+
+def folders(state: ClientState) -> list[str]:
+    """The folders this client may open: its roots within the operator's, else the
+    operator's (``[NO_FOLDER]`` when its roots and the operator's share none)."""
+    from jqmagic.core import sandbox
+
+    wall = sandbox.roots()
+    if not state.declared:
+        return wall
+    return sandbox.narrowed(state.declared, wall)[0] or [sandbox.NO_FOLDER]
+
+
+def openings(state: ClientState) -> dict[str, Any]:
+    """The keywords of :func:`jqmagic.tools.call` that confine a call to this client's
+    folders (nothing when it declared no roots, or the operator turned the sandbox off)."""
+    from jqmagic.tools import policy
+
+    face = policy.in_force() or policy.Policy()
+    if not state.declared or face.no_sandbox:
+        return {}
+    return {**dataclasses.asdict(face), "allow_root": folders(state)}
+
+
+def note_payloads(state: ClientState, response: Any) -> None:
+    """Remember every ``payload_id`` in a tool's answer (nested ones too) as this client's;
+    under the stateless revision, nothing."""
+    if state.stateless:
+        return
+    if isinstance(response, dict):
+        if isinstance(response.get("payload_id"), str):
+            state.kept_ids.pop(response["payload_id"], None)
+            state.kept_ids[response["payload_id"]] = None
+        for value in response.values():
+            note_payloads(state, value)
+    elif isinstance(response, list):
+        for value in response:
+            note_payloads(state, value)
+
+
+async def set_level(ctx: Any, params: Any) -> Any:
+    """``logging/setLevel``: this client's level (messages below it are not sent)."""
+    from mcp import types
+
+    state_of(ctx).level = params.level
+    return types.EmptyResult()
+
+
+async def tell(ctx: Any, level: str, data: Any) -> None:
+    """A log message to the client of ``ctx`` when ``level`` is at or above its level
+    (under the stateless revision the SDK sends it only when the request asked for it)."""
+    state = state_of(ctx)
+    if state.stateless or LEVELS.index(level) >= LEVELS.index(state.level):
+        await ctx.session.send_log_message(level=level, data=data, logger="jqmagic",
+                                           related_request_id=ctx.request_id)
