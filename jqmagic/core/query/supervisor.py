@@ -26,7 +26,7 @@ from typing import Any
 
 from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.query import forkworker, progress, protocol
+from jqmagic.core.query import affinity, forkworker, progress, protocol
 from jqmagic.core.settings import default_worker_memory, settings
 from jqmagic.core.words import term
 
@@ -48,6 +48,8 @@ class Supervisor:
         self._spares: list[Supervisor] = []  # started while this one is busy (up to spares)
         self._spare_count = spares  # None: as many as settings.workers allows
         self._freed = threading.Condition()  # a member's lock was released
+        self._holders = affinity.Holders()  # which member parsed which file
+        self._parsed_in: float | None = None  # the last request's parse, in seconds
 
     def _start(self) -> subprocess.Popen:
         if self._process is not None and self._confined_by != sandbox.worker_key():
@@ -90,6 +92,7 @@ class Supervisor:
 
     def clear_cache(self) -> None:
         """Forget every parsed document the workers keep (no-op when none runs)."""
+        self._holders.clear()
         for member in (self, *self._spares):
             if member._process is not None and member._process.poll() is None:
                 member._lock.acquire()
@@ -138,28 +141,54 @@ class Supervisor:
         stops while it parses. Closing the iterator early stops the run (the worker keeps
         its caches when it stops in time). While this worker is busy with another thread's
         request, a spare worker answers (one slow call never waits for another while a
-        worker is idle or may be started; past that, the first worker to free takes it)."""
-        member = self._free()
+        worker is idle or may be started; past that, the first worker to free takes it).
+        A query about a file goes to the worker that parsed it (``affinity``)."""
+        key = affinity.file_key(request)
+        member = self._free(key, side=isinstance(request, protocol.Call))
         try:
-            yield from member._asked(request, timeout)
+            for reply in member._asked(request, timeout):
+                if isinstance(reply, protocol.End):  # a caller may stop reading here
+                    self._holders.record(key, member, member._parsed_in)
+                yield reply
         finally:
             self._release(member)
 
-    def _free(self) -> Supervisor:
-        """This supervisor, or an idle spare while it is busy (its lock held on return),
-        or a new spare while there may be more; when every one is busy, whichever frees
-        first."""
+    def _free(self, key: tuple[str, ...] | None = None, side: bool = False) -> Supervisor:
+        """The worker that holds ``key``'s files (waited for as long as its parse took), or
+        this supervisor, or an idle spare while it is busy (its lock held on return), or a
+        new spare while there may be more; when every one is busy, whichever frees first.
+        ``side`` work (a shape, a hint) leaves the workers holding files to queries."""
+        held = self._holders.holder(key)
+        until = time.monotonic() + affinity.patience(held) if held else 0.0
         with self._freed:
             while True:
-                for member in (self, *self._spares):
-                    if member._lock.acquire(blocking=False):
-                        return member
-                allowed = pool_size() - 1 if self._spare_count is None else self._spare_count
-                if len(self._spares) < allowed:
-                    self._spares.append(Supervisor(self._given_limit))
-                    self._spares[-1]._lock.acquire()
-                    return self._spares[-1]
+                if held is not None:
+                    if held.member._lock.acquire(blocking=False):
+                        return held.member
+                    if (left := until - time.monotonic()) > 0:
+                        self._freed.wait(left)
+                        continue
+                    held = None
+                member = self._idle(side)
+                if member is not None:
+                    return member
                 self._freed.wait()
+
+    def _idle(self, side: bool) -> Supervisor | None:
+        members = (self, *self._spares)
+        holding = [m for m in members if side and self._holders.holds_any(m)]
+        for member in members:
+            if member not in holding and member._lock.acquire(blocking=False):
+                return member
+        allowed = pool_size() - 1 if self._spare_count is None else self._spare_count
+        if len(self._spares) < allowed:
+            self._spares.append(Supervisor(self._given_limit))
+            self._spares[-1]._lock.acquire()
+            return self._spares[-1]
+        for member in holding:
+            if member._lock.acquire(blocking=False):
+                return member
+        return None
 
     def _release(self, member: Supervisor) -> None:
         """Give ``member`` back, waking a caller that waits for a worker."""
@@ -172,7 +201,8 @@ class Supervisor:
         """:meth:`ask` on this worker (its lock held by the caller)."""
         process = self._start()
         deadline: float | None = time.monotonic() + START_UP
-        ended, parsing = False, None
+        ended, parsing, began = False, None, 0.0
+        self._parsed_in = None
         try:
             _check_stop()
             protocol.write_frame(process.stdin, request.to_wire())
@@ -180,6 +210,10 @@ class Supervisor:
                 reply = self._receive(process, deadline)
                 if isinstance(reply, protocol.Event):
                     deadline = self._clock(reply, deadline, timeout)
+                    if reply.event == "parsed" and parsing is not None:
+                        self._parsed_in = (self._parsed_in or 0.0) + time.monotonic() - began
+                    if reply.event == "parsing":
+                        began = time.monotonic()
                     parsing = reply if reply.event == "parsing" else None
                     continue
                 ended = isinstance(reply, protocol.End)
