@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import sys
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -64,6 +65,7 @@ class QueryResult:
 
 
 _COLOR = re.compile("\x1b\\[[0-9;]*m")
+DEEPEST_RESULT = 10_000  # levels: jq's parser's own limit (MAX_PARSING_DEPTH)
 _LONG_DIGITS = re.compile("[0-9]{19}")
 
 
@@ -82,8 +84,16 @@ def parse_values(texts: list[str]) -> list[Any]:
     try:
         return [json.loads(_COLOR.sub("", t) if "\x1b" in t else t) for t in texts]
     except RecursionError:
+        pass
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, DEEPEST_RESULT + 1_000))  # as deep as jq reads
+    try:
+        return [json.loads(_COLOR.sub("", t) if "\x1b" in t else t) for t in texts]
+    except RecursionError:
         raise too_deep("A result", "Select a part of it, e.g. .a.b, or print it with "
                        "tojson.") from None
+    finally:
+        sys.setrecursionlimit(limit)
 
 
 def _store(json_text: str, result: QueryResult) -> str:
