@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import sys
 
-from jqmagic.core.words import for_face
-
 CODES = {
     "INVALID_JSON": "a JSON / JSON Lines / JSONC document does not parse",
     "INVALID_YAML": "a YAML document does not parse or is refused",
@@ -116,6 +114,24 @@ class JqMagicError(Exception):
         if self.detail:
             out["detail"] = self.detail
         return out
+
+
+def for_face(text: str, face: str) -> str:
+    """``text`` in ``face``'s words (:func:`jqmagic.core.words.for_face`, imported when an
+    error is said: never at a command's start-up)."""
+    from jqmagic.core import words
+
+    return words.for_face(text, face)
+
+
+def out_of_memory(exc: BaseException | None) -> bool:
+    """Whether ``exc`` is a run out of memory: a MemoryError, or an exception raised over
+    one (orjson under an address-space cap raises SystemError from a MemoryError)."""
+    while exc is not None:
+        if isinstance(exc, MemoryError):
+            return True
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def too_deep(what: str, hint: str) -> JqMagicError:

@@ -138,6 +138,8 @@ TERMS: dict[str, dict[str, str | None]] = {
     # operations
     "inspect": {"notebook": "%inspect SOURCE --path '{0}'", "terminal":
                 "jqmagic inspect FILE --path '{0}'", "agent": 'json_inspect with path "{0}"'},
+    "inspect_stream": {"notebook": "%inspect SOURCE --stream", "terminal":
+                       "jqmagic inspect FILE --stream", "agent": None},
     "inspect_bare": {"notebook": "%inspect", "terminal": "jqmagic inspect",
                      "agent": "json_inspect"},
     "query": {"notebook": "jq (%jq)", "terminal": "jq (jqmagic query)", "agent": "the jq tool"},

@@ -22,7 +22,7 @@ import time
 from typing import BinaryIO
 
 from jqmagic.core import confine, sandbox, sources
-from jqmagic.core.errors import JqMagicError, too_deep
+from jqmagic.core.errors import JqMagicError, out_of_memory, too_deep
 from jqmagic.core.jqlang import runtime
 from jqmagic.core.options import Formats
 from jqmagic.core.query import (
@@ -91,7 +91,9 @@ def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
         return sink.end(stopped=True)
     except JqMagicError as exc:
         return sink.end(error=exc.to_wire())
-    except MemoryError:
+    except (MemoryError, SystemError) as exc:
+        if not out_of_memory(exc):
+            raise
         fastpath.documents.clear()
         jv_documents.clear()
         return sink.end(error=JqMagicError(
@@ -201,10 +203,15 @@ def called(_programs: libjq.ProgramCache, call: protocol.Call,
         return protocol.End(error=too_deep(
             f"The {call.name}'s answer", "Look at a deeper part (a path), or at fewer "
             "levels (depth).").to_wire())
-    except MemoryError:
+    except (MemoryError, SystemError) as exc:
+        if not out_of_memory(exc):
+            raise
+        fastpath.documents.clear()
+        jv_documents.clear()
         return protocol.End(error=JqMagicError(
-            "TOO_LARGE", f"{call.name} ran out of memory in the worker and was stopped.",
-            "Look at a smaller part, or stream it.").to_wire())
+            "TOO_LARGE", f"The {call.name} ran out of the worker's memory and was stopped.",
+            f"Read it in one streaming pass with {term('inspect_stream')}, or look at a "
+            f"smaller part with {term('path')}.").to_wire())
     with channel.lock:
         channel.send_chunk(protocol.Chunk([answer]))
     return protocol.End()
