@@ -134,6 +134,8 @@ def read(program: str, cursor: int | None = None, null_input: bool = False) -> C
     bound = [t[1][1:] for t in tokens if t[0] == "var" and t[3]]
     if kind == "none" and frame.fresh:
         kind = "term"
+    if kind == "term" and frame.kind == "index" and not frame.parts:
+        kind = "qindex"  # `.[` right after the bracket: a key as a string, not a filter
     if kind == "qindex":
         path = frame.start if frame.kind == "index" else None
     elif frame.kind == "object" and frame.keyed and frame.fresh:
