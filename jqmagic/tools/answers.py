@@ -72,7 +72,7 @@ def answer(result: Any, caller: Caller) -> dict[str, Any]:
         return {**out, **_next_page(caller, total)}
     payload_id = result.payload_id or _keep(result)
     if shown == 0:
-        return _one_too_big(result, payload_id)
+        return _one_too_big(result, payload_id, caller)
     step = _rest_of_page(caller, shown) or next_program(caller, shown, shown + shown)
     changes = ", ".join(f"{k}={_quote(v)}" for k, v in step.items())
     own = (f"The next {shown:,}: call {caller.tool} again with {changes}. "
@@ -126,14 +126,54 @@ def _keep(result: Any) -> str:
     return payloads.store("\n".join(lines) + "\n").id
 
 
-def _one_too_big(result: Any, payload_id: str) -> dict[str, Any]:
-    """Not even the first result fits: the count, its shape, a preview, the payload."""
+def _one_too_big(result: Any, payload_id: str, caller: Caller) -> dict[str, Any]:
+    """Not even the first result fits: the count, its shape, a preview, the payload, and
+    the call that looks inside the first result (``next_arguments``)."""
     several = result.total > 1
     first = result.values[0] if result.values else None
-    return {"count": result.total, "shown": 0, "truncated": True, "payload_id": payload_id,
-            "payload_path": str(payloads.find(payload_id).path),
-            "message": f"Not sent: the first result alone is over the bound of one answer. "
-                       f"Ask for less (fewer fields, a slice such as .[0:20], a count with "
-                       f"length), or query the kept result: {payload_step(payload_id, several)}",
-            "shape": cut_value(jq_schema(first)),
-            "preview": cut_value(first, depth=3, width=5)}
+    out = {"count": result.total, "shown": 0, "truncated": True, "payload_id": payload_id,
+           "payload_path": str(payloads.find(payload_id).path),
+           "message": f"Not sent: the first result alone is over the bound of one answer. "
+                      f"Ask for less (fewer fields, a slice such as .[0:20], a count with "
+                      f"length), or query the kept result: {payload_step(payload_id, several)}",
+           "shape": cut_value(jq_schema(first)),
+           "preview": cut_value(first, depth=3, width=5)}
+    step = inside_first(caller, first)
+    if step:
+        out["next_arguments"] = step
+        out["message"] += (f" To look inside the first result: call {caller.tool} again "
+                           f"with {', '.join(f'{k}={_quote(v)}' for k, v in step.items())}.")
+    return out
+
+
+FIRST_PART = 20  # members of the first result asked for by the step into it
+STRING_PART = 20_000  # characters of a string result asked for by the step into it
+
+
+def inside_first(caller: Caller, first: Any) -> dict[str, Any]:
+    """The arguments (to change) that show the first result by parts: an array's first
+    members, an object's first members (one object each; its first member's value when
+    that alone is too big), a string's start; {} for a program too long to echo.
+
+    >>> inside_first(Caller("jq", "query", ".a"), [1, 2])
+    {'query': 'first(.a) | .[0:20][]'}
+    """
+    program = caller.program.strip()
+    if len(program) > PROGRAM_STEP_CHARS:
+        return {}
+    extra: dict[str, Any] = {}
+    whole = f"first({program})"
+    if caller.several_inputs and not caller.slurp:
+        whole, extra = f"first(.[] | {program})", {"slurp": True}
+    if isinstance(first, list):
+        part = f"{whole} | .[0:{FIRST_PART}][]"
+    elif isinstance(first, dict) and first and \
+            transport.wire_size(next(iter(first.values()))) > transport.content_budget():
+        part = f"{whole} | first(.[])"  # its first member alone is too big: go into it
+    elif isinstance(first, dict):
+        part = f"{whole} | to_entries | map({{(.key): .value}})[0:{FIRST_PART}][]"
+    elif isinstance(first, str):
+        part = f"{whole} | .[0:{STRING_PART}]"
+    else:
+        return {}
+    return {caller.program_param: part, **extra}

@@ -66,6 +66,10 @@ class Agent:
         text = result.content[0].text
         assert len(text) <= BOUND, (tool, arguments, len(text))
         answer = json.loads(text)
+        if "note" in answer:  # too big to send twice: the text is a summary of the answer
+            assert all(result.structured_content[k] == v for k, v in answer.items()
+                       if k != "note")
+            answer = result.structured_content
         assert result.structured_content == answer and answer["success"], answer
         jsonschema.validate(answer, self.schemas[tool])
         self.calls += 1
@@ -77,7 +81,11 @@ class Agent:
 
     async def follow(self, tool: str, arguments: dict[str, Any], answer: dict) -> None:
         """Take every step ``answer`` suggests, once, and check it gives the next part."""
-        if "next_arguments" in answer and "shown" in answer:  # a query, its program sliced
+        if "next_arguments" in answer and answer.get("shown") == 0:  # into the first result
+            nxt = await self.ask(tool, False, **{**arguments, **answer["next_arguments"]})
+            assert nxt["count"] >= 1 and (nxt.get("shown") or nxt["output"])
+            self.followed["next_arguments"] += 1
+        elif "next_arguments" in answer and "shown" in answer:  # the program sliced
             nxt = await self.ask(tool, False, **{**arguments, **answer["next_arguments"]})
             (expected,) = await self.values("jq", payload=answer["payload_id"], slurp=True,
                                             compact=True, query=f".[{answer['shown']}]")
