@@ -1,30 +1,32 @@
 """``jqmagic browse FILE|-``: a jq box in the terminal (the ``tui`` extra, on Textual):
 completion from the data as you type (core/complete: keys with type and presence,
 builtins, $names), a live preview of the first results and their count, run in the
-worker (the file's parse kept per version), each run superseded by the next key, and the
-merged shape as a tree beside it (counts, presence; Enter puts a node's path in the box).
+worker (the file's parse kept per version) one at a time, the newest program only, and
+the merged shape as a tree beside it (counts, presence; Enter puts a node's path in the
+box).
 
-Keys: Tab takes the chosen offer, Up/Down choose, Enter runs now, Ctrl+Y copies the
-program (OSC 52); in the tree, c / p copy a node's jq path / JSON Pointer, / searches the
-keys and n / N go from one to the next; Escape, Ctrl+Q (or q in the tree) quit and print
-the last program (to paste into a script).
+Keys (the footer shows them): Tab moves between the box and the tree, even while offers
+show; in the box Up/Down choose an offer, Tab or Enter take the chosen one (with none
+chosen Enter runs now), Escape closes the offers; Ctrl+Y copies the program (OSC 52); in
+the tree, c / p copy a node's jq path / JSON Pointer, / searches keys and values (as the
+notebook's tree does) and n / N go from one match to the next; Escape (or q in the tree)
+quits and prints the last program (to paste into a script). Text from the document is
+shown, never obeyed: control characters are made visible and no markup is read.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import contextlib
 import os
 import sys
 import tempfile
-from collections import deque
 from typing import Any
 
+from jqmagic.browsetext import clipboard_note, preview_text, visible
 from jqmagic.core.pointers import jq_step
 
 INSTALL_HINT = "jqmagic browse needs the tui extra: pip install 'jqmagic[tui]' (Textual)."
-PREVIEW_RESULTS = 20
-PREVIEW_CHARS = 400  # a result shown at most
 DEBOUNCE = 0.12  # seconds of quiet before the preview runs
 
 
@@ -76,96 +78,97 @@ def _keys_from_terminal() -> None:
     sys.stdin = sys.__stdin__ = open(0, closefd=False)  # noqa: SIM115
 
 
-def preview_text(program: str, path: str) -> tuple[str | None, str]:
-    """The first results of ``program`` on ``path`` as compact JSON lines (None on an
-    error: the last answer stays in view), and the status line (their count and time, or
-    the error with its caret and hint)."""
-    from jqmagic.core.errors import JqMagicError
-    from jqmagic.core.query.run import preview
-
-    try:  # no payload stored: the next key draws another preview
-        result = preview(program, file=path, limit=PREVIEW_RESULTS, timeout=10)
-    except JqMagicError as exc:
-        return None, exc.render("terminal")
-    lines = []
-    for value in result.values:
-        text = json.dumps(value, ensure_ascii=False)
-        lines.append(text if len(text) <= PREVIEW_CHARS else text[:PREVIEW_CHARS] + " …")
-    more = "" if result.total <= len(result.values) else \
-        f" (the first {len(result.values)} shown)"
-    return "\n".join(lines), f"{result.total:,} result(s){more} in {result.elapsed:.2f} s"
-
-
 def browser(path: str, program: str = ".") -> Any:
     """The Textual app on ``path`` (imported here: Textual is an extra)."""
+    from rich.text import Text
     from textual.app import App, ComposeResult
+    from textual.binding import Binding
     from textual.containers import Horizontal, VerticalScroll
-    from textual.widgets import Input, OptionList, Static, Tree
+    from textual.widgets import Footer, Input, OptionList, Static, Tree
     from textual.widgets.option_list import Option
     from textual.worker import get_current_worker
 
     from jqmagic.core.complete import Completions, complete
     from jqmagic.core.complete.shapes import shape_of
     from jqmagic.core.options import Source
+    from jqmagic.widget.jqbox import Previews
 
     class Shape(Tree):
         """The merged shape, opened as you go; Enter puts a node's path in the jq box."""
 
-        BINDINGS = [("c", "copy_path", "copy the jq path"),
-                    ("p", "copy_pointer", "copy the JSON Pointer"), ("q", "app.quit", "quit"),
-                    ("slash", "app.search", "search keys"), ("n", "app.hit(1)", "next"),
-                    ("N", "app.hit(-1)", "previous")]
+        BINDINGS = [Binding("c", "copy_path", "copy path"),
+                    Binding("p", "copy_pointer", "copy pointer", show=False),
+                    Binding("slash", "app.search", "search"),
+                    Binding("n", "app.hit(1)", "next"),
+                    Binding("N", "app.hit(-1)", "previous", show=False),
+                    Binding("q", "app.quit", "quit", show=False)]
 
         def action_copy_path(self) -> None:
-            self._copy(0, "jq path")
+            self._copy(0, "The jq path")
 
         def action_copy_pointer(self) -> None:
-            self._copy(1, "JSON Pointer")
+            self._copy(1, "The JSON Pointer")
 
         def _copy(self, which: int, what: str) -> None:
             node = self.cursor_node
             if node is not None and node.data is not None:
                 self.app.copy_to_clipboard(node.data[which])
-                self.app.notify(f"The {what} {node.data[which]} is on the clipboard.")
+                self.app.say(clipboard_note(f"{what} {visible(node.data[which])}"))
 
     class Browse(App):
-        """The jq box, its offers, the preview and its status."""
+        """The jq box, its offers, one status line, the tree and the preview."""
 
         CSS = """
         #offers { max-height: 8; display: none; }
         #offers.shown { display: block; }
-        #status { color: $text-muted; height: auto; }
+        #status { color: $text-muted; height: 1; }
         #shape { width: 45%; }
         #search { display: none; }
         #search.shown { display: block; }
+        #preview.stale { color: $text-disabled; }
         """
-        BINDINGS = [("escape", "quit", "quit"), ("ctrl+q", "quit", "quit"),
-                    ("ctrl+y", "copy", "copy the program")]
+        BINDINGS = [Binding("tab", "switch", "box ⇄ tree", priority=True),
+                    Binding("shift+tab", "switch", show=False, priority=True),
+                    Binding("escape", "leave", "close offers / quit", priority=True),
+                    Binding("ctrl+y", "copy", "copy program"),
+                    Binding("ctrl+q", "quit", "quit", show=False)]
 
         def __init__(self) -> None:
             super().__init__()
             self.program = program
             self.offers = Completions(0, 0)
             self._timer = None
-            self.hits: list[list] = []  # the tree nodes' paths of the keys searched
+            self.asked = 0  # the generation of the newest preview asked for
+            self.shown_program: str | None = None  # the program the preview shows
+            self.previews = Previews(self._answer, self._answered)
+            self.values: Any = None  # the notebook's tree model, for search (on first /)
+            self.hits: list[dict] = []
             self.hit_at = 0
 
         def compose(self) -> ComposeResult:
             yield Input(value=program, id="jq", placeholder="a jq program")
-            yield OptionList(id="offers")
-            yield Static(id="status")
-            yield Input(id="search", placeholder="search keys (Enter: go, n / N: next)")
+            offers = OptionList(id="offers")
+            offers.can_focus = False  # the box keeps the keys
+            yield offers
+            yield Static(id="status", markup=False)
+            yield Input(id="search", placeholder="search keys and values (Enter: go)")
             with Horizontal():
                 yield Shape("shape", id="shape")
                 with VerticalScroll():
                     yield Static(id="preview", markup=False)
+            yield Footer()
 
         def on_mount(self) -> None:
             self.query_one("#jq", Input).focus()
-            self.title = f"jqmagic browse {os.path.basename(path)}"
+            self.title = visible(f"jqmagic browse {os.path.basename(path)}")
             self._changed(program)
             self.run_worker(self._read_shape, thread=True, group="shape")
 
+        def say(self, text: str) -> None:
+            """The one status line (no toasts piled over the preview)."""
+            self.query_one("#status", Static).update(Text(visible(text)))
+
+        # -- the shape tree ---------------------------------------------------------------
         def _read_shape(self) -> None:
             root, several = shape_of(Source.of(file=path))
             self.call_from_thread(self._show_shape, root, several)
@@ -174,8 +177,9 @@ def browser(path: str, program: str = ".") -> Any:
             tree = self.query_one("#shape", Shape)
             if several and root.items is not None:  # JSON Lines: `.` is each line
                 root = root.items
-            tree.root.set_label(f"{os.path.basename(path)}  {shape_label(root)}")
-            tree.root.data = (".", "", root)
+            tree.root.set_label(Text(visible(f"{os.path.basename(path)}  "
+                                             f"{shape_label(root)}")))
+            tree.root.data = (".", "", root, "")
             _grow(tree.root)
             tree.root.expand()
 
@@ -190,9 +194,48 @@ def browser(path: str, program: str = ".") -> Any:
                 box.cursor_position = len(box.value)
                 box.focus()
 
+        # -- keys -------------------------------------------------------------------------
+        def action_switch(self) -> None:
+            """Tab: take the offer chosen with Up/Down, else go between box and tree."""
+            box = self.query_one("#jq", Input)
+            chosen = self.query_one("#offers", OptionList).highlighted
+            if self.focused is box and self._offering() and chosen is not None:
+                self._take(chosen)
+            elif self.focused is box:
+                self._close_offers()
+                self.query_one("#shape", Shape).focus()
+            else:
+                self.query_one("#search", Input).set_class(False, "shown")
+                box.focus()
+
+        def action_leave(self) -> None:
+            """Escape: close the offers, then the search box; else quit."""
+            search = self.query_one("#search", Input)
+            if self._offering():
+                self._close_offers()
+            elif search.has_class("shown"):
+                search.set_class(False, "shown")
+                self.query_one("#shape", Shape).focus()
+            else:
+                self.exit()
+
         def action_copy(self) -> None:
-            self.copy_to_clipboard(self.program)  # OSC 52: through ssh and tmux too
-            self.notify("The program is on the clipboard.")
+            self.copy_to_clipboard(self.program)
+            self.say(clipboard_note("The program"))
+
+        def on_key(self, event) -> None:
+            if not (self._offering() and self.focused is self.query_one("#jq", Input)):
+                return
+            if event.key in ("down", "up"):
+                offers = self.query_one("#offers", OptionList)
+                count = offers.option_count
+                now = offers.highlighted
+                if now is None:
+                    offers.highlighted = 0 if event.key == "down" else count - 1
+                else:
+                    offers.highlighted = (now + (1 if event.key == "down" else -1)) % count
+                event.prevent_default()
+                event.stop()
 
         def on_input_changed(self, event: Input.Changed) -> None:
             if event.input.id == "jq":
@@ -201,47 +244,26 @@ def browser(path: str, program: str = ".") -> Any:
         def on_input_submitted(self, event: Input.Submitted) -> None:
             if event.input.id == "search":
                 self._search(event.value)
+                return
+            chosen = self.query_one("#offers", OptionList).highlighted
+            if self._offering() and chosen is not None:
+                self._take(chosen)
             else:
+                self._close_offers()
                 self._run(event.value)
 
-        def action_search(self) -> None:
-            box = self.query_one("#search", Input)
-            box.set_class(True, "shown")
-            self.call_after_refresh(box.focus)  # once shown: a hidden input takes no focus
-
-        def _search(self, text: str) -> None:
-            self.query_one("#search", Input).set_class(False, "shown")
-            tree = self.query_one("#shape", Shape)
-            tree.focus()
-            if tree.root.data is None:
-                return
-            self.hits, self.hit_at = find_keys(tree.root.data[2], text), 0
-            if self.hits:
-                self.action_hit(0)
-            else:
-                self.query_one("#status", Static).update(f"No key holds {text!r}.")
-
-        def action_hit(self, step: int) -> None:
-            if not self.hits:
-                return
-            self.hit_at = (self.hit_at + step) % len(self.hits)
-            tree = self.query_one("#shape", Shape)
-            branch = tree.root
-            for node in self.hits[self.hit_at]:
-                if not branch.children:
-                    _grow(branch)
-                branch.expand()
-                branch = next(c for c in branch.children if c.data and c.data[2] is node)
-            tree.move_cursor(branch)
-            self.query_one("#status", Static).update(
-                f"Key {self.hit_at + 1} of {len(self.hits):,}: {branch.data[0]}")
-
+        # -- offers -----------------------------------------------------------------------
+        def _offering(self) -> bool:
+            return bool(self.offers.offers) and \
+                self.query_one("#offers", OptionList).has_class("shown")
 
         def _changed(self, text: str) -> None:
             self.program = text
             cursor = self.query_one("#jq", Input).cursor_position
             self.run_worker(lambda: self._offer(text, cursor), thread=True, exclusive=True,
                             group="offers")
+            if self.shown_program != text:  # what shows is another program's answer
+                self.query_one("#preview", Static).set_class(True, "stale")
             if self._timer is not None:
                 self._timer.stop()
             self._timer = self.set_timer(DEBOUNCE, lambda: self._run(text))
@@ -249,49 +271,25 @@ def browser(path: str, program: str = ".") -> Any:
         def _offer(self, text: str, cursor: int) -> None:
             done = complete(text, min(cursor, len(text)), file=path)
             if not get_current_worker().is_cancelled:
-                self.call_from_thread(self._show_offers, done)
+                self.call_from_thread(self._show_offers, text, done)
 
-        def _show_offers(self, done: Completions) -> None:
-            word = self.query_one("#jq", Input).value[done.start:done.end]
+        def _show_offers(self, text: str, done: Completions) -> None:
+            box = self.query_one("#jq", Input)
+            if box.value != text:  # an older key's offers
+                return
+            word = text[done.start:done.end]
             done = Completions(done.start, done.end,  # one typed in full is no offer
                                [o for o in done.offers if o.text != word], done.note)
             self.offers = done
             offers = self.query_one("#offers", OptionList)
             offers.clear_options()
-            offers.add_options([Option(f"{o.text}  {o.type}") for o in done.offers[:200]])
-            offers.set_class(bool(done.offers), "shown")
-            if done.offers:
-                offers.highlighted = 0
+            offers.add_options([Option(Text(visible(f"{o.text}  {o.type}")))
+                                for o in done.offers[:200]])
+            offers.highlighted = None  # none chosen: Tab goes to the tree, Enter runs
+            offers.set_class(bool(done.offers) and self.focused is box, "shown")
 
-        def _run(self, text: str) -> None:
-            self.run_worker(lambda: self._preview(text), thread=True, exclusive=True,
-                            group="preview")
-
-        def _preview(self, text: str) -> None:
-            shown, status = preview_text(text, path)
-            if not get_current_worker().is_cancelled:
-                self.call_from_thread(self._show_preview, shown, status)
-
-        def _show_preview(self, shown: str | None, status: str) -> None:
-            if shown is not None:
-                self.query_one("#preview", Static).update(shown)
-            self.query_one("#status", Static).update(status)
-
-        def on_key(self, event) -> None:
-            offers = self.query_one("#offers", OptionList)
-            if not (self.offers.offers and offers.has_class("shown")
-                    and self.focused is self.query_one("#jq", Input)):
-                return
-            if event.key in ("down", "up"):
-                count = offers.option_count
-                step = 1 if event.key == "down" else -1
-                offers.highlighted = ((offers.highlighted or 0) + step) % count
-                event.prevent_default()
-                event.stop()
-            elif event.key == "tab":
-                self._take(offers.highlighted or 0)
-                event.prevent_default()
-                event.stop()
+        def _close_offers(self) -> None:
+            self.query_one("#offers", OptionList).set_class(False, "shown")
 
         def _take(self, index: int) -> None:
             box = self.query_one("#jq", Input)
@@ -299,22 +297,107 @@ def browser(path: str, program: str = ".") -> Any:
             text = box.value[:done.start] + offer.text + box.value[done.end:]
             box.value = text
             box.cursor_position = done.start + len(offer.text)
-            self.query_one("#offers", OptionList).set_class(False, "shown")
+            self._close_offers()
+
+        # -- the preview: the newest program's answer only --------------------------------
+        def _run(self, text: str) -> None:
+            if self._timer is not None:
+                self._timer.stop()
+            self.asked += 1
+            self.say(f"running {text.strip() or '.'} …")  # the busy sign
+            self.previews.ask({"gen": self.asked, "text": text})
+
+        @staticmethod
+        def _answer(request: dict) -> dict:
+            shown, status = preview_text(request["text"], path)
+            return {"program": request["text"], "shown": shown, "status": status}
+
+        def _answered(self, answer: dict) -> None:
+            with contextlib.suppress(RuntimeError):  # the app has ended meanwhile
+                self.call_from_thread(self._show_preview, answer)
+
+        def _show_preview(self, answer: dict) -> None:
+            if answer["gen"] != self.asked or answer["program"] != self.program:
+                return  # an earlier program's: never drawn
+            preview = self.query_one("#preview", Static)
+            if answer.get("error"):  # the preview itself failed (a bug): said, not hidden
+                answer = {**answer, "shown": None, "status": answer["error"]}
+            if answer["shown"] is None:  # an error replaces the last answer at once
+                preview.update(Text(answer["status"]))
+                self.say(f"{(answer['program'].strip() or '.')} fails: why is below.")
+            else:
+                preview.update(Text(answer["shown"]))
+                self.say(answer["status"])
+            self.shown_program = answer["program"]
+            preview.set_class(False, "stale")
+
+        # -- search: keys and values, as the notebook's tree searches ---------------------
+        def action_search(self) -> None:
+            box = self.query_one("#search", Input)
+            box.set_class(True, "shown")
+            self.call_after_refresh(box.focus)  # once shown: a hidden input takes no focus
+
+        def _search(self, text: str) -> None:
+            self.query_one("#search", Input).set_class(False, "shown")
+            self.query_one("#shape", Shape).focus()
+            if text:
+                self.say(f"searching keys and values for {text!r} …")
+                self.run_worker(lambda: self._searching(text), thread=True,
+                                exclusive=True, group="search")
+
+        def _searching(self, text: str) -> None:
+            from jqmagic.browsesearch import values_model
+
+            if self.values is None:
+                self.call_from_thread(self.say, "reading the values to search them …")
+                self.values = values_model(path)
+            hits, note = self.values.search(
+                text, progress=lambda said: self.call_from_thread(self.say, said))
+            if not get_current_worker().is_cancelled:
+                self.call_from_thread(self._found, text, hits, note)
+
+        def _found(self, text: str, hits: list[dict], note: str) -> None:
+            self.hits, self.hit_at = hits, 0
+            if hits:
+                self.action_hit(0)
+            else:
+                self.say(f"Nothing holds {text!r} ({note}).")
+
+        def action_hit(self, step: int) -> None:
+            if not self.hits:
+                return
+            self.hit_at = (self.hit_at + step) % len(self.hits)
+            hit = self.hits[self.hit_at]
+            tree = self.query_one("#shape", Shape)
+            branch = tree.root
+            for name in self.values.steps(hit["id"]):
+                if not branch.children:
+                    _grow(branch)
+                branch.expand()
+                found = next((c for c in branch.children
+                              if c.data is not None and c.data[3] == name), None)
+                if found is None:
+                    break
+                branch = found
+            tree.move_cursor(branch)
+            where = hit.get("path") or hit["where"]
+            what = f"key at {where}" if hit["match"] == "key" else f"{where} = {hit['match']}"
+            self.say(f"Match {self.hit_at + 1} of {len(self.hits):,}: {what}")
 
     def _grow(branch) -> None:
         """Add the children of a shape node's branch (keys, then the merged items)."""
-        jq, pointer, node = branch.data
+        jq, pointer, node, _ = branch.data
         below = list((node.keys or {}).items())
         for key, child in below[:SHAPE_KEYS]:
             steps = (jq_step("" if jq == "." else jq, key), f"{pointer}/{_escaped(key)}")
-            branch.add(f"{key}  {shape_label(child, node.objects)}", data=(*steps, child),
-                       allow_expand=_opens(child))
+            branch.add(Text(visible(f"{key}  {shape_label(child, node.objects)}")),
+                       data=(*steps, child, key), allow_expand=_opens(child))
         if len(below) > SHAPE_KEYS or node.extra is not None:
             branch.add_leaf(f"… {len(below) - SHAPE_KEYS + node.extra_count:,} more keys")
         if node.items is not None and node.items.count:
             steps = (jq_step("" if jq == "." else jq, None), f"{pointer}/0")
-            branch.add(f"[]  {shape_label(node.items)}", data=(*steps, node.items),
-                       allow_expand=_opens(node.items))
+            branch.add(Text(f"[]  {shape_label(node.items)}"),
+                       data=(*steps, node.items, None), allow_expand=_opens(node.items))
 
     return Browse()
 
@@ -333,29 +416,12 @@ def shape_label(node: Any, objects: int | None = None) -> str:
     return text
 
 
-SEARCH_NODES = 100_000  # shape nodes a search looks at, shallow first
-
-
-def find_keys(root: Any, text: str) -> list[list]:
-    """The keys below ``root`` holding ``text`` (any case), shallowest first, each as the
-    nodes from ``root``'s child down to its own (the tree shows the first keys only)."""
-    wanted, found = text.casefold(), []
-    queue, seen = deque([(root, [])]), 0
-    while queue and seen < SEARCH_NODES:
-        node, trail = queue.popleft()
-        seen += 1
-        for key, child in list((node.keys or {}).items())[:SHAPE_KEYS]:
-            if wanted in key.casefold():
-                found.append([*trail, child])
-            queue.append((child, [*trail, child]))
-        if node.items is not None and node.items.count:
-            queue.append((node.items, [*trail, node.items]))
-    return found
-
-
 def _opens(node: Any) -> bool:
     return bool(node.keys) or (node.items is not None and node.items.count > 0)
 
 
 def _escaped(key: str) -> str:
     return key.replace("~", "~0").replace("/", "~1")
+
+
+__all__ = ["browse_arguments", "browser", "preview_text", "run_browse", "shape_label"]

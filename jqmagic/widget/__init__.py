@@ -1,6 +1,15 @@
 """The schema tree widget (anywidget): ``SchemaBrowser``. Imported on first use only
-(``import jqmagic`` never imports anywidget or ipywidgets)."""
+(``import jqmagic`` never imports anywidget or ipywidgets; ``jqmagic browse`` reads
+``widget.model`` without them)."""
 
-from jqmagic.widget.browser import SchemaBrowser
+from typing import Any
 
 __all__ = ["SchemaBrowser"]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "SchemaBrowser":
+        from jqmagic.widget.browser import SchemaBrowser
+
+        return SchemaBrowser
+    raise AttributeError(f"module 'jqmagic.widget' has no attribute {name!r}")
