@@ -53,7 +53,10 @@ ATOMS = [".", ".a", ".b", ".[0]", ".[-1]", ".[]", ".[]?", ".a?", ".[1:]", ".[:2]
          # issue 30's classes: signed zeros, lone literals, builtins' edges, order
          "atan2(.; -1)", "copysign(1; .)", ". / -1", "map(.a?) | add", "indices([])",
          "indices([1])", "index(true)", "IN(.[]?; 1, 2)", '[JOIN({"a": 1}; .[]?; .a?)]',
-         "[limit(0; error)]", "(. as [$a, $b, $c] | $b)", "(. as {a: $x, b: $x} | $x)"]
+         "[limit(0; error)]", "(. as [$a, $b, $c] | $b)", "(. as {a: $x, b: $x} | $x)",
+         # issue 55: regex builtins under a waiting ?// (a type error is its next try)
+         'test("a")', 'match("a")', 'capture("(?<x>a)")', 'sub("a"; "b")', '[scan("a")]',
+         '[splits("a")]', 'try test("a") catch "caught"', 'test("a"; "i")', "ascii_downcase"]
 UNARY = ["select({})", "map({})", "[{}]", "{{a: {}}}", "({})?", "sort_by({})",
          "group_by({})", "unique_by({})", "min_by({})", "max_by({})", "first({})",
          "last({})", "limit(2; {})", "any({})", "all({})", "({} | length)", "-({})",
@@ -72,7 +75,8 @@ BINARY = ["{} | {}", "{}, {}", "{} + {}", "{} - {}", "{} * {}", "{} / {}", "{} %
           "{} // {}", "if {} then {} else . end", "({}) | ({})",
           "try ({}) catch ({})", "{} |= {}", "{} = {}", "{} += {}", "{} //= {}",
           "({}) as $v | {}", "def f: {}; {} | f", "label $out | {} | ({}, break $out)",
-          "({}) as [$v] ?// {{a: $v}} | {}", "[path({})] | {}"]
+          "({}) as [$v] ?// {{a: $v}} | {}", "[path({})] | {}",
+          "(({}) as [$p] ?// $p | $p) | {}", "(({}) as {{a: $p}} ?// [$p] ?// $p | $p) | {}"]
 
 programs = st.recursive(
     st.sampled_from(ATOMS),
@@ -116,6 +120,28 @@ def test_fast_path_equals_libjq_or_declines(program, document, layout, v):
     event("declined" if got is None else "answered")
     if got is not None:
         assert got == libjq(program, document, {"v": v}, **layout)
+
+
+REGEX_UNDER_ALTERNATIVES = ['(. as [$p] ?// $p | $p) | try test("a") catch "caught"',
+                            '(. as [$p] ?// $p | $p) | [match("a")?]',
+                            '(. as {a: $p} ?// [$p] ?// $p | $p) | try capture("(?<x>a)") catch .',
+                            '(. as [$p] ?// $p | $p) | try sub("a"; "b") catch "caught"',
+                            '(. as [$p] ?// $p | $p) | try [scan("a")] catch "caught"',
+                            '(. as [$p] ?// $p | $p) | try [splits("a")] catch "caught"']
+
+
+@pytest.mark.parametrize("program", REGEX_UNDER_ALTERNATIVES)
+@pytest.mark.parametrize("document", ["1", "[1]", '"abc"', '["a"]', '{"a": "xa"}', "null"])
+def test_regex_under_a_waiting_alternative_is_libjqs_answer(program, document):
+    """A type error under a waiting ``?//`` declines; the regex fallback is never handed a
+    value that is no string (it crashed the worker: issue 55)."""
+    import jqmagic
+
+    expected = libjq(program, document, {}, compact=True)
+    got = fast(program, document, {}, compact=True)
+    assert got is None or got == expected
+    assert expected.text and not expected.text.startswith("error")
+    assert jqmagic.query(program, text=document, compact=True).text == expected.text
 
 
 @settings(max_examples=300, deadline=None)
