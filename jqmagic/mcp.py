@@ -95,6 +95,8 @@ async def answer_call(ctx: Any, name: str, arguments: dict) -> dict[str, Any]:
     started = time.monotonic()
     response = await ToolCall(ctx).run(functools.partial(call, **opened), name, arguments)
     mcpclients.note_payloads(state, response)
+    if not SHOWN_PATHS[0]:
+        response = without_paths(response)
     took = {"tool": name, "seconds": round(time.monotonic() - started, 3)}
     if not response["success"]:
         if response.get("error_code") == "SANDBOX_DENIED" and state.refused:
@@ -108,6 +110,20 @@ async def answer_call(ctx: Any, name: str, arguments: dict) -> dict[str, Any]:
             "next_arguments": response.get("next_arguments")})
     else:
         await mcpclients.tell(ctx, "info", {"message": f"{name} answered", **took})
+    return response
+
+
+SHOWN_PATHS = [False]  # --show-payload-paths: answers say where payloads are on disk
+_PATH_FIELDS = ("payload_path", "payloadPath")
+
+
+def without_paths(response: Any) -> Any:
+    """``response`` without the server's paths of kept payloads (a client reads them by
+    id: the jq tool's payload, or the resource)."""
+    if isinstance(response, dict):
+        return {k: without_paths(v) for k, v in response.items() if k not in _PATH_FIELDS}
+    if isinstance(response, list):
+        return [without_paths(v) for v in response]
     return response
 
 
@@ -409,6 +425,9 @@ def mcp_arguments(parser: argparse.ArgumentParser) -> None:
     policy.add_arguments(parser)
     transport.add_arguments(parser)
     mcphttp.add_arguments(parser)
+    parser.add_argument("--show-payload-paths", action="store_true",
+                        help="answers name where a kept payload is on this machine "
+                             "(payload_path); by default a client reads payloads by id")
 
 
 def run_mcp(args: argparse.Namespace) -> int:
@@ -423,6 +442,7 @@ def run_mcp(args: argparse.Namespace) -> int:
 
     policy.apply(args)
     transport.apply(args)
+    SHOWN_PATHS[0] = bool(getattr(args, "show_payload_paths", False))
     if getattr(args, "http", False):
         from jqmagic.tools import mcphttp
 

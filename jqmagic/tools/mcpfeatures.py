@@ -32,7 +32,7 @@ PROMPTS = {
         [("file", "The config file's path", True),
          ("change", "What to change, e.g. 'set the timeout to 30'", True)],
         "In {file}: {change}. Find the setting first (json_inspect, then the jq tool with a "
-        "query such as 'paths(..) | map(tostring) | join(\"/\")' to locate keys). Then "
+        "query such as 'paths | map(tostring) | join(\"/\")' to list every path). Then "
         "call json_patch with dryRun=true and check the diff; apply it only when the diff "
         "changes exactly that setting."),
 }

@@ -9,10 +9,10 @@ from typing import Annotated, Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
-from jqmagic.core.words import terms
+from jqmagic.core.words import json_text, terms
 from jqmagic.tools import transport
 from jqmagic.tools.answers import Caller, answer
-from jqmagic.tools.schema import Param
+from jqmagic.tools.schema import JsonValue, Param
 from jqmagic.tools.spec import tool
 
 _TIMEOUT = Param("Seconds the query may run before it is stopped.", minimum=1, maximum=600)
@@ -33,8 +33,9 @@ def jq(
     query: Annotated[str, Param("The jq filter, e.g. '.items[] | .name'.", min_length=1)],
     file: Annotated[str | None, Param(
         "Path of the JSON file to query (JSON Lines and YAML files work too).")] = None,
-    input: Annotated[str | None, Param(  # noqa: A002 - the spec's name
-        "Inline JSON text to query.")] = None,
+    input: Annotated[str | JsonValue | None, Param(  # noqa: A002 - the spec's name
+        "Inline JSON to query: JSON text (a string, several values allowed) or the JSON "
+        "value itself (an object, array, number or boolean).")] = None,
     exec: Annotated[str | None, Param(  # noqa: A002 - the spec's name
         "A shell command whose output (JSON) is queried, e.g. 'curl -s "
         "https://api.example.com'.")] = None,
@@ -60,8 +61,10 @@ def jq(
 
     Use it to pull values out of JSON too big to read, to count, filter or reshape it.
     Give `query` and one source: `file`, `input` or `payload` (none with null_input).
-    Returns `output` (one result a line), `count`, and a `message` when the output was
-    cut (naming the call for the next results) or nothing matched.
+    Returns `output` (the results as jq prints them: each indented over several lines, or
+    one a line with compact=true), `count`, and when the output was cut `truncated`,
+    `payload_id` and `next_arguments` (the arguments to change for the next results), or
+    a `message` when nothing matched.
 
     Examples:
     - Names of all jobs: query=".jobs[] | .name", file="cron/jobs.json"
@@ -74,6 +77,8 @@ def jq(
     """
     from jqmagic.core.query import query as run_query
 
+    if input is not None and not isinstance(input, str):  # a JSON value, not its text
+        input = json_text(input)  # noqa: A001
     given = {name: spec for name, spec in (("file", file), ("input", input), ("exec", exec),
                                             ("payload", payload)) if spec}
     if len(given) > 1:

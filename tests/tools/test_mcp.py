@@ -17,6 +17,7 @@ import pytest
 from mcp import Client  # the mcp extra (part of the test extra)
 from mcp.client.stdio import StdioServerParameters
 
+from jqmagic.core import payloads
 from tests.web_servers import BRAVE_KEY, GOOGLE_CX, GOOGLE_KEY, WebServer, fake_brave, fake_google
 
 
@@ -141,7 +142,9 @@ def test_jq(session):
     assert many["message"].startswith("Showing results 1-100 of 150.")
     (link,) = session["jq_many:links"]
     assert link.mime_type == "application/jsonl" and link.size > 0
-    assert Path(many["payload_path"]).is_relative_to(session["folder"] / "payloads")
+    assert "payload_path" not in many  # no server path unless the operator asks
+    assert str(session["folder"]) not in json.dumps(many)
+    assert payloads.find(many["payload_id"], directory=session["folder"] / "payloads").size
     error(session, "jq_two_sources", "AMBIGUOUS_SOURCE")
     assert error(session, "jq_unknown_field", "INVALID_ARGUMENT")["error"] == \
         "Unknown field 'slurpy'."

@@ -55,7 +55,9 @@ def test_payloads_are_resources(tmp_path, mode):
     assert [str(r.uri) for r in listed] == ([uri] if mode == "legacy" else [])
     assert other.id not in uri
     assert templates[0].uri_template == "jqmagic://payload/{payload_id}{?start}"
-    size = len(Path(answer["payload_path"]).read_bytes())
+    kept = payloads.find(answer["payload_id"], directory=tmp_path / "payloads").path
+    assert "payload_path" not in answer  # no server path unless the operator asks
+    size = len(Path(kept).read_bytes())
     assert len(parts) == -(-size // content_budget())  # 844 kB in parts, each a message
     texts = []
     for part in parts:
@@ -63,7 +65,7 @@ def test_payloads_are_resources(tmp_path, mode):
         assert len(part.model_dump_json(by_alias=True).encode()) <= BOUND
         texts.append(content.text)
     assert json.loads("".join(texts)) == json.loads(data.read_text())["items"]
-    assert "".join(texts) == Path(answer["payload_path"]).read_text()
+    assert "".join(texts) == Path(kept).read_text()
     assert missing.error.data["error_code"] == "NOT_FOUND"
 
 
