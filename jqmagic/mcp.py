@@ -42,12 +42,12 @@ def build_server() -> Any:
 
     from jqmagic import __version__
     from jqmagic.core.query import progress
-    from jqmagic.tools import definitions, mcpclients, mcpfeatures
+    from jqmagic.tools import mcpclients, mcpfeatures
 
     progress.report_to(_route_progress)
     warnings.filterwarnings("ignore", category=MCPDeprecationWarning,  # roots and logging,
                             module=r"jqmagic\.")  # asked of clients before 2026-07-28
-    listed = [types.Tool.model_validate(d) for d in definitions("mcp")]
+    listed = [types.Tool.model_validate(d) for d in mcpfeatures.listed_tools()]
     names = {t.name for t in listed}
 
     async def list_tools(ctx: Any, params: Any) -> types.ListToolsResult:

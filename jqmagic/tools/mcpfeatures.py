@@ -1,5 +1,6 @@
-"""What ``jqmagic mcp`` offers beside tools and resources: prompts and completions (the
-``mcp`` extra; each client's roots, payloads and log level: :mod:`jqmagic.tools.mcpclients`).
+"""What ``jqmagic mcp`` offers beside the tools' calls and resources: the tools' list fitted
+to one message, prompts and completions (the ``mcp`` extra; each client's roots, payloads
+and log level: :mod:`jqmagic.tools.mcpclients`).
 
 Completions: file paths within the client's folders (its roots within the operator's) for
 a prompt's ``file`` argument, and the payload ids this client's answers kept for the
@@ -36,6 +37,31 @@ PROMPTS = {
         "call json_patch with dryRun=true and check the diff; apply it only when the diff "
         "changes exactly that setting."),
 }
+
+
+def listed_tools() -> list[dict]:
+    """Every tool's MCP definition, the whole list within one message's bound: when it is
+    over, the output schemas lose their fields' descriptions, then their fields (any object
+    validates), then each description is cut to its first paragraph."""
+    from jqmagic.tools import definitions, transport
+
+    tools = definitions("mcp")
+    steps = (lambda t: {**t, "outputSchema": _undescribed(t["outputSchema"])},
+             lambda t: {**t, "outputSchema": {"type": "object"}},
+             lambda t: {**t, "description": t["description"].split("\n\n")[0]})
+    for step in steps:
+        if transport.wire_size({"tools": tools}) <= transport.limit():
+            break
+        tools = [step(t) for t in tools]
+    return tools
+
+
+def _undescribed(schema: Any) -> Any:
+    if isinstance(schema, dict):
+        return {k: _undescribed(v) for k, v in schema.items() if k != "description"}
+    if isinstance(schema, list):
+        return [_undescribed(v) for v in schema]
+    return schema
 
 
 async def list_prompts(ctx: Any, params: Any) -> Any:

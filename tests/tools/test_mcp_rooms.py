@@ -265,3 +265,21 @@ def test_completion_refuses_what_it_does_not_know(site):
     assert errors[0].startswith("Unknown prompt: nope") and "explore_file" in errors[0]
     assert "no argument nope" in errors[1] and "Nothing to complete" in errors[2]
     assert mine == ["a/f.json"]
+
+
+@pytest.mark.parametrize("bound", [30_000, 20_000])
+def test_the_tools_list_fits_the_operators_bound(tmp_path, bound):
+    sizes = tmp_path / "sizes"
+    server = StdioServerParameters(
+        command=sys.executable, args=[str(Path(__file__).with_name("wire_tap.py")), str(sizes),
+                                      sys.executable, "-m", "jqmagic", "mcp",
+                                      "--max-message-bytes", str(bound)],
+        cwd=str(tmp_path), env={"JQMAGIC_PAYLOAD_DIR": str(tmp_path / "p")})
+
+    async def converse():
+        async with Client(server, read_timeout_seconds=60, mode="legacy") as client:
+            return (await client.list_tools()).tools
+
+    listed = anyio.run(converse)
+    assert len(listed) == 10 and all(t.input_schema["properties"] for t in listed)
+    assert max(int(n) for n in sizes.read_text().split()) <= bound
