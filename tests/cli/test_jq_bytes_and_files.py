@@ -203,12 +203,12 @@ def test_the_spot_of_a_parse_error_is_read_from_a_bounded_window(tmp_path, monke
     import tracemalloc
 
     tracemalloc.start()
-    text, column = failures._read_line_window(str(path), 2, 30_000_002)  # noqa: SLF001
+    text, line, column = failures._read_line_window(str(path), 2, 30_000_002)  # noqa: SLF001
     peak = tracemalloc.get_traced_memory()[1]
     tracemalloc.stop()
     assert peak < 1 << 20  # not the line (30 MB)
     assert text.startswith('{"a": 1}\n...') and text.endswith("1,x]")
-    assert text.splitlines()[1][column - 1] == "x"
+    assert text.splitlines()[line - 1][column - 1] == "x"
     monkeypatch.setattr(failures, "PRECISE_ERROR_BYTES", 0)  # libjq's place, not Python's
     from jqmagic.core.sources.prepare import Prepared
 
@@ -217,6 +217,12 @@ def test_the_spot_of_a_parse_error_is_read_from_a_bounded_window(tmp_path, monke
     assert "line 2, column 30000003" in error.message
     assert error.detail.splitlines()[0].startswith("    ...1,1,")
     assert error.detail.splitlines()[0].endswith("1,x]")
+    many = tmp_path / "many.json"  # the place on a late line: no list of every line before
+    many.write_text("[\n" + "1,\n" * 100 + "  x]\n")
+    error = failures.input_error(f"Invalid literal at line 102, column 4 (at {many}:102)",
+                                 Prepared(files=[str(many)]))
+    assert "line 102, column 4" in error.message
+    assert error.detail.splitlines() == ["      x]", "       ^"]
 
 
 def test_named_arguments_are_bound_in_linear_time():
@@ -253,3 +259,30 @@ def test_deep_results_are_given_as_jq_prints_them():
     while isinstance(value, list):
         depth, value = depth + 1, value[0]
     assert depth == 3000
+
+
+# ------------------------------------------------------------ file operands: literal names
+
+@pytest.fixture(scope="module")
+def odd_names(tmp_path_factory):
+    root = tmp_path_factory.mktemp("names")
+    (root / "g").mkdir()
+    for name, text in {"g/[a].json": '"bracket"', "g/a.json": '"a"', "~t.json": '"tilde"',
+                       "g/*.json": '"star"'}.items():
+        (root / name).write_text(text)
+    return root
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize("way", BOTH_WAYS, ids=WAY_IDS)
+@pytest.mark.parametrize("names", [[b"g/[a].json"], [b"~t.json"], [b"g/*.json"],
+                                   [b"g/[b].json"], [b"g/[a].json", b"g/a.json"]])
+def test_a_file_of_that_very_name_is_read_as_named(names, way, odd_names):
+    _same([b"."] + names, way, cwd=odd_names)
+
+
+@pytest.mark.parametrize("way", BOTH_WAYS, ids=WAY_IDS)
+def test_a_glob_no_file_is_named_after_is_expanded(way, odd_names):
+    """jqmagic's addition (README: differences): jq would say it cannot open g/?.json."""
+    got = _jqmagic(way + [b"-c", b"[inputs]", b"g/?.json"], cwd=odd_names)
+    assert (got.stdout, got.returncode) == (b'["a"]\n', 0)

@@ -28,6 +28,8 @@ enum { OK = 0, OK_NULL_KIND = -1, OK_NO_OUTPUT = -4, ERROR_UNKNOWN = 5 };
 /* main.c's options */
 enum { RAW_OUTPUT = 1, RAW_NO_LF = 2, RAW_OUTPUT0 = 4, ASCII_OUTPUT = 8, SEQ = 16,
        UNBUFFERED = 32, NULL_INPUT = 64 };
+/* jq_start's flags (--debug-trace, --debug-trace=all) above them */
+#define TRACE_FLAGS(options) (((options) >> 7) & 3)
 enum { PRINT_ASCII = 2 };
 /* what a call of run() ends with */
 enum { EV_BATCH = 0, EV_END = 1, EV_RUN_ERROR = 2, EV_HALTED = 3, EV_PARSE_ERROR = 4 };
@@ -166,7 +168,9 @@ static PyObject *run(PyObject *self, PyObject *args) {
     run_state *st = (run_state *)(uintptr_t)state_addr;
     char *batch = NULL;
     size_t batch_size = 0;
-    FILE *out = fd >= 0 ? stream_on(fd) : open_memstream(&batch, &batch_size);
+    /* libjq's trace is printed on C's stdout: the results go there too, in its order */
+    FILE *out = fd < 0 ? open_memstream(&batch, &batch_size)
+                : TRACE_FLAGS(options) && fd == STDOUT_FILENO ? stdout : stream_on(fd);
     if (out == NULL)
         return PyErr_SetFromErrno(PyExc_OSError);
     int event = EV_END;
@@ -195,7 +199,7 @@ static PyObject *run(PyObject *self, PyObject *args) {
                     break;
                 }
             }
-            lib.jq_start(jq, value, 0);
+            lib.jq_start(jq, value, TRACE_FLAGS(options));
             st->started = 1;
             st->ret = OK_NO_OUTPUT;
         }

@@ -145,7 +145,12 @@ def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
         return precise
     line, column = int(position[1]), int(position[2])
     why = why[: position.start()].strip()
-    return sources.invalid_json(label, why, _read_line_window(path, line), line, column, fmt)
+    text, shown_line, shown_column = _read_line_window(path, line, column)
+    error = sources.invalid_json(label, why, text, shown_line, shown_column, fmt)
+    if (shown_line, shown_column) != (line, column):  # the place as jq says it, the
+        error = JqMagicError(error.code, f"{label}, line {line}, column {column}: {why}",
+                             error.raw_hint, error.detail)  # excerpt from the window
+    return error
 
 
 def unreadable(name: str) -> JqMagicError | None:
@@ -177,12 +182,31 @@ def _python_parse_error(path: str, label: str, fmt: str) -> JqMagicError | None:
     return None
 
 
-def _read_line_window(path: str, line: int) -> str:
-    """The file's text up to ``line`` (only the lines needed for an excerpt)."""
-    out = []
-    with open(path, encoding="utf-8", errors="replace") as handle:
-        for number, text in enumerate(handle, 1):
-            out.append(text if number >= line - 1 else "\n")
-            if number >= line:
-                break
-    return "".join(out)
+WINDOW_BYTES = 4096  # of a line, read around an error's place (a line may be gigabytes)
+
+
+def _read_line_window(path: str, line: int, column: int) -> tuple[str, int, int]:
+    """Text enough for an excerpt of ``line`` at ``column``, read in a bounded window
+    whatever the lines' lengths and number: the start of the line before it, and
+    ``line``'s bytes around the column (``...`` where its start was skipped); the line
+    and column of the place in that text."""
+    with open(path, "rb") as handle:
+        before = b""
+        for _ in range(line - 1):
+            before = _skip_line(handle)
+        skip = max(0, column - 1 - WINDOW_BYTES // 2)
+        handle.seek(skip, os.SEEK_CUR)
+        piece = handle.read(WINDOW_BYTES).split(b"\n", 1)[0]
+    prefix = b"..." if skip else b""
+    head = before.rstrip(b"\r\n") + b"\n" if line > 1 else b""
+    text = head + prefix + piece
+    return text.decode("utf-8", "replace"), 2 if line > 1 else 1, column - skip + len(prefix)
+
+
+def _skip_line(handle) -> bytes:
+    """Read past one line, keeping (and returning) only its first WINDOW_BYTES."""
+    start = handle.readline(WINDOW_BYTES)
+    chunk = start
+    while chunk and not chunk.endswith(b"\n"):
+        chunk = handle.readline(1 << 20)
+    return start

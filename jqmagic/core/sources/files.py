@@ -25,7 +25,7 @@ def resolve_files(spec: str | list[str]) -> list[str]:
         [os.fspath(s) for s in spec]
     files: list[str] = []
     for pattern in patterns:
-        if not glob.has_magic(pattern):
+        if not glob.has_magic(pattern) or os.path.lexists(pattern):  # a name, not a glob
             sandbox.check_path(pattern)
         found = expand(pattern)
         if not found:
@@ -76,7 +76,7 @@ def _not_found(pattern: str) -> JqMagicError:
         return JqMagicError("NOT_FOUND", f"No file matches {pattern}.",
                             "Check the folder and the pattern (** needs recursive globs).")
     folder = path.parent if str(path.parent) else Path(".")
-    hint = "Check the path; ~ and globs are expanded."
+    hint = "Check the path; ~ and globs are expanded (where no file has that very name)."
     if folder.is_dir():
         names = [p.name for p in folder.iterdir() if p.is_file()]  # a folder is no answer
         close = _similar(path.name, names)
