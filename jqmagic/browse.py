@@ -309,7 +309,7 @@ def browser(path: str, program: str = ".") -> Any:
 
         @staticmethod
         def _answer(request: dict) -> dict:
-            shown, status = preview_text(request["text"], path)
+            shown, status = preview_text(request["text"].strip() or ".", path)
             return {"program": request["text"], "shown": shown, "status": status}
 
         def _answered(self, answer: dict) -> None:
@@ -379,7 +379,7 @@ def browser(path: str, program: str = ".") -> Any:
                 if found is None:
                     break
                 branch = found
-            tree.move_cursor(branch)
+            self.call_after_refresh(tree.move_cursor, branch)  # its line known by then
             where = hit.get("path") or hit["where"]
             what = f"key at {where}" if hit["match"] == "key" else f"{where} = {hit['match']}"
             self.say(f"Match {self.hit_at + 1} of {len(self.hits):,}: {what}")

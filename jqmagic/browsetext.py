@@ -41,8 +41,8 @@ def error_words(error: Any) -> str:
     then the program with its caret; a parser's token names (``expecting QQSTRING_START``)
     left out."""
     message = re.sub(r", expecting [A-Z_ ]+(?: or [A-Z_]+)*", "", error.message)
-    lines = [f"{error.hint}" if error.hint else "", error.detail, f"{error.code}: {message}"]
-    return visible("\n".join(line for line in lines if line))
+    lines = [error.hint, *error.detail.splitlines(), f"{error.code}: {message}"]
+    return "\n".join(visible(line) for line in lines if line)
 
 
 def preview_text(program: str, path: str) -> tuple[str | None, str]:
