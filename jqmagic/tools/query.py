@@ -61,10 +61,8 @@ def jq(
 
     Use it to pull values out of JSON too big to read, to count, filter or reshape it.
     Give `query` and one source: `file`, `input` or `payload` (none with null_input).
-    Returns `output` (the results as jq prints them: each indented over several lines, or
-    one a line with compact=true), `count`, and when the output was cut `truncated`,
-    `payload_id` and `next_arguments` (the arguments to change for the next results), or
-    a `message` when nothing matched.
+    Returns `output` (results as jq prints them, indented; one a line with compact=true),
+    `count`; a cut answer adds `payload_id` and `next_arguments` (change them to get more).
 
     Examples:
     - Names of all jobs: query=".jobs[] | .name", file="cron/jobs.json"
