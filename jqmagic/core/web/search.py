@@ -230,12 +230,13 @@ FRAGMENT = 8  # a run this long of a key's characters, in any spelling, is scrub
 
 def _spellings(secret: str) -> set[str]:
     """The ways a server or proxy may echo ``secret``: as it is, URL-encoded (path and
-    form), HTML-escaped; each compared without case."""
+    form), HTML-escaped; each also reversed; each compared without case."""
     import html
     from urllib.parse import quote, quote_plus
 
-    return {v.lower() for v in (secret, quote(secret, safe=""), quote_plus(secret),
-                                html.escape(secret))}
+    forms = {v.lower() for v in (secret, quote(secret, safe=""), quote_plus(secret),
+                                 html.escape(secret))}
+    return forms | {v[::-1] for v in forms}
 
 
 def _scrub(text: str, secrets: list[str]) -> str:
