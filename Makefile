@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: demo test quick lint lab clean bench libjq
+.PHONY: demo test quick lint lab clean bench
 
 # One venv; each target installs the extras it needs (pip skips what is there).
 $(VENV)/bin/python:
@@ -12,31 +12,25 @@ $(VENV)/bin/python:
 
 # The extras the test venv holds; scripts/quick_on_pythons.sh's venvs take what `make quick` needs.
 EXTRAS ?= test,demo,df,e2e
-# The C loop of the command line (jqmagic/core/query/_jqmain.c) is compiled by the install:
-# a changed source installs again.
-$(VENV)/.test: $(VENV)/bin/python pyproject.toml jqmagic/core/query/_jqmain.c
+# The C parts (jq's main.c loop, libjq 1.8.2 with -O2 from vendor/jq-1.8.2) are compiled
+# by the install (setup.py): a changed source installs again.
+C_PARTS := setup.py jqmagic/core/query/_jqmain.c vendor/README.md
+$(VENV)/.test: $(VENV)/bin/python pyproject.toml $(C_PARTS)
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@
 
-# The jq 1.8.2 command line, built from the source the PyPI binding bundles: the oracle the
-# drop-in tests compare `jqmagic query` with (tests/cli/test_gojq_cli.py). Both builds are
-# cached in ~/.cache/jqmagic ($JQMAGIC_BUILD_CACHE): see scripts/jq_source.sh.
-$(VENV)/bin/jq-1.8.2: $(VENV)/.test scripts/build_jq_oracle.sh
-	PYTHON=$(PY) scripts/build_jq_oracle.sh $@
-
-# libjq 1.8.2 built with -O2 from the same source, loaded by the query worker instead of the
-# binding's unoptimised copy (2-3x slower outside the fast path): scripts/build_libjq.sh.
-$(VENV)/lib/jqmagic/libjq.so: $(VENV)/.test scripts/build_libjq.sh
-	PYTHON=$(PY) scripts/build_libjq.sh $@
-
-libjq: $(VENV)/lib/jqmagic/libjq.so
+# The jq 1.8.2 command line, built from vendor/jq-1.8.2 (the sources of the package's own
+# libjq): the oracle the drop-in tests compare `jqmagic query` with
+# (tests/cli/test_gojq_cli.py), cached in ~/.cache/jqmagic: see scripts/build_jq_oracle.sh.
+$(VENV)/bin/jq-1.8.2: $(VENV)/.test scripts/build_jq_oracle.sh vendor/README.md
+	scripts/build_jq_oracle.sh $@
 
 # The suite on two pytest-xdist workers, a test file to a worker at a time, the notebook,
 # browser and Binder tests together on one (tests/conftest.py makes the groups); the package
 # byte-compiled once first (under PYTHONDONTWRITEBYTECODE every jqmagic process the suite
 # starts, worker or command line, compiled it again: 0.45 s a command line, not 0.28 s).
 XDIST := -n 2 --dist loadgroup --no-loadscope-reorder
-test: $(VENV)/.test $(VENV)/bin/jq-1.8.2 $(VENV)/lib/jqmagic/libjq.so
+test: $(VENV)/.test $(VENV)/bin/jq-1.8.2
 	$(PY) -m compileall -q jqmagic
 	$(PY) -m pytest -q $(XDIST)
 
@@ -50,7 +44,7 @@ lint: $(VENV)/.test
 	$(PY) -m pip install -q ruff
 	$(PY) -m ruff check jqmagic tests bench scripts
 
-$(VENV)/.demo: $(VENV)/bin/python pyproject.toml jqmagic/core/query/_jqmain.c
+$(VENV)/.demo: $(VENV)/bin/python pyproject.toml $(C_PARTS)
 	$(PY) -m pip install -q -e '.[demo,df]'
 	touch $@
 

@@ -15,9 +15,9 @@ import contextvars
 import dataclasses
 import functools
 import os
-import sys
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
 from typing import Any
 
@@ -178,12 +178,28 @@ def payload_budget() -> int:
 
 
 def optimised_libjq() -> Path | None:
-    """An optimised libjq to load instead of the binding's unoptimised copy:
-    ``$JQMAGIC_LIBJQ``, else ``<venv>/lib/jqmagic/libjq.so`` when it is there (both made by
-    ``scripts/build_libjq.sh``); None for the binding's."""
+    """The libjq to load instead of the binding's unoptimised copy (None: the binding's):
+    ``$JQMAGIC_LIBJQ`` when it names a file (``binding``: the binding's copy), else the
+    package's own, built with -O2 from vendor/jq-1.8.2 at install (``setup.py``)."""
     given = env_text("JQMAGIC_LIBJQ")
-    path = Path(given).expanduser() if given else Path(sys.prefix) / "lib" / "jqmagic" / "libjq.so"
+    if given == "binding":
+        return None
+    path = Path(given).expanduser() if given else OWN_LIBJQ
     return path if path.is_file() else None
+
+
+OWN_LIBJQ = Path(__file__).parent / "query" / f"_libjq{EXTENSION_SUFFIXES[0]}"
+"""Where ``pip install`` puts the package's own libjq (a shared library ctypes loads)."""
+
+
+def libjq_build() -> str:
+    """Which libjq runs and how it was built, as ``jqmagic --version`` says it."""
+    loaded = optimised_libjq()
+    if loaded is None:
+        return "the jq binding's copy, built without optimisation"
+    if loaded == OWN_LIBJQ:
+        return "vendored, -O2"
+    return f"$JQMAGIC_LIBJQ: {loaded}"
 
 
 def estimate_tokens(text: str) -> int:

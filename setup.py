@@ -1,0 +1,85 @@
+"""The package's two C parts, both optional (without a C compiler the package installs and
+runs on the PyPI binding's libjq, and the command line sends every query to the worker):
+
+- ``jqmagic.core.query._jqmain``: jq's main.c loop (``_jqmain.c``), a Python extension;
+- ``jqmagic.core.query._libjq``: libjq 1.8.2 and Oniguruma built with ``-O2`` from
+  ``vendor/jq-1.8.2`` by jq's own ``configure`` and ``make`` (no network), linked into one
+  shared library that ctypes loads (``core/query/libjq.py``); it has no Python entry point.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sysconfig
+import tempfile
+from pathlib import Path
+
+from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
+from setuptools.errors import CompileError
+
+HERE = Path(__file__).resolve().parent
+JQ_SOURCE = HERE / "vendor" / "jq-1.8.2"
+LIBJQ = "jqmagic.core.query._libjq"
+CFLAGS = "-O2 -fPIC -pthread"  # autoconf's -O2, which the binding's build drops
+CONFIGURE = ["./configure", "-q", f"CFLAGS={CFLAGS}", "--with-oniguruma=builtin",
+             "--disable-docs", "--disable-maintainer-mode", "--disable-shared",
+             "--enable-static"]
+
+
+class BuildExt(build_ext):
+    """build_ext, with libjq built by jq's own build instead of from a source list."""
+
+    def build_extension(self, ext: Extension) -> None:
+        if ext.name == LIBJQ:
+            self._build_libjq(Path(self.get_ext_fullpath(ext.name)))
+        else:
+            super().build_extension(ext)
+
+    def _build_libjq(self, target: Path) -> None:
+        try:
+            with tempfile.TemporaryDirectory(prefix="jqmagic-libjq-") as work:
+                tree = Path(work) / "jq"
+                shutil.copytree(JQ_SOURCE, tree, symlinks=True)
+                _same_time(tree)
+                _run(tree, CONFIGURE)
+                jobs = f"-j{os.cpu_count() or 1}"
+                _run(tree, ["make", "-s", jobs, "-C", "vendor/oniguruma/src", "libonig.la"])
+                _run(tree, ["make", "-s", jobs, "src/builtin.inc", "src/config_opts.inc",
+                            "src/version.h"])
+                _run(tree, ["make", "-s", jobs, "libjq.la"])
+                built = tree / "libjq-jqmagic.so"
+                compiler = (sysconfig.get_config_var("CC") or "cc").split()
+                _run(tree, [*compiler, "-shared", "-o", str(built), "-Wl,--whole-archive",
+                            ".libs/libjq.a", "vendor/oniguruma/src/.libs/libonig.a",
+                            "-Wl,--no-whole-archive", "-lm", "-lpthread"])
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.copyfile(built, target)
+        except (OSError, subprocess.CalledProcessError) as exc:
+            raise CompileError(f"libjq 1.8.2 was not built ({exc}); the jq binding's "
+                               "copy will be used") from exc
+
+
+def _same_time(tree: Path) -> None:
+    """Every file of the copy stamped with one time: make then regenerates nothing
+    (a checkout's times are in no order, and autoconf's rules would run automake)."""
+    stamp = JQ_SOURCE.joinpath("configure").stat().st_mtime
+    for folder, _, files in os.walk(tree):
+        for name in files:
+            os.utime(os.path.join(folder, name), (stamp, stamp), follow_symlinks=False)
+
+
+def _run(tree: Path, command: list[str]) -> None:
+    subprocess.run(command, cwd=tree, check=True, stdout=subprocess.DEVNULL)
+
+
+setup(
+    ext_modules=[
+        Extension("jqmagic.core.query._jqmain", ["jqmagic/core/query/_jqmain.c"],
+                  optional=True),
+        Extension(LIBJQ, [], optional=True),
+    ],
+    cmdclass={"build_ext": BuildExt},
+)

@@ -1,0 +1,1 @@
+#define JQ_VERSION "1.8.2"
