@@ -64,7 +64,7 @@ def test_version_names_the_package_libjq_and_python(flag):
 
     status, out, err = jqmagic(flag)
     assert (status, err) == (0, "")
-    assert out == f"jqmagic {version('jqmagic')} (libjq 1.8.2, Python " \
+    assert out == f"jqmagic {version('jqmagic')} (libjq 1.8.2: vendored, -O2; Python " \
                   f"{platform.python_version()})\n"
 
 
