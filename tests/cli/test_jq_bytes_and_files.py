@@ -21,13 +21,15 @@ BOTH_WAYS = [[], [b"--timeout", b"30"]]  # in this process; in the worker
 WAY_IDS = ["here", "worker"]
 
 
-def _jqmagic(argv: list[bytes], stdin: bytes = b"", cwd=None, **streams) -> subprocess.CompletedProcess:
+def _jqmagic(argv: list[bytes], stdin: bytes = b"", cwd=None,
+             **streams) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable.encode(), b"-m", b"jqmagic", b"query", *argv],
                           input=stdin if not streams else None, capture_output=not streams,
                           cwd=cwd, timeout=120, **streams)
 
 
-def _oracle(argv: list[bytes], stdin: bytes = b"", cwd=None, **streams) -> subprocess.CompletedProcess:
+def _oracle(argv: list[bytes], stdin: bytes = b"", cwd=None,
+            **streams) -> subprocess.CompletedProcess:
     return subprocess.run([bytes(dropin.ORACLE), *argv], input=stdin if not streams else None,
                           capture_output=not streams, cwd=cwd, timeout=60, **streams)
 

@@ -139,6 +139,9 @@ def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
                                 "Check that the file exists and is readable.")
         return JqMagicError("INVALID_JSON", f"{label}: {cut(why, MESSAGE_CHARS)}",
                             "Check the JSON syntax.")
+    wide = _wide_text(path)
+    if wide is not None:
+        return wide
     fmt = prepared.formats.get(path, "json")
     precise = _python_parse_error(path, label, fmt)
     if precise is not None:
@@ -166,6 +169,22 @@ def unreadable(name: str) -> JqMagicError | None:
             raise
         why = "No such file or directory" if exc.code == "NOT_FOUND" else exc.message
         return JqMagicError(exc.code, f"Could not open file {name}: {why}", exc.raw_hint)
+    return None
+
+
+def _wide_text(path: str) -> JqMagicError | None:
+    """FILE_ERROR, at jq's status for a parse error (5), when a file libjq could not
+    parse is UTF-16 or UTF-32 text: jq reads bytes and fails on it; the hint converts it.
+    (A file is not refused for its first bytes before: ``1\0`` is jq's 1.)"""
+    from jqmagic.core.sources import check_encoding
+
+    with open(path, "rb") as handle:
+        head = handle.read(4)
+    try:
+        check_encoding(path, head)
+    except JqMagicError as exc:
+        exc.exit_code = 5
+        return exc
     return None
 
 

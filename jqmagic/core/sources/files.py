@@ -16,7 +16,8 @@ from jqmagic.core.words import term
 
 
 def resolve_files(spec: str | list[str]) -> list[str]:
-    """Expand ``~`` and globs; every result is a readable file, or an error says why not.
+    """Expand ``~`` and globs; every result is a readable file, or an error says why not
+(the bytes are the reader's: UTF-16 text is said where its parse fails).
 
     In the sandbox, a path outside the allowed roots is SANDBOX_DENIED whether or not it
     exists (judged before anything about it is said).
@@ -39,9 +40,8 @@ def resolve_files(spec: str | list[str]) -> list[str]:
         if not os.access(path, os.R_OK):
             raise JqMagicError("FILE_ERROR", f"{path} is not readable.",
                                "Check the file's permissions.")
-        with open(open_file(path), "rb") as head:
-            check_encoding(path, head.read(4))
-    return files
+        os.close(open_file(path))  # a FIFO, socket or device said here
+    return files  # UTF-16 is said where a parse fails (jq reads 1\0 as 1)
 
 
 def _not_regular(path: str) -> JqMagicError:

@@ -64,9 +64,8 @@ def expand(pattern: str, missing_ok: bool = False) -> list[str]:
     """The files ``pattern`` names: itself when a file of that very name exists (as jq
     reads its operands: ``g/[a].json`` is that file, ``~x`` a file named so), else ``~``
     and a glob expanded."""
-    if glob.has_magic(pattern) or pattern.startswith("~"):
-        if os.path.lexists(pattern):
-            return [pattern]
+    if (glob.has_magic(pattern) or pattern.startswith("~")) and os.path.lexists(pattern):
+        return [pattern]
     path = os.path.expanduser(pattern)
     if glob.has_magic(path):
         sandbox.check_path(_fixed_part(path))  # no walk starts outside the roots
