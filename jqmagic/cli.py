@@ -302,15 +302,17 @@ class _Version(argparse.Action):
 
 
 def version_text() -> str:
-    """``jqmagic 0.1.0 (libjq 1.8.2, Python 3.11.2)``."""
+    """``jqmagic 0.1.0 (libjq 1.8.2: vendored, -O2; Python 3.11.2)``."""
     from importlib.metadata import PackageNotFoundError, version
+
+    from jqmagic.core.settings import libjq_build
 
     try:
         mine = version("jqmagic")
     except PackageNotFoundError:  # run from a source tree that was never installed
         mine = "(not installed)"
-    return (f"jqmagic {mine} (libjq {jqcli.JQ_VERSION.removeprefix('jq-')}, "
-            f"Python {sys.version.split()[0]})")
+    return (f"jqmagic {mine} (libjq {jqcli.JQ_VERSION.removeprefix('jq-')}: "
+            f"{libjq_build()}; Python {sys.version.split()[0]})")
 
 
 def main(argv: list[str] | None = None) -> int:
