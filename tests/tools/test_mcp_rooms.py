@@ -243,7 +243,7 @@ def test_host_and_origin_are_checked_and_mcp_answers_directly(site):
     assert "not this server's" in json.loads(wrong[1])["error"]["message"]
 
 
-def test_completion_refuses_what_it_does_not_know(site):
+def test_completion_refuses_what_it_does_not_know_and_input_takes_a_value(site):
     server = StdioServerParameters(command=sys.executable, args=["-m", "jqmagic", "mcp"],
                                    cwd=str(site / "wall"),
                                    env={"JQMAGIC_PAYLOAD_DIR": str(site / "p")})
@@ -259,9 +259,14 @@ def test_completion_refuses_what_it_does_not_know(site):
                     await client.complete(ref, {"name": argument, "value": ""})
                 errors.append(caught.value.error.message)
             mine = await client.complete(PROMPT, {"name": "file", "value": "a/"})
-        return errors, mine.completion.values
+            valued = await client.call_tool("jq", {"query": ".a", "input": {"a": [1]},
+                                                   "compact": True})
+            text = await client.call_tool("jq", {"query": ".a", "input": '{"a": 2} {"a": 3}'})
+        return errors, mine.completion.values, valued.structured_content, \
+            text.structured_content
 
-    errors, mine = anyio.run(converse)
+    errors, mine, valued, text = anyio.run(converse)
+    assert valued["output"] == "[1]" and text["output"] == "2\n3"  # a value, or JSON text
     assert errors[0].startswith("Unknown prompt: nope") and "explore_file" in errors[0]
     assert "no argument nope" in errors[1] and "Nothing to complete" in errors[2]
     assert mine == ["a/f.json"]

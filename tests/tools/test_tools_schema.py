@@ -30,7 +30,9 @@ SPEC_PARAMETERS = {
         "offset": {"type": "integer", "minimum": 1},
         "limit": {"type": "integer", "minimum": 1}},
     "jq": {"query": {"type": "string"}, "file": {"type": "string"},
-           "input": {"type": "string"}, "exec": {"type": "string"},
+           # the spec's JSON text, or (issue 54) the JSON value itself
+           "input": {"type": ["string", "object", "array", "number", "boolean"]},
+           "exec": {"type": "string"},
            "raw": {"type": "boolean"}, "compact": {"type": "boolean"}},
     "json_inspect": {"filePath": {"type": "string"}, "path": {"type": "string"},
                      "depth": {"type": "integer", "default": 2}},
