@@ -288,3 +288,31 @@ def test_the_tools_list_fits_the_operators_bound(tmp_path, bound):
     listed = anyio.run(converse)
     assert len(listed) == 10 and all(t.input_schema["properties"] for t in listed)
     assert max(int(n) for n in sizes.read_text().split()) <= bound
+
+
+def test_log_messages_tell_a_calls_start_cost_cut_and_refusal_per_session(site):
+    async def session(url: str, level: str | None) -> list:
+        heard: list = []
+
+        async def log(params):
+            heard.append(params)
+
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+        async with http, Client(streamable_http_client(url, http_client=http), mode="legacy",
+                                logging_callback=log, read_timeout_seconds=60) as client:
+            if level:
+                await client.set_logging_level(level)
+            await client.call_tool("jq", {"query": ".", "input": "1"})
+            await client.call_tool("jq", {"query": "range(300)", "null_input": True})
+            await client.call_tool("read_file", {"file_path": str(site / "outside/f.json")})
+        return [(h.level, h.data["message"]) for h in heard]
+
+    async def both(url):
+        return await session(url, "debug"), await session(url, None)
+
+    with http_server(site, "--allow-root", str(site / "wall")) as url:
+        chatty, quiet = anyio.run(both, url)
+    assert ("debug", "jq started") in chatty and ("info", "jq answered") in chatty
+    assert ("notice", "jq's answer was cut to fit one message") in chatty
+    assert ("warning", "read_file failed: SANDBOX_DENIED") in chatty
+    assert quiet == [("warning", "read_file failed: SANDBOX_DENIED")]  # its own level
