@@ -1,11 +1,15 @@
 """Many small things, in one run: a call's start-up, an agent tool call, lines on stdin,
 many results, the Python API's values, a notebook's `-o`, and 20 concurrent MCP calls
 beside a slow one. Each command-line row runs jq 1.8.2, jaq (when installed), jqmagic
-from a plain `pip install .` (the PyPI binding's libjq, built without optimisation) and
-jqmagic with `make libjq` (the same libjq at -O2): the median wall seconds of N runs, the
-ratio to jq 1.8.2 and peak RSS (GNU time).
+from a plain `pip install .` (its own libjq, built with -O2 from vendor/jq-1.8.2 by the
+install) and the same install on the PyPI binding's libjq (`JQMAGIC_LIBJQ=binding`, built
+without optimisation: what an install without a C compiler runs): the median wall seconds
+of N runs, the ratio to jq 1.8.2 and peak RSS (GNU time). Python's own floor (`python -I -S
+-c pass`) is the start-up row's last column.
 
-    .venv/bin/python bench/small.py [--runs N] [--quick]   -> bench/RESULTS-small.md
+    .venv/bin/python bench/small.py [--runs N] [--quick] [--big]   -> bench/RESULTS-small.md
+
+--big adds `-c '.[]'` over a 1 GB array (made once in bench/data, 1 GB of disk).
 """
 
 from __future__ import annotations
@@ -25,27 +29,33 @@ ROOT = HERE.parent
 PY = Path(sys.executable)
 ORACLE = PY.parent / "jq-1.8.2"
 JAQ = shutil.which("jaq", path=str(PY.parent)) or shutil.which("jaq")
-PLAIN = ROOT / "build" / "bench-plain"  # a venv with `pip install .`, no make libjq
+PLAIN = ROOT / "build" / "bench-plain"  # a venv with `pip install .` of this tree
+BINDING = {**os.environ, "JQMAGIC_LIBJQ": "binding"}  # the PyPI binding's unoptimised libjq
 DATA = HERE / "data" / "small"
 TIME = "/usr/bin/time"
 
 
 def plain_venv() -> Path:
-    """The plain install's `jqmagic` (made once: a venv and a non-editable install)."""
+    """The plain install's `jqmagic`: a venv and a non-editable install of this tree, made
+    again when the tree's commit is not the one installed."""
     jqmagic = PLAIN / "bin" / "jqmagic"
     stamp = PLAIN / ".installed"
-    if not stamp.exists():
-        subprocess.run([sys.executable, "-m", "venv", str(PLAIN)], check=True)
+    commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], text=True,
+                            capture_output=True).stdout.strip()
+    if not stamp.exists() or stamp.read_text() != commit:
+        subprocess.run([sys.executable, "-m", "venv", "--clear", str(PLAIN)], check=True)
         pip = [str(PLAIN / "bin" / "python"), "-m", "pip", "install", "-q"]
         subprocess.run([*pip, "--upgrade", "pip"], check=True)
+        started = time.perf_counter()
         subprocess.run([*pip, str(ROOT)], check=True)
-        stamp.touch()
+        (PLAIN / ".install-seconds").write_text(f"{time.perf_counter() - started:.0f}")
+        stamp.write_text(commit)
     return jqmagic
 
 
-def make_data(quick: bool) -> dict[str, Path]:
+def make_data(quick: bool, big: bool = False) -> dict[str, Path]:
     """Deterministic inputs: JSON Lines of 100k and 1M short lines, a 10 MB and a 100 MB
-    array of records."""
+    array of records (and a 1 GB one when ``big``)."""
     DATA.mkdir(parents=True, exist_ok=True)
     scale = 10 if quick else 1
     files = {}
@@ -53,7 +63,7 @@ def make_data(quick: bool) -> dict[str, Path]:
         path = files[f"lines{lines}"] = DATA / f"a{lines // scale}.jsonl"
         if not path.exists():
             path.write_text('{"a":1}\n' * (lines // scale))
-    for megabytes in (10, 100):
+    for megabytes in (10, 100, *((1000,) if big else ())):
         path = files[f"array{megabytes}"] = DATA / f"array{megabytes // scale}.json"
         if not path.exists():
             _records(path, megabytes * 1024 * 1024 // scale)
@@ -75,10 +85,13 @@ def _records(path: Path, size: int) -> None:
 
 
 def timed(argv: list[str], stdin: Path | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one run, its output thrown away."""
+    """Wall seconds and peak RSS (MB) of one run, its output thrown away (an argv starting
+    with ``binding`` runs on the binding's libjq)."""
+    env = BINDING if argv[0] == "binding" else None
+    argv = argv[1:] if env else argv
     started = time.perf_counter()
     with open(stdin or os.devnull, "rb") as source:
-        done = subprocess.run([TIME, "-f", "%M", *argv], stdin=source,
+        done = subprocess.run([TIME, "-f", "%M", *argv], stdin=source, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - started
     if done.returncode != 0:
@@ -106,34 +119,48 @@ def row(what: str, tools: dict[str, list[str] | None], runs: int, stdin: Path | 
 
 
 def command_rows(files: dict[str, Path], plain: Path, runs: int) -> list[dict]:
-    optimised = PY.parent / "jqmagic"
-
     def tools(*args: str) -> dict[str, list[str] | None]:
         return {"jq 1.8.2": [str(ORACLE), *args], "jaq": [JAQ, *args] if JAQ else None,
                 "jqmagic plain": [str(plain), "query", *args],
-                "jqmagic make libjq": [str(optimised), "query", *args]}
+                "jqmagic, binding's libjq": ["binding", str(plain), "query", *args]}
+
+    def loop(command: str) -> list[str]:  # 200 calls from a shell script
+        return ["bash", "-c", f"for i in $(seq 200); do {command} . < {one} >/dev/null; done"]
 
     request = json.dumps({"query": ".a", "input": '{"a": 1}'})
     tool_file = DATA / "tool-request.json"
     tool_file.write_text(request)
     one = DATA / "one.json"
     one.write_text("1\n")
-    return [
-        row("start-up: echo 1 | X . (best)", tools("."), max(runs, 10), one, best=True),
+    startup = tools(".")
+    startup["python -I -S -c pass"] = [sys.executable, "-I", "-S", "-c", "pass"]
+    rows = [
+        row("start-up: echo 1 | X . (best of 20)", startup, max(runs, 20), one, best=True),
+        row("a shell loop of 200 calls: X . (best)",
+            {"jq 1.8.2": loop(str(ORACLE)), "jaq": loop(JAQ) if JAQ else None,
+             "jqmagic plain": loop(f"{plain} query"),
+             "jqmagic, binding's libjq": loop(f"JQMAGIC_LIBJQ=binding {plain} query")},
+            max(runs, 3), best=True),
         row("agent call: jqmagic tool jq (best)",
             {"jq 1.8.2": None, "jaq": None,
              "jqmagic plain": [str(plain), "tool", "jq"],
-             "jqmagic make libjq": [str(optimised), "tool", "jq"]},
+             "jqmagic, binding's libjq": ["binding", str(plain), "tool", "jq"]},
             max(runs, 10), tool_file, best=True),
         row("stdin: 100k lines | X -c .a", tools("-c", ".a"), runs, files["lines100000"]),
         row("stdin: 1M lines | X -c .a", tools("-c", ".a"), runs, files["lines1000000"]),
         row("X -n 'range(1e6)'", tools("-n", "range(1000000)"), runs),
+        row("X -nc 'range(300000) | {a: ., b: [.]}'",
+            tools("-nc", "range(300000) | {a: ., b: [.]}"), runs),
         row("X -c --stream . (10 MB)", tools("-c", "--stream", ".", str(files["array10"])),
             runs),
         row("X -c '.[]' (100 MB array)", tools("-c", ".[]", str(files["array100"])), runs),
         row("X -c . (1M JSON Lines, a file)", tools("-c", ".", str(files["lines1000000"])),
             runs),
     ]
+    if "array1000" in files:
+        rows.append(row("X -c '.[]' (1 GB array)", tools("-c", ".[]", str(files["array1000"])),
+                        1))
+    return rows
 
 
 _API = """
@@ -158,13 +185,14 @@ print(json.dumps(out))
 
 
 def api_rows(files: dict[str, Path], plain: Path) -> list[tuple[str, float, float]]:
-    """(what, plain seconds, make libjq seconds) of the Python API and a notebook's -o."""
+    """(what, plain seconds, binding's libjq seconds) of the Python API and a notebook's -o."""
     found = {}
-    for name, python in (("plain", plain.parent / "python"), ("libjq", PY)):
-        done = subprocess.run([str(python), "-c", _API, str(files["lines1000000"])],
+    python = str(plain.parent / "python")
+    for name, env in (("plain", None), ("binding", BINDING)):
+        done = subprocess.run([python, "-c", _API, str(files["lines1000000"])], env=env,
                               capture_output=True, text=True, check=True)
         found[name] = json.loads(done.stdout.strip().splitlines()[-1])
-    return [(what, found["plain"][what], found["libjq"][what]) for what in found["libjq"]]
+    return [(what, found["plain"][what], found["binding"][what]) for what in found["plain"]]
 
 
 _MCP = """
@@ -214,14 +242,14 @@ def mcp_row(command: Path) -> dict[str, float]:
 
 
 def table(rows: list[dict]) -> str:
-    names = list(rows[0]["cells"])
+    names = list(dict.fromkeys(name for r in rows for name in r["cells"]))
     lines = ["| question | " + " | ".join(names) + " |",
              "|---|" + "---:|" * len(names)]
     for r in rows:
         base = r["cells"].get("jq 1.8.2")
         cells = []
         for name in names:
-            cell = r["cells"][name]
+            cell = r["cells"].get(name)
             if cell is None:
                 cells.append("-")
                 continue
@@ -235,21 +263,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--quick", action="store_true", help="a tenth of the data, one run")
+    parser.add_argument("--big", action="store_true", help="add a 1 GB array's row")
     options = parser.parse_args()
     runs = 1 if options.quick else options.runs
     plain = plain_venv()
-    files = make_data(options.quick)
+    files = make_data(options.quick, options.big)
     load = os.getloadavg()[0]
     rows = command_rows(files, plain, runs)
     api = api_rows(files, plain)
-    mcp = mcp_row(PY.parent / "jqmagic")
+    mcp = mcp_row(plain)
     report = [
         "# Many small things (bench/small.py)", "",
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
-        f"load {load:.1f} at the start; median of {runs} run(s) (start-up and the tool "
-        "call: best of 10). Ratios to jq 1.8.2 in the same run.", "",
+        f"load {load:.1f} at the start; median of {runs} run(s) (start-up: best of 20, the "
+        "tool call: best of 10). Ratios to jq 1.8.2 in the same run. The plain install "
+        f"took {(PLAIN / '.install-seconds').read_text()} s (`pip install .`, libjq "
+        "compiled).", "",
         table(rows), "",
-        "| Python API / notebook | plain install | make libjq |", "|---|---:|---:|",
+        "| Python API / notebook | plain install | binding's libjq |", "|---|---:|---:|",
         *[f"| {what} | {p:.2f} s | {o:.2f} s |" for what, p, o in api], "",
         "MCP (jqmagic mcp, the official client): 19 quick `jq` calls sent at once beside "
         "a slow one (`reduce range(3e9) ...`), then the slow one cancelled:", "",
