@@ -82,9 +82,12 @@ def folder(tmp_path_factory):
 @given(options=st.lists(st.sampled_from(JQ_OPTIONS), max_size=4),
        program=st.sampled_from(JQ_PROGRAMS), stdin=st.sampled_from(INPUTS),
        at=st.integers(0, 4), files=st.lists(st.sampled_from(FILE_WORDS), max_size=3),
-       unreadable=st.lists(st.sampled_from(UNREADABLE), max_size=1), data=st.data())
+       unreadable=st.lists(st.sampled_from(UNREADABLE), max_size=1), data=st.data(),
+       worker=st.booleans())
 def test_options_in_any_order_as_jq(options, program, stdin, at, files, unreadable, data,
-                                    folder):
+                                    worker, folder):
+    """Both ways: in this process (jq's main.c in C) and in the worker (``--timeout``),
+    which reads and prints as the other does (an unreadable file aside: README)."""
     words = [word for option in options for word in option]
     at = min(at, len(options))
     before = [w for option in options[:at] for w in option]
@@ -97,7 +100,10 @@ def test_options_in_any_order_as_jq(options, program, stdin, at, files, unreadab
     if data.draw(st.booleans()) and "--args" not in words and "--jsonargs" not in words:
         argv += ["--args", "p", "q"]
     argv = [str(folder / w[1:]) if w.startswith("@") else w for w in argv]
+    if worker and any(str(folder / w[1:]) in argv for w in UNREADABLE):
+        worker = False  # reported first, the others read (README: differences)
     expected = dropin.jq(argv, stdin, {"NO_COLOR": ""})
-    got = dropin.jqmagic(argv, stdin, {"NO_COLOR": ""})
+    got = dropin.jqmagic((["--timeout", "30"] if worker else []) + argv, stdin,
+                         {"NO_COLOR": ""})
     assert (got.stdout, got.status) == (expected.stdout, expected.status), \
-        (argv, got.stderr)
+        (argv, worker, got.stderr)
