@@ -54,11 +54,14 @@ def build_server() -> Any:
         no_cursor(params)
         return types.ListToolsResult(tools=listed)
 
-    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> types.CallToolResult:
+    async def call_tool(ctx: Any, params: types.CallToolRequestParams) -> Any:
         if params.name not in names:
             raise protocol_error(f"Unknown tool: {params.name}",
                                  f"Tools: {', '.join(sorted(names))}.")
-        return result_of(await answer_call(ctx, params.name, params.arguments or {}))
+        state = mcpclients.state_of(ctx)
+        if state.stateless and (asked := mcpclients.roots_input(ctx, state, params)):
+            return asked  # the client's roots, by a multi round-trip request (2026-07-28)
+        return result_of(await answer_call(ctx, state, params.name, params.arguments or {}))
 
     with warnings.catch_warnings():  # roots and logging: deprecated from protocol 2026-07-28,
         warnings.simplefilter("ignore", MCPDeprecationWarning)  # kept for clients before it
@@ -81,15 +84,17 @@ INSTRUCTIONS = ("Query, inspect and patch JSON and YAML, read files and the web 
                 "jqmagic://payload/<payload_id> (in parts: ?start=N).")
 
 
-async def answer_call(ctx: Any, name: str, arguments: dict) -> dict[str, Any]:
-    """Tool ``name``'s answer for the client of ``ctx``, confined to its folders; the call
-    told in log messages (its start, its cost, a cut, a refusal)."""
+async def answer_call(ctx: Any, state: Any, name: str, arguments: dict) -> dict[str, Any]:
+    """Tool ``name``'s answer for the client of ``ctx`` (its ``state``), confined to its
+    folders; the call told in log messages (its start, its cost, a cut, a refusal)."""
     import time
 
     from jqmagic.tools import call, mcpclients
 
-    state = mcpclients.state_of(ctx)
-    await mcpclients.declared_roots(ctx, state)
+    if state.stateless:
+        await mcpclients.warn_refused(ctx, state)
+    else:
+        await mcpclients.declared_roots(ctx, state)
     opened = mcpclients.openings(state)
     await mcpclients.tell(ctx, "debug", {"message": f"{name} started", "tool": name})
     started = time.monotonic()

@@ -7,8 +7,10 @@ roots (asked when it offers the roots capability, asked again after
 ``notifications/roots/list_changed``), the payloads its answers kept (the only ones listed
 and completed for it) and its log level (``logging/setLevel``). Under 2026-07-28, the
 stateless revision, nothing is kept between requests: the operator's roots are the wall, a
-payload is read by its unguessable id only (never listed, never completed) and a log message
-goes out only when the request asks for it (its ``_meta`` log level).
+payload is read by its unguessable id only (never listed, never completed), a log message
+goes out only when the request asks for it (its ``_meta`` log level), and a client that
+offers roots is asked them by a multi round-trip request with each tool call
+(:func:`roots_input`): they narrow that call alone.
 
 Roots narrow, never widen: the operator's roots (``--allow-root``, else the working
 directory) are the outer wall; a client's roots select folders within it
@@ -77,10 +79,41 @@ async def declared_roots(ctx: Any, state: ClientState) -> list[str]:
             folders = [p for p in (folder_of(str(r.uri)) for r in listed.roots) if p]
         state.declared = folders
         state.refused = sandbox.narrowed(folders, sandbox.roots())[1]
-        if state.refused:
-            await tell(ctx, "warning", {"message": refusal(state), "refused_roots":
-                                        state.refused[:SHOWN_ROOTS]})
+        await warn_refused(ctx, state)
         return folders
+
+
+async def warn_refused(ctx: Any, state: ClientState) -> None:
+    """A warning naming the client's roots outside the operator's, if any."""
+    if state.refused:
+        await tell(ctx, "warning", {"message": refusal(state),
+                                    "refused_roots": state.refused[:SHOWN_ROOTS]})
+
+
+ROOTS_INPUT = "jqmagic/roots"  # the key of the roots asked by a multi round-trip request
+
+
+def roots_input(ctx: Any, state: ClientState, params: Any) -> Any:
+    """Under the stateless revision, roots by multi round-trip request: an
+    ``InputRequiredResult`` asking the client's roots when it offers them and this request
+    does not carry them yet; None when it carries them (then ``state`` has them, for this
+    request only) or the client offers none."""
+    from mcp import types
+
+    from jqmagic.core import sandbox
+
+    answered = (getattr(params, "input_responses", None) or {}).get(ROOTS_INPUT)
+    listed = getattr(answered, "roots", None)
+    if listed is None and isinstance(answered, dict):
+        listed = types.ListRootsResult.model_validate(answered).roots
+    if listed is not None:
+        state.declared = [p for p in (folder_of(str(r.uri)) for r in listed) if p]
+        state.refused = sandbox.narrowed(state.declared, sandbox.roots())[1]
+        return None
+    if not ctx.session.check_client_capability(
+            types.ClientCapabilities(roots=types.RootsCapability())):
+        return None
+    return types.InputRequiredResult(input_requests={ROOTS_INPUT: types.ListRootsRequest()})
 
 
 def refusal(state: ClientState) -> str:

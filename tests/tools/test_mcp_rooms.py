@@ -316,3 +316,36 @@ def test_log_messages_tell_a_calls_start_cost_cut_and_refusal_per_session(site):
     assert ("notice", "jq's answer was cut to fit one message") in chatty
     assert ("warning", "read_file failed: SANDBOX_DENIED") in chatty
     assert quiet == [("warning", "read_file failed: SANDBOX_DENIED")]  # its own level
+
+
+def test_the_stateless_revision_asks_roots_by_a_round_trip_and_they_only_narrow(site):
+    asked: list = []
+
+    def roots(*folders: str):
+        async def answer(ctx):
+            asked.append(folders)
+            return types.ListRootsResult(roots=[types.Root(uri=f) for f in folders])
+
+        return answer
+
+    async def reads(url: str, answer) -> list:
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+        async with http, Client(streamable_http_client(url, http_client=http),
+                                list_roots_callback=answer) as client:
+            assert client.protocol_version == "2026-07-28"
+            return [(await client.call_tool("read_file", {"file_path": str(site / p)})
+                     ).structured_content for p in ("wall/a/f.json", "wall/b/f.json",
+                                                    "outside/f.json")]
+
+    async def all_of(url):
+        return (await reads(url, roots((site / "wall" / "a").as_uri())),
+                await reads(url, roots("file:///")),
+                await reads(url, roots((site / "outside").as_uri())))
+
+    with http_server(site, "--allow-root", str(site / "wall")) as url:
+        in_a, slash, out = anyio.run(all_of, url)
+    assert [r["success"] for r in in_a] == [True, False, False]
+    assert [r["success"] for r in slash] == [True, True, False]
+    assert [r["success"] for r in out] == [False, False, False]
+    assert str(site / "outside") in out[0]["hint"]
+    assert len(asked) == 9  # asked with every call: nothing is kept between requests
