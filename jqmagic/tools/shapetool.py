@@ -47,7 +47,7 @@ def json_inspect(
                           stats=stats).value
     if format != "shape":
         return _schema(filePath, path, format, value)
-    value = _summarised(value)
+    value = _within_bound(_summarised(value))
     return {**value, **_more_keys(value, filePath)}
 
 
@@ -136,6 +136,36 @@ def _summarised(node: dict[str, Any], level: int = 0) -> dict[str, Any]:
     if isinstance(out.get("children"), dict):
         out["children"] = {k: _summarised(c, level + 1) if isinstance(c, dict) else c
                            for k, c in out["children"].items()}
+    return out
+
+
+def _within_bound(node: dict[str, Any]) -> dict[str, Any]:
+    """``node`` with its own key list cut to the keys whose names fit in half an answer
+    (``keyCount`` says how many there are; the children of the keys left out go too), and
+    its children left out when they still do not fit: 20,000 long keys are listed in part,
+    the rest a jq call away (:func:`_more_keys`)."""
+    from jqmagic.tools import transport
+
+    budget = transport.content_budget()
+    if transport.wire_size(node) <= budget:
+        return node
+    out = dict(node)
+    for listed, counts in (("keys", "children"), ("availableKeys", "keyPresence")):
+        keys = out.get(listed)
+        if not keys:
+            continue
+        spent, kept = 0, []
+        for key in keys:
+            spent += transport.wire_size(key) + 1
+            if spent > budget // 2:
+                break
+            kept.append(key)
+        out["keyCount"] = out.get("keyCount", len(keys))
+        out[listed] = kept
+        if isinstance(out.get(counts), dict):
+            out[counts] = {k: out[counts][k] for k in kept if k in out[counts]}
+    if transport.wire_size(out) > budget:
+        out.pop("children", None)
     return out
 
 
