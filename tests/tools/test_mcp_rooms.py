@@ -349,3 +349,27 @@ def test_the_stateless_revision_asks_roots_by_a_round_trip_and_they_only_narrow(
     assert [r["success"] for r in out] == [False, False, False]
     assert str(site / "outside") in out[0]["hint"]
     assert len(asked) == 9  # asked with every call: nothing is kept between requests
+
+
+def test_a_completion_is_bounded_and_offers_no_control_characters(site):
+    many = site / "wall" / "many"
+    many.mkdir()
+    for i in range(150):
+        (many / f"{i:03d}{'n' * 240}.json").write_text("{}")
+    (many / "\x1b]0;pwned\x07.json").write_text("{}")
+    (many / "\x9b31m.json").write_text("{}")
+    server = StdioServerParameters(command=sys.executable, args=["-m", "jqmagic", "mcp"],
+                                   cwd=str(site / "wall"),
+                                   env={"JQMAGIC_PAYLOAD_DIR": str(site / "p")})
+
+    async def converse():
+        async with Client(server, read_timeout_seconds=60) as client:
+            every = await client.complete(PROMPT, {"name": "file", "value": "many/"})
+            odd = await client.complete(PROMPT, {"name": "file", "value": "many/\x1b"})
+        return every.completion, odd.completion
+
+    every, odd = anyio.run(converse)
+    assert 0 < len(every.values) <= 100 and every.has_more
+    assert sum(len(v.encode()) for v in every.values) <= 32_000
+    assert not any(c in v for v in every.values for c in "\x1b\x07\x9b")
+    assert odd.values == []
