@@ -8,16 +8,14 @@ The public API is a set of plain functions over a pure-Python core
 ['ada']
 """
 
-import importlib
 import sys
-
-from jqmagic.core.errors import JqMagicError
 
 __version__ = "0.1.0"
 
 # Each public name is imported from its module on first use (PEP 562), so that the
 # command line and the worker start without the parts they do not need.
 _LAZY = {
+    "JqMagicError": "jqmagic.core.errors",
     "FetchResult": "jqmagic.core.web.fetch", "fetch": "jqmagic.core.web.fetch",
     "SearchResults": "jqmagic.core.web.search", "search": "jqmagic.core.web.search",
     "QueryResult": "jqmagic.core.query", "clear_cache": "jqmagic.core.query",
@@ -53,6 +51,8 @@ __all__ = [
 
 def __getattr__(name: str):
     if name in _LAZY:
+        import importlib
+
         value = getattr(importlib.import_module(_LAZY[name]), name)
         globals()[name] = value
         return value

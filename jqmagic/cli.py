@@ -7,17 +7,16 @@ and exit with status 1; no traceback.
 
 from __future__ import annotations
 
-import argparse
-import contextlib
 import os
-import signal
 import sys
-from collections.abc import Callable
 
-from jqmagic import flags, jqcli
-from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.options import Bounds
-from jqmagic.core.words import json_text
+from jqmagic import flags
+from jqmagic.core.errors import JqMagicError
+
+TYPE_CHECKING = False  # typing itself costs a command's start-up (it imports re)
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
 
 
 def _print_error(exc: JqMagicError, status: int = 1) -> int:
@@ -40,7 +39,9 @@ def _inspect_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _run_inspect(args: argparse.Namespace) -> int:
     from jqmagic.core import payloads
+    from jqmagic.core.options import Bounds
     from jqmagic.core.shape import shape
+    from jqmagic.core.words import json_text
 
     source = flags.named_source(args, [args.source] if args.source is not None else [])
     if not source:
@@ -65,6 +66,8 @@ def _run_inspect(args: argparse.Namespace) -> int:
 
 
 def _print_json(data: dict) -> None:
+    from jqmagic.core.words import json_text
+
     print(json_text(data, indent=2))
 
 
@@ -168,6 +171,8 @@ def _run_patch(args: argparse.Namespace) -> int:
 
 def _bounded(value, limit: int = 10_000):
     """A value whose JSON is longer than ``limit`` becomes a one-line description."""
+    from jqmagic.core.words import json_text
+
     size = len(json_text(value))
     if size <= limit:
         return value
@@ -186,6 +191,7 @@ def _payloads_arguments(parser: argparse.ArgumentParser) -> None:
 def _run_payloads(args: argparse.Namespace) -> int:
     """The payload store: each payload (id, bytes, when written), oldest first, then the
     total; with --clear, every payload removed."""
+    import contextlib
     import time
 
     from jqmagic.core import payloads, settings
@@ -249,12 +255,23 @@ def _run_browse(args: argparse.Namespace) -> int:
 
 # ---------------------------------------------------------------- the command
 
-Command = tuple[str, str, Callable[[argparse.ArgumentParser], None],
-                Callable[[argparse.Namespace], int]]
 
-COMMANDS: list[Command] = [
+def _query_arguments(parser: argparse.ArgumentParser) -> None:
+    from jqmagic import jqcli
+
+    jqcli.add_arguments(parser)
+
+
+def _run_query(args: argparse.Namespace) -> int:
+    from jqmagic import jqcli
+
+    return jqcli.run(args)
+
+
+COMMANDS: list[tuple[str, str, Callable[[argparse.ArgumentParser], None],
+                     Callable[[argparse.Namespace], int]]] = [
     ("query", "run a jq program over JSON, JSON Lines or YAML, as the jq command line does",
-     jqcli.add_arguments, jqcli.run),
+     _query_arguments, _run_query),
     ("inspect", "show the shape of a document (merged, jqschema or JSON Schema) as JSON",
      _inspect_arguments, _run_inspect),
     ("fetch", "fetch a URL as markdown (HTML), JSON or text", _fetch_arguments, _run_fetch),
@@ -276,9 +293,10 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
                                                    dict[str, argparse.ArgumentParser]]:
     """The command's parser and each subcommand's (with ``only``, only that one gets its
     arguments: a command starts without importing what the others need)."""
-    parser = flags.UsageParser(
+    parser = flags.usage_parser(
         prog="jqmagic", description="jq, shapes, patches and the web, for humans and agents.")
-    parser.add_argument("-V", "--version", action=_Version)
+    parser.add_argument("-V", "--version", action=_version_action(), nargs=0,
+                        help="print the versions of jqmagic, libjq and Python, and exit")
     subcommands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     subs = {}
     for name, summary, configure, run in COMMANDS:
@@ -289,22 +307,23 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
     return parser, subs
 
 
-class _Version(argparse.Action):
+def _version_action() -> type:
     """``jqmagic --version`` / ``-V``: the package's, libjq's and Python's versions."""
+    import argparse
 
-    def __init__(self, option_strings: list[str], dest: str, **_: object):
-        super().__init__(option_strings, dest, nargs=0,
-                         help="print the versions of jqmagic, libjq and Python, and exit")
+    class Version(argparse.Action):
+        def __call__(self, parser, namespace, values, option_string=None):
+            print(version_text())
+            parser.exit()
 
-    def __call__(self, parser, namespace, values, option_string=None):
-        print(version_text())
-        parser.exit()
+    return Version
 
 
 def version_text() -> str:
     """``jqmagic 0.1.0 (libjq 1.8.2: vendored, -O2; Python 3.11.2)``."""
     from importlib.metadata import PackageNotFoundError, version
 
+    from jqmagic import jqcli
     from jqmagic.core.settings import libjq_build
 
     try:
@@ -315,31 +334,47 @@ def version_text() -> str:
             f"{libjq_build()}; Python {sys.version.split()[0]})")
 
 
+def _parsed(argv: list[str]) -> tuple[argparse.Namespace, Callable[[argparse.Namespace], int]]:
+    """The parsed command line and what runs it. ``query`` reads jq 1.8.2's words as jq
+    does, without argparse (which it asks only for help and for the words of a refusal);
+    the other commands take options anywhere on the line, as jq takes them."""
+    command = argv[0] if argv else ""
+    if command == "query":
+        from jqmagic import jqcli
+
+        return jqcli.parse(build_parser("query")[1]["query"], argv[1:]), jqcli.run
+    parser, subs = build_parser("" if command.startswith("-") else command)
+    args = subs[command].parse_intermixed_args(argv[1:]) if command in subs else \
+        parser.parse_args(argv)
+    return args, args.run
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of the ``jqmagic`` console script."""
     argv = sys.argv[1:] if argv is None else list(argv)
-    parser, subs = build_parser(argv[0] if argv and not argv[0].startswith("-") else "")
     try:
-        if argv and argv[0] == "query":  # the words as jq 1.8.2 reads them
-            args = jqcli.parse(subs["query"], argv[1:])
-        elif argv and argv[0] in subs:  # options anywhere on the line, as jq takes them
-            args = subs[argv[0]].parse_intermixed_args(argv[1:])
-        else:
-            args = parser.parse_args(argv)
+        args, run = _parsed(argv)
     except JqMagicError as exc:  # a command line jq would refuse: its usage status
         return _print_error(exc, 2)
     try:
-        return args.run(args)
+        return run(args)
     except JqMagicError as exc:
-        status = jqcli.exit_status(exc) if args.command == "query" else 1
-        return _print_error(exc, status)
+        if argv[:1] != ["query"]:
+            return _print_error(exc, 1)
+        from jqmagic import jqcli
+
+        return _print_error(exc, jqcli.exit_status(exc))
     except RecursionError:  # a result nested past Python's limit, wherever it surfaced
+        from jqmagic.core.errors import too_deep
+
         return _print_error(too_deep("The result", "Query a part of it, or print it with "
                                      "tojson (-r) as text."))
     except KeyboardInterrupt:
         print("error INTERRUPTED: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:  # the reader went away (| head): end quietly, as jq does
+        import signal
+
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 128 + signal.SIGPIPE
 

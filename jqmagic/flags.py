@@ -8,32 +8,52 @@ file arguments) say so in ``faces``.
 
 from __future__ import annotations
 
-import argparse
 import os
-import re
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
-from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import JsonText
+
+TYPE_CHECKING = False  # typing costs every command's start-up (it imports re): not imported
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable, Iterable
+    from typing import Any
 
 CLI, MAGIC = "cli", "magic"
 
 
-@dataclass(frozen=True)
 class Flag:
-    """One option: its spellings, the core keyword it sets, its help and its argparse kind."""
+    """One option: its spellings, the core keyword it sets, its help and its argparse kind
+    (a plain class: the table is made at every command's start-up)."""
 
-    names: tuple[str, ...]
-    keyword: str
-    help: str
-    action: str = "store_true"
-    type: Callable[[str], Any] | None = None
-    metavar: str | tuple[str, ...] | None = None
-    default: Any = None
-    choices: tuple[str, ...] | None = None
-    faces: tuple[str, ...] = (CLI, MAGIC)
+    __slots__ = ("action", "choices", "default", "faces", "help", "keyword", "metavar",
+                 "names", "type")
+
+    def __init__(self, names: tuple[str, ...], keyword: str, help: str,  # noqa: A002
+                 action: str = "store_true", type: Callable[[str], Any] | None = None,  # noqa: A002
+                 metavar: str | tuple[str, ...] | None = None, default: Any = None,
+                 choices: tuple[str, ...] | None = None,
+                 faces: tuple[str, ...] = (CLI, MAGIC)):
+        self.names, self.keyword, self.help, self.action = names, keyword, help, action
+        self.type, self.metavar, self.default, self.choices = type, metavar, default, choices
+        self.faces = faces
+
+    def __repr__(self) -> str:
+        return f"Flag({self.names!r}, {self.keyword!r})"
+
+    # what jqmagic/jqargs.py reads of an option, as argparse's actions name it
+    @property
+    def option_strings(self) -> tuple[str, ...]:
+        return self.names
+
+    @property
+    def dest(self) -> str:
+        return self.keyword
+
+    @property
+    def nargs(self) -> int | str | None:
+        """argparse's: 0 for a switch, "?" for an optional value, 2 for a pair, None for
+        one value."""
+        return {"pair": 2, "optional": "?", "store": None, "append": None}.get(self.action, 0)
 
     def argparse_options(self) -> dict[str, Any]:
         """The keyword arguments of ``add_argument`` for this flag."""
@@ -55,14 +75,23 @@ class Flag:
         return options
 
 
-_ADDRESS = re.compile(r"^([a-z]+://)?([\w.-]+|\[[0-9A-Fa-f:.]+\]):\d+$")
+_ADDRESS = r"^([a-z]+://)?([\w.-]+|\[[0-9A-Fa-f:.]+\]):\d+$"
+
+
+def _refused(message: str) -> Exception:
+    """argparse's complaint about a value (imported only when a value is refused)."""
+    import argparse
+
+    return argparse.ArgumentTypeError(message)
 
 
 def _dask_address(text: str) -> str:
     """A scheduler address (``tcp://host:8786``, ``host:8786``); anything else is refused, so
     that ``--dask FILTER`` is not read as an address."""
-    if text and not _ADDRESS.match(text):  # "" is the flag alone (argparse checks it too)
-        raise argparse.ArgumentTypeError(
+    import re
+
+    if text and not re.match(_ADDRESS, text):  # "" is the flag alone (argparse checks it too)
+        raise _refused(
             f"{text!r} is not a scheduler address (tcp://host:8786); put --dask after the "
             "filter and the files to start a local cluster")
     return text
@@ -73,7 +102,7 @@ def _cores(text: str) -> int:
     if not text:
         return os.cpu_count() or 1
     if not text.isdigit():
-        raise argparse.ArgumentTypeError(
+        raise _refused(
             f"{text!r} is not a count of workers: write --parallel=N, or --parallel alone "
             "for every core")
     return int(text)
@@ -82,7 +111,7 @@ def _cores(text: str) -> int:
 def _count(text: str) -> int:
     """A count (``--limit``, ``--depth``...): a whole number, 0 or more."""
     if not text.strip().isdigit():
-        raise argparse.ArgumentTypeError(f"takes a whole number of 0 or more, not {text!r}")
+        raise _refused(f"takes a whole number of 0 or more, not {text!r}")
     return int(text)
 
 
@@ -93,7 +122,7 @@ def _seconds(text: str) -> float:
     except ValueError:
         seconds = -1.0
     if not 0 <= seconds < float("inf"):
-        raise argparse.ArgumentTypeError(f"takes seconds (a number, 0 or more), not {text!r}")
+        raise _refused(f"takes seconds (a number, 0 or more), not {text!r}")
     return seconds
 
 
@@ -308,6 +337,61 @@ def add_to_parser(parser: argparse.ArgumentParser, flags: Iterable[Flag], face: 
         parser.add_argument(*flag.names, **flag.argparse_options())
 
 
+HELP_OPTION = Flag(("-h", "--help"), "help", "show this help and exit", action="help",
+                  faces=(CLI,))
+"""argparse's own -h/--help, which every command line parser has."""
+
+
+def option_table(flags: Iterable[Flag], face: str) -> dict[str, Flag]:
+    """Each option string of the ``flags`` a face has (and -h/--help) to its flag: what a
+    command line's words are read by without argparse (:mod:`jqmagic.jqargs`)."""
+    return {name: flag for flag in [*for_face(flags, face), HELP_OPTION]
+            for name in flag.names}
+
+
+def read_options(words: list[str], table: dict[str, Flag]) -> Any:
+    """The namespace argparse's ``parse_args(words)`` gives for option words already told
+    apart (``-c``, ``--name``, ``--name=VALUE``), made without importing argparse (a
+    command's start-up); None where argparse must answer itself: help, or a value it
+    refuses, in its own words."""
+    from types import SimpleNamespace
+
+    values: dict[str, Any] = {}
+    for flag in dict.fromkeys(table.values()):  # each flag once, the table's order
+        default = [] if flag.action in ("append", "pair") else \
+            None if flag.action == "optional" else flag.default
+        if isinstance(default, str) and flag.type is not None:
+            default = flag.type(default)
+        values.setdefault(flag.keyword, default)
+    for word in words:
+        name, eq, value = word.partition("=") if word.startswith("--") else (word, "", "")
+        flag = table.get(name)
+        if flag is None or not _read(flag, eq, value, values):
+            return None
+    return SimpleNamespace(**values)
+
+
+def _read(flag: Flag, eq: str, value: str, values: dict[str, Any]) -> bool:
+    """Set ``flag``'s value from one word; False when argparse must judge it."""
+    if flag.action in ("store_true", "store_false"):
+        values[flag.keyword] = flag.action == "store_true"
+        return not eq
+    if flag.action not in ("store", "append", "optional") or not (eq or flag.action ==
+                                                                  "optional"):
+        return False
+    try:
+        typed = flag.type(value) if flag.type is not None else value
+    except Exception:  # noqa: BLE001 - argparse words the refusal
+        return False
+    if flag.choices is not None and typed not in flag.choices:
+        return False
+    if flag.action == "append":
+        values[flag.keyword] = [*values[flag.keyword], typed]
+    else:
+        values[flag.keyword] = typed
+    return True
+
+
 def magic_arguments(flags: Iterable[Flag]) -> Callable[[Callable], Callable]:
     """A decorator adding ``flags`` (and ``-h``) to a magic, as ``@argument`` lines would."""
     from IPython.core.magic_arguments import argument
@@ -332,6 +416,8 @@ def query_keywords(namespace: argparse.Namespace) -> dict[str, Any]:
 
 def jq_args(namespace: argparse.Namespace) -> dict[str, Any]:
     """``$name`` bindings from ``--arg`` and ``--argjson`` (INVALID_JSON for bad JSON)."""
+    from jqmagic.core.jsonarg import JsonText
+
     values: dict[str, Any] = dict(namespace.arg)
     for name, text in namespace.argjson:
         values[name] = JsonText.of(text, f"--argjson {name}")
@@ -355,39 +441,47 @@ def named_source(namespace: argparse.Namespace, words: list[str]) -> dict[str, A
 
 # ---------------------------------------------------------------- usage errors
 
-_UNRECOGNIZED = re.compile(r"unrecognized arguments: (.*)")
-_CHOICE = re.compile(r"argument (\S+): invalid choice: '?([^']*)'? \(choose from (.*)\)")
-_REQUIRED = re.compile(r"the following arguments are required: (.*)")
-_ARGUMENT = re.compile(r"argument (\S+?)(?:/(\S+))?: (.*)")
+_UNRECOGNIZED = r"unrecognized arguments: (.*)"
+_CHOICE = r"argument (\S+): invalid choice: '?([^']*)'? \(choose from (.*)\)"
+_REQUIRED = r"the following arguments are required: (.*)"
+_ARGUMENT = r"argument (\S+?)(?:/(\S+))?: (.*)"
 
 
-class UsageParser(argparse.ArgumentParser):
-    """argparse's parser, its complaint raised as one INVALID_ARGUMENT error whose hint
-    names what was meant (``--dpth``: ``--depth``; ``qeury``: ``query``), where argparse
-    would print its usage block and exit."""
+def usage_parser(**options: Any) -> argparse.ArgumentParser:
+    """An argparse parser (its subcommands' too) whose complaint is raised as one
+    INVALID_ARGUMENT error whose hint names what was meant (``--dpth``: ``--depth``;
+    ``qeury``: ``query``), where argparse would print its usage block and exit. argparse
+    is imported here: ``jqmagic query`` reads jq's words without it (:func:`read_options`)."""
+    import argparse
 
-    def error(self, message: str):  # type: ignore[override]
-        raise usage_error(message, self, f"See {self.prog} --help.")
+    class UsageParser(argparse.ArgumentParser):
+        def error(self, message: str):  # type: ignore[override]
+            raise usage_error(message, self, f"See {self.prog} --help.")
+
+    return UsageParser(**options)
 
 
 def usage_error(message: str, parser: argparse.ArgumentParser, see: str) -> JqMagicError:
     """argparse's ``message`` as one line, with a did-you-mean from ``parser``'s options or
     choices, then ``see`` (where the face lists them)."""
+    import argparse
+    import re
+
     options = list(parser._option_string_actions)  # noqa: SLF001 (argparse keeps them here)
-    if found := _UNRECOGNIZED.fullmatch(message):
+    if found := re.fullmatch(_UNRECOGNIZED, message):
         words = found[1].split()
         word = next((w for w in words if w.startswith("-")), words[0])
         said = f"Unknown option {word}" if word.startswith("-") else \
             f"Unexpected argument {word}"
         return JqMagicError("INVALID_ARGUMENT", said,
                             did_you_mean(word.partition("=")[0], options) + see)
-    if found := _CHOICE.fullmatch(message):
+    if found := re.fullmatch(_CHOICE, message):
         choices = [c.strip("'\" ") for c in found[3].split(",")]
         what = "command" if found[1] == "COMMAND" else f"value for {found[1]}"
         return JqMagicError("INVALID_ARGUMENT", f"Unknown {what} {found[2]!r}",
                             did_you_mean(found[2], choices) +
                             f"Choose from {', '.join(choices)}.")
-    if found := _REQUIRED.fullmatch(message):
+    if found := re.fullmatch(_REQUIRED, message):
         commands = [c for a in parser._actions for c in (a.choices or ())  # noqa: SLF001
                     if isinstance(a, argparse._SubParsersAction)]  # noqa: SLF001
         if commands:
@@ -395,7 +489,7 @@ def usage_error(message: str, parser: argparse.ArgumentParser, see: str) -> JqMa
                                 f"e.g. {parser.prog} query . data.json; the commands: "
                                 f"{', '.join(commands)}. {see}")
         return JqMagicError("INVALID_ARGUMENT", f"Missing argument: {found[1]}", see)
-    if found := _ARGUMENT.fullmatch(message):
+    if found := re.fullmatch(_ARGUMENT, message):
         name = found[2] or found[1]
         return JqMagicError("INVALID_ARGUMENT", f"{name} {found[3]}", see)
     return JqMagicError("INVALID_ARGUMENT", message[:1].upper() + message[1:], see)

@@ -6,36 +6,62 @@ else goes to the supervised worker (:mod:`jqmagic.jqcli`)."""
 
 from __future__ import annotations
 
-import argparse
 import contextlib
-import glob
 import os
-import signal
 import sys
-from collections.abc import Iterator
-from typing import Any
 
-from jqmagic.core import sandbox
-from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import JsonText
-from jqmagic.core.settings import env_text, settings
+from jqmagic.core.jsonarg import JsonText
+from jqmagic.core.settings import env_text, sandboxed, settings
+
+TYPE_CHECKING = False  # typing costs every command's start-up (it imports re): not imported
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterator
+    from typing import Any
+
+    from jqmagic.core.errors import JqMagicError
 
 _CONVERTED = (".yaml", ".yml", ".jsonc")  # read by jqmagic's own readers, in the worker
+_LINES = (".jsonl", ".ndjson")  # values one a line: libjq holds one at a time, as jq does
 _JQMAGIC_ONLY = ("timeout", "limit", "parallel", "dask", "reduce", "stream_eval", "explain",
                  "text", "exec", "payload", "jsonl", "yaml", "jsonc")
+_WHOLE_INPUTS = ("slurp", "null_input", "raw_input", "stream_events", "stream_errors", "seq")
+LIBJQ_RESIDENT_PER_BYTE = 14
+"""Resident bytes a JSON document's text costs parsed by libjq 1.8.2 (-O2), per byte: jq
+1.8.2's peak RSS over the text on bench/readings.py's files was 13.1 for an array of small
+objects, 13.6 for an array of integers, 6.7 for objects with longer strings (the number
+literals it keeps cost most); the worst, rounded up, so that a file judged to fit does."""
 
 
-def runs_here(args: argparse.Namespace, source: dict[str, Any], bounded: bool) -> bool:
-    """Whether this command line is one jq itself would run, so libjq runs it here."""
+def runs_here(args: argparse.Namespace, source: dict[str, Any], bounded: bool,
+              program: str = "") -> bool:
+    """Whether this command line is one jq itself would run, so libjq runs it here: not
+    when its files' parse would not fit comfortably (libjq's values within the document
+    budget) and the program streams, which the worker answers in one pass, in bounded
+    memory, as the previous release did."""
     from jqmagic.core.query import mainloop
 
-    if bounded or not mainloop.available() or sandbox.enabled() or not _binary_streams():
+    if bounded or not mainloop.available() or sandboxed() or not _binary_streams():
         return False
     if any(getattr(args, name, None) not in (None, False) for name in _JQMAGIC_ONLY):
         return False
     if set(source) - {"file"}:
         return False
-    return _plain_files(args.files)
+    size = _plain_size(args.files)
+    if size is None or size > settings.doc_cache_bytes:  # past the budget: the worker's
+        return False
+    return size * LIBJQ_RESIDENT_PER_BYTE <= settings.doc_cache_bytes or \
+        not _streams(program, args)
+
+
+def _streams(program: str, args: argparse.Namespace) -> bool:
+    """Whether the worker answers ``program`` over the files in one streaming pass (its
+    shape streams, each file's one document read as it comes)."""
+    if any(getattr(args, name, None) for name in _WHOLE_INPUTS):
+        return False
+    from jqmagic.core.query.streaming.forms import plan
+
+    return plan(program) is not None
 
 
 def _binary_streams() -> bool:
@@ -43,21 +69,30 @@ def _binary_streams() -> bool:
     return all(hasattr(stream, "buffer") for stream in (sys.stdin, sys.stdout, sys.stderr))
 
 
-def _plain_files(names: list[str]) -> bool:
-    """Files jq reads as they are: no glob, no format jqmagic converts, within the memory
-    budget (a one-off command gains nothing from the worker's caches, and libjq parses
-    and prints a file in half the time of orjson, jq in Python and the pipe between)."""
+def _plain_size(names: list[str]) -> int | None:
+    """The bytes of the JSON documents among files jq reads as they are (JSON Lines, whose
+    values libjq holds one at a time, count nothing); None for a glob or a format jqmagic
+    converts, which the worker reads. A one-off command gains nothing from the worker's
+    caches, and libjq parses and prints a file in half the time of orjson, jq in Python
+    and the pipe between."""
     total = 0
     for name in names:
         if name == "-":
             continue
-        if glob.has_magic(name) or name.lower().endswith(_CONVERTED):
-            return False
+        if (has_magic(name) and not os.path.lexists(name)) or name.lower().endswith(_CONVERTED):
+            return None
+        if name.lower().endswith(_LINES):
+            continue
         try:
             total += os.stat(os.path.expanduser(name)).st_size
         except OSError:  # libjq says so when it comes to it, and reads on, as jq does
             continue
-    return total <= settings.doc_cache_bytes  # past the budget: the worker streams them
+    return total
+
+
+def has_magic(name: str) -> bool:
+    """``glob.has_magic`` (glob imports re: not at start-up)."""
+    return any(mark in name for mark in "*?[")
 
 
 def run(program: str, args: argparse.Namespace, files: list[str], named: dict[str, Any],
@@ -122,6 +157,8 @@ def _fd(stream: Any) -> int | None:
 def _as_jq_ends(own_process: bool) -> Iterator[None]:
     """Ctrl-C and a closed pipe end the command at once, as they end jq (libjq holds no
     Python frame for a signal to be raised in); a caller's process keeps its handlers."""
+    import signal
+
     if not own_process:
         yield
         return

@@ -7,14 +7,13 @@ them along instead of long keyword lists.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.jsonarg import JsonText  # noqa: F401 - re-exported: options' JSON text
 from jqmagic.core.words import preview, without_lone_surrogates
 
 SOURCE_KINDS = ("file", "text", "value", "exec", "payload")
@@ -24,33 +23,6 @@ magic turns a JSON answer into text)."""
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 YAML_SUFFIXES = {".yaml", ".yml"}
 JSONC_SUFFIXES = {".jsonc"}
-
-
-# a high surrogate escape with no low one after it (an odd run of backslashes before it)
-_LONE_HIGH_ESCAPE = re.compile(r"(?<!\\)(?:\\\\)*\\u[dD][89abAB][0-9a-fA-F]{2}"
-                               r"(?!\\u[dD][c-fC-F][0-9a-fA-F]{2})")
-
-
-class JsonText(str):
-    """JSON text handed to jq as written (``--argjson x 1.50`` keeps ``1.50``, ``1e1000``
-    and 64-bit integers): build it with :meth:`of`, which checks that it is JSON."""
-
-    @classmethod
-    def of(cls, text: str, what: str) -> JsonText:
-        try:
-            json.loads(text)
-            lone = _LONE_HIGH_ESCAPE.search(text)
-            if lone:  # Python's json takes it; jq's parser does not
-                raise json.JSONDecodeError("Invalid \\uXXXX\\uXXXX surrogate pair escape",
-                                           text, lone.end())
-        except ValueError as exc:
-            raise JqMagicError("INVALID_JSON", f"{what}: {exc.msg} at column {exc.colno}.",
-                               "Give JSON text, e.g. --argjson n 3 or --argjson ids "
-                               "'[1,2]'.") from None
-        except RecursionError:
-            raise JqMagicError("TOO_LARGE", f"{what} is nested too deeply.",
-                               "Pass a flatter value.") from None
-        return cls(text)
 
 
 @dataclass(frozen=True)

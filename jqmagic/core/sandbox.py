@@ -37,13 +37,20 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import env_flag, env_paths, payload_dir, settings, using
+from jqmagic.core.settings import (
+    env_flag,
+    env_paths,
+    payload_dir,
+    sandboxed,
+    settings,
+    using,
+)
 from jqmagic.core.words import term
 
 
 def enabled() -> bool:
     """Whether the sandbox is on (the setting, or ``JQMAGIC_SANDBOX=1``)."""
-    return settings.sandbox or env_flag("JQMAGIC_SANDBOX")
+    return sandboxed()
 
 
 CHECKS = True

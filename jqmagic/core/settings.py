@@ -10,16 +10,15 @@ caller's request, a Dask task judged by its caller's sandbox). Modules read
 
 from __future__ import annotations
 
-import contextlib
 import contextvars
-import dataclasses
 import functools
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass, field
 from importlib.machinery import EXTENSION_SUFFIXES
 from pathlib import Path
-from typing import Any
+
+TYPE_CHECKING = False  # typing and dataclasses cost every command's start-up: not imported
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def _cache_dir() -> Path:
@@ -42,7 +41,8 @@ def physical_memory() -> int:
         total = 0
     for path in _CGROUP_LIMITS:
         try:
-            limit = Path(path).read_text().strip()
+            with open(path) as given:
+                limit = given.read().strip()
         except OSError:
             continue
         if limit.isdigit() and (not total or int(limit) < total):
@@ -61,35 +61,69 @@ def _default_budget() -> int:
     return max(1 << 30, physical_memory() // 4)
 
 
-@dataclass(frozen=True)
-class Settings:
-    """Limits and defaults shared by every face; keyword arguments override per call."""
-
-    max_results: int = 100  # what a face shows (the core gathers every result)
-    max_tokens: int = 50_000
-    max_message_bytes: int = 100_000  # one agent message on the wire (about 25k tokens)
-    result_bytes: int = 2 << 30  # text a complete query gathers in memory at most
-    timeout: float = 30.0
-    exec_timeout: float = 60.0
-    doc_cache_bytes: int = field(default_factory=_default_budget)  # resident bytes of
-    # parsed files kept for later queries; also the text a file may have to be read whole
-    worker_memory: int = 0  # bytes the query worker may map; 0: 3/4 of physical memory
-    workers: int = 0  # query workers a process may run at once; 0: one a core, 2 to 4
-    fast_path: bool = True  # answer the jq subset in-process (jqmagic.core.jqlang)
-    exec_max_bytes: int = 2**30  # a command's output (and any file it writes) at most
-    fetch_max_bytes: int = 10 * 1024 * 1024  # a fetched body at most
-    fetch_connect_timeout: float = 10.0
-    fetch_read_timeout: float = 30.0
-    fetch_total_timeout: float = 60.0  # seconds a whole fetch may take
-    fetch_max_redirects: int = 10
-    glob_max_files: int = 100_000  # files one glob may match
-    glob_seconds: float = 10.0  # seconds one glob may walk
-    cache_dir: Path = field(default_factory=_cache_dir)
+_DEFAULTS: dict[str, Any] = {  # each setting's default (a function: made when asked)
+    "max_results": 100,  # what a face shows (the core gathers every result)
+    "max_tokens": 50_000,
+    "max_message_bytes": 100_000,  # one agent message on the wire (about 25k tokens)
+    "result_bytes": 2 << 30,  # text a complete query gathers in memory at most
+    "timeout": 30.0,
+    "exec_timeout": 60.0,
+    "doc_cache_bytes": _default_budget,  # resident bytes of parsed files kept for later
+    # queries; also the text a file may have to be read whole
+    "worker_memory": 0,  # bytes the query worker may map; 0: 3/4 of physical memory
+    "workers": 0,  # query workers a process may run at once; 0: one a core, 2 to 4
+    "fast_path": True,  # answer the jq subset in-process (jqmagic.core.jqlang)
+    "exec_max_bytes": 2**30,  # a command's output (and any file it writes) at most
+    "fetch_max_bytes": 10 * 1024 * 1024,  # a fetched body at most
+    "fetch_connect_timeout": 10.0,
+    "fetch_read_timeout": 30.0,
+    "fetch_total_timeout": 60.0,  # seconds a whole fetch may take
+    "fetch_max_redirects": 10,
+    "glob_max_files": 100_000,  # files one glob may match
+    "glob_seconds": 10.0,  # seconds one glob may walk
+    "cache_dir": _cache_dir,
     # The sandbox (see core/sandbox.py); the environment can only turn these on.
-    sandbox: bool = False  # or JQMAGIC_SANDBOX=1
-    allowed_roots: tuple[str, ...] = ()  # or JQMAGIC_ALLOWED_ROOTS; else cwd
-    exec_allowed: bool = False  # in the sandbox only; or JQMAGIC_EXEC_ALLOWED=1
-    private_addresses: bool = False  # in the sandbox only: web fetches may reach them
+    "sandbox": False,  # or JQMAGIC_SANDBOX=1
+    "allowed_roots": (),  # or JQMAGIC_ALLOWED_ROOTS; else cwd
+    "exec_allowed": False,  # in the sandbox only; or JQMAGIC_EXEC_ALLOWED=1
+    "private_addresses": False,  # in the sandbox only: web fetches may reach them
+}
+
+
+class Settings:
+    """Limits and defaults shared by every face; keyword arguments override per call.
+    Immutable (a changed copy is :meth:`replace`'s); a plain class, not a dataclass: the
+    command line reads it at start-up."""
+
+    __slots__ = tuple(_DEFAULTS)
+
+    def __init__(self, **given: Any) -> None:
+        for name in given:
+            if name not in _DEFAULTS:
+                raise TypeError(f"Settings() got an unexpected keyword argument {name!r}")
+        for name, default in _DEFAULTS.items():
+            value = given[name] if name in given else \
+                default() if callable(default) else default
+            object.__setattr__(self, name, value)
+
+    def replace(self, **changes: Any) -> Settings:
+        """A copy with ``changes`` (an unknown name is a TypeError)."""
+        return Settings(**{**self._values(), **changes})
+
+    def _values(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in _DEFAULTS}
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        raise AttributeError(f"cannot assign to field {name!r}: Settings are immutable")
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Settings) and self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(tuple(self._values().items()))
+
+    def __repr__(self) -> str:
+        return "Settings(" + ", ".join(f"{k}={v!r}" for k, v in self._values().items()) + ")"
 
 
 _defaults = Settings()
@@ -112,18 +146,24 @@ def configure(**changes: Any) -> Settings:
     """Replace the process's defaults by a copy with ``changes`` (a face's configuration;
     an unknown name is a TypeError)."""
     global _defaults
-    _defaults = dataclasses.replace(_defaults, **_checked(changes))
+    _defaults = _defaults.replace(**_checked(changes))
     return _defaults
 
 
-@contextlib.contextmanager
-def using(**changes: Any) -> Iterator[Settings]:
-    """The settings in force with ``changes``, for the block, in this thread only."""
-    token = _scoped.set(dataclasses.replace(current(), **_checked(changes)))
-    try:
-        yield current()
-    finally:
-        _scoped.reset(token)
+class using:  # noqa: N801 - a context manager named as the function it was
+    """The settings in force with ``changes``, for the block, in this thread only
+    (``with using(sandbox=True) as chosen:``)."""
+
+    def __init__(self, **changes: Any) -> None:
+        self._changes = _checked(changes)
+        self._tokens: list[contextvars.Token] = []
+
+    def __enter__(self) -> Settings:
+        self._tokens.append(_scoped.set(current().replace(**self._changes)))
+        return current()
+
+    def __exit__(self, *_: object) -> None:
+        _scoped.reset(self._tokens.pop())
 
 
 class _InForce:
@@ -148,6 +188,13 @@ settings: Any = _InForce()
 
 _TRUE = ("1", "true", "yes", "on")
 DEFAULT_PAYLOAD_BUDGET = 2**30
+
+
+def sandboxed() -> bool:
+    """Whether the sandbox is on (the setting, or ``JQMAGIC_SANDBOX=1``: the environment
+    can turn it on, never off): :func:`jqmagic.core.sandbox.enabled`, read here so that a
+    command judges it without importing the sandbox's policy."""
+    return current().sandbox or env_flag("JQMAGIC_SANDBOX")
 
 
 def env_flag(name: str) -> bool:
