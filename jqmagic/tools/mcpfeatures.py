@@ -84,6 +84,11 @@ async def get_prompt(ctx: Any, params: Any) -> Any:
                              f"Prompts: {', '.join(PROMPTS)}.")
     title, _, args, template = found
     given = params.arguments or {}
+    unknown = sorted(set(given) - {a for a, _, _ in args})
+    if unknown:
+        raise protocol_error(f"The prompt {params.name} has no argument {unknown[0]}.",
+                             f"Its arguments: {', '.join(a for a, _, _ in args)}.",
+                             "INVALID_ARGUMENT")
     missing = [a for a, _, required in args if required and not given.get(a)]
     if missing:
         raise protocol_error(f"The prompt {params.name} needs {', '.join(missing)}.",

@@ -258,6 +258,9 @@ def test_completion_refuses_what_it_does_not_know_and_input_takes_a_value(site):
                 with pytest.raises(MCPError) as caught:
                     await client.complete(ref, {"name": argument, "value": ""})
                 errors.append(caught.value.error.message)
+            with pytest.raises(MCPError) as caught:
+                await client.get_prompt("explore_file", {"file": "a", "nope": "x"})
+            errors.append(caught.value.error.message)
             mine = await client.complete(PROMPT, {"name": "file", "value": "a/"})
             valued = await client.call_tool("jq", {"query": ".a", "input": {"a": [1]},
                                                    "compact": True})
@@ -269,6 +272,7 @@ def test_completion_refuses_what_it_does_not_know_and_input_takes_a_value(site):
     assert valued["output"] == "[1]" and text["output"] == "2\n3"  # a value, or JSON text
     assert errors[0].startswith("Unknown prompt: nope") and "explore_file" in errors[0]
     assert "no argument nope" in errors[1] and "Nothing to complete" in errors[2]
+    assert "has no argument nope" in errors[3]
     assert mine == ["a/f.json"]
 
 
@@ -373,3 +377,34 @@ def test_a_completion_is_bounded_and_offers_no_control_characters(site):
     assert sum(len(v.encode()) for v in every.values) <= 32_000
     assert not any(c in v for v in every.values for c in "\x1b\x07\x9b")
     assert odd.values == []
+
+
+def test_the_prompts_queries_work_on_real_documents(tmp_path):
+    """fix_config_value's query lists every path of a real package.json (false and null
+    values too, which paths(..) skipped)."""
+    import re
+
+    from jqmagic.tools import call
+    from jqmagic.tools.mcpfeatures import PROMPTS
+    from tests.shared import CORPUS_JSON
+
+    found = sorted((CORPUS_JSON / "npm").glob("*-package.json"))[:3]
+    if not found:
+        pytest.skip(f"the real-world corpus is not at {CORPUS_JSON}")
+    (query,) = re.findall(r"query such as '([^']+)'", PROMPTS["fix_config_value"][3])
+    for file in found:
+        doc = json.loads(file.read_text())
+        odd = dict(doc, jqmagic_off=False, jqmagic_none=None)
+        answer = call("jq", {"query": f"[{query}]", "input": odd, "compact": True},
+                      no_sandbox=True)
+        listed = json.loads(answer["output"])
+        assert len(listed) == _paths(odd) and {"jqmagic_off", "jqmagic_none"} <= set(listed)
+
+
+def _paths(value) -> int:
+    """How many paths ``value`` has below its root (jq's paths), counted in Python."""
+    if isinstance(value, dict):
+        return sum(1 + _paths(v) for v in value.values())
+    if isinstance(value, list):
+        return sum(1 + _paths(v) for v in value)
+    return 0
