@@ -85,6 +85,10 @@ def answer(result: Any, caller: Caller) -> dict[str, Any]:
                       f"{payload_step(payload_id, several=True)}"}
     if own:
         out["next_arguments"] = step
+    elif caller.tool == "jq":  # a program too long to echo: the next results from the payload
+        out["next_arguments"] = {**dict.fromkeys(("file", "input", "exec")), "payload":
+                                 payload_id, "slurp": True, "null_input": False,
+                                 "query": f".[{shown}:{2 * shown}][]"}
     return out
 
 

@@ -50,3 +50,12 @@ def test_json_inspect_on_twenty_thousand_long_keys_lists_what_fits(docs):
     assert step["tool"] == "jq" and step["arguments"]["file"] == "longkeys.json"
     more = call("jq", step["arguments"])
     assert json.loads(more["output"])[0] == f"{'k' * 1000}{shown}"  # the document's next key
+
+
+def test_a_program_too_long_to_echo_pages_on_from_its_payload(docs):
+    long = " | ".join(["."] * 1_500) + " | .items[]"  # over 2,000 characters
+    request = {"query": long, "file": "wrapped.json", "compact": True}
+    answer = call("jq", request)
+    assert answer["shown"] == 100 and answer["truncated"]
+    nxt = call("jq", {**request, **answer["next_arguments"]})
+    assert json.loads(nxt["output"].split("\n")[0])["id"] == 100
