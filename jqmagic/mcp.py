@@ -8,7 +8,10 @@ hears how it goes (parsing a file, then every second it runs); a cancelled call 
 query (the worker is restarted). What an answer kept in the payload store is also a
 resource, ``jqmagic://payload/<payload_id>`` (linked from the answer, with its media type),
 read in parts within the bound of one message: ``?start=N`` (characters), the next part's
-URI in the result's ``_meta``.
+URI in the result's ``_meta``. Each client is in its own room
+(:mod:`jqmagic.tools.mcpclients`): its roots narrow the operator's, its payloads are the
+only ones listed and completed for it, its log level is its own; answers name no server
+path unless the operator asks (``--show-payload-paths``).
 """
 
 from __future__ import annotations
