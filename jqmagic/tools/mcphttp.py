@@ -122,4 +122,8 @@ def serve(args: argparse.Namespace) -> None:
     shown = "(JQMAGIC_MCP_TOKEN)" if env_text("JQMAGIC_MCP_TOKEN") else expected
     print(f"jqmagic mcp: http://{args.host}:{args.port}{PATH} token: {shown}", file=sys.stderr,
           flush=True)
+    if args.host not in ("127.0.0.1", "localhost", "::1") and not args.allow_host:
+        print(f"jqmagic mcp: requests whose Host is not {args.host}:{args.port} or a local "
+              "name are refused (421): add --allow-host NAME:PORT for the names clients use",
+              file=sys.stderr, flush=True)
     uvicorn.run(guarded(app, expected), host=args.host, port=args.port, log_level="warning")
