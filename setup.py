@@ -2,6 +2,7 @@
 runs on the PyPI binding's libjq, and the command line sends every query to the worker):
 
 - ``jqmagic.core.query._jqmain``: jq's main.c loop (``_jqmain.c``), a Python extension;
+- ``jqmagic.core.query._jvbuild``: Python values made into libjq's in C (``_jvbuild.c``);
 - ``jqmagic.core.query._libjq``: libjq 1.8.2 and Oniguruma built with ``-O2`` from
   ``vendor/jq-1.8.2`` by jq's own ``configure`` and ``make`` (no network), linked into one
   shared library that ctypes loads (``core/query/libjq.py``); it has no Python entry point.
@@ -78,6 +79,8 @@ def _run(tree: Path, command: list[str]) -> None:
 setup(
     ext_modules=[
         Extension("jqmagic.core.query._jqmain", ["jqmagic/core/query/_jqmain.c"],
+                  optional=True),
+        Extension("jqmagic.core.query._jvbuild", ["jqmagic/core/query/_jvbuild.c"],
                   optional=True),
         Extension(LIBJQ, [], optional=True),
     ],

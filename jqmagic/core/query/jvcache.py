@@ -2,7 +2,8 @@
 
 One entry per file version (device, inode, format; size, mtime and ctime), least recently
 used out, within the document budget counted in resident bytes (the growth of the worker's
-resident set while the file was parsed).
+resident set while the file was parsed). A file the fast path holds whole is not parsed
+again: its values are made into jvs in C where that is exact (:mod:`.jvfrom`).
 """
 
 from __future__ import annotations
@@ -15,8 +16,8 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from jqmagic.core import sources
-from jqmagic.core.query import libjq, progress
-from jqmagic.core.query.doccache import resident_bytes, resident_cost, version
+from jqmagic.core.query import jvfrom, libjq, progress
+from jqmagic.core.query.doccache import DocumentCache, resident_bytes, resident_cost, version
 from jqmagic.core.settings import settings
 
 
@@ -35,10 +36,12 @@ class Parsed:
 class JvCache:
     """Parsed files by (device, inode, format), valid while their version matches."""
 
-    def __init__(self, others: Callable[[], int] = lambda: 0) -> None:
+    def __init__(self, others: Callable[[], int] = lambda: 0,
+                 held: DocumentCache | None = None) -> None:
         self._entries: OrderedDict[tuple, tuple[tuple, Parsed]] = OrderedDict()
         self._lock = threading.Lock()
         self._others = others  # resident bytes the other cache of the budget holds
+        self._held = held  # the fast path's documents, made into jvs rather than parsed
 
     @property
     def size(self) -> int:
@@ -69,12 +72,25 @@ class JvCache:
                 self._entries.move_to_end(key)
                 return hit[1]
         before = resident_bytes()
-        progress.parsing(path, st.st_size, fmt)
-        parsed = Parsed(_parse(path, fmt), 0)
-        progress.parsed(path, st.st_size, fmt)
+        made = self._made_from_held(path, fmt)
+        if made is None:
+            progress.parsing(path, st.st_size, fmt)
+            made = _parse(path, fmt)
+            progress.parsed(path, st.st_size, fmt)
+        parsed = Parsed(made, 0)
         parsed.resident = resident_cost(before, st.st_size)
         self._keep(key, stamp, parsed)
         return parsed
+
+    def _made_from_held(self, path: str, fmt: str) -> list | None:
+        """The fast path's values of ``path`` made into jvs, when it holds them whole and
+        they are made exactly; None: libjq parses the file."""
+        if self._held is None or not self._held.holds(path, fmt, None):
+            return None
+        doc = self._held.get(path, fmt)
+        if doc.chains is not None or not jvfrom.exact(doc.literals):
+            return None
+        return jvfrom.values(doc.values)
 
     def _keep(self, key: tuple, stamp: tuple, parsed: Parsed) -> None:
         with self._lock:

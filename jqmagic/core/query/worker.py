@@ -43,7 +43,7 @@ from jqmagic.core.settings import configure, worker_memory, worker_parent
 from jqmagic.core.sources.prepare import run_together
 from jqmagic.core.words import term
 
-jv_documents = JvCache(lambda: fastpath.documents.size)
+jv_documents = JvCache(lambda: fastpath.documents.size, fastpath.documents)
 """Files parsed by libjq (the fast path's trees are ``fastpath.documents``): one budget."""
 fastpath.documents.share_budget_with(lambda: jv_documents.size)
 

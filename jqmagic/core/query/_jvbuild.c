@@ -1,0 +1,169 @@
+/* Python values made into libjq's jv values in C, so a question the fast path declines over
+ * a file it holds starts from the values it holds (no second parse of the file by libjq).
+ *
+ * Only values whose jv prints, compares and computes as libjq's own parse of the text
+ * would are made: the caller (jvfrom.py) asks this only when the file's number literals
+ * all print as their doubles do; here an integer beyond 2^53, a string that is not UTF-8
+ * (a lone surrogate) or a value of another type is refused with ValueError, and the caller
+ * parses the file as before. libjq's functions come from the library ctypes loaded, their
+ * addresses given once to configure(), as _jqmain.c takes them.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <limits.h>
+#include <string.h>
+
+typedef struct {
+    unsigned char kind_flags;
+    unsigned char pad_;
+    unsigned short offset;
+    int size;
+    union { void *ptr; double number; } u;
+} jv;
+
+static struct {
+    jv (*null)(void);
+    jv (*true_)(void);
+    jv (*false_)(void);
+    jv (*number)(double);
+    jv (*string_sized)(const char *, int);
+    jv (*array_sized)(int);
+    jv (*array_append)(jv, jv);
+    jv (*object)(void);
+    jv (*object_set)(jv, jv, jv);
+    void (*free)(jv);
+} lib;
+static int configured = 0;
+
+#define MAX_DEPTH 10000 /* jq's parser's limit */
+#define EXACT_INTEGERS 9007199254740992LL /* 2^53: every integer up to it is a double */
+
+static int refuse(const char *why) {
+    PyErr_SetString(PyExc_ValueError, why);
+    return -1;
+}
+
+static int build(PyObject *value, jv *out, int depth);
+
+static int build_list(PyObject *value, jv *out, int depth) {
+    Py_ssize_t n = PyList_GET_SIZE(value);
+    if (n > INT_MAX) return refuse("an array too long for libjq");
+    jv array = lib.array_sized((int)n);
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(value); i++) {
+        jv item;
+        if (build(PyList_GET_ITEM(value, i), &item, depth + 1) < 0) {
+            lib.free(array);
+            return -1;
+        }
+        array = lib.array_append(array, item);
+    }
+    *out = array;
+    return 0;
+}
+
+static int build_dict(PyObject *value, jv *out, int depth) {
+    jv object = lib.object();
+    PyObject *key, *member;
+    Py_ssize_t at = 0;
+    while (PyDict_Next(value, &at, &key, &member)) {
+        jv name, item;
+        if (!PyUnicode_CheckExact(key) || build(key, &name, depth + 1) < 0) {
+            lib.free(object);
+            return PyErr_Occurred() ? -1 : refuse("an object key that is not a string");
+        }
+        if (build(member, &item, depth + 1) < 0) {
+            lib.free(name);
+            lib.free(object);
+            return -1;
+        }
+        object = lib.object_set(object, name, item);
+    }
+    *out = object;
+    return 0;
+}
+
+static int build(PyObject *value, jv *out, int depth) {
+    if (depth > MAX_DEPTH) return refuse("a value nested deeper than libjq reads");
+    if (value == Py_None) {
+        *out = lib.null();
+    } else if (value == Py_True) {
+        *out = lib.true_();
+    } else if (value == Py_False) {
+        *out = lib.false_();
+    } else if (PyFloat_CheckExact(value)) {
+        *out = lib.number(PyFloat_AS_DOUBLE(value));
+    } else if (PyLong_CheckExact(value)) {
+        int overflow = 0;
+        long long whole = PyLong_AsLongLongAndOverflow(value, &overflow);
+        if (overflow || whole > EXACT_INTEGERS || whole < -EXACT_INTEGERS)
+            return refuse("an integer beyond 2^53 (libjq keeps its literal)");
+        *out = lib.number((double)whole);
+    } else if (PyUnicode_CheckExact(value)) {
+        Py_ssize_t size;
+        const char *text = PyUnicode_AsUTF8AndSize(value, &size);
+        if (text == NULL) return -1; /* a lone surrogate */
+        if (size > INT_MAX) return refuse("a string too long for libjq");
+        *out = lib.string_sized(text, (int)size);
+    } else if (PyList_CheckExact(value)) {
+        return build_list(value, out, depth);
+    } else if (PyDict_CheckExact(value)) {
+        return build_dict(value, out, depth);
+    } else {
+        return refuse("a value of a type JSON does not have");
+    }
+    return 0;
+}
+
+static PyObject *configure(PyObject *self, PyObject *args) {
+    unsigned long long a[10];
+    if (!PyArg_ParseTuple(args, "KKKKKKKKKK", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5],
+                          &a[6], &a[7], &a[8], &a[9]))
+        return NULL;
+    lib.null = (jv (*)(void))(uintptr_t)a[0];
+    lib.true_ = (jv (*)(void))(uintptr_t)a[1];
+    lib.false_ = (jv (*)(void))(uintptr_t)a[2];
+    lib.number = (jv (*)(double))(uintptr_t)a[3];
+    lib.string_sized = (jv (*)(const char *, int))(uintptr_t)a[4];
+    lib.array_sized = (jv (*)(int))(uintptr_t)a[5];
+    lib.array_append = (jv (*)(jv, jv))(uintptr_t)a[6];
+    lib.object = (jv (*)(void))(uintptr_t)a[7];
+    lib.object_set = (jv (*)(jv, jv, jv))(uintptr_t)a[8];
+    lib.free = (void (*)(jv))(uintptr_t)a[9];
+    configured = 1;
+    Py_RETURN_NONE;
+}
+
+/* to_jvs(values: list) -> bytes: each value made a jv (owned by the caller), packed. */
+static PyObject *to_jvs(PyObject *self, PyObject *values) {
+    if (!configured) return PyErr_Format(PyExc_RuntimeError, "configure() was not called");
+    if (!PyList_Check(values)) return PyErr_Format(PyExc_TypeError, "a list is needed");
+    Py_ssize_t n = PyList_GET_SIZE(values);
+    PyObject *packed = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(jv));
+    if (packed == NULL) return NULL;
+    jv *made = (jv *)PyBytes_AS_STRING(packed);
+    for (Py_ssize_t i = 0; i < n; i++) {
+        if (build(PyList_GET_ITEM(values, i), &made[i], 0) < 0) {
+            for (Py_ssize_t j = 0; j < i; j++) lib.free(made[j]);
+            Py_DECREF(packed);
+            return NULL;
+        }
+    }
+    return packed;
+}
+
+static PyMethodDef methods[] = {
+    {"configure", configure, METH_VARARGS, "libjq's functions' addresses, once."},
+    {"to_jvs", to_jvs, METH_O, "Each value of a list made a jv (owned), packed in bytes."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_jvbuild", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__jvbuild(void) {
+    PyObject *m = PyModule_Create(&module);
+    if (m != NULL && PyModule_AddIntConstant(m, "JV_SIZE", (long)sizeof(jv)) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
+}
