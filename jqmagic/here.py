@@ -107,6 +107,7 @@ def run(program: str, args: argparse.Namespace, files: list[str], named: dict[st
         positional=positional,
         library_paths=args.library_paths or None,
         program_origin=os.path.dirname(args.from_file) if args.from_file else None,
+        disasm=args.disasm, trace=args.trace,
         null_input=bool(args.null_input), slurp=bool(args.slurp),
         raw_input=bool(args.raw_input), parse_flags=_parse_flags(args),
         dump_flags=libjq.dump_flags(indent=args.indent, compact=args.compact,

@@ -11,18 +11,20 @@ the other, as main.c does (``--indent -1`` is ``--tab``; a bad ``--indent`` stop
 jq's own long options never take ``=VALUE``; jqmagic's do, and ``--parallel`` takes its
 count only so (``--parallel=4``: alone it means every core, and the next word stays the
 program); ``--dask`` takes the next word when it is a scheduler's address. The option
-table's argparse parser parses what is left.
+table reads what is left (:func:`jqmagic.flags.read_options`).
 """
 
 from __future__ import annotations
 
-import argparse
-import re
-from dataclasses import dataclass, field
-from typing import Any
-
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import JsonText
+from jqmagic.core.jsonarg import JsonText
+
+TYPE_CHECKING = False  # typing and dataclasses cost every command's start-up: not imported
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import Any
+
+    from jqmagic.flags import Flag
 
 # jq's dump flags (src/jv.h) and JV_PRINT_INDENT_FLAGS(n)
 PRETTY, TAB = 1, 64
@@ -43,20 +45,28 @@ _JQ_LONG = {"--slurp", "--raw-output", "--raw-output0", "--join-output", "--comp
             "--sort-keys", "--raw-input", "--null-input", "--from-file", "--library-path",
             "--binary", "--tab", "--indent", "--seq", "--stream", "--stream-errors",
             "--exit-status", "--help", "--version", *BINDINGS}
-_INTEGER = re.compile(r"[+-]?[0-9]+")
+_JQ_SHORT = {f"-{letter}" for letter in "srjcCMaSRnfLbehV"}
+# jq 1.8.2's options for its own developers, and the two that answer at once
+_DEBUG = {"--debug-dump-disasm", "--debug-trace", "--debug-trace=all"}
+_ENDING = {"-h": "help", "--help": "help", "--build-configuration": "build-configuration"}
+JQ_OPTIONS = _JQ_LONG | _JQ_SHORT | _DEBUG | set(_ENDING) | {"--args", "--jsonargs"}
 
 
-@dataclass
 class Words:
-    """A jq command line taken apart: option words for argparse, and the rest."""
+    """A jq command line taken apart: option words for the option table, and the rest."""
 
-    options: list[str] = field(default_factory=list)
-    program: str | None = None
-    files: list[str] = field(default_factory=list)
-    positional: list[Any] = field(default_factory=list)
-    from_file: bool = False
-    bindings: list[tuple[str, str, str]] = field(default_factory=list)  # (option, name, value)
-    dumpopts: int = indent_flags(2)  # jq's dump flags as -c, --tab and --indent left them
+    def __init__(self) -> None:
+        self.options: list[str] = []
+        self.program: str | None = None
+        self.files: list[str] = []
+        self.positional: list[Any] = []
+        self.from_file = False
+        self.bindings: list[tuple[str, str, str]] = []  # (option, name, value)
+        self.bound: set[str] = set()  # the bindings' names (first one wins)
+        self.dumpopts = indent_flags(2)  # jq's dump flags as -c, --tab and --indent left them
+        self.ends_with: str | None = None  # -h or --build-configuration: jq answers, ends
+        self.disasm = False  # --debug-dump-disasm
+        self.trace = 0  # --debug-trace: 1, --debug-trace=all: 3 (jq's JQ_DEBUG_TRACE flags)
 
     def layout(self) -> dict[str, Any]:
         """The core's layout keywords for :attr:`dumpopts`."""
@@ -70,12 +80,12 @@ def optionish(word: str) -> bool:
     return len(word) > 1 and word[0] == "-" and (word[1] == "-" or word[1].isalpha())
 
 
-def split(parser: argparse.ArgumentParser, argv: list[str]) -> Words:
-    """Take ``argv`` apart as jq does; the options' values are checked by ``parser``."""
-    actions = parser._option_string_actions  # noqa: SLF001 (argparse keeps them here only)
+def split(actions: Mapping[str, Flag], argv: list[str]) -> Words:
+    """Take ``argv`` apart as jq does, each option string looked up in ``actions`` (the
+    option table's flags, or an argparse parser's actions: the same attributes)."""
     words = Words()
     mode, done, index = None, False, 0
-    while index < len(argv):
+    while index < len(argv) and words.ends_with is None:
         word = argv[index]
         index += 1
         if done or not optionish(word):
@@ -104,6 +114,13 @@ def _positional(words: Words, word: str, mode: str | None) -> None:
 
 def _long(words: Words, actions: dict, argv: list[str], index: int) -> int:
     word = argv[index - 1]
+    if word in _ENDING:
+        words.ends_with = _ENDING[word]
+        return index
+    if word in _DEBUG:
+        words.disasm = words.disasm or word == "--debug-dump-disasm"
+        words.trace |= {"--debug-trace": 1, "--debug-trace=all": 3}.get(word, 0)
+        return index
     name, eq, attached = word.partition("=")
     action = actions.get(name)
     if action is None or (eq and name in _JQ_LONG):
@@ -131,6 +148,9 @@ def _short(words: Words, actions: dict, argv: list[str], index: int) -> int:
     letters = argv[index - 1][1:]
     for at, letter in enumerate(letters):
         option = "-" + letter
+        if option in _ENDING:
+            words.ends_with = _ENDING[option]
+            return index
         action = actions.get(option)
         if action is None:
             raise _unknown(option, actions)
@@ -158,7 +178,8 @@ def _binding(words: Words, name: str, argv: list[str], index: int) -> int:
         raise JqMagicError("INVALID_ARGUMENT", f"{name} takes two parameters.",
                            f"e.g. {name} varname {what}")
     key, value = argv[index], argv[index + 1]
-    if all(key != bound for _, bound, _ in words.bindings):
+    if key not in words.bound:
+        words.bound.add(key)
         words.bindings.append((name, key, value))
     return index + 2
 
@@ -169,7 +190,8 @@ def _indent(words: Words, argv: list[str], index: int) -> int:
         raise JqMagicError("INVALID_ARGUMENT", "--indent takes one parameter.",
                            "e.g. --indent 4 (or --tab)")
     text = argv[index]
-    if not _INTEGER.fullmatch(text) or not -1 <= int(text) <= 7:
+    digits = text[1:] if text[:1] in ("+", "-") else text
+    if not (digits.isascii() and digits.isdigit()) or not -1 <= int(text) <= 7:
         raise JqMagicError("INVALID_ARGUMENT", "--indent takes a number between -1 and 7.",
                            "e.g. --indent 4 (-1 or --tab: a tab)")
     words.dumpopts = words.dumpopts & ~(TAB | _INDENT_BITS) | indent_flags(int(text))
@@ -185,7 +207,7 @@ def _layout(option: str, dumpopts: int) -> int:
     return dumpopts
 
 
-def _arity(action: argparse.Action, argv: list[str], index: int) -> int:
+def _arity(action: Flag, argv: list[str], index: int) -> int:
     """How many words an option takes (0 or 1: the bindings are read apart). An optional
     value (``nargs='?'``) is the next word only when the option's type accepts it (``--dask
     tcp://host:8786 FILTER``, as Dask's own tools take an address), so neither the program
@@ -196,16 +218,16 @@ def _arity(action: argparse.Action, argv: list[str], index: int) -> int:
     return 0 if action.nargs == 0 else 1
 
 
-def _accepts(action: argparse.Action, word: str) -> bool:
+def _accepts(action: Flag, word: str) -> bool:
     """Whether ``word`` is a value of the option's type (an address for ``--dask``)."""
     try:
         action.type(word)  # type: ignore[misc]
-    except (argparse.ArgumentTypeError, ValueError, TypeError):
+    except Exception:  # noqa: BLE001 - argparse's ArgumentTypeError, ValueError, TypeError
         return False
     return bool(word)
 
 
-def _metavars(action: argparse.Action) -> tuple[str, ...]:
+def _metavars(action: Flag) -> tuple[str, ...]:
     metavar = action.metavar or action.dest.upper()
     return metavar if isinstance(metavar, tuple) else (metavar,)
 

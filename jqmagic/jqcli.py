@@ -6,22 +6,23 @@ it."""
 
 from __future__ import annotations
 
-import argparse
-import glob
-import json
 import os
-import re
 import sys
-from typing import Any
 
-from jqmagic import flags, here, jqargs, jqio
+from jqmagic import flags, here, jqargs, jqio, jqwords
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.options import Bounds, JsonText
+from jqmagic.core.jsonarg import JsonText
 from jqmagic.core.settings import env_flag, no_color
+
+TYPE_CHECKING = False  # typing costs every command's start-up (it imports re): not imported
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Callable
+    from typing import Any
 
 JQ_VERSION = "jq-1.8.2"
 # jq's exit statuses by error code: 2 usage and system, 3 compile, 5 runtime.
-READS_INPUTS = re.compile(r"\binputs?\b")
+READS_INPUTS = r"\binputs?\b"
 EXIT_STATUS = {"INVALID_QUERY": 3, "QUERY_ERROR": 5, "TIMEOUT": 5, "TOO_LARGE": 5,
                "INVALID_JSON": 5, "INVALID_YAML": 5, "INTERRUPTED": 130}
 
@@ -31,7 +32,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("filter", nargs="?", help="the jq program (or, with -f, an input)")
     parser.add_argument("files", nargs="*", help="input files or globs (default: stdin); "
                         "with --args / --jsonargs, positional arguments")
-    flags.add_to_parser(parser, flags.QUERY + flags.SOURCE + flags.JQ_CLI, flags.CLI)
+    flags.add_to_parser(parser, QUERY_FLAGS, flags.CLI)
+
+
+QUERY_FLAGS = flags.QUERY + flags.SOURCE + flags.JQ_CLI
 
 
 def exit_status(exc: JqMagicError) -> int:
@@ -41,13 +45,20 @@ def exit_status(exc: JqMagicError) -> int:
     return EXIT_STATUS.get(exc.code, 2)
 
 
-def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespace:
-    """``jqmagic query``'s words read as jq reads them (see :mod:`jqmagic.jqargs`). First of
-    all, a standard stream the caller closed is held (see :mod:`jqmagic.jqio`)."""
+def parse(parser: argparse.ArgumentParser | Callable[[], argparse.ArgumentParser],
+          argv: list[str]) -> argparse.Namespace:
+    """``jqmagic query``'s words read as jq reads them (see :mod:`jqmagic.jqargs`);
+    ``parser`` may be given as the function that makes it. First of all, a standard
+    stream the caller closed is held (see :mod:`jqmagic.jqio`)."""
     jqio.hold_closed_streams()
-    words = jqargs.split(parser, argv)
-    args = parser.parse_args(words.options)
+    table = flags.option_table(QUERY_FLAGS, flags.CLI)
+    words = jqargs.split(table, argv)
+    args = flags.read_options(words.options, table)  # argparse only for its refusals' words
+    if args is None:
+        args = _parser(parser).parse_args(words.options)
     args.filter, args.files, args.positional = words.program, words.files, words.positional
+    args.ends_with, args.disasm, args.trace = words.ends_with, words.disasm, words.trace
+    args.parser = parser
     args.bindings = words.bindings
     args.from_file = None
     if words.from_file:  # -f: the program word names the program's file
@@ -60,6 +71,12 @@ def parse(parser: argparse.ArgumentParser, argv: list[str]) -> argparse.Namespac
                               for p in args.library_paths]
     vars(args).update(words.layout())
     return args
+
+
+def _parser(parser: argparse.ArgumentParser | Callable[[], argparse.ArgumentParser]
+            ) -> argparse.ArgumentParser:
+    """The query's argparse parser, made now when it was given as the function making it."""
+    return parser if hasattr(parser, "parse_args") else parser()
 
 
 def run(args: argparse.Namespace) -> int:
@@ -78,26 +95,40 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _run(args: argparse.Namespace, out: jqio.Output) -> int:
+    if args.ends_with == "help":
+        out.write(_usage(args))
+        return 0
+    if args.ends_with == "build-configuration":
+        from jqmagic.core.query.libjq import BUILD_CONFIGURATION
+
+        out.write(BUILD_CONFIGURATION + "\n")
+        return 0
     if args.version:
         out.write(JQ_VERSION + "\n")
         return 0
     program = _program(args)
     if args.in_place:
         return _in_place(program, args, out)
-    reads = not args.null_input or READS_INPUTS.search(program)
-    runs_here = here.runs_here(args, flags.named_source(args, args.files), _bounded_view(args))
+    reads = not args.null_input or _reads_inputs(program)
+    runs_here = here.runs_here(args, flags.named_source(args, args.files), _bounded_view(args),
+                               program)
     files, unreadable = _readable(args.files) if reads and not runs_here else \
         (args.files if reads else [], False)  # as jq: read or not; libjq says which it could not
     source = flags.named_source(args, files)
     try:
-        named = _named_args(args)
+        named = jqwords.named_args(args.bindings, held=runs_here)
     except JqMagicError as exc:  # a bad --argjson / --slurpfile is a usage error to jq
         exc.exit_code = 2
         raise
-    positional = [_json_text(p, "--jsonargs") if isinstance(p, JsonText) else p
+    if not runs_here:  # the worker's protocol carries text: each word as libjq reads it
+        program, named, args.positional = jqwords.as_jq_text(program, named, args.positional)
+    positional = [jqwords.json_text(p, "--jsonargs") if isinstance(p, JsonText) else p
                   for p in args.positional]
     if runs_here:
         return here.run(program, args, files, named, positional, _colour(args))
+    if args.disasm or args.trace:
+        print("jqmagic: --debug-dump-disasm and --debug-trace act where libjq runs in this "
+              "process (not with --timeout, a sandbox or jqmagic's own options)", file=sys.stderr)
     from jqmagic.core.query.supervisor import shared_worker
 
     shared_worker().warm()
@@ -105,7 +136,7 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
         from jqmagic.core.sources.prepare import naming
 
         source, program = {"text": ""}, naming(program, {"<stdin>": args.files[-1]})
-    elif not source and (not args.null_input or READS_INPUTS.search(program)):
+    elif not source and (not args.null_input or _reads_inputs(program)):
         source = {"text": jqio.stdin_text()}  # -n too, when input or inputs read stdin
     elif source.get("file") == "-" or source.get("file") == ["-"] * len(files):
         source = {"text": jqio.stdin_text()}  # "-" names stdin, as in jq
@@ -131,12 +162,38 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
         raise
 
 
+def _usage(args: argparse.Namespace) -> str:
+    """``-h``: jq's usage, then the options jqmagic adds to jq's."""
+    from jqmagic.jqusage import JQ_USAGE
+
+    parser = _parser(args.parser)
+    jq_options = jqargs.JQ_OPTIONS
+    added = [action for action in parser._actions  # noqa: SLF001 (argparse keeps them here)
+             if action.option_strings and not set(action.option_strings) & jq_options]
+    formatter = parser._get_formatter()  # noqa: SLF001
+    formatter.start_section("jqmagic query adds to jq's options")
+    formatter.add_arguments(added)
+    formatter.end_section()
+    return JQ_USAGE + "\n" + formatter.format_help()
+
+
+def _reads_inputs(program: str) -> bool:
+    """Whether ``program`` reads ``input`` or ``inputs`` (re imported only when it may)."""
+    if "input" not in program:
+        return False
+    import re
+
+    return re.search(READS_INPUTS, program) is not None
+
+
 def _in_place(program: str, args: argparse.Namespace, out: jqio.Output) -> int:
     """``-i``: each file edited on its own; a program that asks ``input_filename`` or
     ``input_line_number`` hears what jq says reading that file alone."""
+    import re
+
     from jqmagic.core.patch.inplace import edit_in_place
 
-    if not _READS_CONTEXT.search(program):
+    if not re.search(_READS_CONTEXT, program):
         lines, ok = edit_in_place(program, args.files, args.dry_run)
     else:
         lines, ok = [], True
@@ -149,7 +206,7 @@ def _in_place(program: str, args: argparse.Namespace, out: jqio.Output) -> int:
     return 0 if ok else 5
 
 
-_READS_CONTEXT = re.compile(r"\binput_(filename|line_number)\b")
+_READS_CONTEXT = r"\binput_(filename|line_number)\b"
 
 
 def _each_file(names: list[str]) -> list[str]:
@@ -178,6 +235,8 @@ def _as_read(program: str, path: str) -> str:
         text = ""
     end = len(text.rstrip(" \t\n\r"))
     lines = text.count("\n", 0, end) + ("\n" in text[end:])
+    import json
+
     return (f"def input_filename: {json.dumps(path)}; def input_line_number: {lines}; "
             f"{program}")
 
@@ -240,6 +299,7 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
            args: argparse.Namespace, unreadable: bool, out: jqio.Output) -> int:
     """A terminal's bounded view: the first results and the start of a big one, the bound
     and the way on said on stderr."""
+    from jqmagic.core.options import Bounds
     from jqmagic.core.query import query
 
     keywords.setdefault("limit", Bounds.default().max_results)
@@ -250,7 +310,9 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
             _print_results(exc.result, args, out)  # what jq printed before the error, as jq does
             if exc.result.halted or exc.result.run_error:  # main.c's status: halt_error's
                 # code, or the last input's (0 after an error)
-                end = argparse.Namespace(halted=exc.result.halted,
+                from types import SimpleNamespace
+
+                end = SimpleNamespace(halted=exc.result.halted,
                                          run_error=exc.result.run_error)
                 exc.exit_code = _main_status(args, end, exc, exc.result.total,
                                              _last_text(exc.result))
@@ -272,13 +334,7 @@ def _program(args: argparse.Namespace) -> str:
     """The program text: -f's file, the filter, or jq's "." when no filter is given and
     the input or the output is not a terminal."""
     if args.from_file is not None:
-        text = _loaded(args.from_file, "-f")
-        if "\0" in text:
-            error = JqMagicError("FILE_ERROR", "program file contains NUL bytes",
-                                 "Remove the NUL bytes from the program's file.")
-            error.exit_code = 2
-            raise error
-        return text
+        return jqwords.program_file(args.from_file)
     if args.filter is not None:
         return args.filter
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
@@ -295,8 +351,8 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
 
     kept, missing = [], False
     for name in files:
-        failed = None if _plainly_readable(name) or name == "-" or glob.has_magic(name) \
-            else unreadable(name)
+        failed = None if _plainly_readable(name) or name == "-" or \
+            (here.has_magic(name) and not os.path.lexists(name)) else unreadable(name)
         if failed is not None:
             missing = True
             here.report(failed)
@@ -306,12 +362,11 @@ def _readable(files: list[str]) -> tuple[list[str], bool]:
 
 
 def _plainly_readable(name: str) -> bool:
-    """A file the user may read, named as it is (no ~, no glob, no sandbox to ask):
-    nothing to resolve."""
+    """A file the user may read, named as it is (a file of that very name: its ``~`` or
+    glob characters are its own; no sandbox to ask): nothing to resolve."""
     from jqmagic.core import sandbox
 
-    return not sandbox.enabled() and not name.startswith("~") and \
-        not glob.has_magic(name) and os.path.isfile(name) and os.access(name, os.R_OK)
+    return not sandbox.enabled() and os.path.isfile(name) and os.access(name, os.R_OK)
 
 
 def _stdin_among(files: list[str], program: str) -> tuple[list[str], str]:
@@ -336,60 +391,6 @@ def _stdin_among(files: list[str], program: str) -> tuple[list[str], str]:
     return paths, naming(program, {first: "<stdin>", rest: "<stdin>"})
 
 
-def _named_args(args: argparse.Namespace) -> dict[str, Any]:
-    """``$name`` bindings in the order jq gives them (``$ARGS.named`` keeps it): strings,
-    JSON text as written, a file's text, a file's values as an array of their texts."""
-    named: dict[str, Any] = {}
-    for option, name, value in args.bindings:
-        if option == "--arg":
-            named[name] = value
-        elif option == "--argjson":
-            named[name] = _json_text(value, f"--argjson {name}")
-        elif option == "--rawfile":
-            named[name] = _loaded(value, "--rawfile", name)
-        else:
-            named[name] = JsonText(_loaded(value, "--slurpfile", name))
-    if any(isinstance(v, JsonText) for v in named.values()):  # one kind: one order
-        named = {k: v if isinstance(v, JsonText) else JsonText(json.dumps(v))
-                 for k, v in named.items()}
-    return named
-
-
-def _json_text(text: str, what: str) -> JsonText:
-    """``text`` as JSON that jq's parser takes: strict JSON, or what jq also reads
-    (``nan``, ``01``, ``1.``, ``.5``: asked of libjq's own parser, ``fromjson``). A bad
-    one is jq's usage error (status 2)."""
-    try:
-        return JsonText.of(text, what)
-    except JqMagicError as exc:
-        from jqmagic.core.query import query
-
-        exc.exit_code = 2
-        try:
-            query("$t | fromjson | empty", null_input=True, args={"t": str(text)})
-        except JqMagicError:
-            raise exc from None
-        return JsonText(text)
-
-
-def _loaded(path: str, flag: str, name: str | None = None) -> str:
-    """The file ``flag`` names, read by libjq's own reader as jq reads it (bytes as
-    bytes: NUL kept, invalid UTF-8 replaced, a BOM kept; ``--slurpfile``: the JSON text of
-    its values' array), judged by the sandbox as every file is; jq's words and status 2
-    when it cannot be read or parsed."""
-    from jqmagic.core import sandbox
-    from jqmagic.core.query import libjq
-
-    sandbox.check_path(path)
-    try:
-        return libjq.load_file(path, raw=flag != "--slurpfile")
-    except libjq.InputError as exc:
-        said = f"Bad JSON in {flag} {name} {path}: {exc}" if name else str(exc)
-        error = JqMagicError("FILE_ERROR", said, "Check the file (jq reads it as it is).")
-        error.exit_code = 2
-        raise error from None
-
-
 def _colour(args: argparse.Namespace) -> bool:
     """jq's rule: -C colours, -M never; else colour a terminal unless NO_COLOR is set."""
     if args.monochrome:
@@ -400,6 +401,8 @@ def _colour(args: argparse.Namespace) -> bool:
 def _print_results(result: Any, args: argparse.Namespace, out: jqio.Output) -> None:
     """The shown results of a bounded view; a value past the bound is shown cut (its start,
     never nothing), and the rest is said on stderr."""
+    from jqmagic.core.options import Bounds
+
     budget = Bounds.default().max_chars
     for text in result.printed:
         if budget <= 0:
@@ -424,14 +427,16 @@ def _status(result: Any, args: argparse.Namespace) -> int:
     return 1 if _falsy(_last_text(result)) else 0
 
 
-_FALSY = re.compile("(\x1b\\[[0-9;]*m)?(null|false)(\x1b\\[0m)?")
+_FALSY = "(\x1b\\[[0-9;]*m)?(null|false)(\x1b\\[0m)?"
 
 
 def _falsy(text: str | None, end: Any = None) -> bool:
     """-e's test of the last result by its JSON text: null or false. A NaN is a number
     (jq's -e passes it) printed as null: coloured, it keeps the number's colour around
     null's; plain, the worker's End says the last result was a number (libjq's kind)."""
-    if text is None or _FALSY.fullmatch(text) is None:
+    import re
+
+    if text is None or re.fullmatch(_FALSY, text) is None:
         return False
     return not (text == "null" and getattr(end, "last_number", False))
 

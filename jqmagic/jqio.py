@@ -6,16 +6,17 @@ parser decodes it."""
 
 from __future__ import annotations
 
-import argparse
 import codecs
 import errno
 import io
-import json
 import os
-import re
 import sys
 
 from jqmagic.core.errors import JqMagicError
+
+TYPE_CHECKING = False  # argparse, json and re cost the command's start-up: used when needed
+if TYPE_CHECKING:
+    import argparse
 
 # A closed descriptor is held by /dev/null opened the other way round: reading fd 0 or
 # writing fd 1 then fails with EBADF, as on the closed descriptor jq was given; fd 2
@@ -118,15 +119,20 @@ def write_result(out: Output, text: str, args: argparse.Namespace) -> None:
 
 def string_of(text: str) -> str | None:
     """The string a result's text holds, or None when it is no string (colours aside)."""
-    plain = _COLOUR.sub("", text) if text.startswith("\x1b") else text
+    import json
+    import re
+
+    plain = re.sub(_COLOUR, "", text) if text.startswith("\x1b") else text
     return json.loads(plain) if plain.startswith('"') else None
 
 
-_COLOUR = re.compile("\x1b\\[[0-9;]*m")
+_COLOUR = "\x1b\\[[0-9;]*m"
 
 
 def _ascii_json(text: str) -> str:
     """A string as jq's JV_PRINT_ASCII dumps it (DEL escaped too)."""
+    import json
+
     return json.dumps(text).replace("\x7f", "\\u007f")
 
 
@@ -156,18 +162,32 @@ def stdin_text() -> str:
     return stdin_bytes().decode("utf-8", "jq-utf8")
 
 
-def _jq_replace(error: UnicodeDecodeError) -> tuple[str, int]:
-    """Where Python's decoder stops, the bytes jq's one U+FFFD stands for."""
+def jq_word(word: str, json_text: bool = False) -> str:
+    """A command-line word as libjq takes its bytes (``jv_string``; ``json_text``: its
+    parser): each invalid UTF-8 sequence one U+FFFD, cut as jq cuts it. Python gives an
+    invalid byte of ``argv`` as a lone surrogate; the worker's protocol carries text, so
+    the word is made jq's text here."""
+    if word.isascii() or not any("\udc80" <= c <= "\udcff" for c in word):
+        return word
+    data = word.encode("utf-8", "surrogateescape")
+    return data.decode("utf-8", "jq-utf8" if json_text else "jq-string")
+
+
+def _jq_replace(error: UnicodeDecodeError, in_json: bool = True) -> tuple[str, int]:
+    """Where Python's decoder stops, the bytes jq's one U+FFFD stands for (``in_json``:
+    in JSON text, where a string's closing quote ends a sequence)."""
     data, start = error.object, error.start
     first = data[start]
     if not 0xC2 <= first <= 0xF4:  # an invalid byte, or a continuation out of place
         return "\ufffd", start + 1
     length = 4 if first >= 0xF0 else 3 if first >= 0xE0 else 2
     at = start + 1
-    while at < start + length:  # the string's closing quote first: one U+FFFD up to it
+    while in_json and at < start + length:  # the closing quote first: one U+FFFD up to it
         if at >= len(data) or data[at] == 0x22:
             return "\ufffd", at
         at += 2 if data[at] == 0x5C else 1
+    if start + length > len(data):  # the text ends inside the sequence: one U+FFFD
+        return "\ufffd", len(data)
     at = start + 1
     while at < start + length and 0x80 <= data[at] <= 0xBF:
         at += 1
@@ -175,3 +195,4 @@ def _jq_replace(error: UnicodeDecodeError) -> tuple[str, int]:
 
 
 codecs.register_error("jq-utf8", _jq_replace)
+codecs.register_error("jq-string", lambda error: _jq_replace(error, in_json=False))

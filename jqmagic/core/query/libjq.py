@@ -12,17 +12,17 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import json
 import os
 import sys
 from collections import OrderedDict
-from collections.abc import Iterator
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
-from dataclasses import dataclass, field
 
-from jqmagic.core import sandbox
-from jqmagic.core.options import JsonText
-from jqmagic.core.settings import optimised_libjq
+from jqmagic.core.jsonarg import JsonText
+from jqmagic.core.settings import optimised_libjq, sandboxed
+
+TYPE_CHECKING = False  # the command line's start-up imports this module: no typing, json or
+if TYPE_CHECKING:  # dataclasses (each costs milliseconds before jq's own start)
+    from collections.abc import Iterator
 
 
 class _Payload(Union):
@@ -193,15 +193,37 @@ def _string(text: str | bytes) -> jv:
     return _lib.jv_string_sized(data, len(data))
 
 
-def load_file(path: str, raw: bool) -> str:
-    """A file read by libjq's own reader, as jq reads ``--rawfile`` (``raw``: its text,
-    NUL bytes kept, each invalid UTF-8 sequence one U+FFFD, a BOM kept) and
-    ``--slurpfile`` (the JSON text of the array of its values, as libjq's parser reads
-    them); InputError with libjq's words ("Could not open f: ...", a parse error)."""
-    loaded = _lib.jv_load_file(os.fsencode(path), int(raw))
-    if _lib.jv_get_kind(loaded) == KIND_INVALID:
-        raise InputError(_message(_lib.jv_invalid_get_msg(loaded)))
-    return _text(loaded) if raw else _dump(loaded)
+class LoadedFile:
+    """A named argument that is a file's value, read by libjq when the program is
+    compiled (``--rawfile``: ``raw``; ``--slurpfile``): jq's own value, no text between."""
+
+    __slots__ = ("path", "raw")
+
+    def __init__(self, path: str, raw: bool) -> None:
+        self.path, self.raw = path, raw
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, LoadedFile) and (self.path, self.raw) == (other.path,
+                                                                            other.raw)
+
+    def __hash__(self) -> int:
+        return hash((self.path, self.raw))
+
+    def __repr__(self) -> str:
+        return f"LoadedFile(path={self.path!r}, raw={self.raw!r})"
+
+    def value(self) -> jv:
+        """The file's value as jq's main.c reads it (``jv_load_file``); InputError with
+        libjq's words ("Could not open f: ...", a parse error)."""
+        loaded = _lib.jv_load_file(os.fsencode(self.path), int(self.raw))
+        if _lib.jv_get_kind(loaded) == KIND_INVALID:
+            raise InputError(_message(_lib.jv_invalid_get_msg(loaded)))
+        return loaded
+
+    def text(self) -> str:
+        """Its text (``raw``: NUL bytes kept, each invalid UTF-8 sequence one U+FFFD, a
+        BOM kept), else the JSON text of the array of its values."""
+        return _text(self.value()) if self.raw else _dump(self.value())
 
 
 def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
@@ -225,14 +247,14 @@ def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
     return flags
 
 
-@dataclass
 class Program:
     """A compiled program: one ``jq_state`` with its named arguments bound."""
 
-    state: c_void_p
-    messages: list[str] = field(default_factory=list)
-    callbacks: tuple = ()
-    last_kind: int = KIND_INVALID  # the last result's (-e: a number printed as null is NaN)
+    def __init__(self, state: c_void_p) -> None:
+        self.state = state
+        self.messages: list[str] = []
+        self.callbacks: tuple = ()
+        self.last_kind = KIND_INVALID  # the last result's (-e: a number printed as null is NaN)
 
     def close(self) -> None:
         _lib.jq_teardown(ctypes.byref(self.state))
@@ -264,9 +286,9 @@ def compile_program(text: str, args: dict | None = None,
     _lib.jq_set_error_cb(state, program.callbacks[0], None)
     _lib.jq_set_debug_cb(state, program.callbacks[1], None)
     _lib.jq_set_stderr_cb(state, program.callbacks[2], None)
-    confined = sandbox.enabled()
+    confined = sandboxed()
     paths = [] if confined else library_paths if library_paths is not None else DEFAULT_SEARCH
-    _lib.jq_set_attr(state, _string("JQ_LIBRARY_PATH"), _parse(json.dumps(paths)))
+    _lib.jq_set_attr(state, _string("JQ_LIBRARY_PATH"), array([_string(p) for p in paths]))
     _lib.jq_set_attr(state, _string("JQ_ORIGIN"), _string(os.path.dirname(sys.executable)))
     _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"),
                      _string(os.path.realpath(program_origin or ".")))
@@ -300,6 +322,13 @@ def _without_home(confined: bool) -> Iterator[None]:
             os.environ["HOME"] = home
 
 
+# how the libjq jqmagic runs was configured (scripts/build_libjq.sh; the binding's copy is
+# built with the same Oniguruma): what jq's --build-configuration and
+# $JQ_BUILD_CONFIGURATION say of the jq binary
+BUILD_CONFIGURATION = ("--with-oniguruma=builtin --disable-docs --disable-maintainer-mode "
+                       "--disable-shared --enable-static")
+
+
 class RawJson(str):
     """JSON text to splice as written into the arguments libjq parses."""
 
@@ -307,22 +336,33 @@ class RawJson(str):
 def _arguments(named: dict, positional: list | tuple) -> jv:
     """The named arguments as jq's main.c binds them, each word's bytes given to libjq
     (strings by ``jv_string``, JSON text by its parser), plus ``$ARGS`` (jq's own,
-    whatever the named arguments are called: ``--arg ARGS v`` included)."""
+    whatever the named arguments are called: ``--arg ARGS v`` included) and
+    ``$JQ_BUILD_CONFIGURATION`` unless named."""
     bound = _lib.jv_object()
     for name, value in named.items():
         bound = _lib.jv_object_set(bound, _string(name), _argument(value))
     listed = array([_argument(value) for value in positional])
     whole = _lib.jv_object_set(_lib.jv_object(), _string("positional"), listed)
     whole = _lib.jv_object_set(whole, _string("named"), _lib.jv_copy(bound))
-    return _lib.jv_object_set(bound, _string("ARGS"), whole)
+    bound = _lib.jv_object_set(bound, _string("ARGS"), whole)
+    if "JQ_BUILD_CONFIGURATION" in named:
+        return bound
+    return _lib.jv_object_set(bound, _string("JQ_BUILD_CONFIGURATION"),
+                              _string(BUILD_CONFIGURATION))
 
 
 def _argument(value) -> jv:
     """One argument's value: JSON text parsed (jq's usage error when it does not parse),
     a string as its bytes, any other Python value as its JSON."""
+    if isinstance(value, LoadedFile):
+        return value.value()
     if isinstance(value, str) and not isinstance(value, (RawJson, JsonText)):
         return _string(value)
-    parsed = _parse(value if isinstance(value, str) else json.dumps(value))
+    if not isinstance(value, str):
+        import json
+
+        value = json.dumps(value)
+    parsed = _parse(value)
     if _lib.jv_get_kind(parsed) == KIND_INVALID:  # libjq would abort on it: say why
         why = _message(_lib.jv_invalid_get_msg(parsed))
         raise CompileError(f"jq: error: invalid JSON text passed to --argjson: {why}")
@@ -331,13 +371,22 @@ def _argument(value) -> jv:
 
 def _json_object(values: dict) -> str:
     """A JSON object's text, :class:`RawJson` values spliced as written."""
-    parts = [f"{json.dumps(k)}: {v if isinstance(v, RawJson) else json.dumps(v)}"
+    import json
+
+    parts = [f"{json.dumps(k)}: {v if isinstance(v, RawJson) else json.dumps(_keyed(v))}"
              for k, v in values.items()]
     return "{" + ", ".join(parts) + "}"
 
 
+def _keyed(value):
+    """A value as the program cache's key holds it (a file by its name)."""
+    return [value.path, value.raw] if isinstance(value, LoadedFile) else value
+
+
 def _json_array(values: list | tuple) -> str:
     """A JSON array's text, JSON text values (--jsonargs) spliced as written."""
+    import json
+
     return "[" + ", ".join(v if isinstance(v, (RawJson, JsonText)) else json.dumps(v)
                            for v in values) + "]"
 
@@ -351,8 +400,10 @@ class ProgramCache:
 
     def get(self, text: str, args: dict | None, library_paths: list[str] | None,
             positional: list | tuple = ()) -> Program:
+        import json
+
         key = json.dumps([text, _json_object(args or {}), library_paths, _json_array(positional),
-                          sandbox.enabled()])
+                          sandboxed()])
         program = self._programs.pop(key, None)
         if program is not None and "break" in text:
             # libjq numbers labels per jq_state ({"__jq": N}, never reset), and a caught
@@ -387,12 +438,11 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
         inputs.check()
 
 
-@dataclass
 class Inputs:
     """jq's input state (``jq_util_input``) over files, as the program's ``input``."""
 
-    state: c_void_p
-    read_errors: list[str]
+    def __init__(self, state: c_void_p, read_errors: list[str]) -> None:
+        self.state, self.read_errors = state, read_errors
 
     def check(self) -> None:
         """InputError when a file could not be read (jq goes on past it, then says so)."""

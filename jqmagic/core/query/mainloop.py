@@ -12,15 +12,16 @@ from __future__ import annotations
 
 import contextlib
 import ctypes
-import dataclasses
 import errno
-import tempfile
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import BinaryIO
 
-from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import failures, libjq, writes
+from jqmagic.core.query import libjq, writes
+
+TYPE_CHECKING = False  # the command line's start-up: no typing, dataclasses, tempfile, or
+if TYPE_CHECKING:  # the failures' words until a failure (each costs milliseconds)
+    from collections.abc import Callable
+    from typing import BinaryIO
+
+    from jqmagic.core.errors import JqMagicError
 
 try:
     from jqmagic.core.query import _jqmain
@@ -31,6 +32,7 @@ BATCH_BYTES = 1 << 16  # what a call of the C loop writes at most before Python 
 # main.c's options, as _jqmain.c names them
 RAW_OUTPUT, RAW_NO_LF, RAW_OUTPUT0, ASCII_OUTPUT, SEQ, UNBUFFERED, NULL_INPUT = \
     1, 2, 4, 8, 16, 32, 64
+TRACE_SHIFT = 7  # jq_start's flags (--debug-trace: 1, =all: 3) above the options
 EV_BATCH, EV_END, EV_RUN_ERROR, EV_HALTED, EV_PARSE_ERROR = range(5)
 OK, OK_NULL_KIND, OK_NO_OUTPUT, ERROR_SYSTEM, ERROR_UNKNOWN = 0, -1, -4, 2, 5
 
@@ -40,25 +42,32 @@ def available() -> bool:
     return _jqmain is not None
 
 
-@dataclass
 class MainRun:
-    """One ``jq`` command line, as main.c reads its flags."""
+    """One ``jq`` command line, as main.c reads its flags (a plain class: made at every
+    command's start-up)."""
 
-    program: str
-    files: list[str]  # "-": standard input
-    args: dict = field(default_factory=dict)  # $name: a str, or libjq.RawJson
-    positional: list = field(default_factory=list)
-    library_paths: list[str] | None = None
-    program_origin: str | None = None  # -f's file's folder (relative module search paths)
-    null_input: bool = False
-    slurp: bool = False
-    raw_input: bool = False
-    parse_flags: int = 0  # libjq.PARSE_SEQ / PARSE_STREAMING / PARSE_STREAM_ERRORS
-    dump_flags: int = 0  # libjq.dump_flags(...)
-    options: int = 0  # RAW_OUTPUT | ... as above
-    exit_status: bool = False  # -e
-    stdin: BinaryIO | None = None  # standard input when it is not this process's fd 0
-    out_fd: int | None = None  # the results' descriptor, written by C (None: ``out``)
+    def __init__(self, program: str, files: list[str], *, args: dict | None = None,
+                 positional: list | None = None, library_paths: list[str] | None = None,
+                 program_origin: str | None = None, disasm: bool = False, trace: int = 0,
+                 null_input: bool = False, slurp: bool = False, raw_input: bool = False,
+                 parse_flags: int = 0, dump_flags: int = 0, options: int = 0,
+                 exit_status: bool = False, stdin: BinaryIO | None = None,
+                 out_fd: int | None = None) -> None:
+        self.program = program
+        self.files = files  # "-": standard input
+        self.args = args if args is not None else {}  # $name: a str, or libjq.RawJson
+        self.positional = positional if positional is not None else []
+        self.library_paths = library_paths
+        self.program_origin = program_origin  # -f's file's folder (relative module paths)
+        self.disasm = disasm  # --debug-dump-disasm: the bytecode on stdout before results
+        self.trace = trace  # --debug-trace (1), --debug-trace=all (3): libjq's trace
+        self.null_input, self.slurp, self.raw_input = null_input, slurp, raw_input
+        self.parse_flags = parse_flags  # libjq.PARSE_SEQ / PARSE_STREAMING / ..._ERRORS
+        self.dump_flags = dump_flags  # libjq.dump_flags(...)
+        self.options = options  # RAW_OUTPUT | ... as above
+        self.exit_status = exit_status  # -e
+        self.stdin = stdin  # standard input when it is not this process's fd 0
+        self.out_fd = out_fd  # the results' descriptor, written by C (None: ``out``)
 
 
 class _State(ctypes.Structure):
@@ -95,12 +104,14 @@ def run(spec: MainRun, out: BinaryIO, err: BinaryIO,
         program = libjq.compile_program(spec.program, spec.args, spec.library_paths,
                                         spec.positional, spec.program_origin)
     except libjq.CompileError as exc:
+        from jqmagic.core.query import failures
+
         error = failures.compile_error(str(exc), spec.program)
         error.exit_code = 3
         raise error from None
     closed = spec.out_fd is not None and not writes.writable(spec.out_fd)
     if closed:  # the caller closed it (a /dev/null holds it): written by Python, in vain
-        spec = dataclasses.replace(spec, out_fd=None)
+        spec.out_fd = None
     sink = _Sink(out, spec.out_fd, errno.EBADF if closed else 0)
     try:
         _say_messages_to(program, err, spec.dump_flags)
@@ -152,7 +163,10 @@ class _Sink:
 def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
          report: Callable[[JqMagicError], None]) -> int:
     state = _State(ret=OK_NO_OUTPUT, last_result=-1)
-    options = spec.options | (NULL_INPUT if spec.null_input else 0)
+    options = spec.options | (NULL_INPUT if spec.null_input else 0) | \
+        spec.trace << TRACE_SHIFT
+    if spec.disasm:
+        _disassembly(program, out)
     with _standard_input(spec) as (files, stdin), \
             libjq.opened_inputs(program, files, slurp=spec.slurp, raw_input=spec.raw_input,
                                 parse_flags=spec.parse_flags, stdin=stdin) as inputs:
@@ -166,6 +180,8 @@ def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
                 if spec.options & UNBUFFERED:
                     out.flush()
             if event == EV_RUN_ERROR:  # said, and the next input goes on (as in jq)
+                from jqmagic.core.query import failures
+
                 out.flush()
                 report(failures.run_error(_error_text(message), state.count))
             elif event == EV_PARSE_ERROR and spec.parse_flags & libjq.PARSE_SEQ:
@@ -183,12 +199,26 @@ def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
             ret = ERROR_UNKNOWN
             report(_parse_error(message, program, files))
         for name in inputs.read_errors:  # files libjq could not open, said as jq says them
+            from jqmagic.core.errors import JqMagicError
+            from jqmagic.core.query import failures
+
             report(failures.unreadable(name) or JqMagicError(
                 "FILE_ERROR", f"Could not open file {name}.", "Check that it is readable."))
         if inputs.read_errors or libjq._lib.jq_util_input_errors(inputs.state):  # noqa: SLF001
             ret = ERROR_SYSTEM
     out.flush()
     return _exit_status(ret, state.last_result, spec.exit_status)
+
+
+def _disassembly(program: libjq.Program, out: _Sink) -> None:
+    """jq's ``--debug-dump-disasm``: libjq prints the bytecode on C's stdout, then a line."""
+    out.flush()
+    dump = libjq._lib.jq_dump_disassembly  # noqa: SLF001
+    dump.argtypes, dump.restype = (ctypes.c_void_p, ctypes.c_int), None
+    dump(program.state, 0)
+    libc = ctypes.CDLL(None)
+    libc.puts(b"")
+    libc.fflush(None)
 
 
 @contextlib.contextmanager
@@ -203,6 +233,8 @@ def _standard_input(spec: MainRun):
         libjq._purge_stdin()  # noqa: SLF001 - C's stdin fully buffered, whatever -u says
         yield spec.files, None
         return
+    import tempfile
+
     with tempfile.NamedTemporaryFile(prefix="jqmagic-stdin-") as held:
         held.write(spec.stdin.read())
         held.flush()
@@ -256,6 +288,7 @@ def _halted(program: libjq.Program, err: BinaryIO) -> int:
 
 def _parse_error(message: bytes, program: libjq.Program, files: list[str]) -> JqMagicError:
     """An input that does not parse, at its place (the file's line under a caret)."""
+    from jqmagic.core.query import failures
     from jqmagic.core.sources.prepare import Prepared
 
     where = libjq._message(libjq._lib.jq_util_input_get_position(program.state))  # noqa: SLF001
