@@ -13,7 +13,7 @@ import pytest
 
 from jqmagic.core import payloads
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import configure, current, settings
 from jqmagic.core.sources.files import resolve_files
 from jqmagic.core.sources.globwalk import bounded_glob
 
@@ -22,9 +22,9 @@ from jqmagic.core.sources.globwalk import bounded_glob
 def restored(monkeypatch, tmp_path):
     monkeypatch.delenv("JQMAGIC_SANDBOX", raising=False)
     monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path / "store"))
-    saved = dict(vars(settings))
+    saved = current()
     yield
-    vars(settings).update(saved)
+    configure(**{name: getattr(saved, name) for name in type(saved).__slots__})
 
 
 @pytest.fixture
