@@ -2,15 +2,20 @@
  * a file it holds starts from the values it holds (no second parse of the file by libjq).
  *
  * Only values whose jv prints, compares and computes as libjq's own parse of the text
- * would are made: the caller (jvfrom.py) asks this only when the file's number literals
- * all print as their doubles do; here an integer beyond 2^53, a string that is not UTF-8
- * (a lone surrogate) or a value of another type is refused with ValueError, and the caller
- * parses the file as before. libjq's functions come from the library ctypes loaded, their
- * addresses given once to configure(), as _jqmain.c takes them.
+ * would are made. libjq keeps a number literal's text; a double made here keeps it too
+ * where it is not the double's own: the caller (jvfrom.py) gives the file's odd literals'
+ * texts by double (literalfacts: 1.50, 1E+2; a zero by "0.0"/"-0.0"; None: written two
+ * ways, refused), a whole float is its literal as written (12.0, -0.0) and an integer
+ * beyond 2^53 its digits. A string that is not UTF-8 (a lone surrogate) or a value of
+ * another type is refused with ValueError, and the caller parses the file as before.
+ * libjq's functions come from the library ctypes loaded, their addresses given once to
+ * configure(), as _jqmain.c takes them.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <limits.h>
+#include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 typedef struct {
@@ -26,6 +31,7 @@ static struct {
     jv (*true_)(void);
     jv (*false_)(void);
     jv (*number)(double);
+    jv (*number_with_literal)(const char *);
     jv (*string_sized)(const char *, int);
     jv (*array_sized)(int);
     jv (*array_append)(jv, jv);
@@ -34,6 +40,8 @@ static struct {
     void (*free)(jv);
 } lib;
 static int configured = 0;
+static PyObject *odd_texts = NULL; /* the call's: a dict of literal texts by double */
+static PyObject *zero_keys[2] = {NULL, NULL}; /* "0.0", "-0.0": a zero's key in it */
 
 #define MAX_DEPTH 10000 /* jq's parser's limit */
 #define EXACT_INTEGERS 9007199254740992LL /* 2^53: every integer up to it is a double */
@@ -44,6 +52,46 @@ static int refuse(const char *why) {
 }
 
 static int build(PyObject *value, jv *out, int depth);
+
+static int literal(const char *text, jv *out) {
+    *out = lib.number_with_literal(text);
+    return 0;
+}
+
+static int build_float(PyObject *value, jv *out) {
+    double number = PyFloat_AS_DOUBLE(value);
+    PyObject *key = number == 0.0 ? zero_keys[signbit(number) ? 1 : 0] : value;
+    PyObject *text = PyDict_GetItemWithError(odd_texts, key);
+    if (text == NULL && PyErr_Occurred()) return -1;
+    if (text == Py_None) return refuse("a double the inputs write two ways");
+    if (text != NULL) {
+        const char *written = PyUnicode_AsUTF8(text);
+        return written == NULL ? -1 : literal(written, out);
+    }
+    if (number == floor(number) && fabs(number) < (double)EXACT_INTEGERS) {
+        char written[40]; /* as the inputs write it: 12.0, -0.0 */
+        snprintf(written, sizeof written, "%.1f", number);
+        return literal(written, out);
+    }
+    *out = lib.number(number);
+    return 0;
+}
+
+static int build_long(PyObject *value, jv *out) {
+    int overflow = 0;
+    long long whole = PyLong_AsLongLongAndOverflow(value, &overflow);
+    if (!overflow && whole <= EXACT_INTEGERS && whole >= -EXACT_INTEGERS) {
+        *out = lib.number((double)whole);
+        return 0;
+    }
+    if (PyErr_Occurred()) return -1;
+    PyObject *digits = PyObject_Str(value); /* libjq keeps a long literal's digits */
+    if (digits == NULL) return -1;
+    const char *written = PyUnicode_AsUTF8(digits);
+    int made = written == NULL ? -1 : literal(written, out);
+    Py_DECREF(digits);
+    return made;
+}
 
 static int build_list(PyObject *value, jv *out, int depth) {
     Py_ssize_t n = PyList_GET_SIZE(value);
@@ -91,13 +139,9 @@ static int build(PyObject *value, jv *out, int depth) {
     } else if (value == Py_False) {
         *out = lib.false_();
     } else if (PyFloat_CheckExact(value)) {
-        *out = lib.number(PyFloat_AS_DOUBLE(value));
+        return build_float(value, out);
     } else if (PyLong_CheckExact(value)) {
-        int overflow = 0;
-        long long whole = PyLong_AsLongLongAndOverflow(value, &overflow);
-        if (overflow || whole > EXACT_INTEGERS || whole < -EXACT_INTEGERS)
-            return refuse("an integer beyond 2^53 (libjq keeps its literal)");
-        *out = lib.number((double)whole);
+        return build_long(value, out);
     } else if (PyUnicode_CheckExact(value)) {
         Py_ssize_t size;
         const char *text = PyUnicode_AsUTF8AndSize(value, &size);
@@ -115,28 +159,37 @@ static int build(PyObject *value, jv *out, int depth) {
 }
 
 static PyObject *configure(PyObject *self, PyObject *args) {
-    unsigned long long a[10];
-    if (!PyArg_ParseTuple(args, "KKKKKKKKKK", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5],
-                          &a[6], &a[7], &a[8], &a[9]))
+    unsigned long long a[11];
+    if (!PyArg_ParseTuple(args, "KKKKKKKKKKK", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5],
+                          &a[6], &a[7], &a[8], &a[9], &a[10]))
         return NULL;
     lib.null = (jv (*)(void))(uintptr_t)a[0];
     lib.true_ = (jv (*)(void))(uintptr_t)a[1];
     lib.false_ = (jv (*)(void))(uintptr_t)a[2];
     lib.number = (jv (*)(double))(uintptr_t)a[3];
-    lib.string_sized = (jv (*)(const char *, int))(uintptr_t)a[4];
-    lib.array_sized = (jv (*)(int))(uintptr_t)a[5];
-    lib.array_append = (jv (*)(jv, jv))(uintptr_t)a[6];
-    lib.object = (jv (*)(void))(uintptr_t)a[7];
-    lib.object_set = (jv (*)(jv, jv, jv))(uintptr_t)a[8];
-    lib.free = (void (*)(jv))(uintptr_t)a[9];
+    lib.number_with_literal = (jv (*)(const char *))(uintptr_t)a[4];
+    lib.string_sized = (jv (*)(const char *, int))(uintptr_t)a[5];
+    lib.array_sized = (jv (*)(int))(uintptr_t)a[6];
+    lib.array_append = (jv (*)(jv, jv))(uintptr_t)a[7];
+    lib.object = (jv (*)(void))(uintptr_t)a[8];
+    lib.object_set = (jv (*)(jv, jv, jv))(uintptr_t)a[9];
+    lib.free = (void (*)(jv))(uintptr_t)a[10];
+    if (zero_keys[0] == NULL) {
+        zero_keys[0] = PyUnicode_FromString("0.0");
+        zero_keys[1] = PyUnicode_FromString("-0.0");
+        if (zero_keys[0] == NULL || zero_keys[1] == NULL) return NULL;
+    }
     configured = 1;
     Py_RETURN_NONE;
 }
 
-/* to_jvs(values: list) -> bytes: each value made a jv (owned by the caller), packed. */
-static PyObject *to_jvs(PyObject *self, PyObject *values) {
+/* to_jvs(values: list, odd_texts: dict) -> bytes: each value made a jv (owned by the
+ * caller), packed. */
+static PyObject *to_jvs(PyObject *self, PyObject *args) {
+    PyObject *values;
     if (!configured) return PyErr_Format(PyExc_RuntimeError, "configure() was not called");
-    if (!PyList_Check(values)) return PyErr_Format(PyExc_TypeError, "a list is needed");
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &values, &PyDict_Type, &odd_texts))
+        return NULL;
     Py_ssize_t n = PyList_GET_SIZE(values);
     PyObject *packed = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(jv));
     if (packed == NULL) return NULL;
@@ -153,7 +206,8 @@ static PyObject *to_jvs(PyObject *self, PyObject *values) {
 
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "libjq's functions' addresses, once."},
-    {"to_jvs", to_jvs, METH_O, "Each value of a list made a jv (owned), packed in bytes."},
+    {"to_jvs", to_jvs, METH_VARARGS,
+     "Each value of a list made a jv (owned), packed in bytes; odd literals by double."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -88,9 +88,8 @@ class JvCache:
         if self._held is None or not self._held.holds(path, fmt, None):
             return None
         doc = self._held.get(path, fmt)
-        if doc.chains is not None or not jvfrom.exact(doc.literals):
-            return None
-        return jvfrom.values(doc.values)
+        texts = jvfrom.odd_texts(doc.literals) if doc.chains is None else None
+        return None if texts is None else jvfrom.values(doc.values, texts)
 
     def _keep(self, key: tuple, stamp: tuple, parsed: Parsed) -> None:
         with self._lock:

@@ -2,9 +2,11 @@
 (``_jvbuild``): a question the fast path declines over a file it holds starts from them,
 without libjq's own parse of the file (2-5x orjson's, and twice the memory for a while).
 
-Only where the jvs are what libjq's parse would give: the file's number literals all print
-as their doubles do (no long, odd, whole or negative-zero literal, :mod:`.literalfacts`),
-and every value is one ``_jvbuild`` makes exactly (integers within 2^53, UTF-8 strings).
+Only where the jvs are what libjq's parse would give: the texts of the file's odd number
+literals are known (``Literals.odd_texts``: ``1.50``, ``1E+2``, a fraction of 17 digits;
+libjq keeps a literal's text, and ``_jvbuild`` gives each such double its text, and a long
+integer its digits), no ``-0`` integer is there (orjson reads it as 0), and every value is
+one ``_jvbuild`` makes exactly (UTF-8 strings, no double written two ways).
 """
 
 from __future__ import annotations
@@ -19,7 +21,8 @@ try:
 except ImportError:  # built without a C compiler: libjq parses the file itself
     _jvbuild = None
 
-_FUNCTIONS = ("jv_null", "jv_true", "jv_false", "jv_number", "jv_string_sized",
+_FUNCTIONS = ("jv_null", "jv_true", "jv_false", "jv_number", "jv_number_with_literal",
+              "jv_string_sized",
               "jv_array_sized", "jv_array_append", "jv_object", "jv_object_set", "jv_free")
 
 
@@ -34,19 +37,25 @@ if _jvbuild is not None:
     _configure()
 
 
-def exact(literals: Any) -> bool:
-    """Whether values with these literal facts are made exactly (see the module)."""
+def odd_texts(literals: Any) -> dict | None:
+    """The odd literals' texts by double to make values with these literal facts exactly
+    (``{}``: none is odd); None where they cannot be (see the module)."""
     try:
-        return _jvbuild is not None and not literals.facts
+        facts = literals.facts
+        if _jvbuild is None or "zero" in facts:
+            return None
+        if "odd" not in facts and "long" not in facts:
+            return {}
+        return literals.odd_texts  # a long literal among them: its text kept too
     except Exception:  # noqa: BLE001 - facts that could not be learnt: parse as before
-        return False
+        return None
 
 
-def values(held: list[Any]) -> list | None:
-    """``held`` made into owned jvs (free them with :func:`libjq.free_values`); None where
-    one cannot be made exactly."""
+def values(held: list[Any], texts: dict) -> list | None:
+    """``held`` made into owned jvs (free them with :func:`libjq.free_values`), the odd
+    literals' ``texts`` kept; None where one cannot be made exactly."""
     try:
-        packed = _jvbuild.to_jvs(held)
+        packed = _jvbuild.to_jvs(held, texts)
     except (ValueError, UnicodeError, RecursionError):
         return None
     return list((libjq.jv * len(held)).from_buffer_copy(packed))

@@ -30,36 +30,53 @@ def _dump(value) -> str:
     return libjq._dump(libjq._lib.jv_copy(value))  # noqa: SLF001 - consumes its argument
 
 
-@settings(max_examples=300, deadline=None)
-@given(st.lists(documents, min_size=1, max_size=4))
-def test_made_values_are_libjqs_parse_where_the_literals_allow(texts):
-    """Every value made prints as libjq's parse of the text prints it, whenever the text's
-    literal facts say it is exact; a value that cannot be made exactly is refused."""
+numbers = st.sampled_from(["1.50", "12.0", "1e2", "1E+2", "0.00001", "1e-05", "-0.0", "0.0",
+                           "0.10", "0.1", "100000000000000000001", "3.25", "-7", "2.50e3",
+                           "9007199254740993", "123456789.123456789", "0", "-0", "1.0e0"])
+odd_documents = st.lists(st.one_of(numbers, documents), min_size=1, max_size=6).map(
+    lambda items: "[" + ",".join(items) + "]")
+
+
+def _made_alike(texts: list[str]) -> bool | None:
+    """Whether the values made of ``texts`` print as libjq's parse of them (None: refused)."""
     text = "\n".join(texts).encode()
     try:
         held = [orjson.loads(t) for t in texts]
     except orjson.JSONDecodeError:
-        return
-    if not jvfrom.exact(Literals.of_text(text)):
-        return
+        return None
+    literals = Literals.of_text(text)
+    if (odd := jvfrom.odd_texts(literals)) is None:
+        return None
     parsed = libjq.parse_text(text)
-    made = jvfrom.values(held)
+    made = jvfrom.values(held, odd)
     try:
-        if made is not None:
-            assert [_dump(v) for v in made] == [_dump(v) for v in parsed]
+        return None if made is None else [_dump(v) for v in made] == [_dump(v) for v in parsed]
     finally:
         libjq.free_values(parsed)
         if made:
             libjq.free_values(made)
 
 
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.one_of(documents, odd_documents), min_size=1, max_size=4))
+def test_made_values_are_libjqs_parse_where_the_literals_allow(texts):
+    """Every value made prints as libjq's parse of the text prints it (literals kept as
+    jq keeps them: 1.50, 1E+2, 12.0, long integers), or is refused."""
+    assert _made_alike(texts) in (True, None)
+
+
+def test_odd_literals_are_kept_as_jq_keeps_them():
+    for text in ("[1.50, 2, 1e2, 12.0, 100000000000000000001, 0.00001]", "[3.25, 0.0]"):
+        assert _made_alike([text]) is True, text
+
+
 def test_values_that_are_not_exact_are_refused():
-    assert jvfrom.values([2 ** 60]) is None  # libjq keeps a long literal's text
-    assert jvfrom.values(["\ud800"]) is None  # not UTF-8
-    assert jvfrom.values([{1: 2}]) is None
-    assert jvfrom.exact(Literals.of_text(b"[1.50]")) is False  # jq prints 1.50 as written
-    assert jvfrom.exact(Literals.of_text(b"[-0.0]")) is False
-    assert jvfrom.exact(Literals.of_text(b'[1, 2.5, "x"]')) is True
+    assert jvfrom.values(["\ud800"], {}) is None  # not UTF-8
+    assert jvfrom.values([{1: 2}], {}) is None
+    assert jvfrom.values([0.1], {0.1: None}) is None  # 0.1 and 0.10 in the inputs
+    assert jvfrom.odd_texts(Literals.of_text(b"[-0, 1]")) is None  # orjson reads -0 as 0
+    assert jvfrom.odd_texts(Literals.of_text(b'[1, 2.5, "x"]')) == {}
+    assert jvfrom.odd_texts(Literals.of_text(b"[1.50]")) == {1.5: "1.50"}
 
 
 @pytest.fixture
@@ -115,10 +132,18 @@ def test_json_lines_held_whole_feed_a_declined_inputs_question(tmp_path, parses)
     assert got == _libjq_alone(program, str(path), null_input=True)
 
 
-def test_a_file_with_literals_jq_keeps_is_parsed_by_libjq(tmp_path, parses):
+def test_literals_jq_keeps_are_kept_and_a_minus_zero_integer_is_parsed(tmp_path, parses):
     path = tmp_path / "odd.json"
-    path.write_text('[{"n": 1.50}, {"n": 12.0}, {"n": -0.0}]')
-    assert query("length", str(path)).values == [3]
-    got = query("[.[] | .n | (gamma | empty), .]", str(path), compact=True).text
-    assert parses == ["odd.json"]
-    assert got == "[1.50,12.0,-0.0]"  # as written: jq keeps the literals it read
+    path.write_text('[{"n": 1.50}, {"n": 12.0}, {"n": 1e2}, {"n": 100000000000000000001}]')
+    assert query("length", str(path)).values == [4]
+    program = "[.[] | .n | (gamma | empty), .]"
+    got = query(program, str(path), compact=True).text
+    assert parses == []
+    assert got == _libjq_alone(program, str(path), compact=True)
+    assert got == "[1.50,12.0,1E+2,100000000000000000001]"  # jq 1.8.2 keeps the literals
+    parses.clear()  # the reference's own parse
+    path.write_text('[{"n": -0}, {"n": 0}]')
+    assert query("length", str(path)).values == [2]
+    got = query(program, str(path), compact=True).text
+    assert parses == ["odd.json"]  # -0 and 0 are both 0 in orjson's values: libjq parses
+    assert got == "[-0,0]"
