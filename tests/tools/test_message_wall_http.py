@@ -141,3 +141,6 @@ def test_every_message_over_http_is_within_the_bound(tmp_path):
     assert max(tap.messages) <= settings.max_message_bytes, sorted(tap.messages)[-5:]
     assert max(tap.messages) > settings.max_message_bytes * 0.6  # the probes pushed
     assert all(a is not None and "success" in a for a in answers)
+    cut = [a for a in answers if a["success"] and a.get("truncated")]
+    assert cut and all("next_arguments" in a for a in cut), [  # issue 54: every cut
+        a.get("message", "")[:200] for a in cut if "next_arguments" not in a]
