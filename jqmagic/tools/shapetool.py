@@ -29,8 +29,9 @@ def json_inspect(
     """Show the structure of a JSON file (keys, types, array lengths) without its content.
 
     Use it first on any unfamiliar or large JSON file, before query_json or json_patch.
-    Returns for an object: `keys` (at most 100, 20 in nested objects; `keyCount` and a
-    `message` say how to list the rest) and `children` (nested structure down to `depth`);
+    Returns for an object: `keys` (at most 100, fewer when long, 20 in nested objects;
+    `keyCount`, a `message` and `next_call` say how to list the rest) and `children`
+    (nested structure down to `depth`);
     for an array: `arrayLength`, an `elementTemplate` of the element types and
     `availableKeys` (with `keyPresence`: how many elements have each key); for a value:
     its `type`. Values themselves are never shown.
