@@ -14,8 +14,13 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
+from typing import TYPE_CHECKING
 
 from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.state import state
+
+if TYPE_CHECKING:
+    from jqmagic.core.jqlang.oddtexts import OddTexts
 
 MAX_EXACT = 2**53
 """Integers up to this magnitude are exact as doubles: jq and Python agree on them."""
@@ -60,15 +65,26 @@ def number_text(v: int | float, literals) -> str:
     :class:`Literals`) says the inputs may hold; NotMine where it cannot tell.
 
     Computed whole doubles are held as ints (see ``values.computed``), so a whole float
-    below 2^53 is a literal such as ``12.0``, which jq prints as written.
+    below 2^53 is a literal such as ``12.0``, which jq prints as written; a computed
+    double that a literal of the inputs also holds (``-0.0``, ``1e-05``) is noted as
+    computed where it is made (:func:`is_computed`), and any other is a literal, printed
+    as its text in the inputs (:attr:`Literals.odd_texts`) where that is not Python's.
     """
     facts = literals.facts
     if type(v) is int:
         if v == 0 and "zero" in facts:
             raise NotMine("a -0 literal may be printed")
         return str(v)
-    if "odd" in facts or "long" in facts:
-        raise NotMine("a number literal may print differently")
+    odd = literals.odd_texts
+    if odd is None:
+        if "odd" in facts or "long" in facts:
+            raise NotMine("a number literal may print differently")
+    elif odd and not is_computed(v):
+        text = odd.get(v if v else _zero_key(v), _PLAIN)
+        if text is not _PLAIN:
+            if text is None:
+                raise NotMine("a double written two ways in the inputs")
+            return text
     text = _FRACTION_TEXTS.get(v)
     if text is not None:
         return text
@@ -78,14 +94,34 @@ def number_text(v: int | float, literals) -> str:
             _FRACTION_TEXTS[v] = text
         return text
     if v.is_integer() and abs(v) < MAX_EXACT:
-        if v == 0 and "zero" in facts:  # its sign may come from an input's -0 read as 0
-            raise NotMine("a zero whose sign an input's -0 may decide")
         if v == 0 and math.copysign(1.0, v) < 0:
-            if "whole" in facts:
-                raise NotMine("-0.0 may be a literal or computed")
+            if not is_computed(v):
+                return text  # a -0.0 literal, printed as written
+            if "zero" in facts:  # its sign may come from an input's -0 read as 0
+                raise NotMine("a zero whose sign an input's -0 may decide")
             return "-0"
         return text
     return format_float(v)
+
+
+_PLAIN = object()
+
+
+def _zero_key(v: float) -> str:
+    """The key of a zero in :attr:`Literals.odd_texts` (-0.0 == 0.0 as a float key)."""
+    return "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
+
+
+def is_computed(v: float) -> bool:
+    """Whether the double ``v`` was computed in this run where a literal of the inputs
+    may hold the same double (``values.computed`` notes it: :func:`note_computed`)."""
+    return id(v) in state.computed
+
+
+def note_computed(v: float) -> float:
+    """``v``, noted as computed for this run (kept: its id stays its own)."""
+    state.computed[id(v)] = v
+    return v
 
 
 def literal_number(text: str) -> int | float:
@@ -246,6 +282,8 @@ class Literals:
         self._exact = exact  # the text without its strings: read when the chunks found facts
         self._stripped = stripped  # the chunks are a text without strings already
         self._facts: frozenset[str] | None = None
+        self._texts: dict | None = None  # odd_texts, learnt with the facts
+        self._long_fraction = True
 
     @classmethod
     def without_strings(cls, data: bytes) -> Literals:
@@ -266,10 +304,20 @@ class Literals:
         return cls(lambda: _file_chunks(path, stamp))
 
     @classmethod
-    def known(cls, facts: frozenset[str]) -> Literals:
-        """Facts learnt elsewhere (a parse's side process)."""
+    def of_lines_file(cls, path: str, stamp: tuple[int, int]) -> Literals:
+        """:meth:`of_file` of JSON Lines, read again without their strings where the
+        facts show odd or long literals (their texts are then learnt too)."""
+        return cls(lambda: _file_chunks(path, stamp), lambda: (
+            piece for block in _line_blocks(path, stamp) for piece in without_strings(block)))
+
+    @classmethod
+    def known(cls, facts: frozenset[str], texts: OddTexts | None = None) -> Literals:
+        """Facts learnt elsewhere (a parse's side process), with the odd literals' texts
+        when they were learnt too."""
         literals = cls(lambda: ())
         literals._facts = facts
+        if texts is not None:
+            literals._texts, literals._long_fraction = texts.texts, texts.long_fraction
         return literals
 
     @property
@@ -288,8 +336,29 @@ class Literals:
             found = _facts_in(self._chunks(), exact=self._stripped)
             if found and self._exact is not None:
                 found = _facts_in(self._exact(), exact=True)
+            exact = self._exact or (self._chunks if self._stripped else None)
+            if not found & _PRINTED_ALIKE:
+                self._texts, self._long_fraction = {}, False
+            elif exact is not None:
+                from jqmagic.core.jqlang.oddtexts import odd_texts
+                self.learnt_texts(odd_texts(exact))
             self._facts, self._chunks, self._exact = found, (lambda: ()), None
         return self
+
+    def learnt_texts(self, texts: OddTexts | None) -> None:
+        """Take the odd literals' texts learnt from this text (None: unknown)."""
+        if texts is not None:
+            self._texts, self._long_fraction = texts.texts, texts.long_fraction
+
+    @property
+    def odd_texts(self) -> dict | None:
+        """The texts jq prints for the literals of these inputs whose double the fast path
+        would print otherwise (``1e-05`` -> ``0.00001``, ``1.50``, ``1E+2``), by double
+        (a zero by ``"0.0"`` or ``"-0.0"``); None as a text: the double is written two ways
+        (``0.1`` and ``0.10``). None: not known (no float literal may be printed where
+        the facts show odd or long ones)."""
+        self.facts  # noqa: B018 - learnt with the facts
+        return self._texts
 
     @property
     def fraction_texts(self) -> dict[float, str]:
@@ -303,8 +372,10 @@ class Literals:
 
     @property
     def long(self) -> bool:
-        """A literal may have 16 or more digits: comparing it as a double may be wrong."""
-        return self._fact("long")
+        """A fraction literal may have 16 or more digits (or an exponent of three):
+        comparing it as a double may be wrong. Long integers are held exactly (see
+        ``values.compare_key``); where the odd texts are unknown, any long literal counts."""
+        return self._fact("long") and (self._texts is None or self._long_fraction)
 
     @property
     def odd_floats(self) -> bool:
@@ -334,7 +405,20 @@ def file_stamp(st: os.stat_result) -> tuple[int, int]:
     return st.st_size, st.st_mtime_ns
 
 
-def _file_chunks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
+def _line_blocks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
+    """A file's text in blocks that end at a newline (the last one: at the end)."""
+    rest = b""
+    for chunk in _file_chunks(path, stamp, overlap=False):
+        block = rest + chunk
+        end = block.rfind(b"\n") + 1
+        rest = block[end:]
+        if end:
+            yield block[:end]
+    if rest:
+        yield rest
+
+
+def _file_chunks(path: str, stamp: tuple[int, int], overlap: bool = True) -> Iterator[bytes]:
     try:
         handle = open(path, "rb")  # noqa: SIM115 - closed below
     except OSError as exc:
@@ -345,4 +429,4 @@ def _file_chunks(path: str, stamp: tuple[int, int]) -> Iterator[bytes]:
         tail = b""
         while chunk := handle.read(_FILE_CHUNK):
             yield tail + chunk
-            tail = chunk[-_OVERLAP:]
+            tail = chunk[-_OVERLAP:] if overlap else b""

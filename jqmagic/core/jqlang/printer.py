@@ -54,10 +54,10 @@ class Printer:
         if data is None:
             return self._precise(value).encode()
         if _FLOATISH.search(data):  # doubles: orjson's text is jq's, but for a few forms
-            facts = self.literals.facts
-            if "odd" in facts or "long" in facts:
+            precise, rewrite = self._doubles(data)
+            if precise:
                 return self._precise(value).encode()
-            if _may_differ(data) or ("zero" in facts and b"0.0" in data):
+            if rewrite:
                 data = _TOKEN.sub(self._jq_number, data)
         if b"\x7f" in data:
             data = data.replace(b"\x7f", b"\\u007f")
@@ -77,14 +77,24 @@ class Printer:
         except TypeError:  # an integer past 64 bits
             return [self.data(v) for v in values]
         whole = b"\n".join(texts)
-        if _FLOATISH.search(whole):
-            facts = self.literals.facts
-            if "odd" in facts or "long" in facts or _may_differ(whole) or \
-                    ("zero" in facts and b"0.0" in whole):
-                return [self.data(v) for v in values]
+        if _FLOATISH.search(whole) and any(self._doubles(whole)):
+            return [self.data(v) for v in values]
         if b"\x7f" in whole or self._may_print_negative_zero(whole):
             return [self.data(v) for v in values]
         return texts
+
+    def _doubles(self, data: bytes) -> tuple[bool, bool]:
+        """Whether orjson's ``data``, which holds doubles, must be printed again value by
+        value (a literal's text may be wanted and unknown, or a double computed in this run
+        may look like a literal: only the value itself tells), and whether its double
+        tokens must be written again as jq writes them."""
+        literals = self.literals
+        facts, texts = literals.facts, literals.odd_texts
+        if texts is None and ("odd" in facts or "long" in facts):
+            return True, True
+        if state.computed and (texts or b"-0.0" in data):
+            return True, True
+        return False, bool(texts) or _may_differ(data) or ("zero" in facts and b"0.0" in data)
 
     def _may_print_negative_zero(self, data: bytes) -> bool:
         """Whether ``data`` holds a zero that may stand for a ``-0`` literal (the facts are
@@ -96,7 +106,8 @@ class Printer:
 
     def _jq_number(self, match: re.Match) -> bytes:
         """A string token as it is; a double's as jq prints it (orjson writes the shortest
-        text that reads back as the same double, so ``float`` of it is the value)."""
+        text that reads back as the same double, so ``float`` of it is the value; no
+        double computed in this run is among them: :meth:`_doubles`)."""
         number = match[1]
         if number is None:
             return match[0]

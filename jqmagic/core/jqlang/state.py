@@ -11,6 +11,8 @@ class _State(threading.local):
     deadline: float | None = None
     timeout: float = 0.0
     floats_compared: bool = False
+    big_compared: bool = False  # integers past 2^53 compared exactly (values._long_int)
+    big_computed: bool = False  # a double past 2^53 computed (values.computed)
     sliced: bool = False  # an array slice was made (jq compares slices by identity)
     literals: Any = None  # what the inputs' number literals allow (numbers.Literals)
     compact_printer: Any = None  # tojson's printer for these literals
@@ -18,12 +20,16 @@ class _State(threading.local):
     alternative_abandoned: bool = False  # one was left early (jq: a break through it)
     pending: int = 0  # items iterated since the clock was last read
 
+    def __init__(self):
+        self.computed: dict[int, float] = {}  # doubles a literal may hold too: numbers.is_computed
+
 
 class Cautious:
     """The literal facts when nobody said: anything may be there."""
 
     long = odd_floats = whole_floats = negative_zero = True
     settled = True  # known at once: every fact holds
+    odd_texts = None  # not known: no float literal may be printed
     facts = frozenset({"long", "odd", "whole", "zero"})  # numbers.FACTS, every one
 
     @property

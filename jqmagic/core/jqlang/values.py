@@ -9,13 +9,14 @@ reproduce exactly (integers past 2^53 in arithmetic, non-integer indices, ...) r
 from __future__ import annotations
 
 import math
+import operator
 from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_index, cannot_iterate, type_error, type_error2
-from jqmagic.core.jqlang.numbers import MAX_EXACT
+from jqmagic.core.jqlang.numbers import MAX_EXACT, is_computed, note_computed
 from jqmagic.core.jqlang.runtime import check, chunked, state
 
 NUMBER = (int, float)
@@ -40,16 +41,52 @@ def _exact(v: int) -> int:
 def _number(v: int | float) -> int | float:
     """A number about to be compared (two long literals jq compares as decimals)."""
     if type(v) is int:
-        return _exact(v)
+        return v if -MAX_EXACT <= v <= MAX_EXACT else _long_int(v)
     state.floats_compared = True
     return v
 
 
+def _long_int(v: int) -> int:
+    """An integer past 2^53 about to be compared, exactly: it is a literal (a computed
+    number there is a double), and jq compares two literals as decimals. Against a
+    computed double jq compares doubles, which agrees with the exact order unless the
+    double is the integer's own rounding: 2^53 for 2^53 + 1 (an int the fast path may
+    have computed), or a computed double past 2^53 (:func:`computed` and this refuse each
+    other), or a float literal past 2^53 (written with an exponent or 16 digits: odd)."""
+    if abs(v) == MAX_EXACT + 1 or state.big_computed:
+        raise NotMine("an integer past 2^53 beside a double that may be its rounding")
+    if not state.big_compared:
+        texts = state.literals.odd_texts
+        if texts is None or any(type(k) is float and abs(k) >= MAX_EXACT for k in texts):
+            raise NotMine("an integer past 2^53 beside float literals past 2^53")
+        state.big_compared = True
+    return v
+
+
 def operand(v: int | float) -> int | float:
-    """A number about to take part in arithmetic, which jq does in doubles: an int must be
-    exact; a float is the double jq computes with, whatever its literal's digits (jq's
-    strtod and Python's float both round correctly)."""
-    return _exact(v) if type(v) is int else v
+    """A number about to take part in arithmetic, which jq does in doubles: an int past
+    2^53 as its double (jq reads a long literal's double as Python does: rounded
+    correctly); a float is the double jq computes with, whatever its literal's digits
+    (jq's strtod and Python's float both round correctly)."""
+    if type(v) is int and not -MAX_EXACT <= v <= MAX_EXACT:
+        return _double(v)
+    return v
+
+
+def _double(v: int) -> float:
+    try:
+        return float(v)
+    except OverflowError:
+        raise NotMine("an integer past the doubles") from None
+
+
+def _ints(a: int, b: int, op) -> int | float:
+    """``a op b`` of two ints as jq computes it: exact below 2^53, else in doubles."""
+    if -MAX_EXACT <= a <= MAX_EXACT and -MAX_EXACT <= b <= MAX_EXACT:
+        result = op(a, b)
+        if -MAX_EXACT <= result <= MAX_EXACT:
+            return result
+    return computed(op(_double(a), _double(b)))
 
 
 def sort_key(v: Any) -> tuple:
@@ -153,7 +190,14 @@ def computed(x: float) -> int | float:
         raise NotMine("non-finite result")
     if x.is_integer() and abs(x) < MAX_EXACT and (x or math.copysign(1.0, x) > 0):
         return int(x)
-    return x
+    if abs(x) >= MAX_EXACT:
+        if state.big_compared:
+            raise NotMine("a double past 2^53 beside integers compared exactly")
+        state.big_computed = True
+    if not x:  # -0.0, which a literal may be too
+        return note_computed(x)
+    texts = state.literals.odd_texts
+    return note_computed(x) if texts and x in texts else x
 
 
 def _numbers(a: Any, b: Any) -> bool:
@@ -164,7 +208,7 @@ def _numbers(a: Any, b: Any) -> bool:
 def add(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
-            return _exact(_exact(a) + _exact(b))
+            return _ints(a, b, operator.add)
         return computed(operand(a) + operand(b))
     if a is None:
         return b
@@ -191,7 +235,7 @@ def add_numbers(numbers: Iterable[int | float]) -> int | float | None:
     total = float(operand(first))
     for x in chain((second,), numbers):
         if type(x) is not float and not -MAX_EXACT <= x <= MAX_EXACT:
-            raise NotMine("integer beyond 2^53")
+            x = _double(x)
         total += x
     return computed(total)
 
@@ -199,7 +243,7 @@ def add_numbers(numbers: Iterable[int | float]) -> int | float | None:
 def subtract(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
-            return _exact(_exact(a) - _exact(b))
+            return _ints(a, b, operator.sub)
         return computed(operand(a) - operand(b))
     if type(a) is list and type(b) is list:
         drop = {sort_key(x) for x in b}
@@ -210,9 +254,8 @@ def subtract(a: Any, b: Any) -> Any:
 def multiply(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if type(a) is int and type(b) is int:
-            product = _exact(_exact(a) * _exact(b))
             # jq multiplies doubles: 0 * -3 is -0, which jq prints as -0
-            return computed(float(a) * float(b)) if product == 0 else product
+            return _ints(a, b, operator.mul) if a and b else computed(_double(a) * _double(b))
         return computed(operand(a) * operand(b))
     if type(a) is dict and type(b) is dict:
         return _deep_merge(a, b)
@@ -244,7 +287,7 @@ def divide(a: Any, b: Any) -> Any:
     if _numbers(a, b):
         if operand(b) == 0:
             raise type_error2(a, b, "cannot be divided because the divisor is zero")
-        return computed(operand(a) / b)
+        return computed(operand(a) / operand(b))
     if type(a) is str and type(b) is str:
         if not a:
             return []
@@ -267,15 +310,32 @@ ARITHMETIC = {"+": add, "-": subtract, "*": multiply, "/": divide, "%": modulo}
 
 
 def negate(a: Any) -> Any:
+    """``-a``: jq 1.8.2 negates a literal's digits (``-(1.0)`` is ``-1.0``, ``-(-0.0)``
+    is ``0.0``, ``-(1e-05)`` ``-0.00001``) and a computed double as a double."""
     t = type(a)
-    if (t is int or t is float) and a == 0:
-        # jq prints -0 for a computed zero but 0 for a literal one: not ours to guess
-        raise NotMine("negative zero")
     if t is int:
-        return -_exact(a)
-    if t is float:
-        return -a
-    raise type_error(a, "cannot be negated")
+        if a == 0:  # jq prints -0 for a computed zero but 0 for a literal one
+            raise NotMine("negative zero")
+        return -a  # past 2^53 a literal: its digits negated
+    if t is not float:
+        raise type_error(a, "cannot be negated")
+    if a == 0:
+        if is_computed(a):  # -(-0) computed: 0
+            if state.literals.negative_zero:
+                raise NotMine("a zero whose sign an input's -0 may decide")
+            return 0
+        texts = state.literals.odd_texts
+        if texts is None or "0.0" in texts or "-0.0" in texts:
+            raise NotMine("the negation of a zero literal written otherwise")
+        return 0.0  # a literal's 0 - x: 0.0
+    result = -a
+    texts = state.literals.odd_texts
+    if texts:
+        if is_computed(a):
+            return note_computed(result) if result in texts else result
+        if a in texts or result in texts:
+            raise NotMine("the negation of a literal written otherwise")
+    return result
 
 
 # ---------------------------------------------------------------- paths
@@ -407,8 +467,6 @@ def length(v: Any) -> Any:
         return len(v)
     if v is None:
         return 0
-    if t is int:
-        return abs(_exact(v))
-    if t is float:
-        return abs(v)
+    if t is int or t is float:  # jq 1.8.2 negates a negative literal's digits: -0.0 too
+        return negate(v) if v < 0 or (t is float and math.copysign(1.0, v) < 0) else v
     raise type_error(v, "has no length")

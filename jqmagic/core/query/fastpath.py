@@ -13,7 +13,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
@@ -26,7 +26,7 @@ from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_st
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.values import Stream
 from jqmagic.core.options import Source
-from jqmagic.core.query import inputbind, projected, regexoracle
+from jqmagic.core.query import inputbind, literalfacts, projected, regexoracle
 from jqmagic.core.query.doccache import (
     Document,
     documents,
@@ -225,6 +225,20 @@ class _AllLiterals(Literals):
     def long(self) -> bool:  # each part answers as cheaply as it can
         return any(part.long for part in self.parts)
 
+    @property
+    def odd_texts(self) -> dict | None:
+        """Every part's odd texts; a double two parts write otherwise, written two ways."""
+        if self._texts is None:
+            each = [part.odd_texts for part in self.parts]
+            if any(texts is None for texts in each):
+                return None
+            merged: dict = {}
+            for texts in each:
+                for key, text in texts.items():
+                    merged[key] = text if merged.get(key, text) == text else None
+            self._texts = merged
+        return self._texts
+
 
 Streams = list[tuple[str | None, Iterable[Any]]]
 
@@ -332,8 +346,9 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
         raise NotMine("input_line_number of a file that is not JSON Lines")
     if fmt == "jsonl" and (not cache or _too_big_to_keep(path, fmt)) and \
             not (names_files or numbers_lines):
-        literals.append(Literals.of_file(path, file_stamp(os.stat(path))))
-        return _json_lines(path, chains)
+        read = literalfacts.ReadSoFar(path, file_stamp(os.stat(path)))
+        literals.append(read)
+        return _json_lines(path, chains, read.record)
     doc = documents.get(path, fmt, cache, chains)
     literals.append(doc.literals)
     if names_files and not (doc.line_ended or last):
@@ -370,12 +385,14 @@ def _batches(results: Iterator[Any]) -> Iterator[list[Any]]:
         size = min(size * 2, 1024) if quick else max(1, size // 2)
 
 
-def _json_lines(path: str, chains: frozenset | None = None) -> Iterator[Any]:
+def _json_lines(path: str, chains: frozenset | None,
+                record: Callable[[Iterable[bytes]], Iterable[bytes]]) -> Iterator[Any]:
     """Each line's value, read in blocks (a file over the budget, never kept; a reader
     that stops early), with only ``chains`` decoded (None: whole); the file is opened
-    when the first value is asked for (a reader that stops early leaves none open)."""
+    when the first value is asked for (a reader that stops early leaves none open);
+    ``record`` sees the blocks as they are read (the literal facts of what was read)."""
     with open(sources.open_file(path), "rb") as handle:
-        blocks = file_reads(handle)
+        blocks = record(file_reads(handle))
         batches = json_line_batches(blocks) if chains is None else \
             _projected_batches(blocks, chains)
         for batch in batches:

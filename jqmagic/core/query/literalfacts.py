@@ -11,7 +11,8 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
+from decimal import Decimal
 from typing import Any
 
 import orjson
@@ -19,7 +20,8 @@ import orjson
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.numbers import Literals, facts_of
+from jqmagic.core.jqlang.oddtexts import OddTexts, candidates, held_text, written
 from jqmagic.core.query import forked
 from jqmagic.core.sources.formats import value_facts
 
@@ -44,7 +46,11 @@ class WrittenBack(Literals):
 
     @property
     def long(self) -> bool:
-        return "long" in self._text.facts and "long" in self.facts
+        return self._text.long and "long" in self.facts
+
+    @property
+    def odd_texts(self) -> dict | None:
+        return self._text.odd_texts  # the file's own texts, whatever the values say
 
     @property
     def facts(self) -> frozenset[str]:
@@ -100,7 +106,9 @@ class Pending(Literals):
             self._thread.join()
             if not self._learnt:
                 raise NotMine("the literal facts could not be learnt")
-            self._facts = self._learnt[0].facts
+            learnt = self._learnt[0]
+            self._facts = learnt.facts
+            self._texts, self._long_fraction = learnt.odd_texts, learnt._long_fraction  # noqa: SLF001
         return self._facts
 
     def settle(self) -> Literals:
@@ -132,8 +140,7 @@ def facts_beside(data: bytes) -> Callable[[], Literals]:
     if not (scan_beside and len(data) >= SCAN_BESIDE_FROM and hasattr(os, "fork")):
         return literals.settle
     exact = Literals.without_strings(data)  # beside the parse: one pass, not two
-    started = forked.beside(lambda writing: os.write(
-        writing, ",".join(sorted(exact.settle().facts)).encode() + b"."))
+    started = forked.beside(lambda writing: _send(writing, exact.settle()))
     if started is None:
         return literals.settle
 
@@ -141,6 +148,83 @@ def facts_beside(data: bytes) -> Callable[[], Literals]:
         answer = forked.answer(started)
         if not answer.endswith(b"."):
             return literals.settle()
-        return Literals.known(frozenset(filter(None, answer[:-1].decode().split(","))))
+        facts, _, texts = answer[:-1].partition(b"\n")
+        return Literals.known(frozenset(filter(None, facts.decode().split(","))),
+                              OddTexts.loads(texts) if texts else None)
 
     return wait
+
+
+def _send(writing: int, literals: Literals) -> None:
+    """The facts learnt in a side process, and the odd literals' texts when known, sent
+    back: ``facts,...\ntexts.`` (written whole: a pipe takes a long write in pieces)."""
+    data = ",".join(sorted(literals.facts)).encode()
+    texts = literals.odd_texts
+    if texts is not None:
+        data += b"\n" + OddTexts(texts, literals._long_fraction).dumps()  # noqa: SLF001
+    data += b"."
+    while data:
+        data = data[os.write(writing, data):]
+
+
+class ReadSoFar(Literals):
+    """The literal facts of the JSON Lines a reader has read so far (``record`` passes its
+    blocks through): a question that stops at an early line learns only what it read, as
+    jq reads only that. Blocks read after the facts were learnt are checked as they come:
+    a fact, or an odd literal, not learnt before stops the answer (libjq's then). Past
+    :data:`KEEP` bytes the blocks are let go and the file is read again when needed."""
+
+    KEEP = 64 << 20
+
+    def __init__(self, path: str, stamp: tuple[int, int]):
+        super().__init__(lambda: ())
+        self._path, self._stamp = path, stamp
+        self._blocks: list[bytes] | None = []
+        self._kept = 0
+        self._ended = False
+        self._tail = b""
+
+    def record(self, blocks: Iterable[bytes]) -> Iterator[bytes]:
+        """``blocks`` as they are read, noted."""
+        for block in blocks:
+            if self._facts is not None:
+                self._check(block)
+            elif self._blocks is not None:
+                self._blocks.append(block)
+                self._kept += len(block)
+                if self._kept > self.KEEP:
+                    self._blocks = None
+            yield block
+        self._ended = True
+
+    def settle(self) -> Literals:
+        if self._facts is None:
+            if self._blocks is None:
+                learnt = Literals.of_lines_file(self._path, self._stamp).settle()
+            else:
+                data = b"".join(self._blocks)
+                self._blocks = None
+                if not self._ended:  # a line read in part holds no value yet
+                    data = data[:data.rfind(b"\n") + 1]
+                self._tail = data[-64:]
+                learnt = Literals.of_text(data).settle()
+            self._facts = learnt.facts
+            self._texts, self._long_fraction = learnt.odd_texts, learnt._long_fraction  # noqa: SLF001
+        return self
+
+    def _check(self, block: bytes) -> None:
+        """NotMine when ``block`` (with the end of the text before it: a literal may be cut
+        in two) may hold a literal the facts learnt did not see."""
+        text, self._tail = self._tail + block, block[-64:]
+        if facts_of(text) - self._facts:
+            raise NotMine("literals read after their facts were learnt")
+        texts = self._texts or {}
+        for token in candidates(text):
+            value = float(token)
+            key = value if value else ("-0.0" if token.startswith(b"-") else "0.0")
+            plain = held_text(value) if value else key
+            if texts.get(key, plain) != str(Decimal(token.decode())):
+                raise NotMine("an odd literal read after the facts were learnt")
+        for key in texts:  # a double learnt odd, now written plainly too
+            if written(text, (held_text(key) if type(key) is float else key).encode()):
+                raise NotMine("a literal written two ways")

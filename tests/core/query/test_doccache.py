@@ -140,13 +140,14 @@ def test_json_lines_are_streamed_and_equal(tmp_path, answered):
 
 def test_declines_go_to_the_worker(tmp_path, answered):
     path = tmp_path / "odd.json"
-    path.write_text('{"price": 1.50, "n": 1e2}')
-    assert query(".price", path).text == "1.50"  # a literal libjq prints as written
+    path.write_text('{"price": 1.50, "n": 1e2, "z": -0}')
+    assert query(".price", path).text == "1.50"  # a literal printed as written: learnt
+    assert query(".z", path).text == "-0"  # read as 0: libjq prints it
     assert query("[.n > 50, .price < 2]", path, compact=True).text == "[true,true]"
     with pytest.raises(JqMagicError) as info:
         query(".price.x", path)  # a jq error: libjq words it
     assert info.value.code == "QUERY_ERROR" and "Cannot index number" in info.value.message
-    assert answered == [False, True, False]
+    assert answered == [True, False, True, False]
 
 
 def test_namespace_variables_reach_the_fast_path(answered):

@@ -277,8 +277,9 @@ def test_input_with_no_input_is_libjqs_error(files, engines):
 @needs_oracle
 @pytest.mark.parametrize(("text", "fast"), [
     ('{"id":"0e12345678901234567890e000","n":2.5}\n{"id":"ab","n":0.5}\n', True),
-    ('{"id": "0e12345678901234567890e000", "n": 2.50}\n', False),  # 2.50 prints as written
-    ('{"id":"x","n":2.50}\n', False),
+    ('{"id": "0e12345678901234567890e000", "n": 2.50}\n', True),  # 2.50 printed as written
+    ('{"id":"x","n":2.50}\n', True),
+    ('{"id":"x","n":2.50}\n{"id":"y","n":2.5}\n', False),  # 2.5 written two ways
 ])
 def test_json_lines_facts_from_values_when_written_back(files, engines, text, fast):
     """Lines orjson writes back byte for byte: digits in strings count for nothing."""

@@ -1,0 +1,142 @@
+"""The number literals of a JSON text that jq 1.8.2 prints otherwise than the fast path
+prints their double (``1e-05`` as ``0.00001``, ``1.50``, ``1E+2``, ``-0.00``), found beside
+the facts of :mod:`.numbers` and written as jq writes them (its decNumber text, which
+Python's ``Decimal`` writes alike: the General Decimal Arithmetic's to-scientific-string).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable
+from decimal import Decimal
+
+from jqmagic.core.jqlang.numbers import _CLASSES, _RUNS, MAX_EXACT, format_float
+
+_ODD_ENDING = re.compile(rb"\.[01]+0(?![01])")  # in classes: 1.50, -0.00 (not 12.0)
+_NUMBER_CLASSES = frozenset(b"01.e-")  # a number's bytes in classes
+"""The float literals whose text jq may print otherwise than the fast path prints their
+double are found by what :func:`facts_of` finds (an exponent, a fraction ending in 0 but
+``.0``, below 1e-4, 16 digits); any other fraction (``3.25``, ``-0.5``) is the shortest
+text of its double, and ``12.0`` or ``-0.0`` is printed as written."""
+MAX_ODD = 4096  # distinct candidate literals learnt at most (else: not known)
+MAX_SEARCHES = 32  # doubles whose plain text is looked for in the text at most
+
+
+class OddTexts:
+    """What :func:`odd_texts` learnt: ``texts`` (see :attr:`Literals.odd_texts`) and
+    whether a long fraction literal is there (one that is not its double's shortest
+    text: ``0.1000000000000000000001``)."""
+
+    __slots__ = ("texts", "long_fraction")
+
+    def __init__(self, texts: dict, long_fraction: bool):
+        self.texts, self.long_fraction = texts, long_fraction
+
+    def dumps(self) -> bytes:
+        """The texts as JSON (a side process sends them): [key, text] pairs."""
+        pairs = [[k if type(k) is str else repr(k), t] for k, t in self.texts.items()]
+        return json.dumps([self.long_fraction, pairs]).encode()
+
+    @classmethod
+    def loads(cls, data: bytes) -> OddTexts:
+        long_fraction, pairs = json.loads(data)
+        return cls({k if k in ("0.0", "-0.0") else float(k): t for k, t in pairs},
+                   long_fraction)
+
+
+def held_text(value: float) -> str:
+    """The text the fast path prints for a float literal (a whole one below 2^53 as
+    Python writes it, ``12.0``; others as jq prints their double)."""
+    if value.is_integer() and abs(value) < MAX_EXACT:
+        return repr(value)
+    return format_float(value)
+
+
+def odd_texts(chunks: Callable[[], Iterable[bytes]]) -> OddTexts | None:
+    """The odd literals of a text without its strings (``chunks`` gives it, and again
+    where a double's plain text must be looked for); None when there are too many or a
+    literal is not finite as a double."""
+    tokens: set[bytes] = set()
+    for chunk in chunks():
+        if chunk.count(b'"') != 2 * chunk.count(b'""'):
+            return None  # a text given with its strings: their digits are no literals
+        tokens |= candidates(chunk)
+        if len(tokens) > MAX_ODD:
+            return None
+    by_key: dict = {}
+    long_fraction = False
+    for token in tokens:
+        value = float(token)
+        if not math.isfinite(value):
+            return None
+        if _long_token(token) and token.decode() != repr(value):
+            long_fraction = True
+        by_key.setdefault(value if value else ("-0.0" if token.startswith(b"-") else "0.0"),
+                          set()).add(str(Decimal(token.decode())))
+    texts: dict = {}
+    for key, seen in by_key.items():
+        plain = held_text(key) if type(key) is float else key
+        if seen != {plain}:
+            texts[key] = seen.pop() if len(seen) == 1 else None
+    searches = {key: (held_text(key) if type(key) is float else key).encode()
+                for key, text in texts.items() if text is not None}
+    searches = {key: plain for key, plain in searches.items() if not candidates(plain)}
+    if len(searches) > MAX_SEARCHES:
+        return None
+    for key, plain in searches.items():  # the double written plainly too (0.1 beside 0.10)
+        if any(written(chunk, plain) for chunk in chunks()):
+            texts[key] = None
+    return OddTexts(texts, long_fraction)
+
+
+def candidates(chunk: bytes) -> set[bytes]:
+    """The distinct number literals of ``chunk`` that may be odd, found where
+    :func:`facts_of` finds its facts (substring searches on the classes: a regular
+    expression trying every position costs 20x more)."""
+    classes = chunk.translate(_CLASSES)
+    starts: list[int] = []
+    for marker in (b"0e", b"1e", b".0000"):
+        at = classes.find(marker)
+        while at >= 0:
+            starts.append(at)
+            at = classes.find(marker, at + len(marker))
+    starts += [m.start() for m in _ODD_ENDING.finditer(classes)]
+    if b"0" * 16 in classes.translate(_RUNS):
+        starts += [m.start() for m in re.finditer(rb"[01.]{16}", classes)]
+    found: set[bytes] = set()
+    size, numeric = len(classes), _NUMBER_CLASSES
+    for at in starts:
+        left = right = at
+        while left > 0 and classes[left - 1] in numeric:
+            left -= 1
+        while right < size and classes[right] in numeric:
+            right += 1
+        token = chunk[left:right]
+        if b"." in classes[left:right] or b"e" in classes[left:right] or \
+                not -2**63 <= int(token) < 2**64:  # orjson reads it as a double
+            found.add(token)  # (an integer of 64 bits is held exactly)
+    return found
+
+
+def written(chunk: bytes, text: bytes) -> bool:
+    """Whether ``text`` is a whole number literal somewhere in ``chunk``."""
+    at = chunk.find(text)
+    while at >= 0:
+        end = at + len(text)
+        if (at == 0 or chunk[at - 1] not in _LITERAL_BYTES) and \
+                (end == len(chunk) or chunk[end] not in _LITERAL_BYTES):
+            return True
+        at = chunk.find(text, at + 1)
+    return False
+
+
+_LITERAL_BYTES = frozenset(b"0123456789.eE+-")
+
+
+def _long_token(token: bytes) -> bool:
+    """16 digits or more in a number literal, or an exponent of three digits."""
+    mantissa, _, exponent = token.lower().partition(b"e")
+    digits = mantissa.replace(b"-", b"").replace(b".", b"").lstrip(b"0")
+    return len(digits) >= 16 or len(exponent.lstrip(b"+-")) >= 3
