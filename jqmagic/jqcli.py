@@ -106,6 +106,7 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     if args.version:
         out.write(JQ_VERSION + "\n")
         return 0
+    _check_colors()
     program = _program(args)
     if args.in_place:
         return _in_place(program, args, out)
@@ -160,6 +161,17 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
         if unreadable and exc.code != "INVALID_QUERY":  # jq compiles before it reads
             exc.exit_code = 2  # jq's status when a file could not be read
         raise
+
+
+def _check_colors() -> None:
+    """jq's main.c sets ``$JQ_COLORS`` before it compiles, coloured output or not, and
+    says when libjq refuses them."""
+    colors = os.environ.get("JQ_COLORS")
+    if colors:
+        from jqmagic.core.query import libjq
+
+        if not libjq.set_colors(colors):
+            print("Failed to set $JQ_COLORS", file=sys.stderr)
 
 
 def _usage(args: argparse.Namespace) -> str:

@@ -288,3 +288,54 @@ def test_a_glob_no_file_is_named_after_is_expanded(way, odd_names):
     """jqmagic's addition (README: differences): jq would say it cannot open g/?.json."""
     got = _jqmagic(way + [b"-c", b"[inputs]", b"g/?.json"], cwd=odd_names)
     assert (got.stdout, got.returncode) == (b'["a"]\n', 0)
+
+
+# ------------------------------------------------------------- jq's remaining options
+
+@dropin.needs_oracle
+@pytest.mark.parametrize("argv", [[b"-n", b"--debug-dump-disasm", b"[1, 2] | .[] + 1"],
+                                  [b"-n", b"--debug-trace", b"1 + 1"],
+                                  [b"-c", b"--debug-trace=all", b".[]"],
+                                  [b"-n", b"--debug-trace", b"--arg", b"x", b"y", b"$x"]])
+def test_debug_options_print_what_jq_prints(argv):
+    _same(argv, [], stdin=b"[1, 2]")
+
+
+@dropin.needs_oracle
+def test_build_configuration_and_help_answer_at_once():
+    for argv in ([b"--build-configuration", b"--nope"], [b"-h", b"--nope"], [b"-nh"]):
+        got, expected = _jqmagic(argv), _oracle(argv)
+        assert (got.returncode, got.stderr) == (expected.returncode, b"")
+    usage = _jqmagic([b"-h"]).stdout.decode()
+    jq_usage = _oracle([b"-h"]).stdout.decode().replace("\tjq [options]",
+                                                         "\tjqmagic query [options]")
+    assert usage.startswith(jq_usage)
+    assert "--timeout" in usage[len(jq_usage):] and "--slurp" not in usage[len(jq_usage):]
+    said = _jqmagic([b"-n", b"$JQ_BUILD_CONFIGURATION"]).stdout
+    assert said.startswith(b'"') and b"oniguruma" in said
+
+
+@dropin.needs_oracle
+@pytest.mark.parametrize("way", BOTH_WAYS, ids=WAY_IDS)
+@pytest.mark.parametrize("colors", [b"garbage:x", b"4;31", b""])
+def test_bad_jq_colors_are_said_as_jq_says_them(colors, way):
+    env = {**os.environ, "JQ_COLORS": colors.decode()}
+    got = subprocess.run([sys.executable, "-m", "jqmagic", "query", *map(bytes.decode, way),
+                          "-n", "1"], capture_output=True, env=env, timeout=120)
+    expected = subprocess.run([dropin.ORACLE, "-n", "1"], capture_output=True, env=env,
+                              timeout=60)
+    assert (got.stdout, got.returncode, got.stderr) == \
+        (expected.stdout, expected.returncode, expected.stderr)
+
+
+@dropin.needs_oracle
+@pytest.mark.skipif(not os.path.exists("/proc/self/mem"), reason="no /proc (not Linux)")
+@pytest.mark.parametrize("way", BOTH_WAYS, ids=WAY_IDS)
+@pytest.mark.parametrize("order", ["first", "last"])
+def test_a_file_that_opens_but_cannot_be_read_is_said_after_the_others(order, way,
+                                                                       tmp_path):
+    data = tmp_path / "a.json"
+    data.write_text('{"a": 1}')
+    files = [b"/proc/self/mem", bytes(data)]
+    stderr = _same([b"."] + (files if order == "first" else files[::-1]), way)
+    assert stderr  # said, in one line and a hint at most

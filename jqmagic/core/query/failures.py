@@ -125,7 +125,13 @@ def halt_error(exit_code: int, message: str | None) -> JqMagicError | None:
 def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
     """INVALID_JSON / FILE_ERROR for an input libjq could not read, at the exact place."""
     from jqmagic.core import sources  # rare: not on every command line's start-up
+    from jqmagic.core.query.libjq import READ_FAILED  # (loaded: it failed the read)
 
+    if error == READ_FAILED:  # libjq said why on its own stderr (jq's line), as jq does
+        failed = JqMagicError("FILE_ERROR", "An input file could not be read (a read "
+                              "failed after it opened).", "Check the files and the disk.")
+        failed.exit_code = 2  # jq's status when its reader failed
+        return failed
     where = re.search(r"\(at (?P<file>.*):\d+\)$", error)
     path = where["file"] if where else (prepared.files[0] if prepared.files else "<input>")
     if path == "<stdin>" and prepared.stdin:  # read as jq reads stdin: the text's file

@@ -108,6 +108,9 @@ _libc = ctypes.CDLL(None)
 _NEXT_INPUT_CB = ctypes.cast(_lib.jq_util_input_next_input_cb, c_void_p)
 
 
+READ_FAILED = "could not read the input"  # a file opened, then a read failed (EIO)
+
+
 class CompileError(Exception):
     """The program did not compile; ``args[0]`` holds jq's messages, one per line."""
 
@@ -226,6 +229,11 @@ class LoadedFile:
         return _text(self.value()) if self.raw else _dump(self.value())
 
 
+def set_colors(colors: str) -> bool:
+    """jq's ``jq_set_colors`` of ``$JQ_COLORS`` (False: libjq refused the text)."""
+    return bool(_lib.jq_set_colors(utf8(colors)))
+
+
 def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
                ascii: bool = False, tab: bool = False, color: bool = False,
                colors: str | None = None) -> int:
@@ -255,9 +263,13 @@ class Program:
         self.messages: list[str] = []
         self.callbacks: tuple = ()
         self.last_kind = KIND_INVALID  # the last result's (-e: a number printed as null is NaN)
+        self.arguments: jv | None = None  # held while it runs, as main.c holds its own
 
     def close(self) -> None:
         _lib.jq_teardown(ctypes.byref(self.state))
+        if self.arguments is not None:
+            _lib.jv_free(self.arguments)
+            self.arguments = None
 
 
 def compile_program(text: str, args: dict | None = None,
@@ -297,6 +309,7 @@ def compile_program(text: str, args: dict | None = None,
     except CompileError:
         program.close()
         raise
+    program.arguments = _lib.jv_copy(arguments)  # (--debug-trace shows jq's refcounts)
     with _without_home(confined):
         compiled = _lib.jq_compile_args(state, utf8(text), arguments)
     if not compiled:
@@ -447,7 +460,7 @@ class Inputs:
     def check(self) -> None:
         """InputError when a file could not be read (jq goes on past it, then says so)."""
         if self.read_errors or _lib.jq_util_input_errors(self.state):
-            raise InputError("\n".join(self.read_errors) or "could not read the input")
+            raise InputError("\n".join(self.read_errors) or READ_FAILED)
 
 
 @contextlib.contextmanager
@@ -524,7 +537,7 @@ def parse_inputs(files: list[str]) -> list[jv]:
                 has_message = _lib.jv_invalid_has_msg(_lib.jv_copy(value))
                 _lib.jv_free(value)
                 if has_message or errors or _lib.jq_util_input_errors(inputs):
-                    raise InputError("\n".join(errors) or "could not read the input")
+                    raise InputError("\n".join(errors) or READ_FAILED)
                 return values
             values.append(value)
     except BaseException:

@@ -156,7 +156,8 @@ def run_together(paths: list[str]) -> bool:
     """Whether jq, reading ``paths`` as one stream, may read them otherwise than one by
     one (as the parsed-file caches hold them): a file but the last that ends inside a
     token (``1`` then ``2`` is 12 to jq), or a later file that opens with a BOM (jq's
-    parse error: only the stream's first BOM is skipped)."""
+    parse error: only the stream's first BOM is skipped), or one that opens but cannot
+    be read (EIO: libjq says so where jq does, after the files before it)."""
     for index, path in enumerate(paths if len(paths) > 1 else ()):
         fd = open_file(path)
         try:
@@ -165,6 +166,8 @@ def run_together(paths: list[str]) -> bool:
                 return True
             if index < len(paths) - 1 and size and os.pread(fd, 1, size - 1)[0] not in _APART:
                 return True
+        except OSError:
+            return True
         finally:
             os.close(fd)
     return False
