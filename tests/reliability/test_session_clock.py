@@ -163,3 +163,17 @@ def _libjq(program: str, path: str, null_input: bool) -> str:
         return jqmagic.query(program, path, null_input=null_input).text
     finally:
         jq_settings.fast_path = saved
+
+
+def test_the_notebook_magic_answers_after_a_pause(tmp_path):
+    """``%jq`` in an IPython shell (the kernel's code path, its worker the same)."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    path = _events(tmp_path)
+    shell = InteractiveShell.instance()
+    shell.run_line_magic("load_ext", "jqmagic")
+    shell.run_line_magic("jq", f"-n -o first '{FIRST}' {path} --timeout 1")
+    assert shell.user_ns["first"] == ["t0", "t1", "t2", "t3", "t4"]
+    time.sleep(1.3)
+    shell.run_line_magic("jq", f"-n -o later '{LATER}' {path} --timeout 1")
+    assert shell.user_ns["later"] == 70
