@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from jqmagic.core.settings import settings
+from jqmagic.core.settings import configure, current
 
 _ENV = ("HTTP_PROXY", "HTTPS_PROXY", "ALL_PROXY", "http_proxy", "https_proxy", "all_proxy",
         "JQMAGIC_SANDBOX", "JQMAGIC_ALLOWED_ROOTS", "JQMAGIC_EXEC_ALLOWED")
@@ -20,9 +20,9 @@ def clean_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("NO_PROXY", "127.0.0.1,localhost")
     monkeypatch.setenv("JQMAGIC_PAYLOAD_DIR", str(tmp_path / "payloads"))
-    saved = dict(vars(settings))
+    saved = current()
     yield
-    vars(settings).update(saved)
+    configure(**{name: getattr(saved, name) for name in type(saved).__slots__})
 
 
 @pytest.fixture
