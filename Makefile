@@ -14,7 +14,7 @@ $(VENV)/bin/python:
 EXTRAS ?= test,demo,df,e2e
 # The C parts (jq's main.c loop, libjq 1.8.2 with -O2 from vendor/jq-1.8.2) are compiled
 # by the install (setup.py): a changed source installs again.
-C_PARTS := setup.py jqmagic/core/query/_jqmain.c vendor/README.md
+C_PARTS := setup.py $(wildcard jqmagic/core/query/*.c jqmagic/core/query/*.h) vendor/README.md
 $(VENV)/.test: $(VENV)/bin/python pyproject.toml $(C_PARTS)
 	$(PY) -m pip install -q -e '.[$(EXTRAS)]'
 	touch $@

@@ -14,13 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
-typedef struct {
-    unsigned char kind_flags;
-    unsigned char pad_;
-    unsigned short offset;
-    int size;
-    union { void *ptr; double number; } u;
-} jv;
+#include "_jv.h"
 
 enum { KIND_INVALID = 0, KIND_NULL = 1, KIND_FALSE = 2, KIND_STRING = 5 };
 #define KIND(value) ((value).kind_flags & 0x0F) /* the flags above it: allocated, ... */

@@ -18,13 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
-typedef struct {
-    unsigned char kind_flags;
-    unsigned char pad_;
-    unsigned short offset;
-    int size;
-    union { void *ptr; double number; } u;
-} jv;
+#include "_jv.h"
 
 static struct {
     jv (*null)(void);

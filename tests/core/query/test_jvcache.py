@@ -9,30 +9,12 @@ import os
 import pytest
 
 from jqmagic import JqMagicError, query
-from jqmagic.core.query import libjq, worker
+from jqmagic.core.query import worker
 from jqmagic.core.query.run import clear_cache
 from jqmagic.core.settings import settings
-from tests.core.query.inline import inline_worker
 
 # nan is outside the fast path's subset (libjq answers)
 OUTSIDE_THE_FAST_PATH = 'nan as $nan | [.items[] | "\\(.name)=\\(.n)"] | join(",")'
-
-
-@pytest.fixture
-def parses(monkeypatch):
-    """The files libjq parses for the cache, watched in this process."""
-    worker.jv_documents.clear()
-    seen: list[str] = []
-    real = libjq.parse_inputs
-
-    def counting(files):
-        seen.extend(os.path.basename(f) for f in files)
-        return real(files)
-
-    monkeypatch.setattr(libjq, "parse_inputs", counting)
-    with inline_worker(monkeypatch):
-        yield seen
-    worker.jv_documents.clear()
 
 
 def write(path, n: int) -> str:

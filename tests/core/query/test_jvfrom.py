@@ -5,7 +5,6 @@ print, compare and compute as libjq's own parse of the text, or are not made."""
 from __future__ import annotations
 
 import json
-import os
 
 import orjson
 import pytest
@@ -17,7 +16,6 @@ from jqmagic.core.jqlang.numbers import Literals
 from jqmagic.core.query import fastpath, jvfrom, libjq, worker
 from jqmagic.core.settings import settings as jq_settings
 from tests.core.jqlang.test_properties import documents
-from tests.core.query.inline import inline_worker
 
 pytestmark = pytest.mark.skipif(jvfrom._jvbuild is None,  # noqa: SLF001
                                 reason="_jvbuild.c was not compiled (no C compiler)")
@@ -77,25 +75,6 @@ def test_values_that_are_not_exact_are_refused():
     assert jvfrom.odd_texts(Literals.of_text(b"[-0, 1]")) is None  # orjson reads -0 as 0
     assert jvfrom.odd_texts(Literals.of_text(b'[1, 2.5, "x"]')) == {}
     assert jvfrom.odd_texts(Literals.of_text(b"[1.50]")) == {1.5: "1.50"}
-
-
-@pytest.fixture
-def parses(monkeypatch):
-    """libjq's parses of files for its cache, counted, in this process's worker code."""
-    worker.jv_documents.clear()
-    fastpath.documents.clear()
-    seen: list[str] = []
-    real = libjq.parse_inputs
-
-    def counting(files):
-        seen.extend(os.path.basename(f) for f in files)
-        return real(files)
-
-    monkeypatch.setattr(libjq, "parse_inputs", counting)
-    with inline_worker(monkeypatch):
-        yield seen
-    worker.jv_documents.clear()
-    fastpath.documents.clear()
 
 
 def _libjq_alone(program: str, path: str, **options) -> str:

@@ -1,0 +1,30 @@
+"""Fixtures for the query tests."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from jqmagic.core.query import fastpath, libjq, worker
+from tests.core.query.inline import inline_worker
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """The files libjq parses for its cache, counted, with the worker's code run in this
+    process and both caches empty before and after."""
+    worker.jv_documents.clear()
+    fastpath.documents.clear()
+    seen: list[str] = []
+    real = libjq.parse_inputs
+
+    def counting(files):
+        seen.extend(os.path.basename(f) for f in files)
+        return real(files)
+
+    monkeypatch.setattr(libjq, "parse_inputs", counting)
+    with inline_worker(monkeypatch):
+        yield seen
+    worker.jv_documents.clear()
+    fastpath.documents.clear()
