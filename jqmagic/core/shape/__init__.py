@@ -1,6 +1,7 @@
 """Shapes: what a document looks like, merged across its elements, with per-path statistics.
 
-- ``infer``: :func:`shape` and its three formats (shape, jqschema, JSON Schema);
+- ``operation``: :func:`shape`, read in the worker; ``infer``: the three formats (shape,
+  jqschema, JSON Schema) made in this process;
 - ``node``: the merged-shape accumulator; ``profile``: per-path statistics;
 - ``source``: the document behind a request; ``stream``: one streaming pass with ijson;
 - ``hints``: what is there when a query fails or finds nothing.
@@ -12,8 +13,8 @@ from jqmagic.core.shape.infer import (
                                       STREAM_THRESHOLD,
                                       ShapeResult,
                                       jq_schema,
-                                      shape,
 )
+from jqmagic.core.shape.operation import shape
 
 __all__ = ["FORMATS", "JQSCHEMA_FILTER", "STREAM_THRESHOLD", "ShapeResult", "jq_schema",
            "shape"]

@@ -10,14 +10,12 @@ the stream threshold (or ``stream=True``) are read in one streaming pass.
 from __future__ import annotations
 
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any
 
-from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.options import Formats, Source
+from jqmagic.core.errors import too_deep
+from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_pointer
-from jqmagic.core.query.supervisor import shared_worker
 from jqmagic.core.shape import stream as shapestream
 from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
@@ -187,62 +185,12 @@ def render(node: Node, fmt: str, depth: int, pointer: str, jq: str, stats: bool)
     return out
 
 
-# -- the operation ------------------------------------------------------------------------
-def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "shape",
-          stats: bool = False, stream: bool | None = None,
-          stream_threshold: int = STREAM_THRESHOLD, file: str | os.PathLike | list | None = None,
-          text: str | bytes | None = None, value: Any = ..., exec: str | None = None,
-          payload: str | None = None, jsonl: bool | None = None, yaml: bool | None = None,
-          jsonc: bool | None = None, value_given: bool = False) -> ShapeResult:
-    """The shape of a document (or of the subtree at JSON Pointer ``path``).
-
-    Args:
-        source: a path, glob, JSON text or Python value, or a :class:`Source`, as for
-            ``query``; or name the kind with one of ``file``, ``text``, ``value`` (``None``
-            is JSON null), ``exec`` (a shell command's output) or ``payload`` (a stored
-            result's id).
-        path: a JSON Pointer to the part to describe ("": the whole document).
-        depth: levels of ``children`` / element templates (format ``shape`` only).
-        format: ``shape``, ``jqschema`` (the gh-aw filter) or ``jsonschema`` (2020-12).
-        stats: add per-path ``profiles`` (format ``shape``): counts, distinct, min/max, samples.
-        stream: read a file in one streaming pass; default when it is over ``stream_threshold``.
-        jsonl, yaml, jsonc: force a format (True) or refuse it (False); default: by the
-            file's suffix.
-        value_given: ignored (once needed to pass ``value=None``).
-
-    >>> shape(value={"users": [{"id": 1}, {"id": 2, "email": None}]}).value["children"]
-    ... # doctest: +NORMALIZE_WHITESPACE
-    {'users': {'type': 'array', 'arrayLength': 2, 'elementType': 'object',
-     'elementTemplate': {'id': 'number', 'email': 'null'}, 'availableKeys': ['id', 'email'],
-     'keyPresence': {'id': 2, 'email': 1}}}
-    """
-    if format not in FORMATS:
-        raise JqMagicError("INVALID_ARGUMENT", f"unknown shape format {format!r}",
-                           f"Use one of: {', '.join(FORMATS)}.")
-    if stats and format != "shape":
-        raise JqMagicError("INVALID_ARGUMENT", f"stats come with format 'shape', not {format!r}",
-                           f"Drop {term('stats')}, or use {term('format', 'shape')}.")
-    if not isinstance(depth, int) or depth < 0:
-        raise JqMagicError("INVALID_ARGUMENT", f"depth must be a whole number >= 0, not {depth!r}",
-                           "Use e.g. depth=2.")
-    parse_pointer(path)  # a bad pointer is said before any file is read
-    given = {"file": file, "text": text, "exec": exec, "payload": payload}
-    if value is not ...:
-        given["value"] = value
-    named = Source.of(source, formats=Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc), **given)
-    options = {"path": path, "depth": depth, "format": format, "stats": stats,
-               "stream": stream, "stream_threshold": stream_threshold}
-    if named.kind == "value":  # already in this process's memory: shaped here
-        return shape_here(named, **options)
-    # Reading and shaping a file, a command's output or a payload happens in the worker:
-    # a document too big for memory costs the worker (TOO_LARGE), never this process.
-    return shared_worker().call("shape", None, source=named.to_wire(), **options)
-
-
+# -- in this process (the worker's, or a Python value's) --------------------------------
 def shape_here(source: dict[str, Any] | Source, *, path: str = "", depth: int = 2,
                format: str = "shape", stats: bool = False, stream: bool | None = None,
                stream_threshold: int = STREAM_THRESHOLD) -> ShapeResult:
-    """:func:`shape` in this process (the worker's call, or a Python value's shape)."""
+    """:func:`~jqmagic.core.shape.operation.shape` in this process (the worker's call, or
+    a Python value's shape)."""
     parts = parse_pointer(path)
     doc = open_source(source if isinstance(source, Source) else Source.from_wire(source))
     try:
@@ -303,4 +251,4 @@ def _stream_once(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool, 
                        streamed=True, node=node, depth=depth)
 
 
-__all__ = ["FORMATS", "ShapeResult", "build", "jq_schema", "json_schema", "shape"]
+__all__ = ["FORMATS", "ShapeResult", "build", "jq_schema", "json_schema", "shape_here"]
