@@ -48,8 +48,11 @@ def json_inspect(
                           stats=stats).value
     if format != "shape":
         return _schema(filePath, path, format, value)
-    value = _within_bound(_summarised(value))
-    return {**value, **_more_keys(value, filePath)}
+    value = _within_bound(_summarised(value), depth)
+    more = _more_keys(value, filePath)
+    if "message" in value and "message" in more:
+        more["message"] = f"{value['message']} {more['message']}"
+    return {**value, **more}
 
 
 NESTED_KEYS = 20  # keys listed for each object below the one inspected
@@ -140,11 +143,11 @@ def _summarised(node: dict[str, Any], level: int = 0) -> dict[str, Any]:
     return out
 
 
-def _within_bound(node: dict[str, Any]) -> dict[str, Any]:
+def _within_bound(node: dict[str, Any], depth: int) -> dict[str, Any]:
     """``node`` with its own key list cut to the keys whose names fit in half an answer
     (``keyCount`` says how many there are; the children of the keys left out go too), and
-    its children left out when they still do not fit: 20,000 long keys are listed in part,
-    the rest a jq call away (:func:`_more_keys`)."""
+    its children left out when they still do not fit, the next call one level shallower:
+    20,000 long keys are listed in part, the rest a jq call away (:func:`_more_keys`)."""
     from jqmagic.tools import transport
 
     budget = transport.content_budget()
@@ -165,8 +168,11 @@ def _within_bound(node: dict[str, Any]) -> dict[str, Any]:
         out[listed] = kept
         if isinstance(out.get(counts), dict):
             out[counts] = {k: out[counts][k] for k in kept if k in out[counts]}
-    if transport.wire_size(out) > budget:
-        out.pop("children", None)
+    if transport.wire_size(out) > budget and out.pop("children", None) is not None:
+        out.update(truncated=True, next_arguments={"depth": max(depth - 1, 0)},
+                   message=f"The structure below is over one answer, so children are left "
+                           f"out: call json_inspect again with depth={max(depth - 1, 0)}, "
+                           f"or inspect one key by its path.")
     return out
 
 

@@ -187,12 +187,24 @@ def test_json_inspect_bounded_by_the_dispatcher(tmp_path, monkeypatch):
                                 for i in range(100)}))
     monkeypatch.setattr(settings, "max_message_bytes", 10_000)
     out = ok("json_inspect", {"filePath": str(path), "depth": 2})
-    assert out["message"].startswith("Not sent: the answer is")
-    assert "Inspect a deeper path or lower the depth." in out["message"]
-    assert out["shape"]["keys"] == ["string"] and out["preview"]["success"] is True
+    assert out["truncated"] and "children" not in out and len(out["keys"]) == 100
+    assert out["next_arguments"] == {"depth": 1} and "depth=1" in out["message"]
     assert len(json.dumps(out).encode()) <= 10_000  # within the wall (paths vary in length)
+    shallower = ok("json_inspect", {"filePath": str(path), **out["next_arguments"]})
+    assert len(json.dumps(shallower).encode()) <= 10_000
+    assert shallower.get("next_arguments", {}).get("depth", 1) < 1 or "children" in shallower
+
+
+def test_an_answer_over_the_bound_is_kept_by_the_dispatcher(tmp_path, monkeypatch):
+    from jqmagic.core.settings import settings
+
+    monkeypatch.setattr(settings, "max_message_bytes", 10_000)
+    path = tmp_path / "deep.json"
+    path.write_text(json.dumps({"a": {f"key{i}": {"b": i} for i in range(400)}}))
+    out = ok("json_inspect", {"filePath": str(path), "format": "jsonschema", "path": "/a"})
+    assert len(json.dumps(out).encode()) <= 10_000 and out["payload_id"]
     whole = payloads.payload(out["payload_id"])
-    assert len(whole["keys"]) == 100 and whole["success"] is True
+    assert len(whole["schema"]["properties"]) == 400
 
 
 # ---------------------------------------------------------------- json_patch
