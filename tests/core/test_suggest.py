@@ -8,7 +8,8 @@ import pytest
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.suggest import suggest
-from jqmagic.core.suggest.search import Search, _pipe, ranked
+from jqmagic.core.suggest.rank import ranked
+from jqmagic.core.suggest.search import Search, _pipe
 from jqmagic.core.suggest.verify import answer, outputs
 
 
@@ -66,7 +67,7 @@ def test_ranking_and_fused_steps():
     assert _pipe(".user", ".name") == ".user.name"
     assert _pipe(".a", ".[0]") == ".a[0]" and _pipe("keys", ".[0]") == "keys | .[0]"
     assert _pipe(".stock", ". > 0") == ".stock > 0" and _pipe("keys", ". + 1") == "keys | . + 1"
-    from jqmagic.core.suggest.search import Entry
+    from jqmagic.core.suggest.programs import Entry
     found = ranked([Entry(2, "[..] | min", ()), Entry(2, ".a.b", ()), Entry(3, ".a.b | abs", ()),
                     Entry(1, '"x"', (), const=True)])
     assert [e.text for e in found] == [".a.b", "[..] | min", '"x"']

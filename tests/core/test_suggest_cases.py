@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from jqmagic.core.suggest import suggest
-from jqmagic.core.suggest.search import answer_literals, canon, embeds
+from jqmagic.core.suggest.programs import canon
+from jqmagic.core.suggest.rank import answer_literals, embeds
 from jqmagic.core.suggest.verify import outputs
 
 CASES = json.loads((Path(__file__).parent / "suggest_cases.json").read_text())

@@ -7,8 +7,8 @@ import pytest
 
 from jqmagic.core.suggest.predicates import fitting
 from jqmagic.core.suggest.programs import Entry
+from jqmagic.core.suggest.rank import answer_literals, embeds
 from jqmagic.core.suggest.records import Records
-from jqmagic.core.suggest.search import answer_literals, embeds
 from jqmagic.core.suggest.steps import threshold
 from jqmagic.core.suggest.verify import outputs
 
@@ -118,7 +118,7 @@ def test_a_constant_is_the_answer_unless_the_inputs_hold_it():
 
 
 def test_a_stage_that_changes_nothing_is_dropped_either_side():
-    from jqmagic.core.suggest.search import ranked
+    from jqmagic.core.suggest.rank import ranked
     found = ranked([Entry(5, "reverse | map(.a) | add", ()), Entry(4, "map(.a) | add", ()),
                     Entry(6, "map(.a) | add | floor", ())])
     assert [e.text for e in found] == ["map(.a) | add"]

@@ -1,7 +1,7 @@
 """An enumerative search for jq programs from examples: programs grown step by step from
 ``.`` in order of cost, one per distinct behaviour on the examples (observational
-equivalence), evaluated by jqlang; goals split by the outputs' shapes (objects, arrays,
-``,``, arithmetic, ``P | map(X)``) into sub-goals looked up among the programs found."""
+equivalence), evaluated by jqlang; then the goals split by the outputs' shapes (deduce.py)
+and ``P | map(X)`` nested searches; the programs found ranked by rank.py."""
 
 from __future__ import annotations
 
@@ -14,8 +14,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core.suggest import steps as catalog
+from jqmagic.core.suggest.deduce import TERM, Deduction, record_keys
 from jqmagic.core.suggest.predicates import get
 from jqmagic.core.suggest.programs import Entry, canon, run, signature
+from jqmagic.core.suggest.rank import answer_literals, ranked
 from jqmagic.core.suggest.records import Records, subsequence
 from jqmagic.core.suggest.steps import constants, literal, steps
 
@@ -23,35 +25,25 @@ MAX_BANK = 60_000
 
 
 _STEP = re.compile(r"\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\])\Z")
-_TERM = re.compile(r"(?:\.(?:[A-Za-z_][A-Za-z0-9_]*|\[[^\]|]*\]))+\Z")
 _OPERATION = re.compile(r"\. (?:[=!<>]=|[<>+*/%-]) [^|,]+\Z")
 _PICK = re.compile(r"(?:\.\[-?\d*:?-?\d*\]|first|last|nth\(.*\))\Z")
 _IN_KEY_ORDER = {"keys", "keys_unsorted", "[.[]]", "to_entries", "[paths]", "[..]",
                  "[combinations]", "[.]", "map(keys)", "[paths(scalars)]", "[.[] | .. ]",
                  '[paths(type == "number")]', "tostream", "[tostream]"}
-_SELF = re.compile(r"[-+*/%() .\d]*\.[-+*/%() .\d]*\Z")  # -., 0 - ., (. + .)
-_GENERIC = ("..", "min", "max", "first", "last", "add", "[]", "flatten", "implode",
-            "unique", "tostring", "length", "join", "index", "type", "reverse")
 
 
 def _pipe(left: str, right: str) -> str:
     """``left | right``; ``.a | .b`` written ``.a.b``."""
     if left == ".":
         return right
-    if _TERM.match(left) and _STEP.match(right):
+    if TERM.match(left) and _STEP.match(right):
         return left + right[1:] if right.startswith(".[") else left + right
-    if _TERM.match(left) and _OPERATION.match(right):
+    if TERM.match(left) and _OPERATION.match(right):
         return left + right[1:]  # .a | . > 1 is .a > 1
     return f"{left} | {right}"
 
 
-def _generic(text: str) -> int:
-    """How many steps of ``text`` say little about the data (``..``, ``min``, ``.[]``...):
-    among programs of one cost, the ones naming fields and indices read better."""
-    return sum(text.count(word) for word in _GENERIC) + 2 * text.count("..")
-
-
-class Search:
+class Search(Deduction):
     """One search over ``examples`` (input, outputs) until ``deadline``."""
 
     def __init__(self, examples: list[tuple[Any, list[Any]]], deadline: float,
@@ -176,189 +168,7 @@ class Search:
             collected = tuple((list(s),) for s in entry.streams)
             self.add(Entry(entry.cost + 1, f"[{entry.text}]", collected, entry.const))
 
-    # ------------------------------------------------------------ deduction
-
-    def deduce(self) -> None:
-        """Goals split by the outputs' shapes, their parts looked up in the bank."""
-        targets = self.targets
-        for entry in filter(None, (self._object(targets), self._array(targets),
-                                   self._comma(targets), self._interpolation(targets),
-                                   self._tally(targets), self._alternative(targets),
-                                   *self.records.deduce(list(self.bank.values())),
-                                   *self._arithmetic(targets))):
-            self.tried["deductions"] += 1
-            self.answer(entry)
-
-    def _singles(self, targets) -> list | None:
-        return [t[0] for t in targets] if all(len(t) == 1 for t in targets) else None
-
-    def _object(self, targets) -> Entry | None:
-        singles = self._singles(targets)
-        if not singles or not all(isinstance(v, dict) and v for v in singles):
-            return None
-        keys = list(singles[0])
-        if any(list(v) != keys for v in singles) or len(keys) > 8:
-            return None
-        parts = []
-        for key in keys:
-            part = self.lookup(tuple((v[key],) for v in singles))
-            if part is None:
-                return None
-            # a key the inputs name is written as it is ({name, email}); another one may
-            # come from the input ({(.user): .titles})
-            named = None if key in self.input_keys else \
-                self.lookup(tuple((key,) for _ in singles), allow_const=False)
-            parts.append((key if named is None or named.const else named, part))
-        return Entry(1 + sum(p.cost for _, p in parts), _object_text(parts), targets,
-                     all(p.const for _, p in parts))
-
-    def _array(self, targets) -> Entry | None:
-        singles = self._singles(targets)
-        if not singles or not all(isinstance(v, list) for v in singles):
-            return None
-        whole = self.lookup(tuple(tuple(v) for v in singles), allow_const=False)
-        if whole is not None and whole.text != ".":
-            return Entry(whole.cost + 1, f"[{whole.text}]", targets, whole.const)
-        size = len(singles[0])
-        if not 0 < size <= 5 or any(len(v) != size for v in singles):
-            return None
-        parts = [self.lookup(tuple((v[i],) for v in singles)) for i in range(size)]
-        if any(p is None for p in parts):
-            return None
-        return Entry(1 + sum(p.cost for p in parts), f"[{', '.join(p.text for p in parts)}]",
-                     targets, all(p.const for p in parts))
-
-    def _tally(self, targets) -> Entry | None:
-        """Counts or totals per key (``{"A": 2, "B": 1}`` from records): a reduce adding
-        1, or a numeric field, at the key a string field names."""
-        singles = self._singles(targets)
-        if not singles or not all(isinstance(t, dict) and t and all(
-                isinstance(v, (int, float)) and not isinstance(v, bool) for v in t.values())
-                for t in singles):
-            return None
-        records = [given for given, _ in self.examples]
-        if not all(isinstance(r, list) and r and all(isinstance(e, dict) for e in r)
-                   for r in records):
-            return None
-        keys = _keys(records)
-        for key in keys:
-            if not all(isinstance(e.get(key), str) for r in records for e in r):
-                continue
-            for amount in (None, *keys):
-                totals = [_totals(r, key, amount) for r in records]
-                if all(t is not None and canon(t) == canon(w)
-                       for t, w in zip(totals, singles, strict=True)):
-                    added = "1" if amount is None else f"$x{_step(amount)}"
-                    return Entry(4, f"reduce .[] as $x ({{}}; .[$x{_step(key)}] += "
-                                    f"{added})", targets, False)
-        return None
-
-    def _alternative(self, targets) -> Entry | None:
-        """``A // B``: a path whose value is missing (null or false) in some examples and
-        the one wanted in the others, then a path giving the rest."""
-        singles = self._singles(targets)
-        if not singles or any(v is None or v is False for v in singles):
-            return None
-        wanted = [canon(v) for v in singles]
-        terms = sorted(e for e in self.bank.values() if e.cost <= 3 and not e.const and
-                       _TERM.match(e.text) and all(len(s) == 1 for s in e.streams))
-        for left in terms:
-            got = [canon(s[0]) for s in left.streams]
-            gaps = [g is None or g is False for g in got]
-            if all(gaps) or not any(gaps) or \
-                    any(g != w for g, w, gap in zip(got, wanted, gaps, strict=True) if not gap):
-                continue
-            for right in terms:
-                if right is not left and all(
-                        canon(s[0]) == w for s, w, gap in zip(right.streams, wanted, gaps,
-                                                              strict=True) if gap):
-                    return Entry(left.cost + right.cost + 1, f"{left.text} // {right.text}",
-                                 targets, False)
-        return None
-
-    def _comma(self, targets, depth: int = 0) -> Entry | None:
-        """``a, b`` (and ``a, b, c``...): each part of the stream looked up in the bank."""
-        sizes = {len(t) for t in targets}
-        if len(sizes) != 1 or (size := sizes.pop()) < 2:
-            return None
-        for cut in range(1, size):
-            left = self.lookup(tuple(t[:cut] for t in targets))
-            rest = tuple(t[cut:] for t in targets)
-            right = (self.lookup(rest) or (depth < 3 and self._comma(rest, depth + 1))) \
-                if left else None
-            if left and right:
-                return Entry(left.cost + right.cost + 1, f"{left.text}, {right.text}",
-                             targets, left.const and right.const)
-        return None
-
-    def _interpolation(self, targets) -> Entry | None:
-        """``"text \\(a) text \\(b)"``: the wanted strings cut where the text of a program's
-        value (a number, or a string of two characters or more) appears in them."""
-        singles = self._singles(targets)
-        if not singles or not all(isinstance(t, str) for t in singles):
-            return None
-        pieces = []
-        for entry in sorted(self.bank.values())[:3000]:
-            values = [s[0] if len(s) == 1 else None for s in entry.streams]
-            if entry.const or entry.text == "." and isinstance(values[0], str):
-                continue
-            texts = [_text_of(v) for v in values]
-            if texts[0] and texts[0] in singles[0] and all(texts):
-                pieces.append((entry, texts))
-        template, i, first = [], 0, singles[0]
-        while i < len(first):
-            best = max((p for p in pieces if first.startswith(p[1][0], i)
-                        and _bounded(first, i, p[1][0])),
-                       key=lambda p: (len(p[1][0]), -p[0].cost), default=None)
-            if best is None:
-                template.append(first[i])
-                i += 1
-            else:
-                template.append(best)
-                i += len(best[1][0])
-        used = [p for p in template if not isinstance(p, str)]
-        if not used:
-            return None
-        for k, want in enumerate(singles):
-            made = "".join(p if isinstance(p, str) else p[1][k] for p in template)
-            if made != want:
-                return None
-        body = "".join(json.dumps(p, ensure_ascii=False)[1:-1] if isinstance(p, str)
-                       else f"\\({p[0].text})" for p in template)
-        return Entry(1 + sum(p[0].cost for p in used), f'"{body}"', targets, False)
-
-    def _arithmetic(self, targets) -> list[Entry | None]:
-        singles = self._singles(targets)
-        if not singles:
-            return []
-        numbers = all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in singles)
-        strings = all(isinstance(v, str) for v in singles)
-        if not numbers and not strings:
-            return []
-        found: list[Entry | None] = []
-        for entry in list(self.bank.values()):
-            left = [s[0] if len(s) == 1 else None for s in entry.streams]
-            if entry.const or any(x is None or type(x) is bool for x in left):
-                continue
-            for op, need in _inverses(left, singles, numbers):
-                if canon(need) == canon(singles) or _neutral(op, left) or \
-                        _neutral(op, need, right=True):
-                    continue  # the other side alone would be the answer
-                right = self.lookup(tuple((x,) for x in need), allow_const=False)
-                if right is not None and right.text != entry.text:
-                    text = f"{_operand(entry.text)} {op} {_operand(right.text)}"
-                    # a constant that happens to close the gap (length - 1) needs more
-                    # than two examples to be believed: it costs more than a filter;
-                    # . - -. is . * 2 said the long way; two long programs that happen
-                    # to add up are a coincidence more often than an answer
-                    extra = 2 if right.const and len(self.examples) < 3 or \
-                        _SELF.match(right.text) else 0
-                    extra += 2 if entry.cost + right.cost > 3 else 0
-                    found.append(Entry(entry.cost + right.cost + 1 + extra, text, targets,
-                                       entry.const and right.const))
-                    if len(found) > 3:
-                        return found
-        return found
+    # ------------------------------------------------------------ nesting
 
     def nest(self, until: float) -> None:
         """``P | X``, ``P | map(X)``, ``P | map_values(X)`` and ``P | map(select(X) |
@@ -410,7 +220,8 @@ class Search:
         if all(len(a) == len(t) for a, t in zip(arrays, singles, strict=True)) and any(singles):
             yield ([(v, [o]) for a, t in zip(arrays, singles, strict=True)
                     for v, o in zip(a, t, strict=True)], f"{entry.text} | map({{}})")
-        for key, step in [(None, ""), *((k, f" | {catalog.field(k)}") for k in _keys(arrays))]:
+        fields = ((k, f" | {catalog.field(k)}") for k in record_keys(arrays))
+        for key, step in [(None, ""), *fields]:
             kept = [subsequence([get(v, key and (key,)) for v in a], t)
                     for a, t in zip(arrays, singles, strict=True)]
             if all(k is not None for k in kept) and any(not all(k) for k in kept):
@@ -441,142 +252,3 @@ def _object_keys(value: Any, depth: int = 0) -> Iterator[str]:
     elif isinstance(value, list):
         for v in value[:20]:
             yield from _object_keys(v, depth + 1)
-
-
-def _step(key: str) -> str:
-    """``$x`` followed by this step reads ``key``: ``.k``, or ``["a b"]``."""
-    step = catalog.field(key)
-    return step if not step.startswith(".[") else step[1:]
-
-
-def _totals(records: list[dict], key: str, amount: str | None) -> dict | None:
-    """How many records have each value of ``key``, or their ``amount`` added up."""
-    out: dict[str, Any] = {}
-    for record in records:
-        value = 1 if amount is None else record.get(amount)
-        if not isinstance(value, (int, float)) or isinstance(value, bool):
-            return None
-        out[record[key]] = out.get(record[key], 0) + value
-    return out
-
-
-def answer_literals(examples: list[tuple[Any, list[Any]]]) -> list[re.Pattern]:
-    """Patterns of the wanted outputs' numbers and strings that the inputs do not hold
-    (27.75, "zzz", the 2 of a count of two): a program writing one of them carries the
-    answer rather than finding it. The inputs hold a string inside any of theirs or a
-    key, a number as itself or as a string's whole text."""
-    def scalars(value: Any, keys: bool):
-        if isinstance(value, dict):
-            for k, v in value.items():
-                if keys:
-                    yield k
-                yield from scalars(v, keys)
-        elif isinstance(value, list):
-            for v in value:
-                yield from scalars(v, keys)
-        elif isinstance(value, (str, int, float)) and not isinstance(value, bool):
-            yield value
-
-    given = [v for g, _ in examples for v in scalars(g, True)]
-    texts = [v for v in given if isinstance(v, str)]
-    numbers = {json.dumps(canon(v)) for v in given if not isinstance(v, str)}
-    carried = set()
-    for value in (v for _, outs in examples for o in outs for v in scalars(o, False)):
-        if isinstance(value, str):
-            if not any(value in t for t in texts):
-                carried.add(re.escape(json.dumps(value, ensure_ascii=False)))
-        elif (text := json.dumps(canon(value))) not in numbers and text not in texts:
-            carried.add(r"(?<![\w.\"$])" + re.escape(text) + r"(?![\w.\"])")
-    return [re.compile(p) for p in sorted(carried)]
-
-
-def embeds(text: str, answers: list[re.Pattern]) -> bool:
-    """Whether program ``text`` writes one of the ``answers`` as a constant."""
-    return any(pattern.search(text) for pattern in answers)
-
-
-def _bounded(text: str, at: int, piece: str) -> bool:
-    """Whether a number's text stands alone at ``at`` (not the 2 of "42" or "x2")."""
-    if not piece[:1].isdigit() and not piece.startswith("-"):
-        return True
-    end = at + len(piece)
-    return not (at > 0 and text[at - 1].isalnum() or end < len(text) and text[end].isalnum())
-
-
-def _text_of(value: Any) -> str | None:
-    """What ``\\(value)`` writes for a number or a string of two characters or more."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, (int, float)):
-        return json.dumps(canon(value))
-    if isinstance(value, str) and len(value) >= 2:
-        return value
-    return None
-
-
-def _keys(arrays: list[list]) -> list[str]:
-    keys: dict[str, None] = {}
-    for array in arrays:
-        for value in array[:20]:
-            if isinstance(value, dict):
-                keys.update(dict.fromkeys(list(value)[:16]))
-    return list(keys)[:16]
-
-
-def ranked(found, answers: list[re.Pattern] = (), keys: list[str] = ()) -> list[Entry]:
-    """Programs reading the input first, then the constants, then programs writing a
-    wanted value as a constant (see :func:`answer_literals`); cheapest first, and among
-    equals the one naming more of the data's fields (``map(select(.done)) | length``
-    before ``map(not) | indices(false) | .[-1]``); ``P | step`` and ``step | P`` dropped
-    when ``P`` itself answers (the step changed nothing the examples show)."""
-    texts = {e.text for e in found}
-    kept = [e for e in found if not any(e.text.startswith(t + " | ") or
-                                        e.text.endswith(" | " + t) for t in texts)]
-    fields = [catalog.field(k) for k in keys]
-    def key(e: Entry):
-        carried = e.const or embeds(e.text, answers)  # the answer written, not found
-        return (carried, not e.const, e.cost, -sum(f in e.text for f in fields),
-                _generic(e.text), len(e.text))
-
-    return sorted(kept, key=key)
-
-
-def _inverses(left: list, want: list, numbers: bool):
-    """``(op, right operands)`` so that ``left op right == want`` for every example."""
-    if numbers:
-        if all(isinstance(x, (int, float)) for x in left):
-            yield "+", [w - x for x, w in zip(left, want, strict=False)]
-            yield "-", [x - w for x, w in zip(left, want, strict=False)]
-            if all(x != 0 for x in left):
-                yield "*", [canon(w / x) for x, w in zip(left, want, strict=False)]
-            if all(w != 0 for w in want):
-                yield "/", [canon(x / w) for x, w in zip(left, want, strict=False)]
-    elif all(isinstance(x, str) and w.startswith(x) and w != x
-             for x, w in zip(left, want, strict=False)):
-        yield "+", [w[len(x):] for x, w in zip(left, want, strict=False)]
-
-
-def _neutral(op: str, operands: list, right: bool = False) -> bool:
-    """Whether every operand leaves the other side unchanged (0 +, 1 *, "" +; on the
-    right also - 0 and / 1)."""
-    units = {"+": (0, ""), "-": (0,) if right else (), "*": (1,), "/": (1,) if right else ()}
-    return all(x in units[op] and type(x) is not bool for x in operands)
-
-
-def _operand(text: str) -> str:
-    simple = all(c not in text for c in " |,")
-    return text if simple else f"({text})"
-
-
-def _object_text(parts) -> str:
-    items = []
-    for key, part in parts:
-        if isinstance(key, Entry):
-            items.append(f"({key.text}): {_operand(part.text)}")
-            continue
-        name = key if catalog.field(key) == f".{key}" else literal(key)
-        if part.text == catalog.field(key) and name == key:
-            items.append(key)
-        else:
-            items.append(f"{name}: {_operand(part.text)}")
-    return "{" + ", ".join(items) + "}"

@@ -8,7 +8,9 @@ import time
 from typing import Any
 
 from jqmagic.core.query import libjq
-from jqmagic.core.suggest.search import Search, canon, embeds
+from jqmagic.core.suggest.programs import canon
+from jqmagic.core.suggest.rank import embeds
+from jqmagic.core.suggest.search import Search
 
 
 def outputs(program: str, given: Any) -> list[Any] | None:
