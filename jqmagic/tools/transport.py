@@ -194,5 +194,18 @@ def bounded(response: dict[str, Any], advice: str = "") -> dict[str, Any]:
                f"{advice} {payload_step(ref.id)}").replace("  ", " ")
     return {"success": True, "truncated": True, "message": message, "size": len(text),
             "payload_id": ref.id, "payload_path": str(ref.path),
-            "next_call": {"tool": "jq", "arguments": {"payload": ref.id, "query": "keys"}},
+            "next_call": {"tool": "jq", "arguments": {"payload": ref.id,
+                                                      "query": biggest_part(response)}},
             "shape": schema_of(response), "preview": cut_value(response)}
+
+
+def biggest_part(response: dict[str, Any]) -> str:
+    """The jq program that reads the start of the biggest field of ``response`` (what made
+    it too big), not the answer's own field names.
+
+    >>> biggest_part({"success": True, "items": [1, 2]}).split(" | ")[0]
+    '.["items"]'
+    """
+    field = max(response, key=lambda k: wire_size(response[k]), default="")
+    return (f'.[{json_text(field)}] | if type == "array" then .[0:20] elif type == "object" '
+            'then keys_unsorted[0:100] else tostring[0:20000] end')

@@ -74,8 +74,9 @@ def test_an_answer_too_big_to_send_names_the_call_that_reads_it(tmp_path, monkey
                                 for i in range(1_000)}))
     out = call("json_inspect", {"filePath": str(path), "format": "jsonschema"})
     assert out["truncated"] and out["next_call"]["tool"] == "jq"
-    keys = call("jq", out["next_call"]["arguments"])
-    assert json.loads(keys["output"]) == sorted(payloads.payload(out["payload_id"]))
+    keys = call("jq", out["next_call"]["arguments"])  # the biggest field's start (issue 54)
+    schema = payloads.payload(out["payload_id"])["schema"]
+    assert json.loads(keys["output"]) == list(schema)[:100]
 
 
 def test_a_schema_too_big_to_send_is_shown_shallower_and_names_its_biggest_part(tmp_path):

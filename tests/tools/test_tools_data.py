@@ -205,6 +205,8 @@ def test_an_answer_over_the_bound_is_kept_by_the_dispatcher(tmp_path, monkeypatc
     assert len(json.dumps(out).encode()) <= 10_000 and out["payload_id"]
     whole = payloads.payload(out["payload_id"])
     assert len(whole["schema"]["properties"]) == 400
+    step = ok(out["next_call"]["tool"], out["next_call"]["arguments"])  # into the schema,
+    assert '"properties"' in step["output"] and '"success"' not in step["output"]  # not ours
 
 
 # ---------------------------------------------------------------- json_patch
