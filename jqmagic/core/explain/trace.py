@@ -10,6 +10,18 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.explain import unparse
+from jqmagic.core.explain.nodes import (
+    ENV_VAR,
+    Context,
+    bare_text,
+    commas,
+    comparison,
+    maybe_path,
+    pattern_names,
+    recursive,
+    sides_text,
+    unsplit_call,
+)
 from jqmagic.core.explain.values import KIND_NULL, Owned, pair, preview, truthy
 from jqmagic.core.query import libjq
 
@@ -19,7 +31,6 @@ PATH_INPUTS = 20  # inputs of a stage whose outputs' paths are followed
 PATH_OUTPUTS = 20  # ... for their first outputs
 MAX_DEPTH = 3  # nested branches shown
 BRANCH_STEPS = 20_000  # values a branch's stages take at most (its counts then a sample)
-_V, _ENV = "$__jqm_v", "$__jqm_env"
 _PATH_ERRORS = ("Invalid path expression",)
 
 
@@ -33,43 +44,6 @@ class StageFailure(Exception):
     def __init__(self, message: str, halt: bool = False):
         super().__init__(message)
         self.halt = halt
-
-
-@dataclass(frozen=True)
-class Context:
-    """What a stage's text needs around it: variables bound before, defs in scope."""
-
-    args: tuple[tuple[str, Any], ...] = ()
-    names: tuple[str, ...] = ()
-    defs: tuple[Any, ...] = ()
-
-    def bound(self, *names: str) -> Context:
-        kept = tuple(n for n in self.names if n not in names)
-        return Context(self.args, kept + names, self.defs)
-
-    def defined(self, node) -> Context:
-        return Context(self.args, self.names, (*self.defs, node))
-
-    def program(self, body: str) -> str:
-        """``body`` as a whole program: the value is ``[v, env]`` when variables are bound."""
-        defs = "".join(f"def {_head(d)}: {unparse.text(d[3])}; " for d in self.defs)
-        if not self.names:
-            return defs + body
-        keys = ", ".join(unparse.var(n) for n in self.names)
-        return f". as [{_V}, {_ENV}] | {_ENV} as {{{keys}}} | {_V} | {defs}{body}"
-
-    def find(self, name: str, arity: int):
-        for node in reversed(self.defs):
-            if node[1] == name and len(node[2]) == arity:
-                return node
-        return None
-
-    def compile(self, body: str) -> libjq.Program:
-        return libjq.compile_program(self.program(body), dict(self.args))
-
-
-def _head(node) -> str:
-    return f"{node[1]}({'; '.join(node[2])})" if node[2] else node[1]
 
 
 def _key(name: str) -> str:
@@ -118,28 +92,28 @@ class Stage:
         self.note = note
         self.stats = Stats()
         self.children: list[tuple[str, Pipeline]] = []
-        self.pathless = bool(binds) or node is None or not _maybe_path(node, ctx)
+        self.pathless = bool(binds) or node is None or not maybe_path(node, ctx)
         self.path_seen = False  # whether a run of path(STAGE) answered
         self._path_program: libjq.Program | None = None
         self.pattern = pattern
         self._program: libjq.Program | None = None
         # the stage without its catch-less trys (what an error there would have been),
         # and a comparison's sides' types (== between types is never true)
-        self._bare = _bare_text(node) if node is not None and not binds else None
-        self._sides = _sides_text(node) if node is not None and not binds else None
+        self._bare = bare_text(node) if node is not None and not binds else None
+        self._sides = sides_text(node) if node is not None and not binds else None
         if depth == 0:  # a top-level stage jq cannot compile: the program is not split
             self.program  # noqa: B018 - compiled now
         if depth < MAX_DEPTH and note is None:
             self.children = branches(node, ctx, depth + 1)
         if note is None and node is not None and node[0] == "call":
-            self.note = _unsplit_call(node, ctx)
+            self.note = unsplit_call(node, ctx)
 
     @property
     def program(self) -> libjq.Program:
         """The stage's compiled text (branches compile theirs when first fed)."""
         if self._program is None:
             if self.binds:
-                env = _ENV if self.ctx.names else "{}"
+                env = ENV_VAR if self.ctx.names else "{}"
                 adds = ", ".join(f"{_key(n)}: {unparse.var(n)}" for n in self.binds)
                 body = f"{self._source()} as {self.pattern} | ({env} + {{{adds}}})"
             else:
@@ -276,7 +250,7 @@ class Stage:
             out["swallowed_error"] = s.swallowed_error
         if s.mismatched:
             out["mismatched"] = s.mismatched
-            out["mismatch"] = {**s.mismatch, **_comparison(self.node)}
+            out["mismatch"] = {**s.mismatch, **comparison(self.node)}
         if s.null_example:
             out["null_from"] = s.null_example
         if self.pathless and not self.binds or self.path_seen:
@@ -359,41 +333,6 @@ class Routed(Pipeline):
         return super().feed(item)
 
 
-# ---------------------------------------------------------------- what a stage hides
-
-_COMPARISONS = ("==", "!=", "<", "<=", ">", ">=")
-
-
-def _bare_text(node) -> str | None:
-    """The stage's text with each catch-less ``try`` (``?``) taken away; None if it has
-    none."""
-    def bare(item):
-        if isinstance(item, tuple) and item and item[0] == "try" and len(item) == 2:
-            return bare(item[1])
-        if isinstance(item, tuple) and hasattr(item, "_fields"):
-            return item._replace(**{f: bare(getattr(item, f)) for f in item._fields[1:]})
-        if isinstance(item, tuple):
-            return tuple(bare(x) for x in item)
-        return item
-
-    if not any(n[0] == "try" and len(n) == 2 for n in _walk(node)):
-        return None
-    return unparse.text(bare(node))
-
-
-def _sides_text(node) -> str | None:
-    """For a comparison stage, a program giving the types of each side's values."""
-    if node[0] != "binop" or node[1] not in _COMPARISONS:
-        return None
-    return (f"[({unparse.text(node[2])}) | type] | unique, "
-            f"[({unparse.text(node[3])}) | type] | unique")
-
-
-def _comparison(node) -> dict[str, str]:
-    return {"op": node[1], "left_text": unparse.text(node[2]),
-            "right_text": unparse.text(node[3])}
-
-
 # ---------------------------------------------------------------- splitting
 
 
@@ -410,7 +349,7 @@ def chain(node, ctx: Context, depth: int) -> list[Stage]:
         return [stage, *chain(body, ctx.bound(name), depth)]
     if kind == "destructure" and len(node[2]) == 1:
         _, source, patterns, body = node
-        names = tuple(_pattern_names(patterns[0]))
+        names = tuple(pattern_names(patterns[0]))
         stage = Stage(source, ctx, depth, binds=names, pattern=unparse._pattern(patterns[0]))
         return [stage, *chain(body, ctx.bound(*names), depth)]
     if kind == "def":
@@ -425,27 +364,13 @@ def chain(node, ctx: Context, depth: int) -> list[Stage]:
 _SCOPED = {"bind", "destructure", "def", "label"}
 
 
-def _pattern_names(pattern) -> Iterator[str]:
-    if pattern[0] == "pvar":
-        yield pattern[1]
-    elif pattern[0] == "parray":
-        for item in pattern[1]:
-            yield from _pattern_names(item)
-    else:
-        for _, name, sub in pattern[1]:
-            if name is not None:
-                yield name
-            if sub is not None:
-                yield from _pattern_names(sub)
-
-
 def branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]:
     """The parts of one stage worth their own pipeline: ``,`` branches, ``if``'s condition
     and branches, ``//``'s sides, ``select``/``map``'s filter, ``[...]``'s body, a
     reduce/foreach's source and states, a defined function's body."""
     kind = node[0]
     if kind == "comma":
-        parts = list(_commas(node))
+        parts = list(commas(node))
         return [(f"branch {i + 1} of ,", Pipeline(p, ctx, depth)) for i, p in enumerate(parts)]
     if kind == "if":
         return _if_branches(node, ctx, depth)
@@ -468,14 +393,6 @@ def branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]:
     return []
 
 
-def _commas(node) -> Iterator:
-    if node[0] == "comma":
-        yield from _commas(node[1])
-        yield from _commas(node[2])
-    else:
-        yield node
-
-
 def _if_branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]:
     _, arms, otherwise = node
     out: list[tuple[str, Pipeline]] = []
@@ -495,7 +412,7 @@ def _call_branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]
     _, name, args = node
     defined = ctx.find(name, len(args))
     if defined is not None:
-        if defined[2] or _recursive(defined, ctx):
+        if defined[2] or recursive(defined, ctx):
             return []
         return [(f"body of {name}", Pipeline(defined[3], ctx, depth))]
     if name in ("select", "any", "all", "recurse") and len(args) == 1:
@@ -504,70 +421,3 @@ def _call_branches(node, ctx: Context, depth: int) -> list[tuple[str, Pipeline]]
         return [(f"{name}'s filter on each element",
                  Pipeline(("pipe", ("iterate", ("dot",)), args[0]), ctx, depth))]
     return []
-
-
-_PATH_CALLS = {"select", "recurse", "first", "last", "limit", "skip", "nth", "getpath",
-               "empty", "error", "objects", "arrays", "strings", "numbers", "booleans",
-               "nulls", "values", "scalars", "iterables", "until", "while", "repeat",
-               "recurse_down", "paths", "leaf_paths", "input", "debug", "stderr"}
-
-
-def _maybe_path(node, ctx: Context) -> bool:
-    """Whether ``node`` may be a path expression (worth asking libjq its paths): no
-    constructor, arithmetic or value-making builtin at its top."""
-    kind = node[0]
-    if kind in ("dot", "recurse", "field", "index", "slice", "iterate", "var", "break"):
-        return kind != "var"
-    if kind in ("pipe", "comma", "alt"):
-        return _maybe_path(node[1], ctx) and _maybe_path(node[2], ctx)
-    if kind == "if":
-        arms = [then for _, then in node[1]] + [node[2] or ("dot",)]
-        return all(_maybe_path(arm, ctx) for arm in arms)
-    if kind in ("try", "trycatch", "label"):
-        return _maybe_path(node[-1] if kind == "label" else node[1], ctx)
-    if kind in ("bind", "destructure"):
-        return _maybe_path(node[3], ctx)
-    if kind == "def":
-        return _maybe_path(node[4], ctx.defined(node))
-    if kind == "call":
-        return node[1] in _PATH_CALLS or ctx.find(node[1], len(node[2])) is not None
-    return kind in ("reduce", "foreach")
-
-
-def _unsplit_call(node, ctx: Context) -> str | None:
-    """Why a call to a function defined in the program is shown whole, if it is."""
-    defined = ctx.find(node[1], len(node[2]))
-    if defined is None:
-        return None
-    if _recursive(defined, ctx):
-        return f"not split: {node[1]} calls itself"
-    if defined[2]:
-        return f"not split: {node[1]} takes parameters"
-    return None
-
-
-def _recursive(defined, ctx: Context) -> bool:
-    """Whether a defined function calls itself, directly or through other defs."""
-    seen, stack = set(), [defined]
-    while stack:
-        node = stack.pop()
-        calls = [n for n in _walk(node[3]) if n[0] == "call"]
-        for call in calls:
-            target = ctx.find(call[1], len(call[2]))
-            if target is defined:
-                return True
-            if target is not None and id(target) not in seen:
-                seen.add(id(target))
-                stack.append(target)
-    return False
-
-
-def _walk(node) -> Iterator:
-    stack = [node]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, tuple):
-            if item and isinstance(item[0], str) and item[0] in unparse._PRINTERS:
-                yield item
-            stack.extend(x for x in item if isinstance(x, tuple))
-
