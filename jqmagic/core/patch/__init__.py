@@ -63,7 +63,7 @@ def patch(
             written (jq's missing ``-i``, keeping every other byte).
         dry_run: change nothing; the result carries a unified ``diff``.
 
-        Give exactly one of ``op``, ``rfc6902``, ``merge_patch`` and ``jq``.
+    Give exactly one of ``op``, ``rfc6902``, ``merge_patch`` and ``jq``.
 
     Returns:
         A :class:`PatchResult`; as a mapping (``to_dict()``) it is

@@ -104,7 +104,7 @@ def fetch(
         robots: honour the site's robots.txt (SANDBOX_DENIED when it disallows the URL for
             jqmagic's user agent); the agent faces ask for it.
 
-        A limit left out (None) is the setting's (:class:`FetchLimits`).
+    A limit left out (None) is the setting's (:class:`FetchLimits`).
 
     Raises:
         JqMagicError: INVALID_URL, SANDBOX_DENIED, NETWORK_ERROR, HTTP_ERROR, TOO_LARGE,
