@@ -65,21 +65,26 @@ def number_text(v: int | float, literals) -> str:
     :class:`Literals`) says the inputs may hold; NotMine where it cannot tell.
 
     Computed whole doubles are held as ints (see ``values.computed``), so a whole float
-    below 2^53 is a literal such as ``12.0``, which jq prints as written; a computed
-    double that a literal of the inputs also holds (``-0.0``, ``1e-05``) is noted as
-    computed where it is made (:func:`is_computed`), and any other is a literal, printed
-    as its text in the inputs (:attr:`Literals.odd_texts`) where that is not Python's.
+    below 2^53 is a literal such as ``12.0``, which jq prints as written; a double whose
+    text its value cannot tell (computed where a literal of the inputs holds the same
+    double, ``-0.0`` or ``1e-05``; a literal's negation) is noted where it is made
+    (:func:`note`), and any other is a literal, printed as its text in the inputs
+    (:attr:`Literals.odd_texts`) where that is not Python's.
     """
     facts = literals.facts
     if type(v) is int:
         if v == 0 and "zero" in facts:
             raise NotMine("a -0 literal may be printed")
         return str(v)
+    noted = state.held.get(id(v)) if state.held else None
+    if noted is not None and noted[1] is not None:
+        return noted[1]
+    computed = noted is not None
     odd = literals.odd_texts
     if odd is None:
         if "odd" in facts or "long" in facts:
             raise NotMine("a number literal may print differently")
-    elif odd and not is_computed(v):
+    elif odd and not computed:
         text = odd.get(v if v else _zero_key(v), _PLAIN)
         if text is not _PLAIN:
             if text is None:
@@ -95,7 +100,7 @@ def number_text(v: int | float, literals) -> str:
         return text
     if v.is_integer() and abs(v) < MAX_EXACT:
         if v == 0 and math.copysign(1.0, v) < 0:
-            if not is_computed(v):
+            if not computed:
                 return text  # a -0.0 literal, printed as written
             if "zero" in facts:  # its sign may come from an input's -0 read as 0
                 raise NotMine("a zero whose sign an input's -0 may decide")
@@ -112,16 +117,17 @@ def _zero_key(v: float) -> str:
     return "-0.0" if math.copysign(1.0, v) < 0 else "0.0"
 
 
-def is_computed(v: float) -> bool:
-    """Whether the double ``v`` was computed in this run where a literal of the inputs
-    may hold the same double (``values.computed`` notes it: :func:`note_computed`)."""
-    return id(v) in state.computed
-
-
-def note_computed(v: float) -> float:
-    """``v``, noted as computed for this run (kept: its id stays its own)."""
-    state.computed[id(v)] = v
+def note(v: float, text: str | None = None) -> float:
+    """``v``, noted for this run as computed (``text`` None) or as a literal printed as
+    ``text`` (kept: its id stays its own)."""
+    state.held[id(v)] = (v, text)
     return v
+
+
+def noted_text(v: float) -> tuple[bool, str | None]:
+    """Whether ``v`` was noted, and its text if it is a literal's."""
+    noted = state.held.get(id(v))
+    return (False, None) if noted is None else (True, noted[1])
 
 
 def literal_number(text: str) -> int | float:

@@ -92,7 +92,7 @@ class Printer:
         facts, texts = literals.facts, literals.odd_texts
         if texts is None and ("odd" in facts or "long" in facts):
             return True, True
-        if state.computed and (texts or b"-0.0" in data):
+        if state.held and (texts or b"-0.0" in data):
             return True, True
         return False, bool(texts) or _may_differ(data) or ("zero" in facts and b"0.0" in data)
 

@@ -48,6 +48,8 @@ class Regex:
     folds: bool = False  # i: a subject with a character whose case is ASCII declines
     letters: bool = False  # i of a non-ASCII pattern: every letter of a subject _simple
     source: tuple[str, str | None] = ("", None)  # the jq pattern and flags, for ORACLE
+    suspicious: re.Pattern | None = None  # i of a letter of many folds (ß, ς): a subject
+    # holding one of its forms (or its folding, "ss") may match otherwise in Oniguruma
 
     @cached_property
     def names(self) -> list[str | None]:
@@ -65,6 +67,8 @@ class Regex:
             raise NotMine("a class escape on non-ASCII text, or i on a letter folding to ASCII")
         if self.anchored and "\n" in subject:
             raise NotMine("an anchor on text with a newline")
+        if self.suspicious is not None and self.suspicious.search(subject):
+            raise NotMine("a subject with a form of a letter Oniguruma folds otherwise")
 
     def test(self, subject: Any) -> bool:
         try:
@@ -132,8 +136,9 @@ def _regex(pattern: str, flags: str) -> Regex:
         raise NotMine("a repeated group that may backtrack without end")
     text, escapes, anchored = _translate(pattern)
     letters = "i" in flags and not pattern.isascii()  # folded as Unicode: see _simple
-    if letters and (escapes or "[" in pattern or not _simple(pattern)):
-        raise NotMine("a non-ASCII pattern under i with a class, or a letter of many folds")
+    if letters and (escapes or "[" in pattern):
+        raise NotMine("a non-ASCII pattern under i with a class")
+    suspicious = _forms_of(pattern) if letters and not _simple(pattern) else None
     options = (0 if letters else re.ASCII) | (re.IGNORECASE if "i" in flags else 0)
     try:
         compiled = re.compile(text, options)
@@ -141,7 +146,23 @@ def _regex(pattern: str, flags: str) -> Regex:
         raise NotMine("a pattern Python reads differently") from exc
     if escapes and not pattern.isascii():
         raise NotMine("a non-ASCII pattern with a class escape")
-    return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags, letters, source)
+    return Regex(compiled, "g" in flags, escapes, anchored, "i" in flags, letters, source,
+                 suspicious)
+
+
+def _forms_of(pattern: str) -> re.Pattern:
+    """The forms of the pattern's letters that Python and Oniguruma may fold apart under
+    ``i`` (a letter of many folds, ``ß`` or ``ς``: its cases, its folding ``ss`` or ``σ``,
+    found in a subject ignoring case), as one expression: a subject holding none matches
+    alike in both (every other letter is :func:`_simple`); a letter unassigned in Python's
+    Unicode declines the pattern."""
+    special = {c for c in pattern if not c.isascii() and not _simple(c)}
+    if any(category(c) == "Cn" for c in special):
+        raise NotMine("a letter Python's Unicode does not know")
+    forms = {form for c in special for form in (c, c.casefold(), c.lower(), c.upper(),
+                                                   c.upper().lower(), c.lower().upper())}
+    return re.compile("|".join(map(re.escape, sorted(forms, key=len, reverse=True))),
+                      re.IGNORECASE)
 
 
 def _simple(text: str) -> bool:

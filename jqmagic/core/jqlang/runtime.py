@@ -23,7 +23,7 @@ def start(timeout: float | None, literals: Any = None) -> None:
     state.timeout = timeout or 0.0
     state.deadline = None if timeout is None else time.monotonic() + timeout
     state.floats_compared = False
-    state.computed = {}
+    state.held = {}
     state.big_compared = state.big_computed = False
     state.alternatives_waiting = 0
     state.alternative_abandoned = False

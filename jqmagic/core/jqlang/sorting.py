@@ -175,16 +175,16 @@ def _minmax(items: list, keys: list, is_min: bool) -> Any:
 @BUILTINS.unary("min")
 def _min(v):
     items = _array(v, "cannot be iterated over")
-    if items and _by_themselves(items, floats=False):
-        return min(items)
+    if items and _by_themselves(items):  # the first least (1.0 and 1 print apart)
+        return items[items.index(min(items))]
     return _minmax(items, _sort_keys(items), True)
 
 
 @BUILTINS.unary("max")
 def _max(v):
     items = _array(v, "cannot be iterated over")
-    if items and _by_themselves(items, floats=False):
-        return max(items)
+    if items and _by_themselves(items):  # the last greatest
+        return items[len(items) - 1 - items[::-1].index(max(items))]
     return _minmax(items, _sort_keys(items), False)
 
 

@@ -21,7 +21,7 @@ class _State(threading.local):
     pending: int = 0  # items iterated since the clock was last read
 
     def __init__(self):
-        self.computed: dict[int, float] = {}  # doubles a literal may hold too: numbers.is_computed
+        self.held: dict[int, tuple] = {}  # doubles whose value tells not their text: numbers.note
 
 
 class Cautious:

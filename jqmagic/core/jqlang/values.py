@@ -16,7 +16,8 @@ from typing import Any
 
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_index, cannot_iterate, type_error, type_error2
-from jqmagic.core.jqlang.numbers import MAX_EXACT, is_computed, note_computed
+from jqmagic.core.jqlang.numbers import MAX_EXACT, note, noted_text
+from jqmagic.core.jqlang.oddtexts import held_text
 from jqmagic.core.jqlang.runtime import check, chunked, state
 
 NUMBER = (int, float)
@@ -56,7 +57,7 @@ def _long_int(v: int) -> int:
     if abs(v) == MAX_EXACT + 1 or state.big_computed:
         raise NotMine("an integer past 2^53 beside a double that may be its rounding")
     if not state.big_compared:
-        texts = state.literals.odd_texts
+        texts = state.literals.odd_texts if state.literals is not None else None
         if texts is None or any(type(k) is float and abs(k) >= MAX_EXACT for k in texts):
             raise NotMine("an integer past 2^53 beside float literals past 2^53")
         state.big_compared = True
@@ -195,9 +196,10 @@ def computed(x: float) -> int | float:
             raise NotMine("a double past 2^53 beside integers compared exactly")
         state.big_computed = True
     if not x:  # -0.0, which a literal may be too
-        return note_computed(x)
-    texts = state.literals.odd_texts
-    return note_computed(x) if texts and x in texts else x
+        return note(x)
+    literals = state.literals
+    texts = literals.odd_texts if literals is not None else None
+    return note(x) if texts and x in texts else x
 
 
 def _numbers(a: Any, b: Any) -> bool:
@@ -319,8 +321,9 @@ def negate(a: Any) -> Any:
         return -a  # past 2^53 a literal: its digits negated
     if t is not float:
         raise type_error(a, "cannot be negated")
+    noted, text = noted_text(a)
     if a == 0:
-        if is_computed(a):  # -(-0) computed: 0
+        if noted and text is None:  # -(-0) computed: 0
             if state.literals.negative_zero:
                 raise NotMine("a zero whose sign an input's -0 may decide")
             return 0
@@ -329,13 +332,19 @@ def negate(a: Any) -> Any:
             raise NotMine("the negation of a zero literal written otherwise")
         return 0.0  # a literal's 0 - x: 0.0
     result = -a
+    if noted:  # a literal's text negated (as jq does: its sign), or computed
+        return note(result, None if text is None else _negated(text))
     texts = state.literals.odd_texts
-    if texts:
-        if is_computed(a):
-            return note_computed(result) if result in texts else result
-        if a in texts or result in texts:
-            raise NotMine("the negation of a literal written otherwise")
+    if texts and (a in texts or result in texts):
+        text = texts.get(a, held_text(a))
+        if text is None:
+            raise NotMine("the negation of a literal written two ways")
+        return note(result, _negated(text))  # a computed a prints alike (not odd: not noted)
     return result
+
+
+def _negated(text: str) -> str:
+    return text[1:] if text.startswith("-") else "-" + text
 
 
 # ---------------------------------------------------------------- paths

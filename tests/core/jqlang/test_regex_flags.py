@@ -16,7 +16,8 @@ FOLDING = ("\u00df\u0130\u0131\u0149\u017f\u01f0\u1e96\u1e97\u1e98\u1e99\u1e9a\u
            "\u212a\ufb00\ufb01\ufb02\ufb03\ufb04\ufb05\ufb06")
 OTHERS = "éÉçÇΓγΣσςИиñÑøØæÆ李ϑθΐᏣꮳ"
 PIECES = ["a", "s", "ss", "k", "i", "st", "ff", "[a-z]", "[^a-z]", "[sk]", ".", "S", "K", "I",
-          "^", "$", "x", "é", "ИВ", "σ", "Σ", "ǅ", "ω", "ç", "θ", "Ꮳ"]
+          "^", "$", "x", "é", "ИВ", "σ", "Σ", "ǅ", "ω", "ç", "θ", "Ꮳ", "ß", "ς", "ﬁ", "ẞ",
+          "ſ", "ı", "ϑ"]
 patterns = st.lists(st.tuples(st.sampled_from(PIECES), st.sampled_from(["", "*", "+", "?"]))
                     .map("".join), min_size=1, max_size=4).map("".join)
 subjects = st.text(alphabet="askistfxSKI " + FOLDING + OTHERS, max_size=8)
@@ -112,3 +113,19 @@ def test_a_subject_python_folds_otherwise_is_asked_of_libjq(monkeypatch):
     monkeypatch.setattr(regex, "ORACLE", regexoracle.test)
     got = fast(program, text, {}, compact=True)
     assert got is not None and got.text == libjq(program, text, {}, compact=True).text
+
+
+def test_a_pattern_with_a_letter_of_many_folds_is_decided_per_subject():
+    """``straße`` or ``ς`` under ``i`` (issue 53): ``test`` asks libjq of the subjects that
+    hold a form of the letter (``STRASSE``, ``σ``) and Python's re of the others; a
+    ``match`` answers where no subject holds one, and declines where one does."""
+    subjects = ["Straße", "STRASSE", "strasse", "Strase", "bob", "ΣΊΣΥΦΟΣ", "σίσυφος", "ﬁnn"]
+    for pattern in ["straße", "^str|aße", "ς", "ﬁ", "éß"]:
+        program = f'[.[] | test("{pattern}"; "i")]'
+        got = fast(program, json.dumps(subjects), {}, compact=True)
+        assert got is not None, pattern
+        assert got.text == libjq(program, json.dumps(subjects), {}, compact=True).text
+    program = '[.[] | match("straße"; "gi") | .string]'
+    plain = json.dumps(["bob", "Strase", "Alice"])
+    assert fast(program, plain, {}, compact=True) == libjq(program, plain, {}, compact=True)
+    assert fast(program, json.dumps(subjects), {}, compact=True) is None

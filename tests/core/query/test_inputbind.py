@@ -351,3 +351,21 @@ def test_input_filename_of_yaml_and_jsonc_as_libjq_names_them(files, engines, mo
     slow = query(program, names, compact=True, cache=False)
     assert slow.engine == "libjq" and slow.text == fast
     assert engines[0] is True and '[2,"y1.yaml"]' in fast
+
+
+@needs_oracle
+@pytest.mark.parametrize("cache", [True, False])
+@pytest.mark.parametrize("program", ['first(inputs | select(.id == "c"))', "[inputs | .v]",
+                                     "[limit(2; inputs | .v)]", "[inputs | .v | -.]",
+                                     '[inputs | .s] | map(select(test("STRASSE"; "i")))'])
+def test_json_lines_with_odd_literals_are_answered(files, engines, program, cache):
+    """-0.0, 1.0 and 1e-05 printed as jq prints them, kept or read as they come (the
+    facts of the lines read so far: a first() stops reading where jq does)."""
+    (files / "odd.jsonl").write_text(
+        '{"id":"a","v":-0.0,"s":"Straße"}\n{"id":"b","v":1e-05,"s":"x"}\n'
+        '{"id":"c","v":1.0,"s":"ΣΑΣ"}\n{"id":"d","v":1.50,"s":"strasse"}\n', encoding="utf-8")
+    want = subprocess.run([str(ORACLE), "-nc", program, "odd.jsonl"], capture_output=True,
+                          text=True, check=True).stdout
+    got = query(program, "odd.jsonl", null_input=True, compact=True, cache=cache)
+    assert got.text + "\n" == want
+    assert engines == [True]

@@ -1,0 +1,76 @@
+"""A held-out-like JSON Lines session (issue 53): ten questions drawn by the generator of
+``bench/heldout.py`` (nobody picks them) over a 60 MB event log whose numbers include
+``-0.0``, ``1.0``, ``1e-05`` and integers past 2^53 and whose strings are not all ASCII,
+asked in a row in one jqmagic process as a plain install runs it, each beside jq 1.8.2's
+command line on the same file (and jaq's where it is installed); every answer compared
+with jq 1.8.2's, byte for byte.
+
+    python bench/heldout_session.py [--mb 60] [--n 10] [--seeds 1 2 3]   # prints tables
+
+Done when (issue 53): no question slower than jq 1.8.2, first included; the session at
+most 0.2x jq 1.8.2's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+
+import formats  # noqa: E402
+import heldout  # noqa: E402
+from run import JAQ, measure  # noqa: E402
+
+CAP = 300.0  # seconds a tool may take on one question
+
+
+def session_table(path: Path, seed: int, count: int) -> tuple[list[str], dict]:
+    programs = heldout.questions(count, seed)
+    started = formats.load_average()
+    mine = formats.session(path, programs, "fast", plain=True)
+    lines = [f"#### Seed {seed}: {count} generated questions, {path.stat().st_size / 1e6:.0f} MB "
+             f"({time.strftime('%Y-%m-%d %H:%M')} UTC, load average {started} at the start; "
+             f"jqmagic worker peak {mine['worker_peak_mb']:.0f} MB)", "",
+             "| question | jq 1.8.2 | jaq | jqmagic (engine) | / jq 1.8.2 | same as jq |",
+             "|---|---:|---:|---:|---:|:---:|"]
+    totals = {"jq": 0.0, "mine": 0.0, "jaq": 0.0, "slower": 0, "same": 0, "fast": 0}
+    for program, (seconds, engine, text) in zip(programs, mine["rows"], strict=True):
+        jq = measure([formats.JQ18, "-nc", program, str(path)], 1, CAP)[0]
+        jaq = measure([JAQ, "-nc", program, str(path)], 1, CAP)[0] if JAQ else None
+        same = text == jq.out
+        totals["jq"] += jq.seconds
+        totals["mine"] += seconds
+        totals["jaq"] += jaq.seconds if jaq else 0.0
+        totals["slower"] += seconds > jq.seconds
+        totals["same"] += same
+        totals["fast"] += engine == "fast"
+        shown = program.replace("|", "\\|")
+        lines.append(f"| `{shown}` | {jq.seconds:.3f} s | "
+                     f"{f'{jaq.seconds:.3f} s' if jaq else '-'} | {seconds:.3f} s ({engine}) | "
+                     f"{seconds / jq.seconds:.3f}x | {'yes' if same else '**no**'} |")
+    lines += ["", f"Session: jqmagic {totals['mine']:.2f} s against jq 1.8.2 "
+              f"{totals['jq']:.2f} s = **{totals['mine'] / totals['jq']:.3f}x**"
+              + (f" (jaq {totals['jaq']:.2f} s)" if JAQ else "")
+              + f"; slower than jq: **{totals['slower']}**; answers equal to jq's: "
+              f"**{totals['same']} of {count}**; fast path: {totals['fast']} of {count}.", ""]
+    return lines, totals
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mb", type=int, default=60)
+    parser.add_argument("--n", type=int, default=10)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[1])
+    args = parser.parse_args()
+    path = heldout.events_file(args.mb)
+    for seed in args.seeds:
+        lines, _ = session_table(path, seed, args.n)
+        print("\n".join(lines), flush=True)
+
+
+if __name__ == "__main__":
+    main()
