@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 PYTHON ?= python3
 
-.PHONY: demo test quick lint lab clean bench
+.PHONY: demo test quick lint lab clean bench docs
 
 # One venv; each target installs the extras it needs (pip skips what is there).
 $(VENV)/bin/python:
@@ -11,7 +11,7 @@ $(VENV)/bin/python:
 	$(PY) -m pip install -q --upgrade pip
 
 # The extras the test venv holds; scripts/quick_on_pythons.sh's venvs take what `make quick` needs.
-EXTRAS ?= test,demo,df,e2e
+EXTRAS ?= test,demo,df,e2e,docs
 # The C parts (jq's main.c loop, libjq 1.8.2 with -O2 from vendor/jq-1.8.2) are compiled
 # by the install (setup.py): a changed source installs again.
 C_PARTS := setup.py $(wildcard jqmagic/core/query/*.c jqmagic/core/query/*.h) vendor/README.md
@@ -56,6 +56,15 @@ demo: $(VENV)/.demo
 lab: $(VENV)/.demo
 	$(PY) -m pip install -q -e '.[lab]'
 	$(VENV)/bin/jupyter lab notebooks/ $(if $(filter 0,$(shell id -u)),--allow-root)
+
+# The user guide (docs/, mkdocs.yml) -> build/site; any warning (a broken link or anchor, a
+# page out of the navigation, a docstring it cannot read) fails the build.
+$(VENV)/.docs: $(VENV)/bin/python pyproject.toml $(C_PARTS)
+	$(PY) -m pip install -q -e '.[docs]'
+	touch $@
+
+docs: $(VENV)/.docs
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict --site-dir build/site
 
 # The query benchmark against the jq CLI, jaq and plain Python -> bench/RESULTS.md.
 bench: $(VENV)/.test
