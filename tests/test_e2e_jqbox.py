@@ -134,7 +134,8 @@ def test_the_jq_box_offers_as_keys_come_and_previews_them(lab, page):  # noqa: F
     assert status.inner_text().startswith("1 result ("), status.inner_text()
     shot(browser, "jqbox-preview")
 
-    # an unfinished program: its error and a caret under the box, the last answer kept
+    # an unfinished program: its error and a caret under the box; the error replaces the
+    # last answer at once (never an older program's results under it)
     page.keyboard.type(" |", delay=40)
     problem = browser.locator(".jqm-problem")
     problem.wait_for(state="visible", timeout=30_000)
@@ -143,7 +144,8 @@ def test_the_jq_box_offers_as_keys_come_and_previews_them(lab, page):  # noqa: F
     assert caret.inner_text() == "^"
     box_left = box.bounding_box()["x"]
     assert caret.bounding_box()["x"] > box_left + 60  # under the end, not the start
-    assert "rob/project-0" in output.inner_text()
+    assert "rob/project-0" not in output.inner_text() and status.inner_text() == ""
+    assert output.get_attribute("data-program") == ".[0].full_name |"
     shot(browser, "jqbox-error-caret")
     # after "| " the list opens only when asked (Ctrl+Space): it would hold every builtin
     assert listbox.is_hidden()
@@ -253,3 +255,75 @@ def test_tab_in_a_jq_cell_offers_the_keys_of_the_data(lab, page):  # noqa: F811
     page.keyboard.press("Shift+Enter")
     cells.nth(1).locator(".jp-OutputArea", has_text="rob/project-0").wait_for(timeout=30_000)
     shot(cells.nth(1), "tab-in-jq-ran")
+
+
+STALE_NOTEBOOK = "stale-jq-box.ipynb"  # written by the test: keys faster than answers
+SLOW = "last(range(1e6)) as $n | "  # a prefix that makes each preview take about a second
+
+# every drawn answer, with the box's text and the selected row at that moment
+WATCH_DRAWS = """() => {
+    window.jqmDraws = [];
+    const output = document.querySelector('.jqm-output');
+    const box = document.querySelector('.jqm-jq');
+    new MutationObserver(() => window.jqmDraws.push({
+        program: output.dataset.program, node: output.dataset.node, box: box.value,
+        selected: document.querySelector('.jqm-row.jqm-selected')?.dataset.id,
+        error: document.querySelector('.jqm-problem').innerText,
+    })).observe(output, {attributes: true, childList: true, subtree: true});
+}"""
+
+
+def test_keys_faster_than_answers_never_draw_an_earlier_program(lab, page):  # noqa: F811
+    """Each preview takes about a second and keys come every 250 ms: every answer drawn
+    is the box's program on the selected node at that moment; an error replaces the
+    answer at once; a moved selection says which node the program ran on."""
+    nbformat = require("nbformat")
+    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                             "name": "python3"}}
+    nbformat.write(nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(c) for c in CELLS], metadata=kernel),
+        lab["root"] / STALE_NOTEBOOK)
+    run_all(page, lab, STALE_NOTEBOOK, len(CELLS))
+    browser = cell(page, "%inspect repos --browse")
+    browser.locator(".jqm-row[data-id='.[].full_name']").wait_for(timeout=120_000)
+    wait_idle(page)
+    box = browser.locator(".jqm-jq")
+    output = browser.locator(".jqm-output")
+    box.focus()
+    page.keyboard.insert_text(SLOW + ".[0]")
+    page.wait_for_function("p => document.querySelector('.jqm-output').dataset.program "
+                           "=== p", arg=SLOW + ".[0]", timeout=60_000)
+    page.evaluate(WATCH_DRAWS)
+    page.keyboard.type(".full_name", delay=250)
+    # while answers are out: the busy sign, and the older answer dimmed
+    assert browser.locator(".jqm-busy").inner_text() == "running…"
+    assert browser.locator(".jqm-stale").count() == 1
+    final = SLOW + ".[0].full_name"
+    page.wait_for_function("p => document.querySelector('.jqm-output').dataset.program "
+                           "=== p", arg=final, timeout=60_000)
+    assert "rob/project-0" in output.inner_text()
+    shot(browser, "jqbox-newest-only")
+    # an error replaces the answer at once (the caret under the new text)
+    page.keyboard.type(" | (", delay=250)
+    browser.locator(".jqm-problem").wait_for(state="visible", timeout=60_000)
+    assert "rob/project-0" not in output.inner_text()
+    for _ in range(4):
+        page.keyboard.press("Backspace")
+    page.wait_for_function("p => document.querySelector('.jqm-output').dataset.program "
+                           "=== p && !document.querySelector('.jqm-problem').innerText",
+                           arg=final, timeout=60_000)
+    # the selection moves: the program runs on the new node, and the status says so
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(".login")  # (SLOW would run once per owner: past 5 s)
+    browser.locator(".jqm-row[data-id='.[].owner']").click()
+    page.wait_for_function("() => document.querySelector('.jqm-output').dataset.node === "
+                           "'.[].owner' && document.querySelector('.jqm-output').dataset"
+                           ".program === '.login'", timeout=60_000)
+    assert browser.locator(".jqm-status").inner_text().endswith("on .[].owner")
+    draws = page.evaluate("() => window.jqmDraws")
+    answers = [d for d in draws if d["program"] is not None]
+    assert len(answers) >= 3, draws
+    for draw in answers:
+        assert draw["program"] == draw["box"], draw
+        assert draw["node"] == draw["selected"], draw
+    shot(browser, "jqbox-moved-selection")

@@ -529,6 +529,9 @@ def test_the_view_asks_and_each_answer_carries_its_generation(monkeypatch):
     b._handle_custom_msg({"preview": {"gen": 5, "text": ".name"}}, [])
     b._previews.wait()
     assert sent[1]["previewed"]["gen"] == 5 and "ann" in sent[1]["previewed"]["html"]
+    # the program and the node it ran on: the view draws it only while both still hold
+    assert (sent[1]["previewed"]["program"], sent[1]["previewed"]["node"]) == (
+        ".name", ".users[]")
 
 
 def test_a_preview_superseded_by_the_next_key_is_never_sent():

@@ -212,6 +212,12 @@ class SchemaBrowser(anywidget.AnyWidget):
                                      "hit": self._chosen_hit()})
 
     def _preview_answer(self, request: dict) -> dict:
+        """The preview of ``request``, carrying the program and the node it ran on (the
+        view draws it only while both are still the box's and the selection's)."""
+        asked = {"program": request["text"], "node": request["key"]}
+        return asked | self._preview_outcome(request)
+
+    def _preview_outcome(self, request: dict) -> dict:
         text, html, outcome = self._run(request["text"], request["key"], request["hit"],
                                          timeout=jqbox.PREVIEW_TIMEOUT)
         if isinstance(outcome, JqMagicError):

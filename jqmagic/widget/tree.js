@@ -151,7 +151,9 @@ function render({ model, el: host }) {
     if (!message) return;
     if ("pong" in message) answered();
     if (message.offered && message.offered.gen === gen) showOffers(message.offered);
-    if (message.previewed && message.previewed.gen === gen) showPreview(message.previewed);
+    if (message.previewed && message.previewed.gen === gen &&
+        message.previewed.program === jq.value &&
+        message.previewed.node === model.get("selected")) showPreview(message.previewed);
   });
   model.on("comm_live_update", () => ping(true));
   root.addEventListener("keydown", () => ping(), true);
@@ -392,6 +394,7 @@ function render({ model, el: host }) {
   let deferred = null; // an offer taken while the newest key's answer was on its way
   let everything = -1; // the generation Ctrl+Space asked every offer at the cursor for
   let previewTimer = null;
+  let previewing = false; // a preview asked for and not answered yet: the busy sign shows
 
   function ask(content) {
     try {
@@ -404,6 +407,7 @@ function render({ model, el: host }) {
   function typed() {
     gen += 1;
     deferred = null;
+    outdated();
     ask({ complete: { gen, text: jq.value, cursor: jq.selectionStart ?? jq.value.length } });
     previewSoon();
   }
@@ -411,8 +415,18 @@ function render({ model, el: host }) {
   function previewSoon() {
     clearTimeout(previewTimer);
     const asked = gen;
-    previewTimer = setTimeout(() => ask({ preview: { gen: asked, text: jq.value } }),
-      PREVIEW_MS);
+    previewTimer = setTimeout(() => {
+      previewing = true;
+      drawBusy();
+      ask({ preview: { gen: asked, text: jq.value } });
+    }, PREVIEW_MS);
+  }
+
+  // what shows is an older program's (or node's) answer: dimmed at once, and its caret,
+  // which points into another text, gone
+  function outdated() {
+    root.classList.add("jqm-stale");
+    drawCaret(null);
   }
 
   function offerId(index) {
@@ -491,16 +505,23 @@ function render({ model, el: host }) {
   }
 
   function showPreview(answer) {
-    if (answer.error) {
+    previewing = false;
+    drawBusy();
+    root.classList.remove("jqm-stale");
+    output.dataset.program = answer.program; // what the answer shown is of (tests read it)
+    output.dataset.node = answer.node;
+    if (answer.error) { // replaces the last answer at once: no older results under it
       problem.textContent = answer.error;
-      root.classList.add("jqm-stale"); // the last results stay, dimmed
+      status.textContent = "";
+      output.replaceChildren();
       drawCaret(answer.column);
       return;
     }
     problem.textContent = "";
     drawCaret(null);
-    root.classList.remove("jqm-stale");
-    status.textContent = answer.status;
+    // the node it ran on said, when it is not the whole document
+    status.textContent = answer.node === "." ? answer.status
+      : `${answer.status} on ${answer.node}`;
     output.innerHTML = answer.html;
   }
 
@@ -558,6 +579,7 @@ function render({ model, el: host }) {
     event.preventDefault();
     gen += 1; // no preview asked before this run is drawn after it
     clearTimeout(previewTimer);
+    previewing = false;
     closeOffers();
     problem.textContent = "";
     drawCaret(null);
@@ -571,7 +593,7 @@ function render({ model, el: host }) {
   });
 
   function drawBusy() {
-    const running = model.get("busy");
+    const running = model.get("busy") || previewing;
     root.classList.toggle("jqm-is-busy", running);
     busy.textContent = running ? "running…" : "";
   }
@@ -597,7 +619,7 @@ function render({ model, el: host }) {
   model.on("change:selected", () => {
     draw();
     drawMatches();
-    if (jq.value.trim()) { gen += 1; previewSoon(); } // the box's program on the new node
+    if (jq.value.trim()) { gen += 1; outdated(); previewSoon(); } // the program, new node
   });
   model.on("change:hit", drawMatches);
   model.on("change:cursor", () => {
