@@ -193,6 +193,9 @@ def _source_word(line: Line, text: str, column: int, namespace: dict[str, Any]
     return complete_source("", namespace), ""
 
 
+NO_KEYS = "no keys known here: they come from the data named after the program"
+
+
 @context_matcher()
 def jq_matcher(context: CompletionContext) -> SimpleMatcherResult:
     """IPython's matcher for ``%jq`` / ``%%jq``: the data's keys, builtins, $names,
@@ -211,8 +214,14 @@ def jq_matcher(context: CompletionContext) -> SimpleMatcherResult:
         return {"completions": [], "suppress": False}
     # no-break spaces: JupyterLab sizes its menu before the type column wraps, and a
     # wrapped "string, in 86 of 300" draws its lines over each other
-    completions = [SimpleCompletion(offer.text, type=offer.type.replace(" ", "\u00a0"))
-                   for offer in done.offers]
+    offered = [(offer.text, offer.type) for offer in done.offers]
+    if not offered and done.program:
+        # in a program, never IPython's files or Python names (an unclosed quote left its
+        # file matcher offering .ipynb_checkpoints/): what is typed, and why no keys
+        # (IPython lets only a matcher with completions suppress the others)
+        offered = [(fragment, done.note or NO_KEYS)]
+    completions = [SimpleCompletion(text, type=why.replace(" ", "\u00a0"))
+                   for text, why in offered]
     return {"completions": completions, "matched_fragment": fragment,
             "suppress": bool(completions), "ordered": True}
 
@@ -241,13 +250,13 @@ def warm(result) -> None:
 
 
 def _shape_quietly(path: str, keywords: dict[str, Any]) -> None:
-    from jqmagic.core.complete.shapes import shape_of
+    from jqmagic.core.complete.shapes import shape_now
     from jqmagic.core.errors import JqMagicError
     from jqmagic.core.options import Formats, Source
 
     formats = Formats(**{k: keywords.get(k) for k in ("jsonl", "yaml", "jsonc")})
     with contextlib.suppress(JqMagicError):  # the cell showed it; the next Tab says none
-        shape_of(Source.of(file=path, formats=formats))
+        shape_now(Source.of(file=path, formats=formats))  # a big file's in a thread
 
 
 def register(ipython) -> None:

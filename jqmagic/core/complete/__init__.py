@@ -10,29 +10,34 @@ in here: the magics, a browser's jq box and a terminal ask the same.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from jqmagic.core.complete import offers
 from jqmagic.core.complete.context import ITEMS, Path, read
 from jqmagic.core.complete.offers import Offer
-from jqmagic.core.complete.shapes import forget, nodes_at, shape_of
+from jqmagic.core.complete.shapes import FIRST_BYTES, forget, nodes_at, shape_now
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Formats, Source
 from jqmagic.core.shape.node import Node
 
 TIMEOUT = 60.0  # seconds the first shape of a file may take in the worker
+SO_FAR = (f"keys so far: from the file's first {FIRST_BYTES // 2**20} MB (its whole shape "
+          "is being made; the next Tab has them all)")
 
 
 @dataclass
 class Completions:
     """The offers for the text from ``start`` to ``end`` (the cursor), which each
-    replaces; ``note`` says why the data gave none (a source that cannot be read)."""
+    replaces; ``note`` says why the data gave none (a source that cannot be read) or
+    that its keys are so far a big file's first megabytes'; ``program``: the cursor is
+    in a jq program (not a SOURCE word)."""
 
     start: int
     end: int
     offers: list[Offer] = field(default_factory=list)
     note: str = ""
+    program: bool = False
 
     @property
     def texts(self) -> list[str]:
@@ -59,7 +64,7 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
     """
     end = len(program) if cursor is None else cursor
     here = read(program, end, null_input)
-    out = Completions(here.start, end)
+    out = Completions(here.start, end, program=True)
     if here.kind in ("key", "qkey", "qindex", "objkey", "qobjkey", "term"):
         if value is not ...:
             given["value"] = value
@@ -71,6 +76,8 @@ def complete(program: str, cursor: int | None = None, source: Any = None, *,
         form = {"key": "field", "qkey": "field", "term": "field", "objkey": "member",
                 "qobjkey": "quoted", "qindex": "quoted"}[here.kind]
         out.offers = offers.keys(nodes, here.prefix, form)
+        if out.note == SO_FAR:  # counts of the first megabytes only: said on each
+            out.offers = [replace(o, type=f"{o.type} (so far)") for o in out.offers]
         if here.kind in ("key", "term") and not here.prefix:
             out.offers += offers.iterate(nodes)
     if here.kind in ("name", "term"):
@@ -93,18 +100,20 @@ def _nodes(path: Path, source: Any, given: dict[str, Any], slurp: bool, formats:
     if path is None or (source is None and not given):
         return [], ""
     try:
-        root, several = shape_of(Source.of(source, formats=formats, **given), timeout)
+        root, several, partial = shape_now(Source.of(source, formats=formats, **given),
+                                           timeout)
     except JqMagicError as exc:
         return [], exc.message
     if root is None:
         return [], "a command's or a URL's data is read only when the program runs"
+    note = SO_FAR if partial else ""
     if several and not slurp:  # each input is one item of the array they make
         path = (ITEMS, *path)
     elif slurp and not several:  # the input is an array of the one document
         if not path or path[0] != ITEMS:
-            return [], ""
+            return [], note
         path = path[1:]
-    return nodes_at(root, path), ""
+    return nodes_at(root, path), note
 
 
 __all__ = ["Completions", "Offer", "complete", "complete_source", "forget"]

@@ -1,12 +1,16 @@
 """The merged shape completion reads keys from, per source: a file's made by the worker
 (as ``shape`` makes it) and kept for that file's version, so the next keystroke on an
 unchanged 50 MB file reads nothing; a Python value's made here and kept while it is the
-same object of the same length.
+same object of the same length. Until a big JSON file's whole shape is made (in a thread,
+by the worker), the shape of its first megabytes answers, marked as partial: a first Tab
+never waits for a whole parse.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import io
 import threading
 from collections import OrderedDict
 from collections.abc import Iterator
@@ -20,9 +24,13 @@ from jqmagic.core.shape.memo import version
 from jqmagic.core.shape.node import Node
 
 KEPT = 8  # shapes kept (the most recent ones)
+QUICK_FROM = 8 * 2**20  # JSON files from this size answer from their first bytes at first
+FIRST_BYTES = 2 * 2**20  # what such a first answer reads
 MAX_NODES = 20_000  # nodes a `..` gathers at most
 _lock = threading.Lock()
 _kept: OrderedDict[tuple, tuple[Node, bool]] = OrderedDict()
+_making: set[tuple] = set()  # whole shapes being made in a thread
+_first: dict[tuple, Node] = {}  # meanwhile, the shapes of their first bytes
 
 
 def shape_of(source: Source, timeout: float | None = None) -> tuple[Node | None, bool]:
@@ -37,6 +45,58 @@ def shape_of(source: Source, timeout: float | None = None) -> tuple[Node | None,
         return None, False
     key, several = _key(source)
     return _kept_or(key, lambda: (_worker_shape(source, timeout), several))
+
+
+def shape_now(source: Source, timeout: float | None = None
+              ) -> tuple[Node | None, bool, bool]:
+    """:func:`shape_of` without the wait: a big JSON or JSON Lines file whose whole shape
+    is not made yet answers with the shape of its first :data:`FIRST_BYTES` (the third
+    item True: partial) while the worker makes the whole one in a thread."""
+    from jqmagic.core.shape.source import open_source
+
+    if source.kind != "file":
+        return (*shape_of(source, timeout), False)
+    key, several = _key(source)
+    with _lock:
+        kept = _kept.get(key)
+    doc = open_source(source)
+    if kept is not None or doc.fmt not in ("json", "jsonl") or doc.size < QUICK_FROM:
+        return (*shape_of(source, timeout), False)
+    with _lock:
+        start = key not in _making
+        _making.add(key)
+    if start:
+        threading.Thread(target=_make_whole, args=(source, key, several, timeout),
+                         daemon=True, name="jqmagic-shape").start()
+    first = _first.get(key)
+    if first is None:
+        first = _first[key] = _so_far(doc)
+    return first, several, True
+
+
+def _make_whole(source: Source, key: tuple, several: bool, timeout: float | None) -> None:
+    try:
+        _kept_or(key, lambda: (_worker_shape(source, timeout), several))
+    except JqMagicError:
+        pass  # the next Tab asks again, and says why then
+    finally:
+        with _lock:
+            _making.discard(key)
+            _first.pop(key, None)
+
+
+def _so_far(doc: Any) -> Node:
+    """The merged shape of what the first bytes of ``doc`` hold (the cut value's parts
+    read before the cut)."""
+    from jqmagic.core.shape import stream
+    from jqmagic.core.shape.node import Limits
+
+    node = Node(Limits())
+    with doc.open_binary() as handle:
+        head = io.BytesIO(handle.read(FIRST_BYTES))
+    with contextlib.suppress(JqMagicError, stream.IntegerOverflow):  # the cut: what was
+        stream.feed(stream.events(head, lines=doc.lines), node)  # read before it stays
+    return node
 
 
 def _key(source: Source) -> tuple[tuple, bool]:
@@ -90,6 +150,8 @@ def forget() -> None:
     """Drop every kept shape."""
     with _lock:
         _kept.clear()
+        _making.clear()
+        _first.clear()
 
 
 def nodes_at(root: Node, path: Path) -> list[Node]:
