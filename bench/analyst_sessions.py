@@ -25,7 +25,7 @@ sys.path.insert(0, str(HERE))
 
 import formats  # noqa: E402
 import heldout  # noqa: E402
-from run import JAQ, measure  # noqa: E402
+from run import JAQ, Run, measure  # noqa: E402
 
 CAP = 300.0
 
@@ -92,7 +92,10 @@ def session(path: Path, seed: int, count: int) -> list[str]:
     totals = {"jq": 0.0, "jaq": 0.0, "mine": 0.0, "slower": 0, "same": 0}
     for i, (program, (seconds, engine, text)) in enumerate(zip(programs, mine["rows"],
                                                                strict=True)):
-        jq = measure([formats.JQ18, "-nc", program, str(path)], 1, CAP)[0]
+        try:
+            jq = measure([formats.JQ18, "-nc", program, str(path)], 1, CAP)[0]
+        except subprocess.TimeoutExpired:  # counted at the cap, no answer to compare
+            jq = Run(CAP, 0.0, "(stopped at the cap)")
         try:
             jaq = measure([JAQ, "-nc", program, str(path)], 1, CAP)[0].seconds if JAQ else None
         except (RuntimeError, subprocess.TimeoutExpired):

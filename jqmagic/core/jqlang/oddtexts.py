@@ -14,8 +14,8 @@ from decimal import Decimal
 
 from jqmagic.core.jqlang.numbers import _CLASSES, _RUNS, MAX_EXACT, format_float
 
+_JSON_NUMBER = re.compile(rb"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
 _ODD_ENDING = re.compile(rb"\.[01]+0(?![01])")  # in classes: 1.50, -0.00 (not 12.0)
-_NUMBER_CLASSES = frozenset(b"01.e-")  # a number's bytes in classes
 """The float literals whose text jq may print otherwise than the fast path prints their
 double are found by what :func:`facts_of` finds (an exponent, a fraction ending in 0 but
 ``.0``, below 1e-4, 16 digits); any other fraction (``3.25``, ``-0.5``) is the shortest
@@ -103,18 +103,18 @@ def candidates(chunk: bytes) -> set[bytes]:
             starts.append(at)
             at = classes.find(marker, at + len(marker))
     starts += [m.start() for m in _ODD_ENDING.finditer(classes)]
-    if b"0" * 16 in classes.translate(_RUNS):
-        starts += [m.start() for m in re.finditer(rb"[01.]{16}", classes)]
+    runs, long = classes.translate(_RUNS), b"0" * 16
+    at = runs.find(long)
+    while at >= 0:  # 16 digits or points in a row: a long literal's
+        starts.append(at)
+        at = runs.find(long, runs.find(b" ", at) if b" " in runs[at:at + 64] else at + 16)
     found: set[bytes] = set()
-    size, numeric = len(classes), _NUMBER_CLASSES
-    for at in starts:
-        left = right = at
-        while left > 0 and classes[left - 1] in numeric:
-            left -= 1
-        while right < size and classes[right] in numeric:
-            right += 1
-        token = chunk[left:right]
-        if b"." in classes[left:right] or b"e" in classes[left:right] or \
+    for at in starts:  # a literal lies between separators (classes' spaces)
+        right = classes.find(b" ", at)
+        token = chunk[classes.rfind(b" ", 0, at) + 1:right if right >= 0 else len(chunk)]
+        if token in found or _JSON_NUMBER.fullmatch(token) is None:
+            continue  # (digits of a string, where the text has its strings)
+        if b"." in token or b"e" in token or b"E" in token or \
                 not -2**63 <= int(token) < 2**64:  # orjson reads it as a double
             found.add(token)  # (an integer of 64 bits is held exactly)
     return found
