@@ -632,13 +632,14 @@ def search_late_value(page, browser, name: str) -> tuple[str, str]:
             break
     else:
         raise AssertionError("no screenshot while the search was under way")
-    assert re.fullmatch(r"searching… no match yet; \d+ of \d+ columns read, now at "
+    assert re.fullmatch(r"searching… no match yet; \d+ of \d+ paths read, now at "
                         r"\.\S*", progress), progress
     assert LATE_POINTER in browser.locator(".jqm-matches").inner_text()
     notes = [text for _, text in page.evaluate("window.notes")]
     assert notes[-1] == "1 match in keys and values", notes
     assert not [n for n in notes if n.startswith("0 match")], notes  # never "not found"
-    read = [int(n.split(" of ")[0].split()[-1]) for n in notes if n.startswith("searching")]
+    read = [int(n.split(" of ")[0].split()[-1]) for n in notes
+            if n.startswith("searching") and " of " in n]
     assert read == sorted(read) and read[-1] > 0, notes  # the columns read, going on
     # the hit chosen by itself: its row shows the value found, the details its own paths
     within(browser, "(r, v) => r.querySelector('.jqm-row.jqm-selected .jqm-sample')"

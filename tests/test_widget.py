@@ -334,18 +334,35 @@ def test_a_search_out_of_time_goes_on_where_it_stopped(monkeypatch):
     whole = SchemaBrowser(value=doc)
     whole.set_state({"search": "x1999"})
     monkeypatch.setattr(model, "SEARCH_SECONDS", 0.0)
+    monkeypatch.setattr(model, "SEARCH_CLOCK", 0.0)  # once it has a match, it stops
     b = SchemaBrowser(value=doc)
     notes = []
     b.observe(lambda change: notes.append(change["new"]), "search_note")
     b.set_state({"search": "x1999"})
-    # the first pass went on by itself, saying how far it got, until it found something
-    assert notes[0].startswith("searching… no match yet; 1 of 6 columns read, now at .a")
+    # the note changed at once; the first pass went on by itself, saying how far it got,
+    # until it found something
+    assert notes[0] == "searching…"
+    assert notes[1].startswith("searching… no match yet; 1 of 6 paths read, now at .a")
     assert b.matches and "Enter searches on" in b.search_note
     for _ in range(200):
         if "Enter searches on" not in b.search_note:
             break
         b.search_on()
     assert (b.matches, b.search_note) == (whole.matches, whole.search_note)
+
+
+def test_a_search_with_matches_goes_on_by_itself_counting(monkeypatch):
+    from jqmagic.widget import model
+
+    doc = {"a": [{"b": {"c": f"x{i}"}} for i in range(20_000)], "z": "x19-last"}
+    monkeypatch.setattr(model, "SEARCH_SECONDS", 0.0)  # a slice a step: many notes
+    b = SchemaBrowser(value=doc)
+    notes = []
+    b.observe(lambda change: notes.append(change["new"]), "search_note")
+    b.set_state({"search": "x19"})
+    going = [n for n in notes if " so far; " in n]
+    assert going and going[0].startswith("searching… "), notes  # counting as it goes
+    assert b.search_note.startswith("1,112 matches in keys and values"), b.search_note
 
 
 def test_the_view_can_ask_whether_the_kernel_holds_the_tree(monkeypatch):

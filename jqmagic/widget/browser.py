@@ -131,6 +131,8 @@ class SchemaBrowser(anywidget.AnyWidget):
         def progress(note: str) -> None:
             self.search_note = note
 
+        if not more and self.search.strip():  # the previous query's answer goes at once
+            self.matches, self.search_note = [], "searching…"
         matches, note = self._tree.search(self.search.strip(), more=more, progress=progress)
         self.matches, self.search_note = matches, note
         self.opened = sorted(self._tree.opened)

@@ -25,6 +25,7 @@ OTHER_KEYS = "<other keys>"
 MAX_KEYS = 200_000  # keys of one object the tree tracks (past that: one <other keys> node)
 SEARCH_HITS = 200
 SEARCH_SECONDS = 2.0  # a slice of a search: the note says how far it got after each
+SEARCH_CLOCK = 8.0  # a search with matches goes on by itself this long (or to its end)
 SEARCH_PATIENCE = 60.0  # a first pass that finds nothing goes on by itself this long
 FIRST_VIEW_ROWS = 16  # rows the tree's box shows: the first view opens what fits
 
@@ -339,10 +340,11 @@ class Tree:
         """Nodes whose key, or one of whose values, contains ``text`` (case-insensitive):
         the hits (node id, where, what matched; with a value in memory also the hit's own
         jq path and JSON Pointer) and a note with the counts. The tree then shows only the
-        hit nodes and the way to them, opened. A search reads for SEARCH_SECONDS; while it
-        has found nothing it goes on by itself (up to SEARCH_PATIENCE), telling
-        ``progress(note)`` how far it got; one that stopped with hits goes on from where it
-        stopped when asked again with ``more``."""
+        hit nodes and the way to them, opened. A search reads in slices of SEARCH_SECONDS,
+        telling ``progress(note)`` how far it got and what it found after each, and goes
+        on by itself to its end or for SEARCH_CLOCK (SEARCH_PATIENCE while it has found
+        nothing); one that stopped goes on from where it stopped when asked again with
+        ``more``."""
         self.changed()
         if not more or self._search is None or self._search.text != text:
             self.trail, self.hits = set(), set()
@@ -353,11 +355,12 @@ class Tree:
                 _ShapeSearch(self, text)
             self._search = found
         found = self._search
-        patience = time.monotonic() + SEARCH_PATIENCE
-        found.run(time.monotonic() + SEARCH_SECONDS)
-        while not found.done and not found.hits and time.monotonic() < patience:
+        started = time.monotonic()
+        found.run(started + SEARCH_SECONDS)
+        while not found.done and time.monotonic() - started < (
+                SEARCH_CLOCK if found.hits else SEARCH_PATIENCE):
             if progress is not None:
-                progress(found.note())
+                progress(found.note(going=True))
             found.run(time.monotonic() + SEARCH_SECONDS)
         for hit in found.hits:
             self.hits.add(hit["id"])
@@ -409,7 +412,7 @@ class _ShapeSearch:
                 break
         self.done = True
 
-    def note(self) -> str:
+    def note(self, going: bool = False) -> str:
         shown = f"{len(self.hits):,} match{'es' * (len(self.hits) != 1)}"
         return f"{shown} in keys and sample values" + (
             "" if len(self.hits) < SEARCH_HITS else f" (the first {SEARCH_HITS}: refine it)")
@@ -439,18 +442,19 @@ class _ValueSearch:
                 return
         self.done = True
 
-    def note(self) -> str:
+    def note(self, going: bool = False) -> str:
+        """What the search found and how far it read (``going``: it goes on now)."""
         count = f"{self.count:,} match{'es' * (self.count != 1)}"
         listed = f" (the first {len(self.hits):,} listed)" if self.count > len(self.hits) \
             else ""
         if self.done:
             return f"{count} in keys and values{listed}"
         at = self.columns[min(self.searched, len(self.columns) - 1)]
-        read = f"{self.searched:,} of {len(self.columns):,} columns read"
-        if not self.count:
-            return f"searching… no match yet; {read}, now at {at}"
-        return (f"at least {count} so far{listed}; stopped at {at} ({read}): "
-                "Enter searches on")
+        read = f"{self.searched:,} of {len(self.columns):,} paths read"
+        found = f"{count} so far" if self.count else "no match yet"
+        if going:
+            return f"searching… {found}; {read}, now at {at}"
+        return f"{found}{listed}; stopped at {at} ({read}): Enter searches on"
 
     def _hit(self, key: str, tokens: list, what: str) -> dict:
         path, pointer = self.tree.concrete(tokens)

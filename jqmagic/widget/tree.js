@@ -373,6 +373,8 @@ function render({ model, el: host }) {
         model.set("search_more", model.get("search_more") + 1);
       } else {
         model.set("search", search.value);
+        // the previous query's note and matches go at once: its answer takes a while
+        if (search.value.trim()) note.textContent = "searching…";
       }
       model.save_changes();
     } else if (event.key === "Escape") {
