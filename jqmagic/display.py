@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from typing import Any
 
 from jqmagic.core.query import QueryResult, progress
@@ -134,6 +135,17 @@ def results_html(printed: list[str], total: int, budget: int) -> str:
         head = (f"<div style='color:#888'>{total:,} results (a stream: one value per "
                 f"block{folded})</div>")
     return head + "".join(blocks)
+
+
+_PAYLOAD_PATH = re.compile(r"payload ([0-9a-f]{8,64}) \([^()]*\)")
+
+
+def payload_words(message: str) -> str:
+    """A bound line's payload named by its id and the magic that reads it, not by this
+    machine's path (a saved or shared notebook shows no home folder)."""
+    return _PAYLOAD_PATH.sub(
+        lambda found: f"payload {found[1]} (read it with %jq . --payload {found[1]})",
+        message)
 
 
 def hint_first(message: str) -> str:

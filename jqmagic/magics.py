@@ -26,6 +26,8 @@ from jqmagic import flags, names
 from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import bounds, clear_cache, query
+from jqmagic.core.words import count
+from jqmagic.display import payload_words
 from jqmagic.outputs import Text, lines_text, yaml_text
 
 
@@ -211,8 +213,9 @@ class JqMagic(Magics):
             print(message, file=sys.stderr)
         if result.truncated and any(v is not None for v in result.values):  # not nulls
             result.message = bounds.and_then(result.message, "Use --all to show everything.")
+        result.message = payload_words(result.message)
         if args.out:
-            return self._store(args.out, result.value, f"{result.total:,} result(s)")
+            return self._store(args.out, result.value, count(result.total, "result"))
         return self._shown(result, args)
 
     def _shown(self, result, args):
@@ -319,7 +322,7 @@ class JqMagic(Magics):
                                count=args.count, offset=args.offset,
                                allowed_domains=args.allow, blocked_domains=args.block)
         if args.out:
-            return self._store(args.out, result.results, f"{result.count} result(s)")
+            return self._store(args.out, result.results, count(result.count, "result"))
         return result
 
     @no_var_expand

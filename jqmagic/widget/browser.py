@@ -239,7 +239,14 @@ class SchemaBrowser(anywidget.AnyWidget):
         HTML, and the result or the error (None when the node cannot be queried)."""
         from jqmagic.core.query import query
         from jqmagic.core.query.run import preview
-        from jqmagic.display import hint_first, note_html, page_html, pre_html, results_html
+        from jqmagic.display import (
+            hint_first,
+            note_html,
+            page_html,
+            payload_words,
+            pre_html,
+            results_html,
+        )
 
         if OTHER_KEYS in key:
             text = "Keys past the tracked ones are merged; select a tracked node to query."
@@ -264,7 +271,7 @@ class SchemaBrowser(anywidget.AnyWidget):
             text = error.render()
             return text, page_html(f"<div class='jqmagic-error'>{pre_html(text)}</div>"), \
                 error
-        message = hint_first(result.message)
+        message = hint_first(payload_words(result.message))
         body = results_html(result.printed, result.total, 20_000) if result.total else ""
         text = "\n".join(filter(None, [result.text, message]))
         return text, page_html(note_html(message) if message else "", body), result
