@@ -26,8 +26,8 @@ OPEN_LINES = 120  # a stream of more lines than this in all shows each result as
 BOX_LINES = 12  # a result open with more lines than this scrolls in a box
 PREVIEW_CHARS = 160  # a folded result's one-line preview
 _BOX = "max-height:32em;overflow:auto;flex:1;min-width:0"  # a long result open: scrolls
-_PRE = "margin:0;padding:2px 6px;white-space:pre-wrap;word-break:break-word"
-_CODE = "display:inline-block;max-width:100%;white-space:pre-wrap;overflow-wrap:anywhere"
+_PRE = "margin:0;padding:2px 6px;white-space:pre-wrap;overflow-wrap:break-word"
+_CODE = "display:inline-block;max-width:100%;white-space:pre-wrap;overflow-wrap:break-word"
 _NOTE = "padding:3px 6px;border-left:3px solid #c08400;background:rgba(192,132,0,.08)"
 
 
