@@ -51,7 +51,7 @@ class CheckResult:
             lines.append(self.error)
         lines += self.notes
         if self.diff:
-            lines += ["Diff (- expected, + yours):", self.diff]
+            lines += ["Expected (-) and yours (+), line by line:", self.diff]
         if self.hint:
             lines.append(f"Hint: {self.hint}")
         return "\n".join(lines)
@@ -71,8 +71,8 @@ class CheckResult:
                 body.append(f"<pre style='color:#b00'>{escape_html(self.error)}</pre>")
             body += [f"<div>{escape_html(note)}</div>" for note in self.notes]
             if self.diff:
-                body.append("<div>Diff: " + _diff_line_html("- expected") + ", "
-                            + _diff_line_html("+ yours") + "</div>")
+                body.append("<div>" + _diff_line_html("- expected") + ", "
+                            + _diff_line_html("+ yours") + ", line by line:</div>")
                 body.append("<pre>" + "\n".join(_diff_line_html(line)
                                                 for line in self.diff.splitlines()) + "</pre>")
             if self.hint:
@@ -118,6 +118,10 @@ def check(answer: str, expected: Any, source: Any = None, *, hint: str = "",
         return CheckResult(answer, expected, True, got, outputs)
     notes = describe_difference(got, want, outputs)
     diff = _diff(want, got)
+    # a key that is not there: the query's own "did you mean" comes first
+    _, said, meant = result.message.partition("Hint: ")
+    if said and "did you mean" in meant:
+        hint = _sentences(meant.split(" Hint: ")[0], hint)
     return CheckResult(answer, expected, False, got, outputs, notes, diff, hint)
 
 
@@ -189,7 +193,7 @@ def describe_difference(got: list[Any], want: list[Any], outputs: bool) -> list[
 def _value_note(want: Any, got: Any) -> str:
     wt, gt = json_type(want), json_type(got)
     if wt != gt:
-        return f"Expected {a(wt)}, got {a(gt)}."
+        return f"Expected {_a(wt)}, got {_a(gt)}."
     if wt == "object":
         missing = [k for k in want if k not in got]
         extra = [k for k in got if k not in want]
@@ -215,6 +219,11 @@ def _value_note(want: Any, got: Any) -> str:
     return f"Expected {preview(want, 60)}, got {preview(got, 60)}."
 
 
+def _a(type_name: str) -> str:
+    """``a string``, ``an object``, but ``null`` (no article: it is a value)."""
+    return type_name if type_name == "null" else a(type_name)
+
+
 def _canonical(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, default=str)
 
@@ -229,9 +238,18 @@ def _lines(values: list[Any]) -> list[str]:
 
 
 def _diff(want: list[Any], got: list[Any]) -> str:
-    """A unified diff of the expected and the given outputs, bounded in length."""
-    lines = [line for line in difflib.unified_diff(_lines(want), _lines(got), lineterm="", n=2)
-             if not line.startswith(("---", "+++"))]
+    """The expected and the given outputs line by line (- expected, + yours), two lines
+    around each change, "…" between the parts shown; bounded in length. No diff
+    machinery (file names, @@ hunk headers) for a learner to decode."""
+    lines: list[str] = []
+    for line in difflib.unified_diff(_lines(want), _lines(got), lineterm="", n=2):
+        if line.startswith(("---", "+++")):
+            continue
+        if line.startswith("@@"):
+            if lines:
+                lines.append("  …")
+            continue
+        lines.append(line)
     if len(lines) > MAX_DIFF_LINES:
         hidden = len(lines) - MAX_DIFF_LINES
         lines = lines[:MAX_DIFF_LINES] + [f"... {count(hidden, 'more diff line')}"]
@@ -244,6 +262,4 @@ def _diff_line_html(line: str) -> str:
         return f"<span style='color:#b00'>{escaped}</span>"
     if line.startswith("+"):
         return f"<span style='color:#1a7f37'>{escaped}</span>"
-    if line.startswith("@@"):
-        return f"<span style='color:#888'>{escaped}</span>"
     return escaped

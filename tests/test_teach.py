@@ -39,7 +39,7 @@ def test_a_wrong_answer_shows_a_diff_and_the_hint():
     assert '+  "alan",' in result.diff
     lines = result.text.splitlines()
     assert lines[0] == "\u2718 Not yet: [.[] | .name]"
-    assert "Diff (- expected, + yours):" in lines
+    assert "Expected (-) and yours (+), line by line:" in lines
     assert lines[-1] == "Hint: Keep only the active users with select(.active)."
     html = result._repr_mimebundle_()["text/html"]
     assert "<span style='color:#1a7f37'>+  &quot;alan&quot;,</span>" in html
@@ -139,7 +139,17 @@ def test_an_empty_stream_is_said_not_diffed_as_an_empty_array():
 
 def test_a_stream_is_diffed_as_separate_values():
     result = check(".[] | .age", [36, 41, 86], value=USERS, outputs=True)
-    assert result.diff.splitlines()[1:] == [" 36", " 41", "-86", "+85"]
+    # no diff machinery (a "@@ -1,3 +1,3 @@" header) for a learner to decode
+    assert result.diff.splitlines() == [" 36", " 41", "-86", "+85"]
+
+
+def test_parts_of_a_long_diff_are_parted_by_an_ellipsis_and_a_key_is_suggested():
+    result = check("[.[] | .+1]", [*range(2, 40), 0, *range(41, 90)], value=list(range(1, 90)))
+    lines = result.diff.splitlines()
+    assert "  …" in lines and not [line for line in lines if line.startswith("@@")]
+    missed = check(".nmae", "ada", value={"name": "ada"})
+    assert missed.notes == ["Expected a string, got null."]
+    assert missed.hint == "no key .nmae at .; did you mean .name?"
 
 
 def test_the_coloured_diff_has_a_legend():
