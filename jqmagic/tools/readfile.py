@@ -121,8 +121,10 @@ def _refuse_large(path: str, tokens: int) -> None:
         instead = "Use query_yaml to read parts of it."
     else:
         instead = "For JSON or YAML data use json_inspect, query_json or query_yaml instead."
-    raise JqMagicError(
+    refused = JqMagicError(
         "TOO_LARGE", f"{path} is about {tokens:,} tokens, over the {READ_MAX_TOKENS:,}-token "
         "limit of read_file.",
         f"{instead} Or read fewer lines with offset and limit (e.g. offset=1, limit=200), or "
         "set large_file_passthrough=true to read it anyway.")
+    refused.next_arguments = {"offset": 1, "limit": 200}  # type: ignore[attr-defined]
+    raise refused

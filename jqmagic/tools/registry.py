@@ -146,7 +146,8 @@ def failure(exc: JqMagicError, found: Tool | None = None) -> dict[str, Any]:
     """The failure response of an error, in an agent's words (:meth:`JqMagicError.to_dict`):
     the one place the tools name options and operations as tools and parameters; a hint's
     sentence naming a parameter tool ``found`` lacks is left out. What a program printed
-    before it failed comes too (``output``, ``count``), as jq prints it."""
+    before it failed comes too (``output``, ``count``), as jq prints it, and the next call
+    an error names (``next_arguments``)."""
     from jqmagic.tools.hints import for_tool
 
     answer = exc.to_dict("agent")
@@ -155,6 +156,9 @@ def failure(exc: JqMagicError, found: Tool | None = None) -> dict[str, Any]:
         answer.pop("hint", None)
         if hint:
             answer["hint"] = hint
+    step = getattr(exc, "next_arguments", None)  # a refusal that names its next call
+    if isinstance(step, dict):
+        answer["next_arguments"] = step
     before = getattr(exc, "result", None)
     if before is not None and before.total:  # jq's text of each result, not a cut one
         kept = "\n".join(json_text(v) for v in before.values) if before.raw else None

@@ -59,3 +59,19 @@ def test_a_program_too_long_to_echo_pages_on_from_its_payload(docs):
     assert answer["shown"] == 100 and answer["truncated"]
     nxt = call("jq", {**request, **answer["next_arguments"]})
     assert json.loads(nxt["output"].split("\n")[0])["id"] == 100
+
+
+def test_read_file_refusing_a_big_file_names_a_window_that_reads_on(docs):
+    (docs / "lines.txt").write_text("\n".join("l" * 500 for _ in range(2_000)))
+    request = {"file_path": "lines.txt"}
+    refused = call("read_file", request)
+    assert refused["error_code"] == "TOO_LARGE" and refused["next_arguments"]["offset"] == 1
+    seen = 0
+    request = {**request, **refused["next_arguments"]}
+    while True:
+        answer = call("read_file", request)
+        seen += len(answer["content"].split("\n"))
+        if "next_arguments" not in answer:
+            break
+        request = {**request, **answer["next_arguments"]}
+    assert seen == 2_000  # window after window, to the file's end

@@ -35,7 +35,7 @@ def ok(name: str, request: dict) -> dict:
 def fails(name: str, request: dict, code: str) -> dict:
     out = call(name, request)
     assert out["success"] is False and out["error_code"] == code, out
-    assert set(out) <= {"success", "error", "error_code", "hint", "detail"}
+    assert set(out) <= {"success", "error", "error_code", "hint", "detail", "next_arguments"}
     return out
 
 
