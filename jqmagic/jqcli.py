@@ -12,7 +12,7 @@ import sys
 from jqmagic import flags, here, jqargs, jqio, jqwords
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jsonarg import JsonText
-from jqmagic.core.settings import env_flag, no_color
+from jqmagic.core.settings import env_flag, env_text, no_color
 
 TYPE_CHECKING = False  # typing costs every command's start-up (it imports re): not imported
 if TYPE_CHECKING:
@@ -144,7 +144,9 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     elif "-" in files:  # stdin where it stands among the files
         source["file"], program = _stdin_among(files, program)
     keywords = {**flags.query_keywords(args), **source, "positional": positional,
-                "color": _colour(args), "seq": args.seq}
+                "color": _colour(args), "seq": args.seq,
+                "program_origin": os.path.dirname(os.path.abspath(args.from_file))
+                if args.from_file else ""}
     keywords.setdefault("timeout", 0)  # jq has no timeout: only --timeout sets one
     if args.explain:  # the stages as an indented text view, not jq's output
         from jqmagic.core.explain import explain
@@ -166,7 +168,7 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
 def _check_colors() -> None:
     """jq's main.c sets ``$JQ_COLORS`` before it compiles, coloured output or not, and
     says when libjq refuses them."""
-    colors = os.environ.get("JQ_COLORS")
+    colors = env_text("JQ_COLORS")
     if colors:
         from jqmagic.core.query import libjq
 

@@ -123,9 +123,11 @@ def test_a_slurped_infinity_is_jqs_number_here(folder):
 
 
 @dropin.needs_oracle
-def test_modules_are_searched_from_the_program_files_folder(folder):
-    _same([b"-n", b"-f", b"sub/p.jq"], [], cwd=folder)
-    _same([b"-n", b"-L", b"sub", b'import "m" as m; m::f'], [], cwd=folder)
+@pytest.mark.parametrize("way", BOTH_WAYS, ids=WAY_IDS)
+def test_modules_are_searched_from_the_program_files_folder(folder, way):
+    _same([b"-n", b"-f", b"sub/p.jq"], way, cwd=folder)
+    _same([b"-n", b"-f", b"p.jq"], way, cwd=folder / "sub")
+    _same([b"-n", b"-L", b"sub", b'import "m" as m; m::f'], way, cwd=folder)
 
 
 def test_library_paths_are_made_absolute(folder, monkeypatch):

@@ -412,11 +412,11 @@ class ProgramCache:
         self._programs: OrderedDict[str, Program] = OrderedDict()
 
     def get(self, text: str, args: dict | None, library_paths: list[str] | None,
-            positional: list | tuple = ()) -> Program:
+            positional: list | tuple = (), program_origin: str = "") -> Program:
         import json
 
         key = json.dumps([text, _json_object(args or {}), library_paths, _json_array(positional),
-                          sandboxed()])
+                          program_origin, sandboxed()])
         program = self._programs.pop(key, None)
         if program is not None and "break" in text:
             # libjq numbers labels per jq_state ({"__jq": N}, never reset), and a caught
@@ -424,7 +424,8 @@ class ProgramCache:
             program.close()
             program = None
         if program is None:
-            program = compile_program(text, args, library_paths, positional)
+            program = compile_program(text, args, library_paths, positional,
+                                      program_origin or None)
         self._programs[key] = program
         while len(self._programs) > self.size:
             self._programs.popitem(last=False)[1].close()

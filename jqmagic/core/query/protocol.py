@@ -103,6 +103,7 @@ class RunSpec:
     raw_input: bool = False
     timeout: float | None = None  # None: no limit
     library_paths: tuple[str, ...] = ()
+    program_origin: str = ""  # jq's PROGRAM_ORIGIN ("": the working folder)
     cache: bool = True
     stream_eval: bool = False
     whole_files: bool = False  # a big file no streamed form answers: read whole, not TOO_LARGE

@@ -32,6 +32,7 @@ class RunOptions:
     raw_input: bool = False
     timeout: float | None = None
     library_paths: tuple[str, ...] = ()
+    program_origin: str = ""  # where relative module search paths start (-f's folder)
     cache: bool = True
     parallel: int = 0  # worker processes for a per-input program over several files
     stream_eval: bool = False  # stream big JSON files even when they fit the budget
@@ -115,7 +116,8 @@ def for_worker(request: Request, slot: payloads.PayloadRef | None) -> protocol.Q
         source=protocol.SourceSpec.of(request.source),
         run=protocol.RunSpec(
             slurp=run.slurp, null_input=run.null_input, raw_input=run.raw_input,
-            timeout=timeout(request), library_paths=run.library_paths, cache=run.cache,
+            timeout=timeout(request), library_paths=run.library_paths,
+            program_origin=run.program_origin, cache=run.cache,
             stream_eval=run.stream_eval, whole_files=run.whole_files,
             stream_events=run.stream_events,
             stream_errors=run.stream_errors, seq=run.seq),

@@ -35,7 +35,8 @@ def query(program: str, source: Any = None, *,
           # running, as jq's -s -n -R --seq --stream --stream-errors -L
           slurp: bool = False, null_input: bool = False, raw_input: bool = False,
           seq: bool = False, stream_events: bool = False, stream_errors: bool = False,
-          library_paths: tuple[str, ...] | list[str] = (), timeout: float | None = None,
+          library_paths: tuple[str, ...] | list[str] = (), program_origin: str = "",
+          timeout: float | None = None,
           cache: bool = True, stream_eval: bool = False, whole_files: bool = False,
           parallel: int = 0, dask: str | bool | None = None, reduce: str | None = None,
           # printing, as jq's -r -c --indent --tab -S -a -C
@@ -55,8 +56,9 @@ def query(program: str, source: Any = None, *,
     unbound is looked up in ``namespace``; ``positional`` is ``$ARGS.positional``.
 
     Running: jq's ``slurp``, ``null_input``, ``raw_input``, ``seq``, ``stream_events``
-    (--stream), ``stream_errors``, ``library_paths`` (-L); ``timeout`` in seconds (None:
-    the setting, 0: none); ``cache`` (keep parsed files for later queries);
+    (--stream), ``stream_errors``, ``library_paths`` (-L), ``program_origin`` (where
+    relative module ``search`` paths start: jq's -f file's folder); ``timeout`` in
+    seconds (None: the setting, 0: none); ``cache`` (keep parsed files for later queries);
     ``stream_eval`` (stream a big JSON file in one pass), ``whole_files`` (read a file
     over the budget whole, as jq does, where no streamed form answers); ``parallel`` (N
     workers over many files), ``dask`` (a cluster's address, True: local) and ``reduce``

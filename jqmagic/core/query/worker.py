@@ -111,7 +111,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
         source = dataclasses.replace(source, formats=Formats(False, False, False))
     try:
         program = programs.get(request.program, named(request),
-                               list(run.library_paths) or None, request.positional)
+                               list(run.library_paths) or None, request.positional,
+                               run.program_origin)
         flags = dump_flags(request)
         with contextlib.ExitStack() as stack:
             parsed = _cached_inputs(stack, source, request)
@@ -124,7 +125,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
                 prepared = stack.enter_context(sources.prepare(source, run.timeout))
                 if prepared.naming(request.program) != request.program:  # compiled as is first
                     program = programs.get(prepared.naming(request.program), named(request),
-                                           list(run.library_paths) or None, request.positional)
+                                           list(run.library_paths) or None, request.positional,
+                                           run.program_origin)
                 try:
                     for text in libjq.run(program, prepared.files, null_input=run.null_input,
                                           slurp=run.slurp, raw_input=run.raw_input,

@@ -115,7 +115,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: QueryRequest,
                 sink: Sink) -> list[str]:
     """libjq's answer and messages (errors raise: the caller asks again for whole files)."""
     program = programs.get(request.program, named(request),
-                           list(request.run.library_paths) or None, request.positional)
+                           list(request.run.library_paths) or None, request.positional,
+                           request.run.program_origin)
     program.messages.clear()
     flags = dump_flags(request)
     messages: list[str] = []
