@@ -69,7 +69,7 @@ def answer(result: Any, caller: Caller) -> dict[str, Any]:
         out = {"output": "\n".join(printed), "count": total, "truncated": False}
         if result.message:
             out["message"] = result.message
-        return {**out, **_next_page(caller, total)}
+        return {**out, **(_next_page(caller, total) or _next_characters(caller, result))}
     payload_id = result.payload_id or _keep(result)
     if shown == 0:
         return _one_too_big(result, payload_id, caller)
@@ -105,6 +105,26 @@ def _next_page(caller: Caller, count: int) -> dict[str, Any]:
     return {"next_arguments": step,
             "message": f"This page was full; the next one (if any): call {caller.tool} again "
                        f"with {caller.program_param}={_quote(step[caller.program_param])}."}
+
+
+_STRING_PART = re.compile(r"^(?P<head>.*) \| \.\[(?P<start>\d+):(?P<end>\d+)\]$", re.S)
+
+
+def _next_characters(caller: Caller, result: Any) -> dict[str, Any]:
+    """For a program that is a string's part (``F | .[0:20000]``, the step into a string
+    too big to send) that came back full: the next part."""
+    match = _STRING_PART.match(caller.program)
+    values = getattr(result, "values", None) or []
+    if not match or len(values) != 1 or not isinstance(values[0], str):
+        return {}
+    start, end = int(match["start"]), int(match["end"])
+    if end <= start or len(values[0]) < end - start:
+        return {}
+    step = {caller.program_param: f"{match['head']} | .[{end}:{2 * end - start}]"}
+    return {"next_arguments": step,
+            "message": f"Characters {start:,}-{end:,} of the string; the next ones: call "
+                       f"{caller.tool} again with {caller.program_param}="
+                       f"{_quote(step[caller.program_param])}."}
 
 
 def _rest_of_page(caller: Caller, shown: int) -> dict[str, Any]:

@@ -75,3 +75,15 @@ def test_read_file_refusing_a_big_file_names_a_window_that_reads_on(docs):
             break
         request = {**request, **answer["next_arguments"]}
     assert seen == 2_000  # window after window, to the file's end
+
+
+def test_a_string_over_the_bound_is_read_part_after_part(docs):
+    request = {"query": ".[0]", "file": "string.json", "raw": True}
+    answer = call("jq", request)
+    parts = []
+    while "next_arguments" in answer:
+        request = {**request, **answer["next_arguments"]}
+        answer = call("jq", request)
+        parts.append(answer["output"])
+        assert len(parts) < 50, "no end"
+    assert "".join(parts) == "y" * 300_000
