@@ -335,8 +335,8 @@ def _without_home(confined: bool) -> Iterator[None]:
             os.environ["HOME"] = home
 
 
-# how the libjq jqmagic runs was configured (scripts/build_libjq.sh; the binding's copy is
-# built with the same Oniguruma): what jq's --build-configuration and
+# how the libjq jqmagic runs was configured (setup.py's CONFIGURE, CFLAGS aside; the
+# binding's copy is built with the same Oniguruma): what jq's --build-configuration and
 # $JQ_BUILD_CONFIGURATION say of the jq binary
 BUILD_CONFIGURATION = ("--with-oniguruma=builtin --disable-docs --disable-maintainer-mode "
                        "--disable-shared --enable-static")
