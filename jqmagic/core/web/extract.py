@@ -15,6 +15,8 @@ from typing import Any
 
 from bs4 import Comment
 
+from jqmagic.core.web.paragraphs import has_ancestor, replace_brs
+
 # Names (class + id) of elements that are page chrome rather than content.
 UNLIKELY = re.compile(
     r"-ad-|ai2html|banner|breadcrumb|combx|comment|community|cover-wrap|disqus|extra|"
@@ -147,15 +149,6 @@ def _is_hidden(el: Any) -> bool:
     return el.get("aria-hidden") == "true" and "fallback-image" not in _names(el)
 
 
-def _has_ancestor(el: Any, names: set[str], depth: int = 8) -> bool:
-    for i, parent in enumerate(el.parents):
-        if i >= depth:
-            return False
-        if parent.name in names:
-            return True
-    return False
-
-
 def _element_children(el: Any) -> list:
     return [c for c in el.children if getattr(c, "name", None)]
 
@@ -218,7 +211,7 @@ class _Scorer:
                     and not MAYBE.search(names)
                     and el.name not in ("body", "a", "html", "main", "article")
                     and not _section_heading(el, names)
-                    and not _has_ancestor(el, {"table", "code", "pre"}, 3)
+                    and not has_ancestor(el, {"table", "code", "pre"}, 3)
                 ) or (el.get("role") in _UNLIKELY_ROLES):
                     el.decompose()
                     self.stripped += 1
@@ -330,10 +323,12 @@ class _Scorer:
     # -- cleaning ------------------------------------------------------------------
     def prepare(self, article: Any) -> None:
         """Prune chrome inside the chosen content."""
+        total = len(text_of(article))
         for el in article.find_all([*_CHROME_TAGS, "form", "button", "input", "select",
                                     "textarea", "object", "embed", "iframe", "link",
                                     "fieldset"]):
-            if not decomposed(el) and not el.find(["pre", "code"]) and not _is_notes(el):
+            if not decomposed(el) and not el.find(["pre", "code"]) and not _is_notes(el) \
+                    and not _wraps(el, total):
                 el.decompose()
         for el in article.find_all(True):
             if decomposed(el):
@@ -358,14 +353,14 @@ class _Scorer:
                 p.decompose()
 
     def _drop_conditionally(self, el: Any) -> bool:
-        if el.name == "table" and _is_data_table(el):
+        if el.name == "table" and is_data_table(el):
             return False
-        if el.find(["pre", "code"]) or _has_ancestor(el, {"pre", "code"}) or any(
-                _is_data_table(t) for t in el.find_all("table")):
+        if el.find(["pre", "code"]) or has_ancestor(el, {"pre", "code"}) or any(
+                is_data_table(t) for t in el.find_all("table")):
             return False
-        if _has_ancestor(el, {"table"}) and any(
-            _is_data_table(t) for t in el.find_parents("table")
-        ) or _names_a_row(el):
+        if has_ancestor(el, {"table"}) and any(
+            is_data_table(t) for t in el.find_parents("table")
+        ) or names_a_row(el):
             return False
         weight = _weight(el) if self.weigh else 0
         score = self.scores.get(id(el), 0.0)
@@ -382,7 +377,7 @@ class _Scorer:
         inputs = len(el.find_all("input"))
         headings = len(el.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]))
         embeds = len(el.find_all(["embed", "object", "iframe", "video"]))
-        in_figure = _has_ancestor(el, {"figure"})
+        in_figure = has_ancestor(el, {"figure"})
         if headings and len(text) and sum(len(text_of(h)) for h in el.find_all(
                 ["h1", "h2", "h3", "h4", "h5", "h6"])) / len(text) > 0.9:
             return False
@@ -408,6 +403,13 @@ class _Scorer:
             link_density(el, len(text)) < 0.25
 
 
+def _wraps(el: Any, total: int) -> bool:
+    """Holds most of the article's text: a wrapper (a page-wide ASP.NET ``<form>``, a
+    ``<footer>`` around the story), not the chrome its tag names."""
+    controls = sum(len(text_of(c)) for c in el.find_all(["select", "textarea", "button"]))
+    return len(text_of(el)) - controls > total / 2
+
+
 def _mostly_lists(el: Any, text_len: int, density: float) -> bool:
     """More than 90% of the element's text sits in lists (a wrapper of a reference list):
     judged as a list, as Readability does; unless its text is mostly links (a "Related"
@@ -418,7 +420,7 @@ def _mostly_lists(el: Any, text_len: int, density: float) -> bool:
     return lists / text_len > 0.9
 
 
-def _names_a_row(el: Any) -> bool:
+def names_a_row(el: Any) -> bool:
     """A short name beside its description (a row of an API index: rustdoc's item-left and
     item-right), such a row, or a table of them: content, however short or link-dense."""
     kids = _element_children(el)
@@ -443,7 +445,7 @@ def _is_row(el: Any, kids: list) -> bool:
         for sib in [*el.find_previous_siblings(limit=1), *el.find_next_siblings(limit=1)])
 
 
-def _is_data_table(table: Any) -> bool:
+def is_data_table(table: Any) -> bool:
     if table.get("role") == "presentation":
         return False
     if table.get("datatable") == "0":
@@ -457,52 +459,6 @@ def _is_data_table(table: Any) -> bool:
     rows = table.find_all("tr")
     cols = max((len(r.find_all(["td", "th"], recursive=False)) for r in rows), default=0)
     return len(rows) >= 10 or cols > 4 or len(rows) * cols > 10
-
-
-_PHRASING = {"a", "abbr", "audio", "b", "bdo", "button", "cite", "code", "data", "dfn",
-              "em", "embed", "i", "img", "input", "kbd", "label", "mark", "math", "meter",
-              "object", "output", "picture", "progress", "q", "ruby", "s", "samp", "select",
-              "small", "span", "strong", "sub", "sup", "textarea", "time", "u", "var",
-              "video", "wbr", "font", "br", "del", "ins", "map"}
-
-
-def _next_element(node: Any) -> Any:
-    """The next sibling that is not whitespace-only text (Readability's _nextNode)."""
-    while node is not None and getattr(node, "name", None) is None and \
-            not str(node).strip():
-        node = node.next_sibling
-    return node
-
-
-def replace_brs(body: Any, soup: Any) -> None:
-    """Paragraphs from text broken by ``<br><br>`` (Readability's _replaceBrs): the chain
-    goes, and the inline run after it becomes a ``<p>``, so such text scores paragraph by
-    paragraph as it would in ``<p>`` tags (a story in one ``<div>`` of lines)."""
-    for br in body.find_all("br"):
-        if br.parent is None or _has_ancestor(br, {"pre", "code"}):
-            continue
-        nxt, chain = _next_element(br.next_sibling), False
-        while getattr(nxt, "name", None) == "br":
-            chain = True
-            after = nxt.next_sibling
-            nxt.extract()
-            nxt = _next_element(after)
-        if not chain:
-            continue
-        p = soup.new_tag("p")
-        br.replace_with(p)
-        node = p.next_sibling
-        while node is not None:
-            name = getattr(node, "name", None)
-            if name == "br" and getattr(_next_element(node.next_sibling), "name", None) == "br":
-                break
-            if name is not None and name not in _PHRASING:
-                break
-            after = node.next_sibling
-            p.append(node.extract())
-            node = after
-        if p.parent is not None and p.parent.name == "p":
-            p.parent.name = "div"
 
 
 def main_content(soup: Any, check: Callable[[], None] | None = None) -> Any | None:

@@ -19,6 +19,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.web import stream
 from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
 from jqmagic.core.web.extract import decomposed, main_content, text_of
+from jqmagic.core.web.fallback import drop_link_blocks, short_or_structural
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 from jqmagic.core.web.meta import page_meta
 
@@ -158,10 +159,13 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
     if raw:
         root = soup
     else:
+        reopen_body(soup)
         _drop_junk(soup)
         clock.check()
         root = main_content(soup, clock.check) or soup.body or soup
+        drop_link_blocks(root)
         drop_boilerplate(root)
+        root = short_or_structural(root, soup.body or soup)
         drop_title_heading(root, title)
     _absolutize(root, base)
     clock.check()
@@ -362,12 +366,40 @@ def _base_url(soup: Any, base_url: str | None) -> str:
     return base_url or ""
 
 
+_HEAD_TAGS = {"title", "meta", "link", "script", "style", "base", "noscript", "template"}
+
+
+def reopen_body(soup: Any) -> None:
+    """Move what a parser left in ``<head>`` after its first body element into the body,
+    as a browser's parser does (lxml keeps a page in the head after an unknown tag there:
+    a whole story lost with the head)."""
+    head = soup.head
+    if head is None:
+        return
+    first = next((c for c in head.children if (getattr(c, "name", None) or "#") not in
+                  _HEAD_TAGS and (getattr(c, "name", None) or str(c).strip())), None)
+    if first is None or isinstance(first, Comment):
+        return
+    body = soup.body
+    if body is None:
+        body = soup.new_tag("body")
+        head.insert_after(body)
+    moving = [first, *first.next_siblings]
+    for node in reversed(moving):
+        body.insert(0, node.extract())
+
+
 def _drop_junk(soup: Any) -> None:
     for node in soup.find_all(string=lambda s: isinstance(
             s, (Comment, Doctype, ProcessingInstruction))):
         node.extract()
+    total = len(text_of(soup.body or soup))
     for el in soup.find_all(_JUNK_TAGS):
-        if not decomposed(el):
+        if decomposed(el):
+            continue
+        if el.name == "noscript" and len(text_of(el)) > total / 2:
+            el.unwrap()  # an unclosed <noscript> the page's content is stuck in
+        else:
             el.decompose()
     for el in soup.find_all("summary", class_="hideme"):  # rustdoc's "Expand description"
         el.decompose()

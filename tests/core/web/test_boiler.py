@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from jqmagic.core.web.extract import replace_brs, text_length
+from jqmagic.core.web.extract import text_length
+from jqmagic.core.web.paragraphs import replace_brs
 from jqmagic.core.web.html import parse, to_markdown
 
 PROSE = ("The council voted on Tuesday to widen the river path, a plan that took six years, "

@@ -1,0 +1,87 @@
+"""Main content found by structure on old and odd pages (issue 58): a story a parser left in
+<head>, one stuck in an unclosed <noscript>, one inside a page-wide <form>; link farms and
+headline lists go by their link density, wherever they sit, while prose with links stays."""
+
+from __future__ import annotations
+
+from jqmagic.core.web.fallback import drop_link_blocks, structural_text
+from jqmagic.core.web.html import parse, to_markdown
+
+STORY = ("The council voted on Tuesday to widen the river path, a plan that took six years, "
+         "two studies and many public meetings to agree on, and work starts in spring. ")
+PARAS = "".join(f"<p>{STORY * 2}</p>" for _ in range(4))
+LINKS = "".join(f"<li><a href='/s{i}'>Other story number {i}</a></li>" for i in range(12))
+
+
+def test_a_story_the_parser_left_in_head_is_read():
+    # lxml keeps everything after an unknown tag in <head> there; a browser would not.
+    html = f"<html><head><title>T</title><mbox></mbox><div>{PARAS}</div></head></html>"
+    out = to_markdown(html, parser="lxml").markdown
+    assert out.count("river path") == 8
+
+
+def test_a_story_in_an_unclosed_noscript_is_read():
+    html = (f"<html><head><title>T</title></head><body><noscript><div>{PARAS}</div>"
+            "</body></html>")
+    assert "river path" in to_markdown(html).markdown
+
+
+def test_a_small_noscript_is_still_junk():
+    html = (f"<html><body><noscript><p>Please enable JavaScript, NOSCRIPT-TEXT.</p>"
+            f"</noscript><article>{PARAS}</article></body></html>")
+    out = to_markdown(html).markdown
+    assert "NOSCRIPT-TEXT" not in out and "river path" in out
+
+
+def test_a_page_wide_form_is_a_wrapper_not_chrome():
+    html = (f"<html><body><form action='/x'><div><h1>T</h1>{PARAS}</div></form>"
+            "</body></html>")
+    assert to_markdown(html).markdown.count("river path") == 8
+
+
+def test_a_search_form_whose_options_are_long_still_goes():
+    states = "".join(f"<option>State number {i}</option>" for i in range(60))
+    html = (f"<html><body><article>{PARAS}<form><p>Search FORM-TEXT</p><select>{states}"
+            "</select></form></article></body></html>")
+    out = to_markdown(html).markdown
+    assert "FORM-TEXT" not in out and "State number" not in out and "river path" in out
+
+
+def test_a_headline_list_inside_the_article_goes():
+    html = f"<html><body><article>{PARAS}<div><ul>{LINKS}</ul></div>{PARAS}</article></body></html>"
+    out = to_markdown(html).markdown
+    assert "Other story" not in out and out.count("river path") == 16
+
+
+def test_prose_with_links_and_a_cited_reference_stay():
+    prose = (f"<p>{STORY}See <a href='/a'>the first plan</a> and <a href='/b'>the study</a>, "
+             f"{STORY}</p>")
+    cite = "<p><span class='reference-text'><a href='/book'>Rivers of the North, 2004</a></span></p>"
+    root = parse(f"<div>{PARAS}{prose}{cite}</div>").div
+    drop_link_blocks(root)
+    text = root.get_text()
+    assert "the first plan" in text and "Rivers of the North" not in text  # a bare link paragraph
+    root = parse(f"<div>{PARAS}<p>Frankel, T. (2004). <a href='/b'>The Geometry of Physics"
+                 "</a>. Cambridge University Press. p. 652.</p></div>").div
+    drop_link_blocks(root)
+    assert "Geometry of Physics" in root.get_text()
+
+
+def test_a_block_of_links_with_descriptions_is_not_a_farm():
+    items = "".join(f"<p><a href='/s{i}'><b>SITE {i}</b></a> Articles, reviews, discography, "
+                    f"lyrics, pictures and links about the singer, number {i}.</p>"
+                    for i in range(10))
+    root = parse(f"<div><div class='links'>{items}</div></div>").div
+    drop_link_blocks(root)
+    assert "SITE 9" in root.get_text()
+
+
+def test_structural_text_keeps_prose_and_drops_chrome_and_farms():
+    html = (f"<body><nav><a href='/'>NAV-HOME</a></nav><table><tr><td><ul>{LINKS}</ul></td>"
+            f"<td>{PARAS}</td></tr></table><footer>FOOTER-TEXT</footer></body>")
+    body = parse(html).body
+    text = structural_text(body).get_text()
+    assert "river path" in text
+    for gone in ("NAV-HOME", "Other story", "FOOTER-TEXT"):
+        assert gone not in text
+    assert "NAV-HOME" in body.get_text()  # a copy: the page itself is untouched
