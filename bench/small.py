@@ -47,7 +47,7 @@ def plain_venv() -> Path:
         pip = [str(PLAIN / "bin" / "python"), "-m", "pip", "install", "-q"]
         subprocess.run([*pip, "--upgrade", "pip"], check=True)
         started = time.perf_counter()
-        subprocess.run([*pip, str(ROOT)], check=True)
+        subprocess.run([*pip, f"{ROOT}[mcp]"], check=True)  # the MCP row's server too
         (PLAIN / ".install-seconds").write_text(f"{time.perf_counter() - started:.0f}")
         stamp.write_text(commit)
     return jqmagic
@@ -84,19 +84,22 @@ def _records(path: Path, size: int) -> None:
         out.write("]")
 
 
-def timed(argv: list[str], stdin: Path | None = None) -> tuple[float, float]:
-    """Wall seconds and peak RSS (MB) of one run, its output thrown away (an argv starting
-    with ``binding`` runs on the binding's libjq)."""
+def timed(argv: list[str], stdin: Path | None = None) -> tuple[float, float, float]:
+    """Wall seconds, CPU seconds (user + system, the processes it waited for included) and
+    peak RSS (MB) of one run, its output thrown away (an argv starting with ``binding``
+    runs on the binding's libjq). On a shared machine the CPU seconds are the fairer
+    ratio: they do not count the time other work held the cores."""
     env = BINDING if argv[0] == "binding" else None
     argv = argv[1:] if env else argv
     started = time.perf_counter()
     with open(stdin or os.devnull, "rb") as source:
-        done = subprocess.run([TIME, "-f", "%M", *argv], stdin=source, env=env,
+        done = subprocess.run([TIME, "-f", "%U %S %M", *argv], stdin=source, env=env,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     wall = time.perf_counter() - started
     if done.returncode != 0:
         raise RuntimeError(f"{argv}: {done.stderr.decode()[-500:]}")
-    return wall, int(done.stderr.split()[-1]) / 1024
+    user, system, peak = done.stderr.split()[-3:]
+    return wall, float(user) + float(system), int(peak) / 1024
 
 
 def row(what: str, tools: dict[str, list[str] | None], runs: int, stdin: Path | None = None,
@@ -114,7 +117,8 @@ def row(what: str, tools: dict[str, list[str] | None], runs: int, stdin: Path | 
             cells[name] = None  # a peer without the flag (jaq has no --stream)
             continue
         pick = min if best else statistics.median
-        cells[name] = (pick(m[0] for m in measured), max(m[1] for m in measured))
+        cells[name] = (pick(m[0] for m in measured), pick(m[1] for m in measured),
+                       max(m[2] for m in measured))
     return {"what": what, "cells": cells}
 
 
@@ -254,7 +258,9 @@ def table(rows: list[dict]) -> str:
                 cells.append("-")
                 continue
             ratio = f" ({cell[0] / base[0]:.2f}x)" if base and name != "jq 1.8.2" else ""
-            cells.append(f"{cell[0]:.3f} s{ratio}, {cell[1]:.0f} MB")
+            cpu = f" ({cell[1] / base[1]:.2f}x)" if base and base[1] and name != "jq 1.8.2" \
+                else ""
+            cells.append(f"{cell[0]:.3f} s{ratio}; CPU {cell[1]:.2f} s{cpu}; {cell[2]:.0f} MB")
         lines.append(f"| {r['what']} | " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
@@ -276,7 +282,8 @@ def main() -> None:
         "# Many small things (bench/small.py)", "",
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
         f"load {load:.1f} at the start; median of {runs} run(s) (start-up: best of 20, the "
-        "tool call: best of 10). Ratios to jq 1.8.2 in the same run. The plain install "
+        "tool call: best of 10). Ratios to jq 1.8.2 in the same run, of wall time and of CPU "
+        "time (user + system). The plain install "
         f"took {(PLAIN / '.install-seconds').read_text()} s (`pip install .`, libjq "
         "compiled).", "",
         table(rows), "",
