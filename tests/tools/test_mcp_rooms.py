@@ -71,14 +71,15 @@ async def _tries(client: Client, site: Path) -> dict:
     return said
 
 
-def test_a_client_rooted_at_slash_reads_and_patches_nothing_outside_over_stdio(site):
+@pytest.mark.parametrize("mode", ["legacy", "auto"])  # 2025-11-25; 2026-07-28 (round trips)
+def test_a_client_rooted_at_slash_reads_and_patches_nothing_outside_over_stdio(site, mode):
     server = StdioServerParameters(
         command=sys.executable, args=["-m", "jqmagic", "mcp", "--allow-root",
                                       str(site / "wall")],
         cwd=str(site), env={"JQMAGIC_PAYLOAD_DIR": str(site / "p")})
 
     async def converse():
-        async with Client(server, read_timeout_seconds=60, mode="legacy",
+        async with Client(server, read_timeout_seconds=60, mode=mode,
                           list_roots_callback=roots_of("file:///")) as client:
             return await _tries(client, site)
 
