@@ -256,7 +256,8 @@ def _shape_quietly(path: str, keywords: dict[str, Any]) -> None:
 
     formats = Formats(**{k: keywords.get(k) for k in ("jsonl", "yaml", "jsonc")})
     with contextlib.suppress(JqMagicError):  # the cell showed it; the next Tab says none
-        shape_now(Source.of(file=path, formats=formats))  # a big file's in a thread
+        # a big file's made by the worker in a thread of its own: nothing parsed here
+        shape_now(Source.of(file=path, formats=formats), first=False)
 
 
 def register(ipython) -> None:

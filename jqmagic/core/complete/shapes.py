@@ -47,11 +47,12 @@ def shape_of(source: Source, timeout: float | None = None) -> tuple[Node | None,
     return _kept_or(key, lambda: (_worker_shape(source, timeout), several))
 
 
-def shape_now(source: Source, timeout: float | None = None
+def shape_now(source: Source, timeout: float | None = None, *, first: bool = True
               ) -> tuple[Node | None, bool, bool]:
     """:func:`shape_of` without the wait: a big JSON or JSON Lines file whose whole shape
     is not made yet answers with the shape of its first :data:`FIRST_BYTES` (the third
-    item True: partial) while the worker makes the whole one in a thread."""
+    item True: partial; None without ``first``, as a cell's warming asks) while the worker
+    makes the whole one in a thread."""
     from jqmagic.core.shape.source import open_source
 
     if source.kind != "file":
@@ -68,10 +69,12 @@ def shape_now(source: Source, timeout: float | None = None
     if start:
         threading.Thread(target=_make_whole, args=(source, key, several, timeout),
                          daemon=True, name="jqmagic-shape").start()
-    first = _first.get(key)
-    if first is None:
-        first = _first[key] = _so_far(doc)
-    return first, several, True
+    if not first:
+        return None, several, True
+    head = _first.get(key)
+    if head is None:
+        head = _first[key] = _so_far(doc)
+    return head, several, True
 
 
 def _make_whole(source: Source, key: tuple, several: bool, timeout: float | None) -> None:
