@@ -38,9 +38,10 @@ async function copyText(text) {
 }
 
 // The one-line key legend under the tree.
+// (short enough for one line where the notebook is 1000 px wide)
 const KEYS = [[["↑", "↓"], "move"], [["←", "→"], "close, open"], [["/"], "search"],
-  [["n", "N"], "next, previous match"], [["c"], "copy jq path"], [["p"], "copy pointer"],
-  [["Shift+Enter"], "run the cell"]];
+  [["n", "N"], "next, previous"], [["c"], "copy path"], [["p"], "copy pointer"],
+  [["Shift+Enter"], "run cell"]];
 
 // Keys left to the notebook: focus moves and running the cell.
 function notebookKey(event) {
