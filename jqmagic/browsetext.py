@@ -40,7 +40,7 @@ def error_words(error: Any) -> str:
     """A query's error as the notebook's jq box says it: the hint first (the next step),
     then the program with its caret; a parser's token names (``expecting QQSTRING_START``)
     left out."""
-    message = re.sub(r", expecting [A-Z_ ]+(?: or [A-Z_]+)*", "", error.message)
+    message = re.sub(r", expecting \S+(?: or \S+)*", "", error.message)
     lines = [error.hint, *error.detail.splitlines(), f"{error.code}: {message}"]
     return "\n".join(visible(line) for line in lines if line)
 

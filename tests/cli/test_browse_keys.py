@@ -163,3 +163,15 @@ def test_words():
     assert browsetext.plural(0, "result") == "no results"
     assert browsetext.plural(1, "result") == "1 result"
     assert browsetext.plural(2_000, "match", "matches") == "2,000 matches"
+
+
+def test_errors_leave_out_the_parser_s_token_names():
+    from jqmagic.core.errors import JqMagicError
+
+    said = browsetext.error_words(JqMagicError(
+        "INVALID_QUERY", "Invalid jq program: syntax error, unexpected end of file, "
+        "expecting FORMAT or QQSTRING_START or '['", "Close every ( it opens.",
+        "    .a.\n       ^"))
+    assert said.splitlines() == ["Close every ( it opens.", "    .a.", "       ^",
+                                 "INVALID_QUERY: Invalid jq program: syntax error, "
+                                 "unexpected end of file"]
