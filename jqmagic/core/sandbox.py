@@ -91,7 +91,11 @@ def narrowed(chosen: list[str], wall: list[str]) -> tuple[list[str], list[str]]:
     kept: list[str] = []
     outside: list[str] = []
     for folder in chosen:
-        real = os.path.realpath(os.path.expanduser(folder))
+        try:
+            real = os.path.realpath(os.path.expanduser(folder))
+        except (OSError, ValueError):  # a NUL byte, a name too long: no folder at all
+            outside.append(folder)
+            continue
         within = [real] if _inside(real, wall) else [w for w in wall if _inside(w, [real])]
         kept.extend(w for w in within if w not in kept)
         if not within:

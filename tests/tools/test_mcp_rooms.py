@@ -53,6 +53,8 @@ def test_roots_narrow_the_operators_never_widen(tmp_path):
     kept, out = narrowed(["/", str(tmp_path / "w" / "sub"), "/etc", str(tmp_path)], wall)
     assert kept == [*wall, str(tmp_path / "w" / "sub")] and out == ["/etc"]
     assert narrowed(["/etc"], wall) == ([], ["/etc"])
+    odd = ["/x\0y", "/" + "a" * 100_000]  # no folder can be named so: refused, no crash
+    assert narrowed(odd, wall) == ([], odd)
 
 
 async def _tries(client: Client, site: Path) -> dict:
