@@ -104,8 +104,15 @@ def roots_input(ctx: Any, state: ClientState, params: Any) -> Any:
 
     answered = (getattr(params, "input_responses", None) or {}).get(ROOTS_INPUT)
     listed = getattr(answered, "roots", None)
-    if listed is None and isinstance(answered, dict):
-        listed = types.ListRootsResult.model_validate(answered).roots
+    if listed is None and answered is not None:
+        try:
+            listed = types.ListRootsResult.model_validate(answered).roots
+        except ValueError:  # pydantic's ValidationError
+            from jqmagic.mcp import protocol_error
+
+            raise protocol_error("The roots answered are not a roots/list result.",
+                                 'Answer with {"roots": [{"uri": "file:///..."}]}.',
+                                 "INVALID_ARGUMENT") from None
     if listed is not None:
         state.declared = [p for p in (folder_of(str(r.uri)) for r in listed) if p]
         state.refused = sandbox.narrowed(state.declared, sandbox.roots())[1]

@@ -411,3 +411,16 @@ def _paths(value) -> int:
     if isinstance(value, list):
         return sum(1 + _paths(v) for v in value)
     return 0
+
+
+def test_roots_answered_unreadably_are_invalid_params_not_a_crash():
+    from types import SimpleNamespace
+
+    from jqmagic.tools.mcpclients import ROOTS_INPUT, ClientState, roots_input
+
+    state = ClientState(stateless=True)
+    with pytest.raises(MCPError) as refused:
+        roots_input(None, state, SimpleNamespace(input_responses={ROOTS_INPUT: {"roots": 5}}))
+    assert refused.value.error.code == -32602 and state.declared is None
+    fine = SimpleNamespace(input_responses={ROOTS_INPUT: {"roots": [{"uri": "file:///"}]}})
+    assert roots_input(None, state, fine) is None and state.declared == ["/"]
