@@ -342,7 +342,7 @@ def _parsed(argv: list[str]) -> tuple[argparse.Namespace, Callable[[argparse.Nam
     if command == "query":
         from jqmagic import jqcli
 
-        return jqcli.parse(build_parser("query")[1]["query"], argv[1:]), jqcli.run
+        return jqcli.parse(lambda: build_parser("query")[1]["query"], argv[1:]), jqcli.run
     parser, subs = build_parser("" if command.startswith("-") else command)
     args = subs[command].parse_intermixed_args(argv[1:]) if command in subs else \
         parser.parse_args(argv)
