@@ -98,7 +98,6 @@ def browser(path: str, program: str = ".") -> Any:
 
         BINDINGS = [Binding("c", "copy_path", "copy path"),
                     Binding("p", "copy_pointer", "copy pointer", show=False),
-                    Binding("slash", "app.search", "search"),
                     Binding("n", "app.hit(1)", "next"),
                     Binding("N", "app.hit(-1)", "previous", show=False),
                     Binding("q", "app.quit", "quit", show=False)]
@@ -121,13 +120,15 @@ def browser(path: str, program: str = ".") -> Any:
         CSS = """
         #offers { max-height: 8; display: none; }
         #offers.shown { display: block; }
-        #status { color: $text-muted; height: 1; }
+        #status { color: $text-muted; height: auto; max-height: 3; }
         #shape { width: 45%; }
-        #search { display: none; }
-        #search.shown { display: block; }
         #preview.stale { color: $text-disabled; }
         """
+        # Tab and / are the app's own (priority: taken before the keys that follow them are
+        # passed on, so "/number" typed at once is all the search's)
         BINDINGS = [Binding("tab", "switch", "box ⇄ tree", priority=True),
+                    Binding("slash", "search", "search", priority=True),
+                    Binding("enter", "search_go", show=False, priority=True),
                     Binding("shift+tab", "switch", show=False, priority=True),
                     Binding("escape", "leave", "close offers / quit", priority=True),
                     Binding("ctrl+y", "copy", "copy program"),
@@ -151,7 +152,9 @@ def browser(path: str, program: str = ".") -> Any:
             offers.can_focus = False  # the box keeps the keys
             yield offers
             yield Static(id="status", markup=False)
-            yield Input(id="search", placeholder="search keys and values (Enter: go)")
+            search = Input(id="search", placeholder="search keys and values (Enter: go)")
+            search.display = False
+            yield search
             with Horizontal():
                 yield Shape("shape", id="shape")
                 with VerticalScroll():
@@ -192,9 +195,24 @@ def browser(path: str, program: str = ".") -> Any:
                 box = self.query_one("#jq", Input)
                 box.value = event.node.data[0]
                 box.cursor_position = len(box.value)
-                box.focus()
+                self.set_focus(box)
 
         # -- keys -------------------------------------------------------------------------
+        def check_action(self, action: str, parameters: tuple) -> bool | None:
+            """/ searches from the tree; in the jq box it is jq's division."""
+            if action == "search":
+                return self.focused is self.query_one("#shape", Shape) or None
+            if action == "search_go":  # Enter in the search box (else the widget's own)
+                return self.focused is self.query_one("#search", Input) or None
+            return True
+
+        def action_search_go(self) -> None:
+            """Enter in the search box: the tree takes the next keys now; the search starts
+            once the box has taken the keys typed before Enter (still in its queue)."""
+            box = self.query_one("#search", Input)
+            self.set_focus(self.query_one("#shape", Shape))
+            box.call_later(lambda: self._search(box.value))
+
         def action_switch(self) -> None:
             """Tab: take the offer chosen with Up/Down, else go between box and tree."""
             box = self.query_one("#jq", Input)
@@ -203,19 +221,19 @@ def browser(path: str, program: str = ".") -> Any:
                 self._take(chosen)
             elif self.focused is box:
                 self._close_offers()
-                self.query_one("#shape", Shape).focus()
+                self.set_focus(self.query_one("#shape", Shape))  # now: keys may follow
             else:
-                self.query_one("#search", Input).set_class(False, "shown")
-                box.focus()
+                self.query_one("#search", Input).display = False
+                self.set_focus(box)
 
         def action_leave(self) -> None:
             """Escape: close the offers, then the search box; else quit."""
             search = self.query_one("#search", Input)
             if self._offering():
                 self._close_offers()
-            elif search.has_class("shown"):
-                search.set_class(False, "shown")
-                self.query_one("#shape", Shape).focus()
+            elif search.display:
+                search.display = False
+                self.set_focus(self.query_one("#shape", Shape))
             else:
                 self.exit()
 
@@ -242,9 +260,6 @@ def browser(path: str, program: str = ".") -> Any:
                 self._changed(event.value)
 
         def on_input_submitted(self, event: Input.Submitted) -> None:
-            if event.input.id == "search":
-                self._search(event.value)
-                return
             chosen = self.query_one("#offers", OptionList).highlighted
             if self._offering() and chosen is not None:
                 self._take(chosen)
@@ -334,12 +349,12 @@ def browser(path: str, program: str = ".") -> Any:
         # -- search: keys and values, as the notebook's tree searches ---------------------
         def action_search(self) -> None:
             box = self.query_one("#search", Input)
-            box.set_class(True, "shown")
-            self.call_after_refresh(box.focus)  # once shown: a hidden input takes no focus
+            box.display = True
+            self.set_focus(box)  # now, not later: the keys right after / are the search's
 
         def _search(self, text: str) -> None:
-            self.query_one("#search", Input).set_class(False, "shown")
-            self.query_one("#shape", Shape).focus()
+            self.query_one("#search", Input).display = False
+            self.set_focus(self.query_one("#shape", Shape))
             if text:
                 self.say(f"searching keys and values for {text!r} …")
                 self.run_worker(lambda: self._searching(text), thread=True,

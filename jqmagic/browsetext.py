@@ -72,11 +72,11 @@ def clipboard_note(what: str, environ: dict[str, str] | None = None) -> str:
     if environ.get("TMUX"):
         if _tmux_clipboard() == "on":
             return f"{said}."
-        return (f"{said}; tmux drops it unless `set -g set-clipboard on` (its default, "
-                "external, ignores programs). The program is printed on exit too.")
+        return (f"{said}; tmux drops it unless `set -g set-clipboard on`. The program is "
+                "printed on exit too.")
     if environ.get("STY"):
         return f"{said}; GNU screen does not pass it on. The program is printed on exit too."
-    return f"{said}: if your terminal does not take OSC 52, the program is printed on exit."
+    return f"{said}; a terminal without OSC 52 drops it: the program is printed on exit."
 
 
 def _tmux_clipboard() -> str:
