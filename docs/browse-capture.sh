@@ -19,15 +19,18 @@ sleep 4
 keys() { tmux send-keys -t jqmagic-doc "$@"; sleep 1.5; }
 keys C-u
 keys -l '.items[] | select(.metadata.an'
+keys Down
 keys Tab
 keys -l ') | .spec.nodeN'
 sleep 2
 {
-  echo "jqmagic browse pods.json: '.items[] | select(.metadata.an', Tab, ') | .spec.nodeN' typed"
+  echo "jqmagic browse pods.json: '.items[] | select(.metadata.an', Down, Tab, ') | .spec.nodeN' typed"
   tmux capture-pane -p -t jqmagic-doc | sed 's/[[:space:]]*$//'
+  keys Down
   keys Tab
   sleep 2
-  echo "then Tab takes .nodeName: the preview follows"
+  echo "then Down and Tab take .nodeName: the preview follows"
   tmux capture-pane -p -t jqmagic-doc | sed 's/[[:space:]]*$//'
 } > docs/browse-tmux.txt
+keys Escape
 keys Escape
