@@ -16,7 +16,6 @@ from jqmagic.core.web.boiler import drop_boilerplate
 from jqmagic.core.web.extract import (
     CHROME_ROLES,
     decomposed,
-    is_data_table,
     names_a_row,
     text_length,
     text_of,
@@ -29,7 +28,7 @@ _BLOCKS = ("div", "td", "ul", "ol", "li", "table", "section", "p", "dl", "tr", "
            "center")
 _UNLINKED = 300  # a block with this much text outside its links is never a link farm
 _KEEP = ("pre", "code", "math")
-_OWN = ("ul", "ol", "li", "dl", "p")  # between runs of prose: the article's own
+_OWN = ("ul", "ol", "li", "dl")  # lists between runs of prose: the article's own
 _PROSE = 100  # characters of unlinked text in one run: prose, not a label
 # Found content this short (characters, a CJK one counting three: about 60 words), and
 # this small beside the structure's.
@@ -65,9 +64,9 @@ def short_or_structural(found: Any, body: Any) -> Any:
 
 def drop_link_blocks(article: Any) -> int:
     """Remove the link-dense blocks of the chosen content (bottom up, code and formulas
-    kept); returns how many went. A list or paragraph of links is judged only past the
-    content's last run of prose: one between paragraphs is the article's own (a
-    changelog's linked items), one after them the related links a page appends."""
+    kept); returns how many went. A list of links is judged only past the content's last
+    run of prose: one between paragraphs is the article's own (a changelog's linked
+    items), one after them the related links a page appends."""
     order: dict[int, int] = {}
     last_prose = -1
     for i, node in enumerate(article.descendants):
@@ -86,9 +85,8 @@ def drop_link_blocks(article: Any) -> int:
 
 
 def _link_dense(el: Any) -> bool:
-    if names_a_row(el) or any(is_data_table(t) for t in
-                              [el, *el.find_parents("table")] if t.name == "table"):
-        return False  # an index's rows, a data table's cells: content however linked
+    if names_a_row(el):
+        return False  # an index's rows (a name beside its description): content
     links = [a for a in el.find_all("a")  # to elsewhere: not a heading's own anchor
              if (a.get("href") or "#").lstrip()[:1] not in ("#", "") and
              not a.get("href", "").startswith("javascript:")]
@@ -101,7 +99,7 @@ def _link_dense(el: Any) -> bool:
     linked = sum(map(len, link_texts))
     if len(text) < (60 if el.name == "p" else 200):
         short = sum(1 for t in link_texts if len(t) < 10)
-        return linked > 0.8 * len(text) or (len(link_texts) > 1 and linked > 0.5 * len(text)
-                                            and short / len(link_texts) > 0.8)
+        return linked > 0.8 * len(text) or (len(link_texts) > 1 and
+                                            short / len(link_texts) > 0.8)
     return len(link_texts) > 4 and linked > 0.5 * len(text) and \
         len(text) - linked < _UNLINKED and linked < 100 * len(link_texts)
