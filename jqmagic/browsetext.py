@@ -7,7 +7,6 @@ can promise on this terminal.
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -67,7 +66,10 @@ def preview_text(program: str, path: str) -> tuple[str | None, str]:
 def clipboard_note(what: str, environ: dict[str, str] | None = None) -> str:
     """What Ctrl+Y (or c / p in the tree) can say it did: the text goes out by OSC 52,
     which tmux passes on only with ``set-clipboard on`` and GNU screen not at all."""
-    environ = os.environ if environ is None else environ
+    if environ is None:
+        from jqmagic.core.settings import env_text
+
+        environ = {name: env_text(name) for name in ("TMUX", "STY")}
     said = f"{what} sent to the clipboard (OSC 52)"
     if environ.get("TMUX"):
         if _tmux_clipboard() == "on":
