@@ -24,8 +24,8 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "repeatabl
 # MB to 300 MB documents; property tests). Measured with --durations: put a file here when
 # it grows past that.
 _SLOW = {
-    "cli": ("test_browse", "test_cli", "test_cli_inspect", "test_cli_streaming",
-            "test_cli_web", "test_dropin_values", "test_jq_driver"),
+    "cli": ("test_browse", "test_browse_keys", "test_cli", "test_cli_inspect",
+            "test_cli_streaming", "test_cli_web", "test_dropin_values", "test_jq_driver"),
     "core": ("test_explain", "test_explain_faces", "test_explain_suite", "test_suggest",
              "test_suggest_cases"),
     "core/jqlang": ("test_deadlines", "test_exactness", "test_fused", "test_fused_bindings",
