@@ -14,16 +14,16 @@ import contextvars
 import functools
 import os
 from importlib.machinery import EXTENSION_SUFFIXES
-from pathlib import Path
 
 TYPE_CHECKING = False  # typing and dataclasses cost every command's start-up: not imported
 if TYPE_CHECKING:
+    from pathlib import Path  # pathlib imports re, fnmatch and urllib: not at start-up
     from typing import Any
 
 
-def _cache_dir() -> Path:
+def _cache_dir() -> str:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(os.environ.get("JQMAGIC_CACHE_DIR") or os.path.join(base, "jqmagic"))
+    return os.environ.get("JQMAGIC_CACHE_DIR") or os.path.join(base, "jqmagic")
 
 
 _CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max",  # cgroup v2 ("max": none)
@@ -214,6 +214,8 @@ def env_text(name: str, default: str = "") -> str:
 
 def payload_dir() -> Path:
     """The payload store's folder: ``$JQMAGIC_PAYLOAD_DIR``, else ``<cache dir>/payloads``."""
+    from pathlib import Path
+
     given = env_text("JQMAGIC_PAYLOAD_DIR")
     return Path(given).expanduser() if given else Path(settings.cache_dir) / "payloads"
 
@@ -224,18 +226,18 @@ def payload_budget() -> int:
     return int(given) if given.isdigit() else DEFAULT_PAYLOAD_BUDGET
 
 
-def optimised_libjq() -> Path | None:
+def optimised_libjq() -> str | None:
     """The libjq to load instead of the binding's unoptimised copy (None: the binding's):
     ``$JQMAGIC_LIBJQ`` when it names a file (``binding``: the binding's copy), else the
     package's own, built with -O2 from vendor/jq-1.8.2 at install (``setup.py``)."""
     given = env_text("JQMAGIC_LIBJQ")
     if given == "binding":
         return None
-    path = Path(given).expanduser() if given else OWN_LIBJQ
-    return path if path.is_file() else None
+    path = os.path.expanduser(given) if given else OWN_LIBJQ
+    return path if os.path.isfile(path) else None
 
 
-OWN_LIBJQ = Path(__file__).parent / "query" / f"_libjq{EXTENSION_SUFFIXES[0]}"
+OWN_LIBJQ = os.path.join(os.path.dirname(__file__), "query", f"_libjq{EXTENSION_SUFFIXES[0]}")
 """Where ``pip install`` puts the package's own libjq (a shared library ctypes loads)."""
 
 

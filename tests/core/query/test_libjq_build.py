@@ -8,12 +8,13 @@ import json
 import os
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from jqmagic.core import settings as settings_module
 
-BUILT = settings_module.OWN_LIBJQ
+BUILT = Path(settings_module.OWN_LIBJQ)
 
 PROGRAMS = [
     "[.[] | . * 3.3, . / 7, tostring, @text]", "[.[] | tojson | fromjson]",
@@ -48,14 +49,14 @@ def test_the_environment_names_the_library(tmp_path, monkeypatch):
     library = tmp_path / "libjq.so"
     library.write_bytes(b"")
     monkeypatch.setenv("JQMAGIC_LIBJQ", str(library))
-    assert settings_module.optimised_libjq() == library
+    assert settings_module.optimised_libjq() == str(library)
     monkeypatch.setenv("JQMAGIC_LIBJQ", str(tmp_path / "missing.so"))
     assert settings_module.optimised_libjq() is None  # the binding's copy
     monkeypatch.setenv("JQMAGIC_LIBJQ", "binding")
     assert settings_module.optimised_libjq() is None
     assert "binding" in settings_module.libjq_build()
     monkeypatch.delenv("JQMAGIC_LIBJQ")
-    assert settings_module.optimised_libjq() in (BUILT, None)
+    assert settings_module.optimised_libjq() in (str(BUILT), None)
 
 
 @pytest.mark.skipif(not BUILT.is_file(), reason=f"no libjq built at install at {BUILT} "
