@@ -339,15 +339,20 @@ class Literals:
         """Learn every fact now, in one pass over the text (two when some show and the text
         can be read without its strings), and let go of the text."""
         if self._facts is None:
-            found = _facts_in(self._chunks(), exact=self._stripped)
-            if found and self._exact is not None:
-                found = _facts_in(self._exact(), exact=True)
-            exact = self._exact or (self._chunks if self._stripped else None)
+            pieces: list[bytes] | None = None  # the text without strings, read once
+            if self._stripped:
+                pieces = list(self._chunks())
+                found = _facts_in(pieces, exact=True)
+            else:
+                found = _facts_in(self._chunks())
+                if found and self._exact is not None:
+                    pieces = list(self._exact())
+                    found = _facts_in(pieces, exact=True)
             if not found & _PRINTED_ALIKE:
                 self._texts, self._long_fraction = {}, False
-            elif exact is not None:
+            elif pieces is not None:
                 from jqmagic.core.jqlang.oddtexts import odd_texts
-                self.learnt_texts(odd_texts(exact))
+                self.learnt_texts(odd_texts(lambda: pieces))
             self._facts, self._chunks, self._exact = found, (lambda: ()), None
         return self
 

@@ -44,9 +44,6 @@ orders: 8.2 and 9; manifests: 5.1): what a parse is expected to cost before it i
 WIDEN_BELOW = 100 << 20
 """JSON Lines read whole at a second look when smaller (a parse under about a second, 9x
 the text in memory); bigger ones are extended by the chains a question adds."""
-SAMPLED_FROM = 8 << 20
-"""JSON Lines from this size decode at their first read every member their first lines
-hold (issue 57: 60 MB, a dozen questions reading eight members, paid eight passes)."""
 COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
 
 
@@ -143,7 +140,7 @@ def parse_text(text: str) -> Document:
 
 
 def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
-              chains: frozenset | None = None, widen: bool = False) -> Document:
+              chains: frozenset | None = None) -> Document:
     """Parse one file as the worker would read it (``fmt``: json, jsonl, yaml or jsonc);
     ``handle`` is the file already opened through the sandbox (:func:`sources.open_file`);
     ``chains``: of JSON Lines, the only field chains the values need (None: whole)."""
@@ -155,7 +152,8 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
         try:
             body = data[3:] if data.startswith(BOM) else data
             if fmt == "jsonl" and chains is not None:
-                made, values, newlines, chains = _first_read(body, chains, widen)
+                made = projected.column_lists(chains)
+                values, newlines = projected_lines(body, chains, made)
             elif fmt == "jsonl":
                 values, newlines = json_lines(body)
             else:
@@ -180,23 +178,6 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
     literals = Literals.of_text(converted.data).settle() if facts is None else \
         Literals.known(facts)
     return Document(values, literals, len(converted.data))
-
-
-def _first_read(body: bytes, chains: frozenset,
-                widen: bool) -> tuple[dict, list[Any], int, frozenset]:
-    """JSON Lines decoded on ``chains`` (``widen``: and on every member of the first lines,
-    :func:`.projected.sampled_members`; a line orjson refuses in a member no question
-    asked, 1e1000, then leaves the chains asked alone): the columns made, the values,
-    the newlines, the chains held."""
-    if widen:
-        wide = chains | projected.sampled_members(body)
-        try:
-            made = projected.column_lists(wide)
-            return made, *projected_lines(body, wide, made), wide
-        except NotMine:
-            pass
-    made = projected.column_lists(chains)
-    return made, *projected_lines(body, chains, made), chains
 
 
 def json_lines(data: bytes) -> tuple[list[Any], int]:
@@ -323,8 +304,7 @@ class DocumentCache:
                 return self._extended((key, path), hit[1], handle, chains)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
-            doc = load_file(path, fmt, handle, chains,
-                            chains is not None and self.first_read_whole(st.st_size))
+            doc = load_file(path, fmt, handle, chains)
             progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)
             if doc.size >= MEASURED_FROM_BYTES and chains is None:
@@ -437,16 +417,6 @@ class DocumentCache:
             self._make_room(key, doc)
             self._entries[key] = (stamp, doc)
             doc.keep_columns(True)
-
-    def first_read_whole(self, size: int) -> bool:
-        """Whether a JSON Lines file's first read decodes every member its first lines
-        hold (:func:`.projected.sampled_members`), not only the chains asked: from
-        :data:`SAMPLED_FROM` bytes (a later question reading another member then pays no
-        pass over the file; a smaller file's pass is cheap) while its whole values are
-        expected to fit (:meth:`whole_fits`)."""
-        return SAMPLED_FROM <= size < WIDEN_BELOW and self.expected_resident(
-            size, "jsonl") <= min(settings.doc_cache_bytes,
-                                  whole_parse_limit() or settings.doc_cache_bytes)
 
     def whole_fits(self, doc: Document) -> bool:
         """Whether ``doc``'s values are worth reading whole: a text under

@@ -102,24 +102,6 @@ class LinesKnown(enum.Enum):
     ONE_VALUE_EACH = "each holds one value (a file read before, of the same version)"
 
 
-SAMPLE = 64 << 10
-
-
-def sampled_members(data: bytes) -> Chains:
-    """The members of the objects on the first lines of ``data`` (its first
-    :data:`SAMPLE` bytes), each a chain held whole: a file's shape from a sample."""
-    head = data[:SAMPLE]
-    members: set[tuple[str, ...]] = set()
-    for line in head[:head.rfind(b"\n") + 1].split(b"\n"):
-        try:
-            value = orjson.loads(line)
-        except orjson.JSONDecodeError:
-            continue
-        if type(value) is dict:
-            members.update((name,) for name in value)
-    return frozenset(members)
-
-
 def column_lists(chains: Chains) -> dict[tuple[str, ...], list]:
     """An empty column for each chain but the whole value's: :func:`decode_blocks`' and
     :func:`extend`'s ``made``."""

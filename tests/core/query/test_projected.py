@@ -239,31 +239,6 @@ def test_a_question_reads_only_its_chains_and_a_later_one_adds_its_own(tmp_path,
 
 
 @needs_oracle
-def test_a_big_files_first_read_decodes_every_member_of_its_first_lines(
-        tmp_path, with_columns, monkeypatch):
-    """From SAMPLED_FROM bytes (while the whole values fit), the first question decodes
-    every member its first lines hold, with their columns: a later question on another
-    member reads no pass over the file; a member the sample missed is added as before."""
-    monkeypatch.setattr(doccache, "SAMPLED_FROM", 0)
-    path = tmp_path / "log.jsonl"
-    rows = [{"id": i, "type": "Push" if i % 3 else "Watch", "actor": {"login": f"u{i % 7}"},
-             "n": -0.0 if i % 5 else 1e-05} for i in range(50)]
-    rows[40]["late"] = [1.0]  # past the sample: decoded when asked
-    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
-    monkeypatch.setattr(projected, "SAMPLE", len(path.read_bytes()) // 2)
-    program = '[inputs | select(.type == "Push")] | length'
-    assert _fast(program, str(path)) == _jq(program, str(path)) == "33"
-    doc = next(iter(doccache.documents._entries.values()))[1]
-    assert doc.chains == {("id",), ("type",), ("actor",), ("n",)}
-    for program in ["[inputs | .actor.login] | unique", "[inputs | .n] | unique"]:
-        with mock.patch.object(projected, "extend", side_effect=AssertionError("a pass")):
-            assert _fast(program, str(path)) == _jq(program, str(path))
-    program = "[inputs | .late] | map(select(.))"
-    assert _fast(program, str(path)) == _jq(program, str(path)) == "[[1.0]]"
-    assert ("late",) in doc.chains
-
-
-@needs_oracle
 def test_idle_time_reads_the_lines_whole_when_they_fit(tmp_path, with_columns):
     """An analyst's next question reads a new chain more often than not: after a second
     question extended the file's values, the worker's idle time reads its lines whole, in
@@ -366,12 +341,3 @@ def test_lines_read_as_they_come_decode_only_their_chains(tmp_path, with_columns
     finally:
         doccache.READ = saved
 
-
-def test_a_member_orjson_refuses_leaves_the_first_read_to_the_chains_asked(
-        tmp_path, with_columns, monkeypatch):
-    """1e1000 in a member no question asked: the question is answered all the same."""
-    monkeypatch.setattr(doccache, "SAMPLED_FROM", 0)
-    path = tmp_path / "log.jsonl"
-    path.write_text('{"a": 1, "huge": 1}\n{"a": 2, "huge": 1e1000}\n')
-    assert _fast("[inputs | .a] | add", str(path)) == "3"
-    assert next(iter(doccache.documents._entries.values()))[1].chains == {("a",)}
