@@ -49,26 +49,32 @@ def session_table(path: Path, seed: int, count: int) -> tuple[list[str], dict]:
              f"jqmagic worker peak {mine['worker_peak_mb']:.0f} MB)", "",
              "| question | jq 1.8.2 | jaq | jqmagic (engine) | / jq 1.8.2 | same as jq |",
              "|---|---:|---:|---:|---:|:---:|"]
-    totals = {"jq": 0.0, "mine": 0.0, "jaq": 0.0, "slower": 0, "same": 0, "fast": 0}
+    totals = {"jq": 0.0, "mine": 0.0, "jaq": 0.0, "slower": 0, "same": 0, "fast": 0,
+              "capped": 0}
     for program, (seconds, engine, text) in zip(programs, mine["rows"], strict=True):
         jq = _timed([formats.JQ18, "-nc", program, str(path)])
         jaq = _timed([JAQ, "-nc", program, str(path)]) if JAQ else None
+        capped = jq.out == "(stopped at the cap)"
         same = text == jq.out
         totals["jq"] += jq.seconds
         totals["mine"] += seconds
         totals["jaq"] += jaq.seconds if jaq and jaq.out != "(failed)" else 0.0
         totals["slower"] += seconds > jq.seconds
         totals["same"] += same
+        totals["capped"] += capped
         totals["fast"] += engine == "fast"
         shown = program.replace("|", "\\|")
         lines.append(f"| `{shown}` | {jq.seconds:.3f} s | "
                      f"{f'{jaq.seconds:.3f} s' if jaq else '-'} | {seconds:.3f} s ({engine}) | "
-                     f"{seconds / jq.seconds:.3f}x | {'yes' if same else '**no**'} |")
+                     f"{seconds / jq.seconds:.3f}x | "
+                     f"{'jq stopped' if capped else 'yes' if same else '**no**'} |")
     lines += ["", f"Session: jqmagic {totals['mine']:.2f} s against jq 1.8.2 "
               f"{totals['jq']:.2f} s = **{totals['mine'] / totals['jq']:.3f}x**"
               + (f" (jaq {totals['jaq']:.2f} s)" if JAQ else "")
               + f"; slower than jq: **{totals['slower']}**; answers equal to jq's: "
-              f"**{totals['same']} of {count}**; fast path: {totals['fast']} of {count}.", ""]
+              f"**{totals['same']} of {count - totals['capped']} compared** (jq stopped at "
+              f"{CAP:.0f} s, counted at it: {totals['capped']}); fast path: "
+              f"{totals['fast']} of {count}.", ""]
     return lines, totals
 
 
