@@ -256,7 +256,7 @@ def test_markers_empty_values_tags_and_other_corners(tmp_path, text, program, ex
     assert path.read_text() == expected
 
 
-README_MANIFEST = """\
+GUIDE_MANIFEST = """\
 # web tier: reviewed by ops, keep the comments
 apiVersion: apps/v1
 kind: Deployment
@@ -284,15 +284,15 @@ metadata:
 """
 
 
-def test_the_readme_shows_a_real_run(tmp_path):
-    readme = Path(__file__).resolve().parents[3] / "README.md"
-    block = readme.read_text().split("  --- a/deploy.yaml\n")[1].split("  ```")[0]
-    shown = [line[2:] for line in block.splitlines() if line[2:3] in ("+", "-")]
-    program = re.search(r"after\s+`jqmagic query -i '(.*?)'\s+deploy.yaml`", readme.read_text(),
-                        re.S).group(1).replace("\n  ", " ")
-    path = write(tmp_path, README_MANIFEST)
+def test_the_guide_shows_a_real_run(tmp_path):
+    page = (Path(__file__).resolve().parents[3] / "docs" / "command-line.md").read_text()
+    block = page.split("--- a/deploy.yaml\n")[1].split("```")[0]
+    shown = [line for line in block.splitlines() if line[:1] in ("+", "-")]
+    program = re.search(r"after\s+`jqmagic query -i '(.*?)'\s+deploy.yaml`", page,
+                        re.S).group(1).replace("\n", " ")
+    path = write(tmp_path, GUIDE_MANIFEST)
     patch(path, jq=program)
-    made = [line for line in difflib.unified_diff(README_MANIFEST.splitlines(),
+    made = [line for line in difflib.unified_diff(GUIDE_MANIFEST.splitlines(),
                                                   path.read_text().splitlines(), lineterm="")
             if line[:1] in ("+", "-") and line[:3] not in ("+++", "---")]
     assert made == shown[1:]  # after the +++ header
