@@ -119,6 +119,8 @@ def main() -> None:
     options.add_argument("--cap-gb", type=float, default=16.0)
     options.add_argument("--keep", action="store_true")
     options.add_argument("--ratio", action="store_true")
+    options.add_argument("--skip", nargs="*", default=[], metavar="TOOL",
+                         help="tools left out (jaq: several minutes a question at 1.5 GB)")
     given = options.parse_args()
     if given.ratio:
         measure_ratio()
@@ -127,6 +129,7 @@ def main() -> None:
     tools = {"jq 1.8.2": ([JQ], given.cap_gb),
              **({"jaq": ([JAQ], given.cap_gb)} if JAQ else {}),
              "jqmagic": ([str(BIN / "jqmagic"), "query"], None)}
+    tools = {name: tool for name, tool in tools.items() if name not in given.skip}
     print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
           f"load {os.getloadavg()[0]:.1f}; {path.stat().st_size / 1e9:.2f} GB; jq and jaq "
           f"capped at {given.cap_gb:.0f} GB of address space\n")

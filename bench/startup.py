@@ -77,7 +77,7 @@ def loop(command: list[str], calls: int) -> float:
 def imports(command: Path) -> list[tuple[str, float]]:
     """The command's imports by cumulative milliseconds (-X importtime), top level only."""
     done = subprocess.run([str(PLAIN / "bin" / "python"), "-X", "importtime", str(command),
-                           "query", "."], input=b"1\n", capture_output=True, text=True)
+                           "query", "."], input="1\n", capture_output=True, text=True)
     rows = []
     for line in done.stderr.splitlines():
         found = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\S.*)", line)

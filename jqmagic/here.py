@@ -50,8 +50,16 @@ def runs_here(args: argparse.Namespace, source: dict[str, Any], bounded: bool,
     size = _plain_size(args.files)
     if size is None or size > settings.doc_cache_bytes:  # past the budget: the worker's
         return False
-    return size * LIBJQ_RESIDENT_PER_BYTE <= settings.doc_cache_bytes or \
-        not _streams(program, args)
+    return not streams_in_worker(args, program)
+
+
+def streams_in_worker(args: argparse.Namespace, program: str) -> bool:
+    """Whether the worker answers in one streaming pass (the command asks it with
+    ``stream_eval``): the files' parse by libjq would not fit comfortably, and the program
+    streams (else the worker would parse a file within its own budget whole)."""
+    size = _plain_size(args.files)
+    return size is not None and size * LIBJQ_RESIDENT_PER_BYTE > settings.doc_cache_bytes \
+        and _streams(program, args)
 
 
 def _streams(program: str, args: argparse.Namespace) -> bool:

@@ -147,6 +147,8 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
                 "color": _colour(args), "seq": args.seq,
                 "program_origin": os.path.dirname(os.path.abspath(args.from_file))
                 if args.from_file else ""}
+    if here.streams_in_worker(args, program):  # one pass, in bounded memory
+        keywords["stream_eval"] = True
     keywords.setdefault("timeout", 0)  # jq has no timeout: only --timeout sets one
     if args.explain:  # the stages as an indented text view, not jq's output
         from jqmagic.core.explain import explain

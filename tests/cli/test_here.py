@@ -80,3 +80,31 @@ def test_a_sandboxed_command_line_keeps_to_the_confined_worker(tmp_path, monkeyp
 
     args = jqcli.parse(parser, [".a", str(data)])
     assert not here.runs_here(args, flags.named_source(args, args.files), bounded=False)
+
+
+def test_a_file_whose_parse_would_not_fit_streams_in_the_worker(tmp_path, monkeypatch):
+    from jqmagic import flags, jqcli
+    from jqmagic.core.settings import settings
+
+    data = tmp_path / "big.json"
+    data.write_text('{"readings": [' + ",".join(['{"v": 1}'] * 2000) + "]}")
+    lines = tmp_path / "big.jsonl"
+    lines.write_text('{"v": 1}\n' * 2000)
+    size = data.stat().st_size
+    monkeypatch.setattr(settings, "doc_cache_bytes", size * 5)  # the text fits, its parse not
+    parser = cli.build_parser("query")[1]["query"]
+
+    def answered(*argv: str) -> tuple[bool, bool]:
+        args = jqcli.parse(parser, list(argv))
+        program = args.filter
+        return (here.runs_here(args, flags.named_source(args, args.files), False, program),
+                here.streams_in_worker(args, program))
+
+    for program in ("[.readings[] | select(.v > 0)] | length", "[.readings[].v] | add",
+                    ".readings | length", ".readings[] | .v", "first(.readings[])"):
+        assert answered(program, str(data)) == (False, True), program
+    assert answered(".readings | map(.v) | add", str(data)) == (True, False)  # read whole
+    assert answered("-s", "length", str(data)) == (True, False)  # as jq does
+    assert answered(".v", str(lines)) == (True, False)  # libjq holds a line at a time
+    monkeypatch.setattr(settings, "doc_cache_bytes", size * 20)  # its parse fits
+    assert answered(".readings | length", str(data)) == (True, False)
