@@ -283,19 +283,25 @@ class Literals:
     """
 
     def __init__(self, chunks: Callable[[], Iterable[bytes]],
-                 exact: Callable[[], Iterable[bytes]] | None = None, stripped: bool = False):
+                 exact: Callable[[], Iterable[bytes]] | None = None):
         self._chunks = chunks
         self._exact = exact  # the text without its strings: read when the chunks found facts
-        self._stripped = stripped  # the chunks are a text without strings already
         self._facts: frozenset[str] | None = None
         self._texts: dict | None = None  # odd_texts, learnt with the facts
+        self._raw = False  # odd_texts learnt from the text with its strings (see raw)
         self._long_fraction = True
 
     @classmethod
-    def without_strings(cls, data: bytes) -> Literals:
-        """The facts of a JSON text learnt in one pass over it without its strings (three
-        times the cost of a plain pass: for a side process)."""
-        return cls(lambda: without_strings(data), stripped=True)
+    def raw(cls, data: bytes) -> Literals:
+        """The facts and odd texts of a JSON text read as it is, its strings' digits
+        counted as literals (one pass, no stripping: for a side process racing a parse).
+        Only more cautious, never wrong: a string's ``1.50`` adds a text no literal uses,
+        or makes a double written two ways; a literal's plain text is looked for in the
+        whole text (:func:`.oddtexts.odd_texts`)."""
+        literals = cls(lambda: (data[i:i + _CHUNK + _OVERLAP] for i in range(0, len(data),
+                                                                              _CHUNK)))
+        literals._raw = True
+        return literals
 
     @classmethod
     def of_text(cls, data: bytes) -> Literals:
@@ -340,9 +346,9 @@ class Literals:
         can be read without its strings), and let go of the text."""
         if self._facts is None:
             pieces: list[bytes] | None = None  # the text without strings, read once
-            if self._stripped:
+            if self._raw:
                 pieces = list(self._chunks())
-                found = _facts_in(pieces, exact=True)
+                found = _facts_in(pieces)
             else:
                 found = _facts_in(self._chunks())
                 if found and self._exact is not None:
@@ -352,7 +358,7 @@ class Literals:
                 self._texts, self._long_fraction = {}, False
             elif pieces is not None:
                 from jqmagic.core.jqlang.oddtexts import odd_texts
-                self.learnt_texts(odd_texts(lambda: pieces))
+                self.learnt_texts(odd_texts(lambda: pieces, raw=self._raw))
             self._facts, self._chunks, self._exact = found, (lambda: ()), None
         return self
 

@@ -54,13 +54,14 @@ def held_text(value: float) -> str:
     return format_float(value)
 
 
-def odd_texts(chunks: Callable[[], Iterable[bytes]]) -> OddTexts | None:
+def odd_texts(chunks: Callable[[], Iterable[bytes]], raw: bool = False) -> OddTexts | None:
     """The odd literals of a text without its strings (``chunks`` gives it, and again
-    where a double's plain text must be looked for); None when there are too many or a
-    literal is not finite as a double."""
+    where a double's plain text must be looked for; ``raw``: with its strings, whose
+    digits then count as literals, see ``Literals.raw``); None when there are too many or
+    a literal is not finite as a double."""
     tokens: set[bytes] = set()
     for chunk in chunks():
-        if chunk.count(b'"') != 2 * chunk.count(b'""'):
+        if not raw and chunk.count(b'"') != 2 * chunk.count(b'""'):
             return None  # a text given with its strings: their digits are no literals
         tokens |= candidates(chunk)
         if len(tokens) > MAX_ODD:

@@ -139,8 +139,8 @@ def facts_beside(data: bytes) -> Callable[[], Literals]:
     literals = Literals.of_text(data)
     if not (scan_beside and len(data) >= SCAN_BESIDE_FROM and hasattr(os, "fork")):
         return literals.settle
-    exact = Literals.without_strings(data)  # beside the parse: one pass, not two
-    started = forked.beside(lambda writing: _send(writing, exact.settle()))
+    raw = Literals.raw(data)  # beside the parse: one pass over the text as it is
+    started = forked.beside(lambda writing: _send(writing, raw.settle()))
     if started is None:
         return literals.settle
 
