@@ -28,9 +28,9 @@ _JQMAGIC_ONLY = ("timeout", "limit", "parallel", "dask", "reduce", "stream_eval"
 _WHOLE_INPUTS = ("slurp", "null_input", "raw_input", "stream_events", "stream_errors", "seq")
 LIBJQ_RESIDENT_PER_BYTE = 14
 """Resident bytes a JSON document's text costs parsed by libjq 1.8.2 (-O2), per byte: jq
-1.8.2's peak RSS over the text on bench/readings.py's files was 13.1 for an array of small
-objects, 13.6 for an array of integers, 6.7 for objects with longer strings (the number
-literals it keeps cost most); the worst, rounded up, so that a file judged to fit does."""
+1.8.2's peak RSS over the text (bench/readings.py --ratio) was 13.4 for an array of small
+objects, 14.0 for an array of integers, 6.9 for objects with longer strings (the number
+literals it keeps cost most); the worst, so that a file judged to fit does."""
 
 
 def runs_here(args: argparse.Namespace, source: dict[str, Any], bounded: bool,
