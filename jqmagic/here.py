@@ -165,8 +165,9 @@ def _fd(stream: Any) -> int | None:
 @contextlib.contextmanager
 def _as_jq_ends(own_process: bool) -> Iterator[None]:
     """Ctrl-C and a closed pipe end the command at once, as they end jq (libjq holds no
-    Python frame for a signal to be raised in); a caller's process keeps its handlers."""
-    import signal
+    Python frame for a signal to be raised in); a caller's process keeps its handlers.
+    ``_signal`` is ``signal`` without its enums (enum costs a command's start-up)."""
+    import _signal as signal
 
     if not own_process:
         yield

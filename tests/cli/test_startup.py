@@ -21,7 +21,7 @@ pytestmark = pytest.mark.skipif(not mainloop.available(),
 # What a plain run must not import (argparse answers only help and refusals; json, re and
 # typing only a run that needs them; dataclasses and pathlib never at start-up).
 HEAVY = {"argparse", "gettext", "typing", "dataclasses", "inspect", "dis", "ast", "tokenize",
-         "re", "pathlib", "fnmatch", "urllib.parse", "ipaddress",
+         "re", "pathlib", "fnmatch", "urllib.parse", "ipaddress", "enum", "signal",
          "json", "tempfile", "shutil", "random", "difflib", "socket", "selectors",
          "threading", "importlib.metadata", "email", "orjson", "jq",
          "jqmagic.core.sandbox", "jqmagic.core.words", "jqmagic.core.options",
