@@ -14,7 +14,7 @@ from jqmagic.core.jqlang.fusereduce import fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
-from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, Pipe, Try, Var
+from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, LiteralNeg, Pipe, Try, Var
 from jqmagic.core.jqlang.text import format_of
 
 truthy = jv.truthy
@@ -247,7 +247,7 @@ def _try_iterate(node, bound):
 
 def _neg(node, bound):
     inner = compile_node(node[1], bound)
-    negate = jv.negate
+    negate = jv.negate_literal if type(node) is LiteralNeg else jv.negate
     if inner.one:
         f = inner.one
         return singular(lambda v, e: negate(f(v, e)))

@@ -29,7 +29,7 @@ from jqmagic.core.jqlang.numbers import number_text
 from jqmagic.core.jqlang.printer import tojson
 from jqmagic.core.jqlang.regex import tester
 from jqmagic.core.jqlang.scope import compile_node
-from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Iterate, Pipe
+from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Iterate, LiteralNeg, Pipe
 from jqmagic.core.jqlang.text import format_of
 
 
@@ -468,7 +468,8 @@ def _or(node, src, place):
 
 def _neg(node, src, place):
     inner = _expr(node[1], src, place)
-    return None if inner is None else f"{src.constant(jv.negate)}({inner})"
+    negate = jv.negate_literal if type(node) is LiteralNeg else jv.negate
+    return None if inner is None else f"{src.constant(negate)}({inner})"
 
 
 def _if(node, src, place):

@@ -22,6 +22,7 @@ from jqmagic.core.jqlang import (
     updates,
 )
 from jqmagic.core.jqlang.compiled import Compiled
+from jqmagic.core.jqlang.provenance import literal_negations
 from jqmagic.core.jqlang.scope import Scope, Tables, compile_node
 
 
@@ -48,5 +49,7 @@ TABLES = Tables(
 
 
 def compile_tree(tree: Any, names: frozenset[str]) -> Compiled:
-    """``tree`` compiled with ``names`` bound from outside (any other ``$name``: NotMine)."""
-    return compile_node(tree, Scope({name: name for name in names}, {}, TABLES))
+    """``tree`` compiled with ``names`` bound from outside (any other ``$name``: NotMine),
+    its negations of literals marked (:mod:`.provenance`)."""
+    return compile_node(literal_negations(tree, names),
+                        Scope({name: name for name in names}, {}, TABLES))

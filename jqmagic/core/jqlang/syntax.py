@@ -186,6 +186,17 @@ class Neg(NamedTuple):
     operand: Node
 
 
+@_kind("neg")
+class LiteralNeg(NamedTuple):
+    """``-operand`` where the operand's numbers are literals (of the inputs, of the
+    program, of ``$name`` arguments): jq 1.8.2 negates their digits, ``-(0)`` is ``0``
+    where a computed zero's negation is ``-0`` (:mod:`.provenance` finds them). Equal to
+    its :class:`Neg` as a tuple: compilers tell them apart by their class."""
+
+    kind: str
+    operand: Node
+
+
 @_kind("binop")
 class BinOp(NamedTuple):
     """``left op right`` for ``+ - * / %`` and the comparisons."""

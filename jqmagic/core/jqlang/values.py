@@ -343,6 +343,12 @@ def negate(a: Any) -> Any:
     return result
 
 
+def negate_literal(a: Any) -> Any:
+    """``-a`` of a literal (:class:`.syntax.LiteralNeg`): jq negates its digits, and
+    ``-(0)`` is ``0`` (of ``-0`` too: 0 - -0)."""
+    return 0 if type(a) is int and a == 0 else negate(a)
+
+
 def _negated(text: str) -> str:
     return text[1:] if text.startswith("-") else "-" + text
 

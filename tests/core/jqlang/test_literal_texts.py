@@ -98,3 +98,26 @@ def test_a_side_process_sends_the_texts_back():
     back = OddTexts.loads(sent.dumps())
     assert back.texts == sent.texts and back.long_fraction
     assert json.loads(sent.dumps())[0] is True
+
+
+NEGATIONS = ["[.[] | -(.a // 0)]", "[.[] | -(.a)]", "[.[] | (.a | -.)]", "-(0)",
+             "[.[] | -(.a - .a)]", "reduce .[] as $x (0; -.)", "[.[] | select(.a) | -.a]",
+             "[.[] | -(.b // 0)]", "def f: -.; [.[] | .a // 0 | f]", "[.[] | -(.a? // 0)]",
+             "[.[] | .a as $x | -$x]", "[.[] | -(length)]", "[.[] | -(.a // (1 - 1))]",
+             "try error(0) catch -.", "[.[] | -(if .a then .a else 0 end)]"]
+
+
+@pytest.mark.parametrize("program", NEGATIONS)
+def test_negation_of_a_literal_zero_and_a_computed_one(program):
+    """jq 1.8.2: ``-(0)`` of a literal zero is ``0``, of a computed one ``-0``; the fast
+    path marks the negations whose operand is literal (provenance.py), answers those, and
+    declines a zero it cannot place."""
+    with_minus_zero = '[{"a":0},{},{"a":-0},{"a":-0.0},{"a":1.5},{"a":0.0}]'
+    got = fast(program, with_minus_zero, compact=True)
+    assert got is None or got == libjq(program, with_minus_zero, compact=True)
+    text = '[{"a":0},{},{"a":-0.0},{"a":1.5},{"a":0.0},{"a":-1e-05}]'
+    got = fast(program, text, compact=True)
+    assert got is None or got == libjq(program, text, compact=True)
+    if program in ("[.[] | -(.a // 0)]", "-(0)",
+                   "[.[] | select(.a) | -.a]", "[.[] | -(if .a then .a else 0 end)]"):
+        assert got is not None
