@@ -72,11 +72,11 @@ class JvCache:
                 self._entries.move_to_end(key)
                 return hit[1]
         before = resident_bytes()
+        progress.parsing(path, st.st_size, fmt)  # made from held values or parsed: untimed
         made = self._made_from_held(path, fmt)
         if made is None:
-            progress.parsing(path, st.st_size, fmt)
             made = _parse(path, fmt)
-            progress.parsed(path, st.st_size, fmt)
+        progress.parsed(path, st.st_size, fmt)
         parsed = Parsed(made, 0)
         parsed.resident = resident_cost(before, st.st_size)
         self._keep(key, stamp, parsed)
