@@ -358,6 +358,8 @@ def read_options(words: list[str], table: dict[str, Flag]) -> Any:
 
     values: dict[str, Any] = {}
     for flag in dict.fromkeys(table.values()):  # each flag once, the table's order
+        if flag.action == "help":  # argparse keeps no value for it
+            continue
         default = [] if flag.action in ("append", "pair") else \
             None if flag.action == "optional" else flag.default
         if isinstance(default, str) and flag.type is not None:

@@ -65,3 +65,26 @@ def test_a_dask_address_is_not_a_filter():
     assert dask.parse_args(["--dask"]).dask == ""
     with pytest.raises(SystemExit):
         dask.parse_args(["--dask=.a"])
+
+
+@pytest.mark.parametrize("argv", [
+    [".", "-c"], ["-rn", "."], ["--indent", "4", "."], ["--tab", "-S", "."],
+    ["--parallel", "."], ["--parallel=3", "."], ["--dask", "tcp://h:8786", "."],
+    ["--limit", "5", "--timeout", "2.5", "."], ["-L", "/tmp", "-L/x", "."],
+    ["--no-cache", "--all", "--jsonl", "."], ["--seq", "--stream", "-e", "."],
+    ["--input", "1", "."], ["-x", "echo 1", "."], ["--reduce", "add", "--parallel=2", "."]])
+def test_query_options_read_without_argparse_as_argparse_reads_them(argv):
+    from jqmagic import cli, jqargs, jqcli
+
+    table = flags.option_table(jqcli.QUERY_FLAGS, flags.CLI)
+    words = jqargs.split(table, argv)
+    argparse_s = vars(cli.build_parser("query")[1]["query"].parse_args(words.options))
+    assert vars(flags.read_options(words.options, table)) == {
+        k: v for k, v in argparse_s.items() if k not in ("filter", "files", "run", "command")}
+
+
+@pytest.mark.parametrize("words", [["--limit=x"], ["--timeout=-1"], ["-h"], ["--raw=1"]])
+def test_what_argparse_must_word_is_left_to_it(words):
+    from jqmagic import jqcli
+
+    assert flags.read_options(words, flags.option_table(jqcli.QUERY_FLAGS, flags.CLI)) is None
