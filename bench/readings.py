@@ -145,9 +145,9 @@ def main() -> None:
                 ratio = f"{wall / reference[0]:.2f}x" if not reference[4] else "-"
                 same = "-" if tool == "jq 1.8.2" else \
                     "jq failed" if reference[4] else str(out == reference[3]).lower()
-                print(f"| `{program}` | {tool} | {wall:.1f} s | {cpu:.1f} s | "
-                      f"{peak / 1e6:,.0f} MB | {ratio} | {same} {failed} |".replace(" |  |",
-                                                                                   " |"),
+                shown = program.replace("|", "\\|")  # a table cell
+                print(f"| `{shown}` | {tool} | {wall:.1f} s | {cpu:.1f} s | "
+                      f"{peak / 1e6:,.0f} MB | {ratio} | {f'{same} {failed}'.strip()} |",
                       flush=True)
     finally:
         if not given.keep:
