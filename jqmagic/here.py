@@ -6,7 +6,6 @@ else goes to the supervised worker (:mod:`jqmagic.jqcli`)."""
 
 from __future__ import annotations
 
-import contextlib
 import os
 import sys
 
@@ -16,7 +15,6 @@ from jqmagic.core.settings import env_text, sandboxed, settings
 TYPE_CHECKING = False  # typing costs every command's start-up (it imports re): not imported
 if TYPE_CHECKING:
     import argparse
-    from collections.abc import Iterator
     from typing import Any
 
     from jqmagic.core.errors import JqMagicError
@@ -127,8 +125,11 @@ def run(program: str, args: argparse.Namespace, files: list[str], named: dict[st
         out_fd=1 if _fd(sys.stdout) == 1 else None)
     sys.stdout.flush()
     sys.stderr.flush()
-    with _as_jq_ends(_fd(sys.stdout) == 1):
+    saved = _as_jq_ends() if _fd(sys.stdout) == 1 else {}
+    try:
         return mainloop.run(spec, sys.stdout.buffer, sys.stderr.buffer, report)
+    finally:
+        _restore(saved)
 
 
 def _parse_flags(args: argparse.Namespace) -> int:
@@ -162,19 +163,19 @@ def _fd(stream: Any) -> int | None:
         return None
 
 
-@contextlib.contextmanager
-def _as_jq_ends(own_process: bool) -> Iterator[None]:
+def _as_jq_ends() -> dict:
     """Ctrl-C and a closed pipe end the command at once, as they end jq (libjq holds no
-    Python frame for a signal to be raised in); a caller's process keeps its handlers.
+    Python frame for a signal to be raised in): the handlers they replace, for
+    :func:`_restore` (a caller's own process keeps its handlers: not called).
     ``_signal`` is ``signal`` without its enums (enum costs a command's start-up)."""
-    import _signal as signal
+    import _signal
 
-    if not own_process:
-        yield
-        return
-    saved = {sig: signal.signal(sig, signal.SIG_DFL) for sig in (signal.SIGINT, signal.SIGPIPE)}
-    try:
-        yield
-    finally:
-        for sig, handler in saved.items():
-            signal.signal(sig, handler)
+    return {sig: _signal.signal(sig, _signal.SIG_DFL) for sig in (_signal.SIGINT,
+                                                                   _signal.SIGPIPE)}
+
+
+def _restore(saved: dict) -> None:
+    import _signal
+
+    for sig, handler in saved.items():
+        _signal.signal(sig, handler)

@@ -11,7 +11,6 @@ caller's request, a Dask task judged by its caller's sandbox). Modules read
 from __future__ import annotations
 
 import contextvars
-import functools
 import os
 from importlib.machinery import EXTENSION_SUFFIXES
 
@@ -30,11 +29,21 @@ _CGROUP_LIMITS = ("/sys/fs/cgroup/memory.max",  # cgroup v2 ("max": none)
                   "/sys/fs/cgroup/memory/memory.limit_in_bytes")  # v1 (none: about 2^63)
 
 
-@functools.cache
 def physical_memory() -> int:
     """The memory this process may use, in bytes: the machine's, or its container's
     limit when that is lower (a Binder session sees the host's memory but may use 2 GB);
-    0 when the system does not say. Read once a process."""
+    0 when the system does not say. Read once a process (``physical_memory.cache_clear()``
+    forgets it; functools.cache would import collections at every command's start-up)."""
+    if not _MEMORY:
+        _MEMORY.append(_read_memory())
+    return _MEMORY[0]
+
+
+_MEMORY: list[int] = []
+physical_memory.cache_clear = _MEMORY.clear  # type: ignore[attr-defined]
+
+
+def _read_memory() -> int:
     try:
         total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
     except (ValueError, OSError):

@@ -22,6 +22,7 @@ pytestmark = pytest.mark.skipif(not mainloop.available(),
 # typing only a run that needs them; dataclasses and pathlib never at start-up).
 HEAVY = {"argparse", "gettext", "typing", "dataclasses", "inspect", "dis", "ast", "tokenize",
          "re", "pathlib", "fnmatch", "urllib.parse", "ipaddress", "enum", "signal",
+         "contextlib", "functools", "collections",
          "json", "tempfile", "shutil", "random", "difflib", "socket", "selectors",
          "threading", "importlib.metadata", "email", "orjson", "jq",
          "jqmagic.core.sandbox", "jqmagic.core.words", "jqmagic.core.options",

@@ -10,11 +10,9 @@ process, and it holds the GIL while it runs.
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import os
 import sys
-from collections import OrderedDict
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
 
 from jqmagic.core.jsonarg import JsonText
@@ -310,8 +308,14 @@ def compile_program(text: str, args: dict | None = None,
         program.close()
         raise
     program.arguments = _lib.jv_copy(arguments)  # (--debug-trace shows jq's refcounts)
-    with _without_home(confined):
+    # no $HOME while libjq compiles a sandboxed program: libjq imports ~/.jq into every
+    # program it compiles, found through $HOME whatever the library path is
+    home = os.environ.pop("HOME", None) if confined else None
+    try:
         compiled = _lib.jq_compile_args(state, utf8(text), arguments)
+    finally:
+        if home is not None:
+            os.environ["HOME"] = home
     if not compiled:
         messages = [m for m in program.messages if not m.endswith("compile error")
                     and not m.endswith("compile errors")] or program.messages
@@ -321,18 +325,6 @@ def compile_program(text: str, args: dict | None = None,
 
 
 DEFAULT_SEARCH = ["~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"]  # jq 1.8.2's main.c
-
-
-@contextlib.contextmanager
-def _without_home(confined: bool) -> Iterator[None]:
-    """No ``$HOME`` while libjq compiles a sandboxed program: libjq imports ``~/.jq`` into
-    every program it compiles, found through ``$HOME`` whatever the library path is."""
-    home = os.environ.pop("HOME", None) if confined else None
-    try:
-        yield
-    finally:
-        if home is not None:
-            os.environ["HOME"] = home
 
 
 # how the libjq jqmagic runs was configured (setup.py's CONFIGURE, CFLAGS aside; the
@@ -409,7 +401,7 @@ class ProgramCache:
 
     def __init__(self, size: int = 64):
         self.size = size
-        self._programs: OrderedDict[str, Program] = OrderedDict()
+        self._programs: dict[str, Program] = {}  # oldest first
 
     def get(self, text: str, args: dict | None, library_paths: list[str] | None,
             positional: list | tuple = (), program_origin: str = "") -> Program:
@@ -428,7 +420,7 @@ class ProgramCache:
                                       program_origin or None)
         self._programs[key] = program
         while len(self._programs) > self.size:
-            self._programs.popitem(last=False)[1].close()
+            self._programs.pop(next(iter(self._programs))).close()
         return program
 
 
@@ -464,47 +456,72 @@ class Inputs:
             raise InputError("\n".join(self.read_errors) or READ_FAILED)
 
 
-@contextlib.contextmanager
-def opened_inputs(program: Program, files: list[str], *, slurp: bool = False,
-                  raw_input: bool = False, parse_flags: int = 0,
-                  stdin: str | None = None) -> Iterator[Inputs]:
+class opened_inputs:  # noqa: N801 - a context manager named as the function it was
     """``files`` as jq's main.c sets up its inputs (``-`` or ``stdin``: standard input),
-    read by ``program``'s ``input``/``inputs`` while the block runs."""
-    read_errors: list[str] = []
-    on_read_error = INPUT_ERR_CB(lambda _d, msg: read_errors.append(msg.decode("utf-8", "replace")))
-    state = c_void_p(_lib.jq_util_input_init(on_read_error, None))
-    try:
-        parser = None if raw_input else _lib.jv_parser_new(parse_flags)
-        _lib.jq_util_input_set_parser(state, parser, int(slurp))
-        for name in files:
-            _lib.jq_util_input_add_input(state, b"-" if name == stdin else os.fsencode(name))
-        _lib.jq_set_input_cb(program.state, _NEXT_INPUT_CB, state)
-        program.messages.clear()
-        with _standard_input(stdin):
-            yield Inputs(state, read_errors)
-    finally:
-        _lib.jq_set_input_cb(program.state, None, None)
-        _lib.jq_util_input_free(ctypes.byref(state))
-        del on_read_error
+    read by ``program``'s ``input``/``inputs`` while the block runs (``with ... as
+    inputs:``; a class: contextlib costs every command's start-up)."""
+
+    def __init__(self, program: Program, files: list[str], *, slurp: bool = False,
+                 raw_input: bool = False, parse_flags: int = 0,
+                 stdin: str | None = None) -> None:
+        self._program, self._files, self._slurp = program, files, slurp
+        self._raw_input, self._parse_flags, self._stdin = raw_input, parse_flags, stdin
+
+    def __enter__(self) -> Inputs:
+        read_errors: list[str] = []
+        self._on_read_error = INPUT_ERR_CB(
+            lambda _d, msg: read_errors.append(msg.decode("utf-8", "replace")))
+        self._state = state = c_void_p(_lib.jq_util_input_init(self._on_read_error, None))
+        self._lent = None
+        try:
+            parser = None if self._raw_input else _lib.jv_parser_new(self._parse_flags)
+            _lib.jq_util_input_set_parser(state, parser, int(self._slurp))
+            for name in self._files:
+                _lib.jq_util_input_add_input(
+                    state, b"-" if name == self._stdin else os.fsencode(name))
+            _lib.jq_set_input_cb(self._program.state, _NEXT_INPUT_CB, state)
+            self._program.messages.clear()
+            self._lent = _lent_stdin(self._stdin)
+        except BaseException:
+            self._close()
+            raise
+        return Inputs(state, read_errors)
+
+    def __exit__(self, *_: object) -> None:
+        self._close()
+
+    def _close(self) -> None:
+        try:
+            if self._lent is not None:
+                _given_back(self._lent)
+        finally:
+            _lib.jq_set_input_cb(self._program.state, None, None)
+            _lib.jq_util_input_free(ctypes.byref(self._state))
+            del self._on_read_error
 
 
-@contextlib.contextmanager
-def _standard_input(path: str | None) -> Iterator[None]:
+def _lent_stdin(path: str | None) -> tuple[int, int] | None:
     """``path`` as this process's standard input while libjq reads "-" (the worker's own
-    stdin, its request pipe, comes back after); C's buffer is purged on both sides."""
+    stdin, its request pipe, comes back with :func:`_given_back`); C's buffer is purged on
+    both sides."""
     if path is None:
-        yield
-        return
+        return None
     saved, fd = os.dup(0), os.open(path, os.O_RDONLY)
     try:
         os.dup2(fd, 0)
         _purge_stdin()
-        yield
-    finally:
-        os.dup2(saved, 0)
-        _purge_stdin()
-        os.close(saved)
-        os.close(fd)
+    except BaseException:
+        _given_back((saved, fd))
+        raise
+    return saved, fd
+
+
+def _given_back(lent: tuple[int, int]) -> None:
+    saved, fd = lent
+    os.dup2(saved, 0)
+    _purge_stdin()
+    os.close(saved)
+    os.close(fd)
 
 
 def _purge_stdin() -> None:

@@ -10,7 +10,6 @@ protocol, no copy of the input. Without the C loop (a build with no compiler),
 
 from __future__ import annotations
 
-import contextlib
 import ctypes
 import errno
 
@@ -221,24 +220,31 @@ def _disassembly(program: libjq.Program, out: _Sink) -> None:
     libc.fflush(None)
 
 
-@contextlib.contextmanager
-def _standard_input(spec: MainRun):
+class _standard_input:  # noqa: N801 - a context manager named as the function it was
     """The files as libjq takes them, and the file it reads as standard input: ``-`` is
     this process's fd 0 as it arrives; a stream of the caller's (a test's) is first
-    written to a file lent to libjq as fd 0."""
-    if "-" not in spec.files:
-        yield spec.files, None
-        return
-    if spec.stdin is None:
-        libjq._purge_stdin()  # noqa: SLF001 - C's stdin fully buffered, whatever -u says
-        yield spec.files, None
-        return
-    import tempfile
+    written to a file lent to libjq as fd 0 (a class: contextlib costs the start-up)."""
 
-    with tempfile.NamedTemporaryFile(prefix="jqmagic-stdin-") as held:
+    def __init__(self, spec: MainRun) -> None:
+        self._spec, self._held = spec, None
+
+    def __enter__(self) -> tuple[list[str], str | None]:
+        spec = self._spec
+        if "-" not in spec.files:
+            return spec.files, None
+        if spec.stdin is None:
+            libjq._purge_stdin()  # noqa: SLF001 - C's stdin fully buffered, whatever -u says
+            return spec.files, None
+        import tempfile
+
+        self._held = held = tempfile.NamedTemporaryFile(prefix="jqmagic-stdin-")  # noqa: SIM115
         held.write(spec.stdin.read())
         held.flush()
-        yield [held.name if name == "-" else name for name in spec.files], held.name
+        return [held.name if name == "-" else name for name in spec.files], held.name
+
+    def __exit__(self, *_: object) -> None:
+        if self._held is not None:
+            self._held.close()
 
 
 def _say_messages_to(program: libjq.Program, err: BinaryIO, dump_flags: int) -> None:
