@@ -99,7 +99,9 @@ def _link_dense(el: Any) -> bool:
     linked = sum(map(len, link_texts))
     if len(text) < (60 if el.name == "p" else 200):
         short = sum(1 for t in link_texts if len(t) < 10)
-        return linked > 0.8 * len(text) or (len(link_texts) > 1 and
-                                            short / len(link_texts) > 0.8)
+        # short links (a "Home | News | About" bar), when they are most of the text: a
+        # sentence with two short links in it stays
+        return linked > 0.8 * len(text) or (len(link_texts) > 1 and linked > 0.5 * len(text)
+                                            and short / len(link_texts) > 0.8)
     return len(link_texts) > 4 and linked > 0.5 * len(text) and \
         len(text) - linked < _UNLINKED and linked < 100 * len(link_texts)

@@ -85,3 +85,12 @@ def test_structural_text_keeps_prose_and_drops_chrome_and_farms():
     for gone in ("NAV-HOME", "Other story", "FOOTER-TEXT"):
         assert gone not in text
     assert "NAV-HOME" in body.get_text()  # a copy: the page itself is untouched
+
+
+def test_a_sentence_with_short_links_stays_and_a_bar_of_them_goes():
+    sentence = "<p>See <a href='/i'>the intro</a> and <a href='/e'>elsewhere</a>, or ask.</p>"
+    bar = "<div><a href='/h'>Home</a> | <a href='/n'>News</a> | <a href='/a'>About</a></div>"
+    root = parse(f"<div>{PARAS}{sentence}{bar}</div>").div
+    drop_link_blocks(root)
+    text = root.get_text()
+    assert "the intro" in text and "About" not in text
