@@ -51,6 +51,12 @@ def test_the_guide_keeps_every_section_the_readme_had():
     assert "~/.cache/jqmagic/payloads/<id>/payload.json" in guide
 
 
+def test_every_benchmark_result_has_a_page():
+    pages = {p.read_text() for p in (DOCS / "performance").glob("*.md")}
+    for result in sorted((ROOT / "bench").glob("RESULTS*.md")):
+        assert any(f'--8<-- "bench/{result.name}"' in page for page in pages), result.name
+
+
 def test_every_agent_tool_and_command_is_in_the_guide():
     import jqmagic.tools as tools
     from jqmagic.cli import COMMANDS
