@@ -227,7 +227,6 @@ def _facts_in(chunks: Iterable[bytes], exact: bool = False) -> frozenset[str]:
 
 
 _PRINTED_ALIKE = frozenset({"long", "odd"})
-_NUMBER = re.compile(rb"-?[0-9][0-9.]*(?:[eE][+-]?[0-9]+)?")
 _WHOLE_LITERAL = re.compile(rb"-?[0-9]+\.0")
 
 
@@ -236,9 +235,12 @@ def _as_jq_prints(chunk: bytes) -> bool:
     and computes as its double does: an integer of up to 15 digits, a whole float such as
     ``12.0`` (the ``whole`` fact's), or a fraction written without an exponent as Python's
     repr writes its double (``0.30000000000000004``: as Python, JavaScript and orjson
-    write it; jq prints an exponent literal its own way, ``1E+16``)."""
-    for match in _NUMBER.finditer(chunk):
-        token = match[0]
+    write it; jq prints an exponent literal its own way, ``1E+16``). Only the literals
+    where the facts are found can be otherwise (:func:`oddtexts.suspects`): any other has
+    at most 15 digits and points, no exponent and no 0 ending a fraction."""
+    from jqmagic.core.jqlang.oddtexts import suspects
+
+    for token in suspects(chunk):
         if b"e" in token or b"E" in token:
             return False
         if b"." not in token or _WHOLE_LITERAL.fullmatch(token):  # an integer, or 12.0

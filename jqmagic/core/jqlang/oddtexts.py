@@ -93,9 +93,16 @@ def odd_texts(chunks: Callable[[], Iterable[bytes]], raw: bool = False) -> OddTe
 
 
 def candidates(chunk: bytes) -> set[bytes]:
-    """The distinct number literals of ``chunk`` that may be odd, found where
-    :func:`facts_of` finds its facts (substring searches on the classes: a regular
-    expression trying every position costs 20x more)."""
+    """The distinct number literals of ``chunk`` that may be odd: its :func:`suspects` but
+    the integers orjson holds exactly (64 bits)."""
+    return {token for token in suspects(chunk) if b"." in token or b"e" in token or
+            b"E" in token or not -2**63 <= int(token) < 2**64}
+
+
+def suspects(chunk: bytes) -> set[bytes]:
+    """The distinct number literals of ``chunk`` where :func:`facts_of` finds its long and
+    odd facts (substring searches on the classes: a regular expression trying every
+    position costs 20x more). Any other literal prints as its double does."""
     classes = chunk.translate(_CLASSES)
     starts: list[int] = []
     for marker in (b"0e", b"1e", b".0000"):
@@ -113,11 +120,8 @@ def candidates(chunk: bytes) -> set[bytes]:
     for at in starts:  # a literal lies between separators (classes' spaces)
         right = classes.find(b" ", at)
         token = chunk[classes.rfind(b" ", 0, at) + 1:right if right >= 0 else len(chunk)]
-        if token in found or _JSON_NUMBER.fullmatch(token) is None:
-            continue  # (digits of a string, where the text has its strings)
-        if b"." in token or b"e" in token or b"E" in token or \
-                not -2**63 <= int(token) < 2**64:  # orjson reads it as a double
-            found.add(token)  # (an integer of 64 bits is held exactly)
+        if token not in found and _JSON_NUMBER.fullmatch(token) is not None:
+            found.add(token)  # (not digits of a string, where the text has its strings)
     return found
 
 

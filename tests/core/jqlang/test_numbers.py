@@ -5,6 +5,7 @@ JSON text (conservative: without a fact, jq prints the text's values as we do)."
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -15,6 +16,7 @@ from jqmagic.core.jqlang.numbers import (
     FACTS,
     MAX_EXACT,
     Literals,
+    _as_jq_prints,
     facts_of,
     format_float,
     literal_number,
@@ -205,3 +207,38 @@ def test_literals_written_as_their_doubles_answer_as_libjq(numbers, program):
     got = fast(program, text, compact=True)
     if got is not None:
         assert got == libjq(program, text, compact=True)
+
+
+JSON_NUMBER = re.compile(r"-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?")
+
+
+def _prints_alike(token: str) -> bool:
+    """The rule, literal by literal: an integer of up to 15 digits, a whole float (12.0),
+    or a fraction without an exponent written as Python's repr writes its double."""
+    if "e" in token or "E" in token:
+        return False
+    if "." not in token or re.fullmatch(r"-?[0-9]+\.0", token):
+        return len(token.split(".")[0].lstrip("-")) <= 15
+    value = float(token)
+    return 1e-4 <= abs(value) < 1e16 and repr(value) == token
+
+
+json_numbers = st.one_of(
+    st.integers(-10**20, 10**20).map(str),
+    st.floats(allow_nan=False, allow_infinity=False).map(repr).filter(lambda t: "n" not in t),
+    *(st.decimals(min_value=-10**6, max_value=10**6, places=places).map(lambda d: format(d, "f"))
+      for places in (2, 6, 17)),
+    st.sampled_from(["1.50", "0.00001", "1e2", "1E+2", "12.0", "-0.0", "0.30000000000000004",
+                     "123456789012345678", "9007199254740993", "0.1000000000000000055511"]))
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.lists(json_numbers, min_size=1, max_size=30))
+def test_a_text_prints_as_its_doubles_exactly_when_each_literal_does(tokens):
+    """``_as_jq_prints`` looks only at the literals where the facts are found: it agrees
+    with the rule applied to every literal of the text."""
+    tokens = [t for t in tokens if JSON_NUMBER.fullmatch(t)]
+    if not tokens:
+        return
+    text = ("[" + ",".join(tokens) + "]").encode()
+    assert _as_jq_prints(text) == all(_prints_alike(t) for t in tokens), text
