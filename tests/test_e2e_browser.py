@@ -438,7 +438,8 @@ def test_course_in_jupyterlab(lab, page):
     assert ".books[1].tags" in first.locator("code").first.inner_text()
     miss = cell(page, "jqmagic.check('.address'")
     legend = miss.locator(".jp-OutputArea").inner_text()
-    assert "Diff: - expected, + yours" in legend
+    assert "- expected, + yours, line by line:" in legend
+    assert "@@" not in legend  # no diff machinery for a learner
     no_mathjax(page)
     shot(miss, "course-miss-with-legend")
 
@@ -586,7 +587,10 @@ def note_log(browser) -> None:
 def shot_progress(page, browser, name: str) -> str | None:
     """A screenshot of ``browser`` while its note says how far a search got; the note
     shown, or None when the note moved on to its end while the shot was taken."""
-    browser.locator(".jqm-note", has_text=re.compile("^searching")).wait_for(timeout=30_000)
+    # a progress note ("searching… no match yet; 3 of 59 paths read, ..."), not the bare
+    # "searching…" shown the moment the search starts
+    browser.locator(".jqm-note", has_text=re.compile("^searching… .* read")).wait_for(
+        timeout=30_000)
     before = page.evaluate("performance.now()")
     shown = browser.locator(".jqm-note").inner_text()
     shot(browser, name)
