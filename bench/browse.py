@@ -22,7 +22,8 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
 
 from jqmagic import query, samples  # noqa: E402
-from jqmagic.widget import SchemaBrowser, model  # noqa: E402
+from jqmagic.core.browsing import model  # noqa: E402
+from jqmagic.notebook.widget import SchemaBrowser  # noqa: E402
 
 RECORDS = 220_000
 LATE = "Nagoya-late"  # the last record's one order's city: the last column searched

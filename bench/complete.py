@@ -24,10 +24,10 @@ sys.path.insert(0, str(HERE))
 
 from bench_shape import generate  # noqa: E402
 
-from jqmagic.browse import preview_text  # noqa: E402
-from jqmagic.completer import at_cursor  # noqa: E402
+from jqmagic.cli.browse import preview_text  # noqa: E402
 from jqmagic.core.complete import complete, forget  # noqa: E402
 from jqmagic.core.query import query  # noqa: E402
+from jqmagic.notebook.completer import at_cursor  # noqa: E402
 
 RESULTS = HERE / "RESULTS-complete.md"
 # what a user types, each at its end: keys behind .[n], select, .., builtins, quoting
@@ -123,7 +123,7 @@ def main() -> None:
 def _jq_box(path: Path, keystrokes: int) -> list[tuple]:
     """The SchemaBrowser's jq box on ``.items[]``: its offers (read from the tree's shape)
     and its preview (the worker's cached document), as the view asks them."""
-    from jqmagic.widget import SchemaBrowser
+    from jqmagic.notebook.widget import SchemaBrowser
 
     seconds, browser = _timed(SchemaBrowser, file=str(path))
     rows = [("the SchemaBrowser's tree of the file (its shape, once per file version)",

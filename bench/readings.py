@@ -4,7 +4,7 @@ questions that stream (a select-count, a sum, a length) by jq 1.8.2, jaq and the
 RSS, ratios to jq 1.8.2, and every answer compared byte for byte with jq's, in one run.
 
 The command line runs libjq in its own process only where libjq's parse of the file fits
-(jqmagic/here.py: 14 resident bytes a byte of text, within the document budget); past that,
+(jqmagic/cli/here.py: 14 resident bytes a byte of text, within the document budget); past that,
 a program that streams goes to the worker's streaming pass, in bounded memory.
 
     flock /tmp/jqmagic-heavy.lock .venv/bin/python bench/readings.py --mb 1500 [--keep]
@@ -12,7 +12,7 @@ a program that streams goes to the worker's streaming pass, in bounded memory.
 The file is made under /tmp (not in the project) and removed at the end unless --keep.
 jq and jaq run under an address-space cap (--cap-gb: the machine is shared); past it the
 table says so. --ratio measures libjq's resident bytes per byte of text on three smaller
-files instead (the figure jqmagic/here.py judges by).
+files instead (the figure jqmagic/cli/here.py judges by).
 """
 
 from __future__ import annotations

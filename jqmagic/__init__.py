@@ -21,10 +21,10 @@ _LAZY = {
     "QueryResult": "jqmagic.core.query", "clear_cache": "jqmagic.core.query",
     "query": "jqmagic.core.query", "ShapeResult": "jqmagic.core.shape",
     "shape": "jqmagic.core.shape", "patch": "jqmagic.core.patch",
-    "payload": "jqmagic.core.payloads", "check": "jqmagic.teach",
+    "payload": "jqmagic.core.payloads", "check": "jqmagic.notebook.teach",
     "explain": "jqmagic.core.explain", "suggest": "jqmagic.core.suggest",
     # SchemaBrowser needs anywidget: never imported by ``import jqmagic``
-    "SchemaBrowser": "jqmagic.widget",
+    "SchemaBrowser": "jqmagic.notebook.widget",
 }
 
 __all__ = [
@@ -65,8 +65,8 @@ def __getattr__(name: str):
 
 def load_ipython_extension(ipython):
     """Register the magics and their Tab completion (``%load_ext jqmagic``)."""
-    from jqmagic.completer import register as register_completer
-    from jqmagic.magics import register
+    from jqmagic.notebook.completer import register as register_completer
+    from jqmagic.notebook.magics import register
 
     register(ipython)
     register_completer(ipython)
@@ -77,7 +77,7 @@ def _register_display_in_running_ipython() -> None:
     ipython_module = sys.modules.get("IPython")
     shell = ipython_module.get_ipython() if ipython_module is not None else None
     if shell is not None:
-        from jqmagic.display import register
+        from jqmagic.notebook.display import register
 
         register(shell)
 

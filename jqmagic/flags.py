@@ -40,7 +40,7 @@ class Flag:
     def __repr__(self) -> str:
         return f"Flag({self.names!r}, {self.keyword!r})"
 
-    # what jqmagic/jqargs.py reads of an option, as argparse's actions name it
+    # what jqmagic/cli/jqargs.py reads of an option, as argparse's actions name it
     @property
     def option_strings(self) -> tuple[str, ...]:
         return self.names
@@ -344,7 +344,7 @@ HELP_OPTION = Flag(("-h", "--help"), "help", "show this help and exit", action="
 
 def option_table(flags: Iterable[Flag], face: str) -> dict[str, Flag]:
     """Each option string of the ``flags`` a face has (and -h/--help) to its flag: what a
-    command line's words are read by without argparse (:mod:`jqmagic.jqargs`)."""
+    command line's words are read by without argparse (:mod:`jqmagic.cli.jqargs`)."""
     return {name: flag for flag in [*for_face(flags, face), HELP_OPTION]
             for name in flag.names}
 

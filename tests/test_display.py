@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from jqmagic import check
 from jqmagic.core.web.fetch import FetchResult
-from jqmagic.display import fetch_bundle
+from jqmagic.notebook.display import fetch_bundle
 
 
 def test_dollars_in_a_fetched_page_stay_money():
@@ -25,7 +25,7 @@ def test_dollars_in_a_verdict_are_not_mathematics():
 
 # -- query results: jq's text per result, the bound line always in view -----------------
 def _html(result) -> str:
-    from jqmagic.display import query_bundle
+    from jqmagic.notebook.display import query_bundle
 
     return query_bundle(result)[0]["text/html"]
 
@@ -61,7 +61,7 @@ def test_truncation_line_payload_and_hint_are_shown_first():
 
 def test_the_answer_is_shown_not_folded():
     from jqmagic import query
-    from jqmagic.display import BOX_LINES
+    from jqmagic.notebook.display import BOX_LINES
 
     record = {f"key{i}": i for i in range(BOX_LINES + 5)}
     one = _html(query(".[0]", value=[record]))
@@ -93,7 +93,7 @@ def test_the_truncation_line_reads_as_sentences():
     width, --all comes before the hint, and nulls are not paged through."""
     from jqmagic import query
     from jqmagic.core.query.bounds import and_then
-    from jqmagic.display import hint_first, note_html
+    from jqmagic.notebook.display import hint_first, note_html
 
     result = query(".[] | .name", value=[{"name": i} for i in range(300)], limit=100)
     assert result.message.endswith("Refine the query, or run `[.[] | .name][100:200][]` "
@@ -112,7 +112,7 @@ def test_the_truncation_line_reads_as_sentences():
 
 def test_did_you_mean_comes_first():
     from jqmagic import query
-    from jqmagic.display import query_bundle
+    from jqmagic.notebook.display import query_bundle
 
     bundle = query_bundle(query(".[] | .nam", value=[{"name": i} for i in range(150)],
                                 limit=100))[0]
@@ -123,7 +123,7 @@ def test_did_you_mean_comes_first():
 def test_every_mime_type_is_bounded():
     from jqmagic import query
     from jqmagic.core.settings import settings
-    from jqmagic.display import query_bundle
+    from jqmagic.notebook.display import query_bundle
 
     result = query(".", value=["x" * 100] * 5000, passthrough=True)
     bundle, _ = query_bundle(result)
@@ -142,7 +142,7 @@ def test_html_keeps_dollars_from_mathjax():
 
 def test_inspect_shows_its_readable_tree():
     from jqmagic import shape
-    from jqmagic.display import shape_bundle
+    from jqmagic.notebook.display import shape_bundle
 
     bundle, _ = shape_bundle(shape(value={"users": [{"id": 1}, {"id": 2, "name": "a"}]}))
     assert "application/json" not in bundle
@@ -153,7 +153,7 @@ def test_inspect_shows_its_readable_tree():
 def test_the_notebook_line_says_use_all_before_a_hint_and_not_for_nulls(ip):
     """%jq's line: '--all' joins the truncation's sentences (it came after the hint, between
     it and 'Truncated.' once the hint moved first); a stream of nulls is not paged."""
-    from jqmagic.display import query_bundle
+    from jqmagic.notebook.display import query_bundle
 
     ip.user_ns["recs"] = [{"name": f"n{i}"} for i in range(300)]
     names = ip.run_line_magic("jq", "'.[] | .name' recs")

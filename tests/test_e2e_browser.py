@@ -76,7 +76,7 @@ SEARCH_SETUP = f"""\
 %load_ext jqmagic
 import json, os, time
 from jqmagic import samples
-from jqmagic.widget import model
+from jqmagic.core.browsing import model
 model.SEARCH_SECONDS = 0.1  # a slice of a search (2 s in use): the note shows progress
 model.SEARCH_PATIENCE = 600  # on its own (60 s in use): a loaded CI host ran past a minute
 customers = samples.customers(220_000)

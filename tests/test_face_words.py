@@ -18,7 +18,7 @@ import jqmagic
 from jqmagic import cli
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.words import FACES, TERMS, term
-from jqmagic.magics import JqMagic
+from jqmagic.notebook.magics import JqMagic
 
 TERM_USE = re.compile(r"""\bterm\(\s*['"](\w+)['"]""")
 FLAG = re.compile(r"(?<![\w-])--?[a-z][\w-]*")

@@ -74,7 +74,8 @@ def test_a_dask_address_is_not_a_filter():
     ["--no-cache", "--all", "--jsonl", "."], ["--seq", "--stream", "-e", "."],
     ["--input", "1", "."], ["-x", "echo 1", "."], ["--reduce", "add", "--parallel=2", "."]])
 def test_query_options_read_without_argparse_as_argparse_reads_them(argv):
-    from jqmagic import cli, jqargs, jqcli
+    from jqmagic import cli
+    from jqmagic.cli import jqargs, jqcli
 
     table = flags.option_table(jqcli.QUERY_FLAGS, flags.CLI)
     words = jqargs.split(table, argv)
@@ -85,6 +86,6 @@ def test_query_options_read_without_argparse_as_argparse_reads_them(argv):
 
 @pytest.mark.parametrize("words", [["--limit=x"], ["--timeout=-1"], ["-h"], ["--raw=1"]])
 def test_what_argparse_must_word_is_left_to_it(words):
-    from jqmagic import jqcli
+    from jqmagic.cli import jqcli
 
     assert flags.read_options(words, flags.option_table(jqcli.QUERY_FLAGS, flags.CLI)) is None

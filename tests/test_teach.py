@@ -5,8 +5,8 @@ import doctest
 import pytest
 
 import jqmagic
-from jqmagic import teach
-from jqmagic.teach import check, same
+from jqmagic.notebook import teach
+from jqmagic.notebook.teach import check, same
 
 USERS = [{"name": "ada", "age": 36, "active": True},
          {"name": "alan", "age": 41, "active": False},

@@ -12,7 +12,7 @@ import pytest
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import query
-from jqmagic.widget import SchemaBrowser
+from jqmagic.notebook.widget import SchemaBrowser
 from tests.shared import CORPUS_JSON
 
 DOC = {
@@ -244,7 +244,7 @@ def test_import_jqmagic_does_not_import_widgets():
 def test_the_view_module_ships_in_the_package():
     from importlib.resources import files
 
-    js = files("jqmagic.widget").joinpath("tree.js").read_text()
+    js = files("jqmagic.notebook.widget").joinpath("tree.js").read_text()
     assert "export default" in js and "data-lm-suppress-shortcuts" in js
     assert SchemaBrowser(value=1).get_state()["_esm"] == js
 
@@ -328,7 +328,7 @@ def test_a_chosen_hit_is_what_copy_and_the_jq_box_act_on():
 
 
 def test_a_search_out_of_time_goes_on_where_it_stopped(monkeypatch):
-    from jqmagic.widget import model
+    from jqmagic.core.browsing import model
 
     doc = {"a": [{"b": {"c": f"x{i}"}} for i in range(20_000)], "z": "x-last"}
     whole = SchemaBrowser(value=doc)
@@ -352,7 +352,7 @@ def test_a_search_out_of_time_goes_on_where_it_stopped(monkeypatch):
 
 
 def test_a_search_with_matches_goes_on_by_itself_counting(monkeypatch):
-    from jqmagic.widget import model
+    from jqmagic.core.browsing import model
 
     doc = {"a": [{"b": {"c": f"x{i}"}} for i in range(20_000)], "z": "x19-last"}
     monkeypatch.setattr(model, "SEARCH_SECONDS", 0.0)  # a slice a step: many notes
@@ -441,9 +441,9 @@ def test_the_selected_row_reads_at_wcag_aa_in_both_themes():
     import re
     from pathlib import Path
 
-    import jqmagic.widget
+    import jqmagic.notebook.widget
 
-    css = (Path(jqmagic.widget.__file__).parent / "tree.css").read_text()
+    css = (Path(jqmagic.notebook.widget.__file__).parent / "tree.css").read_text()
     rule = re.search(r"\.jqm-row\.jqm-selected, \.jqm-match\.jqm-current \{([^}]*)\}", css)
     colours = dict(re.findall(r"(background|color): (#[0-9a-f]{3,6})", rule.group(1)))
     full = {k: v if len(v) == 7 else "#" + "".join(c * 2 for c in v[1:])
@@ -552,7 +552,7 @@ def test_the_view_asks_and_each_answer_carries_its_generation(monkeypatch):
 
 
 def test_a_preview_superseded_by_the_next_key_is_never_sent():
-    from jqmagic.widget.jqbox import Previews
+    from jqmagic.core.browsing.jqbox import Previews
 
     started, release, sent = threading.Event(), threading.Event(), []
 
@@ -573,7 +573,7 @@ def test_a_preview_superseded_by_the_next_key_is_never_sent():
 
 
 def test_the_caret_column_is_read_from_the_errors_excerpt():
-    from jqmagic.widget.jqbox import caret_column
+    from jqmagic.core.browsing.jqbox import caret_column
 
     error = JqMagicError("INVALID_QUERY", "x", detail="    .a | (\n          ^")
     assert caret_column(error, ".a | (") == 6

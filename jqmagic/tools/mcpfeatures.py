@@ -76,7 +76,7 @@ async def list_prompts(ctx: Any, params: Any) -> Any:
 async def get_prompt(ctx: Any, params: Any) -> Any:
     from mcp import types
 
-    from jqmagic.mcp import protocol_error
+    from jqmagic.tools.mcp import protocol_error
 
     found = PROMPTS.get(params.name)
     if found is None:
@@ -123,8 +123,8 @@ def completer(kept_for: Any) -> Any:
     async def complete(ctx: Any, params: Any) -> Any:
         from mcp import types
 
-        from jqmagic.mcp import PAYLOAD_URI, protocol_error
         from jqmagic.tools import mcpclients
+        from jqmagic.tools.mcp import PAYLOAD_URI, protocol_error
 
         value = params.argument.value or ""
         ref, name = params.ref, params.argument.name

@@ -102,8 +102,8 @@ def serve(args: argparse.Namespace) -> None:
     from starlette.applications import Starlette
     from starlette.routing import Route
 
-    from jqmagic.mcp import build_server
     from jqmagic.tools import transport
+    from jqmagic.tools.mcp import build_server
 
     transport.ascii_wire()  # the SDK writes this transport's JSON in ASCII
     manager = StreamableHTTPSessionManager(

@@ -10,7 +10,7 @@ bound, counting each character as it is escaped, and always advances. The bound 
 message's: ``settings.max_message_bytes`` (100,000 bytes, about 25k tokens, what common MCP
 clients accept; ``--max-message-bytes`` on the agent faces), less :data:`MESSAGE_ENVELOPE`
 for the protocol around an answer (MCP sends a second copy only when both fit, see
-:func:`jqmagic.mcp.result_of`).
+:func:`jqmagic.tools.mcp.result_of`).
 """
 
 from __future__ import annotations

@@ -12,7 +12,7 @@ import pytest
 
 pytest.importorskip("textual", reason="jqmagic browse needs the tui extra (Textual)")
 
-from jqmagic.browse import browser, preview_text  # noqa: E402
+from jqmagic.cli.browse import browser, preview_text  # noqa: E402
 
 KUBE = {"kind": "List", "items": [{"metadata": {"name": "a", "app-id": 1}},
                                   {"metadata": {"name": "b"}}]}

@@ -13,8 +13,8 @@ import pytest
 
 pytest.importorskip("textual", reason="jqmagic browse needs the tui extra (Textual)")
 
-from jqmagic import browse, browsetext  # noqa: E402
-from jqmagic.browse import browser  # noqa: E402
+from jqmagic.cli import browse, browsetext  # noqa: E402
+from jqmagic.cli.browse import browser  # noqa: E402
 
 SHOP = {"export": {"number": "E-1", "lines": [{"number": 1, "sku": "a"}]},
         "customers": [{"id": 1, "number": "C-1"}]}

@@ -12,7 +12,8 @@ import time
 
 import pytest
 
-from jqmagic import cli, here
+from jqmagic import cli
+from jqmagic.cli import here
 from jqmagic.core.query import mainloop
 
 pytestmark = pytest.mark.skipif(not mainloop.available(),
@@ -54,7 +55,8 @@ def test_what_runs_here_and_what_goes_to_the_worker(tmp_path):
     parser = cli.build_parser("query")[1]["query"]
 
     def here_for(*argv: str) -> bool:
-        from jqmagic import flags, jqcli
+        from jqmagic import flags
+        from jqmagic.cli import jqcli
 
         args = jqcli.parse(parser, list(argv))
         return here.runs_here(args, flags.named_source(args, args.files), bounded=False)
@@ -76,14 +78,16 @@ def test_a_sandboxed_command_line_keeps_to_the_confined_worker(tmp_path, monkeyp
                          cwd=tmp_path, env={**os.environ, "JQMAGIC_SANDBOX": "1"}, timeout=60)
     assert (run.stdout, run.returncode) == ("1\n", 0)
     parser = cli.build_parser("query")[1]["query"]
-    from jqmagic import flags, jqcli
+    from jqmagic import flags
+    from jqmagic.cli import jqcli
 
     args = jqcli.parse(parser, [".a", str(data)])
     assert not here.runs_here(args, flags.named_source(args, args.files), bounded=False)
 
 
 def test_a_file_whose_parse_would_not_fit_streams_in_the_worker(tmp_path, monkeypatch):
-    from jqmagic import flags, jqcli
+    from jqmagic import flags
+    from jqmagic.cli import jqcli
     from jqmagic.core.settings import settings
 
     data = tmp_path / "big.json"

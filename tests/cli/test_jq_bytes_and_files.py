@@ -131,7 +131,8 @@ def test_modules_are_searched_from_the_program_files_folder(folder, way):
 
 
 def test_library_paths_are_made_absolute(folder, monkeypatch):
-    from jqmagic import cli, jqcli
+    from jqmagic import cli
+    from jqmagic.cli import jqcli
 
     monkeypatch.chdir(folder)
     parser = cli.build_parser("query")[1]["query"]
@@ -230,7 +231,7 @@ def test_the_spot_of_a_parse_error_is_read_from_a_bounded_window(tmp_path, monke
 
 
 def test_named_arguments_are_bound_in_linear_time():
-    from jqmagic import jqcli
+    from jqmagic.cli import jqcli
 
     parser = _parser()
 

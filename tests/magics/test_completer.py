@@ -9,7 +9,7 @@ import time
 import pytest
 from IPython.core.completer import provisionalcompleter
 
-from jqmagic.completer import read_line, words
+from jqmagic.notebook.completer import read_line, words
 
 KUBE = {"apiVersion": "v1", "kind": "List",
         "items": [{"metadata": {"name": "a"}, "spec": {}}, {"metadata": {"name": "b"}}]}

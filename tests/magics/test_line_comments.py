@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from jqmagic.magics import _uncommented
+from jqmagic.notebook.magics import _uncommented
 
 
 @pytest.mark.parametrize("line, kept", [

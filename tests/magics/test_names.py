@@ -8,9 +8,9 @@ import types
 
 import pytest
 
-from jqmagic import names
 from jqmagic.core.errors import JqMagicError
-from jqmagic.magics import JqMagic
+from jqmagic.notebook import names
+from jqmagic.notebook.magics import JqMagic
 
 
 def parsed(magic: str, *words: str):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from jqmagic.display import payload_words, query_bundle
+from jqmagic.notebook.display import payload_words, query_bundle
 
 
 def test_a_cut_output_names_its_payload_by_id_and_the_magic_that_reads_it(ip, run_cell,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from jqmagic.outputs import Text, lines_text, yaml_text
+from jqmagic.notebook.outputs import Text, lines_text, yaml_text
 
 
 def test_values_as_yaml_documents_keep_key_order_and_unicode():

@@ -7,7 +7,7 @@ import json
 import subprocess
 import sys
 
-from jqmagic.mcp import request_id
+from jqmagic.tools.mcp import request_id
 
 
 def test_a_deep_request_is_answered_for_its_id(tmp_path):

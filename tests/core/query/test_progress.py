@@ -42,7 +42,7 @@ def test_the_terminal_reporter_shows_big_files_only(capsys, monkeypatch):
 
 
 def test_the_notebook_shows_one_line_that_updates(ip, monkeypatch):
-    from jqmagic.display import NotebookProgress
+    from jqmagic.notebook.display import NotebookProgress
 
     shown: list[tuple[str, str]] = []
 

@@ -5,7 +5,7 @@ renderer keeps (GitHub drops style attributes)."""
 
 from __future__ import annotations
 
-from jqmagic.display import NO_MATH, escape_html
+from jqmagic.notebook.display import NO_MATH, escape_html
 
 ROWS = 200  # rows a snapshot shows at most
 LEVELS = 2  # levels always opened, and more while they fit in FIRST_ROWS rows

@@ -15,7 +15,7 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.words import a, count, json_equal, preview
-from jqmagic.display import NO_MATH, escape_html
+from jqmagic.notebook.display import NO_MATH, escape_html
 
 MAX_DIFF_LINES = 40
 _OK = "\u2714"

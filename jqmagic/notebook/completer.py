@@ -82,7 +82,7 @@ def words(text: str, offset: int) -> list[Word]:
 
 def read_line(found: list[Word]) -> Line:
     """Options, their values and the positional words, as the magic's parser takes them."""
-    from jqmagic.magics import JqMagic
+    from jqmagic.notebook.magics import JqMagic
 
     options = JqMagic.jq.parser._option_string_actions
     line = Line()

@@ -1,4 +1,4 @@
-"""SchemaBrowser: the anywidget face of :mod:`jqmagic.widget.model` (state in traits).
+"""SchemaBrowser: the anywidget face of :mod:`jqmagic.core.browsing.model` (state in traits).
 
 The view (``tree.js``, an ES module shipped in the package) draws only the rows in its
 window and asks for others by setting ``window``; opening, selecting, searching and
@@ -16,14 +16,15 @@ from typing import Any
 import anywidget
 from traitlets import Bool, Dict, Int, List, Unicode, observe, validate
 
+from jqmagic.core.browsing import jqbox
+from jqmagic.core.browsing.model import OTHER_KEYS, Tree, build
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
 from jqmagic.core.shape import STREAM_THRESHOLD, memo, shape
 from jqmagic.core.shape.node import Node
 from jqmagic.core.shape.source import Doc, open_source
-from jqmagic.widget import jqbox, snapshot
-from jqmagic.widget.model import OTHER_KEYS, Tree, build
+from jqmagic.notebook.widget import snapshot
 
 HERE = Path(__file__).parent
 
@@ -239,7 +240,7 @@ class SchemaBrowser(anywidget.AnyWidget):
         HTML, and the result or the error (None when the node cannot be queried)."""
         from jqmagic.core.query import query
         from jqmagic.core.query.run import preview
-        from jqmagic.display import (
+        from jqmagic.notebook.display import (
             hint_first,
             note_html,
             page_html,

@@ -27,7 +27,7 @@ class Text:
         self.text, self.message = text, message
 
     def _repr_mimebundle_(self, include=None, exclude=None):
-        from jqmagic.display import bounded_text
+        from jqmagic.notebook.display import bounded_text
 
         return {"text/plain": bounded_text(self.text, self.message)}
 

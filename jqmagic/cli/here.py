@@ -2,7 +2,7 @@
 no clock (``--timeout``), no wall (the sandbox), no bounded view and nothing jqmagic adds
 to jq (YAML, JSONC, globs, ``--parallel``...), libjq runs here through
 :mod:`jqmagic.core.query.mainloop`, reading standard input as it arrives. Everything
-else goes to the supervised worker (:mod:`jqmagic.jqcli`)."""
+else goes to the supervised worker (:mod:`jqmagic.cli.jqcli`)."""
 
 from __future__ import annotations
 

@@ -23,7 +23,7 @@ import sys
 import tempfile
 from typing import Any
 
-from jqmagic.browsetext import clipboard_note, preview_text, visible
+from jqmagic.cli.browsetext import clipboard_note, preview_text, visible
 from jqmagic.core.pointers import jq_step
 
 INSTALL_HINT = "jqmagic browse needs the tui extra: pip install 'jqmagic[tui]' (Textual)."
@@ -88,10 +88,10 @@ def browser(path: str, program: str = ".") -> Any:
     from textual.widgets.option_list import Option
     from textual.worker import get_current_worker
 
+    from jqmagic.core.browsing.jqbox import Previews
     from jqmagic.core.complete import Completions, complete
     from jqmagic.core.complete.shapes import shape_of
     from jqmagic.core.options import Source
-    from jqmagic.widget.jqbox import Previews
 
     class Shape(Tree):
         """The merged shape, opened as you go; Enter puts a node's path in the jq box."""
@@ -361,7 +361,7 @@ def browser(path: str, program: str = ".") -> Any:
                                 exclusive=True, group="search")
 
         def _searching(self, text: str) -> None:
-            from jqmagic.browsesearch import values_model
+            from jqmagic.cli.browsesearch import values_model
 
             if self.values is None:
                 self.call_from_thread(self.say, "reading the values to search them …")

@@ -4,7 +4,7 @@ them: ``--arg``/``--argjson``/``--rawfile``/``--slurpfile`` bindings, ``--jsonar
 
 from __future__ import annotations
 
-from jqmagic import jqio
+from jqmagic.cli import jqio
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jsonarg import JsonText
 

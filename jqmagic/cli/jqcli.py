@@ -9,7 +9,8 @@ from __future__ import annotations
 import os
 import sys
 
-from jqmagic import flags, here, jqargs, jqio, jqwords
+from jqmagic import flags
+from jqmagic.cli import here, jqargs, jqio, jqwords
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jsonarg import JsonText
 from jqmagic.core.settings import env_flag, env_text, no_color
@@ -47,9 +48,9 @@ def exit_status(exc: JqMagicError) -> int:
 
 def parse(parser: argparse.ArgumentParser | Callable[[], argparse.ArgumentParser],
           argv: list[str]) -> argparse.Namespace:
-    """``jqmagic query``'s words read as jq reads them (see :mod:`jqmagic.jqargs`);
+    """``jqmagic query``'s words read as jq reads them (see :mod:`jqmagic.cli.jqargs`);
     ``parser`` may be given as the function that makes it. First of all, a standard
-    stream the caller closed is held (see :mod:`jqmagic.jqio`)."""
+    stream the caller closed is held (see :mod:`jqmagic.cli.jqio`)."""
     jqio.hold_closed_streams()
     table = flags.option_table(QUERY_FLAGS, flags.CLI)
     words = jqargs.split(table, argv)
@@ -180,7 +181,7 @@ def _check_colors() -> None:
 
 def _usage(args: argparse.Namespace) -> str:
     """``-h``: jq's usage, then the options jqmagic adds to jq's."""
-    from jqmagic.jqusage import JQ_USAGE
+    from jqmagic.cli.jqusage import JQ_USAGE
 
     parser = _parser(args.parser)
     jq_options = jqargs.JQ_OPTIONS

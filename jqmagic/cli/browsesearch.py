@@ -5,10 +5,10 @@ values (the worker's streamed shape)."""
 
 from __future__ import annotations
 
+from jqmagic.core.browsing.model import Tree, build
 from jqmagic.core.options import Source
 from jqmagic.core.shape import STREAM_THRESHOLD, shape
 from jqmagic.core.shape.source import open_source
-from jqmagic.widget.model import Tree, build
 
 
 def values_model(path: str) -> Tree:

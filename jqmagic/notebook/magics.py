@@ -22,13 +22,14 @@ from IPython.core.magic import (
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 
-from jqmagic import flags, names
+from jqmagic import flags
 from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import bounds, clear_cache, query
 from jqmagic.core.words import count
-from jqmagic.display import payload_words
-from jqmagic.outputs import Text, lines_text, yaml_text
+from jqmagic.notebook import names
+from jqmagic.notebook.display import payload_words
+from jqmagic.notebook.outputs import Text, lines_text, yaml_text
 
 
 class MagicError(UsageError):
@@ -220,13 +221,13 @@ class JqMagic(Magics):
 
     def _shown(self, result, args):
         if args.to == "df":
-            from jqmagic.dataframe import to_dataframe
+            from jqmagic.notebook.dataframe import to_dataframe
 
             return self.run_core(to_dataframe, result.values)
         if args.to == "yaml":
             return Text(yaml_text(result.values), result.message)
         if args.to == "json":
-            from jqmagic.display import JsonView
+            from jqmagic.notebook.display import JsonView
 
             return JsonView(result)
         if args.to == "lines":
@@ -254,7 +255,7 @@ class JqMagic(Magics):
             return None
         kwargs = self.source_kwargs(args, list(args.words))
         if args.browse:
-            from jqmagic.widget import SchemaBrowser
+            from jqmagic.notebook.widget import SchemaBrowser
 
             kwargs = {k: v for k, v in kwargs.items() if k not in ("jsonl", "yaml", "jsonc")}
             return self.run_core(SchemaBrowser, path=args.path, stream=args.stream, **kwargs)
@@ -368,7 +369,7 @@ class JqMagic(Magics):
 def register(ipython) -> None:
     """Register the magics and the display formatters with a running IPython."""
     from jqmagic.core.query.supervisor import shared_worker
-    from jqmagic.display import register as register_display
+    from jqmagic.notebook.display import register as register_display
 
     magics = JqMagic(shell=ipython)
     ipython.register_magics(magics)

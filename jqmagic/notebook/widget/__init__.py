@@ -1,6 +1,6 @@
 """The schema tree widget (anywidget): ``SchemaBrowser``. Imported on first use only
 (``import jqmagic`` never imports anywidget or ipywidgets; ``jqmagic browse`` reads
-``widget.model`` without them)."""
+the tree's model, ``core/browsing``, without them)."""
 
 from typing import Any
 
@@ -9,7 +9,7 @@ __all__ = ["SchemaBrowser"]
 
 def __getattr__(name: str) -> Any:
     if name == "SchemaBrowser":
-        from jqmagic.widget.browser import SchemaBrowser
+        from jqmagic.notebook.widget.browser import SchemaBrowser
 
         return SchemaBrowser
-    raise AttributeError(f"module 'jqmagic.widget' has no attribute {name!r}")
+    raise AttributeError(f"module 'jqmagic.notebook.widget' has no attribute {name!r}")

@@ -1,4 +1,6 @@
-"""The ``jqmagic`` command: the core's operations from a terminal or a script.
+"""The ``jqmagic`` command: the core's operations from a terminal or a script. This folder
+is the command line's face: ``jqcli`` with ``jqargs``, ``jqwords``, ``jqio``, ``jqusage`` and
+``here`` make ``jqmagic query`` jq's command line; ``browse`` is ``jqmagic browse``.
 
 Each subcommand is a pair of functions: one adds its arguments to a parser, one runs it
 and returns the exit status. Errors print ``error CODE: message`` and the hint on stderr
@@ -217,38 +219,39 @@ def _run_payloads(args: argparse.Namespace) -> int:
 # ---------------------------------------------------------------- jqmagic tool / mcp
 
 
-def _tool_arguments(parser: argparse.ArgumentParser) -> None:
-    from jqmagic.tools.protocol import tool_arguments
+def _agents(module: str, name: str) -> Callable:
+    """``name`` from the agents' face (``jqmagic/tools/``), loaded on use by its module's
+    name as a console script names its entry point: the command line imports no other
+    face, and ``jqmagic tool`` / ``jqmagic mcp`` are the same there as from a terminal."""
+    import importlib
 
-    tool_arguments(parser)
+    return getattr(importlib.import_module(f"jqmagic.tools.{module}"), name)
+
+
+def _tool_arguments(parser: argparse.ArgumentParser) -> None:
+    _agents("protocol", "tool_arguments")(parser)
 
 
 def _run_tool(args: argparse.Namespace) -> int:
-    from jqmagic.tools.protocol import run_tool
-
-    return run_tool(args)
+    return _agents("protocol", "run_tool")(args)
 
 
 def _mcp_arguments(parser: argparse.ArgumentParser) -> None:
-    from jqmagic.mcp import mcp_arguments
-
-    mcp_arguments(parser)
+    _agents("mcp", "mcp_arguments")(parser)
 
 
 def _run_mcp(args: argparse.Namespace) -> int:
-    from jqmagic.mcp import run_mcp
-
-    return run_mcp(args)
+    return _agents("mcp", "run_mcp")(args)
 
 
 def _browse_arguments(parser: argparse.ArgumentParser) -> None:
-    from jqmagic.browse import browse_arguments
+    from jqmagic.cli.browse import browse_arguments
 
     browse_arguments(parser)
 
 
 def _run_browse(args: argparse.Namespace) -> int:
-    from jqmagic.browse import run_browse
+    from jqmagic.cli.browse import run_browse
 
     return run_browse(args)
 
@@ -257,13 +260,13 @@ def _run_browse(args: argparse.Namespace) -> int:
 
 
 def _query_arguments(parser: argparse.ArgumentParser) -> None:
-    from jqmagic import jqcli
+    from jqmagic.cli import jqcli
 
     jqcli.add_arguments(parser)
 
 
 def _run_query(args: argparse.Namespace) -> int:
-    from jqmagic import jqcli
+    from jqmagic.cli import jqcli
 
     return jqcli.run(args)
 
@@ -323,7 +326,7 @@ def version_text() -> str:
     """``jqmagic 0.1.0 (libjq 1.8.2: vendored, -O2; Python 3.11.2)``."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from jqmagic import jqcli
+    from jqmagic.cli import jqcli
     from jqmagic.core.settings import libjq_build
 
     try:
@@ -340,7 +343,7 @@ def _parsed(argv: list[str]) -> tuple[argparse.Namespace, Callable[[argparse.Nam
     the other commands take options anywhere on the line, as jq takes them."""
     command = argv[0] if argv else ""
     if command == "query":
-        from jqmagic import jqcli
+        from jqmagic.cli import jqcli
 
         return jqcli.parse(lambda: build_parser("query")[1]["query"], argv[1:]), jqcli.run
     parser, subs = build_parser("" if command.startswith("-") else command)
@@ -361,7 +364,7 @@ def main(argv: list[str] | None = None) -> int:
     except JqMagicError as exc:
         if argv[:1] != ["query"]:
             return _print_error(exc, 1)
-        from jqmagic import jqcli
+        from jqmagic.cli import jqcli
 
         return _print_error(exc, jqcli.exit_status(exc))
     except RecursionError:  # a result nested past Python's limit, wherever it surfaced
