@@ -1,5 +1,6 @@
 """The schema tree's model: a document's merged shape as rows (opened nodes, a window of
-them), search over keys and values, and each node's jq path and JSON Pointer.
+them) and each node's jq path and JSON Pointer; its search over keys and values is
+:mod:`.search`.
 
 Node ids are jq paths that work in ``%jq`` on the same source: a source of several
 inputs (JSON Lines, a multi-document YAML file, a glob) is a stream to jq, so its root is
@@ -14,6 +15,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
+from jqmagic.core.browsing.search import OTHER_KEYS, ShapeSearch, ValueSearch, short_text
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.pointers import jq_step, parse_pointer, resolve
@@ -21,9 +23,7 @@ from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.profile import Profile
 
-OTHER_KEYS = "<other keys>"
 MAX_KEYS = 200_000  # keys of one object the tree tracks (past that: one <other keys> node)
-SEARCH_HITS = 200
 SEARCH_SECONDS = 2.0  # a slice of a search: the note says how far it got after each
 SEARCH_CLOCK = 8.0  # a search with matches goes on by itself this long (or to its end)
 SEARCH_PATIENCE = 60.0  # a first pass that finds nothing goes on by itself this long
@@ -53,11 +53,6 @@ class Entry:
     depth: int
 
 
-def _short(value: Any, width: int = 40) -> str:
-    text = json.dumps(value, ensure_ascii=False, default=str)
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _range(low: int | None, high: int | None) -> str:
     return str(high) if low == high else f"{low}..{high}"
 
@@ -82,7 +77,7 @@ class Tree:
         self._kids: dict[str, list[str]] = {}
         self._profiles: dict[str, Profile | None] = {}
         self._flat: list[str] | None = None
-        self._search: _ValueSearch | _ShapeSearch | None = None
+        self._search: ValueSearch | ShapeSearch | None = None
 
     # -- structure -------------------------------------------------------------------------
     def children(self, key: str) -> list[str]:
@@ -296,7 +291,7 @@ class Tree:
                 if name in stats:
                     rows.append([name, json.dumps(stats[name])])
             if stats.get("samples"):
-                rows.append(["samples", ", ".join(_short(s, 80) for s in stats["samples"])])
+                rows.append(["samples", ", ".join(short_text(s, 80) for s in stats["samples"])])
         return rows
 
     # -- statistics, read when asked ---------------------------------------------------------
@@ -321,12 +316,12 @@ class Tree:
         """The row's sample: the first value at ``key`` that is not null."""
         node = self.entries[key].node
         if node.profile is not None:
-            return _short(node.profile.samples[0]) if node.profile.samples else ""
+            return short_text(node.profile.samples[0]) if node.profile.samples else ""
         if self.value is None or OTHER_KEYS in self.steps(key):
             return ""
         first = next((v for v in self._values(key)
                       if v is not None and type(v) is not dict and type(v) is not list), _NONE)
-        return "" if first is _NONE else _short(first)
+        return "" if first is _NONE else short_text(first)
 
     def _values(self, key: str):
         """Every value at node ``key`` in the document, in order."""
@@ -351,8 +346,8 @@ class Tree:
             self._search = None
             if not text:
                 return [], ""
-            found = _ValueSearch(self, text) if self.value is not None else \
-                _ShapeSearch(self, text)
+            found = ValueSearch(self, text) if self.value is not None else \
+                ShapeSearch(self, text)
             self._search = found
         found = self._search
         started = time.monotonic()
@@ -391,107 +386,6 @@ class Tree:
         return path or ".", (pointer if self.inputs else self.root_pointer + pointer)
 
 
-class _ShapeSearch:
-    """A search over keys and the sample values of a streamed shape (no values kept)."""
-
-    def __init__(self, tree: Tree, text: str) -> None:
-        self.tree, self.text, self.needle = tree, text, text.lower()
-        self.hits: list[dict] = []
-        self.done = False
-
-    def run(self, deadline: float) -> None:
-        for key in self.tree.columns():
-            entry = self.tree.entries[key]
-            samples = entry.node.profile.samples if entry.node.profile else ()
-            what = next((s for s in samples if self.needle in _text(s).lower()), None)
-            if entry.step and self.needle in entry.step.lower():
-                self.hits.append({"id": key, "where": key, "match": "key"})
-            elif what is not None:
-                self.hits.append({"id": key, "where": key, "match": _short(what, 60)})
-            if len(self.hits) >= SEARCH_HITS:
-                break
-        self.done = True
-
-    def note(self, going: bool = False) -> str:
-        shown = f"{len(self.hits):,} match{'es' * (len(self.hits) != 1)}"
-        return f"{shown} in keys and sample values" + (
-            "" if len(self.hits) < SEARCH_HITS else f" (the first {SEARCH_HITS}: refine it)")
-
-
-class _ValueSearch:
-    """A search over the document's own keys and values, one column (node of the shape)
-    at a time, shallow columns first, so a value deep in a big array is reached without
-    reading every value above it first; resumable where its time ran out."""
-
-    def __init__(self, tree: Tree, text: str) -> None:
-        self.tree, self.text, self.needle = tree, text, text.lower()
-        self.hits: list[dict] = []
-        self.count = 0  # matches found (hits keeps the first SEARCH_HITS)
-        self.columns = tree.columns()
-        self.searched = 0  # columns read to the end
-        self._matches = self._all()
-        self.done = False
-
-    def run(self, deadline: float) -> None:
-        for match in self._matches:
-            if match is not None:
-                self.count += 1
-                if len(self.hits) < SEARCH_HITS:
-                    self.hits.append(self._hit(*match))
-            if time.monotonic() > deadline:
-                return
-        self.done = True
-
-    def note(self, going: bool = False) -> str:
-        """What the search found and how far it read (``going``: it goes on now)."""
-        count = f"{self.count:,} match{'es' * (self.count != 1)}"
-        listed = f" (the first {len(self.hits):,} listed)" if self.count > len(self.hits) \
-            else ""
-        if self.done:
-            return f"{count} in keys and values{listed}"
-        at = self.columns[min(self.searched, len(self.columns) - 1)]
-        read = f"{self.searched:,} of {len(self.columns):,} paths read"
-        found = f"{count} so far" if self.count else "no match yet"
-        if going:
-            return f"searching… {found}; {read}, now at {at}"
-        return f"{found}{listed}; stopped at {at} ({read}): Enter searches on"
-
-    def _hit(self, key: str, tokens: list, what: str) -> dict:
-        path, pointer = self.tree.concrete(tokens)
-        where = pointer or "(the root)"
-        if self.tree.inputs:
-            where = f"input {tokens[0] + 1}: {pointer or '(the input)'}"
-        hit = {"id": key, "where": where, "match": what, "pointer": pointer}
-        if self.tree.inputs:
-            hit["input"] = tokens[0] + 1
-        else:
-            hit["path"] = path
-        return hit
-
-    def _all(self):
-        """(node id, pointer tokens, what matched) for each match, column by column; None
-        now and then so the caller can watch its clock."""
-        tree, needle = self.tree, self.needle
-        for key in self.columns:
-            entry = tree.entries[key]
-            named = entry.step is not None and needle in entry.step.lower()
-            scalars = set(entry.node.types) - {"object", "array"}
-            if named or (scalars and _may_hold(scalars, needle)):
-                root, steps = tree.entries[tree.root].node, tree.steps(key)
-                test, what = (_anything, None) if named else (_contains(needle), True)
-                columns = (_column(root, doc, steps, [index], test)
-                           for index, doc in enumerate(tree.value)) if tree.inputs else \
-                    [_column(root, tree.value, steps, [], test)]
-                for tokens in (found for column in columns for found in column):
-                    if tokens is None:
-                        yield None
-                    else:
-                        yield key, tokens, _short(_at(tree.value, tokens), 60) if what \
-                            else "key"
-            self.searched += 1
-            yield None
-
-
 _NONE = object()
 
 
@@ -510,109 +404,6 @@ def _walk_values(value: Any, steps: list):
                 yield from _walk_values(item, rest)
     elif type(value) is dict and step in value:
         yield from _walk_values(value[step], rest)
-
-
-def _anything(value: Any) -> bool:
-    return True
-
-
-def _at(value: Any, tokens: list) -> Any:
-    for token in tokens:
-        value = value[token]
-    return value
-
-
-def _may_hold(types: set[str], needle: str) -> bool:
-    """Whether values of these JSON types can contain ``needle`` in their text."""
-    if "string" in types:
-        return True
-    words = (["true", "false"] if "boolean" in types else []) + \
-        (["null"] if "null" in types else [])
-    if any(needle in word for word in words):
-        return True
-    return "number" in types and all(c in "0123456789.-+e" for c in needle)
-
-
-_TICK = 4096  # values read between two looks at the clock
-
-
-def _column(node: Node | None, value: Any, steps: list, tokens: list, test):
-    """Pointer tokens of every value at ``steps`` below ``value`` (whose shape is
-    ``node``) that passes ``test``, in document order; None every _TICK values. A step is
-    a key, None for every element, or OTHER_KEYS for the members past the tracked keys."""
-    if not steps:
-        if test(value):
-            yield tokens
-        return
-    step, rest = steps[0], steps[1:]
-    if step is None:
-        if type(value) is not list:
-            return
-        if all(s is not None and s != OTHER_KEYS for s in rest):  # the common case, inline
-            for index, item in enumerate(value):
-                if not index % _TICK:
-                    yield None
-                for s in rest:
-                    if type(item) is dict and s in item:
-                        item = item[s]
-                    else:
-                        break
-                else:
-                    if test(item):
-                        yield [*tokens, index, *rest]
-            return
-        if OTHER_KEYS not in rest and rest.count(None) == 1:  # arrays in records, inline
-            cut = rest.index(None)
-            mid, tail = rest[:cut], rest[cut + 1:]
-            for index, item in enumerate(value):
-                if not index % _TICK:
-                    yield None
-                for s in mid:
-                    if type(item) is dict and s in item:
-                        item = item[s]
-                    else:
-                        break
-                else:
-                    if type(item) is list:
-                        for inner, element in enumerate(item):
-                            for s in tail:
-                                if type(element) is dict and s in element:
-                                    element = element[s]
-                                else:
-                                    break
-                            else:
-                                if test(element):
-                                    yield [*tokens, index, *mid, inner, *tail]
-            return
-        items = node.items if node is not None else None
-        for index, item in enumerate(value):
-            if not index % _TICK:
-                yield None
-            yield from _column(items, item, rest, [*tokens, index], test)
-    elif type(value) is dict:
-        if step == OTHER_KEYS:
-            tracked = (node.keys if node is not None else None) or {}
-            extra = node.extra if node is not None else None
-            for name, item in value.items():
-                if name not in tracked:
-                    yield from _column(extra, item, rest, [*tokens, name], test)
-        elif step in value:
-            child = (node.keys or {}).get(step) if node is not None else None
-            yield from _column(child, value[step], rest, [*tokens, step], test)
-
-
-def _contains(needle: str):
-    """A test for a scalar whose JSON text (a string: itself) contains ``needle``."""
-    def test(value: Any) -> bool:
-        kind = type(value)
-        if kind is str:
-            return needle in value.lower()
-        return kind is not dict and kind is not list and needle in _text(value).lower()
-    return test
-
-
-def _text(value: Any) -> str:
-    return value if isinstance(value, str) else json.dumps(value)
 
 
 def _pointer(tokens: list[str]) -> str:

@@ -17,7 +17,8 @@ import anywidget
 from traitlets import Bool, Dict, Int, List, Unicode, observe, validate
 
 from jqmagic.core.browsing import jqbox
-from jqmagic.core.browsing.model import OTHER_KEYS, Tree, build
+from jqmagic.core.browsing.model import Tree, build
+from jqmagic.core.browsing.search import OTHER_KEYS
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_path, parse_pointer, resolve, to_pointer
