@@ -11,16 +11,14 @@ from typing import Any
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang import vector
 from jqmagic.core.jqlang.compiled import Compiled, singular
-from jqmagic.core.jqlang.fuse import (
+from jqmagic.core.jqlang.fuse import _alias, _stream, _vector_first
+from jqmagic.core.jqlang.fuseexpr import (
     _INT_OPS,
-    _alias,
     _exact_int,
     _expr,
     _int_arithmetic,
     _Place,
     _Source,
-    _stream,
-    _vector_first,
 )
 from jqmagic.core.jqlang.scope import compile_node
 

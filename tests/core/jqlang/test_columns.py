@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core.jqlang import JqError, columns, compile_subset, fuse, runtime
+from jqmagic.core.jqlang import JqError, columns, compile_subset, fuseexpr, runtime
 from jqmagic.core.query import doccache, fastpath
 from jqmagic.core.query.doccache import DocumentCache
 from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
@@ -140,7 +140,7 @@ def test_a_document_the_cache_drops_takes_its_columns_along(tmp_path):
 
 
 def test_remembered_answers_are_the_builtins_past_the_memos_room(monkeypatch):
-    monkeypatch.setattr(fuse, "MEMO_CAP", 3)
+    monkeypatch.setattr(fuseexpr, "MEMO_CAP", 3)
     rows = [{"w": f"W{i % 7}"} for i in range(3000)]
     columns.own(rows, 1 << 30)
     try:
