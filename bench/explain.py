@@ -33,6 +33,7 @@ PY = sys.executable
 SESSION = """
 import json, resource, sys, time
 from jqmagic.core.query import libjq
+from jqmagic.core.query import libjqinput
 from jqmagic.core.explain.run import explain_values
 from jqmagic.core.explain.values import Owned
 
@@ -41,7 +42,7 @@ def peak():
 
 path, programs = sys.argv[1], json.loads(sys.argv[2])
 t = time.perf_counter()
-values = [Owned(v) for v in libjq.parse_text(open(path, 'rb').read())]
+values = [Owned(v) for v in libjqinput.parse_text(open(path, 'rb').read())]
 rows = [{'parse': time.perf_counter() - t, 'rss_parsed': peak()}]
 for program in programs:
     compiled = libjq.compile_program(program)

@@ -7,7 +7,7 @@ import pytest
 
 from jqmagic.core.explain.run import explain_values
 from jqmagic.core.explain.values import Owned
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, libjqinput
 from tests.conformance.jq_suite import SUITE, read_cases
 
 pytestmark = pytest.mark.skipif(not (SUITE / "jq.test").exists(),
@@ -21,7 +21,7 @@ def test_staged_answers_equal_the_plain_run_on_jq_test():
         if case.fail:
             continue
         try:
-            values = [Owned(v) for v in libjq.parse_text(case.input)]
+            values = [Owned(v) for v in libjqinput.parse_text(case.input)]
             data = explain_values(case.program, values)
         except (libjq.InputError, libjq.CompileError):
             continue  # not a program --explain accepts (jq rejects it too)

@@ -107,8 +107,9 @@ def test_libjq_loads_no_module_and_no_home_jq(world):
     outside = str(world["outside"])
     seen = confined(world, f'''
     from jqmagic.core.query import libjq
+    from jqmagic.core.query import libjqinput
     def run(program):
-        return list(libjq.run(libjq.compile_program(program), ["in.json"]))
+        return list(libjqinput.run(libjq.compile_program(program), ["in.json"]))
     attempt("import", lambda: run('import "secret" as s {{search: "{outside}"}}; s::leak'))
     attempt("include", lambda: run('include "secret" {{search: "{outside}"}}; leak'))
     attempt("data", lambda: run('import "secret" as $s {{search: "{outside}"}}; $s'))
@@ -261,11 +262,12 @@ def test_a_worker_started_as_the_supervisor_starts_it(world, monkeypatch):
         sandbox.CHECKS = False
         applied = confine.start_worker(os.getppid())
         from jqmagic.core.query import libjq
+        from jqmagic.core.query import libjqinput
         seen = {{"applied": applied.files, "env": sorted(os.environ)}}
         for name, path in [("root", "in.json"), ("outside", {str(world["outside"] /
                                                                  "secret.json")!r})]:
             try:
-                seen[name] = list(libjq.run(libjq.compile_program("."), [path]))
+                seen[name] = list(libjqinput.run(libjq.compile_program("."), [path]))
             except Exception as exc:
                 seen[name] = type(exc).__name__
         print(json.dumps(seen))

@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 from jqmagic import fetch, query
 from jqmagic.core import payloads, sandbox
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, libjqinput
 from jqmagic.core.settings import settings
 from tests.reliability.faces import cli
 
@@ -160,7 +160,7 @@ def test_the_same_programs_load_modules_outside_the_sandbox(places, monkeypatch)
     for case in ("search absolute", "comments everywhere", "@format path", "after module"):
         program = DIRECTIVES[case].replace("OUTSIDE", str(places["outside"]))
         compiled = libjq.compile_program(program, library_paths=[])
-        assert SECRET in "".join(libjq.run(compiled, [], null_input=True)), case
+        assert SECRET in "".join(libjqinput.run(compiled, [], null_input=True)), case
         compiled.close()
 
 

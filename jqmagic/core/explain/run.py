@@ -12,7 +12,7 @@ from jqmagic.core.explain import trace
 from jqmagic.core.explain.values import Owned, preview
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.parser import parse
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, libjqinput
 
 RESULTS = 5  # final results shown with their paths
 
@@ -93,7 +93,7 @@ def answer(request: dict[str, Any]) -> dict[str, Any]:
             values = []
             for fd in request["fds"]:
                 with os.fdopen(fd, "rb") as stream:
-                    values.extend(Owned(v) for v in libjq.parse_text(stream.read()))
+                    values.extend(Owned(v) for v in libjqinput.parse_text(stream.read()))
             if request["slurp"]:
                 values = [Owned(libjq.array([v.copy() for v in values]))]
         return {"ok": explain_values(request["program"], _consumed(values), request["args"])}

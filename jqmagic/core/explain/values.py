@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, libjqinput
 
 KIND_NULL, KIND_FALSE = 1, 2
 TEXT_CHARS = 160  # a sample's text is cut here; past 8 items or 3 levels it shows "…"
@@ -53,7 +53,7 @@ def truthy(value: Owned) -> bool:
 
 
 def parse(text: str) -> Owned:
-    values = libjq.parse_text(text)
+    values = libjqinput.parse_text(text)
     return Owned(values[0])
 
 

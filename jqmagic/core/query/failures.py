@@ -67,11 +67,11 @@ def _function_hint(name: str, arity: int) -> str:
 @functools.cache
 def _builtins() -> tuple[tuple[str, int], ...]:
     """jq 1.8.2's builtins as (name, arity), asked of libjq itself."""
-    from jqmagic.core.query import libjq
+    from jqmagic.core.query import libjq, libjqinput
 
     program = libjq.compile_program("[builtins[] | split(\"/\") | [.[0], (.[1] | tonumber)]]")
     try:
-        value = next(libjq.results(program, libjq.parse_text("null")[0]))
+        value = next(libjq.results(program, libjqinput.parse_text("null")[0]))
         return tuple((name, arity) for name, arity in json.loads(libjq.dump(value)))
     finally:
         program.close()

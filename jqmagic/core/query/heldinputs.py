@@ -14,7 +14,7 @@ import ctypes
 import re
 from collections.abc import Iterator
 
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, libjqinput
 from jqmagic.core.query.mainloop import _jqmain
 
 _ASKS_THE_READER = re.compile(r"\binput_(filename|line_number)\b")
@@ -41,7 +41,7 @@ def run(program: libjq.Program, values: list, flags: int) -> Iterator[str]:
                                ctypes.byref(held))
     program.messages.clear()
     try:
-        yield from libjq.run_parsed(program, [], null_input=True, flags=flags)
+        yield from libjqinput.run_parsed(program, [], null_input=True, flags=flags)
     finally:
         libjq._lib.jq_set_input_cb(program.state, None, None)  # noqa: SLF001
         del array

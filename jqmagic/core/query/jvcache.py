@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from jqmagic.core import sources
-from jqmagic.core.query import jvfrom, libjq, progress
+from jqmagic.core.query import jvfrom, libjqinput, progress
 from jqmagic.core.query.doccache import DocumentCache, resident_bytes, resident_cost, version
 from jqmagic.core.settings import settings
 
@@ -30,7 +30,7 @@ class Parsed:
     kept: bool = False
 
     def free(self) -> None:
-        libjq.free_values(self.values)
+        libjqinput.free_values(self.values)
 
 
 class JvCache:
@@ -113,5 +113,5 @@ class JvCache:
 
 def _parse(path: str, fmt: str) -> list:
     if fmt in ("json", "jsonl"):
-        return libjq.parse_inputs([path])
-    return libjq.parse_text(sources.convert(sources.read_text(path), fmt, path))
+        return libjqinput.parse_inputs([path])
+    return libjqinput.parse_text(sources.convert(sources.read_text(path), fmt, path))

@@ -52,7 +52,7 @@ def odd_texts(literals: Any) -> dict | None:
 
 
 def values(held: list[Any], texts: dict) -> list | None:
-    """``held`` made into owned jvs (free them with :func:`libjq.free_values`), the odd
+    """``held`` made into owned jvs (free them with :func:`libjqinput.free_values`), the odd
     literals' ``texts`` kept; None where one cannot be made exactly."""
     try:
         packed = _jvbuild.to_jvs(held, texts)

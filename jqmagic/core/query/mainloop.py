@@ -13,7 +13,7 @@ from __future__ import annotations
 import ctypes
 import errno
 
-from jqmagic.core.query import libjq, writes
+from jqmagic.core.query import libjq, libjqinput, writes
 
 TYPE_CHECKING = False  # the command line's start-up: no typing, dataclasses, tempfile, or
 if TYPE_CHECKING:  # the failures' words until a failure (each costs milliseconds)
@@ -167,7 +167,7 @@ def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
     if spec.disasm:
         _disassembly(program, out)
     with _standard_input(spec) as (files, stdin), \
-            libjq.opened_inputs(program, files, slurp=spec.slurp, raw_input=spec.raw_input,
+            libjqinput.opened_inputs(program, files, slurp=spec.slurp, raw_input=spec.raw_input,
                                 parse_flags=spec.parse_flags, stdin=stdin) as inputs:
         while True:
             event, text, message = _jqmain.run(program.state.value, inputs.state.value or 0,
@@ -233,7 +233,7 @@ class _standard_input:  # noqa: N801 - a context manager named as the function i
         if "-" not in spec.files:
             return spec.files, None
         if spec.stdin is None:
-            libjq._purge_stdin()  # noqa: SLF001 - C's stdin fully buffered, whatever -u says
+            libjqinput._purge_stdin()  # noqa: SLF001 - C's stdin fully buffered, whatever -u says
             return spec.files, None
         import tempfile
 

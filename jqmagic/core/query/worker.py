@@ -30,6 +30,7 @@ from jqmagic.core.query import (
     fastpath,
     heldinputs,
     libjq,
+    libjqinput,
     literalfacts,
     progress,
     protocol,
@@ -118,7 +119,7 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
             parsed = _cached_inputs(stack, source, request)
             if parsed is not None:
                 texts = heldinputs.run(program, parsed, flags) if run.null_input else \
-                    libjq.run_parsed(program, parsed, slurp=run.slurp, flags=flags)
+                    libjqinput.run_parsed(program, parsed, slurp=run.slurp, flags=flags)
                 for text in texts:
                     sink.add(text.encode())
             else:
@@ -128,7 +129,7 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
                                            list(run.library_paths) or None, request.positional,
                                            run.program_origin)
                 try:
-                    for text in libjq.run(program, prepared.files, null_input=run.null_input,
+                    for text in libjqinput.run(program, prepared.files, null_input=run.null_input,
                                           slurp=run.slurp, raw_input=run.raw_input,
                                           flags=flags, parse_flags=_events(run),
                                           stdin=prepared.stdin):

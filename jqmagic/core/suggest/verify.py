@@ -7,7 +7,7 @@ import json
 import time
 from typing import Any
 
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, libjqinput
 from jqmagic.core.suggest.programs import canon
 from jqmagic.core.suggest.rank import embeds
 from jqmagic.core.suggest.search import Search
@@ -20,7 +20,7 @@ def outputs(program: str, given: Any) -> list[Any] | None:
     except libjq.CompileError:
         return None
     try:
-        value = libjq.parse_text(json.dumps(given))[0]
+        value = libjqinput.parse_text(json.dumps(given))[0]
         return [json.loads(libjq.dump(r)) for r in libjq.results(compiled, value)]
     except (libjq.RunError, libjq.Halt, libjq.InputError, ValueError):
         return None

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic import JqMagicError
-from jqmagic.core.query import fastpath, query
+from jqmagic.core.query import fastpath, libjqinput, query
 from jqmagic.core.query import libjq as driver
 from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
 from jqmagic.core.settings import settings
@@ -84,15 +84,15 @@ def jq_texts(program: str, text: str = "null", args: dict[str, Any] | None = Non
     :func:`driver.dump_flags` takes it (compact by default, else as given); an error is
     the last item, ``error: MESSAGE``."""
     compiled = driver.compile_program(program, args)
-    values = driver.parse_text(text)
+    values = libjqinput.parse_text(text)
     out: list[str] = []
     try:
         flags = driver.dump_flags(**{"compact": not layout, **layout})
         try:
-            out.extend(driver.run_parsed(compiled, values, flags=flags))
+            out.extend(libjqinput.run_parsed(compiled, values, flags=flags))
         except driver.RunError as exc:
             out.append(f"error: {exc}")
     finally:
-        driver.free_values(values)
+        libjqinput.free_values(values)
         compiled.close()
     return out

@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from jqmagic.core.query import fastpath, libjq, worker
+from jqmagic.core.query import fastpath, libjqinput, worker
 from tests.core.query.inline import inline_worker
 
 
@@ -17,13 +17,13 @@ def parses(monkeypatch):
     worker.jv_documents.clear()
     fastpath.documents.clear()
     seen: list[str] = []
-    real = libjq.parse_inputs
+    real = libjqinput.parse_inputs
 
     def counting(files):
         seen.extend(os.path.basename(f) for f in files)
         return real(files)
 
-    monkeypatch.setattr(libjq, "parse_inputs", counting)
+    monkeypatch.setattr(libjqinput, "parse_inputs", counting)
     with inline_worker(monkeypatch):
         yield seen
     worker.jv_documents.clear()

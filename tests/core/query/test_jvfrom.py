@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from jqmagic import query
 from jqmagic.core.jqlang.numbers import Literals
-from jqmagic.core.query import fastpath, jvfrom, libjq, worker
+from jqmagic.core.query import fastpath, jvfrom, libjq, libjqinput, worker
 from jqmagic.core.settings import settings as jq_settings
 from tests.core.jqlang.test_properties import documents
 
@@ -45,14 +45,14 @@ def _made_alike(texts: list[str]) -> bool | None:
     literals = Literals.of_text(text)
     if (odd := jvfrom.odd_texts(literals)) is None:
         return None
-    parsed = libjq.parse_text(text)
+    parsed = libjqinput.parse_text(text)
     made = jvfrom.values(held, odd)
     try:
         return None if made is None else [_dump(v) for v in made] == [_dump(v) for v in parsed]
     finally:
-        libjq.free_values(parsed)
+        libjqinput.free_values(parsed)
         if made:
-            libjq.free_values(made)
+            libjqinput.free_values(made)
 
 
 @settings(max_examples=400, deadline=None)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ctypes import c_void_p
 from pathlib import Path
 
-from jqmagic.core.query import libjq
+from jqmagic.core.query import libjq, libjqinput
 
 _IONBF = 2  # <stdio.h>'s unbuffered mode, as python -u leaves C's stdin
 
@@ -23,5 +23,5 @@ def test_a_text_on_stdin_is_read_in_blocks(tmp_path):
     libjq._libc.setvbuf(c_void_p.in_dll(libjq._libc, "stdin"), None, _IONBF, 0)
     program = libjq.compile_program("length", {}, [], [])
     before = _reads()
-    assert list(libjq.run(program, [str(path)], stdin=str(path))) == ["500001"]
+    assert list(libjqinput.run(program, [str(path)], stdin=str(path))) == ["500001"]
     assert _reads() - before < 1_000  # 64 kB blocks: about 16

@@ -8,7 +8,7 @@ import os
 import shutil
 
 from jqmagic.core import payloads
-from jqmagic.core.query import failures, libjq, protocol
+from jqmagic.core.query import failures, libjqinput, protocol
 
 Reply = tuple[protocol.End, list[bytes]]
 
@@ -39,7 +39,7 @@ def joined(replies: list[Reply], spills: list[str], keep: int | None,
             break
     run_error = None
     if error is None and run_errors:
-        error = failures.run_error(str(libjq.failed_inputs(run_errors)), total,
+        error = failures.run_error(str(libjqinput.failed_inputs(run_errors)), total,
                                    len(run_errors) == 1 and last_failed).to_wire()
         run_error = [run_errors[0], len(run_errors), last_failed]
     shown = texts if keep is None else texts[:keep]

@@ -21,7 +21,7 @@ from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.numbers import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
-from jqmagic.core.query import fastpath, libjq
+from jqmagic.core.query import fastpath, libjq, libjqinput
 from jqmagic.core.query.doccache import BOM, gc_paused
 from jqmagic.core.query.outcome import dump_flags, named
 from jqmagic.core.query.protocol import QueryRequest
@@ -123,14 +123,14 @@ def _with_libjq(programs: libjq.ProgramCache, request: QueryRequest,
     for path, start, end in request.ranges:
         lines = _lines(path, start, end)
         while batch := [line for _, line in zip(range(BATCH_LINES), lines, strict=False)]:
-            values = libjq.parse_text(b"\n".join(batch))
+            values = libjqinput.parse_text(b"\n".join(batch))
             if len(values) != len(batch):  # a line held more than one value
-                libjq.free_values(values)
+                libjqinput.free_values(values)
                 raise ValueError("not one value per line")
             try:
-                for text in libjq.run_parsed(program, values, flags=flags):
+                for text in libjqinput.run_parsed(program, values, flags=flags):
                     sink.add(text.encode())
             finally:
-                libjq.free_values(values)
+                libjqinput.free_values(values)
             messages += program.messages  # run_parsed starts each batch afresh
     return messages

@@ -22,7 +22,7 @@ import orjson
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import libjq, progress
+from jqmagic.core.query import libjq, libjqinput, progress
 from jqmagic.core.query.doccache import documents, fits_whole, gc_paused, whole_parse_limit
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.protocol import End, QueryRequest
@@ -157,7 +157,7 @@ def _stream(programs: _Programs, request: QueryRequest, shape: Plan, files: list
             except libjq.RunError as exc:
                 errors.append(str(exc))
                 failed = True
-        error = libjq.failed_inputs(errors, failed) if errors else None
+        error = libjqinput.failed_inputs(errors, failed) if errors else None
     except (libjq.CompileError, libjq.Halt) as exc:
         error = exc
     return ended(sink, error, programs.messages(), "stream", request.program)
@@ -237,7 +237,7 @@ def _runs(programs: _Programs, shape: Plan, handle: Any, keys: tuple[str, ...], 
             total = sum(int(libjq.dump(n)) for run in runs
                         for n in libjq.results(programs.get("length"), run))
         chunks.check_skeleton(handle, start, counted.suffix or runs.suffix or b"", keys)
-        yield from libjq.parse_text(str(total))
+        yield from libjqinput.parse_text(str(total))
         return
     if shape.mode != "collect":
         each = programs.get(".[]" if shape.each == "." else f".[] | ({shape.each})")
@@ -251,7 +251,7 @@ def _runs(programs: _Programs, shape: Plan, handle: Any, keys: tuple[str, ...], 
         return
     if shape.tail == "add":  # jq's add is reduce .[] as $x (null; . + $x): folded run by run
         fold = programs.get(f"reduce (.[1][] | ({shape.each})) as $x (.[0]; . + $x)")
-        total = libjq.parse_text("null")[0]
+        total = libjqinput.parse_text("null")[0]
         for run in runs:
             (total,) = list(libjq.results(fold, libjq.array([total, run])))
         chunks.check_skeleton(handle, start, runs.suffix or b"", keys)
@@ -262,7 +262,7 @@ def _runs(programs: _Programs, shape: Plan, handle: Any, keys: tuple[str, ...], 
     parts = [part for run in runs for part in libjq.results(gather, run)]
     chunks.check_skeleton(handle, start, runs.suffix or b"", keys)
     if counted_tail:
-        yield from libjq.parse_text(str(sum(int(libjq.dump(part)) for part in parts)))
+        yield from libjqinput.parse_text(str(sum(int(libjq.dump(part)) for part in parts)))
         return
     whole = programs.get("[.[][]]" + (f" | ({shape.tail})" if shape.tail else ""))
     yield from libjq.results(whole, libjq.array(parts))
@@ -270,9 +270,9 @@ def _runs(programs: _Programs, shape: Plan, handle: Any, keys: tuple[str, ...], 
 
 def _one_value(text: bytes) -> libjq.jv:
     """The one value of ``text``, parsed by libjq (InputError: not one JSON value)."""
-    values = libjq.parse_text(text)
+    values = libjqinput.parse_text(text)
     if len(values) != 1:
-        libjq.free_values(values)
+        libjqinput.free_values(values)
         raise libjq.InputError("not one value")
     return values[0]
 
@@ -282,7 +282,7 @@ def _value(programs: _Programs, shape: Plan, reader: Guarded, keys: tuple[str, .
     """``PATH | TAIL``: the count of a container's elements, or TAIL on the value."""
     if shape.tail == "length":
         count = sum(1 for _ in streamread.elements(reader, keys, kind))
-        yield from libjq.parse_text(str(count))
+        yield from libjqinput.parse_text(str(count))
     else:
         text = streamread.text_of(streamread.value(reader, keys))
         reader.settle()
@@ -294,7 +294,7 @@ def _each(programs: _Programs, shape: Plan, texts: Iterator[str],
     """F's outputs on each element, in order (the elements parsed by libjq in batches)."""
     each = None if shape.each == "." else programs.get(shape.each)
     while batch := [t for _, t in zip(range(BATCH), texts, strict=False)]:
-        values = libjq.parse_text("\n".join(batch))
+        values = libjqinput.parse_text("\n".join(batch))
         try:
             while values:
                 value = values.pop(0)
@@ -303,7 +303,7 @@ def _each(programs: _Programs, shape: Plan, texts: Iterator[str],
                 else:
                     yield from libjq.results(each, value)
         finally:
-            libjq.free_values(values)
+            libjqinput.free_values(values)
         beat()  # a batch done: slow work on small elements is progress too
 
 
@@ -315,7 +315,7 @@ def _finish(programs: _Programs, shape: Plan,
         outputs = _first(outputs, wanted)
     elif shape.mode == "collect":
         if shape.tail == "length":
-            yield from libjq.parse_text(str(_count(outputs)))
+            yield from libjqinput.parse_text(str(_count(outputs)))
             return
         gathered = list(outputs)
         outputs = iter([libjq.array(gathered)])
@@ -334,7 +334,7 @@ def _finish(programs: _Programs, shape: Plan,
 def _count(outputs: Iterator[libjq.jv]) -> int:
     count = 0
     for output in outputs:
-        libjq.free_values([output])
+        libjqinput.free_values([output])
         count += 1
     return count
 
@@ -357,7 +357,7 @@ def _nth(elements: Iterator, index: int) -> str:
 
 
 def _run_text(program: libjq.Program, text: str) -> Iterator[libjq.jv]:
-    for value in libjq.parse_text(text):
+    for value in libjqinput.parse_text(text):
         yield from libjq.results(program, value)
 
 
