@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 
-from jqmagic import flags
+from jqmagic import flagerrors, flags
 from jqmagic.core.errors import JqMagicError
 
 TYPE_CHECKING = False  # typing itself costs a command's start-up (it imports re)
@@ -296,7 +296,7 @@ def build_parser(only: str | None = None) -> tuple[argparse.ArgumentParser,
                                                    dict[str, argparse.ArgumentParser]]:
     """The command's parser and each subcommand's (with ``only``, only that one gets its
     arguments: a command starts without importing what the others need)."""
-    parser = flags.usage_parser(
+    parser = flagerrors.usage_parser(
         prog="jqmagic", description="jq, shapes, patches and the web, for humans and agents.")
     parser.add_argument("-V", "--version", action=_version_action(), nargs=0,
                         help="print the versions of jqmagic, libjq and Python, and exit")

@@ -233,7 +233,7 @@ def _metavars(action: Flag) -> tuple[str, ...]:
 
 
 def _unknown(option: str, actions: dict) -> JqMagicError:
-    from jqmagic.flags import did_you_mean
+    from jqmagic.flagerrors import did_you_mean
 
     return JqMagicError("INVALID_ARGUMENT", f"Unknown option {option}",
                         did_you_mean(option.partition("=")[0], actions) +

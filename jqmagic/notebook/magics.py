@@ -22,7 +22,7 @@ from IPython.core.magic import (
 from IPython.core.magic_arguments import argument, magic_arguments
 from traitlets import Bool, Float, Int, List, Unicode, observe, validate
 
-from jqmagic import flags
+from jqmagic import flagerrors, flags
 from jqmagic.core import settings as core_settings
 from jqmagic.core.errors import JqMagicError, too_deep
 from jqmagic.core.query import bounds, clear_cache, query
@@ -61,7 +61,7 @@ def parse_line(magic, line: str):
         see = f"See %{magic.parser.prog} -h for the options."
         if "expected one argument" in str(exc):  # a value that starts with '-'
             see = "Write a value that starts with '-' as --option=VALUE. " + see
-        raise usage_error(flags.usage_error(str(exc), magic.parser, see)) from None
+        raise usage_error(flagerrors.usage_error(str(exc), magic.parser, see)) from None
 
 
 def _uncommented(line: str) -> str:
