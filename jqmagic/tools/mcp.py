@@ -27,6 +27,7 @@ import warnings
 from typing import Any
 
 from jqmagic.core.words import json_text, without_lone_surrogates
+from jqmagic.tools.mcperrors import protocol_error
 
 INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
 PAYLOAD_URI = "jqmagic://payload/"
@@ -75,7 +76,7 @@ def build_server() -> Any:
             on_list_resource_templates=list_resource_templates,
             on_read_resource=read_resource,
             on_list_prompts=mcpfeatures.list_prompts, on_get_prompt=mcpfeatures.get_prompt,
-            on_completion=mcpfeatures.completer(kept_ids),
+            on_completion=mcpfeatures.completer(kept_ids, PAYLOAD_URI),
             on_set_logging_level=mcpclients.set_level,
             on_roots_list_changed=mcpclients.roots_changed)
 
@@ -281,19 +282,6 @@ def no_cursor(params: Any) -> None:
                              "without a cursor.", "INVALID_ARGUMENT")
 
 
-def protocol_error(message: str, hint: str, code: str = "NOT_FOUND") -> Exception:
-    """A JSON-RPC invalid-params error (``data``: jqmagic's ``error_code``), its text cut
-    so an echoed input stays small."""
-    from mcp import types
-    from mcp.shared.exceptions import MCPError
-
-    from jqmagic.core.words import cut
-    from jqmagic.tools.transport import ERROR_CHARS
-
-    text = f"{cut(message, ERROR_CHARS)} {cut(hint, ERROR_CHARS)}".strip()
-    return MCPError(types.INVALID_PARAMS, text, {"error_code": code})
-
-
 _heard = threading.local()  # per call thread: where the worker's progress events go
 
 
@@ -454,7 +442,7 @@ def run_mcp(args: argparse.Namespace) -> int:
     if getattr(args, "http", False):
         from jqmagic.tools import mcphttp
 
-        mcphttp.serve(args)
+        mcphttp.serve(args, build_server())
     else:
         anyio.run(serve_stdio)
     return 0

@@ -108,7 +108,7 @@ def roots_input(ctx: Any, state: ClientState, params: Any) -> Any:
         try:
             listed = types.ListRootsResult.model_validate(answered).roots
         except ValueError:  # pydantic's ValidationError
-            from jqmagic.tools.mcp import protocol_error
+            from jqmagic.tools.mcperrors import protocol_error
 
             raise protocol_error("The roots answered are not a roots/list result.",
                                  'Answer with {"roots": [{"uri": "file:///..."}]}.',

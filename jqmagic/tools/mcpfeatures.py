@@ -76,7 +76,7 @@ async def list_prompts(ctx: Any, params: Any) -> Any:
 async def get_prompt(ctx: Any, params: Any) -> Any:
     from mcp import types
 
-    from jqmagic.tools.mcp import protocol_error
+    from jqmagic.tools.mcperrors import protocol_error
 
     found = PROMPTS.get(params.name)
     if found is None:
@@ -116,19 +116,20 @@ def complete_path(prefix: str, roots: list[str]) -> list[str]:
     return out
 
 
-def completer(kept_for: Any) -> Any:
+def completer(kept_for: Any, payload_uri: str) -> Any:
     """The ``completion/complete`` handler: paths for a prompt's ``file``, this client's
-    payload ids for the payload template (``kept_for(ctx)``: newest first)."""
+    payload ids for the payload template (``kept_for(ctx)``: newest first; its resources'
+    URIs start with ``payload_uri``)."""
 
     async def complete(ctx: Any, params: Any) -> Any:
         from mcp import types
 
         from jqmagic.tools import mcpclients
-        from jqmagic.tools.mcp import PAYLOAD_URI, protocol_error
+        from jqmagic.tools.mcperrors import protocol_error
 
         value = params.argument.value or ""
         ref, name = params.ref, params.argument.name
-        if ref.type == "ref/resource" and getattr(ref, "uri", "").startswith(PAYLOAD_URI) \
+        if ref.type == "ref/resource" and getattr(ref, "uri", "").startswith(payload_uri) \
                 and name == "payload_id":
             values = [p for p in kept_for(ctx) if p.startswith(value)]
         elif ref.type == "ref/prompt" and ref.name in PROMPTS:
@@ -144,7 +145,7 @@ def completer(kept_for: Any) -> Any:
         else:
             raise protocol_error(f"Nothing to complete for {getattr(ref, 'uri', ref.type)}.",
                                  f"Completions: a prompt's file, or payload_id of "
-                                 f"{PAYLOAD_URI}{{payload_id}}.")
+                                 f"{payload_uri}{{payload_id}}.")
         shown = bounded(values)
         return types.CompleteResult(completion=types.Completion(
             values=shown, total=len(values), has_more=len(values) > len(shown)))

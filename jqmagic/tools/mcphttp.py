@@ -90,8 +90,9 @@ def guarded(app: Any, expected: str) -> Any:
     return guard
 
 
-def serve(args: argparse.Namespace) -> None:
-    """Serve the tools on ``args.host:args.port`` until interrupted."""
+def serve(args: argparse.Namespace, server: Any) -> None:
+    """Serve ``server`` (the MCP server :mod:`.mcp` builds) on ``args.host:args.port``
+    until interrupted."""
     import contextlib
 
     import uvicorn
@@ -103,11 +104,10 @@ def serve(args: argparse.Namespace) -> None:
     from starlette.routing import Route
 
     from jqmagic.tools import transport
-    from jqmagic.tools.mcp import build_server
 
     transport.ascii_wire()  # the SDK writes this transport's JSON in ASCII
     manager = StreamableHTTPSessionManager(
-        app=build_server(), security_settings=security(args.host, args.port, args.allow_host,
+        app=server, security_settings=security(args.host, args.port, args.allow_host,
                                                        args.allow_origin))
 
     @contextlib.asynccontextmanager
