@@ -22,7 +22,7 @@ _TOKEN = re.compile(rb'"(?:[^"\\]|\\.)*"|(-?[0-9]+(?:\.[0-9]+)?[eE][-+]?[0-9]+|-
 
 class Printer:
     """Prints values as ``jq`` with the given layout; ``literals`` says which number
-    literals the inputs may hold (see :class:`.numbers.Literals`)."""
+    literals the inputs may hold (see :class:`.literals.Literals`)."""
 
     def __init__(self, literals: Any, indent: int = 2, compact: bool = False,
                  sort_keys: bool = False, tab: bool = False):

@@ -14,7 +14,7 @@ class _State(threading.local):
     big_compared: bool = False  # integers past 2^53 compared exactly (values._long_int)
     big_computed: bool = False  # a double past 2^53 computed (values.computed)
     sliced: bool = False  # an array slice was made (jq compares slices by identity)
-    literals: Any = None  # what the inputs' number literals allow (numbers.Literals)
+    literals: Any = None  # what the inputs' number literals allow (literals.Literals)
     compact_printer: Any = None  # tojson's printer for these literals
     alternatives_waiting: int = 0  # ?// destructurings suspended after an output
     alternative_abandoned: bool = False  # one was left early (jq: a break through it)
@@ -30,11 +30,11 @@ class Cautious:
     long = odd_floats = whole_floats = negative_zero = True
     settled = True  # known at once: every fact holds
     odd_texts = None  # not known: no float literal may be printed
-    facts = frozenset({"long", "odd", "whole", "zero"})  # numbers.FACTS, every one
+    facts = frozenset({"long", "odd", "whole", "zero"})  # literals.FACTS, every one
 
     @property
     def fraction_texts(self) -> dict[float, str]:
-        """No printed texts to reuse: any fraction may be odd (see numbers.Literals)."""
+        """No printed texts to reuse: any fraction may be odd (see literals.Literals)."""
         return {}
 
 

@@ -28,7 +28,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.query import literalfacts, progress, projected
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
 from jqmagic.core.settings import default_worker_memory, settings, worker_memory

@@ -22,7 +22,8 @@ from jqmagic.core.jqlang import JqError, NotMine, compile_subset, regex, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.demand import chains as chains_read
 from jqmagic.core.jqlang.demand import stops_early
-from jqmagic.core.jqlang.numbers import Literals, canonical_json_number, file_stamp
+from jqmagic.core.jqlang.literals import Literals, file_stamp
+from jqmagic.core.jqlang.numbers import canonical_json_number
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.jqlang.values import Stream
 from jqmagic.core.options import Source

@@ -2,7 +2,7 @@
 
 jq 1.8.2 keeps a long literal (``100000000000000000001``, ``1.000000000000000000001``) as
 its text; a Python float cannot. The fast path answers only where the literals it meets
-print and compare as Python's do (:class:`.numbers.Literals`): learnt from the file's text
+print and compare as Python's do (:class:`.literals.Literals`): learnt from the file's text
 in a forked process while this one parses it (:func:`facts_beside`), or from the values
 themselves where the file holds exactly what orjson writes back (:class:`WrittenBack`).
 """
@@ -20,7 +20,7 @@ import orjson
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import Literals, facts_of
+from jqmagic.core.jqlang.literals import Literals, facts_of
 from jqmagic.core.jqlang.oddtexts import OddTexts, candidates, held_text, written
 from jqmagic.core.query import forked
 from jqmagic.core.sources.formats import value_facts

@@ -93,7 +93,7 @@ def value_text(value: Any) -> ValueText:
 
 
 def value_facts(value: Any) -> frozenset[str] | None:
-    """The literal facts (:class:`jqmagic.core.jqlang.numbers.Literals`) of the JSON text
+    """The literal facts (:class:`jqmagic.core.jqlang.literals.Literals`) of the JSON text
     of ``value``, learnt from the value rather than from the text: exact where the text
     scan must be cautious (a float's 17 digits are not ``long``), about 0.3 s for 50 MB.
     None for a value of other types than dict, list, tuple, str, int, float, bool, None

@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.jqlang import compile_subset, runtime
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.jqlang.printer import tojson
 from tests.core.jqlang.oracle import jq_texts
 

@@ -10,7 +10,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.jqlang.oddtexts import odd_texts
 from tests.core.jqlang.oracle import fast, libjq
 from tests.core.jqlang.test_properties import ATOMS, BINARY, UNARY

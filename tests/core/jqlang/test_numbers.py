@@ -12,16 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import (
-    FACTS,
-    MAX_EXACT,
-    Literals,
-    _as_jq_prints,
-    facts_of,
-    format_float,
-    literal_number,
-    number_text,
-)
+from jqmagic.core.jqlang.literals import FACTS, Literals, _as_jq_prints, facts_of
+from jqmagic.core.jqlang.numbers import MAX_EXACT, format_float, literal_number, number_text
 from jqmagic.core.jqlang.printer import Printer, tojson
 from jqmagic.core.jqlang.runtime import start
 from jqmagic.core.jqlang.state import state

@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.jqlang.printer import Printer, fresh_value, tojson
 from jqmagic.core.jqlang.runtime import start
 from tests.core.jqlang.oracle import jq_texts

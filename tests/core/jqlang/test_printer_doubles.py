@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.jqlang.printer import Printer
 
 DOUBLES = st.one_of(

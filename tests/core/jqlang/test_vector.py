@@ -12,7 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.jqlang import JqError, columns, compile_subset, runtime, vector
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.jqlang.printer import tojson
 from tests.core.jqlang.oracle import jq_texts
 

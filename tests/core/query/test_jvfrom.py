@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jqmagic import query
-from jqmagic.core.jqlang.numbers import Literals
+from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.query import fastpath, jvfrom, libjq, libjqinput, worker
 from jqmagic.core.settings import settings as jq_settings
 from tests.core.jqlang.test_properties import documents

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from jqmagic.core.jqlang.numbers import FACTS, Literals, facts_of
+from jqmagic.core.jqlang.literals import FACTS, Literals, facts_of
 from jqmagic.core.query import doccache, literalfacts
 
 TEXT = json.dumps({"a": [1.50, 12.0, -0.0, 12345678901234567, "item-0"]}).encode()

@@ -14,7 +14,7 @@ import orjson
 import pytest
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.jqlang.numbers import facts_of
+from jqmagic.core.jqlang.literals import facts_of
 from jqmagic.core.sources.formats import dumps, text_digest, value_facts, value_json, value_text
 
 

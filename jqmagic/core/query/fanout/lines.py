@@ -19,7 +19,7 @@ import orjson
 from jqmagic.core import sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
-from jqmagic.core.jqlang.numbers import Literals, file_stamp
+from jqmagic.core.jqlang.literals import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.query import fastpath, libjq, libjqinput
 from jqmagic.core.query.doccache import BOM, gc_paused

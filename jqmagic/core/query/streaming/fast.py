@@ -17,7 +17,7 @@ from typing import Any
 from jqmagic.core import sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_subset, runtime, values
 from jqmagic.core.jqlang.compiled import NOTHING
-from jqmagic.core.jqlang.numbers import Literals, file_stamp
+from jqmagic.core.jqlang.literals import Literals, file_stamp
 from jqmagic.core.jqlang.printer import Printer
 from jqmagic.core.query import fastpath
 from jqmagic.core.query.protocol import QueryRequest
