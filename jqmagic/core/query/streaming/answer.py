@@ -250,11 +250,21 @@ def _runs(programs: _Programs, shape: Plan, handle: Any, keys: tuple[str, ...], 
         yield from _finish(programs, shape, outputs())
         return
     if shape.tail == "add":  # jq's add is reduce .[] as $x (null; . + $x): folded run by run
-        fold = programs.get(f"reduce (.[1][] | ({shape.each})) as $x (.[0]; . + $x)")
-        total = libjqinput.parse_text("null")[0]
-        for run in runs:
-            (total,) = list(libjq.results(fold, libjq.array([total, run])))
+        mapped = programs.get(f"[.[] | ({shape.each})]")
+        fold = programs.get("reduce .[1][] as $x (.[0]; . + $x)")
+        total, failed = libjqinput.parse_text("null")[0], None
+        for run in runs:  # jq maps every element before it adds: a later element's
+            (items,) = list(libjq.results(mapped, run))  # error comes before an addition's
+            if failed is not None:
+                libjqinput.free_values([items])
+                continue
+            try:
+                (total,) = list(libjq.results(fold, libjq.array([total, items])))
+            except libjq.RunError as error:
+                failed = error
         chunks.check_skeleton(handle, start, runs.suffix or b"", keys)
+        if failed is not None:
+            raise failed
         yield total
         return
     counted_tail = shape.tail == "length"

@@ -118,9 +118,15 @@ def _results(shape: Plan, each: Any, tail: Any, env: dict,
             yield sum(1 for _ in outputs)
             return
         if shape.tail == "add":  # jq's add is reduce .[] as $x (null; . + $x): a fold
-            total = None
-            for output in outputs:
-                total = values.add(total, output)
+            total, failed = None, None
+            for output in outputs:  # jq maps every element before it adds: a later
+                if failed is None:  # element's error comes before an addition's
+                    try:
+                        total = values.add(total, output)
+                    except JqError as error:
+                        failed = error
+            if failed is not None:
+                raise failed
             yield total
             return
         # repeated strings (categories, names) are kept once: the gathered list is pointers
