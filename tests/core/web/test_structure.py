@@ -60,7 +60,8 @@ def test_a_headline_list_inside_the_article_goes():
 def test_prose_with_links_and_a_cited_reference_stay():
     prose = (f"<p>{STORY}See <a href='/a'>the first plan</a> and <a href='/b'>the study</a>, "
              f"{STORY}</p>")
-    cite = "<p><span class='reference-text'><a href='/book'>Rivers of the North, 2004</a></span></p>"
+    cite = ("<p><span class='reference-text'><a href='/book'>Rivers of the North, 2004</a>"
+            "</span></p>")
     root = parse(f"<div>{PARAS}{prose}{cite}</div>").div
     drop_link_blocks(root)
     text = root.get_text()
