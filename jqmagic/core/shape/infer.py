@@ -20,6 +20,7 @@ from jqmagic.core.shape import stream as shapestream
 from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.source import open_source
+from jqmagic.core.sources import check_encoding
 from jqmagic.core.words import term, type_name
 
 FORMATS = ("shape", "jqschema", "jsonschema")
@@ -235,6 +236,10 @@ def _stream_once(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool, 
 
     pointer, steps = to_pointer(parts), []
     with doc.open_binary() as fh:
+        if doc.kind == "file":  # UTF-16/32 said as such, as the whole read says it
+            at = fh.tell()  # (past a UTF-8 BOM)
+            check_encoding(str(doc.spec), fh.read(4))
+            fh.seek(at)
         raw = shapestream.events(fh, lines=lines, backend=backend)
         events = shapestream.subtree(raw, parts, steps)
         jq = jq_path(steps)
