@@ -30,6 +30,13 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from html_methods import (  # noqa: E402
+    m_jqmagic,
+    m_readability,
+    m_trafilatura,
+    m_trafilatura_precision,
+    m_trafilatura_recall,
+)
 from score_html import (  # noqa: E402
     BASE,
     CORPUS,
@@ -43,13 +50,7 @@ from score_html import (  # noqa: E402
 CACHE = Path(tempfile.gettempdir()) / "jqmagic-crossval"
 
 
-# -- methods: (html, base) -> markdown ---------------------------------------------------
-def m_jqmagic(html: str, base: str) -> str:
-    from jqmagic.core.web.html import to_markdown
-
-    return to_markdown(html, base).markdown
-
-
+# -- methods: (html, base) -> markdown (the libraries' in bench/html_methods.py) ------
 def m_jqmagic_kept(html: str, base: str) -> str:
     """jqmagic without its boilerplate rules (jqmagic/core/web/boiler.py)."""
     from unittest import mock
@@ -90,33 +91,6 @@ def m_boundary(html: str, base: str) -> str:
 
     with mock.patch("jqmagic.core.web.html.main_content", find):
         return m_jqmagic(html, base)
-
-
-def _trafilatura(html: str, base: str, **kw: bool) -> str:
-    import trafilatura
-
-    return trafilatura.extract(html, url=base, output_format="markdown", include_tables=True,
-                               include_links=True, include_formatting=True, **kw) or ""
-
-
-def m_trafilatura(html: str, base: str) -> str:
-    return _trafilatura(html, base)
-
-
-def m_trafilatura_precision(html: str, base: str) -> str:
-    return _trafilatura(html, base, favor_precision=True)
-
-
-def m_trafilatura_recall(html: str, base: str) -> str:
-    return _trafilatura(html, base, favor_recall=True)
-
-
-def m_readability(html: str, base: str) -> str:
-    from readability import Document
-
-    from jqmagic.core.web.html import parse, render
-
-    return render(parse(Document(html, url=base).summary(html_partial=True)))
 
 
 # name -> (function, library whose version keys the cache, or None: never cached)

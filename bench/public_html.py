@@ -47,6 +47,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
+from html_methods import (  # noqa: E402
+    m_jqmagic,
+    m_justext,
+    m_readability,
+    m_trafilatura,
+    m_trafilatura_precision,
+    m_trafilatura_recall,
+)
 from score_html import BASE, CORPUS, prf, reference_text, strip_markdown, tokens  # noqa: E402
 
 PUBLIC = ROOT.parent / "shared" / "corpus" / "html-public"
@@ -129,61 +137,6 @@ def gold_of(page: dict) -> str:
 
 def base_of(page: dict) -> str:
     return BASE if page["collection"] == "readability" else "http://example.org/page.html"
-
-
-# -- methods: (html, base) -> markdown or text -----------------------------------------
-def m_jqmagic(html: str, base: str) -> str:
-    from jqmagic.core.web.html import to_markdown
-
-    return to_markdown(html, base).markdown
-
-
-def _trafilatura(html: str, base: str, **kw: bool) -> str:
-    import trafilatura
-
-    return trafilatura.extract(html, url=base, output_format="markdown", include_tables=True,
-                               include_links=True, include_formatting=True, **kw) or ""
-
-
-def m_trafilatura(html: str, base: str) -> str:
-    return _trafilatura(html, base)
-
-
-def m_trafilatura_precision(html: str, base: str) -> str:
-    return _trafilatura(html, base, favor_precision=True)
-
-
-def m_trafilatura_recall(html: str, base: str) -> str:
-    return _trafilatura(html, base, favor_recall=True)
-
-
-def m_readability(html: str, base: str) -> str:
-    from readability import Document
-
-    from jqmagic.core.web.html import parse, render
-
-    return render(parse(Document(html, url=base).summary(html_partial=True)))
-
-
-# <html lang> -> jusText's stoplist name (English when the page says nothing it knows).
-_JUSTEXT_LANGS = {"de": "German", "fr": "French", "es": "Spanish", "it": "Italian",
-                  "pt": "Portuguese", "nl": "Dutch", "ru": "Russian", "pl": "Polish",
-                  "cs": "Czech", "sv": "Swedish", "tr": "Turkish", "ja": "Japanese",
-                  "zh": "Chinese", "ko": "Korean", "fi": "Finnish", "el": "Greek",
-                  "hu": "Hungarian", "ro": "Romanian", "vi": "Vietnamese"}
-
-
-def m_justext(html: str, base: str) -> str:
-    import justext
-
-    m = re.search(r"<html[^>]*\slang\s*=\s*[\"']?([a-zA-Z]{2})", html[:5000])
-    lang = _JUSTEXT_LANGS.get(m.group(1).lower(), "English") if m else "English"
-    try:
-        stop = justext.get_stoplist(lang)
-    except ValueError:
-        stop = justext.get_stoplist("English")
-    paras = justext.justext(html, stop)
-    return "\n\n".join(p.text for p in paras if not p.is_boilerplate)
 
 
 # name -> (function, the distribution whose version keys its cache; None: never cached)
@@ -273,8 +226,8 @@ def losses(scores: dict, ids: list[str], peer: str = "trafilatura",
 def diff(a: dict, b: dict, method: str = "jqmagic", n: int = 25) -> str:
     """Pages whose F1 moved between two runs, most helped and most hurt."""
     sa, sb = a["scores"][method], b["scores"][method]
-    moved = sorted(((sb[i][2] - sa[i][2], i) for i in sa if i in sb and
-                    abs(sb[i][2] - sa[i][2]) > 0.005))
+    moved = sorted((sb[i][2] - sa[i][2], i) for i in sa if i in sb and
+                    abs(sb[i][2] - sa[i][2]) > 0.005)
     up = [f"  +{d:.3f} {i} ({sa[i][2]:.3f} -> {sb[i][2]:.3f})" for d, i in reversed(moved[-n:])
           if d > 0]
     down = [f"  {d:.3f} {i} ({sa[i][2]:.3f} -> {sb[i][2]:.3f})" for d, i in moved[:n] if d < 0]

@@ -26,6 +26,10 @@ from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+
+from html_methods import m_jqmagic, m_jqmagic_stdlib, m_readability, m_trafilatura  # noqa: E402
+
 CORPUS = ROOT.parent / "shared" / "corpus" / "html"
 BASE = "http://fakehost/test/page.html"
 CJK_PAGES = {"gmw", "pixnet", "yahoo-4"}
@@ -35,38 +39,10 @@ _WORD = re.compile(r"[^\W_]+", re.UNICODE)
 
 
 # -- methods: each takes (html, base_url) and returns markdown or text ---------------
-def m_jqmagic(html: str, base: str) -> str:
-    from jqmagic.core.web.html import to_markdown
-
-    return to_markdown(html, base).markdown
-
-
-def m_jqmagic_stdlib(html: str, base: str) -> str:
-    from jqmagic.core.web.html import to_markdown
-
-    return to_markdown(html, base, parser="html.parser").markdown
-
-
 def m_markdownify(html: str, base: str) -> str:
     from markdownify import markdownify
 
     return markdownify(html, heading_style="ATX")
-
-
-def m_trafilatura(html: str, base: str) -> str:
-    import trafilatura
-
-    return trafilatura.extract(html, url=base, output_format="markdown",
-                               include_tables=True, include_links=True,
-                               include_formatting=True) or ""
-
-
-def m_readability(html: str, base: str) -> str:
-    from readability import Document
-
-    from jqmagic.core.web.html import parse, render
-
-    return render(parse(Document(html, url=base).summary(html_partial=True)))
 
 
 METHODS = {
@@ -150,7 +126,6 @@ def corpus_pages(names: list[str] | None = None) -> list[tuple[str, str, str, bo
 def doc_pages(names: list[str] | None = None) -> list[tuple[str, str, str, bool]]:
     """(name, html, reference text, False) for the documentation pages (bench/docpages.py)
     found installed; empty without the package."""
-    sys.path.insert(0, str(ROOT / "bench"))
     from docpages import doc_pages as found
 
     return [(n, h.read_text("utf-8"), ref, False) for n, h, ref in found()
