@@ -59,9 +59,16 @@ def _function_hint(name: str, arity: int) -> str:
     if close:
         arities = sorted(count for n, count in known if n == close[0])
         return f"{name}/{arity} is no jq builtin; did you mean {close[0]} " \
-            f"(taking {' or '.join(map(str, arities))} argument(s))?"
+            f"(taking {_arguments(arities)})?"
     params = f"({'; '.join('f' + str(i) for i in range(1, arity + 1))})" if arity else ""
     return f"{name}/{arity} is no jq builtin: define it first (def {name}{params}: ...;)."
+
+
+def _arguments(arities: list[int]) -> str:
+    """``no arguments``, ``1 argument``, ``1 or 2 arguments``: how many a builtin takes."""
+    if arities == [0]:
+        return "no arguments"
+    return " or ".join(map(str, arities)) + (" argument" if arities == [1] else " arguments")
 
 
 @functools.cache

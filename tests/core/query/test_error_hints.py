@@ -48,3 +48,15 @@ def test_a_type_error_gets_the_shapes_words(program, text, hint):
 ])
 def test_about_types(message, types):
     assert about_types(message) is types
+
+
+@pytest.mark.parametrize("program, hint", [
+    ("lenght", "did you mean length (taking no arguments)?"),
+    ("mapp(.)", "did you mean map (taking 1 argument)?"),
+    ('splitt("a")', "did you mean split (taking 1 or 2 arguments)?"),
+])
+def test_an_unknown_function_gets_its_neighbour_and_how_many_arguments_it_takes(program, hint):
+    with pytest.raises(JqMagicError) as info:
+        query(program, text="1")
+    assert info.value.hint.endswith(hint), info.value.hint
+    assert "(s)" not in info.value.hint
