@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import glob
 import os
+from dataclasses import dataclass
 from typing import Annotated, Any
 
 from jqmagic.core.errors import JqMagicError
@@ -28,35 +29,60 @@ _COMMANDS = ("A source may also be `exec`, a shell command whose JSON output is 
              'e.g. exec="curl -s https://api.example.com/data".')
 
 
-@tool(open_world=True, bounds_itself=True, runs_commands=True, commands_note=_COMMANDS)
-def jq(
-    query: Annotated[str, Param("The jq filter, e.g. '.items[] | .name'.", min_length=1)],
+@dataclass(frozen=True)
+class JqRequest:
+    """What an agent asks the jq tool: the filter, one source, how to read it and how to
+    print the results (the tool's parameters, in this order)."""
+
+    query: Annotated[str, Param("The jq filter, e.g. '.items[] | .name'.", min_length=1)]
     file: Annotated[str | None, Param(
-        "Path of the JSON file to query (JSON Lines and YAML files work too).")] = None,
-    input: Annotated[str | JsonValue | None, Param(  # noqa: A002 - the spec's name
+        "Path of the JSON file to query (JSON Lines and YAML files work too).")] = None
+    input: Annotated[str | JsonValue | None, Param(  # noqa: A003 - the spec's name
         "Inline JSON to query: JSON text (a string, several values allowed) or the JSON "
-        "value itself (an object, array, number or boolean).")] = None,
-    exec: Annotated[str | None, Param(  # noqa: A002 - the spec's name
+        "value itself (an object, array, number or boolean).")] = None
+    exec: Annotated[str | None, Param(  # noqa: A003 - the spec's name
         "A shell command whose output (JSON) is queried, e.g. 'curl -s "
-        "https://api.example.com'.")] = None,
+        "https://api.example.com'.")] = None
     payload: Annotated[str | None, Param(
         "The payload_id of an earlier answer that was too big to send: query what it "
         "kept (several results are one a line: add slurp=true to get them as one array).")
-    ] = None,
+    ] = None
     null_input: Annotated[bool, Param(
         "Run the query once on null, with no source (jq -n): e.g. query='[range(5)]', or "
-        "query='[inputs]' with a source to read its values yourself.")] = False,
-    slurp: Annotated[bool, _SLURP] = False,
-    args: Annotated[dict[str, Any] | None, _ARGS] = None,
-    raw: Annotated[bool, Param("Print strings without quotes (jq's raw output).")] = False,
+        "query='[inputs]' with a source to read its values yourself.")] = False
+    slurp: Annotated[bool, _SLURP] = False
+    args: Annotated[dict[str, Any] | None, _ARGS] = None
+    raw: Annotated[bool, Param("Print strings without quotes (jq's raw output).")] = False
     compact: Annotated[bool, Param(
-        "One line per result, no indentation (jq's compact output).")] = False,
-    timeout: Annotated[float, _TIMEOUT] = 30,
+        "One line per result, no indentation (jq's compact output).")] = False
+    timeout: Annotated[float, _TIMEOUT] = 30
     explain: Annotated[bool, Param(
         "Instead of the results, run the query stage by stage and return each stage's "
         "counts in and out, a few values, the inputs a select dropped and where a null or "
-        "an error came from (a bounded explanation).")] = False,
-) -> dict[str, Any]:
+        "an error came from (a bounded explanation).")] = False
+
+    def sources(self) -> dict[str, str]:
+        """The sources given, as the query core names them (``text`` for ``input``, a
+        JSON value as its text); AMBIGUOUS_SOURCE when there are several, or none
+        without null_input."""
+        text = self.input if self.input is None or isinstance(self.input, str) \
+            else json_text(self.input)
+        given = {name: spec for name, spec in (("file", self.file), ("input", text),
+                                                ("exec", self.exec), ("payload", self.payload))
+                 if spec}
+        if len(given) > 1:
+            raise JqMagicError("AMBIGUOUS_SOURCE", "Cannot specify multiple input sources "
+                               f"(file, input, exec, payload): got {' and '.join(given)}.",
+                               "Give exactly one of them.")
+        if not given and not self.null_input:
+            raise JqMagicError("AMBIGUOUS_SOURCE", "Must specify one of: 'file', 'input', "
+                               "'exec' or 'payload' (or null_input=true).",
+                               'e.g. {"query": ".name", "file": "data.json"}.')
+        return {"text" if name == "input" else name: spec for name, spec in given.items()}
+
+
+@tool(open_world=True, bounds_itself=True, runs_commands=True, commands_note=_COMMANDS)
+def jq(request: JqRequest) -> dict[str, Any]:
     r"""Query and transform JSON with jq syntax, from a file, inline JSON or a kept payload.
 
     Use it to pull values out of JSON too big to read, to count, filter or reshape it.
@@ -75,30 +101,19 @@ def jq(
     """
     from jqmagic.core.query import query as run_query
 
-    if input is not None and not isinstance(input, str):  # a JSON value, not its text
-        input = json_text(input)  # noqa: A001
-    given = {name: spec for name, spec in (("file", file), ("input", input), ("exec", exec),
-                                            ("payload", payload)) if spec}
-    if len(given) > 1:
-        raise JqMagicError("AMBIGUOUS_SOURCE", "Cannot specify multiple input sources (file, "
-                           f"input, exec, payload): got {' and '.join(given)}.",
-                           "Give exactly one of them.")
-    if not given and not null_input:
-        raise JqMagicError("AMBIGUOUS_SOURCE", "Must specify one of: 'file', 'input', 'exec' "
-                           "or 'payload' (or null_input=true).",
-                           'e.g. {"query": ".name", "file": "data.json"}.')
-    source = {"text" if name == "input" else name: spec for name, spec in given.items()}
-    if explain:
+    source = request.sources()
+    reading = {"slurp": request.slurp, "null_input": request.null_input,
+               "args": request.args, "timeout": request.timeout, **source}
+    if request.explain:
         from jqmagic.core.explain import explain as explained
 
-        return {"success": True, "explanation": explained(
-            query, slurp=slurp, null_input=null_input, args=args, timeout=timeout,
-            **source).to_dict()}
-    several = bool(payload or exec or input or not _single_json(file)) and not null_input
-    caller = Caller("jq", "query", query, slurp, several)
-    return answer(with_comments(run_query, query, raw=raw, compact=compact, timeout=timeout,
-                                slurp=slurp, null_input=null_input, args=args,
-                                **_bounds(False), **source), caller)
+        return {"success": True, "explanation": explained(request.query,
+                                                          **reading).to_dict()}
+    several = bool(source.keys() - {"file"} or not _single_json(request.file)) \
+        and not request.null_input
+    caller = Caller("jq", "query", request.query, request.slurp, several)
+    return answer(with_comments(run_query, request.query, raw=request.raw,
+                                compact=request.compact, **reading, **_bounds(False)), caller)
 
 
 def _bounds(passthrough: bool) -> dict[str, Any]:
@@ -131,15 +146,26 @@ def with_comments(operation: Any, *args: Any, **keywords: Any) -> Any:
         raise first from None
 
 
-def _query_file(tool: str, param: str, expression: str, file_path: str,
-                options: dict[str, Any]) -> dict[str, Any]:
+@dataclass(frozen=True)
+class FileQuery:
+    """How query_json and query_yaml run their expression (the last of their parameters)."""
+
+    timeout: Annotated[float, _TIMEOUT] = 30
+    large_result_passthrough: Annotated[bool, _PASSTHROUGH] = False
+    slurp: Annotated[bool, _SLURP] = False
+    args: Annotated[dict[str, Any] | None, _ARGS] = None
+
+
+def _query_file(tool: str, param: str, expression: str, file_path: str, options: FileQuery,
+                yaml: bool | None = None) -> dict[str, Any]:
     from jqmagic.core.query import query as run_query
 
-    several = options.get("yaml", False) or not _single_json(file_path)
-    caller = Caller(tool, param, expression, options["slurp"], several)
-    passthrough = options.pop("passthrough")
+    several = bool(yaml) or not _single_json(file_path)
+    caller = Caller(tool, param, expression, options.slurp, several)
     return answer(with_comments(run_query, expression, file=file_path, compact=True,
-                                **_bounds(passthrough), **options), caller)
+                                timeout=options.timeout, slurp=options.slurp,
+                                args=options.args, yaml=yaml,
+                                **_bounds(options.large_result_passthrough)), caller)
 
 
 @tool(bounds_itself=True)
@@ -147,10 +173,7 @@ def query_json(
     file_path: Annotated[str, Param("Path of the JSON (or JSON Lines) file.", min_length=1)],
     jq_expression: Annotated[str, Param("The jq expression, e.g. '.paths | keys'.",
                                         min_length=1)],
-    timeout: Annotated[float, _TIMEOUT] = 30,
-    large_result_passthrough: Annotated[bool, _PASSTHROUGH] = False,
-    slurp: Annotated[bool, _SLURP] = False,
-    args: Annotated[dict[str, Any] | None, _ARGS] = None,
+    options: FileQuery,
 ) -> dict[str, Any]:
     """Query a large JSON file with a jq expression and get compact JSON back.
 
@@ -170,9 +193,7 @@ def query_json(
     next slice to ask for, e.g. `.items[100:200]`, and where the full result was saved.
     Work in slices (`.items[0:100]`, `.items[100:200]`) and select only needed fields.
     """
-    return _query_file("query_json", "jq_expression", jq_expression, file_path, {
-        "timeout": timeout, "passthrough": large_result_passthrough, "slurp": slurp,
-        "args": args})
+    return _query_file("query_json", "jq_expression", jq_expression, file_path, options)
 
 
 @tool(bounds_itself=True)
@@ -181,10 +202,7 @@ def query_yaml(
     yq_expression: Annotated[str, Param(
         "The query, in jq syntax (yq's syntax for reading), e.g. '.services | keys'.",
         min_length=1)],
-    timeout: Annotated[float, _TIMEOUT] = 30,
-    large_result_passthrough: Annotated[bool, _PASSTHROUGH] = False,
-    slurp: Annotated[bool, _SLURP] = False,
-    args: Annotated[dict[str, Any] | None, _ARGS] = None,
+    options: FileQuery,
 ) -> dict[str, Any]:
     """Query a large YAML file with a jq-style expression and get compact JSON back.
 
@@ -205,6 +223,5 @@ def query_yaml(
     Limits: at most 100 results and about 25,000 tokens; slice big lists
     (`.items[0:100]`) and select only the fields you need.
     """
-    return _query_file("query_yaml", "yq_expression", yq_expression, file_path, {
-        "timeout": timeout, "passthrough": large_result_passthrough, "slurp": slurp,
-        "args": args, "yaml": True})
+    return _query_file("query_yaml", "yq_expression", yq_expression, file_path, options,
+                       yaml=True)

@@ -17,7 +17,8 @@ _TITLE_WORDS = {"json": "JSON", "yaml": "YAML", "brave": "Brave", "google": "Goo
 
 @dataclass(frozen=True)
 class Tool:
-    """One tool: its handler (signature = parameters, docstring = description) and hints.
+    """One tool: its handler (signature or options dataclass = parameters, docstring =
+    description) and hints.
 
     ``bounds_itself`` tools keep their own output within bounds (the query core, line
     windows); the dispatcher bounds the others' responses. A tool that ``runs_commands``
@@ -135,8 +136,8 @@ def call(name: str, request: Any, **openings: Any) -> dict[str, Any]:
         chosen = policy.in_force(**openings)
         found = get(name)
         with policy.scope(chosen):
-            response = {"success": True, **found.handler(**schema.validate(found.parameters,
-                                                                           request))}
+            arguments = schema.validate(found.parameters, request)
+            response = {"success": True, **schema.run(found.handler, arguments)}
     except JqMagicError as exc:
         response = failure(exc, found)
     return transport.fit(response, found)

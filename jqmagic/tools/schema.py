@@ -1,14 +1,17 @@
 """Tool parameters from one typed definition: a handler's signature becomes a JSON Schema.
 
-Each parameter is ``Annotated[type, Param(...)]``; its default makes it optional. Types:
-``str``, ``int``, ``float``, ``bool``, ``list[str]``, ``dict`` (any object), a
-``TypedDict`` (an object with exactly those keys), ``Literal[...]`` (an enum), and
-``X | None`` for "may be left out". :func:`validate` checks a request against the schema
+Each parameter is ``Annotated[type, Param(...)]``; its default makes it optional. A
+handler with many parameters takes an options dataclass instead, whose fields are written
+the same way and stand in its place among the schema's properties (:func:`run` calls it
+with one). Types: ``str``, ``int``, ``float``, ``bool``, ``list[str]``, ``dict`` (any
+object), a ``TypedDict`` (an object with exactly those keys), ``Literal[...]`` (an enum),
+and ``X | None`` for "may be left out". :func:`validate` checks a request against the schema
 with messages a weak model can act on.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import difflib
 import inspect
 import json
@@ -50,23 +53,68 @@ class Param:
 
 
 def parameters(func: Callable[..., Any]) -> dict[str, Any]:
-    """The JSON Schema (``type: object``) of ``func``'s keyword parameters."""
-    hints = typing.get_type_hints(func, include_extras=True)
+    """The JSON Schema (``type: object``) of ``func``'s keyword parameters, or of its
+    options dataclass's fields."""
     properties: dict[str, Any] = {}
     required = []
-    for name, param in inspect.signature(func).parameters.items():
-        base, meta = _split(hints[name])
+    for name, hint, default in _fields(func):
+        base, meta = _split(hint)
         prop = {**type_schema(base), **meta.keywords()}
-        if param.default is inspect.Parameter.empty:
+        if default is _REQUIRED:
             required.append(name)
-        elif param.default is not None:
-            prop["default"] = param.default
+        elif default is not None:
+            prop["default"] = default
         properties[name] = prop
     schema: dict[str, Any] = {"type": "object", "properties": properties}
     if required:
         schema["required"] = required
     schema["additionalProperties"] = False
     return schema
+
+
+def run(func: Callable[..., Any], arguments: dict[str, Any]) -> Any:
+    """``func`` called with a request's validated ``arguments``: each as its keyword, and
+    an options dataclass's fields gathered into one instance of it."""
+    keywords = {}
+    for name, options in _options(func).items():
+        if options is None:
+            if name in arguments:
+                keywords[name] = arguments[name]
+        else:
+            keywords[name] = options(**{field.name: arguments[field.name]
+                                        for field in dataclasses.fields(options)
+                                        if field.name in arguments})
+    return func(**keywords)
+
+
+def _options(func: Callable[..., Any]) -> dict[str, type | None]:
+    """Each parameter of ``func``: the options dataclass it is, or None (a parameter of
+    its own)."""
+    hints = typing.get_type_hints(func)
+    return {name: hints[name] if dataclasses.is_dataclass(hints[name]) else None
+            for name in inspect.signature(func).parameters}
+
+
+_REQUIRED = object()
+
+
+def _fields(func: Callable[..., Any]) -> list[tuple[str, Any, Any]]:
+    """``(name, annotated type, default or _REQUIRED)`` of each parameter of ``func``, an
+    options dataclass's fields in its place."""
+    hints = typing.get_type_hints(func, include_extras=True)
+    kinds = _options(func)
+    out = []
+    for name, param in inspect.signature(func).parameters.items():
+        options = kinds[name]
+        if options is None:
+            out.append((name, hints[name], _REQUIRED if param.default is inspect.Parameter.empty
+                        else param.default))
+            continue
+        fields = typing.get_type_hints(options, include_extras=True)
+        out += [(f.name, fields[f.name],
+                 _REQUIRED if f.default is dataclasses.MISSING else f.default)
+                for f in dataclasses.fields(options)]
+    return out
 
 
 def _split(hint: Any) -> tuple[Any, Param]:

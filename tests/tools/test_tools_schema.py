@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import json
+from dataclasses import dataclass
+from typing import Annotated
+
 import pytest
 
 import jqmagic.tools as tools
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.settings import settings
-from jqmagic.tools.schema import validate
+from jqmagic.tools.schema import Param, parameters, run, validate
 
 NAMES = ["jq", "query_json", "query_yaml", "json_inspect", "jq_suggest", "json_patch",
          "read_file", "web_fetch", "web_search_brave", "web_search_google"]
@@ -80,6 +84,37 @@ def test_query_tools_follow_the_query_spec():
         assert props["timeout"]["default"] == 30 and props["timeout"]["type"] == "number"
         assert "100 results" in tools.get(name).description
     assert "large_file_passthrough" in tools.get("read_file").parameters["properties"]
+
+
+@dataclass(frozen=True)
+class _Reading:
+    timeout: Annotated[float, Param("Seconds it may run.", minimum=1)] = 30
+    slurp: Annotated[bool, Param("All values as one array.")] = False
+
+
+def _flat(path: Annotated[str, Param("The file.")],
+          timeout: Annotated[float, Param("Seconds it may run.", minimum=1)] = 30,
+          slurp: Annotated[bool, Param("All values as one array.")] = False) -> dict:
+    return {"path": path, "timeout": timeout, "slurp": slurp}
+
+
+def _grouped(path: Annotated[str, Param("The file.")], reading: _Reading) -> dict:
+    return {"path": path, "reading": reading}
+
+
+def test_an_options_dataclass_stands_for_its_fields():
+    """A handler's options dataclass gives the schema its fields, in their place, as the
+    same parameters written one by one would; a call gathers them into one instance."""
+    assert json.dumps(parameters(_grouped)) == json.dumps(parameters(_flat))
+    assert run(_grouped, {"path": "a.json", "slurp": True}) == {
+        "path": "a.json", "reading": _Reading(slurp=True)}
+    assert run(_flat, {"path": "a.json"}) == {"path": "a.json", "timeout": 30,
+                                              "slurp": False}
+    jq_tool = tools.get("jq").parameters
+    assert list(jq_tool["properties"]) == ["query", "file", "input", "exec", "payload",
+                                           "null_input", "slurp", "args", "raw", "compact",
+                                           "timeout", "explain"]
+    assert jq_tool["required"] == ["query"]
 
 
 def test_json_patch_schema():
