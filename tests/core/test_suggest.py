@@ -109,3 +109,23 @@ def test_bad_arguments_are_coded_errors():
 ])
 def test_the_program_a_teacher_writes_comes_first(examples, program):
     assert best(examples) == program
+
+
+def test_the_list_says_how_many_in_plural_words_and_labels_every_program():
+    from jqmagic.core.suggest import Suggestions
+
+    found = Suggestions({
+        "programs": [{"program": ".user", "cost": 1, "reads_input": True},
+                     {"program": '"ada"', "cost": 1, "reads_input": False},
+                     {"program": '.id | "ada"', "cost": 2, "reads_input": True,
+                      "embeds_output": True}],
+        "tried": {"programs": 1409, "kept": 1, "rounds": 3, "nested": 1}, "seconds": 0.1,
+        "examples": 1, "timeout": 5.0})
+    head, *rows = found.text.splitlines()
+    assert head.startswith("3 programs verified in libjq on 1 example; searched 1,409 "
+                           "programs (1 distinct behaviour, 3 cost levels, 1 nested search)")
+    assert "(s)" not in found.text
+    assert [row.split("   ")[-1] for row in rows] == [
+        "(reads the input)", "(a constant: the same for any input)",
+        "(writes the answer as a constant)"]
+    assert "(a constant: the same for any input)" in found._repr_mimebundle_()["text/html"]

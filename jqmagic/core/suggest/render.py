@@ -5,6 +5,8 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from jqmagic.core.words import count
+
 
 class Suggestions:
     """The programs found (``programs``: program, cost, reads_input), what was tried."""
@@ -26,9 +28,11 @@ class Suggestions:
     @property
     def message(self) -> str:
         tried = self.data["tried"]
-        searched = (f"searched {tried['programs']} programs ({tried['kept']} distinct "
-                    f"behaviours, {tried['rounds']} cost levels, {tried['nested']} nested "
-                    f"searches) in {self.data['seconds']} s")
+        searched = (f"searched {count(tried['programs'], 'program')} "
+                    f"({count(tried['kept'], 'distinct behaviour')}, "
+                    f"{count(tried['rounds'], 'cost level')}, "
+                    f"{count(tried['nested'], 'nested search').replace('searchs', 'searches')})"
+                    f" in {self.data['seconds']} s")
         if not self.programs:
             return (f"Nothing found within {self.data['timeout']} s: {searched}. Give "
                     "another example, or smaller ones, or a longer timeout.")
@@ -38,16 +42,25 @@ class Suggestions:
         if first["reads_input"] and first.get("embeds_output"):
             constant = (" Each program found writes part of the answer as a constant: "
                         "give another example so the answer must come from the input.")
-        return f"{len(self.programs)} program(s) verified in libjq; {searched}.{constant}"
+        examples = self.data.get("examples")
+        on = f" on {count(examples, 'example')}" if examples else ""
+        return f"{count(len(self.programs), 'program')} verified in libjq{on}; {searched}." \
+            f"{constant}"
 
     @staticmethod
-    def _mark(program: dict) -> str:
-        return "   (writes the answer as a constant)" if program.get("embeds_output") else ""
+    def label(program: dict) -> str:
+        """What a program found is: it reads the input, is a constant, or carries the
+        answer written in it."""
+        if program.get("embeds_output"):
+            return "(writes the answer as a constant)"
+        return "(reads the input)" if program["reads_input"] else \
+            "(a constant: the same for any input)"
 
     @property
     def text(self) -> str:
+        width = max((len(p["program"]) for p in self.programs), default=0)
         lines = [self.message]
-        lines += [f"  {p['program']}{self._mark(p)}" for p in self.programs]
+        lines += [f"  {p['program'].ljust(width)}   {self.label(p)}" for p in self.programs]
         return "\n".join(lines)
 
     def __repr__(self) -> str:
@@ -55,7 +68,7 @@ class Suggestions:
 
     def _repr_mimebundle_(self, include=None, exclude=None, **kwargs):
         items = "".join(f"<li><code>{html.escape(p['program'])}</code>"
-                        f"{html.escape(self._mark(p))}</li>" for p in self.programs)
+                        f" {html.escape(self.label(p))}</li>" for p in self.programs)
         bundle = {"text/plain": self.text,
                   "text/html": f"<div>{html.escape(self.message)}<ol>{items}</ol></div>"}
         return {k: v for k, v in bundle.items()
