@@ -29,7 +29,7 @@ from jqmagic.core.query.libjq import (
 
 TYPE_CHECKING = False  # a command line running as jq imports this module: no typing
 if TYPE_CHECKING:
-    from collections.abc import Iterator
+    from collections.abc import Callable, Iterator
 
 
 def run(program: Program, files: list[str], *, null_input: bool = False,
@@ -48,7 +48,11 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
         skipped = program.messages if parse_flags & PARSE_SEQ else None
         values = iter([_parse("null")]) if null_input else \
             _inputs(program.state, inputs.state, skipped)
-        yield from _each_input(program, values, flags)
+        try:
+            yield from _each_input(program, values, flags)
+        except RunError:
+            inputs.check()  # a file that failed to read is jq's status 2, whatever ran after
+            raise
         inputs.check()
 
 
@@ -67,18 +71,25 @@ class Inputs:
 class opened_inputs:  # noqa: N801 - a context manager named as the function it was
     """``files`` as jq's main.c sets up its inputs (``-`` or ``stdin``: standard input),
     read by ``program``'s ``input``/``inputs`` while the block runs (``with ... as
-    inputs:``; a class: contextlib costs every command's start-up)."""
+    inputs:``; a class: contextlib costs every command's start-up); ``said`` hears each
+    file that cannot be opened when libjq comes to it, as main.c says it then."""
 
     def __init__(self, program: Program, files: list[str], *, slurp: bool = False,
                  raw_input: bool = False, parse_flags: int = 0,
-                 stdin: str | None = None) -> None:
+                 stdin: str | None = None, said: Callable[[str], None] | None = None) -> None:
         self._program, self._files, self._slurp = program, files, slurp
         self._raw_input, self._parse_flags, self._stdin = raw_input, parse_flags, stdin
+        self._said = said  # given each file that cannot be opened when libjq comes to it
 
     def __enter__(self) -> Inputs:
         read_errors: list[str] = []
-        self._on_read_error = INPUT_ERR_CB(
-            lambda _d, msg: read_errors.append(msg.decode("utf-8", "replace")))
+
+        def on_read_error(_data: object, msg: bytes) -> None:
+            read_errors.append(msg.decode("utf-8", "replace"))
+            if self._said is not None:
+                self._said(read_errors[-1])
+
+        self._on_read_error = INPUT_ERR_CB(on_read_error)
         self._state = state = c_void_p(_lib.jq_util_input_init(self._on_read_error, None))
         self._lent = None
         try:

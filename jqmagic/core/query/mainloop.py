@@ -168,7 +168,8 @@ def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
         _disassembly(program, out)
     with _standard_input(spec) as (files, stdin), \
             libjqinput.opened_inputs(program, files, slurp=spec.slurp, raw_input=spec.raw_input,
-                                parse_flags=spec.parse_flags, stdin=stdin) as inputs:
+                                parse_flags=spec.parse_flags, stdin=stdin,
+                                said=lambda name: _unreadable(name, out, report)) as inputs:
         while True:
             event, text, message = _jqmain.run(program.state.value, inputs.state.value or 0,
                                                ctypes.addressof(state), spec.dump_flags,
@@ -197,16 +198,20 @@ def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
             out.flush()
             ret = ERROR_UNKNOWN
             report(_parse_error(message, program, files))
-        for name in inputs.read_errors:  # files libjq could not open, said as jq says them
-            from jqmagic.core.errors import JqMagicError
-            from jqmagic.core.query import failures
-
-            report(failures.unreadable(name) or JqMagicError(
-                "FILE_ERROR", f"Could not open file {name}.", "Check that it is readable."))
         if inputs.read_errors or libjq._lib.jq_util_input_errors(inputs.state):  # noqa: SLF001
             ret = ERROR_SYSTEM
     out.flush()
     return _exit_status(ret, state.last_result, spec.exit_status)
+
+
+def _unreadable(name: str, out: _Sink, report: Callable[[JqMagicError], None]) -> None:
+    """A file libjq could not open, said when it comes to it, as main.c says it."""
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.core.query import failures
+
+    out.flush()
+    report(failures.unreadable(name) or JqMagicError(
+        "FILE_ERROR", f"Could not open file {name}.", "Check that it is readable."))
 
 
 def _disassembly(program: libjq.Program, out: _Sink) -> None:
