@@ -21,15 +21,29 @@ from typing import Any
 from jqmagic.core.settings import configure, env_flag, env_paths, using
 
 
+def _opening(default: Any, variable: str, words: str) -> Any:
+    """A field of :class:`Policy`: its default (closed), the environment variable that
+    opens it too, and what its flag does."""
+    return dataclasses.field(default=default, metadata={"variable": variable, "words": words})
+
+
 @dataclass(frozen=True)
 class Policy:
     """One face's sandbox, its fields named as the command line's flags."""
 
-    allow_root: tuple[str, ...] = ()
-    allow_exec: bool = False
-    allow_private_addresses: bool = False
-    ignore_robots_txt: bool = False
-    no_sandbox: bool = False
+    allow_root: tuple[str, ...] = _opening(
+        (), "JQMAGIC_ALLOWED_ROOTS", "a folder whose files the tools may read and patch "
+        "(repeatable; default: the working directory)")
+    allow_exec: bool = _opening(False, "JQMAGIC_EXEC_ALLOWED",
+                                "let the jq tool run shell commands (exec)")
+    allow_private_addresses: bool = _opening(
+        False, "JQMAGIC_PRIVATE_ADDRESSES",
+        "let web_fetch reach private, loopback and link-local addresses")
+    ignore_robots_txt: bool = _opening(
+        False, "JQMAGIC_IGNORE_ROBOTS_TXT",
+        "let web_fetch read pages a site's robots.txt keeps from automated agents")
+    no_sandbox: bool = _opening(False, "JQMAGIC_NO_SANDBOX",
+                                "no sandbox at all: every file, command and address")
 
     def settings(self) -> dict[str, Any]:
         """The settings this policy puts in force."""
@@ -60,15 +74,13 @@ def from_environment(**given: Any) -> Policy:
     """The policy ``given`` (flags or keywords), widened by the environment: the host's
     own ``JQMAGIC_ALLOWED_ROOTS``, ``JQMAGIC_EXEC_ALLOWED=1``,
     ``JQMAGIC_PRIVATE_ADDRESSES=1``, ``JQMAGIC_IGNORE_ROBOTS_TXT=1``, ``JQMAGIC_NO_SANDBOX=1``."""
-    roots = tuple(given.get("allow_root") or ()) or tuple(env_paths("JQMAGIC_ALLOWED_ROOTS"))
-    return Policy(
-        allow_root=roots,
-        allow_exec=bool(given.get("allow_exec")) or env_flag("JQMAGIC_EXEC_ALLOWED"),
-        allow_private_addresses=(bool(given.get("allow_private_addresses"))
-                                 or env_flag("JQMAGIC_PRIVATE_ADDRESSES")),
-        ignore_robots_txt=(bool(given.get("ignore_robots_txt"))
-                           or env_flag("JQMAGIC_IGNORE_ROBOTS_TXT")),
-        no_sandbox=bool(given.get("no_sandbox")) or env_flag("JQMAGIC_NO_SANDBOX"))
+    opened: dict[str, Any] = {}
+    for field in dataclasses.fields(Policy):
+        variable = field.metadata["variable"]
+        opened[field.name] = (tuple(given.get(field.name) or env_paths(variable))
+                              if field.default == () else
+                              bool(given.get(field.name)) or env_flag(variable))
+    return Policy(**opened)
 
 
 def in_force(**openings: Any) -> Policy | None:
@@ -116,23 +128,17 @@ def robots_honoured() -> bool:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """The flags that open the sandbox up (the same in every agent face)."""
+    """The flags that open the sandbox up (the same in every agent face): one a field of
+    :class:`Policy`."""
     group = parser.add_argument_group("sandbox (on by default for agents)")
-    group.add_argument("--allow-root", action="append", default=[], metavar="DIR",
-                       help="a folder whose files the tools may read and patch (repeatable; "
-                            "default: the working directory; or JQMAGIC_ALLOWED_ROOTS)")
-    group.add_argument("--allow-exec", action="store_true",
-                       help="let the jq tool run shell commands (exec); or "
-                            "JQMAGIC_EXEC_ALLOWED=1")
-    group.add_argument("--allow-private-addresses", action="store_true",
-                       help="let web_fetch reach private, loopback and link-local addresses; "
-                            "or JQMAGIC_PRIVATE_ADDRESSES=1")
-    group.add_argument("--ignore-robots-txt", action="store_true",
-                       help="let web_fetch read pages a site's robots.txt keeps from "
-                            "automated agents; or JQMAGIC_IGNORE_ROBOTS_TXT=1")
-    group.add_argument("--no-sandbox", action="store_true",
-                       help="no sandbox at all: every file, command and address (or "
-                            "JQMAGIC_NO_SANDBOX=1)")
+    for field in dataclasses.fields(Policy):
+        flag, words = "--" + field.name.replace("_", "-"), field.metadata["words"]
+        if field.default == ():
+            group.add_argument(flag, action="append", default=[], metavar="DIR",
+                               help=f"{words}; or {field.metadata['variable']}")
+        else:
+            group.add_argument(flag, action="store_true",
+                               help=f"{words}; or {field.metadata['variable']}=1")
 
 
 def apply(args: argparse.Namespace) -> Policy:
