@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from itertools import repeat
-from operator import itemgetter
+from itertools import compress, repeat
+from operator import is_, is_not, itemgetter
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
@@ -62,7 +62,9 @@ def _values_of(f: Compiled, items: list, e: dict) -> list:
 def _by_themselves(values: list, floats: bool = True) -> bool:
     """Whether Python orders ``values`` as jq does: all strings (jq compares their UTF-8
     bytes, which is code point order), or all numbers but NaN with every int exact (ints
-    alone unless ``floats``: then equal values are alike, where 1 and 1.0 print apart)."""
+    alone unless ``floats``: then equal values are alike, where 1 and 1.0 print apart).
+    Checked at C's speed: a sum that is no NaN holds none, extremes within 2^53 hold every
+    int within it."""
     check()
     kinds = set(map(type, values))
     if kinds == {str}:
@@ -70,24 +72,82 @@ def _by_themselves(values: list, floats: bool = True) -> bool:
     if not kinds <= ({int, float} if floats else {int}):
         return False
     if float in kinds:
-        if any(x != x for x in values):  # NaN: jq puts it below every number
+        if _nan_among(values):  # jq puts NaN below every number
             return False
         state.floats_compared = True
-    ints = values if kinds == {int} else [x for x in values if type(x) is int]
+        if kinds == {float}:
+            return True
+    if values and -MAX_EXACT <= min(values) and max(values) <= MAX_EXACT:
+        return True
+    ints = [x for x in values if type(x) is int]
     return not ints or min(ints) >= -MAX_EXACT and max(ints) <= MAX_EXACT
 
 
+def _nan_among(numbers: list) -> bool:
+    """Whether a NaN is among ``numbers`` (ints and floats)."""
+    try:
+        total = sum(numbers)
+    except OverflowError:  # an int past a double's range: look at each
+        total = float("nan")
+    return total != total and any(x != x for x in numbers)
+
+
+def _nulls_apart(values: list) -> tuple[list[int], list[int]] | None:
+    """The places of the nulls among ``values`` and of the rest, when the rest are all
+    strings or all numbers Python orders as jq (:func:`_by_themselves`): an optional
+    field's keys, jq's nulls first. None otherwise."""
+    kinds = set(map(type, values))
+    if _NONE not in kinds or not (kinds == {_NONE, str} or kinds - {_NONE} <= {int, float}):
+        return None
+    places = range(len(values))
+    rest = list(compress(places, map(is_not, values, repeat(None))))
+    if not rest or not _by_themselves(list(map(values.__getitem__, rest))):
+        return None
+    return list(compress(places, map(is_, values, repeat(None)))), rest
+
+
 def _sort_by(v: Any, f: Compiled, e: dict) -> list:
-    """jq's ``sort_by``: stable; keys of strings or of numbers sorted as they are."""
+    """jq's ``sort_by``: stable; keys of strings or of numbers sorted as they are, nulls
+    among them first."""
     items = _by_items(v)
     if f.one:
         values = _values_of(f, items, e)
         if _by_themselves(values):
             return [items[i] for i in sorted(range(len(items)), key=values.__getitem__)]
+        apart = _nulls_apart(values)
+        if apart is not None:
+            nulls, rest = apart
+            return list(map(items.__getitem__,
+                            nulls + sorted(rest, key=values.__getitem__)))
         keys = _one_keys(values)
     else:
         keys = _keys_of(f, items, e)
     return [x for _, x in sorted(zip(keys, items, strict=True), key=itemgetter(0))]
+
+
+def _extreme_by(v: Any, f: Compiled, e: dict, is_min: bool) -> Any:
+    """jq's ``min_by`` / ``max_by``: the first least item, or the last greatest; keys
+    Python orders as jq compared as they are (nulls least)."""
+    items = _by_items(v)
+    if items and f.one:
+        values = _values_of(f, items, e)
+        if _by_themselves(values):
+            return items[_first_least(values) if is_min else _last_greatest(values)]
+        apart = _nulls_apart(values)
+        if apart is not None:
+            nulls, rest = apart
+            if is_min:
+                return items[nulls[0]]
+            return items[rest[_last_greatest(list(map(values.__getitem__, rest)))]]
+    return _minmax(items, _keys_of(f, items, e), is_min)
+
+
+def _first_least(values: list) -> int:
+    return values.index(min(values))
+
+
+def _last_greatest(values: list) -> int:
+    return len(values) - 1 - values[::-1].index(max(values))
 
 
 def _groups(v: Any, f: Compiled, e: dict) -> list[list]:
@@ -176,7 +236,7 @@ def _minmax(items: list, keys: list, is_min: bool) -> Any:
 def _min(v):
     items = _array(v, "cannot be iterated over")
     if items and _by_themselves(items):  # the first least (1.0 and 1 print apart)
-        return items[items.index(min(items))]
+        return items[_first_least(items)]
     return _minmax(items, _sort_keys(items), True)
 
 
@@ -184,7 +244,7 @@ def _min(v):
 def _max(v):
     items = _array(v, "cannot be iterated over")
     if items and _by_themselves(items):  # the last greatest
-        return items[len(items) - 1 - items[::-1].index(max(items))]
+        return items[_last_greatest(items)]
     return _minmax(items, _sort_keys(items), False)
 
 
@@ -233,5 +293,5 @@ def _by(name: str, pick: Callable[[Any, Compiled, dict], Any]) -> None:
 _by("sort_by", _sort_by)
 _by("group_by", _groups)
 _by("unique_by", lambda v, f, e: [group[0] for group in _groups(v, f, e)])
-_by("min_by", lambda v, f, e: _minmax(_by_items(v), _keys_of(f, _by_items(v), e), True))
-_by("max_by", lambda v, f, e: _minmax(_by_items(v), _keys_of(f, _by_items(v), e), False))
+_by("min_by", lambda v, f, e: _extreme_by(v, f, e, True))
+_by("max_by", lambda v, f, e: _extreme_by(v, f, e, False))

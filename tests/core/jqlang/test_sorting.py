@@ -92,3 +92,31 @@ def test_group_by_identity_holds_every_string():
     got = fast("group_by(.)", '["b", "a", "b", "😀", "ｚ", "a"]', compact=True)
     assert got is not None
     assert json.loads(got.text) == [["a", "a"], ["b", "b"], ["ｚ"], ["😀"]]
+
+
+# an optional field: nulls beside numbers alone or strings alone (the keys sorted apart)
+OPTIONAL = st.sampled_from([NUMBERS, STRINGS]).flatmap(
+    lambda kind: st.lists(st.tuples(kind | st.just("null"), st.integers(-3, 3).map(str)),
+                          max_size=8))
+BY_OPTIONAL = ["sort_by(.k)", "min_by(.k)", "max_by(.k)", "sort_by(.k) | map(.n)",
+               "[min_by(.k), max_by(.k)] | map(.n)", "sort_by(.k) | .[-2:]"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(records=OPTIONAL, program=st.sampled_from(BY_OPTIONAL))
+def test_optional_keys_ordered_as_libjq(records, program):
+    document = "[" + ",".join(f'{{"k":{k},"n":{n}}}' for k, n in records) + "]"
+    assert _same_as_libjq(program, document) or any(k in {"-0.0", "0.0", "1.0"}
+                                                    for k, _ in records)
+
+
+@pytest.mark.parametrize("program, document", [
+    ("sort_by(.k) | map(.n)", '[{"k": 2, "n": 1}, {"n": 2}, {"k": null, "n": 3}, '
+                              '{"k": -1.5, "n": 4}, {"k": 2.0, "n": 5}]'),
+    ("min_by(.k).n", '[{"k": 2, "n": 1}, {"k": null, "n": 2}, {"k": null, "n": 3}]'),
+    ("max_by(.k).n", '[{"k": "b", "n": 1}, {"k": null, "n": 2}, {"k": "b", "n": 3}]'),
+    ("max_by(.k).n", '[{"k": null, "n": 1}, {"k": null, "n": 2}]'),
+])
+def test_optional_key_edges_as_libjq(program, document):
+    """Nulls come first, equal keys keep their input order, the last greatest wins."""
+    assert _same_as_libjq(program, document)
