@@ -46,11 +46,13 @@ class _Programs:
         self._cache, self._named = cache, named(request)
         self._paths = list(request.run.library_paths) or None
         self._positional = request.positional
+        self._origin = request.run.program_origin  # -f's folder: relative module searches
         self._used: dict[str, libjq.Program] = {}
 
     def get(self, text: str) -> libjq.Program:
         if text not in self._used:
-            program = self._cache.get(text, self._named, self._paths, self._positional)
+            program = self._cache.get(text, self._named, self._paths, self._positional,
+                                      self._origin)
             program.messages.clear()
             self._used[text] = program
         return self._used[text]
