@@ -10,7 +10,7 @@ from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate, error, type_error
-from jqmagic.core.jqlang.runtime import CHUNK, check, chunked
+from jqmagic.core.jqlang.runtime import CHUNK, check, chunked, depth_first
 from jqmagic.core.jqlang.table import Table, direct
 
 BUILTINS = Table()
@@ -178,22 +178,12 @@ def _recurse():
 
 
 def _recurse_by(f: Compiled, cond: Compiled | None = None) -> Compiled:
-    """``def r: ., (f | select(cond) | r); r``, depth first without Python recursion."""
+    """``def r: ., (f | select(cond) | r); r``."""
     def gen(v, e):
-        stack, count = [iter((v,))], 0
-        while stack:
-            x = next(stack[-1], NOTHING)
-            if x is NOTHING:
-                stack.pop()
-                continue
-            yield x
-            count += 1
-            if count % CHUNK == 0:
-                check()
-            children = f.gen(x, e)
-            if cond is not None:
-                children = (y for y in children for c in cond.gen(y, e) if truthy(c))
-            stack.append(iter(children))
+        if cond is None:
+            return depth_first(v, lambda x: f.gen(x, e))
+        return depth_first(v, lambda x: (y for y in f.gen(x, e) for c in cond.gen(y, e)
+                                         if truthy(c)))
 
     return many(gen)
 
@@ -335,32 +325,27 @@ def _isempty(f):
     return singular(lambda v, e: next(iter(g(v, e)), NOTHING) is NOTHING)
 
 
-@BUILTINS.builtin("any", 1)
-def _any1(f):
-    g = f.gen
-    return singular(lambda v, e: any(truthy(c) for x in _items(v) for c in g(x, e)))
+def _over_items(fold: Callable[[Iterator[bool]], bool]):
+    """``any(f)`` or ``all(f)`` (``fold`` is any or all): over ``f`` of each item."""
+    def factory(f):
+        g = f.gen
+        return singular(lambda v, e: fold(truthy(c) for x in _items(v) for c in g(x, e)))
+    return factory
 
 
-@BUILTINS.builtin("all", 1)
-def _all1(f):
-    g = f.gen
-    return singular(lambda v, e: all(truthy(c) for x in _items(v) for c in g(x, e)))
+def _over_outputs(fold: Callable[[Iterator[bool]], bool]):
+    """``any(gen; cond)`` or ``all(gen; cond)``: over ``cond`` of each output of ``gen``."""
+    def factory(gen_, cond):
+        g, c, one = gen_.gen, cond.gen, cond.one
+        if one is not None:
+            return singular(lambda v, e: fold(truthy(one(x, e)) for x in g(v, e)))
+        return singular(lambda v, e: fold(truthy(y) for x in g(v, e) for y in c(x, e)))
+    return factory
 
 
-@BUILTINS.builtin("any", 2)
-def _any2(gen_, cond):
-    g, c, one = gen_.gen, cond.gen, cond.one
-    if one is not None:
-        return singular(lambda v, e: any(truthy(one(x, e)) for x in g(v, e)))
-    return singular(lambda v, e: any(truthy(y) for x in g(v, e) for y in c(x, e)))
-
-
-@BUILTINS.builtin("all", 2)
-def _all2(gen_, cond):
-    g, c, one = gen_.gen, cond.gen, cond.one
-    if one is not None:
-        return singular(lambda v, e: all(truthy(one(x, e)) for x in g(v, e)))
-    return singular(lambda v, e: all(truthy(y) for x in g(v, e) for y in c(x, e)))
+for _name, _fold in (("any", any), ("all", all)):
+    BUILTINS[(_name, 1)] = _over_items(_fold)
+    BUILTINS[(_name, 2)] = _over_outputs(_fold)
 
 
 @BUILTINS.builtin("flatten", 1)

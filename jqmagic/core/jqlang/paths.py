@@ -11,7 +11,7 @@ from jqmagic.core.jqlang.control import Function
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine
 from jqmagic.core.jqlang.messages import cannot_iterate
 from jqmagic.core.jqlang.parser import OPTIONAL
-from jqmagic.core.jqlang.runtime import CHUNK, check
+from jqmagic.core.jqlang.runtime import CHUNK, check, depth_first
 from jqmagic.core.jqlang.scope import Pair, PathGen, Scope, compile_node, compile_path
 from jqmagic.core.jqlang.syntax import Call, Dot, Index, Literal, Pipe
 from jqmagic.core.jqlang.updates import getpath
@@ -280,16 +280,7 @@ def _recurse(f, scope):
     step = compile_path(f, scope)
 
     def gen(pv, e):  # def r: ., (f | r); r
-        stack = [iter((pv,))]
-        while stack:
-            x = next(stack[-1], None)
-            if x is None:
-                stack.pop()
-                continue
-            yield x
-            stack.append(iter(step(x, e)))
-            if len(stack) % CHUNK == 0:
-                check()
+        return depth_first(pv, lambda x: step(x, e))
 
     return gen
 

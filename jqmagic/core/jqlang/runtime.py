@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from itertools import chain
 from typing import Any
 
@@ -75,3 +75,23 @@ def _checked_slices(items: list[Any]) -> Iterator[list[Any]]:
     for start_at in range(0, len(items), CHUNK):
         check()
         yield items[start_at:start_at + CHUNK]
+
+
+_END = object()
+
+
+def depth_first(root: Any, children: Callable[[Any], Iterable[Any]]) -> Iterator[Any]:
+    """``root``, then the values ``children`` gives of each value, depth first (jq's
+    ``def r: ., (f | r); r``) without Python recursion, checking the deadline every
+    :data:`CHUNK` values."""
+    stack, count = [iter((root,))], 0
+    while stack:
+        x = next(stack[-1], _END)
+        if x is _END:
+            stack.pop()
+            continue
+        yield x
+        count += 1
+        if count % CHUNK == 0:
+            check()
+        stack.append(iter(children(x)))
