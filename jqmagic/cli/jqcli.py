@@ -124,6 +124,8 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
         raise
     if not runs_here:  # the worker's protocol carries text: each word as libjq reads it
         program, named, args.positional = jqwords.as_jq_text(program, named, args.positional)
+        if args.raw0 and not args.ascii:
+            program = jqwords.raw_output0_checked(program)
     positional = [jqwords.json_text(p, "--jsonargs") if isinstance(p, JsonText) else p
                   for p in args.positional]
     if runs_here:

@@ -105,11 +105,7 @@ def write_result(out: Output, text: str, args: argparse.Namespace) -> None:
     as ASCII JSON with -a), anything else as JSON after --seq's RS."""
     raw = args.raw or args.join or args.raw0
     value = string_of(text) if raw else None
-    if value is not None:
-        if args.raw0 and "\0" in value and not args.ascii:
-            raise JqMagicError("QUERY_ERROR", "Cannot dump a string containing NUL with "
-                               "--raw-output0 option",
-                               "Remove the NUL (sub(\"\\u0000\"; \"\")).")
+    if value is not None:  # (--raw-output0's NUL: the program checks it, jqwords)
         shown = _ascii_json(value) if args.ascii else value
     else:
         shown = "\x1e" + text if args.seq else text

@@ -38,7 +38,7 @@ def named_args(bindings: list[tuple[str, str, str]], held: bool = False) -> dict
             named[name] = loaded(value, "--rawfile", name, held)
         else:
             slurped = loaded(value, "--slurpfile", name, held)
-            named[name] = slurped if held else JsonText(slurped)
+            named[name] = slurped if held else JsonText(_infinite_as_read(slurped))
     if held:
         return named
     if any(isinstance(v, JsonText) for v in named.values()):  # one kind: one order
@@ -87,6 +87,22 @@ def loaded(path: str, flag: str, name: str | None = None, held: bool = False) ->
         raise error from None
 
 
+_DUMPED_INFINITY = r'"(?:[^"\\]|\\.)*"|(-?)1\.7976931348623157e\+308'
+
+
+def _infinite_as_read(text: str) -> str:
+    """A file's values' JSON text as libjq dumped it, its infinities (a number that is no
+    literal: libjq dumps it as ``1.7976931348623157e+308``, a literal's ``E`` upper case)
+    written ``infinity`` again, so that libjq's parse in the worker makes jq's value of
+    them, not a literal that prints ``E+308``."""
+    if "1.7976931348623157e+308" not in text:
+        return text
+    import re
+
+    return re.sub(_DUMPED_INFINITY,
+                  lambda m: m[0] if m[0].startswith('"') else f"{m[1]}infinity", text)
+
+
 def as_jq_text(program: str, named: dict[str, Any],
                positional: list) -> tuple[str, dict[str, Any], list]:
     """The words with invalid UTF-8 (bytes of ``argv``) as libjq reads them."""
@@ -97,3 +113,24 @@ def as_jq_text(program: str, named: dict[str, Any],
 
     return (word(program), {word(k): word(v) for k, v in named.items()},
             [word(p) for p in positional])
+
+
+def _codes(text: str) -> str:
+    return f"([{','.join(str(ord(c)) for c in text)}] | implode)"
+
+
+RAW0_CHECK = (f"\n\n| if type == {_codes('string')} and (explode | any(. == 0)) "
+              f"then error({_codes('Cannot dump a string containing NUL with --raw-output0 option')}) "
+              "else . end")
+"""What jq's main.c asks of each result under ``--raw-output0`` (a string with a NUL is
+that input's error: its results end there, the next input goes on), written after the
+program (a pipe binds loosest; the blank line ends a trailing comment; no quote, so an
+unended string in the program stays unended)."""
+
+
+def raw_output0_checked(program: str) -> str:
+    """``program`` for the worker under ``--raw-output0`` (without ``-a``): main.c's check
+    of each result made by the program itself, so that it ends that input's results only,
+    as in jq (the worker's results carry no input's bounds)."""
+    return program + RAW0_CHECK
+

@@ -26,7 +26,7 @@ from typing import Any
 
 from jqmagic.core import confine, sandbox
 from jqmagic.core.errors import JqMagicError, too_deep
-from jqmagic.core.query import affinity, forkworker, progress, protocol
+from jqmagic.core.query import affinity, callerenv, forkworker, progress, protocol
 from jqmagic.core.settings import default_worker_memory, settings
 from jqmagic.core.words import term
 
@@ -67,9 +67,12 @@ class Supervisor:
             print(f"jqmagic: {said}", file=sys.stderr)  # once: what this kernel cannot confine
         # Sandboxed, the worker starts scrubbed (no secrets in $ENV) and confines itself
         # (confine.start_worker: Landlock, no sockets); it dies with this process either way.
-        environ = sandbox.worker_environment(os.environ) if self._confined_by else os.environ
-        env = dict(environ, JQMAGIC_WORKER_MEMORY=str(self.memory_limit), TMPDIR=self._tmpdir,
-                   JQMAGIC_WORKER_PARENT=str(os.getpid()))
+        # Else libjq's $ENV is the caller's environment (callerenv: the worker's own
+        # variables are taken out of C's environ there).
+        own = {"JQMAGIC_WORKER_MEMORY": str(self.memory_limit), "TMPDIR": self._tmpdir,
+               "JQMAGIC_WORKER_PARENT": str(os.getpid())}
+        env = dict(sandbox.worker_environment(os.environ), **own) if self._confined_by \
+            else callerenv.for_worker(os.environ, own)
         if forkworker.can_fork():  # a command line: a fork, not a second interpreter
             self._process = forkworker.ForkedWorker(env, self._stderr)
             return self._process

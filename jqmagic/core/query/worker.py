@@ -26,6 +26,7 @@ from jqmagic.core.errors import JqMagicError, out_of_memory, too_deep
 from jqmagic.core.jqlang import runtime
 from jqmagic.core.options import Formats
 from jqmagic.core.query import (
+    callerenv,
     failures,
     fastpath,
     heldinputs,
@@ -60,6 +61,7 @@ def _apply_caller(caller: protocol.Caller) -> None:
     if caller.cwd and caller.cwd != os.getcwd():
         with contextlib.suppress(OSError):  # a folder removed since: paths are NOT_FOUND
             os.chdir(caller.cwd)
+    callerenv.as_callers()  # libjq's $ENV: the caller's environment, not the worker's
 
 
 def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
