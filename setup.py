@@ -85,4 +85,5 @@ setup(
         Extension(LIBJQ, [], optional=True),
     ],
     cmdclass={"build_ext": BuildExt},
+    scripts=["bin/jqmagic"],  # not a console script: pip's launcher imports re
 )

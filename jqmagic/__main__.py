@@ -1,7 +1,5 @@
 """``python -m jqmagic`` runs the command line."""
 
-import sys
+from jqmagic.cli import command
 
-from jqmagic.cli import main
-
-sys.exit(main())
+command()

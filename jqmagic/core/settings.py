@@ -10,9 +10,9 @@ caller's request, a Dask task judged by its caller's sandbox). Modules read
 
 from __future__ import annotations
 
+import _imp  # the extension suffix without importlib.machinery (and warnings) at start-up
 import contextvars
 import os
-from importlib.machinery import EXTENSION_SUFFIXES
 
 TYPE_CHECKING = False  # typing and dataclasses cost every command's start-up: not imported
 if TYPE_CHECKING:
@@ -246,7 +246,7 @@ def optimised_libjq() -> str | None:
     return path if os.path.isfile(path) else None
 
 
-OWN_LIBJQ = os.path.join(os.path.dirname(__file__), "query", f"_libjq{EXTENSION_SUFFIXES[0]}")
+OWN_LIBJQ = os.path.join(os.path.dirname(__file__), "query", f"_libjq{_imp.extension_suffixes()[0]}")
 """Where ``pip install`` puts the package's own libjq (a shared library ctypes loads)."""
 
 
