@@ -274,8 +274,11 @@ def _unique(v):
     except TypeError:  # arrays or objects
         distinct = None
     if distinct is not None:
-        if all(type(x) is str for x in distinct):
+        kinds = set(map(type, distinct))
+        if kinds == {str}:
             return sorted(distinct)  # so is every item: it equals one of them
+        if kinds <= {_NONE, bool, str}:  # an optional field: none of them equal apart
+            return sorted(distinct, key=_scalar_order)
         if _by_themselves(items, floats=False):
             return sorted(distinct)  # not with floats or bools: a set keeps one of 1, 1.0, true
     out, last = [], None

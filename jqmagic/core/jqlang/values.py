@@ -187,16 +187,15 @@ COMPARISONS = {
 def computed(x: float) -> int | float:
     """A computed double as the fast path holds it: whole values below 2^53 as ints (jq
     prints them without a fraction; a float such as 12.0 is kept for literals), -0.0 as is."""
-    if not math.isfinite(x):
+    if x.is_integer():
+        if -MAX_EXACT < x < MAX_EXACT:
+            return int(x) if x or math.copysign(1.0, x) > 0 else note(x)  # -0.0: noted
+    elif x - x != 0.0:  # an infinity or NaN
         raise NotMine("non-finite result")
-    if x.is_integer() and abs(x) < MAX_EXACT and (x or math.copysign(1.0, x) > 0):
-        return int(x)
-    if abs(x) >= MAX_EXACT:
+    if not -MAX_EXACT < x < MAX_EXACT:
         if state.big_compared:
             raise NotMine("a double past 2^53 beside integers compared exactly")
         state.big_computed = True
-    if not x:  # -0.0, which a literal may be too
-        return note(x)
     literals = state.literals
     texts = literals.odd_texts if literals is not None else None
     return note(x) if texts and x in texts else x
@@ -208,18 +207,24 @@ def _numbers(a: Any, b: Any) -> bool:
 
 
 def add(a: Any, b: Any) -> Any:
-    if _numbers(a, b):
-        if type(a) is int and type(b) is int:
+    ta, tb = type(a), type(b)  # numbers first, by their exact types (a bool is no int)
+    if ta is float:
+        if tb is float:
+            return computed(a + b)
+        if tb is int:
+            return computed(a + operand(b))
+    elif ta is int:
+        if tb is int:
             return _ints(a, b, operator.add)
-        return computed(operand(a) + operand(b))
+        if tb is float:
+            return computed(operand(a) + b)
     if a is None:
         return b
     if b is None:
         return a
-    ta = type(a)
-    if ta is type(b) and ta in (str, list):
+    if ta is tb and ta in (str, list):
         return a + b
-    if ta is dict and type(b) is dict:
+    if ta is dict and tb is dict:
         return {**a, **b}
     raise type_error2(a, b, "cannot be added")
 
@@ -254,11 +259,18 @@ def subtract(a: Any, b: Any) -> Any:
 
 
 def multiply(a: Any, b: Any) -> Any:
-    if _numbers(a, b):
-        if type(a) is int and type(b) is int:
+    ta, tb = type(a), type(b)
+    if ta is float:
+        if tb is float:
+            return computed(a * b)
+        if tb is int:
+            return computed(a * operand(b))
+    elif ta is int:
+        if tb is int:
             # jq multiplies doubles: 0 * -3 is -0, which jq prints as -0
             return _ints(a, b, operator.mul) if a and b else computed(_double(a) * _double(b))
-        return computed(operand(a) * operand(b))
+        if tb is float:
+            return computed(operand(a) * b)
     if type(a) is dict and type(b) is dict:
         return _deep_merge(a, b)
     if type(a) is str and type(b) in NUMBER or type(b) is str and type(a) in NUMBER:

@@ -98,7 +98,7 @@ def test_group_by_identity_holds_every_string():
 OPTIONAL = st.sampled_from([NUMBERS, STRINGS]).flatmap(
     lambda kind: st.lists(st.tuples(kind | st.just("null"), st.integers(-3, 3).map(str)),
                           max_size=8))
-BY_OPTIONAL = ["sort_by(.k)", "min_by(.k)", "max_by(.k)", "sort_by(.k) | map(.n)",
+BY_OPTIONAL = ["map(.k) | unique", "sort_by(.k)", "min_by(.k)", "max_by(.k)", "sort_by(.k) | map(.n)",
                "[min_by(.k), max_by(.k)] | map(.n)", "sort_by(.k) | .[-2:]"]
 
 
