@@ -140,26 +140,23 @@ def parse_text(text: str) -> Document:
 
 
 def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
-              chains: frozenset | None = None) -> Document:
+              chains: frozenset | None = None, widen: bool = False) -> Document:
     """Parse one file as the worker would read it (``fmt``: json, jsonl, yaml or jsonc);
     ``handle`` is the file already opened through the sandbox (:func:`sources.open_file`);
-    ``chains``: of JSON Lines, the only field chains the values need (None: whole)."""
+    ``chains``: of JSON Lines, the only field chains the values need (None: whole);
+    ``widen``: and every member of its first lines (:func:`.projected.widened`)."""
     if fmt in ("json", "jsonl"):
         with handle or open(sources.open_file(path), "rb") as handle:
             data = handle.read()
-        learnt = literalfacts.facts_beside(data)
+        literals = literalfacts.facts_beside(data)  # waited for when first needed
         newlines, made = -1, None
-        try:
-            body = data[3:] if data.startswith(BOM) else data
-            if fmt == "jsonl" and chains is not None:
-                made = projected.column_lists(chains)
-                values, newlines = projected_lines(body, chains, made)
-            elif fmt == "jsonl":
-                values, newlines = json_lines(body)
-            else:
-                values = [parse_one(body)]
-        finally:  # lines are many inputs: their facts are waited for when first needed
-            literals = literalfacts.Pending(learnt) if fmt == "jsonl" else learnt()
+        body = data[3:] if data.startswith(BOM) else data
+        if fmt == "jsonl" and chains is not None:
+            made, values, newlines, chains = _first_read(body, chains, widen)
+        elif fmt == "jsonl":
+            values, newlines = json_lines(body)
+        else:
+            values = [parse_one(body)]
         literals = literalfacts.WrittenBack(literals, values, path, len(data), fmt == "json")
         return Document(values, literals, len(data), line_ended=data[-1:].isspace(),
                         one_per_line=newlines == len(values),
@@ -178,6 +175,21 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
     literals = Literals.of_text(converted.data).settle() if facts is None else \
         Literals.known(facts)
     return Document(values, literals, len(converted.data))
+
+
+def _first_read(body: bytes, chains: frozenset,
+                widen: bool) -> tuple[dict, list[Any], int, frozenset]:
+    """JSON Lines decoded on ``chains``, and on every member of the first lines when
+    ``widen`` (a line orjson refuses in a member no question asked, 1e1000, then leaves
+    the chains asked alone): the columns made, the values, the newlines, the chains held."""
+    made = projected.column_lists(chains)  # the chains asked: the others' when asked
+    if widen:
+        wide = projected.widened(body, chains)
+        try:
+            return made, *projected_lines(body, wide, made), wide
+        except NotMine:
+            made = projected.column_lists(chains)
+    return made, *projected_lines(body, chains, made), chains
 
 
 def json_lines(data: bytes) -> tuple[list[Any], int]:
@@ -304,7 +316,9 @@ class DocumentCache:
                 return self._extended((key, path), hit[1], handle, chains)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
-            doc = load_file(path, fmt, handle, chains)
+            doc = load_file(path, fmt, handle, chains, chains is not None and
+                            projected.WIDE_FROM <= st.st_size < WIDEN_BELOW and
+                            self.whole_fits_size(st.st_size))
             progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)
             if doc.size >= MEASURED_FROM_BYTES and chains is None:
@@ -422,7 +436,11 @@ class DocumentCache:
         """Whether ``doc``'s values are worth reading whole: a text under
         :data:`WIDEN_BELOW` whose values are expected to fit the budget (a bigger one keeps
         to the chains asked, near its text's size in memory)."""
-        return doc.size < WIDEN_BELOW and self.expected_resident(doc.size, "jsonl") <= min(
+        return doc.size < WIDEN_BELOW and self.whole_fits_size(doc.size)
+
+    def whole_fits_size(self, size: int) -> bool:
+        """Whether the whole values of ``size`` bytes of JSON Lines are expected to fit."""
+        return self.expected_resident(size, "jsonl") <= min(
             settings.doc_cache_bytes, whole_parse_limit() or settings.doc_cache_bytes)
 
     def _make_room(self, key: tuple, doc: Document) -> None:

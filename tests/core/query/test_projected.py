@@ -341,3 +341,47 @@ def test_lines_read_as_they_come_decode_only_their_chains(tmp_path, with_columns
     finally:
         doccache.READ = saved
 
+
+
+@needs_oracle
+def test_a_big_files_first_read_decodes_every_member_of_its_first_lines(
+        tmp_path, with_columns, monkeypatch):
+    """From WIDE_FROM bytes (while the whole values fit), the first question decodes
+    every member its first lines hold: a later question on another member reads no pass
+    over the file; a member the sample missed is added as before."""
+    monkeypatch.setattr(projected, "WIDE_FROM", 0)
+    path = tmp_path / "log.jsonl"
+    rows = [{"id": i, "type": "Push" if i % 3 else "Watch", "actor": {"login": f"u{i % 7}"},
+             "n": -0.0 if i % 5 else 1e-05} for i in range(50)]
+    rows[40]["late"] = [1.0]  # past the sample: decoded when asked
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    monkeypatch.setattr(projected, "SAMPLE", len(path.read_bytes()) // 2)
+    program = '[inputs | select(.type == "Push")] | length'
+    assert _fast(program, str(path)) == _jq(program, str(path)) == "33"
+    doc = next(iter(doccache.documents._entries.values()))[1]
+    assert doc.chains == {("id",), ("type",), ("actor",), ("n",)}
+    for program in ["[inputs | .actor.login] | unique", "[inputs | .n] | unique",
+                    "[inputs | .n] | max", "[inputs | {id, n}] | sort_by(.n) | .[-2:]"]:
+        with mock.patch.object(projected, "extend", side_effect=AssertionError("a pass")):
+            assert _fast(program, str(path)) == _jq(program, str(path))
+    program = "[inputs | .late] | map(select(.))"
+    assert _fast(program, str(path)) == _jq(program, str(path)) == "[[1.0]]"
+    assert ("late",) in doc.chains
+
+
+def test_a_member_orjson_refuses_leaves_the_first_read_to_the_chains_asked(
+        tmp_path, with_columns, monkeypatch):
+    """1e1000 in a member no question asked: the question is answered all the same."""
+    monkeypatch.setattr(projected, "WIDE_FROM", 0)
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"a": 1, "huge": 1}\n{"a": 2, "huge": 1e1000}\n')
+    assert _fast("[inputs | .a] | add", str(path)) == "3"
+    assert next(iter(doccache.documents._entries.values()))[1].chains == {("a",)}
+
+
+def test_a_small_files_first_read_decodes_the_chains_asked(tmp_path, with_columns):
+    """Under WIDE_FROM a pass is cheap: only the chains asked are decoded."""
+    path = tmp_path / "log.jsonl"
+    path.write_text('{"a": 1, "b": {"c": 2}}\n{"a": 2, "b": null}\n')
+    assert _fast("[inputs | .a] | add", str(path)) == "3"
+    assert next(iter(doccache.documents._entries.values()))[1].chains == {("a",)}
