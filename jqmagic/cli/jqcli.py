@@ -283,8 +283,7 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
         except JqMagicError as exc:
             error = exc
         finally:
-            for message in results.end.messages if results.end else ():
-                print(message, file=sys.stderr)
+            jqio.say_messages(results.end.messages if results.end else ())
             out.flush()
     status = _main_status(args, results.end, error, total, last)
     if unreadable and (error is None or error.code != "INVALID_QUERY"):
@@ -336,8 +335,7 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
                 exc.exit_code = _main_status(args, end, exc, exc.result.total,
                                              _last_text(exc.result))
         raise
-    for message in result.messages:
-        print(message, file=sys.stderr)
+    jqio.say_messages(result.messages)
     _print_results(result, args, out)
     if result.message and not unreadable:  # jqmagic's line: truncated, or no results
         message = result.message

@@ -113,6 +113,15 @@ def write_result(out: Output, text: str, args: argparse.Namespace) -> None:
               flush=bool(args.unbuffered))
 
 
+def say_messages(messages: list[str]) -> None:
+    """The program's messages from the worker, as jq's main.c writes them: ``debug``'s
+    and a skipped --seq text's a line each, ``stderr``'s as they are."""
+    for message in messages:
+        ended = message.startswith(('["DEBUG:",', "jq: ignoring parse error: "))
+        sys.stderr.write(message + "\n" if ended else message)
+    sys.stderr.flush()
+
+
 def string_of(text: str) -> str | None:
     """The string a result's text holds, or None when it is no string (colours aside)."""
     import json

@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import io
 import os
+import re
 import subprocess
 import sys
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -55,26 +57,70 @@ def jq(args: list[str], stdin: str | bytes, env: dict[str, str] | None = None,
 
 
 def jqmagic(args: list[str], stdin: str | bytes, env: dict[str, str] | None = None) -> Run:
-    """``jqmagic query --all ARGS`` with ``stdin``, in this process."""
+    """``jqmagic query --all ARGS`` with ``stdin``, in this process. Its standard error is
+    this process's fd 2 for the while, written through, so that what libjq's C writes
+    there itself is caught in its place among the rest."""
     from jqmagic.cli import main
 
-    out, err = io.BytesIO(), io.BytesIO()
-    streams = {name: io.TextIOWrapper(buffer, encoding="utf-8", newline="")
-               for name, buffer in (("stdout", out), ("stderr", err))}
+    out = io.BytesIO()
+    stdout = io.TextIOWrapper(out, encoding="utf-8", newline="")
     fake_in = io.TextIOWrapper(io.BytesIO(_bytes(stdin)), encoding="utf-8", newline="")
     with contextlib.ExitStack() as stack:
         for name, value in (env or {}).items():
             stack.enter_context(_environ(name, value))
+        err = stack.enter_context(tempfile.TemporaryFile())
+        stack.enter_context(_fd2_into(err))
+        stderr = io.TextIOWrapper(io.FileIO(2, "w", closefd=False), encoding="utf-8",
+                                  errors="backslashreplace", newline="", write_through=True)
         stack.enter_context(_swap("stdin", fake_in))
-        stack.enter_context(_swap("stdout", streams["stdout"]))
-        stack.enter_context(_swap("stderr", streams["stderr"]))
+        stack.enter_context(_swap("stdout", stdout))
+        stack.enter_context(_swap("stderr", stderr))
         try:
             status = main(["query", "--all", *args])
         except SystemExit as exc:  # argparse's usage errors
             status = exc.code if isinstance(exc.code, int) else 2
-        for stream in streams.values():
-            stream.flush()
-    return Run(out.getvalue(), err.getvalue(), status)
+        stdout.flush()
+        stderr.flush()
+        err.seek(0)
+        said = err.read()
+    return Run(out.getvalue(), said, status)
+
+
+@contextlib.contextmanager
+def _fd2_into(file):
+    sys.stderr.flush()
+    saved = os.dup(2)
+    os.dup2(file.fileno(), 2)
+    try:
+        yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+# jq's words for an error on stderr: its line, and a compile error's program line and
+# caret under it; jqmagic's: "error CODE: ..." up to its hint.
+_JQ_ERROR = re.compile(rb"jq: (?!ignoring parse error)[^\n]*\n"
+                       rb"(?:(?<=:\n)(?: {4}[^\n]*\n)+)?(?:\n(?=jq: ))?"
+                       rb"(?:Use jq --help [^\n]*\n[^\n]*\n)?")
+_JQMAGIC_ERROR = re.compile(rb"error [A-Z_]+: (?:(?!\nerror [A-Z_]+: ).)*?\nhint: [^\n]*\n"
+                            rb"|error [A-Z_]+: [^\n]*\n", re.S)
+ERROR = b"<error>"
+
+
+def stderr_order(said: bytes, jq: bool) -> list[bytes]:
+    """Standard error as a list: what the program wrote itself (``stderr``, ``debug``,
+    ``halt_error``, --seq's skipped texts), byte for byte, between ``ERROR`` marks where
+    errors were said, in jq's words (``jq``) or jqmagic's (each error said at once:
+    several in a row count as one, as jq's compile errors and their count line)."""
+    marked = _JQ_ERROR.sub(ERROR, said)  # (libjq's C says some in jq's words here too)
+    if not jq:
+        marked = _JQMAGIC_ERROR.sub(ERROR, re.sub(rb"(?m)^jqmagic: [^\n]*\n", b"", marked))
+    parts = []
+    for piece in re.split(b"(" + ERROR + b")", marked):
+        if piece and not (piece == ERROR and parts and parts[-1] == ERROR):
+            parts.append(piece)
+    return parts
 
 
 def _bytes(text: str | bytes) -> bytes:
@@ -102,3 +148,19 @@ def _environ(name: str, value: str):
             os.environ.pop(name, None)
         else:
             os.environ[name] = old
+
+
+def assert_stderr_as_jq(got: Run, expected: Run, worker: bool = False) -> None:
+    """jqmagic's standard error in jq's order (:func:`stderr_order`). The worker's
+    (``--timeout``) says what the program wrote as jq writes it, and an error where jq
+    says one, but all it wrote before the one error that sums up the run, and
+    ``halt_error``'s text as an error (README: differences)."""
+    said, jq_said = stderr_order(got.stderr, jq=False), stderr_order(expected.stderr, jq=True)
+    if not worker:
+        assert said == jq_said, (got.stderr, expected.stderr)
+        return
+    assert bool(said) == bool(jq_said), (got.stderr, expected.stderr)
+    if b"error QUERY_ERROR: halt_error (" not in got.stderr:
+        assert (ERROR in said, b"".join(p for p in said if p != ERROR)) == \
+            (ERROR in jq_said, b"".join(p for p in jq_said if p != ERROR)), \
+            (got.stderr, expected.stderr)

@@ -107,3 +107,4 @@ def test_options_in_any_order_as_jq(options, program, stdin, at, files, unreadab
                          {"NO_COLOR": ""})
     assert (got.stdout, got.status) == (expected.stdout, expected.status), \
         (argv, worker, got.stderr)
+    dropin.assert_stderr_as_jq(got, expected, worker)

@@ -78,6 +78,7 @@ def test_odd_files_both_ways_as_jq(program, binding, files, library, worker, fol
     assert b"Traceback" not in got.stderr
     assert (got.stdout, got.status) == (expected.stdout, expected.status), \
         (argv, worker, got.stderr)
+    dropin.assert_stderr_as_jq(got, expected, worker)
 
 
 @dropin.needs_oracle
