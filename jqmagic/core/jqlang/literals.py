@@ -56,15 +56,16 @@ def _facts_in(chunks: Iterable[bytes], exact: bool = False) -> frozenset[str]:
     found: set[str] = set()
     for chunk in chunks:
         facts = facts_of(chunk)
-        if exact and facts & _PRINTED_ALIKE and _as_jq_prints(chunk):
-            facts -= _PRINTED_ALIKE
+        if exact and facts & PRINTED_ALIKE and _as_jq_prints(chunk):
+            facts -= PRINTED_ALIKE
         found |= facts
         if len(found) == len(FACTS):
             break
     return frozenset(found)
 
 
-_PRINTED_ALIKE = frozenset({"long", "odd"})
+PRINTED_ALIKE = frozenset({"long", "odd"})
+"""The facts a text loses where every literal they are found in prints as its double."""
 _WHOLE_LITERAL = re.compile(rb"-?[0-9]+\.0")
 
 
@@ -194,7 +195,7 @@ class Literals:
                 if found and self._exact is not None:
                     pieces = list(self._exact())
                     found = _facts_in(pieces, exact=True)
-            if not found & _PRINTED_ALIKE:
+            if not found & PRINTED_ALIKE:
                 self._texts, self._long_fraction = {}, False
             elif pieces is not None:
                 self.learnt_texts(odd_texts(lambda: pieces, raw=self._raw))

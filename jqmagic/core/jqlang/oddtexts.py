@@ -66,6 +66,22 @@ def odd_texts(chunks: Callable[[], Iterable[bytes]], raw: bool = False) -> OddTe
         tokens |= candidates(chunk)
         if len(tokens) > MAX_ODD:
             return None
+    learnt = texts_of(tokens)
+    if learnt is None:
+        return None
+    searches = plain_searches(learnt, lambda plain: bool(candidates(plain)))
+    if len(searches) > MAX_SEARCHES:
+        return None
+    for key, plain in searches.items():  # the double written plainly too (0.1 beside 0.10)
+        if any(written(chunk, plain) for chunk in chunks()):
+            learnt.texts[key] = None
+    return learnt
+
+
+def texts_of(tokens: Iterable[bytes]) -> OddTexts | None:
+    """The odd texts of distinct candidate literals (:func:`candidates`), by double, before
+    any double's plain text is looked for (:func:`plain_searches`); None where a literal is
+    not finite as a double."""
     by_key: dict = {}
     long_fraction = False
     for token in tokens:
@@ -81,15 +97,17 @@ def odd_texts(chunks: Callable[[], Iterable[bytes]], raw: bool = False) -> OddTe
         plain = held_text(key) if type(key) is float else key
         if seen != {plain}:
             texts[key] = seen.pop() if len(seen) == 1 else None
-    searches = {key: (held_text(key) if type(key) is float else key).encode()
-                for key, text in texts.items() if text is not None}
-    searches = {key: plain for key, plain in searches.items() if not candidates(plain)}
-    if len(searches) > MAX_SEARCHES:
-        return None
-    for key, plain in searches.items():  # the double written plainly too (0.1 beside 0.10)
-        if any(written(chunk, plain) for chunk in chunks()):
-            texts[key] = None
     return OddTexts(texts, long_fraction)
+
+
+def plain_searches(learnt: OddTexts, seen: Callable[[bytes], bool]) -> dict:
+    """The plain texts (as the fast path prints the double) to look for in the text, by
+    key, of the doubles ``learnt`` gives a text: one written plainly too (``0.1`` beside
+    ``0.10``) is written two ways. ``seen(plain)``: such a literal would be among the
+    learnt tokens already (its text was compared there)."""
+    searches = {key: (held_text(key) if type(key) is float else key).encode()
+                for key, text in learnt.texts.items() if text is not None}
+    return {key: plain for key, plain in searches.items() if not seen(plain)}
 
 
 def candidates(chunk: bytes) -> set[bytes]:

@@ -9,7 +9,8 @@
  * beyond 2^53 its digits. A string that is not UTF-8 (a lone surrogate) or a value of
  * another type is refused with ValueError, and the caller parses the file as before.
  * libjq's functions come from the library ctypes loaded, their addresses given once to
- * configure(), as _jqmain.c takes them.
+ * configure(), as _jqmain.c takes them. The odd texts themselves are learnt from the
+ * file's text by _literalscan.h's functions, exported here too.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -19,6 +20,7 @@
 #include <string.h>
 
 #include "_jv.h"
+#include "_literalscan.h" /* scan_literals, literals_written: a text's number literals */
 
 static struct {
     jv (*null)(void);
@@ -202,12 +204,18 @@ static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "libjq's functions' addresses, once."},
     {"to_jvs", to_jvs, METH_VARARGS,
      "Each value of a list made a jv (owned), packed in bytes; odd literals by double."},
+    {"scan_literals", scan_literals, METH_VARARGS,
+     "A JSON text's literal facts (bits), whether some print unlike their double, and "
+     "the distinct literals to learn the texts of (None: too many)."},
+    {"literals_written", literals_written, METH_VARARGS,
+     "Whether each of a tuple of number texts is a literal of a JSON text."},
     {NULL, NULL, 0, NULL},
 };
 
 static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_jvbuild", NULL, -1, methods};
 
 PyMODINIT_FUNC PyInit__jvbuild(void) {
+    scan_tables();
     PyObject *m = PyModule_Create(&module);
     if (m != NULL && PyModule_AddIntConstant(m, "JV_SIZE", (long)sizeof(jv)) < 0) {
         Py_DECREF(m);
