@@ -38,6 +38,8 @@ try:
     from jqmagic.core.query import _jvbuild
 except ImportError:  # built without a C compiler: the facts are learnt in Python
     _jvbuild = None
+if not hasattr(_jvbuild, "scan_literals"):  # an extension built before it had them
+    _jvbuild = None
 
 _FACT_BITS = ((1, "long"), (2, "odd"), (4, "whole"), (8, "zero"))  # _literalscan.h's
 _MAX_WRITTEN = 64  # plain texts looked for in one pass of _jvbuild.literals_written
