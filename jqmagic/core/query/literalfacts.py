@@ -60,8 +60,7 @@ class WrittenBack(Literals):
 
     @property
     def settled(self) -> bool:  # what the text lacks, the values lack too
-        return self._facts is not None or (self._text.settled and
-                                           "long" not in self._text.facts)
+        return self._facts is not None or (self._text.settled and not self._text.long)
 
     @property
     def long(self) -> bool:
@@ -74,9 +73,9 @@ class WrittenBack(Literals):
     @property
     def facts(self) -> frozenset[str]:
         if self._facts is None:
-            self._facts = self._text.facts
+            self._facts = self._text.facts  # a long literal that is no long fraction is
             exact = value_facts(self._values) if "long" in self._facts and \
-                self._written_back() else None
+                self._text.long and self._written_back() else None  # held exactly
             if exact is not None:
                 self._facts = exact
             self._values = []
