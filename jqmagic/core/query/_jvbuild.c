@@ -37,6 +37,10 @@ static struct {
 } lib;
 static int configured = 0;
 static PyObject *odd_texts = NULL; /* the call's: a dict of literal texts by double */
+/* The call's nonzero double keys of odd_texts by their bits (0: an empty slot), so most
+ * doubles are built without hashing them for a dict lookup; NULL: look every one up. */
+#define KEY_SLOTS 16384
+static uint64_t *key_bits = NULL;
 static PyObject *zero_keys[2] = {NULL, NULL}; /* "0.0", "-0.0": a zero's key in it */
 
 #define MAX_DEPTH 10000 /* jq's parser's limit */
@@ -54,10 +58,48 @@ static int literal(const char *text, jv *out) {
     return 0;
 }
 
+static uint64_t bits_of(double number) {
+    uint64_t bits;
+    memcpy(&bits, &number, sizeof bits);
+    return bits;
+}
+
+static int may_be_odd(double number) {
+    if (number == 0.0 || key_bits == NULL) return 1;
+    uint64_t bits = bits_of(number);
+    for (size_t slot = (bits * 0x9E3779B97F4A7C15ULL) >> 50;; slot = (slot + 1) % KEY_SLOTS) {
+        if (key_bits[slot] == bits) return 1;
+        if (key_bits[slot] == 0) return 0;
+    }
+}
+
+/* key_bits made from odd_texts' keys; left NULL where they are too many (or not all
+ * doubles and the two zeros' strings) */
+static int index_keys(void) {
+    PyObject *key, *text;
+    Py_ssize_t at = 0;
+    if (PyDict_GET_SIZE(odd_texts) > KEY_SLOTS / 4) return 0;
+    key_bits = PyMem_Calloc(KEY_SLOTS, sizeof(uint64_t));
+    if (key_bits == NULL) return -1;
+    while (PyDict_Next(odd_texts, &at, &key, &text)) {
+        if (!PyFloat_CheckExact(key) || PyFloat_AS_DOUBLE(key) == 0.0) {
+            if (PyUnicode_CheckExact(key)) continue; /* a zero's "0.0", "-0.0" */
+            PyMem_Free(key_bits);
+            key_bits = NULL;
+            return 0;
+        }
+        uint64_t bits = bits_of(PyFloat_AS_DOUBLE(key));
+        size_t slot = (bits * 0x9E3779B97F4A7C15ULL) >> 50;
+        while (key_bits[slot] != 0 && key_bits[slot] != bits) slot = (slot + 1) % KEY_SLOTS;
+        key_bits[slot] = bits;
+    }
+    return 0;
+}
+
 static int build_float(PyObject *value, jv *out) {
     double number = PyFloat_AS_DOUBLE(value);
     PyObject *key = number == 0.0 ? zero_keys[signbit(number) ? 1 : 0] : value;
-    PyObject *text = PyDict_GetItemWithError(odd_texts, key);
+    PyObject *text = may_be_odd(number) ? PyDict_GetItemWithError(odd_texts, key) : NULL;
     if (text == NULL && PyErr_Occurred()) return -1;
     if (text == Py_None) return refuse("a double the inputs write two ways");
     if (text != NULL) {
@@ -188,15 +230,20 @@ static PyObject *to_jvs(PyObject *self, PyObject *args) {
         return NULL;
     Py_ssize_t n = PyList_GET_SIZE(values);
     PyObject *packed = PyBytes_FromStringAndSize(NULL, n * (Py_ssize_t)sizeof(jv));
-    if (packed == NULL) return NULL;
+    if (packed == NULL || index_keys() < 0) {
+        Py_XDECREF(packed);
+        return PyErr_NoMemory();
+    }
     jv *made = (jv *)PyBytes_AS_STRING(packed);
     for (Py_ssize_t i = 0; i < n; i++) {
         if (build(PyList_GET_ITEM(values, i), &made[i], 0) < 0) {
             for (Py_ssize_t j = 0; j < i; j++) lib.free(made[j]);
-            Py_DECREF(packed);
-            return NULL;
+            Py_CLEAR(packed);
+            break;
         }
     }
+    PyMem_Free(key_bits);
+    key_bits = NULL;
     return packed;
 }
 
