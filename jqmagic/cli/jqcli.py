@@ -283,12 +283,17 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
         except JqMagicError as exc:
             error = exc
         finally:
-            jqio.say_messages(results.end.messages if results.end else ())
+            jqio.say_messages(results.end.messages if results.end else (), args,
+                              keywords["color"])
             out.flush()
     status = _main_status(args, results.end, error, total, last)
     if unreadable and (error is None or error.code != "INVALID_QUERY"):
         status = 2  # a file could not be read (jq compiles before it reads)
-    if error is not None:
+    said = results.end.halt_said if results.end else None
+    if error is not None and said is not None:  # halt_error: its text as jq writes it
+        sys.stderr.write(said)
+        sys.stderr.flush()
+    elif error is not None:
         error.exit_code = status
         raise error
     return status
@@ -335,7 +340,7 @@ def _shown(program: str, named: dict[str, Any], keywords: dict[str, Any],
                 exc.exit_code = _main_status(args, end, exc, exc.result.total,
                                              _last_text(exc.result))
         raise
-    jqio.say_messages(result.messages)
+    jqio.say_messages(result.messages, args, keywords["color"])
     _print_results(result, args, out)
     if result.message and not unreadable:  # jqmagic's line: truncated, or no results
         message = result.message

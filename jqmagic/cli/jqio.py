@@ -113,13 +113,32 @@ def write_result(out: Output, text: str, args: argparse.Namespace) -> None:
               flush=bool(args.unbuffered))
 
 
-def say_messages(messages: list[str]) -> None:
+def say_messages(messages: list[str], args: argparse.Namespace, colour: bool) -> None:
     """The program's messages from the worker, as jq's main.c writes them: ``debug``'s
-    and a skipped --seq text's a line each, ``stderr``'s as they are."""
+    a line each, dumped with -S, -a and -C as the results are (the worker dumps them
+    plain); a skipped --seq text's a line; ``stderr``'s as they are."""
     for message in messages:
-        ended = message.startswith(('["DEBUG:",', "jq: ignoring parse error: "))
-        sys.stderr.write(message + "\n" if ended else message)
+        if message.startswith('["DEBUG:",'):
+            message = _as_dumped(message, args, colour) + "\n"
+        elif message.startswith("jq: ignoring parse error: "):
+            message += "\n"
+        sys.stderr.write(message)
     sys.stderr.flush()
+
+
+def _as_dumped(message: str, args: argparse.Namespace, colour: bool) -> str:
+    """A ``debug`` line dumped again with jq's -S, -a and -C (one cut short as it is)."""
+    if not (colour or args.sort_keys or args.ascii):
+        return message
+    from jqmagic.core.query import libjq
+
+    value = libjq._parse(message)  # noqa: SLF001 - libjq's own parser: the same literals
+    if libjq._lib.jv_get_kind(value) == libjq.KIND_INVALID:  # noqa: SLF001
+        libjq._lib.jv_free(value)  # noqa: SLF001
+        return message
+    flags = libjq.dump_flags(compact=True, sort_keys=bool(args.sort_keys),
+                             ascii=bool(args.ascii), color=colour)
+    return libjq.dump(value, flags)
 
 
 def string_of(text: str) -> str | None:

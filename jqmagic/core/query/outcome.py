@@ -30,6 +30,7 @@ def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
     ``last_number``: whether its last result was a number)."""
     sink.close()
     halted = isinstance(error, libjq.Halt)
+    said = error.said if halted else None
     run_error = [getattr(error, "first", str(error)), getattr(error, "failed", 1),
                  getattr(error, "last_failed", True)] \
         if isinstance(error, libjq.RunError) else None  # inputs failed each on its own
@@ -41,6 +42,7 @@ def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
     elif isinstance(error, libjq.Halt):
         error = failures.halt_error(error.exit_code, error.message)
     return sink.end(error=error.to_wire() if error else None, engine=engine, halted=halted,
+                    halt_said=said,
                     messages=_bounded_messages(messages[:MAX_MESSAGES]),
                     run_error=run_error, last_number=last_number)
 

@@ -312,6 +312,7 @@ class End:
     messages: list[str] = field(default_factory=list)
     engine: str | None = None
     halted: bool = False  # the program stopped itself with halt / halt_error
+    halt_said: str | None = None  # what jq's main.c writes on stderr for its halt_error
     stopped: bool = False  # the caller asked it to stop
     retry: bool = False  # --parallel: only the whole files can tell what went wrong
     run_error: list[Any] | None = None  # [first message, inputs failed, the last one?]
