@@ -141,9 +141,9 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
 
         source, program = {"text": ""}, naming(program, {"<stdin>": args.files[-1]})
     elif not source and (not args.null_input or _reads_inputs(program)):
-        source = {"text": jqio.stdin_text()}  # -n too, when input or inputs read stdin
+        source, program = _stdin_source(program)  # -n too, when input or inputs read stdin
     elif source.get("file") == "-" or source.get("file") == ["-"] * len(files):
-        source = {"text": jqio.stdin_text()}  # "-" names stdin, as in jq
+        source, program = _stdin_source(program)  # "-" names stdin, as in jq
     elif "-" in files:  # stdin where it stands among the files
         source["file"], program = _stdin_among(files, program)
     keywords = {**flags.query_keywords(args), **source, "positional": positional,
@@ -167,6 +167,8 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     except JqMagicError as exc:
         if unreadable and exc.code != "INVALID_QUERY":  # jq compiles before it reads
             exc.exit_code = 2  # jq's status when a file could not be read
+        for stand_in in _STDIN_STAND_INS:  # its error names standard input, as jq's
+            exc.raw_message = exc.raw_message.replace(stand_in, "<stdin>")
         raise
 
 
@@ -391,10 +393,26 @@ def _plainly_readable(name: str) -> bool:
     return not sandbox.enabled() and os.path.isfile(name) and os.access(name, os.R_OK)
 
 
-def _stdin_among(files: list[str], program: str) -> tuple[list[str], str]:
-    """``-`` among files, as jq reads it: standard input's text where the first ``-``
-    stands (later ones find it read: nothing), named ``<stdin>`` by ``input_filename``.
-    The text waits in a folder of its own, removed when the command ends."""
+_STDIN_STAND_INS: list[str] = []  # the files standing in for standard input, this run
+
+
+def _stdin_source(program: str) -> tuple[dict[str, Any], str]:
+    """Standard input for the worker: its text; with invalid UTF-8 in it, a file of its
+    very bytes, so that libjq reads them and says their places as jq does."""
+    data = jqio.stdin_bytes()
+    try:
+        return {"text": data.decode("utf-8")}, program
+    except UnicodeDecodeError:
+        paths, program = _stdin_among(["-"], program, data)
+        return {"file": paths}, program
+
+
+def _stdin_among(files: list[str], program: str,
+                 data: bytes | None = None) -> tuple[list[str], str]:
+    """``-`` among files, as jq reads it: standard input's bytes (``data``: as read
+    already) where the first ``-`` stands (later ones find it read: nothing), named
+    ``<stdin>`` by ``input_filename``. They wait in a folder of their own, removed when
+    the command ends."""
     import atexit
     import shutil
     import tempfile
@@ -404,9 +422,10 @@ def _stdin_among(files: list[str], program: str) -> tuple[list[str], str]:
     folder = tempfile.mkdtemp(prefix="jqmagic-stdin-")
     atexit.register(shutil.rmtree, folder, True)
     first, rest = os.path.join(folder, "stdin.json"), os.path.join(folder, "read.json")
-    with open(first, "w", encoding="utf-8", errors="surrogatepass") as out:
-        out.write(jqio.stdin_text())
+    with open(first, "wb") as out:
+        out.write(jqio.stdin_bytes() if data is None else data)
     open(rest, "w").close()  # noqa: SIM115 - an empty file
+    _STDIN_STAND_INS.extend((first, rest))
     at = files.index("-")
     paths = [first if i == at else rest if name == "-" else name
              for i, name in enumerate(files)]

@@ -179,13 +179,6 @@ def stdin_bytes() -> bytes:
                            "Give a file, or pipe the JSON in.") from None
 
 
-def stdin_text() -> str:
-    """Standard input as jq's parser reads it: each invalid UTF-8 sequence one U+FFFD, as
-    ``jvp_utf8_next`` cuts it (an overlong form or a surrogate is one sequence, not one a
-    byte)."""
-    return stdin_bytes().decode("utf-8", "jq-utf8")
-
-
 def jq_word(word: str, json_text: bool = False) -> str:
     """A command-line word as libjq takes its bytes (``jv_string``; ``json_text``: its
     parser): each invalid UTF-8 sequence one U+FFFD, cut as jq cuts it. Python gives an

@@ -1,5 +1,5 @@
 """Generated command lines over odd files (NUL bytes, BOMs, invalid UTF-8, names with a
-glob's characters, modules), run both ways (in this process's C loop and in the worker,
+glob's characters, modules), standard input with the same, run both ways (in this process's C loop and in the worker,
 with `--timeout`) against the jq 1.8.2 command line: the same stdout and exit status
 (issue 55)."""
 
@@ -31,11 +31,17 @@ FILES = {
     "~t.json": b'"tilde"',
     "nums.json": b"1 2.50 100000000000000000001",
     "two.json": b'{"a":1}\n{"a":2}\n',
+    "nulfirst.json": b'\0{"a":1}',  # NUL near the start: no UTF-16 guessed, libjq's parse
+    "utf16.json": b'{\0"\0a\0"\0:\x001\0}\0',
+    "bom16.json": b"\xff\xfe1\0",
     "lib/m.jq": b'def f: "from m"; def g($x): [$x, .];',
     "lib/d.json": b'{"d": 1}',
 }
 DATA = ["nulmid.json", "nulend.json", "nul.txt", "bom.json", "bad.json", "bad.txt", "[a].json",
-        "*.json", "~t.json", "nums.json", "two.json", "missing.json"]
+        "*.json", "~t.json", "nums.json", "two.json", "missing.json", "nulfirst.json",
+        "utf16.json", "bom16.json", "-"]
+STDIN = [b'\xef\xbb\xbf{"a":[1,"\xc3\xa9"]}', b"1\0 2", b"\0\0\0", b'{\0"\0a\0"\0}\0',
+         b"x\xffy", b""]
 PROGRAMS = [".", "-c .", "-r .", "[., input_filename]", "-s .", "-R .", "-Rs .", "-n [inputs]",
             "length", "-j .", "-a .", 'import "m" as m; m::f', 'import "m" as m; m::g(1)',
             'import "d" as $d; $d', 'include "m"; f', "$x", "$r", "$s", "$ARGS",
@@ -64,14 +70,14 @@ def _word(word: str, folder) -> str:
 @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
 @given(program=st.sampled_from(PROGRAMS), binding=st.sampled_from(BINDINGS),
        files=st.lists(st.sampled_from(DATA), max_size=3), library=st.booleans(),
-       worker=st.booleans())
-def test_odd_files_both_ways_as_jq(program, binding, files, library, worker, folder):
+       worker=st.booleans(), stdin=st.sampled_from(STDIN))
+def test_odd_files_both_ways_as_jq(program, binding, files, library, worker, stdin, folder):
     if worker and "missing.json" in files:  # README, differences: reported first there
         files = [f for f in files if f != "missing.json"]
     *options, text = program.split(" ", 1) if program.startswith("-") else [program]
     argv = [*options, *(["-L", str(folder / "lib")] if library else []),
-            *[_word(w, folder) for w in binding], text, *[str(folder / f) for f in files]]
-    stdin = FILES["bom.json"]
+            *[_word(w, folder) for w in binding], text,
+            *[f if f == "-" else str(folder / f) for f in files]]
     expected = dropin.jq(argv, stdin, {"NO_COLOR": ""})
     got = dropin.jqmagic((["--timeout", "30"] if worker else []) + argv, stdin,
                          {"NO_COLOR": ""})
