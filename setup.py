@@ -78,7 +78,8 @@ def _run(tree: Path, command: list[str]) -> None:
 
 setup(
     ext_modules=[
-        Extension("jqmagic.core.query._jqmain", ["jqmagic/core/query/_jqmain.c"],
+        Extension("jqmagic.core.query._jqmain", ["jqmagic/core/query/_jqmain.c",
+                                                  "jqmagic/core/query/_jqprogram.c"],
                   optional=True),
         Extension("jqmagic.core.query._jvbuild", ["jqmagic/core/query/_jvbuild.c"],
                   optional=True),

@@ -19,9 +19,10 @@ MODULES = sorted(p for p in PACKAGE.rglob("*.py") if "__pycache__" not in p.part
 ENVIRONMENT_HANDLED = {
     "core/confine.py",  # a confined worker's scratch folder is its $TMPDIR
     "core/query/worker.py",  # takes its caller's home and payload store
-    "core/query/libjq.py",  # hides $HOME while a sandboxed program compiles (~/.jq)
+    "core/query/jqdefs.py",  # hides $HOME while a sandboxed program compiles (~/.jq)
     "core/query/supervisor.py",  # starts a worker with this environment or a scrubbed one
     "core/query/forkworker.py",  # a forked worker takes that environment as its own
+    "core/query/callerenv.py",  # libjq's $ENV: the caller's, not the worker's own variables
     "core/explain/child.py",  # the same for --explain's child process
 }
 

@@ -10,7 +10,7 @@ import os
 import sys
 
 from jqmagic.core.jsonarg import JsonText
-from jqmagic.core.settings import env_text, sandboxed, settings
+from jqmagic.core.settings import sandboxed, settings
 
 TYPE_CHECKING = False  # typing costs every command's start-up (it imports re): not imported
 if TYPE_CHECKING:
@@ -104,22 +104,21 @@ def has_magic(name: str) -> bool:
 def run(program: str, args: argparse.Namespace, files: list[str], named: dict[str, Any],
         positional: list, color: bool) -> int:
     """Run the command line here; jq's exit status."""
-    from jqmagic.core.query import libjq, mainloop
+    from jqmagic.core.query import jqdefs, mainloop
 
     spec = mainloop.MainRun(
         program=program,
         files=[os.path.expanduser(f) for f in files] or ["-"],
-        args={k: libjq.RawJson(v) if isinstance(v, JsonText) else v for k, v in named.items()},
+        args={k: jqdefs.RawJson(v) if isinstance(v, JsonText) else v for k, v in named.items()},
         positional=positional,
         library_paths=args.library_paths or None,
         program_origin=os.path.dirname(args.from_file) if args.from_file else None,
         disasm=args.disasm, trace=args.trace,
         null_input=bool(args.null_input), slurp=bool(args.slurp),
         raw_input=bool(args.raw_input), parse_flags=_parse_flags(args),
-        dump_flags=libjq.dump_flags(indent=args.indent, compact=args.compact,
-                                    sort_keys=bool(args.sort_keys), ascii=bool(args.ascii),
-                                    tab=args.tab, color=color,
-                                    colors=env_text("JQ_COLORS") or None),
+        dump_flags=jqdefs.dump_flags(indent=args.indent, compact=args.compact,
+                                     sort_keys=bool(args.sort_keys), ascii=bool(args.ascii),
+                                     tab=args.tab, color=color),  # $JQ_COLORS: jqcli's
         options=_options(args), exit_status=bool(args.exit_status),
         stdin=None if _fd(sys.stdin) == 0 else sys.stdin.buffer,
         out_fd=1 if _fd(sys.stdout) == 1 else None)
@@ -133,11 +132,11 @@ def run(program: str, args: argparse.Namespace, files: list[str], named: dict[st
 
 
 def _parse_flags(args: argparse.Namespace) -> int:
-    from jqmagic.core.query import libjq
+    from jqmagic.core.query import jqdefs
 
-    return (libjq.PARSE_STREAMING if args.stream_events or args.stream_errors else 0) | \
-        (libjq.PARSE_STREAM_ERRORS if args.stream_errors else 0) | \
-        (libjq.PARSE_SEQ if args.seq else 0)
+    return (jqdefs.PARSE_STREAMING if args.stream_events or args.stream_errors else 0) | \
+        (jqdefs.PARSE_STREAM_ERRORS if args.stream_errors else 0) | \
+        (jqdefs.PARSE_SEQ if args.seq else 0)
 
 
 def _options(args: argparse.Namespace) -> int:

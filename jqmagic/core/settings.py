@@ -246,8 +246,20 @@ def optimised_libjq() -> str | None:
     return path if os.path.isfile(path) else None
 
 
-OWN_LIBJQ = os.path.join(os.path.dirname(__file__), "query", f"_libjq{_imp.extension_suffixes()[0]}")
-"""Where ``pip install`` puts the package's own libjq (a shared library ctypes loads)."""
+def libjq_path() -> str:
+    """The file of the libjq that runs: :func:`optimised_libjq`'s, else the binding's copy
+    (the ``jq`` wheel's extension, which exports libjq's functions)."""
+    optimised = optimised_libjq()
+    if optimised is not None:
+        return optimised
+    import jq
+
+    return jq.__file__
+
+
+OWN_LIBJQ = os.path.join(os.path.dirname(__file__), "query",
+                         f"_libjq{_imp.extension_suffixes()[0]}")
+"""Where ``pip install`` puts the package's own libjq (a shared library, opened by path)."""
 
 
 def libjq_build() -> str:

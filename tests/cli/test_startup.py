@@ -24,7 +24,7 @@ HEAVY = {"argparse", "gettext", "typing", "dataclasses", "inspect", "dis", "ast"
          "re", "pathlib", "fnmatch", "urllib.parse", "ipaddress", "enum", "signal",
          "contextlib", "functools", "collections",
          "json", "tempfile", "shutil", "random", "difflib", "socket", "selectors",
-         "threading", "importlib.metadata", "email", "orjson", "jq",
+         "threading", "importlib.metadata", "email", "orjson", "jq", "ctypes",
          "jqmagic.core.sandbox", "jqmagic.core.words", "jqmagic.core.options",
          "jqmagic.core.query.failures", "jqmagic.core.query.supervisor",
          "jqmagic.core.query.streaming.forms", "jqmagic.core.jqlang"}

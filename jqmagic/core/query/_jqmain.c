@@ -2,22 +2,18 @@
  * as main.c's process() writes it: into standard output's descriptor through a stream of
  * its own, as jq writes, or into a batch handed to Python (a caller's stream, a test's).
  *
- * libjq's functions come from the library Python's ctypes loaded (the binding's copy or an
- * optimised build): their addresses are given once to configure(), so this module links
- * against nothing but Python. What is rare (an error's message, a halt's exit code, a
- * parse error) goes back to Python as an event; the loop over results never does.
+ * libjq's functions are looked up in the library by name (_jqlib.h; the program's set-up is
+ * _jqprogram.c's), so this module links against nothing but Python. What is rare (an
+ * error's message, a halt's exit code, a parse error) goes back to Python as an event; the
+ * loop over results never does.
  */
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
+#include "_jqlib.h" /* Python.h first */
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "_jv.h"
-
-enum { KIND_INVALID = 0, KIND_NULL = 1, KIND_FALSE = 2, KIND_STRING = 5 };
-#define KIND(value) ((value).kind_flags & 0x0F) /* the flags above it: allocated, ... */
 enum { OK = 0, OK_NULL_KIND = -1, OK_NO_OUTPUT = -4, ERROR_UNKNOWN = 5 };
 /* main.c's options */
 enum { RAW_OUTPUT = 1, RAW_NO_LF = 2, RAW_OUTPUT0 = 4, ASCII_OUTPUT = 8, SEQ = 16,
@@ -27,34 +23,6 @@ enum { RAW_OUTPUT = 1, RAW_NO_LF = 2, RAW_OUTPUT0 = 4, ASCII_OUTPUT = 8, SEQ = 1
 enum { PRINT_ASCII = 2 };
 /* what a call of run() ends with */
 enum { EV_BATCH = 0, EV_END = 1, EV_RUN_ERROR = 2, EV_HALTED = 3, EV_PARSE_ERROR = 4 };
-
-static struct {
-    void (*jq_start)(void *, jv, int);
-    jv (*jq_next)(void *);
-    int (*jq_halted)(void *);
-    jv (*next_input)(void *);
-    int (*input_errors)(void *);
-    jv (*dump_string)(jv, int);
-    void (*dumpf)(jv, FILE *, int);
-    const char *(*string_value)(jv);
-    int (*string_length_bytes)(jv);
-    jv (*copy)(jv);
-    void (*free)(jv);
-    int (*invalid_has_msg)(jv);
-    jv (*invalid_get_msg)(jv);
-    jv (*null)(void);
-    jv (*string)(const char *);
-    jv (*invalid_with_msg)(jv);
-} lib;
-
-/* The state of one command line's run, kept by Python between calls. */
-typedef struct {
-    int started;      /* the program is running on an input */
-    int inputs_done;  /* -n's one input given, or the inputs read to their end */
-    int ret;          /* process()'s return for the current input */
-    int last_result;  /* main.c's last_result (-e) */
-    long long count;  /* results written */
-} run_state;
 
 /* One result as process() writes it; consumes it. Returns 1 when it is an error (a NUL in
  * a --raw-output0 string): *error then holds it. */
@@ -141,7 +109,7 @@ static jv nothing(void) {
     return none;
 }
 
-/* run(jq, inputs, state, dumpflags, options, batch_bytes, fd) -> (event, bytes, message)
+/* run(program, dumpflags, options, batch_bytes, fd) -> (event, bytes, message)
  *
  * Results are written to the descriptor fd through a stream of its own (flushed before
  * each return), or with fd -1 into a batch returned as bytes. Runs until that batch holds
@@ -151,15 +119,17 @@ static jv nothing(void) {
  * or the inputs end (EV_END). The GIL is released while libjq works.
  */
 static PyObject *run(PyObject *self, PyObject *args) {
-    unsigned long long jq_addr, inputs_addr, state_addr;
+    PyObject *capsule;
     int dumpflags, options;
     Py_ssize_t batch_bytes;
     int fd;
-    if (!PyArg_ParseTuple(args, "KKKiini", &jq_addr, &inputs_addr, &state_addr, &dumpflags,
-                          &options, &batch_bytes, &fd))
+    if (!PyArg_ParseTuple(args, "Oiini", &capsule, &dumpflags, &options, &batch_bytes, &fd))
         return NULL;
-    void *jq = (void *)(uintptr_t)jq_addr, *inputs = (void *)(uintptr_t)inputs_addr;
-    run_state *st = (run_state *)(uintptr_t)state_addr;
+    program *p = program_of(capsule);
+    if (p == NULL)
+        return NULL;
+    void *jq = p->jq, *inputs = p->inputs;
+    run_state *st = &p->state;
     char *batch = NULL;
     size_t batch_size = 0;
     /* libjq's trace is printed on C's stdout: the results go there too, in its order */
@@ -272,26 +242,19 @@ static PyObject *write_error(PyObject *self, PyObject *args) {
     return PyLong_FromLong(failed);
 }
 
-/* configure(addresses): libjq's functions, in the order of the `lib` table. */
-static PyObject *configure(PyObject *self, PyObject *args) {
-    PyObject *addresses;
-    if (!PyArg_ParseTuple(args, "O!", &PyTuple_Type, &addresses))
-        return NULL;
-    void **slots = (void **)&lib;
-    Py_ssize_t n = sizeof(lib) / sizeof(void *);
-    if (PyTuple_GET_SIZE(addresses) != n)
-        return PyErr_Format(PyExc_ValueError, "configure() takes %zd addresses", n);
-    for (Py_ssize_t i = 0; i < n; i++) {
-        void *address = PyLong_AsVoidPtr(PyTuple_GET_ITEM(addresses, i));
-        if (address == NULL)
-            return PyErr_Occurred() ? NULL : PyErr_Format(PyExc_ValueError, "address %zd is 0", i);
-        slots[i] = address;
-    }
-    Py_RETURN_NONE;
-}
-
 static PyMethodDef methods[] = {
-    {"configure", configure, METH_VARARGS, "Set libjq's function addresses."},
+    {"load", jqlib_load, METH_VARARGS, "Open libjq at a path: load(path_bytes)."},
+    {"compile", program_compile, METH_VARARGS, "Compile a program with its arguments."},
+    {"close", program_close, METH_O, "Free a program."},
+    {"said_to", program_said_to, METH_VARARGS, "Hand debug/stderr output to a writer."},
+    {"open_inputs", program_open_inputs, METH_VARARGS, "Set a program's inputs up."},
+    {"close_inputs", program_close_inputs, METH_O, "Free a program's inputs."},
+    {"status", program_status, METH_O, "(ret, last_result, count, input_errors, read_errors)"},
+    {"halt", program_halt, METH_O, "What halt / halt_error left."},
+    {"position", program_position, METH_O, "Where libjq's reader is."},
+    {"disassemble", program_disassemble, METH_O, "jq's --debug-dump-disasm."},
+    {"set_colors", jqlib_set_colors, METH_VARARGS, "jq_set_colors($JQ_COLORS)."},
+    {"purge_stdin", purge_stdin, METH_NOARGS, "C's stdin emptied, fully buffered."},
     {"run", run, METH_VARARGS, "Run jq's main loop until a batch is full or an event."},
     {"write_error", write_error, METH_NOARGS, "The errno of a failed write, or 0."},
     {NULL, NULL, 0, NULL},
@@ -305,7 +268,6 @@ PyMODINIT_FUNC PyInit__jqmain(void) {
     PyObject *m = PyModule_Create(&module);
     if (m == NULL)
         return NULL;
-    PyModule_AddIntConstant(m, "STATE_SIZE", sizeof(run_state));
     PyModule_AddIntConstant(m, "HELD_SIZE", sizeof(held_inputs));
     if (PyModule_AddObject(m, "NEXT_HELD", PyLong_FromVoidPtr((void *)next_held)) < 0) {
         Py_DECREF(m);

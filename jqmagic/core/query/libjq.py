@@ -17,7 +17,39 @@ import sys
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
 
 from jqmagic.core.jsonarg import JsonText
-from jqmagic.core.settings import optimised_libjq, sandboxed
+from jqmagic.core.query.jqdefs import (  # noqa: F401 - libjq's words, kept here as before
+    ARG_JSON,
+    ARG_STRING,
+    BUILD_CONFIGURATION,
+    DEFAULT_SEARCH,
+    KIND_INVALID,
+    KIND_NULL,
+    KIND_NUMBER,
+    KIND_STRING,
+    PARSE_SEQ,
+    PARSE_STREAM_ERRORS,
+    PARSE_STREAMING,
+    PRINT_ASCII,
+    PRINT_COLOR,
+    PRINT_PRETTY,
+    PRINT_SORTED,
+    PRINT_TAB,
+    READ_FAILED,
+    CompileError,
+    Halt,
+    InputError,
+    LoadedFile,
+    RawJson,
+    RunError,
+    argument,
+    compile_failure,
+    halt_of,
+    homeless,
+    search_list,
+    utf8,
+)
+from jqmagic.core.query.jqdefs import dump_flags as _dump_flags
+from jqmagic.core.settings import libjq_path, sandboxed
 
 TYPE_CHECKING = False  # the command line's start-up imports this module: no typing, json or
 if TYPE_CHECKING:  # dataclasses (each costs milliseconds before jq's own start)
@@ -40,20 +72,13 @@ class jv(Structure):  # noqa: N801 - the C type's name
     ]
 
 
-KIND_INVALID, KIND_NULL, KIND_NUMBER, KIND_STRING = 0, 1, 4, 5
-PRINT_PRETTY, PRINT_ASCII, PRINT_COLOR, PRINT_SORTED, PRINT_TAB = 1, 2, 4, 8, 64
-PARSE_SEQ, PARSE_STREAMING, PARSE_STREAM_ERRORS = 1, 2, 4  # jv.h: --seq, --stream, ...
 MSG_CB = CFUNCTYPE(None, c_void_p, jv)
 INPUT_ERR_CB = CFUNCTYPE(None, c_void_p, c_char_p)
 
 
 def _load() -> ctypes.CDLL:
     """libjq 1.8.2: an optimised build when one is installed, else the binding's copy."""
-    optimised = optimised_libjq()
-    if optimised is None:
-        import jq  # the wheel that carries libjq
-
-    lib = ctypes.CDLL(str(optimised) if optimised else jq.__file__)
+    lib = ctypes.CDLL(libjq_path())
     signatures = {
         "jq_init": (c_void_p,),
         "jq_teardown": (None, POINTER(c_void_p)),
@@ -107,31 +132,6 @@ _libc = ctypes.CDLL(None)
 _NEXT_INPUT_CB = ctypes.cast(_lib.jq_util_input_next_input_cb, c_void_p)
 
 
-READ_FAILED = "could not read the input"  # a file opened, then a read failed (EIO)
-
-
-class CompileError(Exception):
-    """The program did not compile; ``args[0]`` holds jq's messages, one per line."""
-
-
-class RunError(Exception):
-    """The program raised an uncaught error; ``args[0]`` is jq's message."""
-
-
-class InputError(Exception):
-    """An input could not be read or parsed; ``args[0]`` is jq's message."""
-
-
-class Halt(Exception):
-    """The program called ``halt`` or ``halt_error``."""
-
-    def __init__(self, exit_code: int, message: str | None, said: str = ""):
-        super().__init__(message or f"halted with exit code {exit_code}")
-        self.exit_code = exit_code
-        self.message = message
-        self.said = said  # what jq's main.c writes on stderr: a string as it is, else JSON
-
-
 def _text(value: jv) -> str:
     """The bytes of a jv string as str; consumes ``value``."""
     n = _lib.jv_string_length_bytes(_lib.jv_copy(value))
@@ -172,19 +172,6 @@ def _error_message(value: jv) -> str:
     return f"(not a string): {_dump(value)}"
 
 
-def utf8(text: str | bytes) -> bytes:
-    """A word's bytes as the command line gave them: an invalid UTF-8 byte in ``argv``
-    comes to Python as a lone surrogate (surrogateescape) and goes to libjq as that byte,
-    which libjq replaces as jq's ``jv_string`` does (a lone surrogate of a Python caller's
-    text goes as its three bytes: replaced the same way)."""
-    if isinstance(text, bytes):
-        return text
-    try:
-        return text.encode("utf-8", "surrogateescape")
-    except UnicodeEncodeError:
-        return text.encode("utf-8", "surrogatepass")
-
-
 def _parse(text: str | bytes) -> jv:
     data = utf8(text)
     return _lib.jv_parse_sized(data, len(data))
@@ -195,37 +182,20 @@ def _string(text: str | bytes) -> jv:
     return _lib.jv_string_sized(data, len(data))
 
 
-class LoadedFile:
-    """A named argument that is a file's value, read by libjq when the program is
-    compiled (``--rawfile``: ``raw``; ``--slurpfile``): jq's own value, no text between."""
+def loaded_value(file: LoadedFile) -> jv:
+    """A file argument's value as jq's main.c reads it (``jv_load_file``); InputError with
+    libjq's words ("Could not open f: ...", a parse error)."""
+    loaded = _lib.jv_load_file(os.fsencode(file.path), int(file.raw))
+    if _lib.jv_get_kind(loaded) == KIND_INVALID:
+        raise InputError(_message(_lib.jv_invalid_get_msg(loaded)))
+    return loaded
 
-    __slots__ = ("path", "raw")
 
-    def __init__(self, path: str, raw: bool) -> None:
-        self.path, self.raw = path, raw
-
-    def __eq__(self, other: object) -> bool:
-        return isinstance(other, LoadedFile) and (self.path, self.raw) == (other.path,
-                                                                            other.raw)
-
-    def __hash__(self) -> int:
-        return hash((self.path, self.raw))
-
-    def __repr__(self) -> str:
-        return f"LoadedFile(path={self.path!r}, raw={self.raw!r})"
-
-    def value(self) -> jv:
-        """The file's value as jq's main.c reads it (``jv_load_file``); InputError with
-        libjq's words ("Could not open f: ...", a parse error)."""
-        loaded = _lib.jv_load_file(os.fsencode(self.path), int(self.raw))
-        if _lib.jv_get_kind(loaded) == KIND_INVALID:
-            raise InputError(_message(_lib.jv_invalid_get_msg(loaded)))
-        return loaded
-
-    def text(self) -> str:
-        """Its text (``raw``: NUL bytes kept, each invalid UTF-8 sequence one U+FFFD, a
-        BOM kept), else the JSON text of the array of its values."""
-        return _text(self.value()) if self.raw else _dump(self.value())
+def loaded_text(file: LoadedFile) -> str:
+    """A file argument's text (``raw``: NUL bytes kept, each invalid UTF-8 sequence one
+    U+FFFD, a BOM kept), else the JSON text of the array of its values; InputError."""
+    value = loaded_value(file)
+    return _text(value) if file.raw else _dump(value)
 
 
 def set_colors(colors: str) -> bool:
@@ -233,25 +203,12 @@ def set_colors(colors: str) -> bool:
     return bool(_lib.jq_set_colors(utf8(colors)))
 
 
-def dump_flags(indent: int = 2, compact: bool = False, sort_keys: bool = False,
-               ascii: bool = False, tab: bool = False, color: bool = False,
-               colors: str | None = None) -> int:
-    """The ``jv_dump_string`` flags for jq's ``-c``, ``--indent``, ``--tab``, ``-S``, ``-a``,
-    ``-C`` (with ``JQ_COLORS``, as jq's main.c sets them)."""
-    flags = 0
-    if color:
-        flags |= PRINT_COLOR
-        if colors is not None:
-            _lib.jq_set_colors(colors.encode())
-    if tab and not compact:
-        flags |= PRINT_TAB | PRINT_PRETTY
-    elif not compact:  # jq 1.8.2: --indent 0 is pretty, with no indentation
-        flags |= min(indent, 7) << 8 | PRINT_PRETTY
-    if sort_keys:
-        flags |= PRINT_SORTED
-    if ascii:
-        flags |= PRINT_ASCII
-    return flags
+def dump_flags(*, colors: str | None = None, **layout: bool | int) -> int:
+    """:func:`.jqdefs.dump_flags`, with ``$JQ_COLORS`` given to libjq first when ``-C``
+    colours the output (as jq's main.c sets them)."""
+    if layout.get("color") and colors is not None:
+        _lib.jq_set_colors(colors.encode())
+    return _dump_flags(**layout)
 
 
 class Program:
@@ -297,8 +254,7 @@ def compile_program(text: str, args: dict | None = None,
     _lib.jq_set_error_cb(state, program.callbacks[0], None)
     _lib.jq_set_debug_cb(state, program.callbacks[1], None)
     _lib.jq_set_stderr_cb(state, program.callbacks[2], None)
-    confined = sandboxed()
-    paths = [] if confined else library_paths if library_paths is not None else DEFAULT_SEARCH
+    paths = search_list(library_paths)
     _lib.jq_set_attr(state, _string("JQ_LIBRARY_PATH"), array([_string(p) for p in paths]))
     _lib.jq_set_attr(state, _string("JQ_ORIGIN"), _string(os.path.dirname(sys.executable)))
     _lib.jq_set_attr(state, _string("PROGRAM_ORIGIN"),
@@ -309,34 +265,13 @@ def compile_program(text: str, args: dict | None = None,
         program.close()
         raise
     program.arguments = _lib.jv_copy(arguments)  # (--debug-trace shows jq's refcounts)
-    # no $HOME while libjq compiles a sandboxed program: libjq imports ~/.jq into every
-    # program it compiles, found through $HOME whatever the library path is
-    home = os.environ.pop("HOME", None) if confined else None
-    try:
+    with homeless():
         compiled = _lib.jq_compile_args(state, utf8(text), arguments)
-    finally:
-        if home is not None:
-            os.environ["HOME"] = home
     if not compiled:
-        messages = [m for m in program.messages if not m.endswith("compile error")
-                    and not m.endswith("compile errors")] or program.messages
         program.close()
-        raise CompileError("\n".join(messages))
+        raise compile_failure(program.messages)
     return program
 
-
-DEFAULT_SEARCH = ["~/.jq", "$ORIGIN/../lib/jq", "$ORIGIN/../lib"]  # jq 1.8.2's main.c
-
-
-# how the libjq jqmagic runs was configured (setup.py's CONFIGURE, CFLAGS aside; the
-# binding's copy is built with the same Oniguruma): what jq's --build-configuration and
-# $JQ_BUILD_CONFIGURATION say of the jq binary
-BUILD_CONFIGURATION = ("--with-oniguruma=builtin --disable-docs --disable-maintainer-mode "
-                       "--disable-shared --enable-static")
-
-
-class RawJson(str):
-    """JSON text to splice as written into the arguments libjq parses."""
 
 
 def _arguments(named: dict, positional: list | tuple) -> jv:
@@ -358,17 +293,14 @@ def _arguments(named: dict, positional: list | tuple) -> jv:
 
 
 def _argument(value) -> jv:
-    """One argument's value: JSON text parsed (jq's usage error when it does not parse),
-    a string as its bytes, any other Python value as its JSON."""
+    """One argument's value (:func:`.jqdefs.argument`): JSON text parsed (jq's usage error
+    when it does not parse), a string as its bytes, a file as libjq reads it."""
     if isinstance(value, LoadedFile):
-        return value.value()
-    if isinstance(value, str) and not isinstance(value, (RawJson, JsonText)):
-        return _string(value)
-    if not isinstance(value, str):
-        import json
-
-        value = json.dumps(value)
-    parsed = _parse(value)
+        return loaded_value(value)
+    kind, data = argument(value)
+    if kind == ARG_STRING:
+        return _lib.jv_string_sized(data, len(data))
+    parsed = _lib.jv_parse_sized(data, len(data))
     if _lib.jv_get_kind(parsed) == KIND_INVALID:  # libjq would abort on it: say why
         why = _message(_lib.jv_invalid_get_msg(parsed))
         raise CompileError(f"jq: error: invalid JSON text passed to --argjson: {why}")
@@ -452,19 +384,15 @@ def results(program: Program, value: jv) -> Iterator[jv]:
 def _halt(state: c_void_p) -> Halt:
     """What ``halt`` / ``halt_error`` left, read as jq's main.c reads it."""
     code = _lib.jq_get_exit_code(state)
-    if _lib.jv_get_kind(code) == KIND_INVALID:
-        _lib.jv_free(code)
-        exit_code = 0
-    elif _lib.jv_get_kind(code) == KIND_NUMBER:
-        exit_code = int(float(_dump(code)))
+    code_kind = _lib.jv_get_kind(code)
+    if code_kind == KIND_NUMBER:
+        code_text = _dump(code)
     else:
         _lib.jv_free(code)
-        exit_code = 5
+        code_text = None
     error = _lib.jq_get_error_message(state)
     kind = _lib.jv_get_kind(error)
     if kind == KIND_INVALID:
         _lib.jv_free(error)
-        return Halt(exit_code, None)
-    message = _message(error)
-    said = message if kind == KIND_STRING else "" if kind == KIND_NULL else message + "\n"
-    return Halt(exit_code, message, said)
+        return halt_of(code_kind, code_text, kind, None)
+    return halt_of(code_kind, code_text, kind, _message(error))

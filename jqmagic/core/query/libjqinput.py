@@ -10,6 +10,7 @@ import ctypes
 import os
 from ctypes import c_void_p
 
+from jqmagic.core.query import stdinlend
 from jqmagic.core.query.libjq import (
     _NEXT_INPUT_CB,
     INPUT_ERR_CB,
@@ -20,7 +21,6 @@ from jqmagic.core.query.libjq import (
     Program,
     RunError,
     _lib,
-    _libc,
     _message,
     _parse,
     _results,
@@ -100,7 +100,7 @@ class opened_inputs:  # noqa: N801 - a context manager named as the function it 
                     state, b"-" if name == self._stdin else os.fsencode(name))
             _lib.jq_set_input_cb(self._program.state, _NEXT_INPUT_CB, state)
             self._program.messages.clear()
-            self._lent = _lent_stdin(self._stdin)
+            self._lent = None if self._stdin is None else stdinlend.lend_stdin(self._stdin)
         except BaseException:
             self._close()
             raise
@@ -112,49 +112,11 @@ class opened_inputs:  # noqa: N801 - a context manager named as the function it 
     def _close(self) -> None:
         try:
             if self._lent is not None:
-                _given_back(self._lent)
+                stdinlend.give_back(self._lent)
         finally:
             _lib.jq_set_input_cb(self._program.state, None, None)
             _lib.jq_util_input_free(ctypes.byref(self._state))
             del self._on_read_error
-
-
-def _lent_stdin(path: str | None) -> tuple[int, int] | None:
-    """``path`` as this process's standard input while libjq reads "-" (the worker's own
-    stdin, its request pipe, comes back with :func:`_given_back`); C's buffer is purged on
-    both sides."""
-    if path is None:
-        return None
-    saved, fd = os.dup(0), os.open(path, os.O_RDONLY)
-    try:
-        os.dup2(fd, 0)
-        _purge_stdin()
-    except BaseException:
-        _given_back((saved, fd))
-        raise
-    return saved, fd
-
-
-def _given_back(lent: tuple[int, int]) -> None:
-    saved, fd = lent
-    os.dup2(saved, 0)
-    _purge_stdin()
-    os.close(saved)
-    os.close(fd)
-
-
-def _purge_stdin() -> None:
-    """C's stdin emptied, and fully buffered: Python run unbuffered (-u, PYTHONUNBUFFERED)
-    leaves it unbuffered, and libjq's reads of "-" were then one read() per byte (a 50 MB
-    text 14 s, not 0.3 s)."""
-    stream = c_void_p.in_dll(_libc, "stdin")
-    _libc.__fpurge(stream)
-    _libc.clearerr(stream)
-    _libc.setvbuf(stream, _STDIN_BUFFER, _IOFBF, len(_STDIN_BUFFER))
-
-
-_IOFBF = 0  # <stdio.h>'s fully buffered mode
-_STDIN_BUFFER = ctypes.create_string_buffer(1 << 16)  # C's stdin's for the process's life
 
 
 def parse_inputs(files: list[str]) -> list[jv]:

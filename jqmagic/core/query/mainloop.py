@@ -4,16 +4,19 @@ results are written as main.c writes them, by a loop in C (``_jqmain``): straigh
 standard output's descriptor, or handed over a batch at a time.
 
 For the command line where no clock and no wall were asked for: no worker process, no
-protocol, no copy of the input. Without the C loop (a build with no compiler),
+protocol, no copy of the input, no ctypes (``_jqmain`` opens libjq and sets the program up
+as main.c does, ``_jqprogram.c``). Without the C loop (a build with no compiler),
 :func:`available` is False and the command line keeps to the worker.
 """
 
 from __future__ import annotations
 
-import ctypes
 import errno
+import os
+import sys
 
-from jqmagic.core.query import libjq, libjqinput, writes
+from jqmagic.core.query import jqdefs, stdinlend, writes
+from jqmagic.core.settings import libjq_path
 
 TYPE_CHECKING = False  # the command line's start-up: no typing, dataclasses, tempfile, or
 if TYPE_CHECKING:  # the failures' words until a failure (each costs milliseconds)
@@ -26,6 +29,8 @@ try:
     from jqmagic.core.query import _jqmain
 except ImportError:  # built without a C compiler: the worker answers instead
     _jqmain = None
+else:
+    _jqmain.load(os.fsencode(libjq_path()))
 
 BATCH_BYTES = 1 << 16  # what a call of the C loop writes at most before Python writes it
 # main.c's options, as _jqmain.c names them
@@ -54,43 +59,28 @@ class MainRun:
                  out_fd: int | None = None) -> None:
         self.program = program
         self.files = files  # "-": standard input
-        self.args = args if args is not None else {}  # $name: a str, or libjq.RawJson
+        self.args = args if args is not None else {}  # $name: a str, jqdefs.RawJson, ...
         self.positional = positional if positional is not None else []
         self.library_paths = library_paths
         self.program_origin = program_origin  # -f's file's folder (relative module paths)
         self.disasm = disasm  # --debug-dump-disasm: the bytecode on stdout before results
         self.trace = trace  # --debug-trace (1), --debug-trace=all (3): libjq's trace
         self.null_input, self.slurp, self.raw_input = null_input, slurp, raw_input
-        self.parse_flags = parse_flags  # libjq.PARSE_SEQ / PARSE_STREAMING / ..._ERRORS
-        self.dump_flags = dump_flags  # libjq.dump_flags(...)
+        self.parse_flags = parse_flags  # jqdefs.PARSE_SEQ / PARSE_STREAMING / ..._ERRORS
+        self.dump_flags = dump_flags  # jqdefs.dump_flags(...)
         self.options = options  # RAW_OUTPUT | ... as above
         self.exit_status = exit_status  # -e
         self.stdin = stdin  # standard input when it is not this process's fd 0
         self.out_fd = out_fd  # the results' descriptor, written by C (None: ``out``)
 
 
-class _State(ctypes.Structure):
-    """The loop's state between calls (``run_state`` in _jqmain.c)."""
+def set_colors(colors: str) -> bool:
+    """jq's ``jq_set_colors`` of ``$JQ_COLORS`` (False: libjq refused the text)."""
+    if _jqmain is None:
+        from jqmagic.core.query import libjq
 
-    _fields_ = [("started", ctypes.c_int), ("inputs_done", ctypes.c_int),
-                ("ret", ctypes.c_int), ("last_result", ctypes.c_int),
-                ("count", ctypes.c_longlong)]
-
-
-def _configure() -> None:
-    """Give the C loop libjq's functions (the library ctypes loaded)."""
-    lib = libjq._lib  # noqa: SLF001 - the one loaded library
-    names = ("jq_start", "jq_next", "jq_halted", "jq_util_input_next_input",
-             "jq_util_input_errors", "jv_dump_string", "jv_dumpf", "jv_string_value",
-             "jv_string_length_bytes", "jv_copy", "jv_free", "jv_invalid_has_msg",
-             "jv_invalid_get_msg", "jv_null", "jv_string", "jv_invalid_with_msg")
-    _jqmain.configure(tuple(ctypes.cast(getattr(lib, name), ctypes.c_void_p).value
-                            for name in names))
-
-
-if _jqmain is not None:
-    assert ctypes.sizeof(_State) == _jqmain.STATE_SIZE, "_jqmain.c's run_state changed"
-    _configure()
+        return libjq.set_colors(colors)
+    return _jqmain.set_colors(jqdefs.utf8(colors))
 
 
 def run(spec: MainRun, out: BinaryIO, err: BinaryIO,
@@ -100,9 +90,8 @@ def run(spec: MainRun, out: BinaryIO, err: BinaryIO,
     jq writes it, each error given to ``report`` in the face's words. Returns jq's exit
     status; a program that does not compile raises INVALID_QUERY."""
     try:
-        program = libjq.compile_program(spec.program, spec.args, spec.library_paths,
-                                        spec.positional, spec.program_origin)
-    except libjq.CompileError as exc:
+        program = _compiled(spec)
+    except jqdefs.CompileError as exc:
         from jqmagic.core.query import failures
 
         error = failures.compile_error(str(exc), spec.program)
@@ -113,16 +102,44 @@ def run(spec: MainRun, out: BinaryIO, err: BinaryIO,
         spec.out_fd = None
     sink = _Sink(out, spec.out_fd, errno.EBADF if closed else 0)
     try:
-        _say_messages_to(program, err, spec.dump_flags)
+        _jqmain.said_to(program, lambda said: (err.write(said), err.flush()), spec.dump_flags)
         status = _run(program, spec, sink, err, report)
     finally:
-        program.close()
+        _jqmain.close(program)
     failed = sink.failed()
     if failed:  # main.c's end: ferror(stdout), said after everything else
         err.write(writes.failure_line(failed).encode())
         err.flush()
         return ERROR_SYSTEM
     return status
+
+
+def _compiled(spec: MainRun) -> object:
+    """The program compiled by libjq as main.c compiles it (``jqdefs.CompileError``; a
+    file argument that cannot be read, ``jqdefs.InputError``): its named arguments and
+    ``$ARGS``, the module search list, ``$ORIGIN`` the folder of the command (the
+    interpreter's: the venv's bin, where the ``jqmagic`` command is), relative ``search``
+    paths from ``program_origin``. In the sandbox libjq never reads ``~/.jq``."""
+    named = [(jqdefs.utf8(name), *jqdefs.argument(value)) for name, value in spec.args.items()]
+    positional = [jqdefs.argument(value) for value in spec.positional]
+    build = None if "JQ_BUILD_CONFIGURATION" in spec.args else \
+        jqdefs.BUILD_CONFIGURATION.encode()
+    paths = [jqdefs.utf8(path) for path in jqdefs.search_list(spec.library_paths)]
+    with jqdefs.homeless():
+        program, failure, said = _jqmain.compile(
+            jqdefs.utf8(spec.program), named, positional, paths,
+            jqdefs.utf8(os.path.dirname(sys.executable)),
+            jqdefs.utf8(os.path.realpath(spec.program_origin or ".")), build)
+    if failure == _COMPILE_ERROR:
+        raise jqdefs.compile_failure(said)
+    if failure == _BAD_JSON_ARGUMENT:
+        raise jqdefs.CompileError(f"jq: error: invalid JSON text passed to --argjson: {said}")
+    if failure == _UNREADABLE_FILE:
+        raise jqdefs.InputError(said)
+    return program
+
+
+_COMPILE_ERROR, _BAD_JSON_ARGUMENT, _UNREADABLE_FILE = 1, 2, 3  # _jqprogram.c's
 
 
 class _Sink:
@@ -159,49 +176,52 @@ class _Sink:
         return self.errno or written_by_c
 
 
-def _run(program: libjq.Program, spec: MainRun, out: _Sink, err: BinaryIO,
+def _run(program: object, spec: MainRun, out: _Sink, err: BinaryIO,
          report: Callable[[JqMagicError], None]) -> int:
-    state = _State(ret=OK_NO_OUTPUT, last_result=-1)
     options = spec.options | (NULL_INPUT if spec.null_input else 0) | \
         spec.trace << TRACE_SHIFT
     if spec.disasm:
-        _disassembly(program, out)
-    with _standard_input(spec) as (files, stdin), \
-            libjqinput.opened_inputs(program, files, slurp=spec.slurp, raw_input=spec.raw_input,
-                                parse_flags=spec.parse_flags, stdin=stdin,
-                                said=lambda name: _unreadable(name, out, report)) as inputs:
-        while True:
-            event, text, message = _jqmain.run(program.state.value, inputs.state.value or 0,
-                                               ctypes.addressof(state), spec.dump_flags,
-                                               options, BATCH_BYTES,
-                                               -1 if spec.out_fd is None else spec.out_fd)
-            if text:
-                out.write(text)
-                if spec.options & UNBUFFERED:
-                    out.flush()
-            if event == EV_RUN_ERROR:  # said, and the next input goes on (as in jq)
-                from jqmagic.core.query import failures
+        out.flush()
+        _jqmain.disassemble(program)
+    with _standard_input(spec):
+        _jqmain.open_inputs(program, [os.fsencode(name) for name in spec.files],
+                            spec.parse_flags, spec.slurp, spec.raw_input,
+                            lambda name: _unreadable(name, out, report))
+        try:
+            while True:
+                event, text, message = _jqmain.run(program, spec.dump_flags, options,
+                                                   BATCH_BYTES,
+                                                   -1 if spec.out_fd is None else spec.out_fd)
+                if text:
+                    out.write(text)
+                    if spec.options & UNBUFFERED:
+                        out.flush()
+                if event == EV_RUN_ERROR:  # said, and the next input goes on (as in jq)
+                    from jqmagic.core.query import failures
 
+                    out.flush()
+                    report(failures.run_error(_error_text(message),
+                                              _jqmain.status(program)[2]))
+                elif event == EV_PARSE_ERROR and spec.parse_flags & jqdefs.PARSE_SEQ:
+                    err.write(b"jq: ignoring parse error: " + message + b"\n")
+                elif event != EV_BATCH:
+                    break
+            ret, last_result, _count, input_errors, read_errors = _jqmain.status(program)
+            if event == EV_HALTED:
                 out.flush()
-                report(failures.run_error(_error_text(message), state.count))
-            elif event == EV_PARSE_ERROR and spec.parse_flags & libjq.PARSE_SEQ:
-                err.write(b"jq: ignoring parse error: " + message + b"\n")
-            elif event != EV_BATCH:
-                break
-        ret = state.ret
-        if event == EV_HALTED:
-            out.flush()
-            ret = _halted(program, err)
-            if ret <= 0 and ret != OK_NO_OUTPUT:
-                state.last_result = int(ret != OK_NULL_KIND)
-        elif event == EV_PARSE_ERROR:
-            out.flush()
-            ret = ERROR_UNKNOWN
-            report(_parse_error(message, program, files))
-        if inputs.read_errors or libjq._lib.jq_util_input_errors(inputs.state):  # noqa: SLF001
-            ret = ERROR_SYSTEM
+                ret = _halted(program, err)
+                if ret <= 0 and ret != OK_NO_OUTPUT:
+                    last_result = int(ret != OK_NULL_KIND)
+            elif event == EV_PARSE_ERROR:
+                out.flush()
+                ret = ERROR_UNKNOWN
+                report(_parse_error(message, program, spec.files))
+            if read_errors or input_errors:
+                ret = ERROR_SYSTEM
+        finally:
+            _jqmain.close_inputs(program)
     out.flush()
-    return _exit_status(ret, state.last_result, spec.exit_status)
+    return _exit_status(ret, last_result, spec.exit_status)
 
 
 def _unreadable(name: str, out: _Sink, report: Callable[[JqMagicError], None]) -> None:
@@ -214,72 +234,35 @@ def _unreadable(name: str, out: _Sink, report: Callable[[JqMagicError], None]) -
         "FILE_ERROR", f"Could not open file {name}.", "Check that it is readable."))
 
 
-def _disassembly(program: libjq.Program, out: _Sink) -> None:
-    """jq's ``--debug-dump-disasm``: libjq prints the bytecode on C's stdout, then a line."""
-    out.flush()
-    dump = libjq._lib.jq_dump_disassembly  # noqa: SLF001
-    dump.argtypes, dump.restype = (ctypes.c_void_p, ctypes.c_int), None
-    dump(program.state, 0)
-    libc = ctypes.CDLL(None)
-    libc.puts(b"")
-    libc.fflush(None)
-
-
 class _standard_input:  # noqa: N801 - a context manager named as the function it was
-    """The files as libjq takes them, and the file it reads as standard input: ``-`` is
-    this process's fd 0 as it arrives; a stream of the caller's (a test's) is first
-    written to a file lent to libjq as fd 0 (a class: contextlib costs the start-up)."""
+    """``-`` as libjq reads it: this process's fd 0 as it arrives (C's stdin fully
+    buffered); a stream of the caller's (a test's) is first written to a file lent to
+    libjq as fd 0 while the block runs (a class: contextlib costs the start-up)."""
 
     def __init__(self, spec: MainRun) -> None:
-        self._spec, self._held = spec, None
+        self._spec, self._held, self._lent = spec, None, None
 
-    def __enter__(self) -> tuple[list[str], str | None]:
+    def __enter__(self) -> None:
         spec = self._spec
         if "-" not in spec.files:
-            return spec.files, None
+            return
         if spec.stdin is None:
-            libjqinput._purge_stdin()  # noqa: SLF001 - C's stdin fully buffered, whatever -u says
-            return spec.files, None
+            stdinlend.purge_stdin()
+            return
         import tempfile
 
         self._held = held = tempfile.NamedTemporaryFile(prefix="jqmagic-stdin-")  # noqa: SIM115
         held.write(spec.stdin.read())
         held.flush()
-        return [held.name if name == "-" else name for name in spec.files], held.name
+        self._lent = stdinlend.lend_stdin(held.name)
 
     def __exit__(self, *_: object) -> None:
-        if self._held is not None:
-            self._held.close()
-
-
-def _say_messages_to(program: libjq.Program, err: BinaryIO, dump_flags: int) -> None:
-    """``debug`` and ``stderr`` written to ``err`` as they come, as jq's main.c writes them."""
-    lib = libjq._lib  # noqa: SLF001
-
-    def on_debug(_data, value):
-        line = libjq.array([libjq._string("DEBUG:"), value])  # noqa: SLF001
-        err.write(_bytes(lib.jv_dump_string(line, dump_flags & ~libjq.PRINT_PRETTY)) + b"\n")
-        err.flush()
-
-    def on_stderr(_data, value):
-        if lib.jv_get_kind(value) != libjq.KIND_STRING:
-            value = lib.jv_dump_string(value, 0)
-        err.write(_bytes(value))
-        err.flush()
-
-    debug, said = libjq.MSG_CB(on_debug), libjq.MSG_CB(on_stderr)
-    lib.jq_set_debug_cb(program.state, debug, None)
-    lib.jq_set_stderr_cb(program.state, said, None)
-    program.callbacks = (program.callbacks[0], debug, said)
-
-
-def _bytes(text) -> bytes:
-    """A jv string's bytes; consumes it."""
-    lib = libjq._lib  # noqa: SLF001
-    n = lib.jv_string_length_bytes(lib.jv_copy(text))
-    data = ctypes.string_at(lib.jv_string_value(text), n)
-    lib.jv_free(text)
-    return data
+        try:
+            if self._lent is not None:
+                stdinlend.give_back(self._lent)
+        finally:
+            if self._held is not None:
+                self._held.close()
 
 
 def _error_text(message: bytes | tuple) -> str:
@@ -289,21 +272,20 @@ def _error_text(message: bytes | tuple) -> str:
     return message.decode("utf-8", "replace")
 
 
-def _halted(program: libjq.Program, err: BinaryIO) -> int:
+def _halted(program: object, err: BinaryIO) -> int:
     """``halt`` / ``halt_error``: its message on stderr as jq writes it; its exit code."""
-    halt = libjq._halt(program.state)  # noqa: SLF001
+    halt = jqdefs.halt_of(*_jqmain.halt(program))
     err.write(halt.said.encode("utf-8", "surrogateescape"))
     err.flush()
     return halt.exit_code
 
 
-def _parse_error(message: bytes, program: libjq.Program, files: list[str]) -> JqMagicError:
+def _parse_error(message: bytes, program: object, files: list[str]) -> JqMagicError:
     """An input that does not parse, at its place (the file's line under a caret)."""
     from jqmagic.core.query import failures
     from jqmagic.core.sources.prepare import Prepared
 
-    where = libjq._message(libjq._lib.jq_util_input_get_position(program.state))  # noqa: SLF001
-    text = f"{message.decode('utf-8', 'replace')} (at {where})"
+    text = f"{message.decode('utf-8', 'replace')} (at {_jqmain.position(program)})"
     return failures.input_error(text, Prepared(files=[f for f in files if f != "-"]))
 
 
