@@ -78,7 +78,7 @@ def loaded(path: str, flag: str, name: str | None = None, held: bool = False) ->
     sandbox.check_path(path)
     file = libjq.LoadedFile(path, raw=flag != "--slurpfile")
     try:
-        text = file.text()
+        text = libjq.loaded_text(file)
         return file if held else text
     except libjq.InputError as exc:
         said = f"Bad JSON in {flag} {name} {path}: {exc}" if name else str(exc)
