@@ -77,7 +77,7 @@ def _by_themselves(values: list, floats: bool = True) -> bool:
         state.floats_compared = True
         if kinds == {float}:
             return True
-    if values and -MAX_EXACT <= min(values) and max(values) <= MAX_EXACT:
+    if values and min(values) >= -MAX_EXACT and max(values) <= MAX_EXACT:
         return True
     ints = [x for x in values if type(x) is int]
     return not ints or min(ints) >= -MAX_EXACT and max(ints) <= MAX_EXACT

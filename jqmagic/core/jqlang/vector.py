@@ -9,8 +9,7 @@ of the question runs once per distinct value, and the answer is a lookup per ite
 
 - ``[ITEMS[] | .a.b | f]``: each item's outputs of ``f`` on its value;
 - ``[ITEMS[] | select(.a.b | f)]`` and ``select(.a.b op $x)``: the items ``f`` keeps;
-- ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``: the count of each string;
-- ``reduce ITEMS[] as $x ({}; .[$x.a.b] += ($x.c // 0))``: the sum of each string's numbers.
+- ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``: the count of each string.
 
 The rest of the question is computed in the order of the values' first items, so its first
 error is the first item's error, as jq raises it. A value is a dict key only where Python's
@@ -24,18 +23,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from itertools import accumulate, compress, repeat
 from itertools import chain as chained
+from itertools import compress, repeat
 from typing import Any
 
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.compiled import NOTHING, Compiled
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.jqlang.numbers import MAX_EXACT
 from jqmagic.core.jqlang.runtime import check, chunked
 from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Pipe
-from jqmagic.core.jqlang.values import computed
 
 Plan = Callable[[Any, dict], Any]
 """``plan(items, env)``: the answer, or None when the fused loop must compute it."""
@@ -74,12 +71,13 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
 
 
 def of_reduce(node: tuple, scope: Any) -> Plan | None:
-    """The plan of ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``, or of a sum by key,
-    ``.[$x.a.b] += $x.c`` or ``+= ($x.c // N)`` (N an integer), or None."""
+    """The plan of ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``, or None."""
     _, source, name, init, update = node
     if items_of(source) is None or len(_stages(source)) != 1 or init != ("object", ()):
         return None
-    if update[0] != "assign" or update.op != "+=":
+    one = update[0] == "assign" and update.value[0] == "literal" and \
+        type(update.value[1]) is int and update.value[1] == 1  # not true, which == 1
+    if not one or update.op != "+=":
         return None
     target = update.target
     if target[0] != "index" or target.target != ("dot",):
@@ -87,16 +85,7 @@ def of_reduce(node: tuple, scope: Any) -> Plan | None:
     names, base = _chain(target.key)
     if not names or base != ("var", name):
         return None
-    value, default = update.value, None
-    if value[0] == "literal" and type(value[1]) is int and value[1] == 1:  # not true
-        return _counted(tuple(names))
-    if value[0] == "alt" and value.right[0] == "literal" and type(value.right[1]) is int \
-            and abs(value.right[1]) < MAX_EXACT:
-        value, default = value.left, value.right[1]
-    added, base = _chain(value)
-    if not added or base != ("var", name):
-        return None
-    return _summed(tuple(names), tuple(added), default)
+    return _counted(tuple(names))
 
 
 def _stages(node: tuple) -> list[tuple]:
@@ -234,46 +223,3 @@ def _counted(names: tuple[str, ...]) -> Plan:
         check()
         return dict(Counter(column))
     return plan
-
-
-def _summed(names: tuple[str, ...], added: tuple[str, ...], default: int | None) -> Plan:
-    """``.[$x.NAMES] += ($x.ADDED // default)`` over the columns: each key's numbers
-    added in the items' order in doubles, as jq folds them (a lone number kept as it is
-    written; null + null is null), the keys in the order of their first items. Only for
-    keys that are strings and numbers within 2^53 whose sums stay within it (ints add
-    exactly then, as doubles do); otherwise, or with a boolean, the loop."""
-    def plan(items: Any, env: dict) -> dict | None:
-        keys = columns.column(items, names)
-        if keys is None or not columns.kinds(items, names) <= {str}:
-            return None
-        found = columns.column(items, added)
-        if found is None or not columns.kinds(items, added) <= {int, float, type(None)}:
-            return None
-        check()
-        groups: dict[str, list] = {}
-        for key, value in zip(keys, found, strict=True):
-            group = groups.get(key)
-            if group is None:
-                groups[key] = [value]
-            else:
-                group.append(value)
-        check()
-        return _sums(groups, default)
-    return plan
-
-
-def _sums(groups: dict[str, list], default: int | None) -> dict | None:
-    """Each group's fold of ``add``, or None when a number or a sum reaches 2^53."""
-    out = {}
-    for key, group in groups.items():
-        numbers = [value for value in group if value is not None] if default is None else \
-            [default if value is None else value for value in group]
-        if len(numbers) <= 1:
-            out[key] = numbers[0] if numbers else None
-            continue
-        partials = list(accumulate(numbers))
-        if max(map(abs, numbers)) >= MAX_EXACT or max(map(abs, partials)) >= MAX_EXACT:
-            return None
-        total = partials[-1]
-        out[key] = total if type(total) is int else computed(total)
-    return out

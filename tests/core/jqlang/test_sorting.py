@@ -98,8 +98,9 @@ def test_group_by_identity_holds_every_string():
 OPTIONAL = st.sampled_from([NUMBERS, STRINGS]).flatmap(
     lambda kind: st.lists(st.tuples(kind | st.just("null"), st.integers(-3, 3).map(str)),
                           max_size=8))
-BY_OPTIONAL = ["map(.k) | unique", "sort_by(.k)", "min_by(.k)", "max_by(.k)", "sort_by(.k) | map(.n)",
-               "[min_by(.k), max_by(.k)] | map(.n)", "sort_by(.k) | .[-2:]"]
+BY_OPTIONAL = ["map(.k) | unique", "sort_by(.k)", "min_by(.k)", "max_by(.k)",
+               "sort_by(.k) | map(.n)", "[min_by(.k), max_by(.k)] | map(.n)",
+               "sort_by(.k) | .[-2:]"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -178,36 +178,3 @@ def test_values_a_sample_says_repeat_but_do_not_are_left_to_the_loop(monkeypatch
     texts, answered = _fast(program, rows)
     assert not answered
     assert texts == jq_texts(program, json.dumps(rows))
-
-
-SUMS = ["reduce .[] as $e ({}; .[$e.k] += ($e.n // 0))", "reduce .[] as $e ({}; .[$e.k] += $e.n)",
-        "reduce .[] as $e ({}; .[$e.k] += ($e.b.c // -3))"]
-_number = st.one_of(st.none(), st.booleans(), st.integers(-5, 5),
-                    st.sampled_from([-0.0, 0.0, 1.0, 0.1, 1e-05, 12.5, 2.0 ** 53, -4.5]))
-
-
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=st.sampled_from(SUMS), times=st.integers(1, 40), sample=st.lists(
-    st.fixed_dictionaries({"k": st.sampled_from(["a", "b", "Ünï"])}, optional={
-        "n": _number, "b": st.fixed_dictionaries({}, optional={"c": _number})}),
-    min_size=1, max_size=8))
-def test_sums_by_key_are_libjqs(program, times, sample):
-    """Floats, -0.0, 1e-05, ints, nulls, missing members and booleans (left to the
-    loop), 2^53 (left to the loop), keys first seen in any order."""
-    data = sample * times
-    texts, _ = _fast(program, data)
-    assert texts == jq_texts(program, json.dumps(data)), program
-
-
-def test_a_sum_by_key_is_the_columns(monkeypatch):
-    rows = [{"k": "x", "n": 0.1}, {"k": "y"}, {"k": "x", "n": 2}, {"k": "z", "n": 12.0},
-            {"k": "y", "n": None}] * 300 + [{"k": "w", "n": 12.0}]
-    """Each key's numbers added in order; a lone 12.0 kept as written; null + null."""
-    sums, made = vector._sums, []
-    monkeypatch.setattr(vector, "_sums", lambda *args: made.append(1) or sums(*args))
-    for program in SUMS[:2]:
-        made.clear()
-        texts, _ = _fast(program, rows)
-        assert made, program
-        assert texts == jq_texts(program, json.dumps(rows)), program
-
