@@ -9,7 +9,6 @@
 - ``failures``: jq's errors as coded errors; ``spill``: results past the shown ones.
 """
 
-import importlib
 
 __all__ = ["QueryResult", "clear_cache", "open_results", "query", "query_iter"]
 _HOMES = {"QueryResult": "result", "clear_cache": "run", "open_results": "run", "query": "run",
@@ -21,4 +20,6 @@ def __getattr__(name: str):
     # none of the caller's side.
     if name not in _HOMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    import importlib  # here: the command line's start-up imports this package, not it
+
     return getattr(importlib.import_module(f"{__name__}.{_HOMES[name]}"), name)
