@@ -131,7 +131,8 @@ static jv argument(PyObject *item, int *failure, PyObject **why) {
         : lib.load_file(PyBytes_AS_STRING(data), kind == ARG_RAWFILE);
     if (KIND(value) == KIND_INVALID) {
         *failure = kind == ARG_JSON ? BAD_JSON_ARGUMENT : UNREADABLE_FILE;
-        *why = message_text(lib.invalid_get_msg(value));
+        *why = message_text(lib.invalid_get_msg(value));  /* consumes value */
+        return lib.null();
     }
     return value;
 }
@@ -258,9 +259,8 @@ static void write_out(program *p, jv text, const char *end) {
     PyObject *data = PyBytes_FromStringAndSize(lib.string_value(text),
                                                lib.string_length_bytes(lib.copy(text)));
     lib.free(text);
-    if (data != NULL && *end) {
-        PyBytes_Concat(&data, PyBytes_FromString(end));
-    }
+    if (data != NULL && *end)
+        PyBytes_ConcatAndDel(&data, PyBytes_FromString(end));
     PyObject *done = data == NULL ? NULL : PyObject_CallOneArg(p->writer, data);
     if (done == NULL)
         PyErr_WriteUnraisable(p->writer);
