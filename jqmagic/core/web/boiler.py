@@ -52,6 +52,11 @@ _META_NAMES = re.compile(r"(?:^|[-_\s])(byline|author|authors|dateline|writtenby
 _PAGER = re.compile(r"(?:^|[-_\s])(prev|previous|next|post-nav|post-navigation|nav-links)"
                     r"(?:[-_\s]|$)", re.I)
 _META_PROPS = {"author", "datePublished", "dateModified", "dateline"}
+# A dateline by its numbers, in any language: a year and a clock time ("5 April 2013 Last
+# updated at 08:09 GMT", "Published: 08.01.2008 14:21h"), in a few words, not a sentence.
+_YEAR = re.compile(r"(?<!\d)(19|20)\d\d(?!\d)")
+_CLOCK = re.compile(r"(?<!\d)\d{1,2}[:h]\d\d(?!\d)")
+DATELINES = True
 _KEEP = ("pre", "code", "table", "math")
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _WORDS = re.compile(r"\W+")
@@ -161,13 +166,22 @@ def _element(el: Any, way: str) -> Any:
 
 
 def _metadata(el: Any, ink: int) -> bool:
-    """A short byline or date line (named so, rel=author, or microdata's author/date)."""
+    """A short byline or date line (named so, rel=author, or microdata's author/date), or
+    a dateline by its numbers."""
     if not 0 < ink < 100:
         return False
+    if DATELINES and ink < 60 and _dateline(text_of(el)):
+        return True
     if not (_META_NAMES.search(_names(el)) or "author" in (el.get("rel") or [])
             or el.get("itemprop") in _META_PROPS):
         return False
     return 0 < len(text_of(el)) < 100 and el.find("p") is None
+
+
+def _dateline(text: str) -> bool:
+    year, clock = _YEAR.search(text), _CLOCK.search(text)
+    return bool(year and clock and clock.start() != year.start()) and \
+        len(text.split()) <= 12 and not re.search(r"\w\.$", text)
 
 
 def _teaser(el: Any, ink: int) -> bool:

@@ -50,12 +50,11 @@ _BLOCKS = {"blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul", "s
            "aside", "nav", "form", "hr", "main", "details", "video", "iframe", "li"}
 _DIV_TO_P = ["blockquote", "dl", "div", "img", "ol", "p", "pre", "table", "ul"]
 _SCORE_TAGS = {"section", "h2", "h3", "h4", "h5", "h6", "p", "td", "pre"}
-_TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3,
-              "address": -3, "ol": -3, "ul": -3, "dl": -3, "dd": -3, "dt": -3, "li": -3,
-              "form": -3, "h1": -5, "h2": -5, "h3": -5, "h4": -5, "h5": -5, "h6": -5,
-              "th": -5}
 _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
+_TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "th": -5, **dict.fromkeys(
+    ("address", "ol", "ul", "dl", "dd", "dt", "li", "form"), -3), **dict.fromkeys(_HEADINGS, -5)}
 _MIN_CHARS = 500
+CLIMB_LINKS = 0.25  # share of link text in what a parent adds past which it is not climbed to
 _WS = re.compile(r"\s+")
 # Commas of every script (Readability's set: Latin, Arabic, CJK full-width and ideographic).
 _COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
@@ -283,7 +282,7 @@ class _Scorer:
             if ps < threshold:
                 break
             if ps > last:
-                top = parent
+                top = top if _adds_links(parent, top) else parent
                 break
             last, parent = ps, parent.parent
         parent = top.parent
@@ -375,11 +374,10 @@ class _Scorer:
         img = len(el.find_all("img"))
         li = len(el.find_all("li")) - 100
         inputs = len(el.find_all("input"))
-        headings = len(el.find_all(["h1", "h2", "h3", "h4", "h5", "h6"]))
+        heads = el.find_all(_HEADINGS)
         embeds = len(el.find_all(["embed", "object", "iframe", "video"]))
         in_figure = has_ancestor(el, {"figure"})
-        if headings and len(text) and sum(len(text_of(h)) for h in el.find_all(
-                ["h1", "h2", "h3", "h4", "h5", "h6"])) / len(text) > 0.9:
+        if heads and len(text) and sum(len(text_of(h)) for h in heads) / len(text) > 0.9:
             return False
         return bool(
             (img > 1 and p / img < 0.5 and not in_figure)
@@ -393,7 +391,6 @@ class _Scorer:
             or embeds > 1
         )
 
-
     @staticmethod
     def _prose_list(el: Any, weight: int, text: str) -> bool:
         """A list of sentences (long, few links, no negative class): content, whatever
@@ -401,6 +398,15 @@ class _Scorer:
         link lists are link-dense, and stay judged by their score."""
         return el.name in ("ul", "ol") and weight >= 0 and len(text) > 80 and \
             link_density(el, len(text)) < 0.25
+
+
+def _adds_links(parent: Any, top: Any) -> bool:
+    """What ``parent`` adds to ``top`` (a tenth of it or more) is mostly links, three times
+    as linked as ``top``: other stories, not more of the article. Not climbed to."""
+    size = len(text_of(top))
+    extra = len(text_of(parent)) - size
+    own, linked = (sum(len(text_of(a)) for a in el.find_all("a")) for el in (top, parent))
+    return extra > size / 10 and (linked - own) / extra > max(CLIMB_LINKS, 3 * own / (size or 1))
 
 
 def _wraps(el: Any, total: int) -> bool:

@@ -33,6 +33,7 @@ _PROSE = 100  # characters of unlinked text in one run: prose, not a label
 # Found content this short (characters, a CJK one counting three: about 60 words), and
 # this small beside the structure's.
 _SHORT, _RATIO = 400, 0.3
+_LINK_PAGE = 2  # link blocks this many times the text left: the page is its links
 
 
 def structural_text(body: Any) -> Any:
@@ -49,24 +50,49 @@ def structural_text(body: Any) -> Any:
     return work
 
 
-def short_or_structural(found: Any, body: Any) -> Any:
-    """``found`` (the scorer's content, cleaned), unless it is short (under ``_SHORT``,
-    about 60 words) and the page's structural text, its boilerplate dropped, is over
-    1/``_RATIO`` times as long: then that text (a page of link tables, a story the scorer missed).
+def settle(found: Any, body: Any) -> Any:
+    """The scorer's content ``found`` without its link-dense blocks and boilerplate; when
+    that leaves it short (under ``_SHORT``, about 60 words):
+
+    - the page's structural text, its boilerplate dropped, when that is over 1/``_RATIO``
+      times as long (a page of link tables, a story the scorer missed);
+    - else, when link blocks were most of ``found``, ``found`` with them put back: the page
+      is its links (a table of contents, a directory of links), nothing else is there.
+
     The structural reading is made only for a short ``found``."""
+    before = text_length(text_of(found))
+    removed: list = []
+    drop_link_blocks(found, removed)
+    drop_boilerplate(found)
     size = text_length(text_of(found))
     if size >= _SHORT:
         return found
     wider = structural_text(body)
     drop_boilerplate(wider)
-    return wider if size < _RATIO * text_length(text_of(wider)) else found
+    if size < _RATIO * text_length(text_of(wider)):
+        return wider
+    if before - size > _LINK_PAGE * max(size, 1):
+        _put_back(removed)
+    return found
 
 
-def drop_link_blocks(article: Any) -> int:
+def _put_back(removed: list) -> None:
+    """Undo ``drop_link_blocks``' removals, last first, each before the sibling it had."""
+    for el, parent, after in reversed(removed):
+        if decomposed(parent):
+            continue
+        if after is not None and after.parent is parent:
+            after.insert_before(el)
+        else:
+            parent.append(el)
+
+
+def drop_link_blocks(article: Any, removed: list | None = None) -> int:
     """Remove the link-dense blocks of the chosen content (bottom up, code and formulas
-    kept); returns how many went. A list of links is judged only past the content's last
-    run of prose: one between paragraphs is the article's own (a changelog's linked
-    items), one after them the related links a page appends."""
+    kept); returns how many went, and lists in ``removed`` what went where (element,
+    parent, next sibling), to put them back. A list of links is judged only past the
+    content's last run of prose: one between paragraphs is the article's own (a
+    changelog's linked items), one after them the related links a page appends."""
     order: dict[int, int] = {}
     last_prose = -1
     for i, node in enumerate(article.descendants):
@@ -79,7 +105,11 @@ def drop_link_blocks(article: Any) -> int:
         if el.name in _OWN and order.get(id(el), 0) < last_prose:
             continue
         if not decomposed(el) and el.parent is not None and _link_dense(el):
-            el.decompose()
+            if removed is None:
+                el.decompose()
+            else:
+                removed.append((el, el.parent, el.next_sibling))
+                el.extract()
             gone += 1
     return gone
 

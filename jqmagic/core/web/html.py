@@ -17,9 +17,9 @@ from markdownify import ATX, MarkdownConverter
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.web import stream
-from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
+from jqmagic.core.web.boiler import drop_title_heading
 from jqmagic.core.web.extract import decomposed, main_content, text_of
-from jqmagic.core.web.fallback import drop_link_blocks, short_or_structural
+from jqmagic.core.web.fallback import settle
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 from jqmagic.core.web.meta import page_meta
 
@@ -153,6 +153,7 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
     soup = parse(html, parser)
     clock.check()
     flatten_deep(soup)
+    reopen_title(soup, parser)
     title = extract_title(soup)
     meta = page_meta(soup)
     base = _base_url(soup, base_url)
@@ -163,9 +164,7 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
         _drop_junk(soup)
         clock.check()
         root = main_content(soup, clock.check) or soup.body or soup
-        drop_link_blocks(root)
-        drop_boilerplate(root)
-        root = short_or_structural(root, soup.body or soup)
+        root = settle(root, soup.body or soup)
         drop_title_heading(root, title)
     _absolutize(root, base)
     clock.check()
@@ -367,6 +366,28 @@ def _base_url(soup: Any, base_url: str | None) -> str:
 
 
 _HEAD_TAGS = {"title", "meta", "link", "script", "style", "base", "noscript", "template"}
+
+
+_RUNAWAY_TITLE = 2000  # characters of a <title> past which it is the page, never closed
+
+
+def reopen_title(soup: Any, parser: str | None) -> None:
+    """A ``<title>`` never closed holds the rest of the page as text (a parser reads a
+    title as text up to ``</title>``): when it is long and holds markup, the title keeps
+    its text up to the first tag and the rest is read as the page's body."""
+    title = soup.title
+    text = title.string if title is not None else None
+    if not text or len(text) < _RUNAWAY_TITLE or "<" not in text:
+        return
+    cut = text.index("<")
+    title.string = text[:cut].strip()
+    rest = parse(text[cut:], parser)
+    body = soup.body
+    if body is None:
+        body = soup.new_tag("body")
+        (soup.html or soup).append(body)
+    for node in list((rest.body or rest).contents):
+        body.append(node.extract())
 
 
 def reopen_body(soup: Any) -> None:

@@ -44,6 +44,9 @@ def md(inner: str) -> str:
      "tram stop"),
     ("<p><time datetime='2024-03-01' itemprop='datePublished'>1 March 2024</time></p>",
      "1 March 2024"),
+    # a dateline by its numbers (a year and a clock time), whatever its words or names
+    ("<div class='sd'><span>5 April 2013</span> Zuletzt 08:09 GMT</div>", "Zuletzt"),
+    ("<p><b>10:02 AM CST on Friday, December 28, 2007</b></p>", "10:02 AM"),
 ])
 def test_boilerplate_in_the_article_goes(inner, gone):
     out = md(inner)
@@ -62,6 +65,8 @@ def test_boilerplate_in_the_article_goes(inner, gone):
      "path.widen(2)"),
     ("<figure><img src='/p.jpg' alt='The path'><figcaption>The path in May, before the "
      "work.</figcaption></figure>", "before the work"),
+    ("<p>The path opens on 5 May 2025 at 10:00.</p>", "opens on 5 May"),  # a sentence
+    ("<p>In 2013 a ticket cost 12.50 pounds</p>", "12.50 pounds"),  # a price, not a time
 ])
 def test_content_that_looks_like_boilerplate_stays(inner, kept):
     assert kept in md(inner)

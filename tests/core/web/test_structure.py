@@ -99,3 +99,33 @@ def test_a_sentence_with_short_links_stays_and_a_bar_of_them_goes():
     drop_link_blocks(root)
     text = root.get_text()
     assert "the intro" in text and "About" not in text
+
+
+def test_the_scorer_does_not_climb_to_a_parent_that_adds_headlines():
+    # The story's parent scores under the story, and its parent (named "main content")
+    # over that parent: Readability.js climbs there and keeps the box beside the story.
+    box = ("<p><a href='/f'>Feature story with a long headline</a></p><p>Weather for the "
+           "week ahead, with maps and the latest warnings.</p><p><a href='/g'>Second feature "
+           "story with a long headline</a></p><p>Sport results</p>")
+    html = (f"<html><body><div id='main-content'><div class='block-a'><div class='story-body'>"
+            f"{PARAS}</div><p>A caption.</p></div><div class='block-b'><ul>{box}</ul></div></div>"
+            "</body></html>")
+    out = to_markdown(html).markdown
+    assert out.count("river path") == 8 and "Weather for" not in out
+
+
+def test_a_page_that_is_its_links_keeps_them():
+    toc = "".join(f"<li><a href='/part/{i}'>Title {i} of the bill, its programs</a></li>"
+                  for i in range(40))
+    html = (f"<html><body><div id='content'><h2>House Report 107-116</h2><h3>Table of "
+            f"Contents</h3><ul>{toc}</ul></div></body></html>")
+    out = to_markdown(html).markdown
+    assert out.count("of the bill") == 40
+
+
+def test_a_title_never_closed_gives_the_page_back():
+    # An HTML parser reads a <title> as text up to </title>: one never closed holds the page.
+    html = (f"<html><head><title>River path<script>var q = '<x>';</script></head><body>"
+            f"<div>{PARAS}{PARAS}</div></body></html>")
+    page = to_markdown(html)
+    assert page.markdown.count("river path") == 16 and page.title == "River path"
