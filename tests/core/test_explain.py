@@ -225,3 +225,20 @@ def test_counts_are_said_in_words():
     failed = run(".a.b", '{"a":"str"}', '{"a":"s"}')
     assert "(2 errors)" in text_view(failed) and "2 errors" in html_view(failed)
     assert not [v for v in (view, html_view(data), text_view(failed)) if "(s)" in v]
+
+
+@pytest.mark.parametrize("program", [
+    '(.a.x)? // "none"', 'try .a.x // "none"', '.a? // "none"', '.a.x? // "none"',
+    '[.[]?] | length', '(.a | .b)?.c // "none"', '.[] | (.x)? // (.y)?'])
+def test_a_stage_keeps_the_programs_own_try_or_question_mark(program):
+    from jqmagic.core.explain import unparse
+    from jqmagic.core.jqlang.parser import parse as jqlang_parse
+
+    data = run(program, '{"a": {"x": 1}}', '{"a": "s"}', '[{"y": 2}]')
+    text = data["stages"][0]["stage"] if len(data["stages"]) == 1 else \
+        " | ".join(s["stage"] for s in data["stages"])
+    spelled = program.replace("(.a | .b)?.c", "((.a | .b)?).c")  # a step after ( )? : (( )?)
+    assert text == spelled, data["stages"]
+    tree = jqlang_parse(program)
+    with unparse.written_as(program, tree):  # the text printed reads back as the same tree
+        assert jqlang_parse(unparse.text(tree)) == tree

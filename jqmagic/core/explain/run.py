@@ -8,7 +8,7 @@ import time
 from collections.abc import Iterable
 from typing import Any
 
-from jqmagic.core.explain import trace
+from jqmagic.core.explain import trace, unparse
 from jqmagic.core.explain.values import Owned, preview
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.parser import parse
@@ -25,7 +25,9 @@ def explain_values(program: str, values: Iterable[Owned],
     plain = libjq.compile_program(program, args or {})  # CompileError: the caller's
     split, note = True, None
     try:
-        pipeline = trace.Pipeline(parse(program), ctx)
+        tree = parse(program)
+        with unparse.written_as(program, tree):  # the stages' texts in the program's words
+            pipeline = trace.Pipeline(tree, ctx)
     except (NotMine, RecursionError, libjq.CompileError) as exc:
         split = False
         note = f"not split: jqlang's parser does not read this program ({exc})"[:200]

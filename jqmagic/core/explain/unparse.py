@@ -10,8 +10,11 @@ Parentheses only where jq 1.8.2's precedence needs them; the parser's own names
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import json
 import re
+from collections.abc import Iterator
 from typing import Any
 
 _IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
@@ -92,8 +95,51 @@ def _iterate(node) -> tuple[int, str]:
     return _POSTFIX, f"{_target(node[1]) or '.'}[]"
 
 
+# how a catch-less try is printed (the parse keeps no difference): ``try E``, or ``E?``
+# when this holds the program's text without spaces
+_QUESTION: contextvars.ContextVar[str | None] = contextvars.ContextVar("question",
+                                                                     default=None)
+# what ``E?`` takes bare: a term a ``?`` after which makes a try, not an optional step
+_BARE_BEFORE_QUESTION = {"dot", "recurse", "var", "literal", "string", "format", "array",
+                         "object", "call"}
+
+
+@contextlib.contextmanager
+def written_as(program: str, tree: Any) -> Iterator[None]:
+    """Within it, each catch-less try of ``tree`` is printed as ``program`` writes it:
+    ``(.a)?`` stays ``(.a)?``, ``try .a`` stays ``try .a``; a program writing both gets
+    ``E?`` throughout (the same program to jq)."""
+    from jqmagic.core.jqlang.lexer import tokenize
+
+    words = [t.text for t in tokenize(program) if t.kind == "keyword"]
+    spelled = words.count("try") - words.count("catch")
+    token = _QUESTION.set("".join(program.split()) if spelled < _tries(tree) else None)
+    try:
+        yield
+    finally:
+        _QUESTION.reset(token)
+
+
+def _tries(node: Any) -> int:
+    """The catch-less trys of ``node`` written ``try E`` or ``E?`` (not ``.a?``)."""
+    if not isinstance(node, tuple):
+        return 0
+    own = node[:1] == ("try",) and len(node) == 2
+    if node[:1] == ("bind",) and _optional(node) is not None:
+        return _tries(node[1])  # .a? : an optional step, printed as written
+    return own + sum(_tries(item) for item in node[1:])
+
+
 def _try(node) -> tuple[int, str]:
-    return 9, f"try {_text(node[1], _POSTFIX)}"
+    body = node[1]
+    written = _QUESTION.get()
+    if written is not None:
+        shown = _text(body, _POSTFIX)
+        bare = body[0] in _BARE_BEFORE_QUESTION or (  # .a? .[0]? .[]? on the input itself
+            body[0] in ("field", "index", "slice", "iterate") and body[1][0] == "dot"
+            and f"({shown})?" not in written)  # unless written (.a)?
+        return _POSTFIX, f"{shown}?" if bare else f"({text(body)})?"
+    return 9, f"try {_text(body, _POSTFIX)}"
 
 
 def _bind(node) -> tuple[int, str]:
