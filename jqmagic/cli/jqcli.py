@@ -285,17 +285,17 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
         except JqMagicError as exc:
             error = exc
         finally:
-            jqio.say_messages(results.end.messages if results.end else (), args,
-                              keywords["color"])
             out.flush()
+            jqio.say_run(results.end, args, keywords["color"])
     status = _main_status(args, results.end, error, total, last)
     if unreadable and (error is None or error.code != "INVALID_QUERY"):
         status = 2  # a file could not be read (jq compiles before it reads)
-    said = results.end.halt_said if results.end else None
-    if error is not None and said is not None:  # halt_error: its text as jq writes it
-        sys.stderr.write(said)
+    end = results.end
+    if error is not None and end and end.halt_said is not None:  # halt_error: as jq says it
+        sys.stderr.write(end.halt_said)
         sys.stderr.flush()
-    elif error is not None:
+    elif error is not None and not (end and end.run_error and end.input_errors):  # (each
+        # input's error was said where it came, by say_run)
         error.exit_code = status
         raise error
     return status

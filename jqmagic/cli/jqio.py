@@ -17,6 +17,7 @@ from jqmagic.core.errors import JqMagicError
 TYPE_CHECKING = False  # argparse, json and re cost the command's start-up: used when needed
 if TYPE_CHECKING:
     import argparse
+    from typing import Any
 
 # A closed descriptor is held by /dev/null opened the other way round: reading fd 0 or
 # writing fd 1 then fails with EBADF, as on the closed descriptor jq was given; fd 2
@@ -111,6 +112,20 @@ def write_result(out: Output, text: str, args: argparse.Namespace) -> None:
         shown = "\x1e" + text if args.seq else text
     out.write(shown + ("" if args.join or args.raw0 else "\n") + ("\0" if args.raw0 else ""),
               flush=bool(args.unbuffered))
+
+
+def say_run(end: Any, args: argparse.Namespace, colour: bool) -> None:
+    """What a run on the worker said on stderr, in jq's order: the program's messages,
+    each input's error where it came among them (in jqmagic's words)."""
+    messages, at = (end.messages, 0) if end else ([], 0)
+    for before, error in (end.input_errors or []) if end else ():
+        from jqmagic.cli.here import report
+        from jqmagic.core.query.failures import run_error
+
+        say_messages(messages[at:before], args, colour)
+        report(run_error(error, 0))
+        at = max(at, before)
+    say_messages(messages[at:], args, colour)
 
 
 def say_messages(messages: list[str], args: argparse.Namespace, colour: bool) -> None:

@@ -40,6 +40,7 @@ def run(program: libjq.Program, values: list, flags: int) -> Iterator[str]:
     libjq._lib.jq_set_input_cb(program.state, _jqmain.NEXT_HELD,  # noqa: SLF001
                                ctypes.byref(held))
     program.messages.clear()
+    program.input_errors = []
     try:
         yield from libjqinput.run_parsed(program, [], null_input=True, flags=flags)
     finally:

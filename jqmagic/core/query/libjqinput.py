@@ -100,6 +100,7 @@ class opened_inputs:  # noqa: N801 - a context manager named as the function it 
                     state, b"-" if name == self._stdin else os.fsencode(name))
             _lib.jq_set_input_cb(self._program.state, _NEXT_INPUT_CB, state)
             self._program.messages.clear()
+            self._program.input_errors = []
             self._lent = None if self._stdin is None else stdinlend.lend_stdin(self._stdin)
         except BaseException:
             self._close()
@@ -183,6 +184,7 @@ def run_parsed(program: Program, values: list[jv], *, null_input: bool = False,
     """Like :func:`run`, over values parsed before (borrowed, not consumed), for programs
     that never read ``input``/``inputs``/``input_filename`` (no input callback is set)."""
     program.messages.clear()
+    program.input_errors = []
     if null_input:
         yield from _results(program, _parse("null"), flags)
     elif slurp:
@@ -196,7 +198,9 @@ def run_parsed(program: Program, values: list[jv], *, null_input: bool = False,
 
 def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[str]:
     """The results of every input in turn; as jq does, an error ends only its own input's
-    results (reported with the rest: RunError names the first, once all are done)."""
+    results (reported with the rest: RunError names the first, once all are done; each
+    is kept in ``program.input_errors`` with the count of messages said before it, where
+    jq's main.c says it)."""
     errors: list[str] = []
     last_failed = False
     for value in values:
@@ -205,6 +209,7 @@ def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[
             last_failed = False
         except RunError as exc:
             errors.append(str(exc))
+            program.input_errors.append((len(program.messages), str(exc)))
             last_failed = True
     if errors:
         raise failed_inputs(errors, last_failed)

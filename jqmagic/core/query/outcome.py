@@ -25,9 +25,11 @@ def dump_flags(request: protocol.QueryRequest) -> int:
 
 
 def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
-          program: str, last_number: bool = False) -> protocol.End:
+          program: str, last_number: bool = False,
+          input_errors: list[tuple[int, str]] | None = None) -> protocol.End:
     """The end of a run libjq answered (``error``: how it stopped, if it did;
-    ``last_number``: whether its last result was a number)."""
+    ``last_number``: whether its last result was a number; ``input_errors``: each input's
+    error, after how many of the messages)."""
     sink.close()
     halted = isinstance(error, libjq.Halt)
     said = error.said if halted else None
@@ -42,7 +44,7 @@ def ended(sink: Sink, error: Exception | None, messages: list[str], engine: str,
     elif isinstance(error, libjq.Halt):
         error = failures.halt_error(error.exit_code, error.message)
     return sink.end(error=error.to_wire() if error else None, engine=engine, halted=halted,
-                    halt_said=said,
+                    halt_said=said, input_errors=[list(e) for e in input_errors or ()] or None,
                     messages=_bounded_messages(messages[:MAX_MESSAGES]),
                     run_error=run_error, last_number=last_number)
 

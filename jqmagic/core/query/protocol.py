@@ -313,6 +313,7 @@ class End:
     engine: str | None = None
     halted: bool = False  # the program stopped itself with halt / halt_error
     halt_said: str | None = None  # what jq's main.c writes on stderr for its halt_error
+    input_errors: list[list[Any]] | None = None  # each input's: [messages before it, error]
     stopped: bool = False  # the caller asked it to stop
     retry: bool = False  # --parallel: only the whole files can tell what went wrong
     run_error: list[Any] | None = None  # [first message, inputs failed, the last one?]

@@ -144,7 +144,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
         error = exc
     messages = program.messages if program is not None else []
     return ended(sink, error, messages, "libjq", request.program,
-                 last_number=program is not None and program.last_kind == libjq.KIND_NUMBER)
+                 last_number=program is not None and program.last_kind == libjq.KIND_NUMBER,
+                 input_errors=getattr(program, "input_errors", None))
 
 
 def _ranges(programs: libjq.ProgramCache, request: protocol.QueryRequest,
