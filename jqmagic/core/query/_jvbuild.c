@@ -34,6 +34,12 @@ static struct {
     jv (*object)(void);
     jv (*object_set)(jv, jv, jv);
     void (*free)(jv);
+    int (*array_length)(jv);
+    jv (*array_get)(jv, int);
+    jv (*dump_string)(jv, int);
+    const char *(*string_value)(jv);
+    int (*string_length_bytes)(jv);
+    jv (*copy)(jv);
 } lib;
 static int configured = 0;
 static PyObject *odd_texts = NULL; /* the call's: a dict of literal texts by double */
@@ -197,9 +203,10 @@ static int build(PyObject *value, jv *out, int depth) {
 }
 
 static PyObject *configure(PyObject *self, PyObject *args) {
-    unsigned long long a[11];
-    if (!PyArg_ParseTuple(args, "KKKKKKKKKKK", &a[0], &a[1], &a[2], &a[3], &a[4], &a[5],
-                          &a[6], &a[7], &a[8], &a[9], &a[10]))
+    unsigned long long a[17];
+    if (!PyArg_ParseTuple(args, "KKKKKKKKKKKKKKKKK", &a[0], &a[1], &a[2], &a[3], &a[4],
+                          &a[5], &a[6], &a[7], &a[8], &a[9], &a[10], &a[11], &a[12], &a[13],
+                          &a[14], &a[15], &a[16]))
         return NULL;
     lib.null = (jv (*)(void))(uintptr_t)a[0];
     lib.true_ = (jv (*)(void))(uintptr_t)a[1];
@@ -212,6 +219,12 @@ static PyObject *configure(PyObject *self, PyObject *args) {
     lib.object = (jv (*)(void))(uintptr_t)a[8];
     lib.object_set = (jv (*)(jv, jv, jv))(uintptr_t)a[9];
     lib.free = (void (*)(jv))(uintptr_t)a[10];
+    lib.array_length = (int (*)(jv))(uintptr_t)a[11];
+    lib.array_get = (jv (*)(jv, int))(uintptr_t)a[12];
+    lib.dump_string = (jv (*)(jv, int))(uintptr_t)a[13];
+    lib.string_value = (const char *(*)(jv))(uintptr_t)a[14];
+    lib.string_length_bytes = (int (*)(jv))(uintptr_t)a[15];
+    lib.copy = (jv (*)(jv))(uintptr_t)a[16];
     if (zero_keys[0] == NULL) {
         zero_keys[0] = PyUnicode_FromString("0.0");
         zero_keys[1] = PyUnicode_FromString("-0.0");
@@ -247,10 +260,41 @@ static PyObject *to_jvs(PyObject *self, PyObject *args) {
     return packed;
 }
 
+/* dump_items(array: bytes, flags: int) -> list[bytes]: jq's text (jv_dump_string with
+ * flags) of each item of a jv array (its 16 bytes; consumed): a streamed run's outputs
+ * printed in one call, not a ctypes round trip each. */
+static PyObject *dump_items(PyObject *self, PyObject *args) {
+    Py_buffer packed;
+    int flags;
+    if (!configured) return PyErr_Format(PyExc_RuntimeError, "configure() was not called");
+    if (!PyArg_ParseTuple(args, "y*i", &packed, &flags)) return NULL;
+    if (packed.len != (Py_ssize_t)sizeof(jv)) {
+        PyBuffer_Release(&packed);
+        return PyErr_Format(PyExc_ValueError, "a jv is %d bytes", (int)sizeof(jv));
+    }
+    jv array;
+    memcpy(&array, packed.buf, sizeof array);
+    PyBuffer_Release(&packed);
+    int n = lib.array_length(lib.copy(array));
+    PyObject *texts = PyList_New(n < 0 ? 0 : n);
+    for (int i = 0; texts != NULL && i < n; i++) {
+        jv text = lib.dump_string(lib.array_get(lib.copy(array), i), flags);
+        PyObject *item = PyBytes_FromStringAndSize(lib.string_value(text),
+                                                   lib.string_length_bytes(lib.copy(text)));
+        lib.free(text);
+        if (item == NULL) Py_CLEAR(texts);
+        else PyList_SET_ITEM(texts, i, item);
+    }
+    lib.free(array);
+    return texts;
+}
+
 static PyMethodDef methods[] = {
     {"configure", configure, METH_VARARGS, "libjq's functions' addresses, once."},
     {"to_jvs", to_jvs, METH_VARARGS,
      "Each value of a list made a jv (owned), packed in bytes; odd literals by double."},
+    {"dump_items", dump_items, METH_VARARGS,
+     "jq's text of each item of a jv array (consumed), with dump flags."},
     {"scan_literals", scan_literals, METH_VARARGS,
      "A JSON text's literal facts (bits), whether some print unlike their double, and "
      "the distinct literals to learn the texts of (None: too many)."},

@@ -10,6 +10,7 @@ import json
 import orjson
 import pytest
 
+from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import query
 from jqmagic.core.query.streaming import chunks
 
@@ -53,16 +54,38 @@ def test_what_does_not_read_this_way_says_so():
         chunks.check_skeleton(handle, start, runs.suffix, ("a",))
 
 
-@pytest.mark.parametrize("program", ["[.r[] | select(.v > 2)] | length", "[.r[].v] | add",
-                                     ".r | length", ".r[] | .s", "first(.r[] | .v)",
-                                     "[.r[] | .v] | max"])
-def test_streamed_answers_are_libjq_s_own(program, tmp_path, monkeypatch):
+def _readings(tmp_path, monkeypatch) -> str:
     monkeypatch.setattr(chunks, "BLOCK_BYTES", 256)
     rows = ",".join(f'{{"v": {v}, "s": "{s}"}}' for v, s in [
         ("-0", "zero"), ("1.50", "\\u00e9 escaped"), ("100000000000000000001", "big"),
         ("3", "é},{"), ("2.5e-3", "x")] * 60)
     path = tmp_path / "r.json"
     path.write_text('{"station": "n", "r": [' + rows + "]}")
-    whole = query(program, file=str(path), compact=True)
-    streamed = query(program, file=str(path), compact=True, stream_eval=True)
+    return str(path)
+
+
+@pytest.mark.parametrize("program", ["[.r[] | select(.v > 2)] | length", "[.r[].v] | add",
+                                     ".r | length", ".r[] | .s", "first(.r[] | .v)",
+                                     "[.r[] | .v] | max", ".r[]", ".r[] | .v, .s",
+                                     ".r[] | select(.v < 2)"])
+@pytest.mark.parametrize("compact", [True, False])
+def test_streamed_answers_are_libjq_s_own(program, compact, tmp_path, monkeypatch):
+    """Each run's outputs printed in one C call (``PATH[] | F``) or one by one."""
+    path = _readings(tmp_path, monkeypatch)
+    whole = query(program, file=path, compact=compact)
+    streamed = query(program, file=path, compact=compact, stream_eval=True)
     assert streamed.printed == whole.printed and streamed.engine.startswith("stream")
+
+
+@pytest.mark.parametrize("program", ['.r[] | if .s == "x" then error("at x") else .v end',
+                                     '.r[] | if .s == "big" then halt_error else .s end'])
+def test_a_run_that_fails_prints_what_came_before_the_error(program, tmp_path, monkeypatch):
+    """F fails in the first run: its outputs before the error are printed, then the error,
+    as libjq's whole answer says (the run is run again output by output)."""
+    path = _readings(tmp_path, monkeypatch)
+    said = []
+    for stream_eval in (False, True):
+        with pytest.raises(JqMagicError) as caught:
+            query(program, file=path, compact=True, stream_eval=stream_eval)
+        said.append((caught.value.code, str(caught.value)))
+    assert said[0] == said[1]

@@ -22,7 +22,7 @@ import orjson
 
 from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.query import libjq, libjqinput, progress
+from jqmagic.core.query import jvfrom, libjq, libjqinput, progress
 from jqmagic.core.query.doccache import documents, fits_whole, gc_paused, whole_parse_limit
 from jqmagic.core.query.outcome import dump_flags, ended, named
 from jqmagic.core.query.protocol import End, QueryRequest
@@ -153,8 +153,14 @@ def _stream(programs: _Programs, request: QueryRequest, shape: Plan, files: list
     try:
         for path in files:
             try:
-                for result in _file_results(programs, request.program, shape, path, beat):
-                    sink.add(libjq.dump(result, flags).encode())
+                batches = _each_in_runs(programs, shape, path, beat, flags)
+                if batches is not None:
+                    for texts in batches:
+                        sink.add_many(texts)
+                else:
+                    for result in _file_results(programs, request.program, shape, path,
+                                                beat):
+                        sink.add(libjq.dump(result, flags).encode())
                 failed = False
             except libjq.RunError as exc:
                 errors.append(str(exc))
@@ -163,6 +169,57 @@ def _stream(programs: _Programs, request: QueryRequest, shape: Plan, files: list
     except (libjq.CompileError, libjq.Halt) as exc:
         error = exc
     return ended(sink, error, programs.messages(), "stream", request.program)
+
+
+def _each_in_runs(programs: _Programs, shape: Plan, path: str, beat: _Beat,
+                  flags: int) -> Iterator[list[bytes]] | None:
+    """The texts of ``PATH[] | F`` over an array read in runs, a run's at a time: each run
+    given to ``[.[] | (F)]`` (nothing, for ``.[]``) and its items printed in one C call
+    (no Python call per output); a run where F fails (or halts) is run again output by
+    output, so what came before the error is printed, as jq prints it. None where the
+    file does not read in runs or the extension is not there."""
+    if shape.mode != "each" or any(type(step) is int for step in shape.path) or \
+            not jvfrom.DUMPS or any(word in shape.each for word in ("debug", "stderr")):
+        return None  # (F's messages would come twice from a run run again)
+    handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - closed by _batches
+    start = chunks.array_start(handle, shape.path)
+    if start is None:
+        handle.close()
+        return None
+    return _batches(programs, shape, handle, start, beat, flags)
+
+
+def _batches(programs: _Programs, shape: Plan, handle: Any, start: int, beat: _Beat,
+             flags: int) -> Iterator[list[bytes]]:
+    gather = None if shape.each == "." else programs.get(f"[.[] | ({shape.each})]")
+    each = programs.get(f".[] | ({shape.each})")
+    with handle:
+        runs = chunks.Runs(handle, start, _one_value, beat)
+        for run in runs:
+            if gather is None:
+                yield jvfrom.dumped(run, flags)
+                continue
+            again = jvfrom.copy(run)
+            try:
+                (items,) = libjq.results(gather, run)
+            except (libjq.RunError, libjq.Halt):
+                yield from _one_by_one(each, again, flags)
+                continue
+            libjqinput.free_values([again])
+            yield jvfrom.dumped(items, flags)
+        chunks.check_skeleton(handle, start, runs.suffix or b"", shape.path)
+
+
+def _one_by_one(each: libjq.Program, run: libjq.jv, flags: int) -> Iterator[list[bytes]]:
+    """The texts of ``each`` over ``run`` (consumed) until it fails, then its error."""
+    texts: list[bytes] = []
+    try:
+        for output in libjq.results(each, run):
+            texts.append(libjq.dump(output, flags).encode())
+    except (libjq.RunError, libjq.Halt):
+        yield texts
+        raise
+    yield texts
 
 
 def _in_runs(shape: Plan, path: str) -> bool:
