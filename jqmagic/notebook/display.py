@@ -19,6 +19,7 @@ from jqmagic.core.settings import settings
 from jqmagic.core.shape import ShapeResult
 from jqmagic.core.web.fetch import FetchResult
 from jqmagic.core.web.search import SearchResults
+from jqmagic.core.words import count
 
 # MathJax leaves this class's subtree alone (JupyterLab, Notebook 7, nbconvert's HTML).
 NO_MATH = "tex2jax_ignore mathjax_ignore"
@@ -83,13 +84,35 @@ def pre_html(text: str) -> str:
     return f"<pre style='{_PRE}'>{escape_html(text)}</pre>"
 
 
-def json_bundle(data: Any) -> tuple[dict, dict]:
-    """``application/json`` for JupyterLab's collapsible tree, when the data fits the bound."""
+def json_bundle(data: Any, expanded: bool = False) -> tuple[dict, dict]:
+    """``application/json`` for JupyterLab's collapsible tree, when the data fits the bound:
+    opened all the way down, or only its first level."""
     if not isinstance(data, (dict, list)):
         return {}, {}
     if len(json.dumps(data, default=str)) > _max_chars():
         return {}, {}
-    return {"application/json": data}, {"application/json": {"expanded": False, "root": "root"}}
+    return {"application/json": data}, {"application/json": {"expanded": expanded,
+                                                             "root": "root"}}
+
+
+VIEWER_LINES = 200  # --to json opens its values all the way down: as many as fit these lines
+
+
+def _lines(value: Any) -> int:
+    return json.dumps(value, indent=1, default=str).count("\n") + 1
+
+
+def opened(values: list[Any]) -> list[Any]:
+    """The first of ``values`` whose indented JSON fits :data:`VIEWER_LINES` (one at least):
+    JupyterLab's viewer opens a node all the way down or not at all, and a hundred closed
+    rows named 0 to 99 show nothing."""
+    kept, lines = [], 0
+    for value in values:
+        lines += _lines(value)
+        if kept and lines > VIEWER_LINES:
+            break
+        kept.append(value)
+    return kept
 
 
 def preview(text: str, width: int = PREVIEW_CHARS) -> str:
@@ -180,12 +203,20 @@ class JsonView:
         from IPython.display import display
 
         result = self.result
-        if result.message:
-            message = hint_first(result.message)
+        message = hint_first(result.message) if result.message else ""
+        if len(result.values) == 1:
+            data = result.values[0]
+            expanded = _lines(data) <= VIEWER_LINES  # else its keys, each closed
+        else:
+            data, expanded = opened(result.values), True
+            if len(data) < len(result.values):
+                message = (f"{message} " if message else "") + (
+                    f"The viewer opens the first {count(len(data), 'result')} of the "
+                    f"{len(result.values):,} shown; without --to json each is listed.")
+        if message:
             display({"text/plain": message, "text/html": page_html(note_html(message))},
                     raw=True)
-        data = result.values[0] if len(result.values) == 1 else result.values
-        mime, metadata = json_bundle(data)
+        mime, metadata = json_bundle(data, expanded)
         if not mime or result.raw:  # a scalar, raw text, or over the bound: the plain view
             mime, metadata = query_bundle(result)
         display({"text/plain": bounded_text(result.text), **mime}, metadata=metadata, raw=True)

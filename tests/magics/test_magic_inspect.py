@@ -77,3 +77,32 @@ def test_an_unclosed_parenthesis_is_told_to_close_it(ip):
     with pytest.raises(UsageError) as exc:
         ip.run_line_magic("jq", "'(.a' doc")
     assert "close every (, [, {" in str(exc.value) and "quote keys" not in str(exc.value)
+
+
+def test_to_json_opens_the_first_values_rather_than_a_hundred_closed_rows(ip, monkeypatch):
+    from jqmagic.notebook.display import VIEWER_LINES
+
+    shown = []
+    monkeypatch.setattr(ip.display_pub, "publish",
+                        lambda data, metadata=None, **kw: shown.append((data, metadata)))
+    ip.user_ns["many"] = [{"i": i, "tags": ["a", "b"]} for i in range(150)]
+    ip.run_cell("%jq '.[]' many --to json")
+    (note, _), (viewer, metadata) = shown
+    values = viewer["application/json"]
+    assert values[:2] == ip.user_ns["many"][:2] and 1 < len(values) < 100
+    assert metadata["application/json"]["expanded"] is True  # opened all the way down
+    lines = sum(json.dumps(v, indent=1).count("\n") + 1 for v in values)
+    assert lines <= VIEWER_LINES
+    assert (f"The viewer opens the first {len(values)} results of the 100 shown"
+            in note["text/plain"]), note
+    assert "Showing 100 of 150 results" in note["text/plain"]
+    shown.clear()
+    ip.run_cell("%jq '.[0]' many --to json")  # one value that fits: opened, no note
+    ((viewer, metadata),) = shown
+    assert viewer["application/json"] == ip.user_ns["many"][0]
+    assert metadata["application/json"]["expanded"] is True
+    shown.clear()
+    ip.user_ns["wide"] = {f"k{i}": [i, i] for i in range(300)}
+    ip.run_cell("%jq '.' wide --to json")  # one value past the lines: its keys, closed
+    ((viewer, metadata),) = shown
+    assert metadata["application/json"]["expanded"] is False
