@@ -285,8 +285,8 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
         except JqMagicError as exc:
             error = exc
         finally:
+            jqio.say_run(results.end, args, keywords["color"])  # (unbuffered, as jq's)
             out.flush()
-            jqio.say_run(results.end, args, keywords["color"])
     status = _main_status(args, results.end, error, total, last)
     if unreadable and (error is None or error.code != "INVALID_QUERY"):
         status = 2  # a file could not be read (jq compiles before it reads)
