@@ -3,9 +3,13 @@ coordinates as written, repeated): ten questions asked in one jqmagic session (t
 parses the file), each timed beside jq 1.8.2 and jaq on the same file (each parses it every
 time), with the engine that answered each (the fast path, or libjq over the held values).
 Every answer is checked against jq 1.8.2's. A plain install's jqmagic is what runs when
-bench/small.py's plain venv exists (``--python``), else this interpreter's.
+bench/small.py's plain venv exists (``--python``), else this interpreter's. The worker is
+started first, as ``%load_ext jqmagic`` starts it (its time is said apart).
+jaq takes minutes a question at 150 MB: each of its runs is stopped at ``--jaq-cap``
+seconds and reported as "> N s" (``--jaq-cap 0``: jaq is not run).
 
-    .venv/bin/python bench/geojson.py [--mb 150] [--python PY]   -> bench/RESULTS-geojson.md
+    flock /tmp/jqmagic-heavy.lock .venv/bin/python bench/geojson.py [--mb 150] \
+        [--python PY] [--jaq-cap 60]                             -> bench/RESULTS-geojson.md
 """
 
 from __future__ import annotations
@@ -56,7 +60,9 @@ def cpu(pid=os.getpid()):
             total += sum(cpu(int(child)) for child in children.read().split())
     return total
 
-out = []
+started, used = time.perf_counter(), cpu()
+jqmagic.query("null", null_input=True)  # the worker starts, as %load_ext jqmagic starts it
+out = [[time.perf_counter() - started, cpu() - used]]
 for program in json.loads(sys.argv[2]):
     started, used = time.perf_counter(), cpu()
     result = jqmagic.query(program, sys.argv[1], compact=True, passthrough=True)
@@ -82,46 +88,65 @@ def make(mb: int) -> Path:
     return path
 
 
-def timed(argv: list[str], program: str, path: Path) -> tuple[float, float, str]:
-    """Wall and CPU seconds (user + system) of one run, and its output."""
+def timed(argv: list[str], program: str, path: Path,
+          cap: float | None = None) -> tuple[float, float, str | None, int]:
+    """Wall and CPU seconds (user + system) of one run, its output and its peak RSS in KB;
+    a run past ``cap`` seconds is stopped and counted at the cap (output None)."""
     started = time.perf_counter()
-    done = subprocess.run(["/usr/bin/time", "-f", "%U %S", *argv, "-c", program, str(path)],
-                          capture_output=True, text=True)
-    user, system = done.stderr.split()[-2:]
-    return time.perf_counter() - started, float(user) + float(system), done.stdout.rstrip("\n")
+    try:
+        done = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", *argv, "-c", program,
+                               str(path)], capture_output=True, text=True, timeout=cap)
+    except subprocess.TimeoutExpired:
+        return cap, cap, None, 0
+    user, system, peak = done.stderr.split()[-3:]
+    return (time.perf_counter() - started, float(user) + float(system),
+            done.stdout.rstrip("\n"), int(peak))
+
+
+def _peer(run: tuple[float, float, str | None, int]) -> str:
+    wall, used, text, _ = run
+    return f"> {wall:.0f} s" if text is None else f"{wall:.2f} / {used:.2f} s"
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mb", type=int, default=150)
     parser.add_argument("--python", default=str(PLAIN if PLAIN.exists() else PY))
+    parser.add_argument("--jaq-cap", type=float, default=60.0)
     options = parser.parse_args()
     path = make(options.mb)
-    peers = {"jq 1.8.2": [str(ORACLE)], **({"jaq": [JAQ]} if JAQ else {})}
-    times = {name: [timed(argv, q, path) for q in QUESTIONS] for name, argv in peers.items()}
+    peers = {"jq 1.8.2": ([str(ORACLE)], None),
+             **({"jaq": ([JAQ], options.jaq_cap)} if JAQ and options.jaq_cap else {})}
+    times = {name: [timed(argv, q, path, cap) for q in QUESTIONS]
+             for name, (argv, cap) in peers.items()}
     done = subprocess.run([options.python, "-c", SESSION, str(path), json.dumps(QUESTIONS)],
                           capture_output=True, text=True, check=True)
-    session = json.loads(done.stdout.strip().splitlines()[-1])
+    start, *session = json.loads(done.stdout.strip().splitlines()[-1])
     lines = ["| # | question | engine | jqmagic wall / CPU | jq 1.8.2 wall / CPU | ratio "
              "wall / CPU | jaq wall / CPU | equal |", "|---|---|---|---:|---:|---:|---:|---|"]
     answers = zip(QUESTIONS, session, strict=True)
     for i, (question, (seconds, used, engine, text)) in enumerate(answers, 1):
-        jq_seconds, jq_used, expected = times["jq 1.8.2"][i - 1]
-        jaq = "{:.2f} / {:.2f} s".format(*times["jaq"][i - 1][:2]) if "jaq" in times else "-"
-        lines.append(f"| {i} | `{question}` | {engine} | {seconds:.2f} / {used:.2f} s | "
+        jq_seconds, jq_used, expected, _ = times["jq 1.8.2"][i - 1]
+        jaq = _peer(times["jaq"][i - 1]) if "jaq" in times else "-"
+        shown = question.replace("|", "\\|")
+        lines.append(f"| {i} | `{shown}` | {engine} | {seconds:.2f} / {used:.2f} s | "
                      f"{jq_seconds:.2f} / {jq_used:.2f} s | {seconds / jq_seconds:.2f}x / "
                      f"{used / jq_used:.2f}x | {jaq} | {text == expected} |")
     total = sum(row[0] for row in session)
     jq_total = sum(row[0] for row in times["jq 1.8.2"])
     used = sum(row[1] for row in session)
     jq_used = sum(row[1] for row in times["jq 1.8.2"])
+    jq_peak = max(row[3] for row in times["jq 1.8.2"]) / 1024
     report = "\n".join([
         "# A GeoJSON session (bench/geojson.py)", "",
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
         f"load {os.getloadavg()[0]:.1f}; {path.stat().st_size / 1e6:.0f} MB; jqmagic from "
         f"{options.python}. The session: {total:.2f} s wall, {total / jq_total:.2f}x jq "
         f"1.8.2's {jq_total:.2f} s; {used:.2f} s of CPU, {used / jq_used:.2f}x jq's "
-        f"{jq_used:.2f} s (jqmagic's: its process and its worker).", "", *lines]) + "\n"
+        f"{jq_used:.2f} s (jqmagic's: its process and its worker; the worker's start "
+        f"before them took {start[0]:.2f} s, {start[1]:.2f} s of CPU). jq 1.8.2's peak RSS "
+        f"{jq_peak:,.0f} MB; jaq stopped at {options.jaq_cap:.0f} s a question.", "",
+        *lines]) + "\n"
     print(report)
     if options.mb == 150:
         (HERE / "RESULTS-geojson.md").write_text(report)
