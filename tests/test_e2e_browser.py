@@ -17,6 +17,7 @@ chromium`` on Debian).
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import json
 import os
@@ -140,14 +141,26 @@ def lab(tmp_path_factory):
                                   SEARCH_FILE])):
         nbformat.write(nbformat.v4.new_notebook(
             cells=[nbformat.v4.new_code_cell(c) for c in cells], metadata=kernel), root / name)
+    with running_lab(root) as running:
+        yield running
+
+
+@contextlib.contextmanager
+def running_lab(root: Path, theme: str | None = None):
+    """JupyterLab serving ``root`` on 127.0.0.1 with a token, its settings, workspaces and
+    payloads inside ``root``: every cell in the DOM, no news, ``theme`` if given (a
+    theme's name, as Settings > Theme lists it)."""
     # every cell in the DOM (JupyterLab 4 renders only the visible ones by default), no news
     settings = root / ".settings" / "@jupyterlab"
-    (settings / "notebook-extension").mkdir(parents=True)
+    (settings / "notebook-extension").mkdir(parents=True, exist_ok=True)
     (settings / "notebook-extension" / "tracker.jupyterlab-settings").write_text(
         '{"windowingMode": "none"}')
-    (settings / "apputils-extension").mkdir()
+    (settings / "apputils-extension").mkdir(exist_ok=True)
     (settings / "apputils-extension" / "notification.jupyterlab-settings").write_text(
         '{"fetchNews": "false", "checkForUpdates": false}')
+    if theme:
+        (settings / "apputils-extension" / "themes.jupyterlab-settings").write_text(
+            json.dumps({"theme": theme}))
     port, token = free_port(), secrets.token_hex(16)
     env = {k: v for k, v in os.environ.items() if not k.startswith(("BRAVE_", "GOOGLE_"))}
     env.update(JUPYTER_CONFIG_DIR=str(root / ".config"), JUPYTER_RUNTIME_DIR=str(root / ".rt"),
@@ -177,16 +190,18 @@ def lab(tmp_path_factory):
             server.kill()
             log.close()
             output = (root / "jupyterlab.log").read_text()[-3000:]
-            pytest.fail(f"JupyterLab did not start:\n{output}")
+            raise RuntimeError(f"JupyterLab did not start:\n{output}")
         time.sleep(0.5)
-    yield {"base": base, "token": token, "root": root}
-    server.terminate()
     try:
-        server.wait(timeout=30)
-    except subprocess.TimeoutExpired:
-        server.kill()
-        server.wait(timeout=30)
-    log.close()
+        yield {"base": base, "token": token, "root": root}
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait(timeout=30)
+        log.close()
 
 
 @pytest.fixture(scope="module")

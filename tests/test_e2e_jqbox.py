@@ -8,6 +8,7 @@ step go to build/e2e-jqbox-*.png (the README's picture is one of them).
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -330,3 +331,24 @@ def test_keys_faster_than_answers_never_draw_an_earlier_program(lab, page):  # n
         assert draw["program"] == draw["box"], draw
         assert draw["node"] == draw["selected"], draw
     shot(browser, "jqbox-moved-selection")
+
+
+def test_the_screenshots_in_the_dark_theme_at_1000_px(lab, page):  # noqa: F811
+    """scripts/screenshots.py in the narrowest and darkest of its sets: the page and the
+    widget's text in the dark theme, the key legend on one line, the side pane wide
+    enough to read a path, nothing scrolling sideways (the shots go to build/screens)."""
+    spec = importlib.util.spec_from_file_location(
+        "screenshots", Path(__file__).parents[1] / "scripts" / "screenshots.py")
+    screenshots = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(screenshots)
+    try:
+        report = screenshots.make_all(page, lab, BUILD / "screens", [("dark", 1000)])
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 1400})
+    seen = report["shots"]["dark-1000"]
+    assert report["problems"] == [], report
+    assert seen["legendLines"] == 1 and seen["sidePx"] >= screenshots.SIDE_MIN_PX, seen
+    assert not seen["themeLight"] and seen["pageLuminance"] < 0.2, seen
+    assert all((BUILD / "screens" / f"{kind}-dark-1000.png").stat().st_size > 5_000
+               for kind in ("tree", "search", "jqbox-offers", "jqbox-preview", "tab",
+                            "explain"))

@@ -37,11 +37,12 @@ async function copyText(text) {
   }
 }
 
-// The one-line key legend under the tree.
-// (short enough for one line where the notebook is 1000 px wide)
-const KEYS = [[["↑", "↓"], "move"], [["←", "→"], "close, open"], [["/"], "search"],
-  [["n", "N"], "next, previous"], [["c"], "copy path"], [["p"], "copy pointer"],
-  [["Shift+Enter"], "run cell"]];
+// The one-line key legend under the tree: about 560 px, one line where the notebook is
+// 1000 px wide; the keys a notebook user knows already show only where there is room
+// (tree.css hides .jqm-key-more in a narrow widget).
+const KEYS = [[["↑↓←→"], "move, open"], [["/"], "search"],
+  [["n", "N"], "next, previous"], [["c"], "copy path"], [["p"], "pointer"],
+  [["Shift+Enter"], "run cell", "jqm-key-more"]];
 
 // Keys left to the notebook: focus moves and running the cell.
 function notebookKey(event) {
@@ -90,8 +91,9 @@ function render({ model, el: host }) {
   const output = el("div", { class: "jqm-output" });
   const matches = el("div", { class: "jqm-matches", role: "list",
     "aria-label": "matches of the search" });
-  const legend = el("div", { class: "jqm-keys" }, ...KEYS.flatMap(([keys, what], i) => [
-    i ? " · " : "", ...keys.map((k) => el("kbd", {}, k)), ` ${what}`]));
+  const legend = el("div", { class: "jqm-keys" }, ...KEYS.map(([keys, what, more], i) =>
+    el("span", { class: more || "jqm-key" }, i ? " · " : "", ...keys.map((k) => el("kbd", {}, k)),
+      ` ${what}`)));
   const gone = el("div", { class: "jqm-gone", role: "alert" });
   const root = el("div", { ...quiet, class: "jqm-root tex2jax_ignore mathjax_ignore" },
     gone,
