@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -93,14 +94,18 @@ def timed(argv: list[str], program: str, path: Path,
     """Wall and CPU seconds (user + system) of one run, its output and its peak RSS in KB;
     a run past ``cap`` seconds is stopped and counted at the cap (output None)."""
     started = time.perf_counter()
-    try:
-        done = subprocess.run(["/usr/bin/time", "-f", "%U %S %M", *argv, "-c", program,
-                               str(path)], capture_output=True, text=True, timeout=cap)
-    except subprocess.TimeoutExpired:
-        return cap, cap, None, 0
-    user, system, peak = done.stderr.split()[-3:]
-    return (time.perf_counter() - started, float(user) + float(system),
-            done.stdout.rstrip("\n"), int(peak))
+    with subprocess.Popen(["/usr/bin/time", "-f", "%U %S %M", *argv, "-c", program,
+                           str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          text=True, start_new_session=True) as done:
+        try:
+            out, err = done.communicate(timeout=cap)
+        except subprocess.TimeoutExpired:
+            os.killpg(done.pid, signal.SIGKILL)  # the tool too, not only GNU time
+            done.communicate()
+            return cap, cap, None, 0
+    user, system, peak = err.split()[-3:]
+    return time.perf_counter() - started, float(user) + float(system), out.rstrip("\n"), \
+        int(peak)
 
 
 def _peer(run: tuple[float, float, str | None, int]) -> str:
