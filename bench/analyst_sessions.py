@@ -5,7 +5,7 @@ arrays), each in jq and in SQL, asked in a row in one jqmagic process, against j
 and jaq (a process per question: each parses again) and DuckDB (the file loaded into a
 table once, the load counted). Every jqmagic answer is compared with jq 1.8.2's.
 
-    python bench/analyst_sessions.py [--mb 60] [--n 12] [--seeds 1 2]   # prints tables
+    python bench/analyst_sessions.py [--mb 60] [--n 12] [--seeds 1 2] [--no-jaq]  # tables
 
 Done when (issue 57): the whole session within 2x DuckDB's (table load included) at
 60-80 MB, 3x at 500 MB; no question slower than jq 1.8.2; every answer jq's.
@@ -14,18 +14,24 @@ Done when (issue 57): the whole session within 2x DuckDB's (table load included)
 from __future__ import annotations
 
 import argparse
+import json
+import os
 import random
+import signal
 import subprocess
 import sys
+import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 
 import formats  # noqa: E402
 import heldout  # noqa: E402
-from run import JAQ, Run, measure  # noqa: E402
+from run import JAQ, PY, TIME  # noqa: E402
 
 CAP = 300.0
 
@@ -74,53 +80,152 @@ def question(rng: random.Random) -> tuple[str, str]:
     return rng.choice(shapes)
 
 
-def session(path: Path, seed: int, count: int) -> list[str]:
+SESSION = """
+import json, os, sys, time
+import jqmagic
+from jqmagic.core.query.supervisor import shared_worker
+path, programs = sys.argv[1], json.loads(sys.argv[2])
+jqmagic.query("null", null_input=True)  # the worker starts, as %load_ext jqmagic starts it
+pid = shared_worker()._process.pid
+tick = os.sysconf("SC_CLK_TCK")
+
+def cpu():  # the worker's CPU seconds, its reaped children's (the literal facts) with them
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return sum(int(x) for x in fields[11:15]) / tick + time.process_time()
+
+rows = []
+for program in programs:
+    started, used = time.perf_counter(), cpu()
+    result = jqmagic.query(program, path, null_input=True, compact=True, passthrough=True,
+                           timeout=900)
+    rows.append([time.perf_counter() - started, cpu() - used, result.engine, result.text])
+peak = [line for line in open(f"/proc/{pid}/status") if line.startswith("VmHWM")][0]
+print(json.dumps({"rows": rows, "worker_peak_mb": int(peak.split()[1]) / 1024}))
+"""
+
+DUCKDB = """
+import json, sys, time
+import duckdb
+path, queries = sys.argv[1], json.loads(sys.argv[2])
+con = duckdb.connect()
+con.execute("SET enable_progress_bar = false")
+times = []
+for sql in [None, *queries]:
+    t, c = time.perf_counter(), time.process_time()  # every thread's CPU
+    if sql is None:
+        con.execute(f"CREATE TABLE t AS SELECT * FROM read_json('{path}', "
+                    "format='newline_delimited')")
+    else:
+        con.execute(sql).fetchall()
+    times.append([time.perf_counter() - t, time.process_time() - c])
+print(json.dumps(times))
+"""
+
+
+@dataclass
+class Timed:
+    """One run: wall and CPU seconds, peak RSS in MB, stdout."""
+
+    wall: float
+    cpu: float
+    rss_mb: float = 0.0
+    out: str = ""
+
+
+def timed(argv: list[str], cap: float) -> Timed:
+    """``argv`` run once under GNU time: wall, user + system CPU, peak RSS, stdout; at the
+    cap, counted at the cap with no answer."""
+    started = time.perf_counter()
+    with subprocess.Popen([TIME, "-f", "%U %S %M", *argv], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, start_new_session=True) as process:
+        try:
+            out, err = process.communicate(timeout=cap)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+            return Timed(cap, cap, 0.0, STOPPED)
+    wall = time.perf_counter() - started
+    if process.returncode:
+        raise RuntimeError(f"{argv[:3]} failed: {err.decode()[-300:]}")
+    user, system, rss = err.decode().strip().splitlines()[-1].split()
+    return Timed(wall, float(user) + float(system), int(rss) / 1024, out.decode().strip())
+
+
+STOPPED = "(stopped at the cap)"
+PLAIN = {**os.environ, "JQMAGIC_LIBJQ": "/nonexistent/libjq.so"}
+"""jqmagic as a plain install without a C compiler runs it (the binding's libjq)."""
+
+
+def _python(code: str, path: Path, items: list[str], env: dict | None = None) -> Any:
+    done = subprocess.run([PY, "-c", code, str(path), json.dumps(items)], capture_output=True,
+                          text=True, timeout=7200, cwd=tempfile.gettempdir(), env=env)
+    if done.returncode:
+        raise RuntimeError(done.stderr[-2000:])
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def _cell(run: Timed | None) -> str:
+    return "-" if run is None else f"{run.wall:.3f} s ({run.cpu:.2f})"
+
+
+def session(path: Path, seed: int, count: int, jaq: bool = True) -> list[str]:
     rng = random.Random(seed)
     pairs = [question(rng) for _ in range(count)]
     programs = [p for p, _ in pairs]
     started = formats.load_average()
-    mine = formats.session(path, programs, "fast", plain=True)
-    duck = formats.helper(formats.DUCKDB, path, [sql for _, sql in pairs])
+    mine = _python(SESSION, path.resolve(), programs, PLAIN)
+    try:
+        duck = [Timed(w, c) for w, c in _python(DUCKDB, path, [sql for _, sql in pairs])]
+    except (RuntimeError, subprocess.TimeoutExpired):
+        duck = None
     lines = [f"#### Seed {seed}: {count} generated questions, {path.stat().st_size / 1e6:.0f} MB "
              f"({time.strftime('%Y-%m-%d %H:%M')} UTC, load average {started} at the start; "
              f"jqmagic worker peak {mine['worker_peak_mb']:.0f} MB)", "",
+             "Each cell: wall seconds (CPU seconds); ratios of wall, then of CPU.", "",
              "| question | jq 1.8.2 | jaq | DuckDB | jqmagic (engine) | / jq 1.8.2 | / DuckDB "
              "| same as jq |", "|---|---:|---:|---:|---:|---:|---:|:---:|"]
-    load = duck[0] if duck else None
     if duck:
-        lines.append(f"| DuckDB table load | | | {load:.3f} s | | | | |")
-    totals = {"jq": 0.0, "jaq": 0.0, "mine": 0.0, "slower": 0, "same": 0}
-    for i, (program, (seconds, engine, text)) in enumerate(zip(programs, mine["rows"],
-                                                               strict=True)):
-        try:
-            jq = measure([formats.JQ18, "-nc", program, str(path)], 1, CAP)[0]
-        except subprocess.TimeoutExpired:  # counted at the cap, no answer to compare
-            jq = Run(CAP, 0.0, "(stopped at the cap)")
-        try:
-            jaq = measure([JAQ, "-nc", program, str(path)], 1, CAP)[0].seconds if JAQ else None
-        except (RuntimeError, subprocess.TimeoutExpired):
-            jaq = None  # a builtin jaq lacks
+        lines.append(f"| DuckDB table load | | | {_cell(duck[0])} | | | | |")
+    total = {name: Timed(0.0, 0.0) for name in ("jq", "jaq", "mine")}
+    slower = same = 0
+    for i, (program, (wall, cpu, engine, text)) in enumerate(zip(programs, mine["rows"],
+                                                                 strict=True)):
+        ours = Timed(wall, cpu)
+        jq = timed([formats.JQ18, "-nc", program, str(path)], CAP)
+        theirs = None
+        if jaq and JAQ:
+            try:
+                theirs = timed([JAQ, "-nc", program, str(path)], CAP)
+            except RuntimeError:
+                theirs = None  # a builtin jaq lacks
         sql = duck[i + 1] if duck else None
-        capped = jq.out == "(stopped at the cap)"
-        same = text == jq.out or capped
-        totals["jq"] += jq.seconds
-        totals["jaq"] += jaq or 0.0
-        totals["mine"] += seconds
-        totals["slower"] += seconds > jq.seconds
-        totals["same"] += same
+        agrees = text == jq.out or jq.out == STOPPED
+        for name, run in (("jq", jq), ("jaq", theirs), ("mine", ours)):
+            if run is not None:
+                total[name].wall += run.wall
+                total[name].cpu += run.cpu
+        slower += wall > jq.wall
+        same += agrees
         shown = program.replace("|", "\\|")
-        lines.append(f"| `{shown}` | {jq.seconds:.3f} s | {f'{jaq:.3f} s' if jaq else '-'} | "
-                     f"{f'{sql:.3f} s' if sql is not None else '-'} | {seconds:.3f} s ({engine}) "
-                     f"| {seconds / jq.seconds:.3f}x | "
-                     f"{f'{seconds / sql:.1f}x' if sql else '-'} | {'yes' if same else '**no**'} |")
-    duck_total = sum(duck) if duck else None
-    lines += ["", f"Session: jqmagic {totals['mine']:.2f} s; jq 1.8.2 {totals['jq']:.2f} s "
-              f"(**{totals['mine'] / totals['jq']:.3f}x**); jaq {totals['jaq']:.2f} s; DuckDB "
-              + (f"{duck_total:.2f} s with its load (**{totals['mine'] / duck_total:.2f}x**)"
+        lines.append(f"| `{shown}` | {_cell(jq)} | {_cell(theirs)} | {_cell(sql)} | "
+                     f"{_cell(ours)} ({engine}) | {_ratios(ours, jq)} | "
+                     f"{_ratios(ours, sql) if sql else '-'} | {'yes' if agrees else '**no**'} |")
+    duck_total = Timed(sum(d.wall for d in duck), sum(d.cpu for d in duck)) if duck else None
+    mine_total = total["mine"]
+    lines += ["", f"Session: jqmagic {_cell(mine_total)}; jq 1.8.2 {_cell(total['jq'])} "
+              f"(**{_ratios(mine_total, total['jq'])}**); jaq {_cell(total['jaq'])}; DuckDB "
+              + (f"{_cell(duck_total)} with its load (**{_ratios(mine_total, duck_total)}**)"
                  if duck_total else "not installed")
-              + f"; slower than jq: **{totals['slower']}**; answers equal to jq's: "
-              f"**{totals['same']} of {count}**.", ""]
+              + f"; slower than jq: **{slower}**; answers equal to jq's: "
+              f"**{same} of {count}**.", ""]
     return lines
+
+
+def _ratios(mine: Timed, than: Timed) -> str:
+    """Wall ratio, CPU ratio."""
+    def one(a: float, b: float) -> str:
+        return f"{a / b:.2f}x" if b > 0 else "-"
+    return f"{one(mine.wall, than.wall)}; CPU {one(mine.cpu, than.cpu)}"
 
 
 def main() -> None:
@@ -128,10 +233,11 @@ def main() -> None:
     parser.add_argument("--mb", type=int, default=60)
     parser.add_argument("--n", type=int, default=12)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
+    parser.add_argument("--no-jaq", action="store_true", help="jq 1.8.2 and DuckDB only")
     args = parser.parse_args()
     path = heldout.events_file(args.mb)
     for seed in args.seeds:
-        print("\n".join(session(path, seed, args.n)), flush=True)
+        print("\n".join(session(path, seed, args.n, not args.no_jaq)), flush=True)
 
 
 if __name__ == "__main__":
