@@ -2,7 +2,7 @@
 and the `jqmagic query` command line, beside this machine's Python floor
 (`python -I -S -c pass`) and what the command imports (-X importtime), in one run.
 
-The command line is timed twice: through this venv's console script (a developer's
+The command line is timed twice: through this venv's script (a developer's
 editable install: setuptools' finder runs at every start, importing pathlib and re), and as a
 plain `pip install` lays it out (the package on sys.path, no finder: a throwaway venv in
 /tmp whose one .pth names this venv's site-packages and a folder holding only the
@@ -29,8 +29,7 @@ PY = sys.executable
 BIN = Path(PY).parent
 ROOT = Path(__file__).resolve().parent.parent
 PLAIN = Path("/tmp/jqmagic-startup-venv")
-SCRIPT = "import sys\nfrom jqmagic.cli import main\nif __name__ == '__main__':\n" \
-         "    sys.exit(main())\n"  # what pip writes for a console script (its shebang aside)
+LAUNCHER = ROOT / "bin" / "jqmagic"  # the script setup.py installs (pip rewrites its #!python)
 
 
 def plain_install() -> Path:
@@ -45,7 +44,8 @@ def plain_install() -> Path:
     purelib = next(PLAIN.glob("lib/python3*/site-packages"))
     (purelib / "jqmagic-plain.pth").write_text(f"{package}\n{site.getsitepackages()[0]}\n")
     command = PLAIN / "bin" / "jqmagic"
-    command.write_text(f"#!{PLAIN / 'bin' / 'python'}\n{SCRIPT}")
+    script = LAUNCHER.read_text().split("\n", 1)[1]
+    command.write_text(f"#!{PLAIN / 'bin' / 'python'}\n{script}")
     command.chmod(0o755)
     return command
 
