@@ -4,11 +4,12 @@ compilers by node kind this module exports (merged by :mod:`.registry`)."""
 from __future__ import annotations
 
 from collections import deque
+from functools import partial
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, optional, singular
-from jqmagic.core.jqlang.errors import Break, JqError, NotMine
+from jqmagic.core.jqlang.errors import Break, JqError, NotMine, tried
 from jqmagic.core.jqlang.fuse import fuse_array
 from jqmagic.core.jqlang.fusereduce import fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
@@ -193,22 +194,7 @@ def _try(node, bound):
 
         return optional(opt)
     gb = body.gen
-
-    def gen(v, e):
-        try:
-            outputs = iter(gb(v, e))
-            while True:
-                try:
-                    x = next(outputs)
-                except (StopIteration, JqError):
-                    return
-                yield x
-        except JqError:
-            return
-        except Break as exc:
-            raise NotMine("break inside try") from exc
-
-    return many(gen)
+    return many(partial(tried, gb, None))
 
 
 def _iterate_each(outputs):

@@ -5,11 +5,12 @@ recursion), ``try``/``catch`` and ``error``, ``label``/``break``, destructuring 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import Compiled, many
-from jqmagic.core.jqlang.errors import Break, JqError, NotMine
+from jqmagic.core.jqlang.errors import Break, JqError, NotMine, labelled, tried
 from jqmagic.core.jqlang.runtime import state
 from jqmagic.core.jqlang.scope import Scope, compile_node, compile_path
 from jqmagic.core.jqlang.syntax import Bind, Call, PVar
@@ -171,23 +172,7 @@ def _def(node, bound):
 
 def _trycatch(node, bound):
     body, handler = compile_node(node[1], bound).gen, compile_node(node[2], bound).gen
-
-    def gen(v, e):
-        try:
-            outputs = iter(body(v, e))
-            while True:
-                try:
-                    x = next(outputs)
-                except StopIteration:
-                    return
-                yield x
-        except JqError as exc:
-            caught = exc.value
-        except Break as exc:
-            raise NotMine("break inside try") from exc
-        yield from handler(caught, e)
-
-    return many(gen)
+    return many(partial(tried, body, handler))
 
 
 def _raise(v, e):
@@ -205,17 +190,7 @@ BUILTINS[("error", 1)] = lambda f: many(lambda v, e: (y for x in f.gen(v, e) for
 
 def _label(node, bound):
     scope, key = bound.bind("*label-" + node[1])
-    body = compile_node(node[2], scope).gen
-
-    def gen(v, e):
-        tag = object()
-        try:
-            yield from body(v, {**e, key: tag})
-        except Break as exc:
-            if exc.label is not tag:
-                raise
-
-    return many(gen)
+    return many(labelled(compile_node(node[2], scope).gen, key))
 
 
 def _break(node, bound):

@@ -1,9 +1,9 @@
 """How the fast path stops: "not mine" (libjq decides), a jq error (with the value ``catch``
-sees), and ``break`` out of a ``label``."""
+sees), and ``break`` out of a ``label``; and the two that catch them, ``try`` and ``label``."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from jqmagic.core.jqlang.state import state
@@ -54,3 +54,41 @@ def _unless_alternatives_wait() -> None:
     (an error further down the pipe makes it try its next pattern): NotMine then."""
     if state.alternatives_waiting:
         raise NotMine("an error or break while a ?// destructuring waits")
+
+
+def tried(body: Callable[[Any, Any], Iterable[Any]],
+          handler: Callable[[Any, Any], Iterable[Any]] | None, v: Any, e: Any,
+          ) -> Iterator[Any]:
+    """``try body catch handler``: the outputs of ``body`` on ``v`` up to its first jq
+    error, then ``handler``'s on the error's value (none without a handler); a break
+    inside a try is libjq's."""
+    try:
+        outputs = iter(body(v, e))
+        while True:
+            try:
+                x = next(outputs)
+            except StopIteration:
+                return
+            yield x
+    except JqError as exc:
+        if handler is None:
+            return
+        caught = exc.value
+    except Break as exc:
+        raise NotMine("break inside try") from exc
+    yield from handler(caught, e)
+
+
+def labelled(body: Callable[[Any, Any], Iterable[Any]], key: str,
+             ) -> Callable[[Any, Any], Iterator[Any]]:
+    """``label $name | body``: ``body`` run with a tag of its own bound at ``key``; a break
+    to that tag ends it, any other goes on out."""
+    def gen(v: Any, e: Any) -> Iterator[Any]:
+        tag = object()
+        try:
+            yield from body(v, {**e, key: tag})
+        except Break as exc:
+            if exc.label is not tag:
+                raise
+
+    return gen

@@ -4,11 +4,12 @@ pair; what is not a path expression (``path(1)``, ``path(. as $x | $x)``) is Not
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from functools import partial
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.control import Function
-from jqmagic.core.jqlang.errors import Break, JqError, NotMine
+from jqmagic.core.jqlang.errors import NotMine, labelled, tried
 from jqmagic.core.jqlang.messages import cannot_iterate
 from jqmagic.core.jqlang.parser import OPTIONAL
 from jqmagic.core.jqlang.runtime import CHUNK, check, depth_first
@@ -146,19 +147,7 @@ def _alt(node, scope):
 @_paths("try")
 def _try(node, scope):
     body = compile_path(node[1], scope)
-
-    def gen(pv, e):
-        outputs = iter(body(pv, e))
-        while True:
-            try:
-                x = next(outputs)
-            except (StopIteration, JqError):
-                return
-            except Break as exc:
-                raise NotMine("break inside try") from exc
-            yield x
-
-    return gen
+    return partial(tried, body, None)
 
 
 @_paths("bind")
@@ -191,17 +180,7 @@ def _var(node, scope):
 @_paths("label")
 def _label(node, scope):
     inner, key = scope.bind("*label-" + node[1])
-    body = compile_path(node[2], inner)
-
-    def gen(pv, e):
-        tag = object()
-        try:
-            yield from body(pv, {**e, key: tag})
-        except Break as exc:
-            if exc.label is not tag:
-                raise
-
-    return gen
+    return labelled(compile_path(node[2], inner), key)
 
 
 @_paths("break")

@@ -3,6 +3,9 @@ rules the parser inherits."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.syntax import Literal, Node, PArray, Pattern, PObject, PVar
 
@@ -14,25 +17,25 @@ class PatternRules:
     def patterns(self) -> tuple[Pattern, ...]:
         """``PATTERN ?// PATTERN ...``: ``PVar(name)``, ``PArray(patterns)`` or
         ``PObject(((key node, $name or None, pattern or None), ...))``."""
-        found = [self.pattern()]
-        while self.take("?//"):
-            found.append(self.pattern())
-        return tuple(found)
+        return self._separated(self.pattern, "?//")
 
     def pattern(self) -> Pattern:
         if self.take("["):
-            items = [self.pattern()]
-            while self.take(","):
-                items.append(self.pattern())
+            items = self._separated(self.pattern, ",")
             self.expect("]")
-            return PArray(tuple(items))
+            return PArray(items)
         if self.take("{"):
-            entries = [self.object_pattern()]
-            while self.take(","):
-                entries.append(self.object_pattern())
+            entries = self._separated(self.object_pattern, ",")
             self.expect("}")
-            return PObject(tuple(entries))
+            return PObject(entries)
         return PVar(self.variable())
+
+    def _separated(self, item: Callable[[], Any], separator: str) -> tuple:
+        """One ``item``, and one more after each ``separator``."""
+        found = [item()]
+        while self.take(separator):
+            found.append(item())
+        return tuple(found)
 
     def object_pattern(self) -> tuple:
         tok = self.tok
