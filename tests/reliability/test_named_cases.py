@@ -258,7 +258,8 @@ def test_a_fifo_given_as_a_file_does_not_hang(ip, tmp_path, entry):
     assert code == "FILE_ERROR" and time.monotonic() - started < 5
 
 
-def test_a_file_deleted_before_jq_reads_it(tmp_path, monkeypatch):
+def _deleted_once_resolved(tmp_path, monkeypatch, *modules):
+    """A JSON file deleted each time ``resolve_files`` (as ``modules`` see it) has found it."""
     path = tmp_path / "gone.json"
     path.write_text('{"a": 1}')
     resolve = sources.resolve_files
@@ -268,23 +269,19 @@ def test_a_file_deleted_before_jq_reads_it(tmp_path, monkeypatch):
         path.unlink(missing_ok=True)
         return found
 
-    monkeypatch.setattr(sources, "resolve_files", resolve_then_delete)
+    for module in modules:
+        monkeypatch.setattr(module, "resolve_files", resolve_then_delete)
+    return path
+
+
+def test_a_file_deleted_before_jq_reads_it(tmp_path, monkeypatch):
+    path = _deleted_once_resolved(tmp_path, monkeypatch, sources)
     # the engine may still hold it open (a result), or find it gone (an error)
     assert core(query, ".a", file=str(path))[0] in (OK, "FILE_ERROR", "NOT_FOUND")
 
 
 def test_a_file_deleted_between_resolving_and_reading(tmp_path, monkeypatch):
-    path = tmp_path / "gone.json"
-    path.write_text('{"a": 1}')
-    resolve = sources.resolve_files
-
-    def resolve_then_delete(spec):
-        found = resolve(spec)
-        path.unlink(missing_ok=True)
-        return found
-
-    monkeypatch.setattr(sources, "resolve_files", resolve_then_delete)
-    monkeypatch.setattr(sources.load, "resolve_files", resolve_then_delete)
+    path = _deleted_once_resolved(tmp_path, monkeypatch, sources, sources.load)
     here = Source("file", str(path))  # shapes are read in the worker: its code, run here
     for call in (lambda: sources.load_values(file=str(path)), lambda: shape_here(here),
                  lambda: shape_here(here, stream=True)):
