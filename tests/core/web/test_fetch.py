@@ -31,8 +31,11 @@ the idea, with enough words to be the main content of the page, by far.</p>
 </article></main><footer>FOOTER-TEXT copyright</footer></body></html>"""
 
 
-def err(excinfo: pytest.ExceptionInfo) -> JqMagicError:
-    return excinfo.value
+def refused(*args, **keywords) -> JqMagicError:
+    """The error ``fetch(*args, **keywords)`` raises (the test fails when it raises none)."""
+    with pytest.raises(JqMagicError) as caught:
+        fetch(*args, **keywords)
+    return caught.value
 
 
 # -- HTML ------------------------------------------------------------------------------------
@@ -102,10 +105,9 @@ def test_untyped_json_is_sniffed(web):
 
 
 def test_bad_json_is_parse_error(web):
-    with pytest.raises(JqMagicError) as ei:
-        fetch(web.add("/api", b'{"a": ', "application/json"))
-    assert err(ei).code == "PARSE_ERROR"
-    assert "JSON" in err(ei).message
+    error = refused(web.add("/api", b'{"a": ', "application/json"))
+    assert error.code == "PARSE_ERROR"
+    assert "JSON" in error.message
 
 
 def test_text_plain_passes_through(web):
@@ -116,17 +118,15 @@ def test_text_plain_passes_through(web):
 
 
 def test_binary_type_is_a_clear_error(web):
-    with pytest.raises(JqMagicError) as ei:
-        fetch(web.add("/img.png", b"\x89PNG\r\n\x1a\n\x00\x00", "image/png"))
-    assert err(ei).code == "PARSE_ERROR"
-    assert "image/png" in err(ei).message
+    error = refused(web.add("/img.png", b"\x89PNG\r\n\x1a\n\x00\x00", "image/png"))
+    assert error.code == "PARSE_ERROR"
+    assert "image/png" in error.message
 
 
 def test_jq_on_html_is_refused(web):
-    with pytest.raises(JqMagicError) as ei:
-        fetch(web.add("/p", PAGE), jq=".a")
-    assert err(ei).code == "INVALID_ARGUMENT"
-    assert "text/html" in err(ei).message
+    error = refused(web.add("/p", PAGE), jq=".a")
+    assert error.code == "INVALID_ARGUMENT"
+    assert "text/html" in error.message
 
 
 @pytest.fixture
@@ -145,9 +145,8 @@ def test_jq_runs_on_json(web, jq_worker):
     assert json.loads(r.content) == ["ana", "bo"]
     several = fetch(web.url("/api"), jq=".users[].name")
     assert several.value == ["ana", "bo"] and several.content.splitlines() == ['"ana"', '"bo"']
-    with pytest.raises(JqMagicError) as ei:
-        fetch(web.url("/api"), jq=".users[")
-    assert err(ei).code == "INVALID_QUERY"
+    error = refused(web.url("/api"), jq=".users[")
+    assert error.code == "INVALID_QUERY"
 
 
 # -- offset / limit ----------------------------------------------------------------------------
@@ -171,9 +170,8 @@ def test_offset_past_the_end_is_an_empty_success(web):
 
 @pytest.mark.parametrize("kw", [{"offset": 0}, {"limit": 0}, {"offset": -2}])
 def test_bad_window_is_invalid_argument(kw):
-    with pytest.raises(JqMagicError) as ei:
-        fetch("http://127.0.0.1:9/", **kw)
-    assert err(ei).code == "INVALID_ARGUMENT"
+    error = refused("http://127.0.0.1:9/", **kw)
+    assert error.code == "INVALID_ARGUMENT"
 
 
 # -- redirects ---------------------------------------------------------------------------------
@@ -192,17 +190,15 @@ def test_redirect_limit(web):
     web.redirect("/r2", "/end")
     url = web.redirect("/r1", "/r2")
     assert fetch(url, max_redirects=2).content == "done"
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url, max_redirects=1)
-    assert err(ei).code == "NETWORK_ERROR" and "redirects" in err(ei).message
+    error = refused(url, max_redirects=1)
+    assert error.code == "NETWORK_ERROR" and "redirects" in error.message
 
 
 def test_redirect_loop_stops(web):
     web.redirect("/x", "/y")
     url = web.redirect("/y", "/x")
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url)
-    assert err(ei).code == "NETWORK_ERROR"
+    error = refused(url)
+    assert error.code == "NETWORK_ERROR"
     assert len(web.seen) == 11  # the first request plus 10 redirects
 
 
@@ -277,36 +273,32 @@ def test_decode(body, ctype, expected):
 # -- size and time caps ------------------------------------------------------------------------
 def test_declared_length_over_cap_is_too_large(web):
     url = web.add("/big", b"x" * 5000, "text/plain")
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url, max_bytes=1000)
-    assert err(ei).code == "TOO_LARGE" and "1,000" in err(ei).message
+    error = refused(url, max_bytes=1000)
+    assert error.code == "TOO_LARGE" and "1,000" in error.message
     assert fetch(url, max_bytes=5000).total_lines == 1
 
 
 def test_endless_body_stops_at_the_cap(web):
     url = web.handle("/endless", endless())
     t0 = time.monotonic()
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url, max_bytes=1_000_000)
-    assert err(ei).code == "TOO_LARGE"
+    error = refused(url, max_bytes=1_000_000)
+    assert error.code == "TOO_LARGE"
     assert time.monotonic() - t0 < 5
 
 
 def test_slow_response_times_out(web):
     url = web.handle("/slow", slow(3.0))
     t0 = time.monotonic()
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url, timeout=(2, 0.5))
-    assert err(ei).code == "NETWORK_ERROR" and "timed out" in err(ei).message
+    error = refused(url, timeout=(2, 0.5))
+    assert error.code == "NETWORK_ERROR" and "timed out" in error.message
     assert time.monotonic() - t0 < 2.5
 
 
 def test_dripping_body_hits_the_total_timeout(web):
     url = web.handle("/drip", drip(b"." * 10, 0.2, 50))
     t0 = time.monotonic()
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url, timeout=(2, 2), total_timeout=0.7)
-    assert err(ei).code == "NETWORK_ERROR" and "timed out" in err(ei).message
+    error = refused(url, timeout=(2, 2), total_timeout=0.7)
+    assert error.code == "NETWORK_ERROR" and "timed out" in error.message
     assert time.monotonic() - t0 < 3
 
 
@@ -315,11 +307,10 @@ def test_dripping_body_hits_the_total_timeout(web):
                                                                           "Error"), (403, "")])
 def test_http_errors(web, status, reason):
     url = web.add("/e", b"nope", "text/plain", status=status)
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url)
-    assert err(ei).code == "HTTP_ERROR"
-    assert err(ei).message.startswith(f"HTTP {status}")
-    assert reason in err(ei).message and err(ei).hint
+    error = refused(url)
+    assert error.code == "HTTP_ERROR"
+    assert error.message.startswith(f"HTTP {status}")
+    assert reason in error.message and error.hint
 
 
 def test_connection_refused_is_network_error(clean_env):
@@ -327,31 +318,27 @@ def test_connection_refused_is_network_error(clean_env):
     s.bind(("127.0.0.1", 0))
     port = s.getsockname()[1]
     s.close()
-    with pytest.raises(JqMagicError) as ei:
-        fetch(f"http://127.0.0.1:{port}/")
-    assert err(ei).code == "NETWORK_ERROR" and "refused" in err(ei).message
+    error = refused(f"http://127.0.0.1:{port}/")
+    assert error.code == "NETWORK_ERROR" and "refused" in error.message
 
 
 @pytest.mark.parametrize("url", ["ftp://example.com/f", "file:///etc/passwd", "example.com",
                                  "http://", "http://[::1/", "javascript:alert(1)",
                                  "http://host:99999/"])
 def test_invalid_urls(url):
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url)
-    assert err(ei).code == "INVALID_URL"
+    error = refused(url)
+    assert error.code == "INVALID_URL"
 
 
 def test_missing_scheme_hint():
-    with pytest.raises(JqMagicError) as ei:
-        fetch("example.com/page")
-    assert "https://example.com/page" in err(ei).hint
+    error = refused("example.com/page")
+    assert "https://example.com/page" in error.hint
 
 
 def test_password_in_url_never_shown(web):
     url = web.add("/e", b"x", "text/plain", status=404).replace("http://", "http://u:pw9@")
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url + "?token=abc")
-    text = err(ei).render()
+    error = refused(url + "?token=abc")
+    text = error.render()
     assert "pw9" not in text and "abc" not in text
 
 
@@ -362,18 +349,16 @@ def test_loopback_allowed_when_sandbox_off(web):
 
 def test_sandbox_refuses_loopback(web):
     url = web.add("/t", "hi", "text/plain")
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url, private_addresses=False)
-    assert err(ei).code == "SANDBOX_DENIED"
+    error = refused(url, private_addresses=False)
+    assert error.code == "SANDBOX_DENIED"
     assert web.seen == []
 
 
 def test_sandbox_env_setting(web, monkeypatch):
     monkeypatch.setenv("JQMAGIC_SANDBOX", "1")
     url = web.add("/t", "hi", "text/plain")
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url)
-    assert err(ei).code == "SANDBOX_DENIED"
+    error = refused(url)
+    assert error.code == "SANDBOX_DENIED"
     assert fetch(url, private_addresses=True).content == "hi"
 
 
@@ -383,9 +368,8 @@ def test_sandbox_env_setting(web, monkeypatch):
                                     "http://224.0.0.1/", "http://0.0.0.0/"])
 def test_sandbox_checks_every_redirect(web, target):
     url = web.redirect("/hop", target)
-    with pytest.raises(JqMagicError) as ei:
-        fetch(url, private_addresses=False, allowed_addresses=("127.0.0.1",))
-    assert err(ei).code == "SANDBOX_DENIED"
+    error = refused(url, private_addresses=False, allowed_addresses=("127.0.0.1",))
+    assert error.code == "SANDBOX_DENIED"
     assert [s.path for s in web.seen] == ["/hop"]
 
 
