@@ -81,20 +81,19 @@ def test_jq(env, tmp_path):
 def test_query_tools(env, tmp_path):
     data = tmp_path / "d.json"
     data.write_text('{"a": [1, 2]}')
-    out = answer(tool(env, "query_json", request={"file_path": str(data),
-                                                   "jq_expression": ".a"}), 0)
-    assert out["output"] == "[1,2]"
-    none = answer(tool(env, "query_json", request={"file_path": str(data),
-                                                    "jq_expression": ".a[] | select(. > 5)"}),
-                  0)
-    assert none["message"].startswith("Query returned no results")
     spec = tmp_path / "s.yml"
     spec.write_text("a:\n  - x\n")
-    out = answer(tool(env, "query_yaml", request={"file_path": str(spec),
-                                                   "yq_expression": ".a[0]"}), 0)
+
+    def ask(name: str, status: int, **request) -> dict:
+        return answer(tool(env, name, request=request), status)
+
+    out = ask("query_json", 0, file_path=str(data), jq_expression=".a")
+    assert out["output"] == "[1,2]"
+    none = ask("query_json", 0, file_path=str(data), jq_expression=".a[] | select(. > 5)")
+    assert none["message"].startswith("Query returned no results")
+    out = ask("query_yaml", 0, file_path=str(spec), yq_expression=".a[0]")
     assert out["output"] == '"x"'
-    slow = answer(tool(env, "query_yaml", request={"file_path": str(spec),
-                                                    "yq_expression": ".", "timeout": 9999}), 1)
+    slow = ask("query_yaml", 1, file_path=str(spec), yq_expression=".", timeout=9999)
     assert slow["error"] == "Field 'timeout' must be at most 600; got 9999."
 
 
