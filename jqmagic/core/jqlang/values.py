@@ -207,17 +207,13 @@ def _numbers(a: Any, b: Any) -> bool:
 
 
 def add(a: Any, b: Any) -> Any:
-    ta, tb = type(a), type(b)  # numbers first, by their exact types (a bool is no int)
-    if ta is float:
-        if tb is float:
-            return computed(a + b)
-        if tb is int:
-            return computed(a + operand(b))
-    elif ta is int:
-        if tb is int:
+    ta, tb = type(a), type(b)  # two floats first (a log's sums), no call on the way
+    if ta is float and tb is float:
+        return computed(a + b)
+    if _numbers(a, b):
+        if ta is int and tb is int:
             return _ints(a, b, operator.add)
-        if tb is float:
-            return computed(operand(a) + b)
+        return computed(operand(a) + operand(b))
     if a is None:
         return b
     if b is None:
@@ -260,17 +256,13 @@ def subtract(a: Any, b: Any) -> Any:
 
 def multiply(a: Any, b: Any) -> Any:
     ta, tb = type(a), type(b)
-    if ta is float:
-        if tb is float:
-            return computed(a * b)
-        if tb is int:
-            return computed(a * operand(b))
-    elif ta is int:
-        if tb is int:
+    if ta is float and tb is float:
+        return computed(a * b)
+    if _numbers(a, b):
+        if ta is int and tb is int:
             # jq multiplies doubles: 0 * -3 is -0, which jq prints as -0
             return _ints(a, b, operator.mul) if a and b else computed(_double(a) * _double(b))
-        if tb is float:
-            return computed(operand(a) * b)
+        return computed(operand(a) * operand(b))
     if type(a) is dict and type(b) is dict:
         return _deep_merge(a, b)
     if type(a) is str and type(b) in NUMBER or type(b) is str and type(a) in NUMBER:
