@@ -65,17 +65,18 @@ def magic(ip: Any, name: str, line: str) -> tuple[str, Any]:
         return code, str(exc)
 
 
-def file_entries(ip: Any) -> dict[str, Callable[[str], tuple[str, Any]]]:
-    """Every face that reads a file, as ``name -> run(path)``."""
+def file_entries(ip: Any, program: str = "type") -> dict[str, Callable[[str], tuple[str, Any]]]:
+    """Every face that reads a file, as ``name -> run(path)`` (the queries run ``program``:
+    ``.`` shows the whole file, where a leak would be seen)."""
     q = shlex.quote
     return {
-        "query": lambda p: core(query, "type", file=p),
+        "query": lambda p: core(query, program, file=p),
         "shape": lambda p: core(shape, file=p),
         "shape-stream": lambda p: core(shape, file=p, stream=True),
         "load_values": lambda p: core(load_values, file=p),
-        "cli-query": lambda p: cli("query", "type", p),
+        "cli-query": lambda p: cli("query", program, p),
         "cli-inspect": lambda p: cli("inspect", p),
-        "%jq": lambda p: magic(ip, "jq", f"type {q(p)} --file"),
+        "%jq": lambda p: magic(ip, "jq", f"{program} {q(p)} --file"),
         "%inspect": lambda p: magic(ip, "inspect", f"{q(p)} --file"),
     }
 

@@ -19,7 +19,7 @@ from jqmagic.core import sandbox
 from jqmagic.core.settings import settings
 from jqmagic.core.sources import load_values
 from jqmagic.core.web.fetch import fetch
-from tests.reliability.faces import OK, cli, core, magic
+from tests.reliability.faces import OK, cli, core, file_entries, magic, patch_entries
 
 SECRET = '{"secret": "s3cr3t"}'
 
@@ -34,28 +34,6 @@ def tree(tmp_path: Path) -> Path:
     (outside / "secret.json").write_text(SECRET)
     settings.sandbox, settings.allowed_roots = True, [str(root)]
     return root
-
-
-def readers(ip):
-    q = shlex.quote
-    return {
-        "query": lambda p: core(query, ".", file=p),
-        "shape": lambda p: core(shape, file=p),
-        "shape-stream": lambda p: core(shape, file=p, stream=True),
-        "load_values": lambda p: core(load_values, file=p),
-        "cli-query": lambda p: cli("query", ".", p),
-        "cli-inspect": lambda p: cli("inspect", p),
-        "%jq": lambda p: magic(ip, "jq", f". {q(p)} --file"),
-        "%inspect": lambda p: magic(ip, "inspect", f"{q(p)} --file"),
-    }
-
-
-def writers(ip):
-    return {
-        "patch": lambda p: core(patch, p, "set", "/x", 1),
-        "cli-patch": lambda p: cli("patch", p, "set", "/x", "1"),
-        "%jsonpatch": lambda p: magic(ip, "jsonpatch", f"{shlex.quote(p)} set /x 1 --file"),
-    }
 
 
 def rendered(out) -> str:
@@ -89,7 +67,7 @@ def _link(link: Path, target: Path) -> str:
 def test_reads_outside_the_roots_are_denied(ip, tree, monkeypatch, escape, entry):
     monkeypatch.setenv("HOME", str(tree.parent / "outside"))
     monkeypatch.chdir(tree)
-    assert denied(readers(ip)[entry](ESCAPES[escape](tree)))
+    assert denied(file_entries(ip, program=".")[entry](ESCAPES[escape](tree)))
 
 
 @pytest.mark.parametrize("entry", ["query", "shape", "load_values", "cli-query", "%jq"])
@@ -98,7 +76,7 @@ def test_reads_inside_the_roots_work(ip, tree, monkeypatch, entry):
     monkeypatch.chdir(tree)
     for path in ("inside.json", str(tree / "sub" / ".." / "inside.json"), "~/inside.json",
                  _link(tree / "alias.json", tree / "inside.json")):
-        assert readers(ip)[entry](path)[0] == OK
+        assert file_entries(ip, program=".")[entry](path)[0] == OK
 
 
 def test_a_glob_that_reaches_outside_is_denied(tree):
@@ -116,7 +94,7 @@ def test_the_denial_says_why_and_what_to_do(tree):
 @pytest.mark.parametrize("escape", ["absolute", "dot-dot", "symlink-file", "symlink-dir"])
 @pytest.mark.parametrize("entry", ["patch", "cli-patch", "%jsonpatch"])
 def test_writes_outside_the_roots_are_denied(ip, tree, escape, entry):
-    assert denied(writers(ip)[entry](ESCAPES[escape](tree)))
+    assert denied(patch_entries(ip)[entry](ESCAPES[escape](tree)))
     assert (tree.parent / "outside" / "secret.json").read_text() == SECRET
 
 
