@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 
 import pytest
@@ -28,3 +29,18 @@ def parses(monkeypatch):
         yield seen
     worker.jv_documents.clear()
     fastpath.documents.clear()
+
+
+@pytest.fixture
+def write_logs(tmp_path):
+    """Makes five JSON Lines logs of ``records`` records each ({f, i, level, ms}, every
+    seventh an error) and returns their glob."""
+    def write(records: int) -> str:
+        for f in range(5):
+            with open(tmp_path / f"log{f}.jsonl", "w") as out:
+                for i in range(records):
+                    out.write(json.dumps({"f": f, "i": i, "level": "error" if i % 7 == 0
+                                          else "info", "ms": i * 0.5}) + "\n")
+        return str(tmp_path / "log*.jsonl")
+
+    return write

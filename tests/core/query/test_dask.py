@@ -7,7 +7,6 @@ tools write it."""
 from __future__ import annotations
 
 import glob
-import json
 import socket
 import sys
 import time
@@ -35,13 +34,8 @@ def cluster():
 
 
 @pytest.fixture
-def logs(tmp_path):
-    for f in range(5):
-        with open(tmp_path / f"log{f}.jsonl", "w") as out:
-            for i in range(200):
-                out.write(json.dumps({"f": f, "i": i, "level": "error" if i % 7 == 0 else
-                                      "info", "ms": i * 0.5}) + "\n")
-    return str(tmp_path / "log*.jsonl")
+def logs(write_logs):
+    return write_logs(200)
 
 
 @pytest.mark.parametrize("program", ['select(.level == "error") | [.f, .i]', ".ms",

@@ -3,21 +3,14 @@ byte and in order, what one worker gives: results, totals, bounds, payload and e
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
 from jqmagic import JqMagicError, payload, query
 
 
 @pytest.fixture
-def logs(tmp_path):
-    for f in range(5):
-        with open(tmp_path / f"log{f}.jsonl", "w") as out:
-            for i in range(300):
-                out.write(json.dumps({"f": f, "i": i, "level": "error" if i % 7 == 0 else
-                                      "info", "ms": i * 0.5}) + "\n")
-    return str(tmp_path / "log*.jsonl")
+def logs(write_logs):
+    return write_logs(300)
 
 
 @pytest.mark.parametrize("program", ['select(.level == "error") | [.f, .i]', ".ms",
