@@ -41,7 +41,9 @@ INPUTS = ['{"a": [1, "x"]}', "1 2 3", '"s"', "[]", "", "{", 'null "\\ud800"', "n
           '{"a":1}\n{"a":2}\n', '[1, [2, {"a": 3}]]', "\x1e1\n\x1e{\n\x1e2\n", '"a\\u0000b"']
 FILES = {"one.json": "1", "two.json": "1\n2\n", "bad.json": "[1, }", "obj.json": '{"a": 1}',
          "lib/m.jq": "def f: 1;"}
-FILE_WORDS = ["@one.json", "@two.json", "@bad.json", "@obj.json", "-"]
+FILE_WORDS = ["@one.json", "@two.json", "@bad.json", "@obj.json", "-", "@missing.json",
+              "@lib"]
+UNOPENED = ("missing.json", "lib")  # the worker says these first (README: differences)
 
 
 def _program(rng: random.Random, depth: int = 0) -> str:
@@ -75,6 +77,8 @@ def test_generated_command_lines_as_jq(options, rng, stdin, files, worker, words
     argv = [str(folder / w[1:]) if w.startswith("@") else w for w in argv]
     if "$x" in program and "x" not in flat:
         argv = ["--arg", "x", "1", *argv]
+    if worker and any(w.endswith(UNOPENED) for w in argv):
+        worker = False
     expected = dropin.jq(argv, stdin, {"NO_COLOR": ""})
     if expected.status == dropin.TIMED_OUT:
         return
