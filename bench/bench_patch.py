@@ -31,71 +31,75 @@ RESULTS = HERE / "RESULTS-patch.md"
 CITIES = ["Zürich", "São Paulo", "Kraków", "Lyon", "Osaka", "Reykjavík"]
 
 
-def generate(path: Path, megabytes: int) -> int:
-    """Write the users file; return how many users it holds."""
+def _write_users(path: Path, megabytes: int, head: str, user, tail: str = "") -> int:
+    """Write ``head``, then ``user(count, rng)``'s text for one user after another until
+    the file holds ``megabytes``, then ``tail`` (through a temporary file); return how many
+    users it holds."""
     rng = random.Random(megabytes)
     tmp = path.with_suffix(".tmp")
     count, size = 0, 0
     with open(tmp, "w", encoding="utf-8") as out:
-        out.write('{\n  "meta": {\n    "version": 3,\n    "exported": "2026-11-22"\n  },\n'
-                  '  "users": [\n')
+        out.write(head)
         while size < megabytes * 2**20:
-            user = {"id": f"user-{count:07d}", "name": f"User {count}",
-                    "email": f"user{count}@example.org", "status": "new",
-                    "amount": "AMOUNT", "tags": rng.sample(["a", "b", "c", "d"], 2),
-                    "address": {"city": rng.choice(CITIES), "zip": f"{rng.randint(0, 99999):05}"}}
-            text = json.dumps(user, indent=2, ensure_ascii=False).replace(
-                '"AMOUNT"', f"{rng.randint(100, 99999) / 100:.2f}")
-            text = ("" if count == 0 else ",\n") + "    " + text.replace("\n", "\n    ")
+            text = user(count, rng)
             out.write(text)
             size += len(text.encode())
             count += 1
-        out.write("\n  ]\n}\n")
+        out.write(tail)
     os.replace(tmp, path)
     return count
 
 
-def data_file(megabytes: int) -> tuple[Path, int]:
-    path = DATA / f"patch-{megabytes}mb.json"
-    meta = path.with_suffix(".count")
+def _json_user(count: int, rng: random.Random) -> str:
+    user = {"id": f"user-{count:07d}", "name": f"User {count}",
+            "email": f"user{count}@example.org", "status": "new",
+            "amount": "AMOUNT", "tags": rng.sample(["a", "b", "c", "d"], 2),
+            "address": {"city": rng.choice(CITIES), "zip": f"{rng.randint(0, 99999):05}"}}
+    text = json.dumps(user, indent=2, ensure_ascii=False).replace(
+        '"AMOUNT"', f"{rng.randint(100, 99999) / 100:.2f}")
+    return ("" if count == 0 else ",\n") + "    " + text.replace("\n", "\n    ")
+
+
+def generate(path: Path, megabytes: int) -> int:
+    """Write the users file; return how many users it holds."""
+    return _write_users(path, megabytes, '{\n  "meta": {\n    "version": 3,\n    "exported": '
+                        '"2026-11-22"\n  },\n  "users": [\n', _json_user, "\n  ]\n}\n")
+
+
+def _made_once(path: Path, counted: str, make, megabytes: int) -> tuple[Path, int]:
+    """``path`` and its users' count, made by ``make`` the first time (the count kept
+    beside it, with the suffix ``counted``)."""
+    meta = path.with_suffix(counted)
     if not path.exists() or not meta.exists():
         DATA.mkdir(parents=True, exist_ok=True)
         print(f"generating {path} ...", file=sys.stderr)
-        meta.write_text(str(generate(path, megabytes)))
+        meta.write_text(str(make(path, megabytes)))
     return path, int(meta.read_text())
+
+
+def data_file(megabytes: int) -> tuple[Path, int]:
+    return _made_once(DATA / f"patch-{megabytes}mb.json", ".count", generate, megabytes)
+
+
+def _yaml_user(count: int, rng: random.Random) -> str:
+    return (f"  # --- batch {count // 100} ---\n" if count % 100 == 0 else "") + (
+        f"  - id: user-{count:07d}\n    name: User {count}\n"
+        f"    email: user{count}@example.org\n    status: new\n"
+        f"    amount: {rng.randint(100, 99999) / 100:.2f}\n"
+        f"    tags: [{', '.join(rng.sample(['a', 'b', 'c', 'd'], 2))}]\n"
+        f"    address:\n      city: {rng.choice(CITIES)}\n"
+        f"      zip: \"{rng.randint(0, 99999):05}\"\n")
 
 
 def generate_yaml(path: Path, megabytes: int) -> int:
     """Write the users as a hand-kept YAML file (comments, quoted zips, flow tags)."""
-    rng = random.Random(megabytes)
-    tmp = path.with_suffix(".tmp")
-    count, size = 0, 0
-    with open(tmp, "w", encoding="utf-8") as out:
-        out.write("# users, kept by hand: keep the comments\nmeta:\n  version: 3   # bumped "
-                  "by hand\n  exported: \"2026-11-22\"\nusers:\n")
-        while size < megabytes * 2**20:
-            text = (f"  # --- batch {count // 100} ---\n" if count % 100 == 0 else "") + (
-                f"  - id: user-{count:07d}\n    name: User {count}\n"
-                f"    email: user{count}@example.org\n    status: new\n"
-                f"    amount: {rng.randint(100, 99999) / 100:.2f}\n"
-                f"    tags: [{', '.join(rng.sample(['a', 'b', 'c', 'd'], 2))}]\n"
-                f"    address:\n      city: {rng.choice(CITIES)}\n"
-                f"      zip: \"{rng.randint(0, 99999):05}\"\n")
-            out.write(text)
-            size += len(text.encode())
-            count += 1
-    os.replace(tmp, path)
-    return count
+    return _write_users(path, megabytes, "# users, kept by hand: keep the comments\nmeta:\n"
+                        "  version: 3   # bumped by hand\n  exported: \"2026-11-22\"\n"
+                        "users:\n", _yaml_user)
 
 
 def yaml_file(megabytes: int) -> tuple[Path, int]:
-    path = DATA / f"patch-{megabytes}mb.yaml"
-    meta = path.with_suffix(".ycount")
-    if not path.exists() or not meta.exists():
-        DATA.mkdir(parents=True, exist_ok=True)
-        print(f"generating {path} ...", file=sys.stderr)
-        meta.write_text(str(generate_yaml(path, megabytes)))
-    return path, int(meta.read_text())
+    return _made_once(DATA / f"patch-{megabytes}mb.yaml", ".ycount", generate_yaml, megabytes)
 
 
 def python(code: str) -> list[str]:
