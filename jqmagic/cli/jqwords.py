@@ -116,12 +116,13 @@ def as_jq_text(program: str, named: dict[str, Any],
 
 
 def _codes(text: str) -> str:
+    """``text`` as a jq expression with no quote in it."""
     return f"([{','.join(str(ord(c)) for c in text)}] | implode)"
 
 
+RAW0_NUL = "Cannot dump a string containing NUL with --raw-output0 option"  # main.c's words
 RAW0_CHECK = (f"\n\n| if type == {_codes('string')} and (explode | any(. == 0)) "
-              f"then error({_codes('Cannot dump a string containing NUL with --raw-output0 option')}) "
-              "else . end")
+              f"then error({_codes(RAW0_NUL)}) else . end")
 """What jq's main.c asks of each result under ``--raw-output0`` (a string with a NUL is
 that input's error: its results end there, the next input goes on), written after the
 program (a pipe binds loosest; the blank line ends a trailing comment; no quote, so an
@@ -133,4 +134,3 @@ def raw_output0_checked(program: str) -> str:
     of each result made by the program itself, so that it ends that input's results only,
     as in jq (the worker's results carry no input's bounds)."""
     return program + RAW0_CHECK
-

@@ -1,7 +1,7 @@
 """The driver never breaks: whatever reaches `query()` or `jqmagic query` (strings with NULs
 and lone surrogates, arguments of any type, options in any order), the answer is a result
 or a coded error, never a traceback or a dead worker; and jq's own options, in any order,
-print what the jq 1.8.2 command line prints, with its exit status."""
+print what the jq 1.8.2 command line prints, with its exit status and stderr."""
 
 from __future__ import annotations
 

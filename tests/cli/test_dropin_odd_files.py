@@ -1,7 +1,7 @@
-"""Generated command lines over odd files (NUL bytes, BOMs, invalid UTF-8, names with a
-glob's characters, modules), standard input with the same, run both ways (in this process's C loop and in the worker,
-with `--timeout`) against the jq 1.8.2 command line: the same stdout and exit status
-(issue 55)."""
+"""Generated command lines over odd files (NUL bytes, BOMs, UTF-16, invalid UTF-8, names
+with a glob's characters, modules) and odd standard inputs, run both ways (in this
+process's C loop and in the worker, with `--timeout`) against the jq 1.8.2 command line:
+the same stdout, exit status and stderr (issue 55)."""
 
 from __future__ import annotations
 
