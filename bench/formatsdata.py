@@ -52,18 +52,32 @@ def event(rng: random.Random, n: int) -> dict:
     return value
 
 
-def events_file(megabytes: int) -> Path:
-    path = DATA / f"events-{megabytes}mb.jsonl"
+def written_once(path: Path, megabytes: int, seed: int, piece) -> Path:
+    """``path``, written the first time it is asked for: ``piece(rng, n)``'s text for
+    n = 0, 1, ... until it holds ``megabytes`` MB (through a .part file, so a run
+    stopped halfway leaves no file that looks whole)."""
     if not path.exists():
-        DATA.mkdir(parents=True, exist_ok=True)
-        rng, n, size = random.Random(29), 0, 0
-        with open(path, "w", encoding="utf-8") as out:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        rng, n, size = random.Random(seed), 0, 0
+        part = path.with_suffix(".part")
+        with open(part, "w", encoding="utf-8") as out:
             while size < megabytes << 20:
-                line = json.dumps(event(rng, n), ensure_ascii=False, separators=(",", ":"))
-                out.write(line + "\n")
-                size += len(line.encode()) + 1
+                text = piece(rng, n)
+                out.write(text)
+                size += len(text.encode())
                 n += 1
+        part.rename(path)
     return path
+
+
+def json_line(value) -> str:
+    """``value`` as one compact JSON Lines line."""
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":")) + "\n"
+
+
+def events_file(megabytes: int) -> Path:
+    return written_once(DATA / f"events-{megabytes}mb.jsonl", megabytes, 29,
+                        lambda rng, n: json_line(event(rng, n)))
 
 
 _MANIFEST = """\
@@ -130,30 +144,23 @@ spec:
 """
 
 
+def _manifest(rng: random.Random, n: int) -> str:
+    return _MANIFEST.format(
+        n=n, name=f"svc-{n}", team=rng.choice(_NAMES).lower(),
+        ns=rng.choice(["default", "prod", "staging", "café"]),
+        tier=rng.choice(["web", "api", "worker"]),
+        managed=rng.choice(["yes", "no", "true", "off"]),
+        replicas=rng.randrange(1, 12), version=f"1.{rng.randrange(30)}.{n % 7}",
+        port=rng.choice([8080, 8443, 9000, 3000]),
+        level=rng.choice(["debug", "info", "warn"]),
+        timeout=rng.randrange(5, 60), ratio=rng.choice(["0.5", "1.25", "2e3", ".5", "1_000"]),
+        cpu=rng.randrange(100, 2000), memory=rng.randrange(64, 4096),
+        enabled=rng.choice(["true", "false", "on"]),
+        created=f"2025-0{rng.randrange(1, 10)}-1{rng.randrange(10)}")
+
+
 def manifests_file(megabytes: int) -> Path:
-    path = DATA / f"manifests-{megabytes}mb.yaml"
-    if not path.exists():
-        DATA.mkdir(parents=True, exist_ok=True)
-        rng, n, size = random.Random(29), 0, 0
-        with open(path, "w", encoding="utf-8") as out:
-            while size < megabytes << 20:
-                text = _MANIFEST.format(
-                    n=n, name=f"svc-{n}", team=rng.choice(_NAMES).lower(),
-                    ns=rng.choice(["default", "prod", "staging", "café"]),
-                    tier=rng.choice(["web", "api", "worker"]),
-                    managed=rng.choice(["yes", "no", "true", "off"]),
-                    replicas=rng.randrange(1, 12), version=f"1.{rng.randrange(30)}.{n % 7}",
-                    port=rng.choice([8080, 8443, 9000, 3000]),
-                    level=rng.choice(["debug", "info", "warn"]),
-                    timeout=rng.randrange(5, 60), ratio=rng.choice(["0.5", "1.25", "2e3",
-                                                                    ".5", "1_000"]),
-                    cpu=rng.randrange(100, 2000), memory=rng.randrange(64, 4096),
-                    enabled=rng.choice(["true", "false", "on"]),
-                    created=f"2025-0{rng.randrange(1, 10)}-1{rng.randrange(10)}")
-                out.write(text)
-                size += len(text.encode())
-                n += 1
-    return path
+    return written_once(DATA / f"manifests-{megabytes}mb.yaml", megabytes, 29, _manifest)
 
 
 if __name__ == "__main__":

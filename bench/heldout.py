@@ -9,10 +9,11 @@ nulls and optional arrays; and a generator of questions over it that nobody hand
 
 from __future__ import annotations
 
-import json
 import random
 import sys
 from pathlib import Path
+
+from formatsdata import json_line, written_once  # bench/ is on the path when run
 
 DATA = Path("/tmp/jqmagic-heldout")
 
@@ -58,19 +59,8 @@ def event(rng: random.Random, n: int) -> dict:
 
 def events_file(megabytes: int) -> Path:
     """The log of about ``megabytes`` MB under /tmp (made once, deterministically)."""
-    path = DATA / f"heldout-{megabytes}mb.jsonl"
-    if not path.exists():
-        DATA.mkdir(parents=True, exist_ok=True)
-        rng, n, size = random.Random(53), 0, 0
-        part = path.with_suffix(".part")
-        with open(part, "w", encoding="utf-8") as out:
-            while size < megabytes << 20:
-                line = json.dumps(event(rng, n), ensure_ascii=False, separators=(",", ":"))
-                out.write(line + "\n")
-                size += len(line.encode()) + 1
-                n += 1
-        part.rename(path)
-    return path
+    return written_once(DATA / f"heldout-{megabytes}mb.jsonl", megabytes, 53,
+                        lambda rng, n: json_line(event(rng, n)))
 
 
 NUMBERS = [".amount", ".score", ".user.id", ".geo.lat"]
