@@ -95,14 +95,9 @@ def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
     except JqMagicError as exc:
         return sink.end(error=exc.to_wire())
     except (MemoryError, SystemError) as exc:
-        if not out_of_memory(exc):
-            raise
-        fastpath.documents.clear()
-        jv_documents.clear()
-        return sink.end(error=JqMagicError(
-            "TOO_LARGE", "The jq program ran out of memory and was stopped.",
-            "Query a smaller part (e.g. .items[:1000]) or stream with "
-            f"{term('jsonl')}.").to_wire())
+        return sink.end(error=_out_of_memory(
+            exc, "The jq program ran out of memory and was stopped.",
+            f"Query a smaller part (e.g. .items[:1000]) or stream with {term('jsonl')}."))
 
 
 def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
@@ -210,14 +205,10 @@ def called(_programs: libjq.ProgramCache, call: protocol.Call,
             f"The {call.name}'s answer", "Look at a deeper part (a path), or at fewer "
             "levels (depth).").to_wire())
     except (MemoryError, SystemError) as exc:
-        if not out_of_memory(exc):
-            raise
-        fastpath.documents.clear()
-        jv_documents.clear()
-        return protocol.End(error=JqMagicError(
-            "TOO_LARGE", f"The {call.name} ran out of the worker's memory and was stopped.",
+        return protocol.End(error=_out_of_memory(
+            exc, f"The {call.name} ran out of the worker's memory and was stopped.",
             f"Read it in one streaming pass with {term('inspect_stream')}, or look at a "
-            f"smaller part with {term('path')}.").to_wire())
+            f"smaller part with {term('path')}."))
     with channel.lock:
         channel.send_chunk(protocol.Chunk([answer]))
     return protocol.End()
@@ -307,5 +298,16 @@ def main() -> None:
     serve(os.fdopen(os.dup(0), "rb", buffering=0), replies)
 
 
+def _out_of_memory(exc: BaseException, message: str, hint: str) -> dict:
+    """TOO_LARGE (its wire form) for ``exc`` when it is the worker running out of memory,
+    its caches emptied so that it lives on; ``exc`` raised again otherwise."""
+    if not out_of_memory(exc):
+        raise exc
+    fastpath.documents.clear()
+    jv_documents.clear()
+    return JqMagicError("TOO_LARGE", message, hint).to_wire()
+
+
 if __name__ == "__main__":
     main()
+
