@@ -154,8 +154,7 @@ def _stage_lines(stages: list[dict], indent: str, computed: list[str],
             for found in stage.get(key, [])[:3]:
                 lines.append(f"{pad}{word}: {_value(found)}")
         if stage.get("error"):
-            lines.append(f"{pad}error on {_value(stage['error']['on'])}: "
-                         f"{_cut(stage['error']['message'], 120)}")
+            lines.append(f"{pad}{_error_words(stage['error'], 120)}")
         if stage.get("swallowed_error"):
             lines.append(f"{pad}swallowed: {_cut(stage['swallowed_error']['message'], 120)}"
                          f" on {_value(stage['swallowed_error']['on'])}")
@@ -164,8 +163,7 @@ def _stage_lines(stages: list[dict], indent: str, computed: list[str],
             lines.append(f"{pad}{found['left']} {found['op']} {found['right']} on "
                          f"{_value(found['on'])}")
         if stage.get("null_from"):
-            how = _null_how("made" if stage.get("nulls_made") else "read", stage["null_from"])
-            lines.append(f"{pad}null {how} from {_value(stage['null_from'])}")
+            lines.append(f"{pad}{_null_words(stage)}")
         for branch in stage.get("branches", []):
             lines.append(f"{pad}+ {branch['name']} ("
                          f"{count(branch['sampled_inputs'], 'sampled input')}"
@@ -230,12 +228,9 @@ def _stage_html(stage: dict) -> str:
         if items:
             body.append(f"<div>{word}:<ul>{items}</ul></div>")
     if stage.get("null_from"):
-        how = _null_how("made" if stage.get("nulls_made") else "read", stage["null_from"])
-        body.append(f"<div class='null'>null {_e(how)} from "
-                    f"{_e(_value(stage['null_from']))}</div>")
+        body.append(f"<div class='null'>{_e(_null_words(stage))}</div>")
     if stage.get("error"):
-        body.append(f"<div class='bad'>error on {_e(_value(stage['error']['on']))}: "
-                    f"{_e(_cut(stage['error']['message'], 200))}</div>")
+        body.append(f"<div class='bad'>{_e(_error_words(stage['error'], 200))}</div>")
     if stage.get("note"):
         body.append(f"<div>{_e(stage['note'])}</div>")
     for branch in stage.get("branches", []):
@@ -246,6 +241,17 @@ def _stage_html(stage: dict) -> str:
     extra = f" <small>{' · '.join(flags)}</small>" if flags else ""
     return (f"<details class='st'><summary><code>{_e(_cut(stage['stage'], 60))}</code>"
             f"{extra}</summary>{''.join(body)}</details>")
+
+
+def _null_words(stage: dict) -> str:
+    """Where a stage's first null came from, in words (both renderings)."""
+    how = _null_how("made" if stage.get("nulls_made") else "read", stage["null_from"])
+    return f"null {how} from {_value(stage['null_from'])}"
+
+
+def _error_words(error: dict, width: int) -> str:
+    """A stage's error and the value it was raised on, its message cut to ``width``."""
+    return f"error on {_value(error['on'])}: {_cut(error['message'], width)}"
 
 
 def _row_html(stages: list[dict]) -> str:
