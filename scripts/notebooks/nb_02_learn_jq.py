@@ -6,6 +6,19 @@ NAME = "02-learn-jq.ipynb"
 EX = ["exercise"]  # an exercise: `answer = ''` until the learner writes it
 SOL = ["solution"]  # its solution, folded under "Show a solution" (tests fill answers from it)
 
+
+def solution(code: str) -> tuple:
+    """The cell that keeps an exercise's solution, ``code``, folded under "Show a solution"."""
+    return ("md", f"""
+<details><summary>Show a solution</summary>
+
+```python
+{code}
+```
+</details>
+""", SOL)
+
+
 CELLS = [
     ("md", """
 # Learn jq in ten short lessons
@@ -84,14 +97,7 @@ answer = ''
 jqmagic.check(answer, ["sf", "cyberpunk"], value=shop,
               hint="Arrays count from 0, so the second book is .books[1].")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = '.books[1].tags'
-```
-</details>
-""", SOL),
+    solution("answer = '.books[1].tags'"),
     ("md", """
 ## 2. Iteration and pipes
 
@@ -110,14 +116,7 @@ jqmagic.check(answer, ["Frank Herbert", "William Gibson", "Jane Austen", "J. R. 
                        "Octavia E. Butler"], value=shop, outputs=True,
               hint="Iterate with .books[] and pipe each book into .author.")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = '.books[] | .author'
-```
-</details>
-""", SOL),
+    solution("answer = '.books[] | .author'"),
     ("md", """
 ## 3. `select`: keep what matches
 
@@ -134,14 +133,7 @@ jqmagic.check(answer, ["Emma", "The Hobbit"], value=shop,
               hint="Two conditions joined with and, inside one select(...); "
                    "collect the titles with [ ... ].")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = '[.books[] | select(.stock > 0 and .price < 9) | .title]'
-```
-</details>
-""", SOL),
+    solution("answer = '[.books[] | select(.stock > 0 and .price < 9) | .title]'"),
     ("md", """
 ## 4. `map`, `add`, `length`
 
@@ -157,14 +149,7 @@ answer = ''
 jqmagic.check(answer, 104.75, value=shop,
               hint="map(.price * .stock) gives one number per book; add sums them.")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = '.books | map(.price * .stock) | add'
-```
-</details>
-""", SOL),
+    solution("answer = '.books | map(.price * .stock) | add'"),
     ("md", """
 ## 5. Building objects
 
@@ -186,14 +171,7 @@ jqmagic.check(answer, [
     hint="Inside map(...), build {title, classic: (...)}; "
          "any(.tags[]; . == \\"classic\\") or .tags | index(\\"classic\\") != null tests membership.")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = '.books | map({title, classic: (.tags | index("classic") != null)})'
-```
-</details>
-""", SOL),
+    solution("""answer = '.books | map({title, classic: (.tags | index("classic") != null)})'"""),
     ("md", """
 ## 6. `reduce`: fold a stream into one value
 
@@ -210,14 +188,7 @@ answer = ''
 jqmagic.check(answer, {"sf": 3, "classic": 3, "cyberpunk": 1, "romance": 1, "fantasy": 1},
               value=shop, hint="Start from {} and iterate .books[].tags[].")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = 'reduce .books[].tags[] as $t ({}; .[$t] += 1)'
-```
-</details>
-""", SOL),
+    solution("answer = 'reduce .books[].tags[] as $t ({}; .[$t] += 1)'"),
     ("md", """
 ## 7. `group_by`, `sort_by`, `unique_by`
 
@@ -243,14 +214,7 @@ answer = ''
 jqmagic.check(answer, expected, file='sample-data/events.jsonl', slurp=True,
               hint="group_by(.level) gives one array per level; count each with length.")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = 'group_by(.level) | map({level: .[0].level, count: length})'
-```
-</details>
-""", SOL),
+    solution("answer = 'group_by(.level) | map({level: .[0].level, count: length})'"),
     ("md", """
 ## 8. Strings
 
@@ -268,14 +232,7 @@ jqmagic.check(answer, ["Dune by Herbert", "Neuromancer by Gibson", "Emma by Aust
               hint='split(" ") gives the words of the author; last picks the surname; '
                    'interpolate with "\\(...)".')
 """, EX),
-    ("md", r"""
-<details><summary>Show a solution</summary>
-
-```python
-answer = r'[.books[] | "\(.title) by \(.author | split(" ") | last)"]'
-```
-</details>
-""", SOL),
+    solution(r"""answer = r'[.books[] | "\(.title) by \(.author | split(" ") | last)"]'"""),
     ("md", """
 ## 9. Variables: `$name`
 
@@ -299,14 +256,7 @@ jqmagic.check(answer, ["Dune", "Neuromancer", "Kindred"], value=shop,
               args={"min": 1965, "max": 1984},
               hint="Compare .year with $min and $max inside select(...).")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = '[.books[] | select(.year >= $min and .year <= $max) | .title]'
-```
-</details>
-""", SOL),
+    solution("answer = '[.books[] | select(.year >= $min and .year <= $max) | .title]'"),
     ("md", """
 ## 10. Putting it together
 
@@ -330,14 +280,7 @@ answer = ''
 jqmagic.check(answer, "Dune", value=shop,
               hint="Keep the books in stock with select, collect them, then max_by(.price).")
 """, EX),
-    ("md", """
-<details><summary>Show a solution</summary>
-
-```python
-answer = '[.books[] | select(.stock > 0)] | max_by(.price) | .title'
-```
-</details>
-""", SOL),
+    solution("answer = '[.books[] | select(.stock > 0)] | max_by(.price) | .title'"),
     ("md", """
 ## 11. See the work, and get a program from an example
 
