@@ -108,6 +108,7 @@ PyObject *jqlib_text(jv value);  /* a jv string's bytes as str (replaced); consu
 PyObject *jqlib_load(PyObject *self, PyObject *args);
 PyObject *program_compile(PyObject *self, PyObject *args);
 PyObject *program_close(PyObject *self, PyObject *args);
+FILE *jq_stdout(void);  /* C's stdout buffered as jq's (_jqmain.c) */
 PyObject *program_said_to(PyObject *self, PyObject *args);
 PyObject *program_open_inputs(PyObject *self, PyObject *args);
 PyObject *program_close_inputs(PyObject *self, PyObject *args);

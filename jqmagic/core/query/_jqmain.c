@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 enum { OK = 0, OK_NULL_KIND = -1, OK_NO_OUTPUT = -4, ERROR_UNKNOWN = 5 };
@@ -59,11 +60,11 @@ static int write_result(FILE *out, jv result, int dumpflags, int options, run_st
     return 0;
 }
 
-/* The stream on a descriptor (standard output), made once and kept, as jq's stdout. */
+/* The stream on another descriptor than standard output, made once and kept. */
 static FILE *kept_stream;
 static int kept_fd = -1;
-/* The first failed write's errno on the kept stream (jq's main.c checks ferror(stdout) at
- * its end and says "writing output failed"; the run goes on, as jq's does). */
+/* The first failed write's errno on the results' stream (jq's main.c checks ferror(stdout)
+ * at its end and says "writing output failed"; the run goes on, as jq's does). */
 static int write_errno;
 
 static void note_write_error(FILE *out) {
@@ -71,13 +72,37 @@ static void note_write_error(FILE *out) {
         write_errno = errno ? errno : EIO;
 }
 
+/* C's stdout as jq's main.c has it, whatever Python's -u (PYTHONUNBUFFERED) made of it:
+ * buffered as glibc buffers it at its first write (a terminal by lines, anything else by
+ * blocks of the descriptor's st_blksize, at most BUFSIZ), written when full and at the end
+ * (flush()): what jq says on stderr meanwhile comes first where both share a pipe. */
+FILE *jq_stdout(void) {
+    static int prepared;
+    if (!prepared) {
+        struct stat st;
+        size_t size = BUFSIZ;
+        int by_line = 0;
+        if (fstat(STDOUT_FILENO, &st) == 0) {
+            if (st.st_blksize > 0 && st.st_blksize < BUFSIZ)
+                size = (size_t)st.st_blksize;
+            by_line = S_ISCHR(st.st_mode) && isatty(STDOUT_FILENO);
+        }
+        static char buffer[BUFSIZ];  /* glibc keeps -u's one-byte buffer for a NULL one */
+        fflush(stdout);
+        setvbuf(stdout, buffer, by_line ? _IOLBF : _IOFBF, size);
+        prepared = 1;
+    }
+    return stdout;
+}
+
 static FILE *stream_on(int fd) {
+    if (fd == STDOUT_FILENO)
+        return jq_stdout();
     if (kept_stream == NULL || kept_fd != fd) {
         int copy = dup(fd);
         kept_stream = copy < 0 ? NULL : fdopen(copy, "w");
         if (kept_stream == NULL)
             return NULL;
-        setvbuf(kept_stream, NULL, _IOFBF, 1 << 16);
         kept_fd = fd;
     }
     return kept_stream;
@@ -132,9 +157,8 @@ static PyObject *run(PyObject *self, PyObject *args) {
     run_state *st = &p->state;
     char *batch = NULL;
     size_t batch_size = 0;
-    /* libjq's trace is printed on C's stdout: the results go there too, in its order */
-    FILE *out = fd < 0 ? open_memstream(&batch, &batch_size)
-                : TRACE_FLAGS(options) && fd == STDOUT_FILENO ? stdout : stream_on(fd);
+    /* on C's stdout, libjq's trace and the results are in jq's order */
+    FILE *out = fd < 0 ? open_memstream(&batch, &batch_size) : stream_on(fd);
     if (out == NULL)
         return PyErr_SetFromErrno(PyExc_OSError);
     int event = EV_END;
@@ -201,13 +225,10 @@ static PyObject *run(PyObject *self, PyObject *args) {
         if (!(options & NULL_INPUT) && st->ret <= 0 && st->ret != OK_NO_OUTPUT)
             st->last_result = (st->ret != OK_NULL_KIND);
     }
-    if (fd >= 0) {
-        if (fflush(out) != 0 && write_errno == 0)
-            write_errno = errno ? errno : EIO;
-        note_write_error(out);
-    } else {
-        fclose(out);
-    }  /* the batch's bytes in batch, batch_size */
+    if (fd >= 0)
+        note_write_error(out);  /* written when full, or by flush() at the end */
+    else
+        fclose(out);  /* the batch's bytes in batch, batch_size */
     Py_END_ALLOW_THREADS
 
     PyObject *answer = ended(event, batch, batch_size, message);
@@ -232,11 +253,26 @@ static jv next_held(void *jq, void *data) {
     return lib.copy(held->values[held->at++]);
 }
 
-/* write_error() -> the errno of the first write to the descriptor's stream that failed
- * since the last call, or 0; the stream's error is cleared. */
+/* flush(): the results' stream written out (C's stdout and any other kept), as jq's exit
+ * writes its stdout; a failed write remembered for write_error(). */
+static PyObject *flush(PyObject *self, PyObject *args) {
+    FILE *streams[] = {stdout, kept_stream};
+    for (size_t i = 0; i < 2; i++) {
+        if (streams[i] == NULL)
+            continue;
+        if (fflush(streams[i]) != 0 && write_errno == 0)
+            write_errno = errno ? errno : EIO;
+        note_write_error(streams[i]);
+    }
+    Py_RETURN_NONE;
+}
+
+/* write_error() -> the errno of the first write to the results' stream that failed since
+ * the last call, or 0; the streams' errors are cleared. */
 static PyObject *write_error(PyObject *self, PyObject *args) {
     int failed = write_errno;
     write_errno = 0;
+    clearerr(stdout);
     if (kept_stream != NULL)
         clearerr(kept_stream);
     return PyLong_FromLong(failed);
@@ -256,6 +292,7 @@ static PyMethodDef methods[] = {
     {"set_colors", jqlib_set_colors, METH_VARARGS, "jq_set_colors($JQ_COLORS)."},
     {"purge_stdin", purge_stdin, METH_NOARGS, "C's stdin emptied, fully buffered."},
     {"run", run, METH_VARARGS, "Run jq's main loop until a batch is full or an event."},
+    {"flush", flush, METH_NOARGS, "Write the results' stream out."},
     {"write_error", write_error, METH_NOARGS, "The errno of a failed write, or 0."},
     {NULL, NULL, 0, NULL},
 };

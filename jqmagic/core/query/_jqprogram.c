@@ -404,14 +404,15 @@ PyObject *program_position(PyObject *self, PyObject *capsule) {
     return message_text(lib.input_get_position(p->jq));
 }
 
-/* disassemble(program): jq's --debug-dump-disasm on C's stdout, then an empty line. */
+/* disassemble(program): jq's --debug-dump-disasm, then an empty line, on
+ * C's stdout as the results will be (buffered with them, as in jq). */
 PyObject *program_disassemble(PyObject *self, PyObject *capsule) {
     program *p = program_of(capsule);
     if (p == NULL)
         return NULL;
+    jq_stdout();
     lib.jq_dump_disassembly(p->jq, 0);
     puts("");
-    fflush(NULL);
     Py_RETURN_NONE;
 }
 

@@ -106,6 +106,7 @@ def run(spec: MainRun, out: BinaryIO, err: BinaryIO,
         status = _run(program, spec, sink, err, report)
     finally:
         _jqmain.close(program)
+        _jqmain.flush()  # stdout written at the end, as jq's exit writes it
     failed = sink.failed()
     if failed:  # main.c's end: ferror(stdout), said after everything else
         err.write(writes.failure_line(failed).encode())
