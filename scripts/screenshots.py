@@ -160,9 +160,12 @@ def shoot(page, lab: dict, out: Path, theme: str, width: int) -> dict:
     browser.locator(".jqm-offer", has_text=".full_name").wait_for(timeout=30_000)
     shot(browser, out / f"jqbox-offers-{name}.png")
     page.keyboard.type("ow", delay=40)
-    browser.locator(".jqm-offer", has_text=".owner").wait_for(timeout=30_000)
-    page.keyboard.press("ArrowDown")
-    page.keyboard.press("Enter")
+    page.wait_for_function(  # the offers of ".[0].ow" (not a list drawn for an earlier key)
+        "() => [...document.querySelectorAll('.jqm-offers [role=option] .jqm-offer-text')]"
+        ".map(o => o.innerText).join() === '.owner'", timeout=30_000)
+    page.keyboard.press("Tab")  # takes the first offer
+    page.wait_for_function("() => document.querySelector('.jqm-jq').value === '.[0].owner'",
+                           timeout=30_000)
     page.wait_for_function("() => document.querySelector('.jqm-status').innerText"
                            ".startsWith('1 result')", timeout=60_000)
     shot(browser, out / f"jqbox-preview-{name}.png")
@@ -179,11 +182,12 @@ def shoot(page, lab: dict, out: Path, theme: str, width: int) -> dict:
     completer = page.locator(".jp-Completer")
     completer.wait_for(state="visible", timeout=30_000)
     completer.locator(".jp-Completer-item", has_text=".full_name").wait_for(timeout=30_000)
-    top, menu = empty.bounding_box(), completer.bounding_box()
+    boxes = [empty.bounding_box(), completer.bounding_box()]  # the menu opens above or below
+    left, top = max(0, boxes[0]["x"] - 70), max(0, min(b["y"] for b in boxes) - 10)
+    bottom = max(b["y"] + b["height"] for b in boxes) + 10
     page.screenshot(path=str(out / f"tab-{name}.png"), clip={
-        "x": max(0, top["x"] - 70), "y": max(0, top["y"] - 10),
-        "width": min(width - max(0, top["x"] - 70), top["width"] + 80),
-        "height": menu["y"] + menu["height"] - top["y"] + 20})
+        "x": left, "y": top, "width": min(width - left, boxes[0]["width"] + 80),
+        "height": bottom - top})
     page.keyboard.press("Escape")
 
     # --explain: the stages of a program, each with its counts; the filter's and the

@@ -584,9 +584,13 @@ def set_theme(page, name: str) -> None:
     page.locator(".lm-MenuBar-itemLabel", has_text="Settings").first.click()
     page.locator(".lm-Menu-itemLabel", has_text="Theme").first.hover()
     page.locator(".lm-Menu-itemLabel", has_text=name).first.click()
-    light = "true" if "Light" in name else "false"
-    page.wait_for_function("l => document.body.dataset.jpThemeLight === l", arg=light)
-    page.wait_for_timeout(500)  # the theme's stylesheet applied
+    light = "Light" in name
+    # the theme's stylesheet applied, not only its name on <body> (a "dark" shot taken 0.5 s
+    # after the name changed was light): the notebook's own background turned
+    page.wait_for_function("""l => document.body.dataset.jpThemeLight === String(l) && (() => {
+        const [r, g, b] = getComputedStyle(document.querySelector('.jp-Notebook'))
+            .backgroundColor.match(/[\\d.]+/g).map(Number);
+        return (r + g + b > 384) === l; })()""", arg=light)
 
 
 def note_log(browser) -> None:
