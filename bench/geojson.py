@@ -153,7 +153,8 @@ def main() -> None:
         f"1.8.2's {jq_total:.2f} s; {used:.2f} s of CPU, {used / jq_used:.2f}x jq's "
         f"{jq_used:.2f} s (jqmagic's: its process and its worker; the worker's start "
         f"before them took {start[0]:.2f} s, {start[1]:.2f} s of CPU). jq 1.8.2's peak RSS "
-        f"{jq_peak:,.0f} MB; jaq stopped at {options.jaq_cap:.0f} s a question.", "",
+        f"{jq_peak:,.0f} MB; " + (f"jaq stopped at {options.jaq_cap:.0f} s a question."
+                                  if "jaq" in times else "jaq not run."), "",
         *lines]) + "\n"
     print(report)
     if options.mb == 150:
