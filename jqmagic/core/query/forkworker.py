@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import threading
 from typing import IO
 
@@ -76,5 +77,10 @@ def _serve(env: dict[str, str], stderr: IO[bytes], requests: int, replies: int,
 
         worker.main()
         status = 0
+    except BaseException:  # said as an interpreter says it (the caller shows the last line)
+        import traceback
+
+        traceback.print_exc()
+        sys.stderr.flush()
     finally:
         os._exit(status)

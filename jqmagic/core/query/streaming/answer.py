@@ -105,7 +105,15 @@ def over_budget(request: QueryRequest) -> bool:
 
 
 def _over_budget(files: list[tuple[str, str]]) -> bool:
-    return any(not fits_whole(os.path.getsize(f), fmt) for f, fmt in files)
+    """(A file gone since it was found is no bigger: its read says NOT_FOUND.)"""
+    return any(not fits_whole(_size(f), fmt) for f, fmt in files)
+
+
+def _size(path: str) -> int:
+    try:
+        return os.path.getsize(path)
+    except OSError:
+        return 0
 
 
 def _files(request: QueryRequest) -> list[tuple[str, str]] | None:
