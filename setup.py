@@ -1,11 +1,13 @@
-"""The package's two C parts, both optional (without a C compiler the package installs and
+"""The package's three C parts, all optional (without a C compiler the package installs and
 runs on the PyPI binding's libjq, and the command line sends every query to the worker):
 
-- ``jqmagic.core.query._jqmain``: jq's main.c loop (``_jqmain.c``), a Python extension;
+- ``jqmagic.core.query._jqmain``: jq's main.c in C, a Python extension: libjq opened by
+  path, the program set up (``_jqprogram.c``) and run over its inputs (``_jqmain.c``);
 - ``jqmagic.core.query._jvbuild``: Python values made into libjq's in C (``_jvbuild.c``);
 - ``jqmagic.core.query._libjq``: libjq 1.8.2 and Oniguruma built with ``-O2`` from
   ``vendor/jq-1.8.2`` by jq's own ``configure`` and ``make`` (no network), linked into one
-  shared library that ctypes loads (``core/query/libjq.py``); it has no Python entry point.
+  shared library that ``_jqmain`` and the worker's ctypes (``core/query/libjq.py``) open;
+  it has no Python entry point.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ from setuptools.errors import CompileError
 HERE = Path(__file__).resolve().parent
 JQ_SOURCE = HERE / "vendor" / "jq-1.8.2"
 LIBJQ = "jqmagic.core.query._libjq"
+QUERY = "jqmagic/core/query"  # the C parts' folder
 CFLAGS = "-O2 -fPIC -pthread"  # autoconf's -O2, which the binding's build drops
 CONFIGURE = ["./configure", "-q", f"CFLAGS={CFLAGS}", "--with-oniguruma=builtin",
              "--disable-docs", "--disable-maintainer-mode", "--disable-shared",
@@ -80,9 +83,9 @@ setup(
     ext_modules=[
         Extension("jqmagic.core.query._jqmain", ["jqmagic/core/query/_jqmain.c",
                                                   "jqmagic/core/query/_jqprogram.c"],
-                  optional=True),
+                  depends=[f"{QUERY}/_jqlib.h", f"{QUERY}/_jv.h"], optional=True),
         Extension("jqmagic.core.query._jvbuild", ["jqmagic/core/query/_jvbuild.c"],
-                  optional=True),
+                  depends=[f"{QUERY}/_jv.h", f"{QUERY}/_literalscan.h"], optional=True),
         Extension(LIBJQ, [], optional=True),
     ],
     cmdclass={"build_ext": BuildExt},
