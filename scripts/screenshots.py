@@ -174,6 +174,7 @@ def shoot(page, lab: dict, out: Path, theme: str, width: int) -> dict:
     # Tab in a %jq cell: JupyterLab's completer with the keys and their types
     cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
     empty = cells.nth(len(CELLS) - 1)
+    empty.evaluate("e => e.scrollIntoView({block: 'center'})")  # room for the menu below
     empty.locator(".cm-content").click()
     page.keyboard.type("%jq '.[0].' repos", delay=20)
     for _ in range(len("' repos")):
