@@ -129,3 +129,13 @@ def test_the_list_says_how_many_in_plural_words_and_labels_every_program():
         "(reads the input)", "(a constant: the same for any input)",
         "(writes the answer as a constant)"]
     assert "(a constant: the same for any input)" in found._repr_mimebundle_()["text/html"]
+
+
+def test_a_program_right_on_the_examples_by_coincidence_is_left_out_and_counted():
+    found = suggest(examples=[({"a": 1, "b": 2}, 3), ({"a": 5, "b": 1}, 6)], limit=6)
+    shown = [p["program"] for p in found.programs]
+    assert shown[:3] == ["add", ".a + .b", ".b + .a"], shown
+    # (length + 1) / (.b / 2) is 3 and 6 here, 1.2 on {"a": 4, "b": 5}: not add
+    assert not any(p.startswith("(length | . + 1) /") for p in shown), shown
+    assert found.data["tried"]["set_aside"] >= 1
+    assert "fitting the examples left out" in found.message

@@ -44,6 +44,11 @@ class Suggestions:
                         "give another example so the answer must come from the input.")
         examples = self.data.get("examples")
         on = f" on {count(examples, 'example')}" if examples else ""
+        aside = tried.get("set_aside", 0)
+        if aside:
+            constant += (f" {count(aside, 'other program')} fitting the examples left out:"
+                         " on the inputs changed a little they answer otherwise than the"
+                         " first (give another example if one of them is what you meant).")
         return f"{count(len(self.programs), 'program')} verified in libjq{on}; {searched}." \
             f"{constant}"
 
