@@ -69,10 +69,16 @@ def test_a_lockless_editor_loses_no_update(tmp_path, run, style):
     path.write_text("{}")
     editor = subprocess.Popen([sys.executable, "-c", EDITOR, str(path), str(stop), style],
                               stdout=subprocess.PIPE, text=True)
-    patcher = subprocess.run([sys.executable, "-c", PATCHER, str(path)], capture_output=True,
-                             text=True, timeout=300)
-    stop.touch()
-    wrote = json.loads(editor.communicate(timeout=60)[0])
+    try:
+        patcher = subprocess.run([sys.executable, "-c", PATCHER, str(path)],
+                                 capture_output=True, text=True, timeout=300)
+    finally:  # the editor stops whatever became of the patcher (it ran on past a timeout)
+        stop.touch()
+        try:
+            said = editor.communicate(timeout=60)[0]
+        finally:
+            editor.kill()
+    wrote = json.loads(said)
     assert patcher.returncode == 0, patcher.stderr
     final = json.loads(path.read_text())
     lost = [key for key in wrote if key not in final]
