@@ -148,19 +148,23 @@ static void number(scan_state *s, const char *t, Py_ssize_t n) {
         remember(s, t, n);
 }
 
+/* Past the string whose opening quote is at p: after its closing quote, or at a raw
+ * newline (which ends it for the scan: JSON Lines' next line), or at the end. */
+static inline const char *past_string(const char *p, const char *end) {
+    for (p++; p < end; p++) {
+        while (p < end && !string_stop[(unsigned char)*p]) p++;
+        if (p >= end || *p == '\n') return p;
+        if (*p == '"') return p + 1;
+        p++; /* a backslash: the escaped byte is skipped by the loop's step */
+    }
+    return p;
+}
+
 static void scan_text(scan_state *s, const char *p, const char *end) {
     while (p < end) {
         char c = *p;
         if (c == '"') {
-            for (p++; p < end; p++) {
-                while (p < end && !string_stop[(unsigned char)*p]) p++;
-                if (p >= end || *p == '\n') break;
-                if (*p == '"') {
-                    p++;
-                    break;
-                }
-                p++; /* a backslash: the escaped byte is skipped by the loop's step */
-            }
+            p = past_string(p, end);
         } else if (c == '-' || is_digit(c)) {
             const char *t = p++;
             while (p < end && number_byte[(unsigned char)*p]) p++;
@@ -233,15 +237,7 @@ static PyObject *literals_written(PyObject *self, PyObject *args) {
     while (p < end) {
         char c = *p;
         if (c == '"') {
-            for (p++; p < end; p++) {
-                while (p < end && !string_stop[(unsigned char)*p]) p++;
-                if (p >= end || *p == '\n') break;
-                if (*p == '"') {
-                    p++;
-                    break;
-                }
-                p++;
-            }
+            p = past_string(p, end);
         } else if (c == '-' || is_digit(c)) {
             const char *t = p++;
             while (p < end && number_byte[(unsigned char)*p]) p++;
