@@ -10,7 +10,7 @@ import re
 from typing import TYPE_CHECKING
 
 from jqmagic.core.errors import JqMagicError, caret_excerpt
-from jqmagic.core.words import cut, term
+from jqmagic.core.words import count as counted, cut, term
 
 if TYPE_CHECKING:
     from jqmagic.core import sources
@@ -45,7 +45,7 @@ def compile_error(error: str, program: str) -> JqMagicError:
     if function:
         hint = _function_hint(function[1], int(function[2]))
     extra = len([line for line in lines[1:] if line.startswith("jq: error")])
-    more = f" (and {extra} more error(s))" if extra else ""
+    more = f" (and {counted(extra, 'more error')})" if extra else ""
     return JqMagicError("INVALID_QUERY", f"Invalid jq program: {cut(what, MESSAGE_CHARS)}{more}",
                         hint, detail)
 
