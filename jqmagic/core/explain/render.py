@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import html
 import json
+import re
 from typing import Any
 
 from jqmagic.core.explain.values import shown
@@ -49,8 +50,14 @@ class Explanation:
 # ---------------------------------------------------------------- words
 
 
+_LAST_WORD = re.compile(r"\s+\S{0,20}\Z")  # a cut backs up to a space at most 20 characters
+
+
 def _cut(text: str, limit: int = SHOWN_CHARS) -> str:
-    return text if len(text) <= limit else text[:limit - 1] + "…"
+    """``text`` within ``limit`` characters, cut between words where one ends nearby."""
+    if len(text) <= limit:
+        return text
+    return _LAST_WORD.sub("", text[:limit], count=1)[:limit - 1] + "…"
 
 
 def _value(found: dict) -> str:

@@ -11,14 +11,16 @@ KIND_NULL, KIND_FALSE = 1, 2
 TEXT_CHARS = 160  # a sample's text is cut here; past 8 items or 3 levels it shows "…"
 
 _PREVIEW = f"""
-def cut: if length > {TEXT_CHARS} then .[:{TEXT_CHARS}] + "…" else . end;
+def words($n):  # cut between words where one ends within 20 characters of the cut
+  if length > $n then .[:$n + 1] | sub("\\\\s+\\\\S{{0,20}}\\\\z"; "") | .[:$n] + "…" else . end;
+def cut: words({TEXT_CHARS});
 def small($d):
   if type == "object" then
     if $d == 0 then "{{…}}" else to_entries[:8] | map(.value |= small($d - 1)) | from_entries end
   elif type == "array" then
     if $d == 0 then "[…]"
     else (.[:8] | map(small($d - 1))) + (if length > 8 then ["…"] else [] end) end
-  elif type == "string" and length > 60 then .[:60] + "…"
+  elif type == "string" then words(60)
   else . end;
 {{type: type}}
 + (if type == "object" or type == "array" or type == "string" then {{length: length}} else {{}} end)
