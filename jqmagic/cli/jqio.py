@@ -135,10 +135,21 @@ def say_messages(messages: list[str], args: argparse.Namespace, colour: bool) ->
     for message in messages:
         if message.startswith('["DEBUG:",'):
             message = _as_dumped(message, args, colour) + "\n"
+        elif colour and _is_coloured_debug(message):  # dumped by libjq with -C already
+            message += "\n"
         elif message.startswith("jq: ignoring parse error: "):
             message += "\n"
         sys.stderr.write(message)
     sys.stderr.flush()
+
+
+def _is_coloured_debug(message: str) -> bool:
+    """Whether ``message`` is a ``debug`` line libjq dumped in colour (a NaN in it is
+    coloured as jq colours it, which a plain line dumped again cannot be)."""
+    import re
+
+    return message.startswith("\x1b[") and \
+        re.sub(_COLOUR, "", message[:200]).startswith('["DEBUG:",')
 
 
 def _as_dumped(message: str, args: argparse.Namespace, colour: bool) -> str:

@@ -219,6 +219,7 @@ class Program:
         self.messages: list[str] = []
         self.callbacks: tuple = ()
         self.last_kind = KIND_INVALID  # the last result's (-e: a number printed as null is NaN)
+        self.debug_flags = 0  # debug's dump flags (-C: a NaN coloured as jq's number)
         self.arguments: jv | None = None  # held while it runs, as main.c holds its own
 
     def close(self) -> None:
@@ -245,7 +246,8 @@ def compile_program(text: str, args: dict | None = None,
         program.messages.append(_message(msg))
 
     def on_debug(_data, msg):
-        program.messages.append(f'["DEBUG:",{_dump(msg)}]')  # as jq's command line prints it
+        said = array([_string("DEBUG:"), msg])  # as jq's command line prints it
+        program.messages.append(_dump(said, program.debug_flags))
 
     def on_stderr(_data, msg):
         program.messages.append(_message(msg))
@@ -358,6 +360,7 @@ class ProgramCache:
 
 
 def _results(program: Program, value: jv, flags: int) -> Iterator[str]:
+    program.debug_flags = flags & ~PRINT_PRETTY  # debug's lines as jq's main.c dumps them
     return (_dump(result, flags) for result in results(program, value))
 
 
