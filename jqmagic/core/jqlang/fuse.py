@@ -112,6 +112,11 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
             src.emit(place.depth, f"{test} = {condition}")
             src.emit(place.depth, f"if {test} is not None and {test} is not False:")
             return place.input, replace(place, depth=place.depth + 1)
+        return _select_each(node[2][0], src, place)
+    if _is_type_filter(node, place):
+        value = src.temp()
+        src.emit(place.depth, f"if {_TYPE_TESTS[node[1]].format(value, place.input)}:")
+        return place.input, replace(place, depth=place.depth + 1)
     one = _expr(node, src, place)
     if one is not None:
         return one, place
@@ -129,6 +134,28 @@ def _condition(node: tuple, src: _Source, place: _Place) -> str | None:
             return _expr(BinOp(node.op, Dot(), node.right), src,
                          replace(place, input=held))
     return _expr(node, src, place)
+
+
+def _select_each(condition: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
+    """``select(f)`` where ``f`` may give no output or many (``.id | strings | test(..)``):
+    ``f``'s outputs written as a stream, the input passed on for each true one, in the
+    order jq passes it on."""
+    test, at = _stream(condition, src, place)
+    held = _named(test, src, at)
+    src.emit(at.depth, f"if {held} is not None and {held} is not False:")
+    return place.input, replace(place, depth=at.depth + 1)
+
+
+_TYPE_TESTS = {"strings": "type({1}) is str", "objects": "type({1}) is dict",
+               "arrays": "type({1}) is list", "nulls": "{1} is None",
+               "booleans": "type({1}) is bool",
+               "numbers": "(({0} := type({1})) is int or {0} is float)"}
+"""jq's type filters as tests of the input's Python type (bool is no number)."""
+
+
+def _is_type_filter(node: tuple, place: _Place) -> bool:
+    return node[0] == "call" and node[1] in _TYPE_TESTS and not node[2] and \
+        (node[1], 0) not in place.scope.funcs
 
 
 def _bind_stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:

@@ -368,12 +368,15 @@ def _call(node, src, place):
         return f"{src.constant(direct)}({place.input}{args})"
     if _is_builtin(node, "map", place):
         return _array(Array(Pipe(Iterate(Dot()), node[2][0])), src, place)
-    if _is_builtin(node, "test", place) and node[2][0][0] == "literal" and \
-            type(node[2][0][1]) is str:
-        try:
-            return _remembered(src.constant(tester(node[2][0][1])), "", src, place)
+    args = node[2]
+    if 1 <= len(args) <= 2 and _is_builtin(node, "test", place, len(args)) and all(
+            arg[0] == "literal" for arg in args) and type(args[0][1]) is str and \
+            (len(args) == 1 or args[1][1] is None or type(args[1][1]) is str):
+        try:  # test(re) and test(re; flags), flags a string or null
+            found = tester(*(arg[1] for arg in args))
         except NotMine:  # outside the subset: the closure declines when it runs
             return None
+        return _remembered(src.constant(found), "", src, place)
     return None
 
 

@@ -355,14 +355,17 @@ def _flags_of(x: Any) -> Any:
     return x[1] if type(x) is list and len(x) > 1 else None
 
 
-def tester(pattern: str) -> Callable[[Any], bool]:
-    """``test(pattern)`` for a constant pattern: compiled once, and a string that needs no
-    caution searched at once (anything else goes through :meth:`Regex.test`)."""
-    r = regex(pattern)
-    search, ascii_only, anchored = r.compiled.search, r.ascii_only, r.anchored
+def tester(pattern: str, flags: str | None = None) -> Callable[[Any], bool]:
+    """``test(pattern; flags)`` for constant arguments: compiled once, and a string that
+    needs no caution searched at once (anything else goes through :meth:`Regex.test`)."""
+    r = regex(pattern, flags)
+    if r.suspicious is not None:
+        return r.test  # each subject looked at for forms of its letters
+    search, anchored = r.compiled.search, r.anchored
+    cautious = r.ascii_only or r.folds  # a subject that is not ASCII is checked
 
     def test(subject: Any) -> bool:
-        if type(subject) is not str or (ascii_only and not subject.isascii()) or (
+        if type(subject) is not str or (cautious and not subject.isascii()) or (
                 anchored and "\n" in subject):
             return r.test(subject)
         return search(subject) is not None

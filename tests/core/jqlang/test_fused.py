@@ -24,7 +24,9 @@ VALUES = [".", ".a", ".a.b", ".b?", "$x", "1", "2.5", '"s"', "null", "-.a", ".a 
           "(.a | todate)", 'strftime("%H")', "length", "(.a | keys)", "splits(\"a\")"]
 CONDITIONS = [".a", ".a > 1", ".a == 1.5", '.a < "b"', ".a != 2", '. == "s"', ".a == null",
               ".b and .a", ". != 0", 'type == "number"', '(.a | test("1"))', "(.a, .b)",
-              "empty", "error", ".a.b"]
+              "empty", "error", ".a.b", '(.a | strings | test("^S"; "i"))', "(.[]? | . > 1)",
+              '(.a | test("s"; "x"))', "(.a | numbers | . >= 1)", "(arrays | length > 1)",
+              "(.b | booleans)", "(objects | .a)", "(.a | nulls | not)", "(.a | test(\"s\"; null))"]
 SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})",
           "[.[]?.a?]", "[.[]? | select({c})]", "[.[]?, 1 | {v}]", "[.a[]? | {v}]",
           "reduce .[]? as $x (0; . + $x)", "reduce .[]? as $x (0; . + $x.a)",
@@ -61,6 +63,8 @@ ANALYST = '{"orders": [{"id": 1, "name": "item-1", "price": 12.5, "qty": 3.0, "r
     "[.orders[].price] | add / length",
     '[.orders[] | "\\(.name): \\(.price)"]',
     '[.orders[] | select(.name | test("-9+$"))] | length',
+    '[.orders[] | select(.r | strings | test("^E"; "i"))] | length',
+    '[.orders[] | select(.price | numbers | . > 10) | .id]',
     "reduce .orders[] as $o (0; . + $o.qty)",
     "reduce .orders[] as $o (0.5; . + $o.price)",
     "reduce .orders[] as $o ([]; . + [$o.r])", "reduce .orders[] as $o (null; . + $o.qty)",

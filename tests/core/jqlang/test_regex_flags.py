@@ -129,3 +129,17 @@ def test_a_pattern_with_a_letter_of_many_folds_is_decided_per_subject():
     plain = json.dumps(["bob", "Strase", "Alice"])
     assert fast(program, plain, {}, compact=True) == libjq(program, plain, {}, compact=True)
     assert fast(program, json.dumps(subjects), {}, compact=True) is None
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(pattern=patterns, items=st.lists(subjects, min_size=1, max_size=6),
+       flags=st.sampled_from(["i", "x", "", "ix", "g"]))
+def test_literal_patterns_of_a_fused_select_equal_libjq_or_decline(pattern, items, flags):
+    """``select(strings | test("re"; "flags"))`` in a fused loop: the pattern compiled once
+    (:func:`.regex.tester`), each subject searched at once or checked first."""
+    program = f"[.[] | select(strings | test({json.dumps(pattern)}; {json.dumps(flags)}))]"
+    document = json.dumps([*items, 1, None])
+    got = fast(program, document, compact=True)
+    event("declined" if got is None else "answered")
+    if got is not None:
+        assert got == libjq(program, document, compact=True)
