@@ -21,6 +21,7 @@
 
 #include "_jv.h"
 #include "_literalscan.h" /* scan_literals, literals_written: a text's number literals */
+#include "_columnread.h"  /* chain_column: a field chain's column of Python values */
 
 static struct {
     jv (*null)(void);
@@ -300,6 +301,8 @@ static PyMethodDef methods[] = {
      "the distinct literals to learn the texts of (None: too many)."},
     {"literals_written", literals_written, METH_VARARGS,
      "Whether each of a tuple of number texts is a literal of a JSON text."},
+    {"chain_column", chain_column, METH_VARARGS,
+     "(column, kinds): a field chain of each value of a list, strings shared if asked."},
     {NULL, NULL, 0, NULL},
 };
 
