@@ -114,6 +114,9 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     reads = not args.null_input or _reads_inputs(program)
     runs_here = here.runs_here(args, flags.named_source(args, args.files), _bounded_view(args),
                                program)
+    if reads and not runs_here:  # a FIFO or a device read through here, as jq reads it
+        args.files, copies = jqio.streams_copied(args.files)
+        program = _named_as(program, copies) if copies else program
     files, unreadable = _readable(args.files) if reads and not runs_here else \
         (args.files if reads else [], False)  # as jq: read or not; libjq says which it could not
     source = flags.named_source(args, files)
@@ -167,8 +170,8 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     except JqMagicError as exc:
         if unreadable and exc.code != "INVALID_QUERY":  # jq compiles before it reads
             exc.exit_code = 2  # jq's status when a file could not be read
-        for stand_in in _STDIN_STAND_INS:  # its error names standard input, as jq's
-            exc.raw_message = exc.raw_message.replace(stand_in, "<stdin>")
+        for stand_in, name in _STAND_INS.items():  # its error names the operand, as jq's
+            exc.raw_message = exc.raw_message.replace(stand_in, name)
         raise
 
 
@@ -393,7 +396,15 @@ def _plainly_readable(name: str) -> bool:
     return not sandbox.enabled() and os.path.isfile(name) and os.access(name, os.R_OK)
 
 
-_STDIN_STAND_INS: list[str] = []  # the files standing in for standard input, this run
+_STAND_INS: dict[str, str] = {}  # the files standing in for stdin or a FIFO: the operand
+
+
+def _named_as(program: str, copies: dict[str, str]) -> str:
+    """``program`` with ``input_filename`` and errors naming the operands ``copies`` hold."""
+    from jqmagic.core.sources.prepare import naming
+
+    _STAND_INS.update(copies)
+    return naming(program, copies)
 
 
 def _stdin_source(program: str) -> tuple[dict[str, Any], str]:
@@ -417,19 +428,16 @@ def _stdin_among(files: list[str], program: str,
     import shutil
     import tempfile
 
-    from jqmagic.core.sources.prepare import naming
-
     folder = tempfile.mkdtemp(prefix="jqmagic-stdin-")
     atexit.register(shutil.rmtree, folder, True)
     first, rest = os.path.join(folder, "stdin.json"), os.path.join(folder, "read.json")
     with open(first, "wb") as out:
         out.write(jqio.stdin_bytes() if data is None else data)
     open(rest, "w").close()  # noqa: SIM115 - an empty file
-    _STDIN_STAND_INS.extend((first, rest))
     at = files.index("-")
     paths = [first if i == at else rest if name == "-" else name
              for i, name in enumerate(files)]
-    return paths, naming(program, {first: "<stdin>", rest: "<stdin>"})
+    return paths, _named_as(program, {first: "<stdin>", rest: "<stdin>"})
 
 
 def _colour(args: argparse.Namespace) -> bool:

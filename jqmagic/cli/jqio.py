@@ -239,3 +239,54 @@ def _jq_replace(error: UnicodeDecodeError, in_json: bool = True) -> tuple[str, i
 
 codecs.register_error("jq-utf8", _jq_replace)
 codecs.register_error("jq-string", lambda error: _jq_replace(error, in_json=False))
+
+
+def streams_copied(files: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Each operand that is a FIFO or a device (bash's ``<(cmd)``, ``/dev/stdin``,
+    ``/dev/null``) read through now, as jq reads it, into a file of its bytes; a regular
+    file named by this process's descriptors (``/dev/stdin < f``, ``/dev/fd/3``) by its
+    own path (the worker's descriptors are others). The files with these stand-ins in
+    their places, and each stand-in's operand. The worker opens regular files only (a
+    FIFO never blocks it); the sandbox refuses them still; one that cannot be read is left
+    for the worker to say so."""
+    import stat
+
+    from jqmagic.core import sandbox
+
+    paths, stand_ins = [], {}
+    for name in files:
+        try:
+            mode = os.stat(name).st_mode if name != "-" and not sandbox.enabled() else 0
+        except OSError:
+            mode = 0
+        stand_in = None
+        if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
+            stand_in = _copied(name, len(stand_ins))
+        elif stat.S_ISREG(mode) and os.path.abspath(name).startswith(("/dev/", "/proc/")):
+            stand_in = os.path.realpath(name)
+        if stand_in is not None:
+            stand_ins[stand_in] = name
+        paths.append(stand_in or name)
+    return paths, stand_ins
+
+
+def _copied(name: str, number: int) -> str | None:
+    """A file of ``name``'s bytes, in a folder removed when the command ends."""
+    import atexit
+    import shutil
+    import tempfile
+
+    global _COPIES
+    if _COPIES is None:
+        _COPIES = tempfile.mkdtemp(prefix="jqmagic-streams-")
+        atexit.register(shutil.rmtree, _COPIES, True)
+    copy = os.path.join(_COPIES, f"{number}.json")
+    try:
+        with open(name, "rb") as source, open(copy, "wb") as out:
+            shutil.copyfileobj(source, out)
+    except OSError:
+        return None
+    return copy
+
+
+_COPIES: str | None = None  # the folder of this command's copies
