@@ -197,11 +197,12 @@ def _run_payloads(args: argparse.Namespace) -> int:
     import time
 
     from jqmagic.core import payloads, settings
+    from jqmagic.core.words import count
 
     folder = payloads.payload_dir()
     if args.clear:
         gone = payloads.clear()
-        print(f"Removed {len(gone)} payload(s), {sum(r.size for r in gone):,} bytes, "
+        print(f"Removed {count(len(gone), 'payload')}, {sum(r.size for r in gone):,} bytes, "
               f"from {folder}.")
         return 0
     refs = payloads.entries()
@@ -209,7 +210,7 @@ def _run_payloads(args: argparse.Namespace) -> int:
         with contextlib.suppress(OSError):  # pruned meanwhile: left out
             written = time.strftime("%Y-%m-%d %H:%M", time.localtime(ref.path.stat().st_mtime))
             print(f"{ref.id}  {ref.size:>15,}  {written}")
-    print(f"{len(refs)} payload(s), {sum(r.size for r in refs):,} bytes, in {folder}; the "
+    print(f"{count(len(refs), 'payload')}, {sum(r.size for r in refs):,} bytes, in {folder}; the "
           f"oldest are pruned past {settings.payload_budget():,} bytes "
           "(JQMAGIC_PAYLOAD_BUDGET). jqmagic payloads --clear removes them all.",
           file=sys.stderr)

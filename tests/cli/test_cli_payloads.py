@@ -27,10 +27,10 @@ def test_list_then_clear(tmp_path, monkeypatch):
     lines = out.splitlines()
     assert status == 0 and [line.split()[0] for line in lines] == [r.id for r in kept]
     assert lines[1].split()[1] == "5,000"
-    assert err.startswith(f"2 payload(s), 5,004 bytes, in {tmp_path};")
+    assert err.startswith(f"2 payloads, 5,004 bytes, in {tmp_path};")
     assert "jqmagic payloads --clear" in err
-    assert run("--clear") == (0, f"Removed 2 payload(s), 5,004 bytes, from {tmp_path}.\n", "")
+    assert run("--clear") == (0, f"Removed 2 payloads, 5,004 bytes, from {tmp_path}.\n", "")
     assert payloads.entries() == [] and (tmp_path / "notes.txt").exists()
-    assert run()[1:] == ("", f"0 payload(s), 0 bytes, in {tmp_path}; the oldest are pruned "
+    assert run()[1:] == ("", f"0 payloads, 0 bytes, in {tmp_path}; the oldest are pruned "
                              "past 1,073,741,824 bytes (JQMAGIC_PAYLOAD_BUDGET). jqmagic "
                              "payloads --clear removes them all.\n")

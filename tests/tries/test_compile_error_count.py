@@ -1,4 +1,4 @@
-"""A compile failure with more errors says how many in words: "1 more error", "2 more errors"."""
+"""Counts said in words ("1 more error", "2 results", never "(s)"), and the hint of `input` past the last input."""
 
 from jqmagic.core.query.failures import compile_error
 
@@ -21,3 +21,22 @@ def test_two_more_errors_are_plural():
 
 def test_a_single_error_says_no_more():
     assert "more" not in compile_error(_libjq_text("foo"), "foo").message
+
+
+def test_a_run_error_counts_results_in_words():
+    from jqmagic.core.query.failures import run_error
+
+    assert "(after 1 result)" in run_error("x", 1).message
+    assert "(2 results in all)" in run_error("x", 2, stopped=False).message
+
+
+def test_input_past_the_last_says_so():
+    from jqmagic.core.query.failures import run_error
+
+    assert "`inputs`" in run_error("break", 0).hint
+
+
+def test_a_query_results_repr_counts_in_words():
+    import jqmagic
+
+    assert repr(jqmagic.query(".[]", text="[1]")).endswith(": 1 result>")

@@ -87,10 +87,12 @@ def _builtins() -> tuple[tuple[str, int], ...]:
 def run_error(error: str, total: int, stopped: bool = True) -> JqMagicError:
     """QUERY_ERROR for an uncaught jq error after ``total`` results (``stopped``: the error
     ended the run; else inputs failed each on its own and the others ran on)."""
-    after = "" if not total else f" (after {total} result(s))" if stopped else \
-        f" ({total} result(s) in all)"
+    after = "" if not total else f" (after {counted(total, 'result')})" if stopped else \
+        f" ({counted(total, 'result')} in all)"
     hint = f"Check the types along the path; try {term('inspect_bare')} on the input or " \
         "add `?` to skip values that do not fit." if about_types(error) else \
+        "`input` found no input left (jq says break): read them with `inputs`, or write " \
+        "`try input`." if error.strip() == "break" else \
         "The program raised this error itself (jq's error): `try ... catch .` gives its " \
         "message as a value; `?` goes on past it."
     return JqMagicError("QUERY_ERROR", f"jq error{after}: {cut(error, MESSAGE_CHARS)}", hint)

@@ -17,6 +17,7 @@ from jqmagic.core.options import Bounds
 from jqmagic.core.query import bounds
 from jqmagic.core.query.protocol import End
 from jqmagic.core.settings import estimate_tokens
+from jqmagic.core.words import count
 
 
 @dataclass
@@ -61,7 +62,7 @@ class QueryResult:
         return data
 
     def __repr__(self) -> str:
-        return f"<QueryResult {self.program!r}: {self.total} result(s)>"
+        return f"<QueryResult {self.program!r}: {count(self.total, 'result')}>"
 
 
 _COLOR = re.compile("\x1b\\[[0-9;]*m")

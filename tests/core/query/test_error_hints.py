@@ -38,7 +38,7 @@ def test_a_type_error_gets_the_shapes_words(program, text, hint):
     ('Cannot index number with string ("b")', True), ("Cannot iterate over null (null)", True),
     ('string ("x") and number (1) cannot be added', True), ("number (1) has no keys", True),
     ('object ({"a":1}) is not valid in a csv row', True),
-    ("jq error (after 2 result(s)): Cannot index array with string", True),
+    ("jq error (after 2 results): Cannot index array with string", True),
     ("custom", False), ('(not a string): {"a":1}', False), ("too big", False),
     ("jq error: the number was wrong", False),
     ("Cannot find the user", False), ("jq error: Cannot index the catalogue", False),

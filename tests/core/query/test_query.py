@@ -251,9 +251,9 @@ def test_runtime_error_keeps_what_came_before():
 
 
 @pytest.mark.parametrize(("text", "says"), [
-    ('{"b": 1} true', "(after 1 result(s))"),  # the error ended the run
-    ('true {"b": 1}', "(1 result(s) in all)"),  # an earlier input failed, the last ran on
-    ('{"b": 1} 3 true', "(1 result(s) in all)"),  # two failed
+    ('{"b": 1} true', "(after 1 result)"),  # the error ended the run
+    ('true {"b": 1}', "(1 result in all)"),  # an earlier input failed, the last ran on
+    ('{"b": 1} 3 true', "(1 result in all)"),  # two failed
 ])
 def test_a_runtime_error_says_whether_it_ended_the_run(text, says):
     error = codes(query, ".b", text=text)
