@@ -90,18 +90,44 @@ class _Store:
 
     def build(self, chain: tuple[str, ...]) -> None:
         """The column of ``chain``, with one object for each distinct value when its
-        strings repeat (see :func:`shared`), if there is room."""
+        strings repeat (see :func:`shared`), if there is room: in one pass in C where the
+        extension is built (:data:`C_READ`), its kinds learnt and its strings shared in
+        the same pass."""
         if not self.room():
             return  # over the budget: read in the loop
         prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
-        self.adopt(chain, read_chain(self.values, chain) if prefix is None
-                   else read_chain(prefix, chain[1:]))
+        source, rest = (self.values, chain) if prefix is None else (prefix, chain[1:])
+        if C_READ is None:
+            self.adopt(chain, read_chain(source, rest))
+            return
+        check()
+        share = self.repeats(chain)
+        column, bits = C_READ(source, rest, UNREAD, share)
+        if not bits & _OTHER:
+            self.kinds[chain] = _kinds(bits)
+        if share:
+            self.shared.add(chain)
+        self.adopt(chain, column, not bits & _UNREAD_BIT)
 
-    def adopt(self, chain: tuple[str, ...], column: list) -> None:
-        """``column`` (:func:`read_chain` of the values) as the column of ``chain``."""
+    def repeats(self, chain: tuple[str, ...]) -> bool:
+        """Whether each string of ``chain`` comes twice or more on average: see
+        :func:`repeats`."""
+        known = self.repeating.get(chain)
+        if known is None:
+            values = self.values
+            sample = read_chain(values[::max(1, len(values) // SAMPLE)], chain)
+            seen = Counter(v for v in sample if type(v) is str)
+            times = Counter(seen.values())
+            distinct = len(seen) + times[1] * (times[1] - 1) / (2 * (times[2] + 1))
+            known = self.repeating[chain] = bool(seen) and 2 * distinct <= len(values)
+        return known
+
+    def adopt(self, chain: tuple[str, ...], column: list, whole: bool | None = None) -> None:
+        """``column`` (:func:`read_chain` of the values) as the column of ``chain``
+        (``whole``: whether it holds no UNREAD, when known)."""
         self.columns[chain] = column
         _out_of_sight()
-        if UNREAD not in column:
+        if UNREAD not in column if whole is None else whole:
             self.whole.add(chain)
             if self.repeating.get(chain, False):
                 self.share(chain)
@@ -110,7 +136,10 @@ class _Store:
         known = self.kinds.get(chain)
         if known is None:
             check()
-            known = self.kinds[chain] = frozenset(map(type, self.columns[chain]))
+            column = self.columns[chain]
+            bits = _OTHER if C_READ is None else C_READ(column, (), UNREAD, False)[1]
+            known = self.kinds[chain] = frozenset(map(type, column)) if bits & _OTHER \
+                else _kinds(bits)
         return known
 
     def share(self, chain: tuple[str, ...]) -> None:
@@ -121,7 +150,11 @@ class _Store:
             return
         check()
         column, first = self.columns[chain], {}
-        if self.kinds_of(chain) <= {str, type(None)}:
+        if C_READ is not None:  # one pass in C, the kinds learnt in it
+            column[:], bits = C_READ(column, (), UNREAD, True)
+            if not bits & _OTHER:
+                self.kinds[chain] = _kinds(bits)
+        elif self.kinds_of(chain) <= {str, type(None)}:
             column[:] = map(first.setdefault, column, column)
         else:  # strings alone: 1, 1.0 and true are equal keys
             column[:] = [first.setdefault(x, x) if type(x) is str else x for x in column]
@@ -135,10 +168,26 @@ def _out_of_sight() -> None:
     gc.freeze()
 
 
+C_READ: Callable[[list, tuple[str, ...], Any, bool], tuple[list, int]] | None = None
+"""``_jvbuild.chain_column`` where the extension is built (:mod:`.query.projected` sets
+it): ``(column, kinds)`` of a chain over a list in one pass in C, its strings shared when
+asked; the kinds as the bits of :data:`_KINDS` (:data:`_OTHER`: a value of another type)."""
+
+_KINDS = ((1, type(None)), (2, bool), (4, int), (8, float), (16, str), (32, list),
+          (64, dict), (128, _Unread))
+_UNREAD_BIT, _OTHER = 128, 256
+
+
+def _kinds(bits: int) -> frozenset[type]:
+    return frozenset(kind for bit, kind in _KINDS if bits & bit)
+
+
 def read_chain(values: list, chain: tuple[str, ...]) -> list:
-    """``.a.b...`` of each value (an object's member, null of null, else UNREAD): a name
-    at a time in C while every value on the way is an object or null, else in one pass
-    (each pass over 100k scattered objects costs as much as the reads)."""
+    """``.a.b...`` of each value (an object's member, null of null, else UNREAD): in one
+    pass in C (:data:`C_READ`), else a name at a time in C while every value on the way
+    is an object or null, else in one pass of Python."""
+    if C_READ is not None and type(values) is list:
+        return C_READ(values, chain, UNREAD, False)[0]
     try:
         return _read_in_c(values, chain)
     except TypeError:  # a value on the way that is neither: UNREAD there
@@ -226,17 +275,7 @@ def repeats(items: Any, chain: tuple[str, ...]) -> bool:
     sample spread over the list (Chao's estimator: those seen, and more the more of them
     were seen once than twice)."""
     store = _store(items)
-    if store is None:
-        return False
-    known = store.repeating.get(chain)
-    if known is None:
-        values = store.values
-        sample = read_chain(values[::max(1, len(values) // SAMPLE)], chain)
-        seen = Counter(v for v in sample if type(v) is str)
-        times = Counter(seen.values())
-        distinct = len(seen) + times[1] * (times[1] - 1) / (2 * (times[2] + 1))
-        known = store.repeating[chain] = bool(seen) and 2 * distinct <= len(values)
-    return known
+    return store is not None and store.repeats(chain)
 
 
 def _store(items: Any) -> _Store | None:

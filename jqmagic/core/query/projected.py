@@ -30,8 +30,15 @@ from typing import Annotated, Any, TypedDict, Union
 import msgspec
 import orjson
 
+from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.columns import read_chain
 from jqmagic.core.jqlang.errors import NotMine
+
+try:
+    from jqmagic.core.query import _jvbuild
+except ImportError:  # no C compiler at install: columns are read a name at a time
+    _jvbuild = None
+columns.C_READ = getattr(_jvbuild, "chain_column", None)  # an older build lacks it
 
 Chains = frozenset[tuple[str, ...]]
 

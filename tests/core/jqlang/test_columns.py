@@ -266,3 +266,38 @@ def test_a_chain_read_a_name_at_a_time_is_the_chain_read_per_item(values, chain)
     assert [x is columns.UNREAD for x in found] == [x is columns.UNREAD for x in expected]
     assert json.dumps([None if x is columns.UNREAD else x for x in found]) == \
         json.dumps([None if x is columns.UNREAD else x for x in expected])
+
+
+@pytest.mark.skipif(columns.C_READ is None, reason="the _jvbuild extension is not built")
+@settings(max_examples=300, deadline=None)
+@given(values=st.lists(st.one_of(documents.map(json.loads), rows), max_size=12),
+       chain=st.sampled_from([("a",), ("a", "b"), ("b", "a", "c"), ()]),
+       share=st.booleans())
+def test_a_chain_read_in_c_is_the_chain_read_per_item(values, chain, share):
+    """_jvbuild.chain_column: the one-pass reader's values, the kinds met as bits, and
+    with ``share`` each string the first one equal to it."""
+    expected = columns._reader(len(chain))(iter(values), *chain)
+    found, bits = columns.C_READ(values, chain, columns.UNREAD, share)
+    assert [x is columns.UNREAD for x in found] == [x is columns.UNREAD for x in expected]
+    assert json.dumps([None if x is columns.UNREAD else x for x in found]) == \
+        json.dumps([None if x is columns.UNREAD else x for x in expected])
+    assert frozenset(kind for bit, kind in columns._KINDS if bits & bit) == \
+        frozenset(map(type, expected)) and not bits & columns._OTHER
+    if share:
+        first: dict = {}
+        assert all(first.setdefault(x, x) is x for x in found if type(x) is str)
+
+
+@pytest.mark.skipif(columns.C_READ is None, reason="the _jvbuild extension is not built")
+def test_a_column_built_in_c_knows_its_kinds_and_shares_repeated_strings():
+    rows = [{"k": "Push" + "Event"[:n % 2], "u": {"n": n}} for n in range(5000)]
+    columns.own(rows, 1 << 30)
+    try:
+        assert columns.column(rows, ("k",)) == [r["k"] for r in rows]
+        assert columns._OWNED[id(rows)].kinds[("k",)] == frozenset({str})
+        assert rows[1]["k"] is not rows[3]["k"]
+        assert columns.shared(rows, ("k",))[1] is columns.shared(rows, ("k",))[3]
+        assert columns.column(rows, ("u", "n")) == list(range(5000))
+        assert ("u", "n") not in columns._OWNED[id(rows)].shared  # ints: nothing shared
+    finally:
+        columns.forget(rows)
