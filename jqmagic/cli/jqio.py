@@ -241,14 +241,15 @@ codecs.register_error("jq-utf8", _jq_replace)
 codecs.register_error("jq-string", lambda error: _jq_replace(error, in_json=False))
 
 
-def streams_copied(files: list[str]) -> tuple[list[str], dict[str, str]]:
-    """Each operand that is a FIFO or a device (bash's ``<(cmd)``, ``/dev/stdin``,
-    ``/dev/null``) read through now, as jq reads it, into a file of its bytes; a regular
-    file named by this process's descriptors (``/dev/stdin < f``, ``/dev/fd/3``) by its
-    own path (the worker's descriptors are others). The files with these stand-ins in
-    their places, and each stand-in's operand. The worker opens regular files only (a
-    FIFO never blocks it); the sandbox refuses them still; one that cannot be read is left
-    for the worker to say so."""
+def stand_ins(files: list[str]) -> tuple[list[str], dict[str, str]]:
+    """Operands the worker could not open as jq does, each given a stand-in: a FIFO or a
+    device (bash's ``<(cmd)``, ``/dev/stdin``, ``/dev/null``) read through now, as jq
+    reads it, into a file of its bytes; a regular file named by this process's
+    descriptors (``/dev/stdin < f``, ``/dev/fd/3``: the worker's are others) by its own
+    path; a name that is no UTF-8 (the worker's protocol carries text) by a link to it.
+    The files with the stand-ins in their places, and each stand-in's operand. The
+    sandbox refuses FIFOs still; one that cannot be read is left for the worker to say
+    so."""
     import stat
 
     from jqmagic.core import sandbox
@@ -261,32 +262,48 @@ def streams_copied(files: list[str]) -> tuple[list[str], dict[str, str]]:
             mode = 0
         stand_in = None
         if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
-            stand_in = _copied(name, len(stand_ins))
+            stand_in = _stand_in(name, len(stand_ins), copy=True)
         elif stat.S_ISREG(mode) and os.path.abspath(name).startswith(("/dev/", "/proc/")):
             stand_in = os.path.realpath(name)
+        elif stat.S_ISREG(mode) and not _is_text(name):
+            stand_in = _stand_in(name, len(stand_ins), copy=False)
         if stand_in is not None:
             stand_ins[stand_in] = name
         paths.append(stand_in or name)
     return paths, stand_ins
 
 
-def _copied(name: str, number: int) -> str | None:
-    """A file of ``name``'s bytes, in a folder removed when the command ends."""
+def _is_text(name: str) -> bool:
+    """Whether a file name is UTF-8 (Python gives other bytes as lone surrogates)."""
+    try:
+        name.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
+
+
+def _stand_in(name: str, number: int, copy: bool) -> str | None:
+    """A file of ``name``'s bytes (``copy``), else a link to it, with its suffix, in a
+    folder removed when the command ends; None when it cannot be read."""
     import atexit
     import shutil
     import tempfile
 
-    global _COPIES
-    if _COPIES is None:
-        _COPIES = tempfile.mkdtemp(prefix="jqmagic-streams-")
-        atexit.register(shutil.rmtree, _COPIES, True)
-    copy = os.path.join(_COPIES, f"{number}.json")
+    global _STAND_INS
+    if _STAND_INS is None:
+        _STAND_INS = tempfile.mkdtemp(prefix="jqmagic-operands-")
+        atexit.register(shutil.rmtree, _STAND_INS, True)
+    suffix = os.path.splitext(name)[1]  # (YAML, JSON Lines: read by suffix)
+    path = os.path.join(_STAND_INS, f"{number}{suffix if _is_text(suffix) else ''}")
     try:
-        with open(name, "rb") as source, open(copy, "wb") as out:
+        if not copy:
+            os.symlink(os.path.abspath(name), path)
+            return path
+        with open(name, "rb") as source, open(path, "wb") as out:
             shutil.copyfileobj(source, out)
     except OSError:
         return None
-    return copy
+    return path
 
 
-_COPIES: str | None = None  # the folder of this command's copies
+_STAND_INS: str | None = None  # the folder of this command's stand-ins

@@ -38,7 +38,7 @@ def test_a_fifos_bad_json_is_said_with_its_own_name(tmp_path):
     fifo = _fifo_with(tmp_path, "fifo", b"{")
     got = jqmagic(["--timeout", "20", ".", fifo], "")
     assert got.status == 5  # jq's status for a parse error
-    assert fifo.encode() in got.stderr and b"jqmagic-streams" not in got.stderr
+    assert fifo.encode() in got.stderr and b"jqmagic-operands" not in got.stderr
 
 
 @needs_oracle
@@ -65,3 +65,21 @@ def test_the_sandbox_still_refuses_a_fifo(tmp_path, monkeypatch):
     os.mkfifo("fifo")
     got = jqmagic(["--timeout", "20", ".", "fifo"], "")
     assert got.status != 0 and b"not a regular file" in got.stderr
+
+
+@needs_oracle
+def test_a_file_name_that_is_no_utf8_is_read_as_jq_reads_it(tmp_path):
+    name = os.fsdecode(bytes(tmp_path) + b"/\xff\xfe.json")  # Python's lone surrogates
+    with open(name, "w") as out:
+        out.write("[7]")
+    args = ["-c", PROGRAM, name]
+    expected = jq(args, "")
+    got = jqmagic(["--timeout", "20", *args], "")
+    assert (got.stdout, got.status) == (expected.stdout, expected.status)
+    assert b"\xef\xbf\xbd\xef\xbf\xbd.json" in got.stdout  # U+FFFD each, as jq names it
+
+
+def test_a_fifo_keeps_its_suffix(tmp_path):
+    fifo = _fifo_with(tmp_path, "data.yaml", b"a: [1, 2]\n")
+    got = jqmagic(["-c", "--timeout", "20", ".a", fifo], "")
+    assert got.stdout == b"[1,2]\n", got.stderr
