@@ -173,6 +173,9 @@ C_READ: Callable[[list, tuple[str, ...], Any, bool], tuple[list, int]] | None = 
 it): ``(column, kinds)`` of a chain over a list in one pass in C, its strings shared when
 asked; the kinds as the bits of :data:`_KINDS` (:data:`_OTHER`: a value of another type)."""
 
+C_OBJECTS: Callable[[tuple[str, ...], tuple[list, ...]], list] | None = None
+"""``_jvbuild.zip_objects`` where the extension is built: see :func:`objects`."""
+
 _KINDS = ((1, type(None)), (2, bool), (4, int), (8, float), (16, str), (32, list),
           (64, dict), (128, _Unread))
 _UNREAD_BIT, _OTHER = 128, 256
@@ -192,6 +195,25 @@ def read_chain(values: list, chain: tuple[str, ...]) -> list:
         return _read_in_c(values, chain)
     except TypeError:  # a value on the way that is neither: UNREAD there
         return _reader(len(chain))(chunked(values), *chain)
+
+
+def of_each(values: Any, chain: tuple[str, ...]) -> list | None:
+    """``.a.b...`` of each of a list of ``values`` in one pass in C (sort_by's keys of
+    objects a question made); None without :data:`C_READ` or where a value's chain is an
+    error (the caller reads each then, raising it in jq's order)."""
+    if C_READ is None or type(values) is not list:
+        return None
+    check()
+    column, bits = C_READ(values, chain, UNREAD, False)
+    return None if bits & _UNREAD_BIT else column
+
+
+def objects(keys: tuple[str, ...], found: tuple[list, ...]) -> list:
+    """``{keys[0]: found[0][i], ...}`` for each place ``i`` of the columns ``found``."""
+    check()
+    if C_OBJECTS is not None:
+        return C_OBJECTS(keys, found)
+    return list(map(dict, map(zip, repeat(keys), zip(*found))))
 
 
 _NOTHING_HELD: dict = {}  # null's members: dict.get of it is null (never changed)

@@ -22,6 +22,7 @@ class Compiled:
     gen: Gen
     opt: One | None = None
     one: One | None = None
+    chain: tuple[str, ...] | None = None  # .a.b of the input: a column may answer it
 
 
 def singular(fn: One) -> Compiled:

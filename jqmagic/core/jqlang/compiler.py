@@ -4,6 +4,7 @@ compilers by node kind this module exports (merged by :mod:`.registry`)."""
 from __future__ import annotations
 
 from collections import deque
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
@@ -101,7 +102,9 @@ def _field(node, bound):
         names.insert(0, node[2])
         node = node[1]
     step = singular(_field_chain(tuple(names)))
-    return step if node == Dot() else pipe(compile_node(node, bound), step)
+    if node == Dot():
+        return replace(step, chain=tuple(names))
+    return pipe(compile_node(node, bound), step)
 
 
 def _field_chain(names: tuple[str, ...]):

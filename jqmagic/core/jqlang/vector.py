@@ -9,7 +9,8 @@ of the question runs once per distinct value, and the answer is a lookup per ite
 
 - ``[ITEMS[] | .a.b | f]``: each item's outputs of ``f`` on its value;
 - ``[ITEMS[] | select(.a.b | f)]`` and ``select(.a.b op $x)``: the items ``f`` keeps;
-- ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``: the count of each string.
+- ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``: the count of each string;
+- ``[ITEMS[] | {k: .a.b, ...}]``: objects zipped from whole columns, in C.
 
 The rest of the question is computed in the order of the values' first items, so its first
 error is the first item's error, as jq raises it. A value is a dict key only where Python's
@@ -63,6 +64,8 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
         return None if after is None else _mapped(names, after)
     if rest:
         return None
+    if second[0] == "object":
+        return _objects(second)
     if second[0] == "call" and second.name == "select" and len(second.args) == 1 and \
             ("select", 1) not in scope.funcs:
         names, test = _function_of_chain(second.args[0], scope)
@@ -208,6 +211,30 @@ def _kept(names: tuple[str, ...], test: Compiled) -> Plan:
         if max(table.values()) <= 1:
             return list(compress(items, times))
         return list(chained.from_iterable(map(repeat, items, times)))
+    return plan
+
+
+def _objects(node: tuple) -> Plan | None:
+    """``[ITEMS[] | {k: .a.b, ...}]`` (literal keys, each value a chain of the item): the
+    objects made from the chains' columns at C's speed, when every item's chains are
+    whole (no error to raise); None for any other object."""
+    keys, chains = [], []
+    for key, value in node.entries:
+        names = chain_names(value)
+        if key[0] != "literal" or type(key[1]) is not str or not names:
+            return None
+        keys.append(key[1])
+        chains.append(names)
+    named = tuple(keys)
+
+    def plan(items: Any, env: dict) -> list | None:
+        found = []
+        for names in chains:
+            column = columns.column(items, names)
+            if column is None:
+                return None
+            found.append(column)
+        return columns.objects(named, tuple(found))
     return plan
 
 

@@ -82,3 +82,41 @@ fail:
     Py_XDECREF(first);
     return NULL;
 }
+
+/* Objects made from columns: {keys[0]: columns[0][i], ...} for each i (the columns lists
+ * of one length, the keys exact strings: no Python code runs while they are made). */
+static PyObject *zip_objects(PyObject *self, PyObject *args) {
+    PyObject *keys, *columns;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyTuple_Type, &keys, &PyTuple_Type, &columns))
+        return NULL;
+    Py_ssize_t k = PyTuple_GET_SIZE(keys), n = -1;
+    if (k == 0 || PyTuple_GET_SIZE(columns) != k) {
+        PyErr_SetString(PyExc_ValueError, "as many columns as keys, at least one");
+        return NULL;
+    }
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *column = PyTuple_GET_ITEM(columns, j);
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(keys, j)) || !PyList_CheckExact(column) ||
+            (n >= 0 && PyList_GET_SIZE(column) != n)) {
+            PyErr_SetString(PyExc_TypeError, "string keys and lists of one length");
+            return NULL;
+        }
+        n = PyList_GET_SIZE(column);
+    }
+    PyObject *out = PyList_New(n);
+    if (out == NULL) return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *object = PyDict_New();
+        if (object == NULL) goto fail;
+        PyList_SET_ITEM(out, i, object);
+        for (Py_ssize_t j = 0; j < k; j++) {
+            if (PyDict_SetItem(object, PyTuple_GET_ITEM(keys, j),
+                               PyList_GET_ITEM(PyTuple_GET_ITEM(columns, j), i)) < 0)
+                goto fail;
+        }
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}

@@ -21,7 +21,7 @@
 
 #include "_jv.h"
 #include "_literalscan.h" /* scan_literals, literals_written: a text's number literals */
-#include "_columnread.h"  /* chain_column: a field chain's column of Python values */
+#include "_columnread.h"  /* chain_column, zip_objects: columns of Python values */
 
 static struct {
     jv (*null)(void);
@@ -303,6 +303,8 @@ static PyMethodDef methods[] = {
      "Whether each of a tuple of number texts is a literal of a JSON text."},
     {"chain_column", chain_column, METH_VARARGS,
      "(column, kinds): a field chain of each value of a list, strings shared if asked."},
+    {"zip_objects", zip_objects, METH_VARARGS,
+     "A list of objects, each made of the keys and the columns' values at its place."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -38,7 +38,8 @@ try:
     from jqmagic.core.query import _jvbuild
 except ImportError:  # no C compiler at install: columns are read a name at a time
     _jvbuild = None
-columns.C_READ = getattr(_jvbuild, "chain_column", None)  # an older build lacks it
+columns.C_READ = getattr(_jvbuild, "chain_column", None)  # an older build lacks them
+columns.C_OBJECTS = getattr(_jvbuild, "zip_objects", None)
 
 Chains = frozenset[tuple[str, ...]]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.jqlang import JqError, columns, compile_subset, fuseexpr, runtime
@@ -301,3 +301,30 @@ def test_a_column_built_in_c_knows_its_kinds_and_shares_repeated_strings():
         assert ("u", "n") not in columns._OWNED[id(rows)].shared  # ints: nothing shared
     finally:
         columns.forget(rows)
+
+
+OBJECTS = ["[.[] | {a, n: .b.c}]", '[.[] | {"k": .c, a: .a.b, k: .b}] | sort_by(.k)',
+           "[.[] | {c}] | length", "[.[] | {a: .b.a.c}]"]
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(program=st.sampled_from(OBJECTS), value=rows)
+def test_objects_made_from_columns_are_libjqs(program, value):
+    """``[ITEMS[] | {k: .a.b, ...}]`` made from whole columns (:func:`.vector._objects`,
+    in C where the extension is built), sort_by's keys read in C: libjq's answer, its
+    error included (an item whose chain fails sends the question to the loop)."""
+    got = _answer(program, value, True)
+    event("declined" if got is None else "answered")
+    if got is not None:
+        assert got == libjq(program, json.dumps(value), {"x": 1}, compact=True).text
+
+
+def test_objects_of_whole_columns_are_made_in_one_call(monkeypatch):
+    made = []
+    real = columns.objects
+    monkeypatch.setattr(columns, "objects", lambda keys, found: made.append(keys) or
+                        real(keys, found))
+    rows = [{"id": f"e{n}", "geo": {"lat": n / 8} if n % 3 else None} for n in range(3000)]
+    assert _answer("[.[] | {id, lat: .geo.lat}] | .[-2:]", rows, True) == \
+        '[{"id":"e2998","lat":374.75},{"id":"e2999","lat":374.875}]'
+    assert made and made[-1] == ("id", "lat")
