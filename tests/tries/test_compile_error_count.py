@@ -40,3 +40,11 @@ def test_a_query_results_repr_counts_in_words():
     import jqmagic
 
     assert repr(jqmagic.query(".[]", text="[1]")).endswith(": 1 result>")
+
+
+def test_inputs_that_failed_are_counted_in_words():
+    from jqmagic.core.query.libjqinput import failed_inputs
+
+    assert str(failed_inputs(["x", "y"])) == "x (and 1 more input failed)"
+    assert str(failed_inputs(["x", "y", "z"])) == "x (and 2 more inputs failed)"
+    assert str(failed_inputs(["x"])) == "x"

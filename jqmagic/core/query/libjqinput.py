@@ -219,7 +219,8 @@ def failed_inputs(errors: list[str], last_failed: bool = True) -> RunError:
     """The one error reported for inputs that failed each on its own: the first, counted
     (kept as ``first`` and ``failed``, for runs joined from several workers), and whether
     the last input failed (``last_failed``: jq's exit status is the last input's)."""
-    more = f" (and {len(errors) - 1} more input(s) failed)" if len(errors) > 1 else ""
+    others = len(errors) - 1  # (words.count's plural: words imports re, at start-up)
+    more = f" (and {others:,} more input{'s' * (others != 1)} failed)" if others else ""
     error = RunError(errors[0] + more)
     error.first, error.failed, error.last_failed = errors[0], len(errors), last_failed
     return error

@@ -65,7 +65,7 @@ def test_a_jq_error_in_the_middle_ends_only_its_input_as_serially(logs, tmp_path
             caught.value.result.values
 
     serial = answer()
-    assert serial[0] == "QUERY_ERROR" and "(and 1 more input(s) failed)" in serial[1]
+    assert serial[0] == "QUERY_ERROR" and "(and 1 more input failed)" in serial[1]
     assert len(serial[3]) == 1500
     assert answer(parallel=2) == answer(parallel=5) == serial
 

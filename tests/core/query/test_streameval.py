@@ -213,7 +213,7 @@ def test_several_files_fail_each_on_its_own_as_in_memory(tmp_path, oracle):
 
     whole, streamed = reply(), reply(stream_eval=True)
     assert streamed[:3] == whole[:3] and streamed[3] == "stream" != whole[3]
-    assert "1 more input(s) failed" in whole[0] and whole[1] == 4
+    assert "1 more input failed" in whole[0] and whole[1] == 4
 
 
 def test_yaml_over_the_budget_says_which_formats_stream(tmp_path, monkeypatch):
