@@ -85,7 +85,9 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
         items, place = _stream(node[1], src, place)
         item = src.temp()
         if place.loop is not None or place.depth != 1:
-            src.emit(place.depth, f"for {item} in _iterate({items}):")
+            held = src.temp()
+            src.emit(place.depth, f"for {item} in ({held} if type({held} := {items}) is list "
+                                  f"and len({held}) <= {SHORT} else _iterate({held})):")
             return item, replace(place, depth=place.depth + 1)
         return _open_loop(_named(items, src, place), item, False, src, place)
     if kind == "field":
@@ -185,10 +187,16 @@ def _try_iterate(target: tuple, src: _Source, place: _Place) -> tuple[str, _Plac
     if place.loop is None and place.depth == 1:
         src.emit(1, f"{value} = {_expr(target, src, place)}")
         return _open_loop(value, item, True, src, place)
-    src.emit(place.depth, f"for {item} in (_iterate({value}) if type({value} := "
-                          f"{_expr(target, src, place)}) is list or type({value}) is dict "
-                          "else ()):")
+    src.emit(place.depth, f"for {item} in ({value} if type({value} := "
+                          f"{_expr(target, src, place)}) is list and len({value}) <= {SHORT} "
+                          f"else _iterate({value}) if type({value}) is list or "
+                          f"type({value}) is dict else ()):")
     return item, replace(place, depth=place.depth + 1)
+
+
+SHORT = 8
+"""An inner list this short is iterated as it is (a row's ``.items[]``): the loop over the
+rows checks the deadline, counting them, every :data:`.runtime.CHUNK` rows."""
 
 
 def _open_loop(items: str, item: str, optional: bool, src: _Source,
