@@ -10,7 +10,8 @@ of the question runs once per distinct value, and the answer is a lookup per ite
 - ``[ITEMS[] | .a.b | f]``: each item's outputs of ``f`` on its value;
 - ``[ITEMS[] | select(.a.b | f)]`` and ``select(.a.b op $x)``: the items ``f`` keeps;
 - ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``: the count of each string;
-- ``[ITEMS[] | {k: .a.b, ...}]``: objects zipped from whole columns, in C.
+- ``[ITEMS[] | {k: .a.b, ...}]``: objects zipped from whole columns, in C;
+- ``[ITEMS[] | .a.b[]?]``: the column's lists joined, in C.
 
 The rest of the question is computed in the order of the values' first items, so its first
 error is the first item's error, as jq raises it. A value is a dict key only where Python's
@@ -66,6 +67,9 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
         return None
     if second[0] == "object":
         return _objects(second)
+    flattened = _iterated_chain(second)
+    if flattened is not None:
+        return _flattened(*flattened)
     if second[0] == "call" and second.name == "select" and len(second.args) == 1 and \
             ("select", 1) not in scope.funcs:
         names, test = _function_of_chain(second.args[0], scope)
@@ -235,6 +239,34 @@ def _objects(node: tuple) -> Plan | None:
                 return None
             found.append(column)
         return columns.objects(named, tuple(found))
+    return plan
+
+
+def _iterated_chain(node: tuple) -> tuple[tuple[str, ...], bool] | None:
+    """``.a.b[]`` (the chain, False), ``.a.b[]?`` or ``try .a.b[]`` (the chain, True)."""
+    if node[0] == "iterate" and chain_names(node.target):
+        return chain_names(node.target), False
+    if node[0] == "try" and node.body[0] == "iterate" and chain_names(node.body.target):
+        return chain_names(node.body.target), True
+    if node[0] == "bind" and chain_names(node.source) and node.body[0] == "try" and \
+            node.body.body[0] == "iterate" and node.body.body.target == ("var", node.name):
+        return chain_names(node.source), True
+    return None
+
+
+_LISTS, _OPTIONAL_LISTS = frozenset({list}), frozenset({list, type(None)})
+
+
+def _flattened(names: tuple[str, ...], optional: bool) -> Plan:
+    """``[ITEMS[] | .a.b[]]`` (``[]?``): the items of the column's lists, in C, when every
+    value of it is a list (or null, which ``[]?`` passes over); else None."""
+    def plan(items: Any, env: dict) -> list | None:
+        column = columns.column(items, names)
+        if column is None or not columns.kinds(items, names) <= (
+                _OPTIONAL_LISTS if optional else _LISTS):
+            return None
+        check()
+        return list(chained.from_iterable(filter(None, column)))
     return plan
 
 

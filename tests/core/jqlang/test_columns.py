@@ -4,13 +4,14 @@ and the same errors where the loops raise them."""
 
 from __future__ import annotations
 
+import itertools
 import json
 
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core.jqlang import JqError, columns, compile_subset, fuseexpr, runtime
+from jqmagic.core.jqlang import JqError, columns, compile_subset, fuseexpr, runtime, vector
 from jqmagic.core.query import doccache, fastpath
 from jqmagic.core.query.doccache import DocumentCache
 from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
@@ -304,15 +305,17 @@ def test_a_column_built_in_c_knows_its_kinds_and_shares_repeated_strings():
 
 
 OBJECTS = ["[.[] | {a, n: .b.c}]", '[.[] | {"k": .c, a: .a.b, k: .b}] | sort_by(.k)',
-           "[.[] | {c}] | length", "[.[] | {a: .b.a.c}]"]
+           "[.[] | {c}] | length", "[.[] | {a: .b.a.c}]", "[.[] | .a[]?]", "[.[] | .b.c[]]",
+           "[.[] | try .c[]]", "[.[] | .b.a[]?] | length"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(program=st.sampled_from(OBJECTS), value=rows)
-def test_objects_made_from_columns_are_libjqs(program, value):
+def test_objects_and_lists_made_from_columns_are_libjqs(program, value):
     """``[ITEMS[] | {k: .a.b, ...}]`` made from whole columns (:func:`.vector._objects`,
-    in C where the extension is built), sort_by's keys read in C: libjq's answer, its
-    error included (an item whose chain fails sends the question to the loop)."""
+    in C where the extension is built), ``[ITEMS[] | .a.b[]?]`` joined from them, sort_by's
+    keys read in C: libjq's answer, or a decline (an item whose chain fails sends the
+    question to the loop, which raises jq's error: the fast path declines it)."""
     got = _answer(program, value, True)
     event("declined" if got is None else "answered")
     if got is not None:
@@ -328,3 +331,19 @@ def test_objects_of_whole_columns_are_made_in_one_call(monkeypatch):
     assert _answer("[.[] | {id, lat: .geo.lat}] | .[-2:]", rows, True) == \
         '[{"id":"e2998","lat":374.75},{"id":"e2999","lat":374.875}]'
     assert made and made[-1] == ("id", "lat")
+
+
+def test_a_columns_lists_are_joined_in_one_call(monkeypatch):
+    joined = []
+
+    class Chained:
+        @staticmethod
+        def from_iterable(lists):
+            joined.append(True)
+            return itertools.chain.from_iterable(lists)
+
+    monkeypatch.setattr(vector, "chained", Chained)
+    rows = [{"tags": ["a", "b"][:n % 3] if n % 4 else None} for n in range(3000)]
+    assert _answer("[.[] | .tags[]?] | length", rows, True) == \
+        str(sum(len(r["tags"] or ()) for r in rows))
+    assert joined
