@@ -213,7 +213,7 @@ def objects(keys: tuple[str, ...], found: tuple[list, ...]) -> list:
     check()
     if C_OBJECTS is not None:
         return C_OBJECTS(keys, found)
-    return list(map(dict, map(zip, repeat(keys), zip(*found))))
+    return list(map(dict, map(zip, repeat(keys), zip(*found, strict=True))))
 
 
 _NOTHING_HELD: dict = {}  # null's members: dict.get of it is null (never changed)
