@@ -92,8 +92,11 @@ def narrowed(chosen: list[str], wall: list[str]) -> tuple[list[str], list[str]]:
     outside: list[str] = []
     for folder in chosen:
         try:
-            real = os.path.realpath(os.path.expanduser(folder))
+            absolute = os.path.expanduser(folder)
+            real = os.path.realpath(absolute) if os.path.isabs(absolute) else None
         except (OSError, ValueError):  # a NUL byte, a name too long: no folder at all
+            real = None
+        if real is None:  # nor a relative path or a URI (never the server's own folder)
             outside.append(folder)
             continue
         within = [real] if _inside(real, wall) else [w for w in wall if _inside(w, [real])]

@@ -140,11 +140,13 @@ async def roots_changed(ctx: Any, params: Any) -> None:
 
 
 def folder_of(uri: str) -> str | None:
-    """The local path a ``file://`` root names (None for any other scheme)."""
+    """The local path a ``file://`` root names; any other root (a scheme, a host or a
+    path that is no folder here) as it is, which :func:`jqmagic.core.sandbox.narrowed`
+    refuses: a client's roots narrow the wall even when none of them is a folder."""
     parts = urlsplit(uri)
     if parts.scheme != "file" or parts.netloc not in ("", "localhost"):
-        return None
-    return unquote(parts.path) or None
+        return uri or None
+    return unquote(parts.path) or uri
 
 
 def folders(state: ClientState) -> list[str]:
