@@ -1,9 +1,11 @@
-"""The package's three C parts, all optional (without a C compiler the package installs and
+"""The package's four C parts, all optional (without a C compiler the package installs and
 runs on the PyPI binding's libjq, and the command line sends every query to the worker):
 
 - ``jqmagic.core.query._jqmain``: jq's main.c in C, a Python extension: libjq opened by
   path, the program set up (``_jqprogram.c``) and run over its inputs (``_jqmain.c``);
 - ``jqmagic.core.query._jvbuild``: Python values made into libjq's in C (``_jvbuild.c``);
+- ``jqmagic.core.query.streaming._docscan``: a JSON file's documents as jq's reader meets
+  them, in one strict pass (``_docscan.c``), for the command line's streaming pass;
 - ``jqmagic.core.query._libjq``: libjq 1.8.2 and Oniguruma built with ``-O2`` from
   ``vendor/jq-1.8.2`` by jq's own ``configure`` and ``make`` (no network), linked into one
   shared library that ``_jqmain`` and the worker's ctypes (``core/query/libjq.py``) open;
@@ -87,6 +89,8 @@ setup(
         Extension("jqmagic.core.query._jvbuild", ["jqmagic/core/query/_jvbuild.c"],
                   depends=[f"{QUERY}/_jv.h", f"{QUERY}/_literalscan.h",
                            f"{QUERY}/_columnread.h"], optional=True),
+        Extension("jqmagic.core.query.streaming._docscan",
+                  ["jqmagic/core/query/streaming/_docscan.c"], optional=True),
         Extension(LIBJQ, [], optional=True),
     ],
     cmdclass={"build_ext": BuildExt},

@@ -11,7 +11,9 @@ of N runs, the ratio to jq 1.8.2 and peak RSS (GNU time). Python's own floor (`p
 
 --big adds `-c '.[]'` over a 1 GB array (made once in bench/data, 1 GB of disk).
 --only WORDS runs only the command-line rows whose question holds WORDS, and prints them
-(no Python API, MCP rows or results file).
+(no Python API, MCP rows or results file). --forms adds rows for the other forms the
+command line streams (`[.[] | select(..)] | length`, `length`, `first`, `limit`) over the
+100 MB array, e.g. `--forms --only "(100 MB array)"`.
 """
 
 from __future__ import annotations
@@ -125,7 +127,7 @@ def measured_row(what: str, tools: dict[str, list[str] | None], runs: int,
 
 
 def command_rows(files: dict[str, Path], plain: Path, runs: int,
-                 only: str | None = None) -> list[dict]:
+                 only: str | None = None, forms: bool = False) -> list[dict]:
     def tools(*args: str) -> dict[str, list[str] | None]:
         return {"jq 1.8.2": [str(ORACLE), *args], "jaq": [JAQ, *args] if JAQ else None,
                 "jqmagic plain": [str(plain), "query", *args],
@@ -167,6 +169,11 @@ def command_rows(files: dict[str, Path], plain: Path, runs: int,
         row("X -c . (1M JSON Lines, a file)", tools("-c", ".", str(files["lines1000000"])),
             runs),
     ]
+    if forms:  # the other forms the streaming pass answers (here.STREAM_FROM)
+        for program in ("[.[] | select(.score > 50)] | length", "length", "first(.[])",
+                        "limit(3; .[])"):
+            rows.append(row(f"X '{program}' (100 MB array)",
+                            tools("-c", program, str(files["array100"])), runs))
     if "array1000" in files:  # jaq would need about 21 GB here (1.5x jq's 14): not run
         big = {**tools("-c", ".[]", str(files["array1000"])), "jaq": None,
                "jqmagic, binding's libjq": None}
@@ -278,12 +285,14 @@ def main() -> None:
     parser.add_argument("--quick", action="store_true", help="a tenth of the data, one run")
     parser.add_argument("--big", action="store_true", help="add a 1 GB array's row")
     parser.add_argument("--only", help="only the command-line rows whose question holds it")
+    parser.add_argument("--forms", action="store_true",
+                        help="add the streaming forms' rows over the 100 MB array")
     options = parser.parse_args()
     runs = 1 if options.quick else options.runs
     plain = plain_venv()
     files = make_data(options.quick, options.big)
     load = os.getloadavg()[0]
-    rows = command_rows(files, plain, runs, options.only)
+    rows = command_rows(files, plain, runs, options.only, options.forms)
     if options.only is not None:
         print(f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, load {load:.1f} at the "
               f"start; median of {runs} run(s)\n\n{table(rows)}")

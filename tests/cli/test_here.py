@@ -15,6 +15,8 @@ import pytest
 from jqmagic import cli
 from jqmagic.cli import here
 from jqmagic.core.query import mainloop
+from jqmagic.core.settings import settings
+from tests.cli import dropin
 
 pytestmark = pytest.mark.skipif(not mainloop.available(),
                                 reason="the C loop (_jqmain) was not built: no compiler")
@@ -112,3 +114,101 @@ def test_a_file_whose_parse_would_not_fit_streams_in_the_worker(tmp_path, monkey
     assert answered(".v", str(lines)) == (True, False)  # libjq holds a line at a time
     monkeypatch.setattr(settings, "doc_cache_bytes", size * 20)  # its parse fits
     assert answered(".readings | length", str(data)) == (True, False)
+
+
+def test_a_file_past_stream_from_streams_though_its_parse_would_fit(tmp_path, monkeypatch):
+    from jqmagic import flags
+    from jqmagic.cli import jqcli
+
+    data = tmp_path / "big.json"
+    data.write_text("[" + ",".join(['{"v": 1}'] * 100) + "]")
+    parser = cli.build_parser("query")[1]["query"]
+    args = jqcli.parse(parser, [".[] | .v", str(data)])
+    source = flags.named_source(args, args.files)
+    assert here.runs_here(args, source, False, ".[] | .v")  # small: libjq, here
+    monkeypatch.setattr(here, "STREAM_FROM", data.stat().st_size)
+    assert not here.runs_here(args, source, False, ".[] | .v")
+    assert here.streams_in_worker(args, ".[] | .v")
+    args = jqcli.parse(parser, ["map(.v)", str(data)])
+    assert here.runs_here(args, source, False, "map(.v)")  # read whole: still here
+
+
+ODD_FILES = {
+    "two.json": '[{"a": 1}, {"a": "x"}] [{"a": -0.0}, {"a": 1E1000}]',
+    "bad.json": '[{"a": 1}, {"a": 2}, {"a": nul',
+    "mixed.json": '[1, "two", null, {"a": [1.10, 100000000000000000001]}, [], -0]',
+    "object.json": '{"k": {"a": "é\\u00e9\\ud800"}, "j": {"a": 3}}',  # jq: no lone \ud800
+    "paired.json": '{"k": {"a": "é\\u00e9\\ud83d\\ude00"},\n "j": {"a": 3}}\n',
+    "scalar.json": '"just a string"',
+    "nan.json": '[{"a": 1}, {"a": nan}]',
+    "rows.json": '{"meta": 1, "rows": [{"a": 1}, {"a": 2}, {"b": [3]}]}',
+}
+
+
+def _answer(argv: list[str], stream_from: int, monkeypatch) -> dropin.Run:
+    monkeypatch.setattr(here, "STREAM_FROM", stream_from)
+    return dropin.jqmagic(argv, "")
+
+
+@pytest.mark.parametrize("argv", [
+    ["-c", ".[]"], [".[] | .a"], ["-r", ".[] | .a?"], ["-e", ".[] | .a"],
+    ["[.[] | select(.a == 1)] | length"], ["first(.[])"], ["length"],
+    ["-c", ".[] | {a}"], ["--arg", "x", "1", ".[] | [., $x]"], [".[] | error"],
+    ["limit(2; .[])"], ["-j", ".[]"], ["-c", ".rows[] | .a"], ["first(.[] | .a)"],
+    [".[] | if type == \"object\" then error else . end"], ["-c", ".[] | halt_error"],
+    ["-c", ".[] | debug | .a?"], ["-S", "-C", ".[]"], ["[.[] | .a?] | add"],
+])
+@pytest.mark.parametrize("name", sorted(ODD_FILES))
+@dropin.needs_oracle
+def test_the_streaming_pass_answers_as_libjq_here_does(tmp_path, monkeypatch, argv, name):
+    """Every file streamed as a big one would be: stdout, stderr and status are those of
+    libjq run here (stdout and status jq 1.8.2's, stderr in jq's order); a file the pass
+    cannot answer exactly (several documents, damaged, jq's leniencies) is not streamed."""
+    (tmp_path / name).write_text(ODD_FILES[name], encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    streamed = _answer([*argv, name], 0, monkeypatch)
+    assert streamed == _answer([*argv, name], 1 << 62, monkeypatch)
+    expected = dropin.jq([*argv, name], "")
+    assert (streamed.stdout, streamed.status) == (expected.stdout, expected.status)
+    dropin.assert_stderr_as_jq(streamed, expected)
+
+
+def test_only_one_array_or_object_that_jq_parses_streams(tmp_path, monkeypatch):
+    from jqmagic import flags
+    from jqmagic.cli import jqcli
+
+    parser = cli.build_parser("query")[1]["query"]
+    monkeypatch.setattr(here, "STREAM_FROM", 0)
+    for name, text in ODD_FILES.items():
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    streams = {name for name in ODD_FILES
+               if here.streams_in_worker(jqcli.parse(parser, [".[]", str(tmp_path / name)]),
+                                         ".[]")}
+    assert streams == {"mixed.json", "paired.json", "rows.json"}
+    args = jqcli.parse(parser, [".[]", str(tmp_path / "mixed.json"), str(tmp_path / "rows.json")])
+    assert here.route(args, ".[]") == "whole"  # several files: read as jq reads them
+    args = jqcli.parse(parser, [".[]", str(tmp_path / "two.json")])
+    assert here.runs_here(args, flags.named_source(args, args.files), False, ".[]")
+
+
+def test_past_the_budget_a_file_that_cannot_stream_exactly(tmp_path, monkeypatch):
+    """Many small documents: libjq here, one at a time, as jq; a damaged document or
+    several files: TOO_LARGE, saying why."""
+    from jqmagic import flags
+    from jqmagic.cli import jqcli
+    from jqmagic.core.errors import JqMagicError
+
+    parser = cli.build_parser("query")[1]["query"]
+    many = tmp_path / "many.json"
+    many.write_text('{"a": [1, 2]}\n' * 200)
+    bad = tmp_path / "bad.json"
+    bad.write_text("[" + '{"a": 1}, ' * 200 + '{"a": nul]')
+    monkeypatch.setattr(settings, "doc_cache_bytes", 1000)
+    args = jqcli.parse(parser, [".a[]", str(many)])
+    assert here.runs_here(args, flags.named_source(args, args.files), False, ".a[]")
+    with pytest.raises(JqMagicError) as caught:
+        here.route(jqcli.parse(parser, [".[]", str(bad)]), ".[]")
+    assert caught.value.code == "TOO_LARGE"
+    assert "not JSON this pass vouches for at byte 2,010" in caught.value.raw_message
+    with pytest.raises(JqMagicError, match="several files"):
+        here.route(jqcli.parse(parser, [".[]", str(bad), str(many)]), ".[]")

@@ -11,7 +11,8 @@ A streamable program is a path of literal keys and indexes into the document, th
   elements are counted, not kept) and ``PATH | TAIL`` when PATH goes through an index
   (``.[N]``: one element is kept); ``.[K]`` and ``.[N]`` are such paths.
 
-F and TAIL are any jq text that reads no other input (no ``input``/``inputs``). Every
+F and TAIL are any jq text that reads no other input and asks nothing of jq's reader (no
+``input``/``inputs``, ``input_filename``, ``input_line_number``). Every
 spelling of a walk over literal steps is the same walk: ``.a[].v``, ``.a[] | .v``,
 ``.a | .[] | .v`` and ``.a | .[].v`` are PATH ``.a``, then F ``.v`` on each element.
 """
@@ -29,6 +30,8 @@ FORMS = ("PATH[] | F", "[PATH[] | F] | length/add/min/max/unique/group_by(...)",
          "first(PATH[] | F)", "limit(N; PATH[] | F)", "PATH | length", ".[K]")
 _OPEN = {"(": ")", "[": "]", "{": "}", "if": "end"}
 _CLOSE = {")", "]", "}", "end"}
+_READS_INPUT = {"input", "inputs", "$__loc__", "input_filename", "input_line_number"}
+"""Words a streamed run cannot answer as jq does: each element is no input of jq's reader."""
 _OWN_SCOPE = {"def", "as", "label", "import", "include", "reduce", "foreach", "?//"}
 
 Step = str | int  # an object key, or an array index (>= 0)
@@ -55,7 +58,7 @@ def plan(program: str) -> Plan | None:
 
 
 def _plan(text: str, tokens: list[Token]) -> Plan | None:
-    if any(t.text in ("input", "inputs", "$__loc__") for t in tokens):
+    if any(t.text in _READS_INPUT for t in tokens):
         return None
     head, rest = _split(text, tokens, "|")
     if head is None:

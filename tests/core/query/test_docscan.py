@@ -1,0 +1,97 @@
+"""The documents scan (``streaming/_docscan.c``) against jq 1.8.2's own parser: a file it
+vouches for is one jq parses without error, into as many documents; what it cannot vouch
+for it says where."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+
+import pytest
+
+from jqmagic.core.query.streaming import documents
+from tests.cli import dropin
+
+_docscan = pytest.importorskip("jqmagic.core.query.streaming._docscan",
+                               reason="the documents scan was not built: no compiler")
+
+
+def _jq_documents(path) -> int | None:
+    """How many documents jq 1.8.2 reads in the file, None when it fails to parse it."""
+    done = subprocess.run([str(dropin.ORACLE), "-c", "0", str(path)], capture_output=True,
+                          timeout=30)
+    return None if done.returncode else len(done.stdout.split())
+
+
+@pytest.mark.parametrize(("text", "vouched", "count", "kind"), [
+    ("", True, 0, "-"),
+    ("[1, 2]\n", True, 1, "a"),
+    ('\ufeff{"a": [true, false, null, -0.5e-3, "\\u00e9\\ud83d\\ude00"]}', True, 1, "o"),
+    ('[1] {"a": 2}\n"x" 3 4', True, 5, "a"),
+    ("[1][2]", True, 2, "a"),
+    ('"\\udc00" "\\u00e9"', True, 2, "s"),
+    ('["\\ud800"]', False, 0, "a"),  # jq: an unpaired high surrogate escape
+    ('["\\ud800\\u0041"]', False, 0, "a"),
+    ("[nan]", False, 0, "a"),  # jq's leniencies: not vouched for
+    ("[01]", False, 0, "a"),
+    ("[1.]", False, 0, "a"),
+    ('["a\tb"]', False, 0, "a"),  # a raw control character: jq refuses it
+    ("[1, 2", False, 0, "a"),
+    ("[1,]", False, 0, "a"),
+    ('{"a" 1}', False, 0, "o"),
+    ("1[2]", False, 0, "n"),  # jq's own reading of what follows a number: not copied
+    ("truex", False, 0, "l"),
+    ("[" * 5000 + "]" * 5000, False, 0, "a"),  # deeper than the scan follows
+    ("[1" + "0" * 400 + "]", False, 0, "a"),
+])
+def test_what_the_scan_vouches_for(tmp_path, text, vouched, count, kind):
+    path = tmp_path / "f.json"
+    path.write_text(text, encoding="utf-8")
+    got = _docscan.scan(str(path))
+    assert (got[0], got[2]) == (vouched, kind)
+    assert (got[4] == -1) == vouched
+    assert not vouched or got[1] == count
+    if vouched and dropin.ORACLE.exists():
+        assert _jq_documents(path) == count
+
+
+def _value(rnd: random.Random, depth: int = 0) -> str:
+    if depth > 3 or rnd.random() < 0.4:
+        return rnd.choice(["1", "-0", "1.5e3", "0.25", "true", "false", "null", '"é\\n"',
+                           '"\\ud83d\\ude00"', '"\\ud800"', "100000000000000000001", "1E1000",
+                           '"x\xff"'])
+    space = rnd.choice(["", " ", "\n", "\r\n"])
+    items = [_value(rnd, depth + 1) for _ in range(rnd.randint(0, 4))]
+    if rnd.random() < 0.5:
+        return "[" + space + ("," + space).join(items) + "]"
+    return "{" + ",".join(f'"k{i}"{space}:{space}{v}' for i, v in enumerate(items)) + "}"
+
+
+@dropin.needs_oracle
+def test_a_file_the_scan_vouches_for_jq_parses_alike(tmp_path):
+    rnd = random.Random(53)
+    path = tmp_path / "f.json"
+    vouched = 0
+    for _ in range(150):
+        text = rnd.choice(["", " ", "\n"]).join(_value(rnd) for _ in range(rnd.randint(1, 3)))
+        if rnd.random() < 0.3 and text:  # damage
+            at = rnd.randrange(len(text))
+            text = text[:at] + rnd.choice(["", ",", "]", "x", '"', "\x01", "nan"]) + text[at + 1:]
+        path.write_bytes(text.encode("utf-8").replace("ÿ".encode(), b"\xff"))
+        ok, count, _, biggest, odd_at = _docscan.scan(str(path))
+        if ok:
+            vouched += 1
+            assert _jq_documents(path) == count, text
+            assert 0 < biggest <= len(text.encode()) or count == 0
+        else:
+            assert 0 <= odd_at <= path.stat().st_size
+    assert vouched > 40  # the draws do reach the vouched side
+
+
+def test_without_the_scan_big_files_stream_as_before(tmp_path, monkeypatch):
+    path = tmp_path / "f.json"
+    path.write_text("[1] [2]")
+    assert not documents.of_files([str(path)]).streams
+    monkeypatch.setattr(documents, "_scan", lambda: None)
+    assert documents.of_files([str(path)]) is None
+    assert documents.of_files([str(path), str(path)]) is None
