@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from jqmagic.core.errors import JqMagicError
+    from jqmagic.core.query.streaming.forms import Plan
 
 _CONVERTED = (".yaml", ".yml", ".jsonc")  # read by jqmagic's own readers, in the worker
 _LINES = (".jsonl", ".ndjson")  # values one a line: libjq holds one at a time, as jq does
@@ -78,11 +79,12 @@ def route(args: argparse.Namespace, program: str) -> str:
     size = _plain_size(args.files)
     big = size is not None and (size >= STREAM_FROM or
                                 size * LIBJQ_RESIDENT_PER_BYTE > settings.doc_cache_bytes)
-    if not big or not _streams(program, args):
+    shape = _shape(program, args) if big else None
+    if shape is None:
         return "whole"
     from jqmagic.core.query.streaming import documents
 
-    found = documents.of_files(args.files)
+    found = documents.of_files(args.files, len(shape.path) + 1)
     if found is None or found.streams:  # (no scan built: streamed, as before)
         return "stream"
     if found.biggest * LIBJQ_RESIDENT_PER_BYTE <= settings.doc_cache_bytes and \
@@ -93,14 +95,14 @@ def route(args: argparse.Namespace, program: str) -> str:
     raise found.too_large(size)
 
 
-def _streams(program: str, args: argparse.Namespace) -> bool:
-    """Whether the worker answers ``program`` over the files in one streaming pass (its
-    shape streams, each file's one document read as it comes)."""
+def _shape(program: str, args: argparse.Namespace) -> Plan | None:
+    """How the worker would answer ``program`` over the files in one streaming pass (each
+    file's one document read as it comes), or None when it would not."""
     if any(getattr(args, name, None) for name in _WHOLE_INPUTS):
-        return False
+        return None
     from jqmagic.core.query.streaming.forms import plan
 
-    return plan(program) is not None
+    return plan(program)
 
 
 def _binary_streams() -> bool:

@@ -142,6 +142,8 @@ ODD_FILES = {
     "scalar.json": '"just a string"',
     "nan.json": '[{"a": 1}, {"a": nan}]',
     "rows.json": '{"meta": 1, "rows": [{"a": 1}, {"a": 2}, {"b": [3]}]}',
+    "dupes.json": '{"a": 1, "b": 2, "a": 3}',  # jq: {"a": 3, "b": 2}
+    "dupes2.json": '{"rows": [1], "x": {"a": 1, "a": [2]}, "rows": [{"a": 1, "a": 2}]}',
 }
 
 

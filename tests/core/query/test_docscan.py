@@ -1,6 +1,6 @@
 """The documents scan (``streaming/_docscan.c``) against jq 1.8.2's own parser: a file it
-vouches for is one jq parses without error, into as many documents; what it cannot vouch
-for it says where."""
+vouches for is one jq parses without error, into as many documents, with no key repeated
+in the objects down to the depth asked; what it cannot vouch for it says where."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def _jq_documents(path) -> int | None:
 def test_what_the_scan_vouches_for(tmp_path, text, vouched, count, kind):
     path = tmp_path / "f.json"
     path.write_text(text, encoding="utf-8")
-    got = _docscan.scan(str(path))
+    got = _docscan.scan(str(path), 0)
     assert (got[0], got[2]) == (vouched, kind)
     assert (got[4] == -1) == vouched
     assert not vouched or got[1] == count
@@ -78,7 +78,7 @@ def test_a_file_the_scan_vouches_for_jq_parses_alike(tmp_path):
             at = rnd.randrange(len(text))
             text = text[:at] + rnd.choice(["", ",", "]", "x", '"', "\x01", "nan"]) + text[at + 1:]
         path.write_bytes(text.encode("utf-8").replace("ÿ".encode(), b"\xff"))
-        ok, count, _, biggest, odd_at = _docscan.scan(str(path))
+        ok, count, _, biggest, odd_at, _ = _docscan.scan(str(path), 0)
         if ok:
             vouched += 1
             assert _jq_documents(path) == count, text
@@ -88,10 +88,30 @@ def test_a_file_the_scan_vouches_for_jq_parses_alike(tmp_path):
     assert vouched > 40  # the draws do reach the vouched side
 
 
+@pytest.mark.parametrize(("text", "depth", "repeated_at"), [
+    ('{"a": 1, "b": {"a": 1, "a": 2}, "a": 3}', 1, 34),  # the document's own keys
+    ('{"a": 1, "b": {"a": 1, "a": 2}, "a": 3}', 2, 25),  # and those one down
+    ('{"a": 1, "b": {"a": 1, "a": 2}, "a": 3}', 0, None),
+    ('[{"a": 1, "b": 2}, {"a": 1, "b": 2}]', 2, None),  # each object its own keys
+    ('[{"a": 1}, {"b": {"c": 1, "c": 2}}]', 2, None),  # deeper: libjq parses elements
+    ('{"a": 1, "\\u0061": 2}', 1, 16),  # the same key, escaped
+    ('{"a\\n": 1, "a\\t": 2, "a\\"": 3, "a\\/": 4}', 1, None),
+    ('{"\\u00e9": 1, "\u00e9": 2}', 1, 7),  # not compared here: not vouched for
+    ('{"é": 1}', 1, 2),
+    ("{" + ", ".join(f'"k{i}": {i}' for i in range(5000)) + ', "k0": 0}', 1, 72784),
+])
+def test_a_repeated_key_where_the_walk_goes(tmp_path, text, depth, repeated_at):
+    path = tmp_path / "f.json"
+    path.write_text(text, encoding="utf-8")
+    vouched, _, _, _, odd_at, repeated = _docscan.scan(str(path), depth)
+    assert (vouched, repeated) == (repeated_at is None, repeated_at is not None)
+    assert odd_at == (-1 if repeated_at is None else repeated_at)
+
+
 def test_without_the_scan_big_files_stream_as_before(tmp_path, monkeypatch):
     path = tmp_path / "f.json"
     path.write_text("[1] [2]")
-    assert not documents.of_files([str(path)]).streams
+    assert not documents.of_files([str(path)], 1).streams
     monkeypatch.setattr(documents, "_scan", lambda: None)
-    assert documents.of_files([str(path)]) is None
-    assert documents.of_files([str(path), str(path)]) is None
+    assert documents.of_files([str(path)], 1) is None
+    assert documents.of_files([str(path), str(path)], 1) is None

@@ -4,13 +4,18 @@
  * file this scan vouches for is one jq parses as it does; where it cannot vouch (a damaged
  * document, jq's own leniencies such as `nan` or `01`, a raw control character, a NUL, an
  * unpaired high surrogate escape, very deep nesting, an odd number literal) it says where,
- * and the caller lets jq's own parser answer.
+ * and the caller lets jq's own parser answer. Objects down to ``key_depth`` (the top-level
+ * document's own keys are depth 1) must not repeat a key (jq keeps the last value, in the
+ * first one's place; a streamed walk would meet both): a key that repeats, or one it does
+ * not compare as jq does (a non-ASCII byte or escape), stops the vouching there too.
  *
- *     scan(path) -> (vouched, documents, first_kind, biggest, odd_at)
+ *     scan(path, key_depth) -> (vouched, documents, first_kind, biggest, odd_at, repeated)
  */
 
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <stdlib.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +26,18 @@
 enum { VALUE, ARRAY_FIRST, OBJECT_FIRST, KEY, COLON, AFTER, TOP, STRING, ESCAPE, UNICODE,
        PAIR_BACKSLASH, PAIR_U, NUMBER, LITERAL };
 enum { N_SIGN, N_MINUS, N_ZERO, N_INT, N_DOT, N_FRAC, N_E, N_ESIGN, N_EXP };
+
+/* The keys of the open object at one depth: 64-bit hashes in an open-addressed table,
+ * emptied in O(1) by a new generation for each object. */
+typedef struct {
+    uint64_t *hash;
+    uint32_t *generation;
+    size_t capacity, count;
+    uint32_t current;
+} Keys;
+
+#define FNV_OFFSET 14695981039346656037ULL
+#define FNV_PRIME 1099511628211ULL
 
 typedef struct {
     /* grammar */
@@ -34,7 +51,51 @@ typedef struct {
     long long documents, doc_start, biggest;
     int first_kind;
     long long odd_at;
+    /* keys of the objects down to key_depth */
+    int key_depth, hashing, repeated;
+    uint64_t key_hash;
+    Keys *keys; /* [key_depth + 1], by depth */
 } Scan;
+
+static void hash_byte(Scan *s, unsigned char c) {
+    s->key_hash = (s->key_hash ^ c) * FNV_PRIME;
+}
+
+/* A key of the object at ``depth`` ended: 0 when it was there already (or no memory). */
+static int key_once(Scan *s, int depth) {
+    Keys *k = &s->keys[depth];
+    if (2 * (k->count + 1) > k->capacity) { /* grow: the current generation's keys again */
+        size_t capacity = k->capacity ? 2 * k->capacity : 64;
+        uint64_t *hash = calloc(capacity, sizeof *hash);
+        uint32_t *generation = calloc(capacity, sizeof *generation);
+        if (!hash || !generation) {
+            free(hash);
+            free(generation);
+            return 0;
+        }
+        for (size_t i = 0; i < k->capacity; i++) {
+            if (k->generation[i] != k->current) continue;
+            size_t at = (size_t)(k->hash[i] & (capacity - 1));
+            while (generation[at] == k->current) at = (at + 1) & (capacity - 1);
+            hash[at] = k->hash[i];
+            generation[at] = k->current;
+        }
+        free(k->hash);
+        free(k->generation);
+        k->hash = hash;
+        k->generation = generation;
+        k->capacity = capacity;
+    }
+    size_t at = (size_t)(s->key_hash & (k->capacity - 1));
+    while (k->generation[at] == k->current) {
+        if (k->hash[at] == s->key_hash) return 0;
+        at = (at + 1) & (k->capacity - 1);
+    }
+    k->hash[at] = s->key_hash;
+    k->generation[at] = k->current;
+    k->count++;
+    return 1;
+}
 
 static void set_kind(Scan *s, int object) {
     if (object) s->stack[s->depth / 8] |= (unsigned char)(1 << (s->depth % 8));
@@ -74,12 +135,27 @@ static inline int step(Scan *s, unsigned char c, long long at) {
         switch (s->state) {
         case STRING:
             if (c == '"') {
-                if (s->is_key) s->state = COLON;
-                else value_done(s, at, 0);
+                if (s->is_key) {
+                    s->state = COLON;
+                    if (s->hashing && !key_once(s, s->depth)) {
+                        s->repeated = 1;
+                        return 0;
+                    }
+                    s->hashing = 0;
+                } else {
+                    value_done(s, at, 0);
+                }
                 return 1;
             }
             if (c == '\\') s->state = ESCAPE;
             else if (c < 0x20) return 0; /* jq refuses a raw control character */
+            else if (s->hashing) {
+                if (c >= 0x80) { /* compared as jq compares it: not copied here */
+                    s->repeated = 1;
+                    return 0;
+                }
+                hash_byte(s, c);
+            }
             return 1;
         case ESCAPE:
             if (c == 'u') {
@@ -88,6 +164,8 @@ static inline int step(Scan *s, unsigned char c, long long at) {
                 return 1;
             }
             if (!strchr("\"\\/bfnrt", c) || c == 0) return 0;
+            if (s->hashing) hash_byte(s, c == 'b' ? '\b' : c == 'f' ? '\f' : c == 'n' ? '\n' :
+                                         c == 'r' ? '\r' : c == 't' ? '\t' : c);
             s->state = STRING;
             return 1;
         case UNICODE:
@@ -96,6 +174,13 @@ static inline int step(Scan *s, unsigned char c, long long at) {
             else if (c >= 'A' && c <= 'F') s->code = s->code * 16 + (c - 'A' + 10);
             else return 0;
             if (++s->hex < 4) return 1;
+            if (s->hashing) {
+                if (s->code >= 0x80 || s->low) { /* compared as jq compares it: not copied */
+                    s->repeated = 1;
+                    return 0;
+                }
+                hash_byte(s, (unsigned char)s->code);
+            }
             if (s->low) { /* jq wants a low surrogate after a high one */
                 if (s->code < 0xDC00 || s->code > 0xDFFF) return 0;
                 s->state = STRING;
@@ -167,6 +252,10 @@ static inline int step(Scan *s, unsigned char c, long long at) {
                 start_value(s, at, c == '{' ? 'o' : 'a');
                 set_kind(s, c == '{');
                 s->depth++;
+                if (c == '{' && s->depth <= s->key_depth) {
+                    s->keys[s->depth].current++;
+                    s->keys[s->depth].count = 0;
+                }
                 s->state = c == '{' ? OBJECT_FIRST : ARRAY_FIRST;
                 return 1;
             }
@@ -198,6 +287,10 @@ static inline int step(Scan *s, unsigned char c, long long at) {
             if (c != '"') return 0;
             s->state = STRING;
             s->is_key = 1;
+            if (s->depth <= s->key_depth) {
+                s->hashing = 1;
+                s->key_hash = FNV_OFFSET;
+            }
             return 1;
         case COLON:
             if (is_space(c)) return 1;
@@ -225,15 +318,22 @@ static inline int step(Scan *s, unsigned char c, long long at) {
 static PyObject *scan(PyObject *self, PyObject *args) {
     (void)self;
     PyObject *path_obj;
-    if (!PyArg_ParseTuple(args, "O&", PyUnicode_FSConverter, &path_obj)) return NULL;
+    int key_depth;
+    if (!PyArg_ParseTuple(args, "O&i", PyUnicode_FSConverter, &path_obj, &key_depth))
+        return NULL;
+    if (key_depth < 0 || key_depth > MAX_DEPTH) key_depth = MAX_DEPTH;
     Scan *s = PyMem_Calloc(1, sizeof(Scan));
     unsigned char *block = PyMem_Malloc(BLOCK);
-    if (!s || !block) {
+    Keys *keys = PyMem_Calloc((size_t)key_depth + 1, sizeof(Keys));
+    if (!s || !block || !keys) {
         PyMem_Free(s);
         PyMem_Free(block);
+        PyMem_Free(keys);
         Py_DECREF(path_obj);
         return PyErr_NoMemory();
     }
+    s->key_depth = key_depth;
+    s->keys = keys;
     s->state = TOP;
     s->odd_at = -1;
     int failed = 0;
@@ -253,7 +353,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             if (s->odd_at < 0) {
                 for (; i < got; i++) {
                     unsigned char c = block[i];
-                    if (s->state == STRING) { /* the common run: plain string bytes */
+                    if (s->state == STRING && !s->hashing) { /* the common run: plain bytes */
                         while (i < got && block[i] != '"' && block[i] != '\\' && block[i] >= 0x20)
                             i++;
                         if (i == got) break;
@@ -286,6 +386,11 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     }
     Py_END_ALLOW_THREADS
     Py_DECREF(path_obj);
+    for (int d = 0; d <= key_depth; d++) {
+        free(keys[d].hash);
+        free(keys[d].generation);
+    }
+    PyMem_Free(keys);
     if (failed) {
         PyMem_Free(s);
         PyMem_Free(block);
@@ -299,8 +404,9 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             s->odd_at = offset;
     }
     PyObject *result = Py_BuildValue(
-        "(OLCLL)", s->odd_at < 0 ? Py_True : Py_False, s->documents,
-        s->first_kind ? s->first_kind : '-', s->biggest, s->odd_at);
+        "(OLCLLO)", s->odd_at < 0 ? Py_True : Py_False, s->documents,
+        s->first_kind ? s->first_kind : '-', s->biggest, s->odd_at,
+        s->repeated ? Py_True : Py_False);
     PyMem_Free(s);
     PyMem_Free(block);
     return result;
@@ -308,8 +414,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS,
-     "scan(path) -> (vouched, documents, first_kind, biggest, odd_at): a JSON file's "
-     "documents as jq's reader meets them."},
+     "scan(path, key_depth) -> (vouched, documents, first_kind, biggest, odd_at, repeated): "
+     "a JSON file's documents as jq's reader meets them."},
     {NULL, NULL, 0, NULL},
 };
 

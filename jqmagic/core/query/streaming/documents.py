@@ -1,8 +1,10 @@
 """A big JSON file's documents as jq 1.8.2's reader meets them (``_docscan``, one strict
 pass in C, the text never held), for the command line's choice: the streaming pass answers
 as libjq over the whole file does for a file holding one array or object that jq's parser
-takes. A file the scan cannot vouch for (damaged, several documents, jq's own leniencies)
-is read as jq reads it, or is TOO_LARGE past the document budget."""
+takes, whose objects along the program's path repeat no key (jq keeps a repeated key's last
+value in its first place; a walk meets both). A file the scan cannot vouch for (damaged,
+several documents, jq's own leniencies, a repeated key) is read as jq reads it, or is
+TOO_LARGE past the document budget."""
 
 from __future__ import annotations
 
@@ -27,6 +29,7 @@ class Documents:
     kind: str = "-"  # the first document's: a (array), o (object), s, n, l
     biggest: int = 0  # bytes of the biggest document
     odd_at: int = -1  # where the scan stopped vouching
+    repeated: bool = False  # there: a key repeated (or one not compared as jq compares it)
     several: bool = False  # more than one file
 
     @property
@@ -46,6 +49,9 @@ class Documents:
     def _why(self) -> str:
         if self.several:
             return "the program reads several files (one streams at a time)"
+        if self.repeated:
+            return f"the key at byte {self.odd_at:,} repeats in an object the program " \
+                "walks (jq keeps the last value), or is not ASCII there"
         if not self.vouched:
             return f"its text is not JSON this pass vouches for at byte {self.odd_at:,} " \
                 "(a damaged document, or one of jq's own leniencies such as nan or 01)"
@@ -55,27 +61,29 @@ class Documents:
         return f"its document is {_KINDS.get(self.kind, self.kind)}"
 
 
-def of_files(names: list[str]) -> Documents | None:
+def of_files(names: list[str], key_depth: int) -> Documents | None:
     """The documents of the command line's files: one file streams; None without the
-    scan (an install with no C compiler)."""
+    scan (an install with no C compiler). ``key_depth``: the objects whose keys must not
+    repeat, down from the document's own (1)."""
     if len(names) != 1 or names[0] == "-":
         return Documents(vouched=False, several=True) if _scan() else None
-    return of_file(names[0])
+    return of_file(names[0], key_depth)
 
 
-def of_file(name: str) -> Documents | None:
-    """The documents of the file ``name`` (scanned once a version); None without the scan."""
+def of_file(name: str, key_depth: int) -> Documents | None:
+    """The documents of the file ``name`` (scanned once a version and depth); None
+    without the scan."""
     scan = _scan()
     if scan is None:
         return None
     path = os.path.expanduser(name)
     try:
         stat = os.stat(path)
-        key = (path, stat.st_size, stat.st_mtime_ns, stat.st_ino)
+        key = (path, stat.st_size, stat.st_mtime_ns, stat.st_ino, key_depth)
         if key not in _SEEN:
-            vouched, count, kind, biggest, odd_at = scan(path)
+            vouched, count, kind, biggest, odd_at, repeated = scan(path, key_depth)
             _SEEN.clear()
-            _SEEN[key] = Documents(vouched, count, kind, biggest, odd_at)
+            _SEEN[key] = Documents(vouched, count, kind, biggest, odd_at, repeated)
     except OSError:  # gone, or not a file: read as jq reads it, and said so
         return Documents(vouched=False)
     return _SEEN[key]
