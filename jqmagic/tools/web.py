@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Annotated, Any
 
 from jqmagic.tools.schema import Param
@@ -159,9 +160,35 @@ def config_required(provider: str) -> dict[str, str]:
 _QUERY = Param("The search query to use", min_length=2)
 _ALLOWED = Param("Only include search results from these domains")
 _BLOCKED = Param("Never include search results from these domains")
+_API = {"brave": "the Brave Search API", "google": "Google Custom Search"}
 
 
-@tool(open_world=True, config_required=lambda: config_required("brave"))
+def _search_tool(provider: str, five: str, next_page: tuple[str, str]) -> Callable:
+    """Mark a handler as the web search tool through ``provider``, with the description
+    every search tool has (an agent reads one tool's at a time: each says it all): ``five``
+    asks for five results and ``next_page`` (what, how) pages on, in the tool's own names."""
+    what, how = next_page
+    description = f"""Search the web with {_API[provider]}: titles, links and snippets.
+
+    Use it for current events, recent releases, documentation you have no URL for, or
+    facts to check; then read the best results with web_fetch. Returns `results`, each
+    {{title, url, snippet}}, and `count`.
+
+    Examples:
+    - query="python 3.13 release notes"
+    - query="jq select multiple fields", {five}
+    - Only official docs: query="asyncio timeout", allowed_domains=["docs.python.org"]
+    - {what}: query="rust async guide", {how}
+    """
+
+    def mark(handler: Callable) -> Callable:
+        handler.__doc__ = description
+        return tool(open_world=True, config_required=lambda: config_required(provider))(handler)
+
+    return mark
+
+
+@_search_tool("brave", five="count=5", next_page=("Next page", "offset=1"))
 def web_search_brave(
     query: Annotated[str, _QUERY],
     count: Annotated[int, Param("Number of results to return (1-20)", minimum=1,
@@ -170,22 +197,10 @@ def web_search_brave(
     allowed_domains: Annotated[list[str] | None, _ALLOWED] = None,
     blocked_domains: Annotated[list[str] | None, _BLOCKED] = None,
 ) -> dict[str, Any]:
-    """Search the web with the Brave Search API: titles, links and snippets.
-
-    Use it for current events, recent releases, documentation you have no URL for, or
-    facts to check; then read the best results with web_fetch. Returns `results`, each
-    {title, url, snippet}, and `count`.
-
-    Examples:
-    - query="python 3.13 release notes"
-    - query="jq select multiple fields", count=5
-    - Only official docs: query="asyncio timeout", allowed_domains=["docs.python.org"]
-    - Next page: query="rust async guide", offset=1
-    """
     return _search("brave", query, count, offset, allowed_domains, blocked_domains)
 
 
-@tool(open_world=True, config_required=lambda: config_required("google"))
+@_search_tool("google", five="num=5", next_page=("Results 11-20", "start=11"))
 def web_search_google(
     query: Annotated[str, _QUERY],
     num: Annotated[int, Param("Number of results to return (1-10)", minimum=1,
@@ -195,16 +210,4 @@ def web_search_google(
     allowed_domains: Annotated[list[str] | None, _ALLOWED] = None,
     blocked_domains: Annotated[list[str] | None, _BLOCKED] = None,
 ) -> dict[str, Any]:
-    """Search the web with Google Custom Search: titles, links and snippets.
-
-    Use it for current events, recent releases, documentation you have no URL for, or
-    facts to check; then read the best results with web_fetch. Returns `results`, each
-    {title, url, snippet}, and `count`.
-
-    Examples:
-    - query="python 3.13 release notes"
-    - query="jq select multiple fields", num=5
-    - Only official docs: query="asyncio timeout", allowed_domains=["docs.python.org"]
-    - Results 11-20: query="rust async guide", start=11
-    """
     return _search("google", query, num, start - 1, allowed_domains, blocked_domains)
