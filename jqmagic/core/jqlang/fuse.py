@@ -99,6 +99,8 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
         return _read_chain(_named(value, src, place), names, src, place), place
     if kind == "bind":
         return _bind_stream(node, src, place)
+    if kind == "comma" and all(_plain_read(part) for part in _parts(node)):
+        return _comma_stream(_parts(node), src, place)
     if kind == "try" and node.body[0] == "iterate" and node.body.target[0] in _PLAIN:
         return _try_iterate(node.body.target, src, place)
     if kind in ("slice", "index") and node.target[0] not in _PLAIN and all(
@@ -136,6 +138,32 @@ def _condition(node: tuple, src: _Source, place: _Place) -> str | None:
             return _expr(BinOp(node.op, Dot(), node.right), src,
                          replace(place, input=held))
     return _expr(node, src, place)
+
+
+def _parts(node: tuple) -> list[tuple]:
+    """``A, B, C`` as its parts."""
+    return [*_parts(node.left), *_parts(node.right)] if node[0] == "comma" else [node]
+
+
+def _plain_read(node: tuple) -> bool:
+    """``.``, a literal, ``$name`` or a field chain on one of them: one output each."""
+    while node[0] == "field":
+        node = node.target
+    return node[0] in _PLAIN
+
+
+def _comma_stream(parts: list[tuple], src: _Source, place: _Place) -> tuple[str, _Place]:
+    """``.a, .b``: a loop over the parts' places, each part read in its turn (the first
+    part's outputs go through the rest of the stream before the second part is read, as
+    jq reads them, its errors included)."""
+    turn, out, depth = src.temp(), src.temp(), place.depth
+    src.emit(depth, f"for {turn} in range({len(parts)}):")
+    for number, part in enumerate(parts):
+        test = "else:" if number == len(parts) - 1 else \
+            f"{'if' if number == 0 else 'elif'} {turn} == {number}:"
+        src.emit(depth + 1, test)
+        src.emit(depth + 2, f"{out} = {_expr(part, src, replace(place, depth=depth + 2))}")
+    return out, replace(place, depth=depth + 1)
 
 
 def _select_each(condition: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:

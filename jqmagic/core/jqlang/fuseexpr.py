@@ -205,6 +205,9 @@ def _binop(node, src, place):
     a = _expr(left, src, place)
     if a is None:
         return None
+    if right[0] == "literal" and op in ("==", "!=") and (
+            right[1] is None or type(right[1]) is bool):  # each equals itself alone
+        return f"({a} {'is' if op == '==' else 'is not'} {right[1]!r})"
     if right[0] == "literal" and op in jv.COMPARISONS:
         test = src.constant(jv.compare_with(op, right[1]))
         held = src.temp()

@@ -26,7 +26,8 @@ CONDITIONS = [".a", ".a > 1", ".a == 1.5", '.a < "b"', ".a != 2", '. == "s"', ".
               ".b and .a", ". != 0", 'type == "number"', '(.a | test("1"))', "(.a, .b)",
               "empty", "error", ".a.b", '(.a | strings | test("^S"; "i"))', "(.[]? | . > 1)",
               '(.a | test("s"; "x"))', "(.a | numbers | . >= 1)", "(arrays | length > 1)",
-              "(.b | booleans)", "(objects | .a)", "(.a | nulls | not)", "(.a | test(\"s\"; null))"]
+              "(.b | booleans)", "(objects | .a)", "(.a | nulls | not)", "(.a | test(\"s\"; null))",
+              ". == true", ".a != false", ".b == null", ".a.b != null", ". == false"]
 SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})",
           "[.[]?.a?]", "[.[]? | select({c})]", "[.[]?, 1 | {v}]", "[.a[]? | {v}]",
           "reduce .[]? as $x (0; . + $x)", "reduce .[]? as $x (0; . + $x.a)",
@@ -38,7 +39,8 @@ SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})
           "reduce .[]? as $x (null; .[$x.a] -= $x.b)", "reduce .[]? as $x ($x; .[$x.a] *= 2)",
           "reduce .[]? as $x ({{}}; .[$x | tostring] += [$x])", "[.[]? | .a.b[]? | {v}]",
           "[.[]? as $y | $y | {v}]", "[.[]? | . as $y | select({c}) | $y]",
-          "[.[]? | .a[]? as $z | {v}]"]
+          "[.[]? | .a[]? as $z | {v}]", "[.[]? | select({c}) | .a, .b.c]",
+          "[.[]? | .a, ., $x, 1 | {v}]", "[.[]? | (.a, .b) as $y | {v}]"]
 
 programs = st.builds(lambda shape, v, c: shape.format(v=v, c=c), st.sampled_from(SHAPES),
                      st.sampled_from(VALUES), st.sampled_from(CONDITIONS))
