@@ -35,14 +35,21 @@ class Loop:
         return self.reads.get(value) or self.held.get(value)
 
     def read(self, value: str, names: list[str], plain: str, src: Any) -> str:
-        """``value.names...`` (whose own expression is ``plain``) from its column."""
-        if not names or value != self.item and value not in self.names:
+        """``value.names...`` (whose own expression is ``plain``) from its column: of the
+        item, or of a name holding a chain of it (``.user | .name``: ``.user.name``)."""
+        if not names:
             return plain
-        column = self.chains.get(tuple(names))
+        if value == self.item or value in self.names:
+            chain = tuple(names)
+        elif value in self.held:
+            chain = self.held[value] + tuple(names)
+        else:
+            return plain
+        column = self.chains.get(chain)
         if column is None:
-            column = self.chains[tuple(names)] = src.temp()
+            column = self.chains[chain] = src.temp()
         read = f"({column} if {column} is not _UNREAD else {plain})"
-        self.reads[read], self.plain[read] = tuple(names), plain
+        self.reads[read], self.plain[read] = chain, plain
         return read
 
     @property

@@ -40,7 +40,8 @@ SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})
           "reduce .[]? as $x ({{}}; .[$x | tostring] += [$x])", "[.[]? | .a.b[]? | {v}]",
           "[.[]? as $y | $y | {v}]", "[.[]? | . as $y | select({c}) | $y]",
           "[.[]? | .a[]? as $z | {v}]", "[.[]? | select({c}) | .a, .b.c]",
-          "[.[]? | .a, ., $x, 1 | {v}]", "[.[]? | (.a, .b) as $y | {v}]"]
+          "[.[]? | .a, ., $x, 1 | {v}]", "[.[]? | (.a, .b) as $y | {v}]",
+          "[.[]? | .a | select({c}) | {v}]", "[.[] | .b | {v}]"]
 
 programs = st.builds(lambda shape, v, c: shape.format(v=v, c=c), st.sampled_from(SHAPES),
                      st.sampled_from(VALUES), st.sampled_from(CONDITIONS))
