@@ -97,6 +97,9 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
         names, base = _chain(node)
         value, place = _stream(base, src, place)
         return _read_chain(_named(value, src, place), names, src, place), place
+    optional = _optional_field(node)
+    if optional is not None:
+        return _optional_read(*optional, src, place)
     if kind == "bind":
         return _bind_stream(node, src, place)
     if kind == "comma" and all(_plain_read(part) for part in _parts(node)):
@@ -138,6 +141,28 @@ def _condition(node: tuple, src: _Source, place: _Place) -> str | None:
             return _expr(BinOp(node.op, Dot(), node.right), src,
                          replace(place, input=held))
     return _expr(node, src, place)
+
+
+def _optional_field(node: tuple) -> tuple[tuple, str] | None:
+    """``X.name?`` (parsed as ``X as $?opt | try $?opt.name``) or ``.name?`` (``try
+    .name``): X and the name."""
+    if node[0] == "bind" and node.body[0] == "try" and node.body.body[0] == "field" and \
+            node.body.body.target == ("var", node.name):
+        return node.source, node.body.body.name
+    if node[0] == "try" and node.body[0] == "field" and node.body.target == Dot():
+        return Dot(), node.body.name
+    return None
+
+
+def _optional_read(source: tuple, name: str, src: _Source,
+                   place: _Place) -> tuple[str, _Place]:
+    """``X.name?``: X's member, null of null, nothing of any other value (the only error
+    the read can give, which ``?`` suppresses); X's own errors are raised."""
+    value, at = _stream(source, src, place)
+    held = _named(value, src, at)
+    src.emit(at.depth, f"if type({held}) is dict or {held} is None:")
+    inner = replace(at, depth=at.depth + 1)
+    return _read_chain(held, [name], src, inner), inner
 
 
 def _parts(node: tuple) -> list[tuple]:

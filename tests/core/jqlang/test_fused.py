@@ -41,7 +41,8 @@ SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})
           "[.[]? as $y | $y | {v}]", "[.[]? | . as $y | select({c}) | $y]",
           "[.[]? | .a[]? as $z | {v}]", "[.[]? | select({c}) | .a, .b.c]",
           "[.[]? | .a, ., $x, 1 | {v}]", "[.[]? | (.a, .b) as $y | {v}]",
-          "[.[]? | .a | select({c}) | {v}]", "[.[] | .b | {v}]"]
+          "[.[]? | .a | select({c}) | {v}]", "[.[] | .b | {v}]", "[.[]? | .a.b? | {v}]",
+          "[.[]? | .a? | {v}]", "[.[]? | .b.a?, .a?]"]
 
 programs = st.builds(lambda shape, v, c: shape.format(v=v, c=c), st.sampled_from(SHAPES),
                      st.sampled_from(VALUES), st.sampled_from(CONDITIONS))
