@@ -34,7 +34,7 @@ from jqmagic.core.jqlang.compiled import NOTHING, Compiled
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.runtime import check, chunked
 from jqmagic.core.jqlang.scope import compile_node
-from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Pipe
+from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Iterate, Pipe
 
 Plan = Callable[[Any, dict], Any]
 """``plan(items, env)``: the answer, or None when the fused loop must compute it."""
@@ -63,13 +63,14 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
     if names and rest:
         after = _pure(_piped(rest), scope)
         return None if after is None else _mapped(names, after)
+    flattened = _iterated_chain(second)
+    if flattened is not None:  # [ITEMS[] | .a[]? | REST]: REST fused over the joined lists
+        each = _pure(Pipe(Iterate(Dot()), _piped(rest)), scope) if rest else None
+        return None if rest and each is None else _flattened(*flattened, each)
     if rest:
         return None
     if second[0] == "object":
         return _objects(second)
-    flattened = _iterated_chain(second)
-    if flattened is not None:
-        return _flattened(*flattened)
     if second[0] == "call" and second.name == "select" and len(second.args) == 1 and \
             ("select", 1) not in scope.funcs:
         names, test = _function_of_chain(second.args[0], scope)
@@ -257,16 +258,19 @@ def _iterated_chain(node: tuple) -> tuple[tuple[str, ...], bool] | None:
 _LISTS, _OPTIONAL_LISTS = frozenset({list}), frozenset({list, type(None)})
 
 
-def _flattened(names: tuple[str, ...], optional: bool) -> Plan:
+def _flattened(names: tuple[str, ...], optional: bool, each: Compiled | None) -> Plan:
     """``[ITEMS[] | .a.b[]]`` (``[]?``): the items of the column's lists, in C, when every
-    value of it is a list (or null, which ``[]?`` passes over); else None."""
+    value of it is a list (or null, which ``[]?`` passes over); else None. ``each``: the
+    rest of the stream, ``[.[] | REST]`` over them (one fused loop over the lists' items,
+    their outputs and first error in the order of a loop over the rows)."""
     def plan(items: Any, env: dict) -> list | None:
         column = columns.column(items, names)
         if column is None or not columns.kinds(items, names) <= (
                 _OPTIONAL_LISTS if optional else _LISTS):
             return None
         check()
-        return list(chained.from_iterable(filter(None, column)))
+        joined = list(chained.from_iterable(filter(None, column)))
+        return joined if each is None else each.gen(joined, env)
     return plan
 
 

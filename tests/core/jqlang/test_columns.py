@@ -306,7 +306,8 @@ def test_a_column_built_in_c_knows_its_kinds_and_shares_repeated_strings():
 
 OBJECTS = ["[.[] | {a, n: .b.c}]", '[.[] | {"k": .c, a: .a.b, k: .b}] | sort_by(.k)',
            "[.[] | {c}] | length", "[.[] | {a: .b.a.c}]", "[.[] | .a[]?]", "[.[] | .b.c[]]",
-           "[.[] | try .c[]]", "[.[] | .b.a[]?] | length"]
+           "[.[] | try .c[]]", "[.[] | .b.a[]?] | length", "[.[] | .a[]? | . + 1]",
+           "[.[] | .b.c[]? | {n: .}] | length", "[.[] | .c[]? | select(. > 0), $x]"]
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -347,3 +348,7 @@ def test_a_columns_lists_are_joined_in_one_call(monkeypatch):
     assert _answer("[.[] | .tags[]?] | length", rows, True) == \
         str(sum(len(r["tags"] or ()) for r in rows))
     assert joined
+    joined.clear()
+    assert _answer('[.[] | .tags[]? | select(. == "b") | ascii_upcase] | unique', rows,
+                   True) == '["B"]'
+    assert joined  # the rest of the stream over the joined lists
