@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+from collections.abc import Callable
 from typing import Any
 
 from IPython.core.error import UsageError
@@ -62,6 +63,29 @@ def parse_line(magic, line: str):
         if "expected one argument" in str(exc):  # a value that starts with '-'
             see = "Write a value that starts with '-' as --option=VALUE. " + see
         raise usage_error(flagerrors.usage_error(str(exc), magic.parser, see)) from None
+
+
+def _parsed(magic, line: str, needed: str = ""):
+    """The magic's arguments from its line, or None once its help is printed (asked for
+    with -h, or the argument ``needed`` left out)."""
+    args = parse_line(magic, line)
+    if args.help or (needed and not getattr(args, needed)):
+        print(magic.parser.format_help())
+        return None
+    return args
+
+
+def _magic(kind: Callable, options: tuple, *positional: str, **how: Any) -> Callable:
+    """IPython's documented stack for one of these magics, in its order: a ``kind`` magic
+    (line_magic, line_cell_magic) whose line IPython never $-expands, parsed by argparse:
+    its one positional argument (``argument(*positional, **how)``), then the ``options``
+    of the shared table (jqmagic.flags) and -h."""
+
+    def stack(method: Callable) -> Callable:
+        method = flags.magic_arguments(options)(kind(method))
+        return no_var_expand(magic_arguments()(argument(*positional, **how)(method)))
+
+    return stack
 
 
 def _uncommented(line: str) -> str:
@@ -156,11 +180,8 @@ class JqMagic(Magics):
         self.shell.user_ns[name] = value
         print(f"Stored {what} in {name}.")
 
-    @no_var_expand
-    @magic_arguments()
-    @argument("words", nargs="*", help="FILTER then SOURCE (line); SOURCE only (cell)")
-    @flags.magic_arguments(flags.SOURCE + flags.QUERY)
-    @line_cell_magic
+    @_magic(line_cell_magic, flags.SOURCE + flags.QUERY, "words", nargs="*",
+            help="FILTER then SOURCE (line); SOURCE only (cell)")
     def jq(self, line: str, cell: str | None = None):
         """Run a jq program over a file, glob, Python variable, inline JSON, URL or command.
 
@@ -173,9 +194,7 @@ class JqMagic(Magics):
           %jq 'map(.price) | add' orders
           %jq -n '[inputs | .id]' events.jsonl
         """
-        args = parse_line(self.jq, line)
-        if args.help:
-            print(self.jq.parser.format_help())
+        if (args := _parsed(self.jq, line)) is None:
             return None
         words = list(args.words)
         if args.clear_cache:
@@ -234,11 +253,8 @@ class JqMagic(Magics):
             return Text(lines_text(result.values), result.message)
         return result
 
-    @no_var_expand
-    @magic_arguments()
-    @argument("words", nargs="*", help="SOURCE: a path, glob, Python variable, JSON or URL")
-    @flags.magic_arguments(flags.SOURCE + flags.INSPECT)
-    @line_magic
+    @_magic(line_magic, flags.SOURCE + flags.INSPECT, "words", nargs="*",
+            help="SOURCE: a path, glob, Python variable, JSON or URL")
     def inspect(self, line: str):
         """Show the shape of a document: keys, merged array elements, types, presence.
 
@@ -249,9 +265,7 @@ class JqMagic(Magics):
           %inspect manifest.json --stats
           %inspect users --browse
         """
-        args = parse_line(self.inspect, line)
-        if args.help:
-            print(self.inspect.parser.format_help())
+        if (args := _parsed(self.inspect, line)) is None:
             return None
         kwargs = self.source_kwargs(args, list(args.words))
         if args.browse:
@@ -268,12 +282,7 @@ class JqMagic(Magics):
                                f"the shape of {result.path or 'the document'}")
         return result
 
-
-    @no_var_expand
-    @magic_arguments()
-    @argument("url", nargs="?", help="the http(s) URL to fetch")
-    @flags.magic_arguments(flags.FETCH)
-    @line_magic
+    @_magic(line_magic, flags.FETCH, "url", nargs="?", help="the http(s) URL to fetch")
     def webfetch(self, line: str):
         """Fetch a web page as clean markdown, or a JSON API response as JSON.
 
@@ -284,9 +293,7 @@ class JqMagic(Magics):
           %webfetch https://docs.python.org/3/library/json.html --limit 80
           %webfetch https://api.github.com/repos/jqlang/jq --jq '.stargazers_count'
         """
-        args = parse_line(self.webfetch, line)
-        if args.help or not args.url:
-            print(self.webfetch.parser.format_help())
+        if (args := _parsed(self.webfetch, line, needed="url")) is None:
             return None
         from jqmagic.core.web.fetch import fetch, parse_headers
 
@@ -299,11 +306,7 @@ class JqMagic(Magics):
             return self._store(args.out, stored, f"{what} of {result.final_url}")
         return result
 
-    @no_var_expand
-    @magic_arguments()
-    @argument("words", nargs="*", help="the search query")
-    @flags.magic_arguments(flags.SEARCH)
-    @line_magic
+    @_magic(line_magic, flags.SEARCH, "words", nargs="*", help="the search query")
     def websearch(self, line: str):
         """Search the web (Brave or Google) and list the results as markdown links.
 
@@ -313,9 +316,7 @@ class JqMagic(Magics):
         Example:
           %websearch jq manual --allow jqlang.org --count 5
         """
-        args = parse_line(self.websearch, line)
-        if args.help or not args.words:
-            print(self.websearch.parser.format_help())
+        if (args := _parsed(self.websearch, line, needed="words")) is None:
             return None
         from jqmagic.core.web.search import search
 
@@ -326,12 +327,8 @@ class JqMagic(Magics):
             return self._store(args.out, result.results, count(result.count, "result"))
         return result
 
-    @no_var_expand
-    @magic_arguments()
-    @argument("words", nargs="*",
-              help="TARGET OP [POINTER] [VALUE] (line); TARGET (cell: the patch as JSON)")
-    @flags.magic_arguments(flags.PATCH)
-    @line_cell_magic
+    @_magic(line_cell_magic, flags.PATCH, "words", nargs="*",
+            help="TARGET OP [POINTER] [VALUE] (line); TARGET (cell: the patch as JSON)")
     def jsonpatch(self, line: str, cell: str | None = None):
         """Edit a JSON/JSONC/YAML file (formatting and comments kept) or a dict/list variable.
 
@@ -349,9 +346,7 @@ class JqMagic(Magics):
         """
         from jqmagic.core.patch import command_kwargs, parse_json, patch
 
-        args = parse_line(self.jsonpatch, line)
-        if args.help or not args.words:
-            print(self.jsonpatch.parser.format_help())
+        if (args := _parsed(self.jsonpatch, line, needed="words")) is None:
             return None
         kwargs = self.run_core(command_kwargs, [] if cell is not None else args.words[1:],
                                args.match, args.where)
