@@ -24,6 +24,7 @@ from jqmagic.core.jqlang.compiled import Compiled, singular
 from jqmagic.core.jqlang.fuseexpr import (
     _PLAIN,
     _chain,
+    _direct,
     _expr,
     _first_step,
     _is_builtin,
@@ -100,6 +101,10 @@ def _stream(node: tuple, src: _Source, place: _Place) -> tuple[str, _Place]:
     optional = _optional_field(node)
     if optional is not None:
         return _optional_read(*optional, src, place)
+    if kind == "try" and node.body[0] != "iterate":
+        tried = _tried(node.body, src, place)
+        if tried is not None:
+            return tried
     if kind == "bind":
         return _bind_stream(node, src, place)
     if kind == "comma" and all(_plain_read(part) for part in _parts(node)):
@@ -163,6 +168,27 @@ def _optional_read(source: tuple, name: str, src: _Source,
     src.emit(at.depth, f"if type({held}) is dict or {held} is None:")
     inner = replace(at, depth=at.depth + 1)
     return _read_chain(held, [name], src, inner), inner
+
+
+def _tried(body: tuple, src: _Source, place: _Place) -> tuple[str, _Place] | None:
+    """``try X`` (``X?``) of an X of one output: X in a Python ``try`` whose jq error
+    gives no output, the rest of the stream outside it (its errors are not X's); None
+    (nothing written) where X is not one expression."""
+    at, depth, out = len(src.lines), place.depth, src.temp()
+    src.emit(depth, "try:")
+    one = _expr(body, src, replace(place, depth=depth + 1))
+    if one is None:
+        del src.lines[at:]
+        return None
+    if body[0] == "call" and getattr(_direct(body, place), "numbers_only", False):  # floor?
+        kind = src.temp()
+        one = f"({one} if ({kind} := type({place.input})) is int or {kind} is float " \
+              "else _NOTHING)"
+    src.emit(depth + 1, f"{out} = {one}")
+    src.emit(depth, "except _JqError:")
+    src.emit(depth + 1, f"{out} = _NOTHING")
+    src.emit(depth, f"if {out} is not _NOTHING:")
+    return out, replace(place, depth=depth + 1)
 
 
 def _parts(node: tuple) -> list[tuple]:

@@ -49,7 +49,7 @@ _HELPERS = {"_field": jv.field, "_iterate": jv.iterate, "_NOTHING": NOTHING,
             "_remember": _remember,
             "_field_left": _field_on_the_left,
             "_tojson": tojson, "_add": jv.add, "_computed": jv.computed,
-            "_state": runtime.state, "_number_text": number_text}
+            "_state": runtime.state, "_number_text": number_text, "_JqError": JqError}
 _PLAIN = ("dot", "literal", "var")
 """Nodes whose evaluation can neither fail nor depend on order."""
 

@@ -177,6 +177,8 @@ def _rounding(name: str, fn):
             return jv.computed(math.copysign(float(fn(float(v))), v))  # ceil(-0.5): -0
         raise type_error(v, "number required")
 
+    call.numbers_only = True  # any other input is a jq error: a fused ? tests the type first
+
 
 _rounding("floor", math.floor)
 _rounding("ceil", math.ceil)

@@ -42,7 +42,9 @@ SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})
           "[.[]? | .a[]? as $z | {v}]", "[.[]? | select({c}) | .a, .b.c]",
           "[.[]? | .a, ., $x, 1 | {v}]", "[.[]? | (.a, .b) as $y | {v}]",
           "[.[]? | .a | select({c}) | {v}]", "[.[] | .b | {v}]", "[.[]? | .a.b? | {v}]",
-          "[.[]? | .a? | {v}]", "[.[]? | .b.a?, .a?]"]
+          "[.[]? | .a? | {v}]", "[.[]? | .b.a?, .a?]", "[.[]? | ({v})? | {v}]",
+          "[.[]? | .a | ({v})?]", "[.[]? | try ({v}) | select({c})]", "[.[]? | .a | floor?]",
+          "[.[]? | ceil?, (.a | floor?) | {v}]"]
 
 programs = st.builds(lambda shape, v, c: shape.format(v=v, c=c), st.sampled_from(SHAPES),
                      st.sampled_from(VALUES), st.sampled_from(CONDITIONS))
