@@ -139,17 +139,7 @@ def _stage_lines(stages: list[dict], indent: str, computed: list[str],
     lines = []
     for i, stage in enumerate(stages):
         counts = f"{stage['in']} -> {stage['out']}"
-        extra = [f"{stage['dropped']} dropped"] if stage.get("dropped") else []
-        if stage.get("errors"):
-            extra.append(count(stage["errors"], "error"))
-        extra += [f"{count(stage[k], 'null')} {w}" for k, w in (("nulls_made", "made"),
-                                                                ("nulls_read", "read"))
-                  if stage.get(k)]
-        if stage.get("swallowed"):
-            extra.append(f"{stage['swallowed']} by an error swallowed by "
-                         f"{_guard(stage['stage'])}")
-        if stage.get("mismatched"):
-            extra.append(f"types differ on {stage['mismatched']}")
+        extra = [words for _, words in _flags(stage)]
         if stage.get("path_expression") is False:
             computed.append(f"{prefix}{i + 1}")
         lines.append(f"{indent}{i + 1}. {_cut(stage['stage'], 70)}   {counts}"
@@ -215,19 +205,8 @@ def _e(text: str) -> str:
 
 
 def _stage_html(stage: dict) -> str:
-    flags = []
-    if stage.get("dropped"):
-        flags.append(f"{stage['dropped']} dropped")
-    for key, word in (("nulls_made", "made"), ("nulls_read", "read")):
-        if stage.get(key):
-            flags.append(f"<span class='null'>{stage[key]} null {word}</span>")
-    if stage.get("errors"):
-        flags.append(f"<span class='bad'>{count(stage['errors'], 'error')}</span>")
-    if stage.get("swallowed"):
-        flags.append(f"<span class='bad'>{count(stage['swallowed'], 'error')} swallowed by "
-                     f"{_e(_guard(stage['stage']))}</span>")
-    if stage.get("mismatched"):
-        flags.append(f"<span class='null'>types differ on {stage['mismatched']}</span>")
+    flags = [f"<span class='{kind}'>{_e(words)}</span>" if kind else _e(words)
+             for kind, words in _flags(stage)]
     body = []
     for key, word in (("samples_in", "in"), ("samples_out", "out"),
                       ("dropped_samples", "dropped")):
@@ -248,6 +227,22 @@ def _stage_html(stage: dict) -> str:
     extra = f" <small>{' · '.join(flags)}</small>" if flags else ""
     return (f"<details class='st'><summary><code>{_e(_cut(stage['stage'], 60))}</code>"
             f"{extra}</summary>{''.join(body)}</details>")
+
+
+def _flags(stage: dict) -> list[tuple[str, str]]:
+    """A stage's flags as both renderings list them, each (kind, words): kind "bad" for
+    errors, "null" for nulls and types that differ (the HTML's colours), "" for drops."""
+    flags = [("", f"{stage['dropped']} dropped")] if stage.get("dropped") else []
+    if stage.get("errors"):
+        flags.append(("bad", count(stage["errors"], "error")))
+    flags += [("null", f"{count(stage[k], 'null')} {w}")
+              for k, w in (("nulls_made", "made"), ("nulls_read", "read")) if stage.get(k)]
+    if stage.get("swallowed"):
+        flags.append(("bad", f"{stage['swallowed']} by an error swallowed by "
+                             f"{_guard(stage['stage'])}"))
+    if stage.get("mismatched"):
+        flags.append(("null", f"types differ on {stage['mismatched']}"))
+    return flags
 
 
 def _null_words(stage: dict) -> str:
