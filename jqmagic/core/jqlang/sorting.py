@@ -136,6 +136,8 @@ def _extreme_by(v: Any, f: Compiled, e: dict, is_min: bool) -> Any:
     items = _by_items(v)
     if items and f.one:
         values = _values_of(f, items, e)
+        if is_min and None in values:  # null is jq's least value: the first null's item
+            return items[values.index(None)]
         if _by_themselves(values):
             return items[_first_least(values) if is_min else _last_greatest(values)]
         apart = _nulls_apart(values)
@@ -268,6 +270,10 @@ def _sort(v):
     items = _array(v)
     if _by_themselves(items):
         return sorted(items)
+    apart = _nulls_apart(items)  # an optional member's values: its nulls first
+    if apart is not None:
+        nulls, rest = apart
+        return [None] * len(nulls) + sorted(map(items.__getitem__, rest))
     return [x for _, x in _sorted_pairs(items)]
 
 

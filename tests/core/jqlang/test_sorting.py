@@ -26,7 +26,9 @@ OTHERS = LONG | st.sampled_from(["null", "true", "false", "[]", "[1]", '["a"]', 
 ONE_KIND = st.sampled_from([STRINGS, NUMBERS]).flatmap(lambda kind: st.lists(kind, max_size=8))
 MIXED = st.lists(STRINGS | NUMBERS | OTHERS, max_size=8)
 SCALARS = st.sampled_from(["null", "true", "false"])  # with strings: an optional field's keys
-ITEMS = ONE_KIND | MIXED | st.lists(STRINGS | NUMBERS | SCALARS, max_size=8)
+OPTIONAL = st.sampled_from([STRINGS, NUMBERS]).flatmap(  # an optional member's values
+    lambda kind: st.lists(kind | st.just("null"), max_size=8))
+ITEMS = ONE_KIND | MIXED | st.lists(STRINGS | NUMBERS | SCALARS, max_size=8) | OPTIONAL
 
 PROGRAMS = ["sort", "unique", "group_by(.)", "unique_by(.)", "sort_by(.)", "group_by(tostring)",
             "unique_by(tostring)", "sort_by(tostring)", "min", "max", "min_by(.)", "max_by(.)",
