@@ -328,8 +328,19 @@ def _array(node, src, place):
     one = _expr(node[1], src, place, fallback=False)
     if one is not None:
         return f"[{one}]"
+    if node[1][0] == "comma":  # [.[0], length]: a list of one expression each, in order
+        at, parts = len(src.lines), _comma_parts(node[1])
+        written = [_expr(part, src, place) for part in parts]
+        if None not in written and len(src.lines) == at:
+            return f"[{', '.join(written)}]"
+        del src.lines[at:]  # a part that is no one expression, or one that wrote a statement
     inner = compile_node(node, place.scope).one  # the compiler fuses it: fuse_array
     return f"{src.constant(inner)}({place.input}, {place.env})"
+
+
+def _comma_parts(node: tuple) -> list[tuple]:
+    return [*_comma_parts(node.left), *_comma_parts(node.right)] if node[0] == "comma" \
+        else [node]
 
 
 def _reduce(node, src, place):  # fused where it can be (compiler -> fusereduce)

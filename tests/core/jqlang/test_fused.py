@@ -44,7 +44,8 @@ SHAPES = ["[.[]? | {v}]", "[.[] | {v}]", "[.[]? | select({c}) | {v}]", "map({v})
           "[.[]? | .a | select({c}) | {v}]", "[.[] | .b | {v}]", "[.[]? | .a.b? | {v}]",
           "[.[]? | .a? | {v}]", "[.[]? | .b.a?, .a?]", "[.[]? | ({v})? | {v}]",
           "[.[]? | .a | ({v})?]", "[.[]? | try ({v}) | select({c})]", "[.[]? | .a | floor?]",
-          "[.[]? | ceil?, (.a | floor?) | {v}]"]
+          "[.[]? | ceil?, (.a | floor?) | {v}]", "[.[]? | [{v}, .[0]?, length, .a.b]]",
+          "[.[]? | [{v}, .b] | select({c})]"]
 
 programs = st.builds(lambda shape, v, c: shape.format(v=v, c=c), st.sampled_from(SHAPES),
                      st.sampled_from(VALUES), st.sampled_from(CONDITIONS))
