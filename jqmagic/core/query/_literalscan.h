@@ -160,7 +160,10 @@ static inline const char *past_string(const char *p, const char *end) {
     return p;
 }
 
-static void scan_text(scan_state *s, const char *p, const char *end) {
+/* The next number literal outside strings at or past *at: its first byte, *at moved past
+ * its last; NULL at the end. The one walk of both scans below. */
+static inline const char *next_literal(const char **at, const char *end) {
+    const char *p = *at;
     while (p < end) {
         char c = *p;
         if (c == '"') {
@@ -168,11 +171,18 @@ static void scan_text(scan_state *s, const char *p, const char *end) {
         } else if (c == '-' || is_digit(c)) {
             const char *t = p++;
             while (p < end && number_byte[(unsigned char)*p]) p++;
-            number(s, t, p - t);
+            *at = p;
+            return t;
         } else {
             p++;
         }
     }
+    *at = p;
+    return NULL;
+}
+
+static void scan_text(scan_state *s, const char *p, const char *end) {
+    for (const char *t; (t = next_literal(&p, end)) != NULL;) number(s, t, p - t);
 }
 
 /* scan_literals(text) -> (facts, unlike, tokens): facts as FACT_ bits; unlike: some
@@ -234,20 +244,10 @@ static PyObject *literals_written(PyObject *self, PyObject *args) {
     }
     Py_BEGIN_ALLOW_THREADS
     const char *p = text.buf, *end = (const char *)text.buf + text.len;
-    while (p < end) {
-        char c = *p;
-        if (c == '"') {
-            p = past_string(p, end);
-        } else if (c == '-' || is_digit(c)) {
-            const char *t = p++;
-            while (p < end && number_byte[(unsigned char)*p]) p++;
-            for (Py_ssize_t i = 0; i < count; i++)
-                if (lengths[i] == p - t && memcmp(wanted[i], t, (size_t)lengths[i]) == 0)
-                    found[i] = 1;
-        } else {
-            p++;
-        }
-    }
+    for (const char *t; (t = next_literal(&p, end)) != NULL;)
+        for (Py_ssize_t i = 0; i < count; i++)
+            if (lengths[i] == p - t && memcmp(wanted[i], t, (size_t)lengths[i]) == 0)
+                found[i] = 1;
     Py_END_ALLOW_THREADS
     PyBuffer_Release(&text);
     PyObject *answer = PyList_New(count);
