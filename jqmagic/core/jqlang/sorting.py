@@ -292,6 +292,10 @@ def _unique(v):
             return sorted(distinct, key=_scalar_order)
         if _by_themselves(items, floats=False):
             return sorted(distinct)  # not with floats or bools: a set keeps one of 1, 1.0, true
+        numbers = [x for x in distinct if x is not None]  # (a set keeps 0 of 0 and false)
+        if set(map(type, items)) - {_NONE} <= {int, float} and _by_themselves(numbers):
+            # the first of equal numbers (1 and 1.0, 0 and -0.0), as jq's stable sort keeps
+            return [None] * (_NONE in kinds) + sorted(numbers)
     out, last = [], None
     for key, x in _sorted_pairs(items):
         if not out or key != last:

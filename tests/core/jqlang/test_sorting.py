@@ -70,6 +70,8 @@ def test_records_ordered_by_a_field_as_libjq(records, program):
     ("group_by(.)", '["b", "a", "b", "😀", "ｚ", "a"]'),
     ("unique", '["b", "a", "b", "😀", "ｚ", "a"]'),
     ("sort_by(.)", "[1, 1.0, -0, 0, 0.0, -1.5, 9007199254740991]"),
+    ("unique", "[1.0, 1, null, -0.0, 0, 0.0, 2.5, null]"), ("unique", "[-0.0, 0, 1.5, 1.50]"),
+    ("unique", "[0, -0.0, null, 1e-05, 0.00001]"),
     ("sort_by(-.)", "[1, 1.0, 2, 2.0, 3]"),
     ("unique", "[1, true, 1.0, 0, false]"),
     ("unique", "[2, 1, 2, 1.0, 1]"),
