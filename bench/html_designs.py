@@ -1,10 +1,13 @@
-"""Main content, two readings per page for choosing a rule between them offline: jqmagic's
-scorer (extract.py) and the page's text by structure (fallback.py), each page's P/R/F1 and
-lengths, for the dev split (70%) of bench/public_html.py's pages. Written to
-build/html-public/readings-<label>.json; rules are then tried on those numbers in seconds,
-each rule tried counted as a design.
+"""Main content, several readings per page for choosing a rule between them offline:
+jqmagic's output (extract.py's scorer, then fallback.py's ``settle``), the page's text by
+structure (fallback.py's ``structural_text``, boilerplate dropped), and that text without
+the elements the scorer strips by name ("unlikely" chrome). Each reading's P/R/F1, its
+length, and a few facts of the page's structure, for the dev split (70%) of
+bench/public_html.py's pages. Written to build/html-public/readings-<label>.json; rules
+are then tried on those numbers in seconds, each rule tried counted as a design.
 
-    nice .venv/bin/python bench/html_designs.py [--sample N] [--label L]
+    flock /tmp/jqmagic-heavy.lock nice .venv/bin/python bench/html_designs.py \
+        [--sample N] [--label L]
 """
 
 from __future__ import annotations
@@ -14,7 +17,6 @@ import hashlib
 import json
 import sys
 from pathlib import Path
-from unittest import mock
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -24,31 +26,38 @@ import public_html as ph  # noqa: E402
 from score_html import prf, strip_markdown, tokens  # noqa: E402
 
 
-def readings(html: str, base: str) -> dict:
+def readings(html: str) -> dict:
+    """{name: markdown} for each reading, and the page's structure facts."""
     from jqmagic.core.web import html as H
-    from jqmagic.core.web.extract import link_density, text_of
-    from jqmagic.core.web.fallback import structural_text
+    from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
+    from jqmagic.core.web.extract import link_density, main_content, text_of
+    from jqmagic.core.web.fallback import settle, structural_text
+    from jqmagic.core.web.kin import widen
+    from jqmagic.core.web.widgets import drop_widgets
 
-    out: dict = {}
-    a = H.to_markdown(html, base).markdown
-    seen = {}
-
-    def main_spy(soup, check=None):
-        from jqmagic.core.web.extract import main_content
-        body = soup.body or soup
-        b = structural_text(body)
-        seen["b"] = b
-        seen["body_len"] = len(text_of(body))
-        return b
-
-    with mock.patch("jqmagic.core.web.html.main_content", main_spy):
-        b_md = H.to_markdown(html, base).markdown
-    b = seen.get("b")
-    out["a"] = a
-    out["b"] = b_md
-    out["body_len"] = seen.get("body_len", 0)
-    out["b_ld"] = link_density(b) if b is not None else 0.0
-    return out
+    soup = H.parse(H.slim_tags(html))
+    H.flatten_deep(soup)
+    H.reopen_title(soup, None)
+    title = H.extract_title(soup)
+    H.reopen_body(soup)
+    H._drop_junk(soup)
+    drop_widgets(soup.body or soup)
+    body = soup.body or soup
+    found = main_content(soup) or body
+    facts = {"found_tag": found.name, "body_len": len(text_of(body)),
+             "articles": len(body.find_all(["article", "main"])),
+             "prose_cells": sum(1 for td in body.find_all("td")
+                                if td.find("td") is None and len(text_of(td)) >= 200)}
+    a = settle(found, body)
+    drop_title_heading(a, title)
+    b = structural_text(body)
+    drop_boilerplate(b)
+    drop_title_heading(b, title)
+    facts["b_ld"] = round(link_density(b), 3)
+    c = widen(a, b)
+    facts["widened"] = c is not None
+    out = {"a": H.render(a), "b": H.render(b), "c": H.render(c if c is not None else a)}
+    return out | {"facts": facts}
 
 
 def main() -> int:
@@ -56,6 +65,11 @@ def main() -> int:
     ap.add_argument("--sample", type=int)
     ap.add_argument("--label", default="dev")
     args = ap.parse_args()
+    import warnings
+
+    from bs4 import XMLParsedAsHTMLWarning
+
+    warnings.filterwarnings("ignore", category=XMLParsedAsHTMLWarning)
     chosen = [p for p in ph.pages() if not ph.held_back(p["id"])]
     if args.sample:
         chosen = sorted(chosen, key=lambda p: hashlib.sha1(p["id"].encode()).hexdigest())
@@ -64,12 +78,13 @@ def main() -> int:
     for n, page in enumerate(chosen):
         html = ph._decode(page["path"].read_bytes(), html=True)
         ref = tokens(ph.gold_of(page), True)
-        r = readings(html, ph.base_of(page))
-        row = {"body_len": r["body_len"], "b_ld": round(r["b_ld"], 3)}
-        for k in ("a", "b"):
-            toks = tokens(strip_markdown(r[k]), True)
+        r = readings(html)
+        row = dict(r.pop("facts"))
+        for k, md in r.items():
+            toks = tokens(strip_markdown(md), True)
             row[k] = [round(x, 4) for x in prf(toks, ref)]
             row[k + "_len"] = sum(toks.values())
+            row[k + "_text"] = md
         rows[page["id"]] = row
         if (n + 1) % 100 == 0:
             print(f"  {n + 1}/{len(chosen)}", file=sys.stderr)

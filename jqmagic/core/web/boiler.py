@@ -170,7 +170,7 @@ def _metadata(el: Any, ink: int) -> bool:
     a dateline by its numbers."""
     if not 0 < ink < 100:
         return False
-    if DATELINES and ink < 60 and _dateline(text_of(el)):
+    if DATELINES and ink < 60 and is_dateline(text_of(el)):
         return True
     if not (_META_NAMES.search(_names(el)) or "author" in (el.get("rel") or [])
             or el.get("itemprop") in _META_PROPS):
@@ -178,7 +178,9 @@ def _metadata(el: Any, ink: int) -> bool:
     return 0 < len(text_of(el)) < 100 and el.find("p") is None
 
 
-def _dateline(text: str) -> bool:
+def is_dateline(text: str) -> bool:
+    """A year and a clock time in a few words, not a sentence: a dateline, in any
+    language."""
     year, clock = _YEAR.search(text), _CLOCK.search(text)
     return bool(year and clock and clock.start() != year.start()) and \
         len(text.split()) <= 12 and not re.search(r"\w\.$", text)

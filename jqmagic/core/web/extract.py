@@ -136,7 +136,7 @@ def text_length(text: str) -> int:
     return len(text) + 2 * len(_CJK.findall(text))
 
 
-def _is_hidden(el: Any) -> bool:
+def is_hidden(el: Any) -> bool:
     if el.attrs is None:
         return False
     style = (el.get("style") or "").replace(" ", "").lower()
@@ -200,7 +200,7 @@ class _Scorer:
         for el in list(body.find_all(True)):
             if decomposed(el) or el.parent is None:
                 continue
-            if _is_hidden(el):
+            if is_hidden(el):
                 el.decompose()
                 continue
             if self.strip_unlikely:

@@ -22,6 +22,7 @@ from jqmagic.core.web.extract import decomposed, main_content, text_of
 from jqmagic.core.web.fallback import settle
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 from jqmagic.core.web.meta import page_meta
+from jqmagic.core.web.widgets import drop_widgets
 
 # Never content: dropped before anything else (unless raw).
 _JUNK_TAGS = ["script", "style", "noscript", "template", "link", "meta", "svg", "canvas",
@@ -162,6 +163,7 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
     else:
         reopen_body(soup)
         _drop_junk(soup)
+        drop_widgets(soup.body or soup)
         clock.check()
         root = main_content(soup, clock.check) or soup.body or soup
         root = settle(root, soup.body or soup)

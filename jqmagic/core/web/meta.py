@@ -10,6 +10,10 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
+from bs4 import NavigableString
+
+from jqmagic.core.web.boiler import is_dateline
+
 # <meta name|property=...> that name the author, then those that date the page (first wins).
 _AUTHOR_META = ("author", "article:author", "dc.creator", "dcterms.creator", "parsely-author",
                 "sailthru.author", "byl")
@@ -20,6 +24,8 @@ _BYLINE_NAMES = re.compile(r"(?:^|[-_\s])(byline|author|authors|writtenby|p-auth
                            r"author-name|by-author)(?:[-_\s]|$)", re.I)
 _BY = re.compile(r"^\s*(by|von|par|por|di|door)\s+", re.I)
 _MAX_BYLINE = 100
+_YEAR = re.compile(r"(?<!\d)(19|20)\d\d(?!\d)")
+_DATELINE = 60  # non-space characters, at most, as boiler.py's
 _JSON_LD_TYPES = re.compile(r"Article|BlogPosting|Report|WebPage|NewsArticle|Posting", re.I)
 
 
@@ -35,7 +41,7 @@ def page_meta(soup: Any) -> PageMeta:
     """Byline and date of a parsed page; read before scripts and ``<meta>`` are dropped."""
     ld_author, ld_date = _json_ld(soup)
     byline = ld_author or _meta(soup, _AUTHOR_META, person=True) or _byline_element(soup)
-    date = ld_date or _meta(soup, _DATE_META) or _time_element(soup)
+    date = ld_date or _meta(soup, _DATE_META) or _time_element(soup) or _dateline(soup)
     return PageMeta(byline=_squash(byline)[:_MAX_BYLINE * 2], published=_squash(date))
 
 
@@ -115,6 +121,21 @@ def _time_element(soup: Any) -> str:
     marked = [t for t in times if t.get("itemprop") == "datePublished" or
               "pubdate" in t.attrs or "published" in _class_id(t).lower()]
     return (marked or times or [{}])[0].get("datetime", "") if times else ""
+
+
+def _dateline(soup: Any) -> str:
+    """The first short element that is a dateline by its numbers (boiler.py drops it from
+    the body): "5 April 2013 Last updated at 08:09 GMT", as the page writes it."""
+    for s in (soup.body or soup).descendants:
+        if type(s) is not NavigableString or len(s) > _DATELINE * 3 or not _YEAR.search(s):
+            continue
+        el = s.parent
+        if el.name in ("script", "style", "title", "textarea"):
+            continue
+        text = _squash(el.get_text(" "))
+        if len(text.replace(" ", "")) < _DATELINE and is_dateline(text):
+            return text
+    return ""
 
 
 def _class_id(el: Any) -> str:
