@@ -3,7 +3,7 @@
 arrays); every answer it gives is checked against the jq 1.8.2 command line, byte for byte
 (issue 53).
 
-    python bench/declines.py [--mb 4] [--n 200] [--seed 53]   # prints a table
+    python bench/declines.py [--mb 4] [--n 200] [--seed 53]   # writes RESULTS-declines.md
 
 Runs in this process (the fast path called directly, its document cache kept between
 questions); the reason of a decline is the last "not mine" raised while answering.
@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import argparse
 import collections
+import os
 import subprocess
 import sys
+from datetime import datetime, timezone
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -24,6 +26,13 @@ sys.path.insert(0, str(HERE.parent))
 import heldout  # noqa: E402
 
 JQ18 = str(Path(sys.executable).parent / "jq-1.8.2")
+RESULTS = HERE / "RESULTS-declines.md"
+HEADER = """# Where the fast path declines (bench/declines.py, issue 53)
+
+Generated questions (`bench/heldout.py`) over a held-out-like event log (-0.0, 1.0, 1e-05,
+integers past 2^53, non-ASCII text, nulls, optional arrays). A question the fast path
+declines goes to libjq; every answer it gives is compared with jq 1.8.2's byte for byte.
+`python bench/declines.py --mb 8 --n 200 --seed 53` wrote this file."""
 
 
 class _Texts:
@@ -103,15 +112,17 @@ def main() -> None:
         if jq.returncode or jq.stdout != text:
             differ.append(program)
     total = sum(declined.values())
-    print(f"{args.n} questions over {path} ({path.stat().st_size / 1e6:.1f} MB, seed "
-          f"{args.seed}): declined {total} ({100 * total / args.n:.1f}%), answers differing "
-          f"from jq 1.8.2: {len(differ)}\n")
-    print("| reason | declined | forms |\n|---|---:|---|")
+    lines = [f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}: "
+             f"{args.n} questions over {path.name} ({path.stat().st_size / 1e6:.1f} MB, seed "
+             f"{args.seed}): the fast path declined **{total}** ({100 * total / args.n:.1f}%); "
+             f"answers differing from jq 1.8.2: **{len(differ)}**.", "",
+             "| reason | declined | forms |", "|---|---:|---|"]
     for reason, count in declined.most_common():
         shown = "; ".join(f"`{p}`" for p in sorted(forms[reason])[:3]).replace("|", "\\|")
-        print(f"| {reason} | {count} | {shown} |")
-    for program in differ:
-        print("DIFFERS:", program)
+        lines.append(f"| {reason} | {count} | {shown} |")
+    lines += [f"DIFFERS: `{program}`" for program in differ]
+    print("\n".join(lines))
+    RESULTS.write_text(f"{HEADER}\n\n" + "\n".join(lines) + "\n")
 
 
 if __name__ == "__main__":
