@@ -54,9 +54,13 @@ class Channel:
             self.replies.flush()
 
     def send_chunk(self, chunk: protocol.Chunk) -> None:
-        """Write a chunk (the caller holds :attr:`lock`), then look for a ``stop``."""
+        """Write a chunk (the caller holds :attr:`lock`), then look for a ``stop``. The
+        time the write waits on a full pipe (a caller that reads slowly: ``| less``, a
+        paused iterator) is not the program's: its clock moves on by as much."""
+        waiting = time.monotonic()
         protocol.write_chunk(self.replies, chunk)
         self.replies.flush()
+        self.clock += time.monotonic() - waiting
         fd = self.requests.fileno()
         while not self.stop_asked and select.select([fd], [], [], 0)[0]:
             try:

@@ -220,9 +220,12 @@ class Supervisor:
                     parsing = reply if reply.event == "parsing" else None
                     continue
                 ended = isinstance(reply, protocol.End)
+                away = time.monotonic()
                 yield reply
                 if ended:
                     return
+                if deadline is not None:  # the caller's own time is not the program's
+                    deadline += time.monotonic() - away
         except (KeyboardInterrupt, _Stopped):
             ended = True
             self.stop()
