@@ -7,7 +7,9 @@ A prose block (a paragraph-like element: long, few links) has a kind: its tag an
 with its parent's. When the structural reading of the page (fallback.py) holds prose of the
 found content's kinds that the found content does not, and more of it than the found
 content has, the content is the structural reading's smallest element around all the prose
-of those kinds. By structure only: no words."""
+of those kinds, if that prose is a good part of it (else the element is the page, not its
+kind). A block straight under the scorer's wrapper has no parent of its own and gives no
+kind. By structure only: no words."""
 
 from __future__ import annotations
 
@@ -23,6 +25,7 @@ _LINKED = 0.25
 _SAME = 0.6  # share of a block's word pairs in the content: the block is there already
 _WORD = re.compile(r"\w+")
 KIN_RATIO = 1.0  # kin prose elsewhere, against the found content's prose, to widen
+_KIN_SHARE = 0.4  # of the widened element's text, kin prose at least
 
 
 def _name(el: Any) -> str:
@@ -30,11 +33,10 @@ def _name(el: Any) -> str:
     return el.name + "." + ".".join(sorted(cls if isinstance(cls, list) else [cls]))
 
 
-def _kind(el: Any, root: Any) -> tuple[str, str | None]:
-    """(the block's tag and class, its parent's); the parent is None (any) for a block
-    straight under ``root``, the found content's wrapper."""
+def _kind(el: Any) -> tuple[str, str]:
+    """(the block's tag and class, its parent's)."""
     parent = el.parent
-    return _name(el), None if parent is root or parent is None else _name(parent)
+    return _name(el), _name(parent) if parent is not None and parent.name else ""
 
 
 def _prose_blocks(root: Any, kinds: set | None = None) -> list:
@@ -42,7 +44,7 @@ def _prose_blocks(root: Any, kinds: set | None = None) -> list:
     those of ``kinds`` when given (their text is read only then)."""
     found = {}
     for el in root.find_all(_PROSE_TAGS):
-        if kinds is not None and _kind(el, root) not in kinds and (_name(el), None) not in kinds:
+        if kinds is not None and _kind(el) not in kinds:
             continue
         if el.name in ("div", "td", "font", "span", "li") and el.find(
                 ["p", "div", "td", "blockquote", "table", "ul", "ol"]) is not None:
@@ -61,7 +63,7 @@ def widen(found: Any, body: Any, structure: Callable[[], Any]) -> Any | None:
     own = _prose_blocks(found)
     if not own:
         return None
-    kinds = {_kind(el, found) for el, _ in own}
+    kinds = {_kind(el) for el, _ in own if el.parent is not found}  # not the scorer's wrapper
     limit = KIN_RATIO * sum(len(t) for _, t in own)
     pairs = _pairs(text_of(found))
     if _extra(_prose_blocks(body, kinds), pairs) <= limit:
@@ -70,7 +72,10 @@ def widen(found: Any, body: Any, structure: Callable[[], Any]) -> Any | None:
     kin = _prose_blocks(wider, kinds)
     if _extra(kin, pairs) <= limit:
         return None
-    return _common_ancestor([el for el, _ in kin])
+    around = _common_ancestor([el for el, _ in kin])
+    if sum(len(t) for _, t in kin) < _KIN_SHARE * len(text_of(around)):
+        return None  # kin prose is a small part of what holds it: the page, not its kind
+    return around
 
 
 def _extra(blocks: list, pairs: set) -> int:

@@ -89,3 +89,18 @@ def test_prose_of_another_kind_does_not_widen():
     page = parse(f"<body><div class='story'>{PARAS}</div>"
                  f"<div class='comment'><span class='c'>{STORY * 9}</span></div></body>").body
     assert widen(found, page, lambda: page) is None
+
+
+def test_kin_prose_that_is_a_small_part_of_its_holder_does_not_widen():
+    # The same kind of paragraph in a teaser far down the page: the element around both
+    # is the page (short lines of other text, most of it), not more of the story.
+    lines = "".join(f"<div class='row'>Score line {i}: 3 to 2</div>" for i in range(400))
+    other = ("The bridge fund pays for a new footbridge at the mill, which the town has "
+             "wanted since the old one was closed for repairs in the winter floods. ")
+    story = f"<div class='story'>{PARAS}</div>"
+    teaser = "<div class='story'>" + f"<p>{other * 4}</p>" * 4 + "</div>"
+    found = parse(f"<div>{story}</div>").div
+    page = parse(f"<body>{story}<div>{lines}</div>{teaser}</body>").body
+    assert widen(found, page, lambda: page) is None
+    near = parse(f"<body>{story}{teaser}</body>").body
+    assert widen(found, near, lambda: near) is near
