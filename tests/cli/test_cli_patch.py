@@ -131,7 +131,7 @@ def test_yaml_files_are_patched_and_edited_by_jq_in_place(tmp_path):
                           '.metadata.name = "web"', str(path)], capture_output=True, text=True,
                          timeout=60)
     assert run.returncode == 0, run.stderr
-    assert "deploy.yaml: 2 value(s) changed (dry run: nothing written)" in run.stdout
+    assert "deploy.yaml: 2 values changed (dry run: nothing written)" in run.stdout
     assert "+metadata:\n+  name: web\n" in run.stdout
     assert path.read_text() == MANIFESTS.replace("replicas: 2", "replicas: 3")
     error = jqmagic(str(path), "remove", "/1")

@@ -9,6 +9,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch import patch
 from jqmagic.core.patch.result import PatchResult
 from jqmagic.core.sources import resolve_files
+from jqmagic.core.words import count as counted
 
 
 def edit_files(program: str, files: list[str], dry_run: bool = False
@@ -34,9 +35,9 @@ def edit_in_place(program: str, files: list[str], dry_run: bool,
             lines.append(f"{path}: {outcome.render(face)}")
             ok = False
             continue
-        count = len(outcome.changes) if outcome.changed else 0
-        lines.append(f"{path}: {count} value(s) changed" + (" (dry run: nothing written)"
-                                                          if dry_run else ""))
+        changed = counted(len(outcome.changes) if outcome.changed else 0, "value")
+        lines.append(f"{path}: {changed} changed" + (" (dry run: nothing written)"
+                                                     if dry_run else ""))
         if dry_run and outcome.diff:
             lines.append(outcome.diff.rstrip("\n"))
     return lines, ok

@@ -26,7 +26,7 @@ def test_each_file_gives_its_result_or_its_error(files):
 
 def test_the_lines_say_each_file_in_the_face_s_words(files):
     lines, ok = edit_in_place(".n += 1", [str(files / "*.json")], dry_run=True)
-    assert not ok and lines[0] == f"{files / 'a.json'}: 1 value(s) changed (dry run: nothing "\
+    assert not ok and lines[0] == f"{files / 'a.json'}: 1 value changed (dry run: nothing "\
         "written)"
     assert '+{"n": 2}' in lines[1] and (files / "a.json").read_text() == '{"n": 1}\n'
     said = "\n".join(lines[2:])
@@ -37,7 +37,7 @@ def test_the_lines_say_each_file_in_the_face_s_words(files):
 
 def test_a_missing_file_is_its_own_failure_and_no_file_is_refused(files):
     lines, ok = edit_in_place(".", [str(files / "none.json"), str(files / "a.json")], False)
-    assert not ok and "NOT_FOUND" in lines[0] and lines[1].endswith(": 0 value(s) changed")
+    assert not ok and "NOT_FOUND" in lines[0] and lines[1].endswith(": 0 values changed")
     with pytest.raises(JqMagicError) as info:
         edit_in_place(".", [], False)
     assert info.value.code == "INVALID_ARGUMENT"
