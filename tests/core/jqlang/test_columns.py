@@ -352,3 +352,18 @@ def test_a_columns_lists_are_joined_in_one_call(monkeypatch):
     assert _answer('[.[] | .tags[]? | select(. == "b") | ascii_upcase] | unique', rows,
                    True) == '["B"]'
     assert joined  # the rest of the stream over the joined lists
+
+
+@pytest.mark.parametrize("program", [
+    "[.[] | {id, lat: .geo.lat}] | sort_by(.lat) | .[-2:]", "[.[] | .k] | unique",
+    '[.[] | select(.k == "PushE")] | length', "[.[] | .tags[]?] | length",
+    "[.[] | .geo.lat] | sort | .[:2]", "[.[] | .geo] | min_by(.lat)"])
+def test_without_the_extension_columns_answer_alike(monkeypatch, program):
+    """A plain install without a C compiler has no ``_jvbuild``: columns are read, their
+    kinds learnt, their strings shared and objects made in Python, to the same answers."""
+    rows = [{"id": f"e{n}", "k": "Push" + "E" * (n % 2), "tags": ["a"] if n % 3 else None,
+             "geo": {"lat": n / 8 - 100} if n % 5 else None} for n in range(3000)]
+    with_c = _answer(program, rows, True)
+    monkeypatch.setattr(columns, "C_READ", None)
+    monkeypatch.setattr(columns, "C_OBJECTS", None)
+    assert with_c is not None and _answer(program, rows, True) == with_c
