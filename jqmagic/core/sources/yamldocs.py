@@ -45,11 +45,13 @@ def compose_yaml(text: str, label: str = "<input>", loader: Any = None) -> list[
         mark = getattr(exc, "problem_mark", None)
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         if isinstance(exc, yaml.constructor.ConstructorError) and mark is not None:
-            raise JqMagicError(
-                "INVALID_YAML", f"{label}, line {mark.line + 1}: {problem}",
-                "YAML is read with the safe loader: tags that build Python objects are "
-                "refused; remove the tag.", caret_excerpt(text, mark.line + 1, mark.column + 1)
-            ) from None
+            hint = "A key that is a list or a mapping has no JSON form (JSON keys are " \
+                "strings): write the key as a string." if "unhashable key" in problem else \
+                "YAML is read with the safe loader: tags that build Python objects are " \
+                "refused; remove the tag."
+            raise JqMagicError("INVALID_YAML", f"{label}, line {mark.line + 1}: {problem}",
+                               hint, caret_excerpt(text, mark.line + 1, mark.column + 1)
+                               ) from None
         if mark is None:
             raise JqMagicError("INVALID_YAML", f"{label}: {problem}",
                                "Check the YAML syntax.") from None
