@@ -130,14 +130,14 @@ def say_run(end: Any, args: argparse.Namespace, colour: bool) -> None:
 
 def say_messages(messages: list[str], args: argparse.Namespace, colour: bool) -> None:
     """The program's messages from the worker, as jq's main.c writes them: ``debug``'s
-    a line each, dumped with -S, -a and -C as the results are (the worker dumps them
-    plain); a skipped --seq text's a line; ``stderr``'s as they are."""
+    a line each, dumped with -S, -a and -C as the results are (libjq dumps them with the
+    run's flags; a plain one is dumped again here); a skipped --seq text's a line;
+    ``stderr``'s as they are."""
     for message in messages:
         if message.startswith('["DEBUG:",'):
             message = _as_dumped(message, args, colour) + "\n"
-        elif colour and _is_coloured_debug(message):  # dumped by libjq with -C already
-            message += "\n"
-        elif message.startswith("jq: ignoring parse error: "):
+        elif message.startswith("jq: ignoring parse error: ") or \
+                (colour and _is_coloured_debug(message)):  # dumped by libjq with -C already
             message += "\n"
         sys.stderr.write(message)
     sys.stderr.flush()

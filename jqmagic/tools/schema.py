@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.words import count
 
 _JSON_TYPES = {str: "string", int: "integer", float: "number", bool: "boolean", dict: "object"}
 
@@ -300,7 +301,7 @@ def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
         raise _invalid(f"Field {name!r} must be at most {schema['maximum']}; got {value}.",
                        schema.get("description", ""))
     if "minLength" in schema and len(value) < schema["minLength"]:
-        raise _invalid(f"Field {name!r} needs at least {schema['minLength']} character(s).",
+        raise _invalid(f"Field {name!r} needs at least {count(schema['minLength'], 'character')}.",
                        schema.get("description", ""))
     if kind == "array":
         return [_check(schema["items"], item, f"{name}[{i}]") for i, item in enumerate(value)]

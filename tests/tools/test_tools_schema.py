@@ -180,7 +180,7 @@ def test_unknown_field_suggests_the_close_one():
     ({"query": "jq", "count": True}, "Field 'count' must be an integer, not a boolean."),
     ({"query": "jq", "count": 21}, "Field 'count' must be at most 20; got 21."),
     ({"query": "jq", "offset": -1}, "Field 'offset' must be at least 0; got -1."),
-    ({"query": "j"}, "Field 'query' needs at least 2 character(s)."),
+    ({"query": "j"}, "Field 'query' needs at least 2 characters."),
     ({"query": "jq", "allowed_domains": "a.com"},
      "Field 'allowed_domains' must be an array, not a string."),
     ({"query": "jq", "blocked_domains": ["a.com", 3]},

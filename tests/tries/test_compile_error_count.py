@@ -1,10 +1,12 @@
-"""Counts said in words ("1 more error", "2 results", never "(s)"), and the hint of `input` past the last input."""
+"""Counts said in words ("1 more error", "2 results", never "(s)"), and the hint of
+`input` past the last input."""
 
 from jqmagic.core.query.failures import compile_error
 
 
 def _libjq_text(*names: str) -> str:
-    lines = [f"jq: error: {name}/0 is not defined at <top-level>, line 1, column 1:" for name in names]
+    lines = [f"jq: error: {name}/0 is not defined at <top-level>, line 1, column 1:"
+             for name in names]
     return "\n".join(lines + [f"jq: {len(names)} compile errors"])
 
 

@@ -5,8 +5,6 @@ worker, which opens regular files only, gets a copy or the file's own path."""
 import os
 import threading
 
-import pytest
-
 from tests.cli.dropin import jq, jqmagic, needs_oracle
 
 PROGRAM = "., input_filename"

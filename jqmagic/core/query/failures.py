@@ -10,7 +10,8 @@ import re
 from typing import TYPE_CHECKING
 
 from jqmagic.core.errors import JqMagicError, caret_excerpt
-from jqmagic.core.words import count as counted, cut, term
+from jqmagic.core.words import count as counted
+from jqmagic.core.words import cut, term
 
 if TYPE_CHECKING:
     from jqmagic.core import sources
