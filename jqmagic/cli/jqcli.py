@@ -116,7 +116,7 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
                                program)
     if reads and not runs_here:  # a FIFO, a device or an odd name: as jq reads it
         args.files, copies = jqio.stand_ins(args.files)
-        program = _named_as(program, copies) if copies else program
+        program = jqio.named_as(program, copies) if copies else program
     files, unreadable = _readable(args.files) if reads and not runs_here else \
         (args.files if reads else [], False)  # as jq: read or not; libjq says which it could not
     source = flags.named_source(args, files)
@@ -170,7 +170,7 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     except JqMagicError as exc:
         if unreadable and exc.code != "INVALID_QUERY":  # jq compiles before it reads
             exc.exit_code = 2  # jq's status when a file could not be read
-        for stand_in, name in _STAND_INS.items():  # its error names the operand, as jq's
+        for stand_in, name in jqio.STAND_INS.items():  # its error names the operand, as jq's
             exc.raw_message = exc.raw_message.replace(stand_in, name)
         raise
 
@@ -396,17 +396,6 @@ def _plainly_readable(name: str) -> bool:
     return not sandbox.enabled() and os.path.isfile(name) and os.access(name, os.R_OK)
 
 
-_STAND_INS: dict[str, str] = {}  # the files standing in for stdin or a FIFO: the operand
-
-
-def _named_as(program: str, copies: dict[str, str]) -> str:
-    """``program`` with ``input_filename`` and errors naming the operands ``copies`` hold."""
-    from jqmagic.core.sources.prepare import naming
-
-    _STAND_INS.update(copies)
-    return naming(program, copies)
-
-
 def _stdin_source(program: str) -> tuple[dict[str, Any], str]:
     """Standard input for the worker: its text; with invalid UTF-8 in it, a file of its
     very bytes, so that libjq reads them and says their places as jq does."""
@@ -437,7 +426,7 @@ def _stdin_among(files: list[str], program: str,
     at = files.index("-")
     paths = [first if i == at else rest if name == "-" else name
              for i, name in enumerate(files)]
-    return paths, _named_as(program, {first: "<stdin>", rest: "<stdin>"})
+    return paths, jqio.named_as(program, {first: "<stdin>", rest: "<stdin>"})
 
 
 def _colour(args: argparse.Namespace) -> bool:

@@ -289,12 +289,12 @@ def _stand_in(name: str, number: int, copy: bool) -> str | None:
     import shutil
     import tempfile
 
-    global _STAND_INS
-    if _STAND_INS is None:
-        _STAND_INS = tempfile.mkdtemp(prefix="jqmagic-operands-")
-        atexit.register(shutil.rmtree, _STAND_INS, True)
+    global _STAND_IN_FOLDER
+    if _STAND_IN_FOLDER is None:
+        _STAND_IN_FOLDER = tempfile.mkdtemp(prefix="jqmagic-operands-")
+        atexit.register(shutil.rmtree, _STAND_IN_FOLDER, True)
     suffix = os.path.splitext(name)[1]  # (YAML, JSON Lines: read by suffix)
-    path = os.path.join(_STAND_INS, f"{number}{suffix if _is_text(suffix) else ''}")
+    path = os.path.join(_STAND_IN_FOLDER, f"{number}{suffix if _is_text(suffix) else ''}")
     try:
         if not copy:
             os.symlink(os.path.abspath(name), path)
@@ -306,4 +306,14 @@ def _stand_in(name: str, number: int, copy: bool) -> str | None:
     return path
 
 
-_STAND_INS: str | None = None  # the folder of this command's stand-ins
+_STAND_IN_FOLDER: str | None = None  # the folder of this command's stand-ins
+STAND_INS: dict[str, str] = {}  # each file standing in for stdin or an operand: its name
+
+
+def named_as(program: str, stand_ins: dict[str, str]) -> str:
+    """``program`` with ``input_filename`` (and, through :data:`STAND_INS`, the errors)
+    naming the operands ``stand_ins`` hold."""
+    from jqmagic.core.sources.prepare import naming
+
+    STAND_INS.update(stand_ins)
+    return naming(program, stand_ins)
