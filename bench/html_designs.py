@@ -1,8 +1,8 @@
-"""Main content, several readings per page for choosing a rule between them offline:
-jqmagic's output (extract.py's scorer, then fallback.py's ``settle``), the page's text by
-structure (fallback.py's ``structural_text``, boilerplate dropped), and that text without
-the elements the scorer strips by name ("unlikely" chrome). Each reading's P/R/F1, its
-length, and a few facts of the page's structure, for the dev split (70%) of
+"""Main content, two readings per page for choosing a rule between them offline:
+jqmagic's output (extract.py's scorer, then fallback.py's ``settle``) and the page's text by
+structure (fallback.py's ``structural_text``, boilerplate dropped: every block that survives
+the pruning, trafilatura's recall reading). Each reading's P/R/F1, its length and text, and a
+few facts of the page's structure, for the dev split (70%) of
 bench/public_html.py's pages. Written to build/html-public/readings-<label>.json; rules
 are then tried on those numbers in seconds, each rule tried counted as a design.
 
@@ -32,7 +32,6 @@ def readings(html: str) -> dict:
     from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
     from jqmagic.core.web.extract import link_density, main_content, text_of
     from jqmagic.core.web.fallback import settle, structural_text
-    from jqmagic.core.web.kin import widen
     from jqmagic.core.web.widgets import drop_widgets
 
     soup = H.parse(H.slim_tags(html))
@@ -54,9 +53,7 @@ def readings(html: str) -> dict:
     drop_boilerplate(b)
     drop_title_heading(b, title)
     facts["b_ld"] = round(link_density(b), 3)
-    c = widen(a, b)
-    facts["widened"] = c is not None
-    out = {"a": H.render(a), "b": H.render(b), "c": H.render(c if c is not None else a)}
+    out = {"a": H.render(a), "b": H.render(b)}
     return out | {"facts": facts}
 
 

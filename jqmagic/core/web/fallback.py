@@ -10,7 +10,6 @@ whose text is mostly link text. No word lists: structure and link text only."""
 from __future__ import annotations
 
 import copy
-from functools import cache, partial
 from typing import Any
 
 from jqmagic.core.web.boiler import drop_boilerplate
@@ -22,7 +21,6 @@ from jqmagic.core.web.extract import (
     text_length,
     text_of,
 )
-from jqmagic.core.web.kin import widen
 
 _CHROME = ("nav", "aside", "footer", "header", "form", "button", "select", "textarea",
            "input", "iframe", "object", "embed", "menu")
@@ -57,38 +55,29 @@ def structural_text(body: Any) -> Any:
 
 
 def settle(found: Any, body: Any) -> Any:
-    """The scorer's content ``found`` without its link-dense blocks and boilerplate, widened
-    to the prose of its kind elsewhere on the page when most of that is elsewhere
-    (kin.py); when that leaves it short (under ``_SHORT``, about 60 words):
+    """The scorer's content ``found`` without its link-dense blocks and boilerplate; when
+    that leaves it short (under ``_SHORT``, about 60 words):
 
     - the page's structural text, its boilerplate dropped, when that is over 1/``_RATIO``
       times as long (a page of link tables, a story the scorer missed);
     - else, when link blocks were most of ``found``, ``found`` with them put back: the page
-      is its links (a table of contents, a directory of links), nothing else is there."""
+      is its links (a table of contents, a directory of links), nothing else is there.
+
+    The structural reading is made only for a short ``found``."""
     before = text_length(text_of(found))
     removed: list = []
     drop_link_blocks(found, removed)
     drop_boilerplate(found)
     size = text_length(text_of(found))
-    structure = cache(partial(_reading, body))  # made once, and only when asked for
-    kin = widen(found, body, structure)
-    if kin is not None:
-        return kin
     if size >= _SHORT:
         return found
-    wider = structure()
+    wider = structural_text(body)
+    drop_boilerplate(wider)
     if size < _RATIO * text_length(text_of(wider)):
         return wider
     if before - size > _LINK_PAGE * max(size, 1):
         _put_back(removed)
     return found
-
-
-def _reading(body: Any) -> Any:
-    """The page's structural text without its boilerplate."""
-    wider = structural_text(body)
-    drop_boilerplate(wider)
-    return wider
 
 
 def _put_back(removed: list) -> None:

@@ -1,12 +1,9 @@
-"""Widgets and spread content found by structure, in any language (issue 58): a sign-in or
-reply box goes by its password field or text area, a run of link lines beside the story
-goes, and content of the found content's kind elsewhere on the page (the other sections of
-a handbook page, the other posts of a blog) comes back."""
+"""Widgets found by structure, in any language (issue 58): a sign-in or reply box goes by
+its password field or text area, and a run of link lines beside the story goes."""
 
 from __future__ import annotations
 
 from jqmagic.core.web.html import parse, to_markdown
-from jqmagic.core.web.kin import widen
 from jqmagic.core.web.widgets import drop_widgets
 
 STORY = ("The council voted on Tuesday to widen the river path, a plan that took six years, "
@@ -66,41 +63,3 @@ def test_two_link_lines_are_not_a_run_and_a_cell_of_links_alone_stays():
     many = "".join(f"<a href='/s{i}'>Other headline {i}</a><br>" for i in range(8))
     soup = parse(_page(f"<table><tr><td>{many}</td></tr></table>"))
     assert drop_widgets(soup.body) == 0  # the page may be its links (fallback.settle)
-
-
-def test_the_other_sections_of_the_same_kind_come_back():
-    # A handbook page: each section a list item with a heading and a quoted body. The
-    # first section's comma-rich paragraphs outscore the list, so the scorer keeps that
-    # section alone; the plainer sections hold most of the prose, of the same kind.
-    plain = ("The path opens in May and the council will pay for it from the road fund "
-             "that the town set up last year for work on its paths and bridges ")
-    first = "".join(f"<p>SECTION-0 {STORY * 3}</p>" for _ in range(3))
-    rest = "".join(f"<li><h4><a href='#s{i}'>Section {i}</a></h4><blockquote>" +
-                   "".join(f"<p>SECTION-{i} {plain * 2}</p>" for _ in range(4)) +
-                   "</blockquote></li>" for i in range(1, 4))
-    html = _page(f"<div><h2>Animal caretakers</h2><ul><li><h4><a href='#s0'>Section 0</a>"
-                 f"</h4><blockquote>{first}</blockquote></li>{rest}</ul></div>")
-    out = to_markdown(html).markdown
-    assert all(f"SECTION-{i}" in out for i in range(4))
-
-
-def test_prose_of_another_kind_does_not_widen():
-    found = parse(f"<div><div class='story'>{PARAS}</div></div>").div
-    page = parse(f"<body><div class='story'>{PARAS}</div>"
-                 f"<div class='comment'><span class='c'>{STORY * 9}</span></div></body>").body
-    assert widen(found, page, lambda: page) is None
-
-
-def test_kin_prose_that_is_a_small_part_of_its_holder_does_not_widen():
-    # The same kind of paragraph in a teaser far down the page: the element around both
-    # is the page (short lines of other text, most of it), not more of the story.
-    lines = "".join(f"<div class='row'>Score line {i}: 3 to 2</div>" for i in range(400))
-    other = ("The bridge fund pays for a new footbridge at the mill, which the town has "
-             "wanted since the old one was closed for repairs in the winter floods. ")
-    story = f"<div class='story'>{PARAS}</div>"
-    teaser = "<div class='story'>" + f"<p>{other * 4}</p>" * 4 + "</div>"
-    found = parse(f"<div>{story}</div>").div
-    page = parse(f"<body>{story}<div>{lines}</div>{teaser}</body>").body
-    assert widen(found, page, lambda: page) is None
-    near = parse(f"<body>{story}{teaser}</body>").body
-    assert widen(found, near, lambda: near) is near
