@@ -165,6 +165,11 @@ def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
     line, column = int(position[1]), int(position[2])
     why = why[: position.start()].strip()
     text, shown_line, shown_column = _read_line_window(path, line, column)
+    if shown_column > len(text.split("\n")[shown_line - 1]) + 1:  # past its line's end: jq
+        # counted on from an earlier file that ended without a newline (one stream)
+        return JqMagicError("INVALID_JSON", f"{label}, line {line}, column {column}: {why}",
+                            "jq reads the files as one stream: its line and column count on "
+                            "from a file before that ends without a newline.")
     error = sources.invalid_json(label, why, text, shown_line, shown_column, fmt)
     if (shown_line, shown_column) != (line, column):  # the place as jq says it, the
         error = JqMagicError(error.code, f"{label}, line {line}, column {column}: {why}",
