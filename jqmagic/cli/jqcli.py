@@ -282,14 +282,22 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
     with open_results(program, args=named, **{**keywords, "passthrough": True},
                       whole_files=True) as results:  # a big file read as jq reads it
         try:
-            for text in results.texts():
-                jqio.write_result(out, text, args)
-                last, total = text, total + 1
+            if jqio.as_lines(args):  # a chunk of the worker's in one write
+                for batch in results.batches():
+                    out.write_lines(batch)
+                    if batch:
+                        last, total = batch[-1], total + len(batch)
+            else:
+                for text in results.texts():
+                    jqio.write_result(out, text, args)
+                    last, total = text, total + 1
         except JqMagicError as exc:
             error = exc
         finally:
             jqio.say_run(results.end, args, keywords["color"])  # (unbuffered, as jq's)
             out.flush()
+    if isinstance(last, bytes):
+        last = last.decode("utf-8", "surrogatepass")
     status = _main_status(args, results.end, error, total, last)
     if unreadable and (error is None or error.code != "INVALID_QUERY"):
         status = 2  # a file could not be read (jq compiles before it reads)

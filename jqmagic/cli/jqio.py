@@ -68,6 +68,20 @@ class Output:
     def flush(self) -> None:
         self.write("", flush=True)
 
+    def write_lines(self, texts: list[bytes]) -> None:
+        """Results' UTF-8 texts, each on its line, in one write (as libjq dumped them)."""
+        if self.errno or not texts:
+            return
+        try:
+            sys.stdout.flush()
+            left = memoryview(b"\n".join(texts) + b"\n")
+            while left:  # a write the reader cut short says so at the next (EPIPE)
+                left = left[sys.stdout.buffer.write(left):]
+        except BrokenPipeError:
+            raise
+        except OSError as exc:
+            self._failed(exc)
+
     def _failed(self, exc: OSError) -> None:
         from jqmagic.core.query.writes import discard_writes
 
@@ -99,6 +113,13 @@ def _stdout_writable() -> bool:
     except (AttributeError, OSError, ValueError):
         return True  # a caller's stream (a test's)
     return writable(fd)
+
+
+def as_lines(args: argparse.Namespace) -> bool:
+    """Whether results are written as they come, one a line (no -r, -j, --raw-output0,
+    --seq or --unbuffered), to a standard output that takes bytes."""
+    return not (args.raw or args.join or args.raw0 or args.seq or args.unbuffered) and \
+        hasattr(sys.stdout, "buffer")
 
 
 def write_result(out: Output, text: str, args: argparse.Namespace) -> None:
