@@ -165,13 +165,11 @@ def _libjq(program: str, path: str, null_input: bool) -> str:
         jq_settings.fast_path = saved
 
 
-def test_the_notebook_magic_answers_after_a_pause(tmp_path):
-    """``%jq`` in an IPython shell (the kernel's code path, its worker the same)."""
-    from IPython.core.interactiveshell import InteractiveShell
-
+def test_the_notebook_magic_answers_after_a_pause(tmp_path, ip):
+    """``%jq`` in an IPython shell (the kernel's code path, its worker the same; the
+    suite's one shell: IPython allows one a process)."""
     path = _events(tmp_path)
-    shell = InteractiveShell.instance()
-    shell.run_line_magic("load_ext", "jqmagic")
+    shell = ip
     shell.run_line_magic("jq", f"-n -o first '{FIRST}' {path} --timeout 1")
     assert shell.user_ns["first"] == ["t0", "t1", "t2", "t3", "t4"]
     time.sleep(1.3)
