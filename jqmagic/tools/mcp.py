@@ -93,7 +93,7 @@ async def answer_call(ctx: Any, state: Any, name: str, arguments: dict) -> dict[
     folders; the call told in log messages (its start, its cost, a cut, a refusal)."""
     import time
 
-    from jqmagic.tools import call, mcpclients
+    from jqmagic.tools import call, failure, get, mcpclients
 
     if state.stateless:
         await mcpclients.warn_refused(ctx, state)
@@ -102,7 +102,11 @@ async def answer_call(ctx: Any, state: Any, name: str, arguments: dict) -> dict[
     opened = mcpclients.openings(state)
     await mcpclients.tell(ctx, "debug", {"message": f"{name} started", "tool": name})
     started = time.monotonic()
-    response = await ToolCall(ctx).run(functools.partial(call, **opened), name, arguments)
+    foreign = mcpclients.foreign_payload(state, arguments.get("payload"))
+    if foreign is not None:
+        response = failure(foreign, get(name))
+    else:
+        response = await ToolCall(ctx).run(functools.partial(call, **opened), name, arguments)
     mcpclients.note_payloads(state, response)
     if not SHOWN_PATHS[0]:
         response = without_paths(response)
@@ -188,7 +192,8 @@ async def list_resources(ctx: Any, params: Any) -> Any:
 
 
 async def list_resource_templates(ctx: Any, params: Any) -> Any:
-    """``jqmagic://payload/{payload_id}``: any payload, by the id an answer gave."""
+    """``jqmagic://payload/{payload_id}``: a payload, by the id an answer gave (under the
+    handshake protocols, an answer to this client)."""
     from mcp import types
 
     no_cursor(params)
@@ -206,11 +211,14 @@ async def read_resource(ctx: Any, params: Any) -> Any:
 
     from jqmagic.core import payloads
     from jqmagic.core.errors import JqMagicError
-    from jqmagic.tools import transport
+    from jqmagic.tools import mcpclients, transport
 
     uri = str(params.uri)
     try:
         pid, start = _payload_part(uri)
+        foreign = mcpclients.foreign_payload(mcpclients.state_of(ctx), pid)
+        if foreign is not None:
+            raise foreign
         ref = await anyio.to_thread.run_sync(payloads.find, pid)
         text = await anyio.to_thread.run_sync(payloads.load, pid)
     except JqMagicError as exc:

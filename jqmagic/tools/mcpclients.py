@@ -4,13 +4,13 @@ client's roots narrowing the operator's (the ``mcp`` extra).
 Under the handshake protocols (up to 2025-11-25) a client's state lives with its connection
 (stdio: the process's one client; streamable HTTP: its session, ``Mcp-Session-Id``): its
 roots (asked when it offers the roots capability, asked again after
-``notifications/roots/list_changed``), the payloads its answers kept (the only ones listed
-and completed for it) and its log level (``logging/setLevel``). Under 2026-07-28, the
-stateless revision, nothing is kept between requests: the operator's roots are the wall, a
-payload is read by its unguessable id only (never listed, never completed), a log message
-goes out only when the request asks for it (its ``_meta`` log level), and a client that
-offers roots is asked them by a multi round-trip request with each tool call
-(:func:`roots_input`): they narrow that call alone.
+``notifications/roots/list_changed``), the payloads its answers kept (the only ones it may
+read, and those listed and completed for it) and its log level (``logging/setLevel``).
+Under 2026-07-28, the stateless revision, nothing is kept between requests: the operator's
+roots are the wall, a payload is read by its unguessable id only (never listed, never
+completed), a log message goes out only when the request asks for it (its ``_meta`` log
+level), and a client that offers roots is asked them by a multi round-trip request with
+each tool call (:func:`roots_input`): they narrow that call alone.
 
 Roots narrow, never widen: the operator's roots (``--allow-root``, else the working
 directory) are the outer wall; a client's roots select folders within it
@@ -185,6 +185,20 @@ def note_payloads(state: ClientState, response: Any) -> None:
     elif isinstance(response, list):
         for value in response:
             note_payloads(state, value)
+
+
+def foreign_payload(state: ClientState, pid: Any) -> Any:
+    """NOT_FOUND when this client reads a payload no answer of its own kept (under the
+    handshake protocols a payload is its session's, as its roots are); said whether or not
+    the id exists, so that one client learns nothing of another's ids. None when it may read
+    it (its own, or any id under the stateless revision, which keeps nothing)."""
+    from jqmagic.core.errors import JqMagicError
+
+    if state.stateless or not isinstance(pid, str) or pid in state.kept_ids:
+        return None
+    return JqMagicError("NOT_FOUND", f"No payload {pid[:40]} was kept for this session.",
+                        "A payload is read in the session whose answer kept it: ask the "
+                        "question again here.")
 
 
 async def set_level(ctx: Any, params: Any) -> Any:

@@ -75,8 +75,12 @@ def test_roots_prompts_completions_and_logging(tmp_path):  # logging: before 202
 
 
 def test_a_root_is_a_local_folder_only():
+    """A root that names no local folder is kept as it is, for the wall to refuse (dropped,
+    a client whose roots were all such would get the operator's whole wall)."""
+    from jqmagic.core.sandbox import NO_FOLDER, narrowed
     from jqmagic.tools.mcpclients import folder_of
 
     assert folder_of(Path("/data/x y").as_uri()) == "/data/x y"
-    assert folder_of("https://example.com/data") is None
-    assert folder_of("file://otherhost/data") is None
+    for root in ("https://example.com/data", "file://otherhost/data"):
+        assert folder_of(root) == root
+        assert narrowed([folder_of(root)], ["/data"])[0] in ([], [NO_FOLDER])

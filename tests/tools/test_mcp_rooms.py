@@ -154,6 +154,46 @@ def test_two_http_sessions_each_in_their_own_room(site):
     assert json.loads((site / "outside" / "f.json").read_text()) == {"in": "outside"}
 
 
+def test_a_session_reads_its_own_payloads_only(site):
+    """Another session's payload id is refused as an unknown one is (the refusal says
+    nothing of whether it exists), by the resource and by the jq tool's payload."""
+    async def open_session(url, stack):
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+        await stack.enter_async_context(http)
+        return await stack.enter_async_context(Client(
+            streamable_http_client(url, http_client=http), mode="legacy",
+            read_timeout_seconds=60))
+
+    async def read(client, pid):
+        try:
+            return (await client.read_resource(f"jqmagic://payload/{pid}")).contents[0].text
+        except MCPError as refused:
+            return refused.error.message
+
+    async def converse(url):
+        from contextlib import AsyncExitStack
+
+        async with AsyncExitStack() as stack:
+            first, second = await open_session(url, stack), await open_session(url, stack)
+            made = (await first.call_tool("jq", {"query": "[range(200000)]", "compact": True,
+                                                 "null_input": True})).structured_content
+            pid = made["payload_id"]
+            asked = {"payload": pid, "query": "length"}
+            return {"own": await read(first, pid),
+                    "own_jq": (await first.call_tool("jq", asked)).structured_content,
+                    "other": await read(second, pid),
+                    "other_jq": (await second.call_tool("jq", asked)).structured_content,
+                    "unknown": await read(second, "0" * 32), "pid": pid}
+
+    with http_server(site, "--allow-root", str(site / "wall")) as url:
+        said = anyio.run(converse, url)
+    assert said["own"].startswith("[0,1,2") and said["own_jq"]["output"] == "200000"
+    assert said["other_jq"]["error_code"] == "NOT_FOUND"
+    assert "kept for this session" in said["other"]
+    assert said["other"].replace(said["pid"], "ID") == \
+        said["unknown"].replace("0" * 32, "ID")  # an unknown id is told alike
+
+
 def test_roots_list_changed_asks_again_for_that_session_only(site):
     roots = [(site / "wall" / "a").as_uri()]
 
