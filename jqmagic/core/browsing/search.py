@@ -158,22 +158,9 @@ def _column(node: Node | None, value: Any, steps: list, tokens: list, test):
     if step is None:
         if type(value) is not list:
             return
-        if all(s is not None and s != OTHER_KEYS for s in rest):  # the common case, inline
-            for index, item in enumerate(value):
-                if not index % _TICK:
-                    yield None
-                for s in rest:
-                    if type(item) is dict and s in item:
-                        item = item[s]
-                    else:
-                        break
-                else:
-                    if test(item):
-                        yield [*tokens, index, *rest]
-            return
-        if OTHER_KEYS not in rest and rest.count(None) == 1:  # arrays in records, inline
-            cut = rest.index(None)
-            mid, tail = rest[:cut], rest[cut + 1:]
+        if OTHER_KEYS not in rest and rest.count(None) <= 1:  # key chains, inline
+            cut = rest.index(None) if None in rest else len(rest)
+            mid, tail, flat = rest[:cut], rest[cut + 1:], cut == len(rest)
             for index, item in enumerate(value):
                 if not index % _TICK:
                     yield None
@@ -183,7 +170,10 @@ def _column(node: Node | None, value: Any, steps: list, tokens: list, test):
                     else:
                         break
                 else:
-                    if type(item) is list:
+                    if flat:  # records: the chain's value
+                        if test(item):
+                            yield [*tokens, index, *rest]
+                    elif type(item) is list:  # arrays in records: each element's
                         for inner, element in enumerate(item):
                             for s in tail:
                                 if type(element) is dict and s in element:
