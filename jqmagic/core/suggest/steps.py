@@ -58,6 +58,12 @@ NUMBER = ["floor", "sqrt", "ceil", "round", "fabs", "abs", "-.", "todate", "tost
 # coincidence (length | sqrt | floor is 2 for 4 records and 1 for 2)
 SCIENTIFIC = {"sqrt", "exp10", "log10", "pow(.; 2)", "significand", "infinite * .",
               "isinfinite", "isnan", "isnormal", "todate"}
+# functions of a string tried with each string of the examples, on a string and on each
+# element of an array
+STRING_CALLS = ("ltrimstr", "rtrimstr", "trimstr", "startswith", "endswith", "split",
+                "contains", "inside", "test", "index", "rindex", "indices")
+ELEMENT_CALLS = ("startswith", "endswith", "ltrimstr", "rtrimstr", "trimstr", "test",
+                 "contains")
 
 
 def literal(value: Any) -> str:
@@ -137,13 +143,7 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
             yield f"has({literal(key)})", 2
     if kinds == {"string"}:
         yield from ((s, 1) for s in STRING)
-        for s in pool["strings"]:
-            for name in ("ltrimstr", "rtrimstr", "trimstr", "startswith", "endswith",
-                         "split", "contains", "inside", "test", "index", "rindex",
-                         "indices"):
-                yield f"{name}({literal(s)})", 2
-            yield f". + {literal(s)}", 2
-            yield f"{literal(s)} + .", 2
+        yield from _called_with(pool["strings"], STRING_CALLS, ("{}",), (". + {}", "{} + ."), 2)
         for sep in pool["separators"]:
             yield f"split({literal(sep)})", 2
             yield f"[splits({literal(sep)})]", 2
@@ -180,6 +180,19 @@ def steps(values: list[Any], pool: dict[str, list]) -> Iterator[tuple[str, int]]
                 cost = 2 if _compares(op, c, pool) else 3
                 yield f"select(. {op} {literal(c)})", cost
                 yield f". {op} {literal(c)}", cost
+
+
+def _called_with(strings: list[str], names: tuple[str, ...], forms: tuple[str, ...],
+                 after: tuple[str, ...], cost: int) -> Iterator[tuple[str, int]]:
+    """For each string s: each of ``names`` called with s, written in each of ``forms``
+    (``{}``: the call), then each of ``after`` (``{}``: s), in that order (ties keep it)."""
+    for s in strings:
+        text = literal(s)
+        for name in names:
+            for form in forms:
+                yield form.format(f"{name}({text})"), cost
+        for form in after:
+            yield form.format(text), cost
 
 
 def _compares(op: str, n: float, pool: dict[str, Any]) -> bool:
@@ -230,12 +243,8 @@ def _element_steps(elements: list[Any], pool: dict[str, list]) -> Iterator[tuple
             for op in ("+", "-", "*", "/"):
                 yield f"map(. {op} {literal(c)})", 3
         yield f"map(select(. != {literal(c)}))", 3
-    for s in pool["strings"]:
-        for name in ("startswith", "endswith", "ltrimstr", "rtrimstr", "trimstr", "test",
-                     "contains"):
-            yield f"[.[] | {name}({literal(s)})]", 3
-            yield f"map({name}({literal(s)}))", 3
-        yield f"map(has({literal(s)}))", 3
+    yield from _called_with(pool["strings"], ELEMENT_CALLS, ("[.[] | {}]", "map({})"),
+                            ("map(has({}))",), 3)
     for n in pool["numbers"]:
         yield f"map(has({literal(n)}))", 3
         yield f"flatten({literal(n)})", 2
