@@ -52,6 +52,9 @@ class _Texts:
 
     release = hold
 
+    def waited(self) -> float:  # no pipe: nothing waits on a reader
+        return 0.0
+
     def restart(self) -> None:
         self.texts.clear()
 

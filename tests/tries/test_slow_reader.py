@@ -37,3 +37,16 @@ def test_a_runaway_after_a_result_is_still_stopped():
     with pytest.raises(JqMagicError) as stopped:
         _read_with_a_pause("1, last(range(1e11))" + LIBJQ, 0)
     assert stopped.value.code == "TIMEOUT" and time.monotonic() - started < 8
+
+
+def test_the_fast_path_is_not_timed_while_its_results_wait():
+    """The fast path's own deadline stands still while its chunks wait on the pipe."""
+    assert _read_with_a_pause("range(50000) | tostring * 20", 1.5, after=10) == 50000
+
+
+def test_a_fast_path_runaway_after_a_wait_is_still_stopped():
+    started = time.monotonic()
+    with pytest.raises(JqMagicError) as stopped:
+        _read_with_a_pause("(range(50000) | tostring * 20), last(range(1e11))", 1.5,
+                           after=10)
+    assert stopped.value.code == "TIMEOUT" and time.monotonic() - started < 12

@@ -16,12 +16,16 @@ CHUNK = 4096
 """Long loops look at the clock once per this many items."""
 
 
-def start(timeout: float | None, literals: Any = None) -> None:
+def start(timeout: float | None, literals: Any = None,
+          waited: Callable[[], float] = lambda: 0.0) -> None:
     """Begin a run that must end within ``timeout`` seconds (None: no limit) on inputs
-    whose number literals ``literals`` describes (None: anything may be there)."""
+    whose number literals ``literals`` describes (None: anything may be there); ``waited``
+    counts the seconds its results waited on a slow reader (``| less``), which are not the
+    program's: its clock stands still while they wait."""
     state.literals = Cautious() if literals is None else literals
     state.timeout = timeout or 0.0
-    state.deadline = None if timeout is None else time.monotonic() + timeout
+    state.waited = waited
+    state.deadline = None if timeout is None else time.monotonic() - waited() + timeout
     state.floats_compared = False
     state.held = {}
     state.big_compared = state.big_computed = False
@@ -42,7 +46,7 @@ def check() -> None:
     """Raise TIMEOUT, worded as the worker words it, once the deadline has passed; NotMine
     once a ``?//`` destructuring was left early (jq's break would try its next pattern:
     every caller checks at the end of a run)."""
-    if state.deadline is not None and time.monotonic() > state.deadline:
+    if state.deadline is not None and time.monotonic() - state.waited() > state.deadline:
         raise timeout_error(state.timeout)
     if state.alternative_abandoned:
         raise NotMine("a ?// destructuring was left early")

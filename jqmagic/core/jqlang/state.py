@@ -10,6 +10,7 @@ from typing import Any
 class _State(threading.local):
     deadline: float | None = None
     timeout: float = 0.0
+    waited: Any = None  # seconds the run's results waited on their reader (runtime.start)
     floats_compared: bool = False
     big_compared: bool = False  # integers past 2^53 compared exactly (values._long_int)
     big_computed: bool = False  # a double past 2^53 computed (values.computed)

@@ -101,7 +101,7 @@ def _answer(request: QueryRequest, sink: Sink) -> bool:
             if bound is not None and bound.reads_inputs:
                 env = {**env, inputbind.INPUTS: _every_input(streams, bound, keep)}
                 streams = [(None, iter([None]))]
-            runtime.start(run.timeout, literals)
+            runtime.start(run.timeout, literals, sink.waited)
             _run(program, env, streams, literals, request, sink, bound)
             return True
     except (NotMine, JqError, RecursionError, OSError):  # libjq answers, or reports

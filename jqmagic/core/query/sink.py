@@ -41,6 +41,7 @@ class Channel:
     def __init__(self, requests: BinaryIO, replies: BinaryIO):
         self.requests, self.replies = requests, replies
         self.clock = time.monotonic()
+        self.waited = 0.0  # seconds chunks waited on a full pipe, in all
         self.stop_asked = False
         self.active: Sink | None = None
         self.lock = threading.Lock()
@@ -60,7 +61,9 @@ class Channel:
         waiting = time.monotonic()
         protocol.write_chunk(self.replies, chunk)
         self.replies.flush()
-        self.clock += time.monotonic() - waiting
+        spent = time.monotonic() - waiting
+        self.clock += spent
+        self.waited += spent
         fd = self.requests.fileno()
         while not self.stop_asked and select.select([fd], [], [], 0)[0]:
             try:
@@ -141,6 +144,11 @@ class Sink:
             due = self._size >= CHUNK_BYTES
         if due:
             self.flush()
+
+    def waited(self) -> float:
+        """Seconds the results have waited on a slow reader (the fast path's clock stands
+        still meanwhile: :func:`jqmagic.core.jqlang.runtime.start`)."""
+        return self.channel.waited if self.channel is not None else 0.0
 
     def flush(self) -> None:
         """Send what is buffered; TIMEOUT past the program's clock (after sending it, so

@@ -15,6 +15,7 @@ class _Collect:
     def __init__(self) -> None:
         self.texts: list[bytes] = []
         self.clock = float("inf")
+        self.waited = 0.0  # no pipe: nothing waits on a reader
         self.stop_asked = False
         self.active = None
         self.lock = threading.Lock()
