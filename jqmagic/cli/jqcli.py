@@ -115,7 +115,7 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     runs_here = here.runs_here(args, flags.named_source(args, args.files), _bounded_view(args),
                                program)
     if reads and not runs_here:  # a FIFO, a device or an odd name: as jq reads it
-        args.files, copies = jqio.stand_ins(args.files)
+        args.files, copies = jqio.stand_ins(args.files, args.timeout)
         program = jqio.named_as(program, copies) if copies else program
     files, unreadable = _readable(args.files) if reads and not runs_here else \
         (args.files if reads else [], False)  # as jq: read or not; libjq says which it could not

@@ -262,7 +262,8 @@ codecs.register_error("jq-utf8", _jq_replace)
 codecs.register_error("jq-string", lambda error: _jq_replace(error, in_json=False))
 
 
-def stand_ins(files: list[str]) -> tuple[list[str], dict[str, str]]:
+def stand_ins(files: list[str], seconds: float | None = None
+              ) -> tuple[list[str], dict[str, str]]:
     """Operands the worker could not open as jq does, each given a stand-in: a FIFO or a
     device (bash's ``<(cmd)``, ``/dev/stdin``, ``/dev/null``) read through now, as jq
     reads it, into a file of its bytes; a regular file named by this process's
@@ -270,7 +271,7 @@ def stand_ins(files: list[str]) -> tuple[list[str], dict[str, str]]:
     path; a name that is no UTF-8 (the worker's protocol carries text) by a link to it.
     The files with the stand-ins in their places, and each stand-in's operand. The
     sandbox refuses FIFOs still; one that cannot be read is left for the worker to say
-    so."""
+    so. A FIFO waits for its writer as jq waits, or ``seconds`` at most (``--timeout``)."""
     import stat
 
     from jqmagic.core import sandbox
@@ -283,7 +284,7 @@ def stand_ins(files: list[str]) -> tuple[list[str], dict[str, str]]:
             mode = 0
         stand_in = None
         if stat.S_ISFIFO(mode) or stat.S_ISCHR(mode):
-            stand_in = _stand_in(name, len(stand_ins), copy=True)
+            stand_in = _stand_in(name, len(stand_ins), copy=True, seconds=seconds)
         elif stat.S_ISREG(mode) and os.path.abspath(name).startswith(("/dev/", "/proc/")):
             stand_in = os.path.realpath(name)
         elif stat.S_ISREG(mode) and not _is_text(name):
@@ -303,9 +304,10 @@ def _is_text(name: str) -> bool:
     return True
 
 
-def _stand_in(name: str, number: int, copy: bool) -> str | None:
-    """A file of ``name``'s bytes (``copy``), else a link to it, with its suffix, in a
-    folder removed when the command ends; None when it cannot be read."""
+def _stand_in(name: str, number: int, copy: bool, seconds: float | None = None) -> str | None:
+    """A file of ``name``'s bytes (``copy``: its first byte or its end awaited ``seconds``
+    at most, else TIMEOUT), else a link to it, with its suffix, in a folder removed when
+    the command ends; None when it cannot be read."""
     import atexit
     import shutil
     import tempfile
@@ -320,11 +322,31 @@ def _stand_in(name: str, number: int, copy: bool) -> str | None:
         if not copy:
             os.symlink(os.path.abspath(name), path)
             return path
-        with open(name, "rb") as source, open(path, "wb") as out:
+        with _opened_within(name, seconds) as source, open(path, "wb") as out:
             shutil.copyfileobj(source, out)
     except OSError:
         return None
     return path
+
+
+def _opened_within(name: str, seconds: float | None) -> Any:
+    """``name`` open for reading, once its writer has written or gone (``seconds`` at
+    most: a FIFO nobody writes would wait for ever, as jq waits, past a --timeout)."""
+    if seconds is None:
+        return open(name, "rb")  # noqa: SIM115 - the caller closes it
+    import select
+
+    from jqmagic.core.errors import JqMagicError
+
+    fd = os.open(name, os.O_RDONLY | os.O_NONBLOCK)
+    waiting = select.poll()
+    waiting.register(fd, select.POLLIN | select.POLLHUP)
+    if not waiting.poll(int(seconds * 1000)):
+        os.close(fd)
+        raise JqMagicError("TIMEOUT", f"Nothing came from {name} within {seconds:g} s.",
+                           "Start what writes to it first, or raise --timeout.")
+    os.set_blocking(fd, True)
+    return os.fdopen(fd, "rb")
 
 
 _STAND_IN_FOLDER: str | None = None  # the folder of this command's stand-ins
