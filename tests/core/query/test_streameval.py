@@ -233,6 +233,11 @@ def small_memory(monkeypatch, tmp_path):
     worker's memory is the test's to set."""
     monkeypatch.setattr(doccache, "worker_memory", lambda: 0)
     monkeypatch.setattr(settings, "worker_memory", 1_000_000)  # a whole parse: 500 KB
+    for name in ("HOME", "JQMAGIC_PAYLOAD_DIR"):  # worker.execute takes the caller's as
+        monkeypatch.setenv(name, os.environ.get(name, ""))  # its process's own: put back
+        if not os.environ[name]:
+            monkeypatch.delenv(name)
+    monkeypatch.chdir(os.getcwd())
     path = tmp_path / "rows.json"
     path.write_text(json.dumps({"rows": [{"id": i, "ok": i % 3 == 0} for i in range(4000)]}))
     assert path.stat().st_size < settings.doc_cache_bytes
