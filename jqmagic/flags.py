@@ -9,6 +9,7 @@ file arguments) say so in ``faces``.
 from __future__ import annotations
 
 import os
+import sys
 
 from jqmagic.core.errors import JqMagicError
 
@@ -354,7 +355,7 @@ def read_options(words: list[str], table: dict[str, Flag]) -> Any:
     apart (``-c``, ``--name``, ``--name=VALUE``), made without importing argparse (a
     command's start-up); None where argparse must answer itself: help, or a value it
     refuses, in its own words."""
-    from types import SimpleNamespace
+    namespace = type(sys.implementation)  # types.SimpleNamespace, without importing types
 
     values: dict[str, Any] = {}
     for flag in dict.fromkeys(table.values()):  # each flag once, the table's order
@@ -370,7 +371,7 @@ def read_options(words: list[str], table: dict[str, Flag]) -> Any:
         flag = table.get(name)
         if flag is None or not _read(flag, eq, value, values):
             return None
-    return SimpleNamespace(**values)
+    return namespace(**values)
 
 
 def _read(flag: Flag, eq: str, value: str, values: dict[str, Any]) -> bool:

@@ -25,7 +25,7 @@ HEAVY = {"argparse", "gettext", "typing", "dataclasses", "inspect", "dis", "ast"
          "contextlib", "functools", "collections",
          "json", "tempfile", "shutil", "random", "difflib", "socket", "selectors",
          "threading", "importlib.metadata", "email", "orjson", "jq", "ctypes",
-         "importlib", "warnings",
+         "importlib", "warnings", "types",
          "jqmagic.core.sandbox", "jqmagic.core.words", "jqmagic.core.options",
          "jqmagic.core.query.failures", "jqmagic.core.query.supervisor",
          "jqmagic.core.query.streaming.forms", "jqmagic.core.jqlang"}
