@@ -146,6 +146,18 @@ def _may_hold(types: set[str], needle: str) -> bool:
 _TICK = 4096  # values read between two looks at the clock
 
 
+def _reached(values: list, chain: list):
+    """(index, value at the key ``chain``) of each of ``values`` that has the chain."""
+    for index, item in enumerate(values):
+        for step in chain:
+            if type(item) is dict and step in item:
+                item = item[step]
+            else:
+                break
+        else:
+            yield index, item
+
+
 def _column(node: Node | None, value: Any, steps: list, tokens: list, test):
     """Pointer tokens of every value at ``steps`` below ``value`` (whose shape is
     ``node``) that passes ``test``, in document order; None every _TICK values. A step is
@@ -160,33 +172,23 @@ def _column(node: Node | None, value: Any, steps: list, tokens: list, test):
             return
         if OTHER_KEYS not in rest and rest.count(None) <= 1:  # key chains, inline
             cut = rest.index(None) if None in rest else len(rest)
-            mid, tail, flat = rest[:cut], rest[cut + 1:], cut == len(rest)
-            for index, item in enumerate(value):
-                if not index % _TICK:
+            chain, tail, flat = rest[:cut], rest[cut + 1:], cut == len(rest)
+            tick = _TICK
+            for index, item in _reached(value, chain):
+                if index >= tick:
+                    tick = index + _TICK
                     yield None
-                for s in mid:
-                    if type(item) is dict and s in item:
-                        item = item[s]
-                    else:
-                        break
-                else:
-                    if flat:  # records: the chain's value
-                        if test(item):
-                            yield [*tokens, index, *rest]
-                    elif type(item) is list:  # arrays in records: each element's
-                        for inner, element in enumerate(item):
-                            for s in tail:
-                                if type(element) is dict and s in element:
-                                    element = element[s]
-                                else:
-                                    break
-                            else:
-                                if test(element):
-                                    yield [*tokens, index, *mid, inner, *tail]
+                if flat:  # records: the chain's value
+                    if test(item):
+                        yield [*tokens, index, *rest]
+                elif type(item) is list:  # arrays in records: each element's chain
+                    for inner, element in _reached(item, tail):
+                        if test(element):
+                            yield [*tokens, index, *chain, inner, *tail]
             return
         items = node.items if node is not None else None
         for index, item in enumerate(value):
-            if not index % _TICK:
+            if index and not index % _TICK:
                 yield None
             yield from _column(items, item, rest, [*tokens, index], test)
     elif type(value) is dict:
