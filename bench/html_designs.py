@@ -26,8 +26,13 @@ import public_html as ph  # noqa: E402
 from score_html import prf, strip_markdown, tokens  # noqa: E402
 
 
+_SEMANTIC = ["article", "main", "section", "header", "nav", "footer", "aside", "figure", "time"]
+
+
 def readings(html: str) -> dict:
     """{name: markdown} for each reading, and the page's structure facts."""
+    from bs4 import Doctype
+
     from jqmagic.core.web import html as H
     from jqmagic.core.web.boiler import drop_boilerplate, drop_title_heading
     from jqmagic.core.web.extract import link_density, main_content, text_of
@@ -38,15 +43,23 @@ def readings(html: str) -> dict:
     H.flatten_deep(soup)
     H.reopen_title(soup, None)
     title = H.extract_title(soup)
+    doctype = next((str(d) for d in soup.contents if isinstance(d, Doctype)), "")
+    facts = {"html5": doctype.strip().lower() == "html",
+             "semantic": len(soup.find_all(_SEMANTIC)),
+             "scripts": len(soup.find_all("script")),
+             "tables": len(soup.find_all("table")),
+             "nested_tables": sum(1 for t in soup.find_all("table") if t.find("table")),
+             "divs": len(soup.find_all("div")), "tds": len(soup.find_all("td"))}
     H.reopen_body(soup)
     H._drop_junk(soup)
     drop_widgets(soup.body or soup)
     body = soup.body or soup
     found = main_content(soup) or body
-    facts = {"found_tag": found.name, "body_len": len(text_of(body)),
-             "articles": len(body.find_all(["article", "main"])),
-             "prose_cells": sum(1 for td in body.find_all("td")
-                                if td.find("td") is None and len(text_of(td)) >= 200)}
+    facts |= {"found_tag": found.name, "body_len": len(text_of(body)),
+              "found_len": len(text_of(found)),
+              "articles": len(body.find_all(["article", "main"])),
+              "prose_cells": sum(1 for td in body.find_all("td")
+                                 if td.find("td") is None and len(text_of(td)) >= 200)}
     a = settle(found, body)
     drop_title_heading(a, title)
     b = structural_text(body)

@@ -16,6 +16,14 @@ from typing import Any
 from bs4 import Comment
 
 from jqmagic.core.web.paragraphs import has_ancestor, replace_brs
+from jqmagic.core.web.tables import is_data_table, names_a_row
+from jqmagic.core.web.text import (
+    decomposed,
+    element_children,
+    link_density,
+    text_length,
+    text_of,
+)
 
 # Names (class + id) of elements that are page chrome rather than content.
 UNLIKELY = re.compile(
@@ -55,22 +63,8 @@ _TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "th": -5, **dict.fro
     ("address", "ol", "ul", "dl", "dd", "dt", "li", "form"), -3), **dict.fromkeys(_HEADINGS, -5)}
 _MIN_CHARS = 500
 CLIMB_LINKS = 0.25  # share of link text in what a parent adds past which it is not climbed to
-_WS = re.compile(r"\s+")
 # Commas of every script (Readability's set: Latin, Arabic, CJK full-width and ideographic).
 _COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
-# A CJK character carries about a word: it counts as three characters of length.
-_CJK = re.compile("[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff]")
-
-
-def decomposed(el: Any) -> bool:
-    """bs4's ``el.decomposed`` without its cost: on an intact tag bs4 looks the flag up as
-    a child tag (``find("_decomposed")``), a search of the whole subtree."""
-    return vars(el).get("_decomposed", False)
-
-
-def text_of(el: Any) -> str:
-    """The element's text with whitespace collapsed."""
-    return _WS.sub(" ", el.get_text()).strip()
 
 
 def _names(el: Any) -> str:
@@ -98,18 +92,6 @@ def _blank(el: Any) -> bool:
     return not any(s.strip() for s in el.strings)
 
 
-def link_density(el: Any, text_len: int | None = None) -> float:
-    """Share of the element's text that sits inside links (``#`` links count 0.3)."""
-    total = len(text_of(el)) if text_len is None else text_len
-    if not total:
-        return 0.0
-    links = 0.0
-    for a in el.find_all("a"):
-        href = a.get("href") or ""
-        links += len(text_of(a)) * (0.3 if href.startswith("#") else 1.0)
-    return links / total
-
-
 def _section_heading(el: Any, names: str) -> bool:
     """A heading that heads a section (an anchor itself, or a <section>'s first child),
     whose class says "header" (rustdoc's small-section-header): a heading, not a page
@@ -118,7 +100,7 @@ def _section_heading(el: Any, names: str) -> bool:
         return False
     parent = el.parent
     return el.has_attr("id") or (parent is not None and parent.name == "section" and
-                                 _element_children(parent)[0] is el)
+                                 element_children(parent)[0] is el)
 
 
 def _is_notes(el: Any) -> bool:
@@ -131,11 +113,6 @@ def _is_sentence(text: str) -> bool:
     return bool(re.search(r"\w\.( |$)|[\u3002\uff01\uff1f]", text))
 
 
-def text_length(text: str) -> int:
-    """Length as reading text: a CJK character counts as three (it holds about a word)."""
-    return len(text) + 2 * len(_CJK.findall(text))
-
-
 def is_hidden(el: Any) -> bool:
     if el.attrs is None:
         return False
@@ -146,10 +123,6 @@ def is_hidden(el: Any) -> bool:
         return True
     # aria-hidden marks icons and decorations; fallback images are kept by their class.
     return el.get("aria-hidden") == "true" and "fallback-image" not in _names(el)
-
-
-def _element_children(el: Any) -> list:
-    return [c for c in el.children if getattr(c, "name", None)]
 
 
 def _has_block_child(el: Any) -> bool:
@@ -289,7 +262,7 @@ class _Scorer:
         while (
             parent is not None
             and parent.name not in ("body", "[document]")
-            and len(_element_children(parent)) == 1
+            and len(element_children(parent)) == 1
         ):
             top, parent = parent, parent.parent
         return top
@@ -302,8 +275,9 @@ class _Scorer:
         threshold = max(10.0, top_score * 0.2)
         top_cls = top.get("class")
         article = self.soup.new_tag("div")
-        for sib in _element_children(parent):
-            keep = sib is top
+        lead = _lead(top)
+        for sib in element_children(parent):
+            keep = sib is top or sib is lead
             if not keep:
                 bonus = top_score * 0.2 if top_cls and sib.get("class") == top_cls else 0
                 s = self._score(sib)
@@ -317,6 +291,8 @@ class _Scorer:
                     )
             if keep:
                 article.append(sib.extract())
+        if lead is not None and lead.parent is not article:
+            article.insert(0, lead.extract())
         return article
 
     # -- cleaning ------------------------------------------------------------------
@@ -400,6 +376,27 @@ class _Scorer:
             link_density(el, len(text)) < 0.25
 
 
+def _lead(top: Any) -> Any | None:
+    """The block right before the article (before the outermost element it opens) when
+    that block is mostly one paragraph of prose: a standfirst, a video's caption."""
+    el = top
+    while el.parent is not None and el.parent.name not in ("body", "[document]") and \
+            element_children(el.parent)[0] is el:
+        el = el.parent
+    before = el.find_previous_sibling()
+    return before if before is not None and before.name in ("div", "p") and \
+        _one_paragraph(before) else None
+
+
+def _one_paragraph(el: Any) -> bool:
+    """Text that is mostly (over half) one paragraph of prose, not linked."""
+    text = text_of(el)
+    paras = [el] if el.name == "p" else el.find_all("p")
+    para = max((text_of(p) for p in paras), key=len, default="")
+    return text_length(para) > 80 and len(para) > len(text) / 2 and \
+        link_density(el, len(text)) < 0.25 and _is_sentence(para)
+
+
 def _adds_links(parent: Any, top: Any) -> bool:
     """What ``parent`` adds to ``top`` (a tenth of it or more) is mostly links, three times
     as linked as ``top``: other stories, not more of the article. Not climbed to."""
@@ -424,47 +421,6 @@ def _mostly_lists(el: Any, text_len: int, density: float) -> bool:
         return False
     lists = sum(len(text_of(lst)) for lst in el.find_all(["ul", "ol"]))
     return lists / text_len > 0.9
-
-
-def names_a_row(el: Any) -> bool:
-    """A short name beside its description (a row of an API index: rustdoc's item-left and
-    item-right), such a row, or a table of them: content, however short or link-dense."""
-    kids = _element_children(el)
-    return _is_label(el) or _is_row(el, kids) or (
-        len(kids) >= 2 and all(_is_row(k, _element_children(k)) for k in kids))
-
-
-def _is_label(el: Any) -> bool:
-    text = text_of(el)
-    after = el.find_next_sibling()
-    if not text or len(text) > 80 or after is None or el.find_previous_sibling() is not None:
-        return False
-    desc = text_of(after)
-    return len(desc) > len(text) and link_density(after, len(desc)) < 0.5 and \
-        len(_element_children(el.parent)) == 2
-
-
-def _is_row(el: Any, kids: list) -> bool:
-    """Two children, a label and its description, among siblings of its own class."""
-    return len(kids) == 2 and bool(el.get("class")) and _is_label(kids[0]) and any(
-        sib.get("class") == el.get("class")
-        for sib in [*el.find_previous_siblings(limit=1), *el.find_next_siblings(limit=1)])
-
-
-def is_data_table(table: Any) -> bool:
-    if table.get("role") == "presentation":
-        return False
-    if table.get("datatable") == "0":
-        return False
-    if table.get("summary") or table.find("caption"):
-        return True
-    if table.find(["col", "colgroup", "tfoot", "thead", "th"]):
-        return True
-    if table.find("table"):
-        return False
-    rows = table.find_all("tr")
-    cols = max((len(r.find_all(["td", "th"], recursive=False)) for r in rows), default=0)
-    return len(rows) >= 10 or cols > 4 or len(rows) * cols > 10
 
 
 def main_content(soup: Any, check: Callable[[], None] | None = None) -> Any | None:

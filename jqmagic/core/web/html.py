@@ -424,6 +424,7 @@ def _drop_junk(soup: Any) -> None:
             el.unwrap()  # an unclosed <noscript> the page's content is stuck in
         else:
             el.decompose()
+    open_objects(soup)
     for el in soup.find_all("summary", class_="hideme"):  # rustdoc's "Expand description"
         el.decompose()
     for el in soup.find_all(["div", "section", "aside", "dialog", "form"]):
@@ -444,6 +445,22 @@ def _drop_junk(soup: Any) -> None:
                 srcset = img.get("data-srcset") or (img.get("srcset") if placeholder else "")
                 if (srcset or "").strip():
                     img["src"] = srcset.split(",")[0].split()[0]
+
+
+def open_objects(soup: Any) -> None:
+    """Unwrap each ``<object>`` with text in it, its ``<param>``s dropped: that text is the
+    fallback a browser shows when it cannot run the object (a Flash player's, in every
+    browser today), a video's caption often. Innermost first; an ``<embed>`` is unwrapped
+    too (a parser that does not know it as empty puts what follows inside it)."""
+    for el in reversed(soup.find_all("object")):
+        if decomposed(el) or not text_of(el):
+            continue
+        for kid in el.find_all(["param", "embed"]):
+            if kid.name == "param":
+                kid.decompose()
+            else:
+                kid.unwrap()
+        el.unwrap()
 
 
 def _absolutize(root: Any, base: str) -> None:
