@@ -8,11 +8,14 @@ from typing import Any
 
 
 def yaml_text(values: list[Any]) -> str:
-    """The values as a YAML stream, one document each (keys in their order)."""
+    """The values as a YAML stream, one document each (keys in their order; a string
+    quoted where YAML 1.1 or 1.2 would read it as something else)."""
     import yaml  # PyYAML: imported by the outputs that need it
 
-    return "---\n".join(yaml.safe_dump(v, sort_keys=False, allow_unicode=True)
-                        for v in values)
+    from jqmagic.core.sources.yamlschema import safe_dumper
+
+    return "---\n".join(yaml.dump(v, Dumper=safe_dumper(), sort_keys=False,
+                                  allow_unicode=True) for v in values)
 
 
 def lines_text(values: list[Any]) -> str:

@@ -21,26 +21,28 @@ def _recording_loader(aliases: dict, merged: dict) -> type:
     records in ``aliases`` where each alias is written (a plain composer gives an alias the
     node, and with it the place, of its anchor), and in ``merged`` the mappings with a
     merge key (``<<``; building the value rewrites their nodes)."""
-    import yaml
     from yaml.composer import Composer
     from yaml.events import AliasEvent
 
+    from jqmagic.core.sources import yamlschema
+
+    core = yamlschema.safe_loader()
     try:
         from yaml._yaml import CParser
     except ImportError:  # pragma: no cover - PyYAML without libyaml
-        bases: tuple = (yaml.SafeLoader,)
+        bases: tuple = (core,)
     else:
-        bases = (Composer, CParser, yaml.constructor.SafeConstructor, yaml.resolver.Resolver)
+        bases = (Composer, CParser, yamlschema.constructor(), yamlschema.resolver())
 
     class Loader(*bases):  # type: ignore[misc]
         def __init__(self, stream: str) -> None:
-            if bases[0] is yaml.SafeLoader:
-                yaml.SafeLoader.__init__(self, stream)
+            if bases[0] is core:
+                core.__init__(self, stream)
                 return
             CParser.__init__(self, stream)
             Composer.__init__(self)
-            yaml.constructor.SafeConstructor.__init__(self)
-            yaml.resolver.Resolver.__init__(self)
+            bases[2].__init__(self)
+            bases[3].__init__(self)
 
         def compose_node(self, parent: Any, index: Any) -> Any:
             if not self.check_event(AliasEvent):

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.sources import yamlschema
 
 # not printable in YAML (c-printable), so escaped inside double quotes
 _UNPRINTABLE = re.compile("[^\t\n\r\x20-\x7e\x85\xa0-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
@@ -60,8 +61,9 @@ def plain_ok(text: str, flow: bool) -> bool:
             or ": " in text or " #" in text or text.endswith(":") or _UNPRINTABLE.search(text)
             or (flow and (_FLOW_SPECIAL.search(text) or ":" in text))):
         return False
+    # a string for YAML 1.1 readers (Kubernetes, Ansible: `on` is a boolean) and for 1.2's
     resolved = yaml.resolver.Resolver().resolve(yaml.ScalarNode, text, (True, False))
-    return resolved == "tag:yaml.org,2002:str"
+    return resolved == yamlschema.STR and yamlschema.plain_tag(text) == yamlschema.STR
 
 
 def double_quoted(text: str) -> str:

@@ -2,13 +2,13 @@
 
 PyYAML's C loader composes a node per value, then its Python constructor walks the nodes
 again; here one loop over the C parser's events builds the JSON values at once. Every
-plain scalar is resolved and constructed by PyYAML's own resolver and safe constructor
-(YAML 1.1 booleans, numbers, timestamps as ISO text), once per distinct text. Merge keys
-follow ``SafeConstructor.flatten_mapping``; keys that are not text become text as JSON
-writes them; the alias-bomb guard counts as ``yamldocs`` does. PyYAML's merge differs
-between its versions where merged mappings share a key or hold a key twice (6.0.4 keeps
-the first by the identity of the key's text), and in the order of a merged sequence (read
-from the installed PyYAML): those mappings are left to it. Anything else (an explicit
+plain scalar is resolved and constructed by the loader's own resolver and constructor
+(YAML 1.2's core schema, ``yamlschema``), once per distinct text. Merge keys follow
+``SafeConstructor.flatten_mapping``; keys that are not text become text as JSON writes
+them; the alias-bomb guard counts as ``yamldocs`` does. PyYAML's merge differs between its
+versions where merged mappings share a key or hold a key twice (6.0.4 keeps the first by
+the identity of the key's text), and in the order of a merged sequence (read from the
+installed PyYAML): those mappings are left to it. Anything else (an explicit
 tag, a key that is a collection, an alias bomb, a lone surrogate, an error) raises
 :class:`Unusual`: the caller reads the stream with the safe loader, which says what is
 wrong or gives the value.
@@ -37,7 +37,9 @@ def build_documents(text: str) -> list[Any]:
     """Every document of ``text``; :class:`Unusual` when the safe loader must read it."""
     import yaml
 
-    loader = yaml.CSafeLoader(text)
+    from jqmagic.core.sources.yamlschema import safe_loader
+
+    loader = safe_loader()(text)
     enabled = gc.isenabled()
     gc.disable()  # millions of new containers, no cycles: the collector only costs time
     try:

@@ -27,10 +27,13 @@ def parse_yaml(text: str, label: str = "<input>") -> list[Any]:
 
 def compose_yaml(text: str, label: str = "<input>", loader: Any = None) -> list[tuple[Any, Any]]:
     """Each document of a YAML stream as (its node graph, its value as JSON holds it), read
-    by ``loader`` (a class; the C safe loader by default); INVALID_YAML on errors."""
+    by ``loader`` (a class; the core schema's safe loader by default: ``yamlschema``);
+    INVALID_YAML on errors."""
     import yaml
 
-    loader = (loader or getattr(yaml, "CSafeLoader", yaml.SafeLoader))(text)
+    from jqmagic.core.sources.yamlschema import TOO_LONG, safe_loader
+
+    loader = (loader or safe_loader())(text)
     try:
         documents = []
         while loader.check_node():
@@ -47,6 +50,8 @@ def compose_yaml(text: str, label: str = "<input>", loader: Any = None) -> list[
         if isinstance(exc, yaml.constructor.ConstructorError) and mark is not None:
             hint = "A key that is a list or a mapping has no JSON form (JSON keys are " \
                 "strings): write the key as a string." if "unhashable key" in problem else \
+                "Quote it to read it as a string, or convert the file to JSON: jq keeps " \
+                "every digit of a JSON number." if TOO_LONG in problem else \
                 "YAML is read with the safe loader: tags that build Python objects are " \
                 "refused; remove the tag."
             raise JqMagicError("INVALID_YAML", f"{label}, line {mark.line + 1}: {problem}",
