@@ -103,9 +103,12 @@ def test_a_file_the_scan_vouches_for_jq_parses_alike(tmp_path):
 def test_a_repeated_key_where_the_walk_goes(tmp_path, text, depth, repeated_at):
     path = tmp_path / "f.json"
     path.write_text(text, encoding="utf-8")
-    vouched, _, _, _, odd_at, repeated = _docscan.scan(str(path), depth)
-    assert (vouched, repeated) == (repeated_at is None, repeated_at is not None)
-    assert odd_at == (-1 if repeated_at is None else repeated_at)
+    vouched, count, kind, _, odd_at, said_at = _docscan.scan(str(path), depth)
+    assert (vouched, count, odd_at) == (True, 1, -1)  # the scan goes on to the end
+    assert said_at == (-1 if repeated_at is None else repeated_at)
+    path.write_text(f"{text}\n{text} [1]", encoding="utf-8")  # the first said, all counted
+    assert _docscan.scan(str(path), depth)[1:] == \
+        (3, kind, len(text.encode()), -1, said_at)
 
 
 def test_without_the_scan_big_files_stream_as_before(tmp_path, monkeypatch):

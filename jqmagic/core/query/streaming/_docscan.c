@@ -7,9 +7,10 @@
  * and the caller lets jq's own parser answer. Objects down to ``key_depth`` (the top-level
  * document's own keys are depth 1) must not repeat a key (jq keeps the last value, in the
  * first one's place; a streamed walk would meet both): a key that repeats, or one it does
- * not compare as jq does (a non-ASCII byte or escape), stops the vouching there too.
+ * not compare as jq does (a non-ASCII byte or escape), is said where it is first met; the
+ * scan goes on counting the documents (libjq may read them one at a time).
  *
- *     scan(path, key_depth) -> (vouched, documents, first_kind, biggest, odd_at, repeated)
+ *     scan(path, key_depth) -> (vouched, documents, first_kind, biggest, odd_at, repeated_at)
  */
 
 #define PY_SSIZE_T_CLEAN
@@ -52,7 +53,8 @@ typedef struct {
     int first_kind;
     long long odd_at;
     /* keys of the objects down to key_depth */
-    int key_depth, hashing, repeated;
+    int key_depth, hashing;
+    long long repeated_at;
     uint64_t key_hash;
     Keys *keys; /* [key_depth + 1], by depth */
 } Scan;
@@ -129,6 +131,13 @@ static void start_value(Scan *s, long long at, int kind) {
     }
 }
 
+/* A key at ``at`` repeats (or is not compared here): said once, and no key hashed after. */
+static void repeated(Scan *s, long long at) {
+    s->repeated_at = at;
+    s->key_depth = 0;
+    s->hashing = 0;
+}
+
 /* One byte of the grammar; 0 where the scan cannot vouch for the text. */
 static inline int step(Scan *s, unsigned char c, long long at) {
     for (;;) {
@@ -137,10 +146,7 @@ static inline int step(Scan *s, unsigned char c, long long at) {
             if (c == '"') {
                 if (s->is_key) {
                     s->state = COLON;
-                    if (s->hashing && !key_once(s, s->depth)) {
-                        s->repeated = 1;
-                        return 0;
-                    }
+                    if (s->hashing && !key_once(s, s->depth)) repeated(s, at);
                     s->hashing = 0;
                 } else {
                     value_done(s, at, 0);
@@ -150,11 +156,8 @@ static inline int step(Scan *s, unsigned char c, long long at) {
             if (c == '\\') s->state = ESCAPE;
             else if (c < 0x20) return 0; /* jq refuses a raw control character */
             else if (s->hashing) {
-                if (c >= 0x80) { /* compared as jq compares it: not copied here */
-                    s->repeated = 1;
-                    return 0;
-                }
-                hash_byte(s, c);
+                if (c >= 0x80) repeated(s, at); /* compared as jq compares it: not copied */
+                else hash_byte(s, c);
             }
             return 1;
         case ESCAPE:
@@ -175,11 +178,8 @@ static inline int step(Scan *s, unsigned char c, long long at) {
             else return 0;
             if (++s->hex < 4) return 1;
             if (s->hashing) {
-                if (s->code >= 0x80 || s->low) { /* compared as jq compares it: not copied */
-                    s->repeated = 1;
-                    return 0;
-                }
-                hash_byte(s, (unsigned char)s->code);
+                if (s->code >= 0x80 || s->low) repeated(s, at); /* not compared here */
+                else hash_byte(s, (unsigned char)s->code);
             }
             if (s->low) { /* jq wants a low surrogate after a high one */
                 if (s->code < 0xDC00 || s->code > 0xDFFF) return 0;
@@ -335,7 +335,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
     s->key_depth = key_depth;
     s->keys = keys;
     s->state = TOP;
-    s->odd_at = -1;
+    s->odd_at = s->repeated_at = -1;
     int failed = 0;
     long long offset = 0;
     Py_BEGIN_ALLOW_THREADS
@@ -404,9 +404,8 @@ static PyObject *scan(PyObject *self, PyObject *args) {
             s->odd_at = offset;
     }
     PyObject *result = Py_BuildValue(
-        "(OLCLLO)", s->odd_at < 0 ? Py_True : Py_False, s->documents,
-        s->first_kind ? s->first_kind : '-', s->biggest, s->odd_at,
-        s->repeated ? Py_True : Py_False);
+        "(OLCLLL)", s->odd_at < 0 ? Py_True : Py_False, s->documents,
+        s->first_kind ? s->first_kind : '-', s->biggest, s->odd_at, s->repeated_at);
     PyMem_Free(s);
     PyMem_Free(block);
     return result;
@@ -414,7 +413,7 @@ static PyObject *scan(PyObject *self, PyObject *args) {
 
 static PyMethodDef methods[] = {
     {"scan", scan, METH_VARARGS,
-     "scan(path, key_depth) -> (vouched, documents, first_kind, biggest, odd_at, repeated): "
+     "scan(path, key_depth) -> (vouched, documents, first_kind, biggest, odd_at, repeated_at): "
      "a JSON file's documents as jq's reader meets them."},
     {NULL, NULL, 0, NULL},
 };

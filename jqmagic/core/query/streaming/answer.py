@@ -6,7 +6,9 @@ gathers (``[PATH[] | F]``) are held; ``length`` of them is counted, not gathered
 
 Streaming happens when a file is bigger than the document cache's budget
 (``settings.doc_cache_bytes``) or the request asks for it (``stream_eval``); a program of
-another shape on such a file is TOO_LARGE, with the shapes that stream in the hint.
+another shape on such a file is TOO_LARGE, with the shapes that stream in the hint. Only
+a file the document scan vouches for streams (:mod:`.documents`: one array or object, no
+key repeated on the path); libjq reads any other as jq does, or it is TOO_LARGE.
 """
 
 from __future__ import annotations
@@ -84,6 +86,8 @@ def answer(cache: libjq.ProgramCache, request: QueryRequest, sink: Sink) -> End 
         if request.run.whole_files:  # the command line: read it whole, as jq does
             return None
         raise _too_large(files, shape is not None and not request.run.slurp)
+    if not _streams_exactly([f for f, _ in files], shape, big, request.run.whole_files):
+        return None  # libjq reads the files as jq does
     try:
         with gc_paused():  # the values built hold no cycles: collections only cost time
             return _stream(_Programs(cache, request), request, shape, [f for f, _ in files],
@@ -96,6 +100,27 @@ def answer(cache: libjq.ProgramCache, request: QueryRequest, sink: Sink) -> End 
                            f"cannot be streamed exactly: {exc}.",
                            "Convert it to JSON Lines (one value per line) and query it "
                            f"with {term('jsonl')}.") from exc
+
+
+def _streams_exactly(files: list[str], shape: Plan, big: bool, whole_files: bool) -> bool:
+    """Whether each file holds one array or object that jq's parser takes, with no key
+    repeated along the program's path (:mod:`.documents`' scan; no scan built: True, as
+    before), so that the pass answers as libjq over the file does. Else False where libjq
+    may read the files instead (a small file, the command line, or documents that each fit
+    the budget: libjq holds one at a time); TOO_LARGE, saying why, where none may."""
+    from jqmagic.core.query.streaming import documents
+
+    found = [documents.of_file(path, len(shape.path) + 1) for path in files]
+    odd = [(path, doc) for path, doc in zip(files, found, strict=True)
+           if doc is not None and not doc.streams]
+    if not odd or not big or whole_files:
+        return not odd
+    for path, doc in zip(files, found, strict=True):  # libjq then reads every file
+        if not fits_whole(_size(path), "json") and not (
+                doc is not None and doc.documents > 1 and fits_whole(doc.biggest, "json")):
+            raise (doc if doc is not None and not doc.streams else odd[0][1]).too_large(
+                _size(path))
+    return False
 
 
 def over_budget(request: QueryRequest) -> bool:

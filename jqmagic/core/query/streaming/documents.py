@@ -29,13 +29,15 @@ class Documents:
     kind: str = "-"  # the first document's: a (array), o (object), s, n, l
     biggest: int = 0  # bytes of the biggest document
     odd_at: int = -1  # where the scan stopped vouching
-    repeated: bool = False  # there: a key repeated (or one not compared as jq compares it)
+    repeated_at: int = -1  # the first key repeated (or not compared as jq compares it)
     several: bool = False  # more than one file
 
     @property
     def streams(self) -> bool:
-        """Whether the streaming pass answers as jq does: one array or object."""
-        return self.vouched and self.documents == 1 and self.kind in ("a", "o")
+        """Whether the streaming pass answers as jq does: one array or object, no key
+        repeated along the walk."""
+        return self.vouched and self.repeated_at < 0 and self.documents == 1 and \
+            self.kind in ("a", "o")
 
     def too_large(self, size: int) -> JqMagicError:
         """TOO_LARGE for a file past the document budget that cannot stream exactly."""
@@ -49,8 +51,8 @@ class Documents:
     def _why(self) -> str:
         if self.several:
             return "the program reads several files (one streams at a time)"
-        if self.repeated:
-            return f"the key at byte {self.odd_at:,} repeats in an object the program " \
+        if self.repeated_at >= 0 and (self.vouched or self.repeated_at < self.odd_at):
+            return f"the key at byte {self.repeated_at:,} repeats in an object the program " \
                 "walks (jq keeps the last value), or is not ASCII there"
         if not self.vouched:
             return f"its text is not JSON this pass vouches for at byte {self.odd_at:,} " \
@@ -81,9 +83,8 @@ def of_file(name: str, key_depth: int) -> Documents | None:
         stat = os.stat(path)
         key = (path, stat.st_size, stat.st_mtime_ns, stat.st_ino, key_depth)
         if key not in _SEEN:
-            vouched, count, kind, biggest, odd_at, repeated = scan(path, key_depth)
             _SEEN.clear()
-            _SEEN[key] = Documents(vouched, count, kind, biggest, odd_at, repeated)
+            _SEEN[key] = Documents(*scan(path, key_depth))
     except OSError:  # gone, or not a file: read as jq reads it, and said so
         return Documents(vouched=False)
     return _SEEN[key]
