@@ -43,11 +43,13 @@ class Param:
     maximum: int | float | None = None
     min_length: int | None = None
     format: str | None = None
+    min_items: int | None = None
 
     def keywords(self) -> dict[str, Any]:
         out: dict[str, Any] = {"description": self.description}
         for key, value in (("minimum", self.minimum), ("maximum", self.maximum),
-                           ("minLength", self.min_length), ("format", self.format)):
+                           ("minLength", self.min_length), ("format", self.format),
+                           ("minItems", self.min_items)):
             if value is not None:
                 out[key] = value
         return out
@@ -170,7 +172,8 @@ def type_schema(hint: Any) -> dict[str, Any]:
 # ---------------------------------------------------------------- strict mode
 
 _MOVED = {"default": "Default: {}.", "minimum": "At least {}.", "maximum": "At most {}.",
-          "minLength": "At least {} character(s).", "format": "A {}."}
+          "minLength": "At least {} character(s).", "format": "A {}.",
+          "minItems": "At least {} item(s)."}
 
 
 def strict(schema: dict[str, Any]) -> dict[str, Any]:
@@ -303,6 +306,9 @@ def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
     if "minLength" in schema and len(value) < schema["minLength"]:
         raise _invalid(f"Field {name!r} needs at least {count(schema['minLength'], 'character')}.",
                        schema.get("description", ""))
+    if "minItems" in schema and len(value) < schema["minItems"]:
+        raise _invalid(f"Field {name!r} needs at least {count(schema['minItems'], 'item')}.",
+                       f"{name}: {schema.get('description', '')}".rstrip(": "))
     if kind == "array":
         return [_check(schema["items"], item, f"{name}[{i}]") for i, item in enumerate(value)]
     if kind == "object" and "properties" in schema:

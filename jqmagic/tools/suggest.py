@@ -18,7 +18,8 @@ class Example(TypedDict):
 @tool()
 def jq_suggest(
     examples: Annotated[list[Example], Param(
-        "One or more examples; the program must turn each input into its output.")],
+        "One or more examples; the program must turn each input into its output.",
+        min_items=1)],
     timeout: Annotated[float, Param("Seconds to search.", minimum=1, maximum=30)] = 5,
 ) -> dict[str, Any]:
     """Find the shortest jq programs that turn each example input into its output.

@@ -1,0 +1,25 @@
+"""The agent tools' errors are said in the tool's parameter words, not the Python API's."""
+
+from __future__ import annotations
+
+import jqmagic.tools as tools
+
+
+def test_no_examples_is_said_as_the_examples_field():
+    """jq_suggest with examples=[] said "suggest() got no examples" with a hint naming
+    suggest(input, output): words of the Python API, which an agent cannot call."""
+    out = tools.call("jq_suggest", {"examples": []})
+    assert out["error_code"] == "INVALID_ARGUMENT"
+    assert out["error"] == "Field 'examples' needs at least 1 item."
+    assert out["hint"].startswith("examples: ") and "suggest(" not in out["hint"]
+
+
+def test_the_schema_says_so():
+    [spec] = tools.definitions("mcp", names=["jq_suggest"])
+    assert spec["inputSchema"]["properties"]["examples"]["minItems"] == 1
+
+
+def test_strict_forms_say_it_in_words():
+    for fmt in ("openai", "anthropic"):
+        text = str(tools.definitions(fmt, strict=True, names=["jq_suggest"]))
+        assert "At least 1 item(s)." in text and "minItems" not in text
