@@ -367,15 +367,29 @@ def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
     return None if found is None else zip(chunked(items), *found, strict=False)
 
 
+class Made(dict):
+    """Columns made beside the values' decoding, by chain, and the kinds of values met in
+    each where the decoder counted them (bits of :data:`_KINDS`)."""
+
+    def __init__(self, *args: Any, kinds: dict[tuple[str, ...], int] | None = None) -> None:
+        super().__init__(*args)
+        self.kinds = kinds or {}
+
+
 def adopted(items: Any, made: dict[tuple[str, ...], list]) -> None:
     """Columns made beside the values' decoding (:func:`read_chain` of them, block by
     block while each block's values were fresh in memory: a pass over them later costs
-    a cache miss an item), for an owned list with room for them."""
+    a cache miss an item), for an owned list with room for them; their kinds taken
+    where ``made`` is a :class:`Made` that knows them."""
     store = _store(items)
+    known = getattr(made, "kinds", {})
     for chain, column in made.items():
         if store is not None and chain not in store.columns and \
                 len(column) == len(store.values) and store.room():
-            store.adopt(chain, column)
+            bits = known.get(chain)
+            if bits is not None and not bits & _OTHER:
+                store.kinds[chain] = _kinds(bits)
+            store.adopt(chain, column, None if bits is None else not bits & _UNREAD_BIT)
 
 
 def recorded(items: Any, chain: tuple[str, ...], values: list) -> None:

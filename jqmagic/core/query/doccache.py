@@ -154,7 +154,7 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
         if fmt == "jsonl" and chains is not None:
             made, values, newlines, chains = _first_read(body, chains, widen)
         elif fmt == "jsonl":
-            values, newlines = json_lines(body)
+            values, newlines, made = whole_lines(body, projected.sample_chains(body, frozenset()))
         else:
             values = [parse_one(body)]
         literals = literalfacts.WrittenBack(literals, values, path, len(data), fmt == "json")
@@ -178,14 +178,18 @@ def load_file(path: str, fmt: str, handle: BinaryIO | None = None,
 
 
 def _first_read(body: bytes, chains: frozenset,
-                widen: bool) -> tuple[dict, list[Any], int, frozenset]:
+                widen: bool) -> tuple[dict | None, list[Any], int, frozenset | None]:
     """JSON Lines decoded on ``chains``, and on every member of the first lines when
-    ``widen`` (a line orjson refuses in a member no question asked, 1e1000, then leaves
-    the chains asked alone): the columns made, the values, the newlines, the chains held."""
+    ``widen`` (whole, in C where the extension is built; a line orjson refuses in a member
+    no question asked, 1e1000, then leaves the chains asked alone): the columns made, the
+    values, the newlines, the chains held (None: whole)."""
     made = projected.column_lists(chains)  # the chains asked: the others' when asked
     if widen:
-        wide = projected.widened(body, chains)
         try:
+            if projected.C_LINES is not None:
+                values, newlines, whole = whole_lines(body, projected.sample_chains(body, chains))
+                return whole, values, newlines, None
+            wide = projected.widened(body, chains)
             return made, *projected_lines(body, wide, made), wide
         except NotMine:
             made = projected.column_lists(chains)
@@ -193,19 +197,28 @@ def _first_read(body: bytes, chains: frozenset,
 
 
 def json_lines(data: bytes) -> tuple[list[Any], int]:
-    """The values of a JSON Lines text held whole (as :func:`json_line_batches` reads
-    them), and how many newlines it has. Its lines are split at once: a copy of the text
-    for a moment, where blocks cost two more."""
+    """The values of a JSON Lines text held whole, and how many newlines it has."""
+    values, newlines, _ = whole_lines(data, frozenset())
+    return values, newlines
+
+
+def whole_lines(data: bytes, chains: frozenset) -> tuple[list[Any], int, dict | None]:
+    """The values (as :func:`json_line_batches` reads them), newlines and the columns of
+    ``chains`` made in the same pass where the extension decodes them (:func:`.projected.
+    whole_values`; None without it: the lines split at once, a copy for a moment)."""
     with gc_paused():
-        lines = data.split(b"\n")
-        last = lines.pop()
-        newlines = len(lines)
-        values = _values(lines)
-        del lines
-        values.extend(_careful([last]))
+        found = projected.whole_values(data, chains)
+        if found is None:
+            lines = data.split(b"\n")
+            last = lines.pop()
+            newlines = len(lines)
+            values = _values(lines)
+            del lines
+            values.extend(_careful([last]))
+            found = values, newlines, None
     if len(data) >= FREEZE_BYTES:
         gc.freeze()
-    return values, newlines
+    return found
 
 
 def projected_lines(data: bytes, chains: frozenset,

@@ -40,6 +40,8 @@ except ImportError:  # no C compiler at install: columns are read a name at a ti
     _jvbuild = None
 columns.C_READ = getattr(_jvbuild, "chain_column", None)  # an older build lacks them
 columns.C_OBJECTS = getattr(_jvbuild, "zip_objects", None)
+C_LINES = getattr(_jvbuild, "lines_columns", None)
+"""``_jvbuild.lines_columns`` where the extension is built: see :func:`whole_values`."""
 
 Chains = frozenset[tuple[str, ...]]
 
@@ -127,16 +129,64 @@ def widened(data: bytes, chains: Chains) -> Chains:
     1.1 s meanwhile. Chains the sample does not hold are decoded as before when asked."""
     if () in chains:
         return chains
+    return chains | frozenset((name,) for value in _sampled(data) for name in value)
+
+
+def _sampled(data: bytes) -> Iterator[dict]:
+    """The objects on the first lines of ``data`` (its first :data:`SAMPLE` bytes)."""
     head = data[:SAMPLE]
-    members: set[tuple[str, ...]] = set()
     for line in head[:head.rfind(b"\n") + 1].split(b"\n"):
         try:
             value = orjson.loads(line)
         except orjson.JSONDecodeError:
             continue
         if type(value) is dict:
-            members.update((name,) for name in value)
-    return chains | frozenset(members)
+            yield value
+
+
+FIRST_COLUMNS = 24
+"""At most this many columns made at a first read (beside the chains asked): 8 bytes a
+line each, against the 60-200 its values take."""
+
+
+def sample_chains(data: bytes, chains: Chains) -> Chains:
+    """``chains`` and the members of the objects on the first lines of ``data`` (its
+    first :data:`SAMPLE` bytes), with their objects' members one level down (``.user``,
+    ``.user.name``), :data:`FIRST_COLUMNS` at most: the columns a first read makes."""
+    found = dict.fromkeys(chain for chain in chains if chain)
+    for value in _sampled(data):
+        for name, member in value.items():
+            found[(name,)] = None
+            if type(member) is dict:
+                found.update(dict.fromkeys((name, inner) for inner in member))
+    return frozenset(list(found)[:max(FIRST_COLUMNS, len(chains))])
+
+
+_SKIP = object()  # a blank line, in C_LINES's values: none
+
+
+def _line_or_skip(line: bytes) -> Any:
+    """A line C_LINES leaves to orjson, as :func:`.doccache.json_lines` reads it."""
+    if not line.strip():
+        return _SKIP
+    try:
+        return orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        raise NotMine("a line orjson refuses") from exc
+
+
+def whole_values(data: bytes, chains: Chains) -> tuple[list[Any], int, columns.Made] | None:
+    """The whole values of the JSON Lines ``data`` (orjson's, one per non-blank line), how
+    many newlines it has, and the columns of ``chains`` (their kinds met) made in the same
+    pass, in C (:data:`C_LINES`: each repeated short string or number one object, the
+    lines it does not take exactly as orjson read by orjson); None without the extension.
+    NotMine where orjson refuses a line."""
+    if C_LINES is None:
+        return None
+    order = tuple(chains)
+    values, newlines, made, kinds = C_LINES(data, order, _line_or_skip, _SKIP, columns.UNREAD)
+    return values, newlines, columns.Made(zip(order, made, strict=True),
+                                          kinds=dict(zip(order, kinds, strict=True)))
 
 
 def column_lists(chains: Chains) -> dict[tuple[str, ...], list]:
