@@ -159,6 +159,8 @@ def input_error(error: str, prepared: sources.Prepared) -> JqMagicError:
     if wide is not None:
         return wide
     fmt = prepared.formats.get(path, "json")
+    if fmt == "jsonc":  # libjq read the text blanked of comments (lines and columns kept):
+        path = prepared.names.get(path, path)  # the user's own, parsed and shown
     precise = _python_parse_error(path, label, fmt)
     if precise is not None:
         return precise

@@ -165,6 +165,7 @@ def _json_text(value: Any) -> str:
 
 def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any]:
     """All top-level JSON values of ``text`` (one for JSON, one a line for JSON Lines)."""
+    written = text  # what the user wrote: errors show it (to_json keeps lines and columns)
     if fmt == "jsonc":
         text = jsonc.to_json(text)
     decoder = json.JSONDecoder()
@@ -177,7 +178,7 @@ def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any
             values.append(value)
             pos = space.match(text, pos).end()
     except json.JSONDecodeError as exc:
-        raise invalid_json(label, exc.msg, text, exc.lineno, exc.colno, fmt) from None
+        raise invalid_json(label, exc.msg, written, exc.lineno, exc.colno, fmt) from None
     except RecursionError:
         raise too_deep(label, f"Query it with {term('query')}, which reads up to 10,000 "
                        "levels.") from None
@@ -195,6 +196,10 @@ def invalid_json(label: str, why: str, text: str, line: int, column: int,
                           or re.search(r",\s*[\]}]", offending)):
         hint += (" If the file has comments or trailing commas (JSONC, as in tsconfig.json), "
                  f"read it with {term('jsonc')}.")
+    at = offending[column - 1:]
+    if fmt == "jsonc" and at.startswith("/"):
+        hint = ("A /* comment is not closed: end it with */." if at.startswith("/*") else
+                "A lone / starts no comment: comments are // (to the line's end) or /* */.")
     if fmt == "yaml":
         hint = f"Read it as YAML with {term('yaml')}."
     elif fmt == "json" and _LOOKS_LIKE_YAML.match(text):
