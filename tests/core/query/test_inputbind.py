@@ -247,10 +247,10 @@ def test_over_the_budget_inputs_are_libjqs_unless_json_lines_read_once(files, en
 
 def test_yaml_stream_cached_once(files, engines, parsed):
     (files / "m.yaml").write_text("# a comment\nbase: &b {x: 1}\nk: {<<: *b, y: on}\n---\n"
-                                  "k: {x: 2, y: 010}\n")
+                                  "k: {x: 2, y: 0o10}\n")  # YAML 1.2: on is text, 0o10 is 8
     assert query("[inputs.k]", "m.yaml", null_input=True, compact=True).text == \
-        '[{"x":1,"y":true},{"x":2,"y":8}]'
-    assert query(".k.y", "m.yaml", compact=True).text == "true\n8"
+        '[{"x":1,"y":"on"},{"x":2,"y":8}]'
+    assert query(".k.y", "m.yaml", compact=True).text == '"on"\n8'
     assert parsed == ["yaml"] and engines == [True, True]
 
 
