@@ -19,7 +19,7 @@ from jqmagic.tools import policy, transport
 
 def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     """Answer one request for tool ``name``; the exit status."""
-    from jqmagic.core.errors import JqMagicError
+    from jqmagic.core.errors import JqMagicError, too_deep
     from jqmagic.tools.registry import call, failure, get
     from jqmagic.tools.transport import fit
 
@@ -30,6 +30,9 @@ def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
         response = fit(failure(JqMagicError(
             "INVALID_JSON", f"The request is not JSON: {exc}.",
             'Send one JSON object on stdin, e.g. {"query": ".name", "file": "data.json"}.')))
+    except RecursionError:  # one JSON answer on stdout still, not the command line's error
+        response = fit(failure(too_deep("The request", "Give a deep value as JSON text in "
+                                        "a string (input: \"[[...]]\"), or in a file.")))
     else:
         response = call(name, request)
     if response.get("error_code") == "AUTH_MISSING":

@@ -23,3 +23,19 @@ def test_strict_forms_say_it_in_words():
     for fmt in ("openai", "anthropic"):
         text = str(tools.definitions(fmt, strict=True, names=["jq_suggest"]))
         assert "At least 1 item(s)." in text and "minItems" not in text
+
+
+def test_a_request_nested_too_deep_is_still_one_json_answer():
+    """A request whose input value was 100,000 arrays deep printed the command line's
+    "error TOO_LARGE" on stderr and nothing on stdout: no answer for the caller to read."""
+    import io
+    import json
+
+    from jqmagic.tools.protocol import serve
+
+    out, err = io.StringIO(), io.StringIO()
+    deep = '{"query": ".", "input": ' + "[" * 100_000 + "]" * 100_000 + "}"
+    assert serve("jq", io.StringIO(deep), out, err) == 1
+    answer = json.loads(out.getvalue())
+    assert answer["error_code"] == "TOO_LARGE" and "request" in answer["error"]
+    assert "in a string" in answer["hint"] and err.getvalue() == ""
