@@ -12,306 +12,7 @@
  * _columnread.h (chain_end, kind_of).
  */
 
-#define LINES_DEPTH 64
-#define LINES_SLOTS 8192 /* the values' cache's slots: a power of two */
-#define LINES_KEY_SLOTS 512
-#define LINES_SITES 64    /* members whose values are looked up: a power of two */
-#define LINES_TRIAL 1024  /* a member's values looked up before its hits are judged */
-#define LINES_CACHED 40   /* texts longer than this are made afresh */
-
-typedef struct {
-    Py_hash_t hash;
-    Py_ssize_t size;
-    char text[LINES_CACHED];
-    PyObject *value; /* owned; NULL: an empty slot */
-} lines_slot;
-
-/* A member's values (by its key's object): looked up in the cache until they are found
- * to repeat too little (ids, timestamps), then made afresh. */
-typedef struct {
-    PyObject *key; /* borrowed: kept alive by the keys' cache or a value */
-    long looked, hits;
-    int off;
-} lines_site;
-
-typedef struct {
-    const char *at, *end;
-    lines_slot *slots;
-    char *scratch; /* an escaped string's bytes */
-    Py_ssize_t scratch_size;
-    lines_slot *keys;
-    lines_site sites[LINES_SITES];
-    Py_hash_t hash; /* the text last looked up in the cache */
-    int declined;   /* the line is the fallback's: no exception set */
-} lines_reader;
-
-static PyObject *lines_value(lines_reader *r, int depth, lines_site *site);
-
-static PyObject *lines_decline(lines_reader *r) {
-    r->declined = 1;
-    return NULL;
-}
-
-static void lines_space(lines_reader *r) {
-    while (r->at < r->end && (*r->at == ' ' || *r->at == '\t' || *r->at == '\r'))
-        r->at++;
-}
-
-static uint64_t lines_word8(const char *p, Py_ssize_t size) {
-    uint64_t w = 0;
-    if (size >= 8) {
-        memcpy(&w, p, 8);
-    } else {
-        for (Py_ssize_t i = 0; i < size; i++) w |= (uint64_t)(unsigned char)p[i] << (8 * i);
-    }
-    return w;
-}
-
-/* A hash of a text's first and last eight bytes and its size: enough to tell a line's
- * keys and repeated values apart (the slot's text is compared whole). */
-static Py_hash_t lines_hash(const char *text, Py_ssize_t size, int tag) {
-    uint64_t h = 0x9E3779B97F4A7C15ULL ^ ((uint64_t)size << 8) ^ (uint64_t)tag;
-    h = (h ^ lines_word8(text, size)) * 0xFF51AFD7ED558CCDULL;
-    if (size > 8) h = (h ^ (h >> 29) ^ lines_word8(text + size - 8, 8)) * 0xC4CEB9FE1A85EC53ULL;
-    return (Py_hash_t)(h ^ (h >> 32));
-}
-
-/* Whether a word of 8 bytes holds a quote, a backslash, a control or a non-ASCII byte. */
-static int lines_plain8(uint64_t w) {
-    const uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
-    uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
-    uint64_t special = ((quote - ones) & ~quote) | ((slash - ones) & ~slash) |
-                       (w - ones * 0x20) | w;
-    return (special & highs) == 0;
-}
-
-/* The cached value of a text (tag: 's' a string's raw bytes, 'n' a number's), or NULL with
- * *slot set where a new one is to go (NULL: not cached). */
-static PyObject *lines_cached(lines_reader *r, const char *text, Py_ssize_t size, int tag,
-                              lines_site *site, lines_slot **slot) {
-    *slot = NULL;
-    if (size >= LINES_CACHED || (site != NULL && site->off)) return NULL;
-    Py_hash_t h = lines_hash(text, size, tag);
-    lines_slot *s = site == (lines_site *)r ? &r->keys[(Py_uhash_t)h & (LINES_KEY_SLOTS - 1)]
-                                           : &r->slots[(Py_uhash_t)h & (LINES_SLOTS - 1)];
-    int hit = s->value != NULL && s->hash == h && s->size == size &&
-              memcmp(s->text, text, size) == 0 && s->text[size] == (char)tag;
-    if (site != NULL && site != (lines_site *)r && ++site->looked <= LINES_TRIAL) {
-        site->hits += hit;
-        if (site->looked == LINES_TRIAL && site->hits * 4 < LINES_TRIAL) site->off = 1;
-    }
-    if (hit) {
-        Py_INCREF(s->value);
-        return s->value;
-    }
-    *slot = s;
-    r->hash = h;
-    return NULL;
-}
-
-static PyObject *lines_keep(lines_reader *r, lines_slot *slot, const char *text,
-                            Py_ssize_t size, int tag, PyObject *value) {
-    if (slot != NULL && value != NULL) {
-        Py_INCREF(value);
-        Py_XSETREF(slot->value, value);
-        slot->hash = r->hash;
-        slot->size = size;
-        memcpy(slot->text, text, size);
-        slot->text[size] = (char)tag;
-    }
-    return value;
-}
-
-static int lines_hex(const char *p) {
-    int v = 0;
-    for (int i = 0; i < 4; i++) {
-        char c = p[i];
-        v <<= 4;
-        if (c >= '0' && c <= '9') v |= c - '0';
-        else if (c >= 'a' && c <= 'f') v |= c - 'a' + 10;
-        else if (c >= 'A' && c <= 'F') v |= c - 'A' + 10;
-        else return -1;
-    }
-    return v;
-}
-
-/* An escaped string's bytes unescaped into the scratch buffer (UTF-8); -1: declined. */
-static Py_ssize_t lines_unescape(lines_reader *r, const char *p, const char *end) {
-    if (r->scratch_size < end - p) {
-        char *grown = PyMem_Realloc(r->scratch, end - p);
-        if (grown == NULL) return -2;
-        r->scratch = grown;
-        r->scratch_size = end - p;
-    }
-    char *out = r->scratch;
-    while (p < end) {
-        if (*p != '\\') {
-            *out++ = *p++;
-            continue;
-        }
-        char c = p[1];
-        p += 2;
-        switch (c) {
-        case '"': *out++ = '"'; break;
-        case '\\': *out++ = '\\'; break;
-        case '/': *out++ = '/'; break;
-        case 'b': *out++ = '\b'; break;
-        case 'f': *out++ = '\f'; break;
-        case 'n': *out++ = '\n'; break;
-        case 'r': *out++ = '\r'; break;
-        case 't': *out++ = '\t'; break;
-        case 'u': {
-            int u = end - p >= 4 ? lines_hex(p) : -1;
-            if (u < 0 || (u >= 0xD800 && u <= 0xDFFF)) return -1; /* orjson's to judge */
-            p += 4;
-            if (u < 0x80) {
-                *out++ = (char)u;
-            } else if (u < 0x800) {
-                *out++ = (char)(0xC0 | (u >> 6));
-                *out++ = (char)(0x80 | (u & 0x3F));
-            } else {
-                *out++ = (char)(0xE0 | (u >> 12));
-                *out++ = (char)(0x80 | ((u >> 6) & 0x3F));
-                *out++ = (char)(0x80 | (u & 0x3F));
-            }
-            break;
-        }
-        default: return -1;
-        }
-    }
-    return out - r->scratch;
-}
-
-/* A string (a member's key when site is the reader itself: the keys' own cache). */
-static PyObject *lines_string(lines_reader *r, lines_site *site) {
-    const char *start = ++r->at, *p = start;
-    int escaped = 0, ascii = 1;
-    while (r->end - p >= 8) {
-        uint64_t w;
-        memcpy(&w, p, 8);
-        if (!lines_plain8(w)) break;
-        p += 8;
-    }
-    for (;; p++) {
-        if (p >= r->end) return lines_decline(r);
-        unsigned char c = (unsigned char)*p;
-        if (c == '"') break;
-        if (c < 0x20) return lines_decline(r);
-        if (c == '\\') {
-            escaped = 1;
-            if (++p >= r->end) return lines_decline(r);
-        }
-        ascii &= c < 0x80;
-    }
-    r->at = p + 1;
-    lines_slot *slot;
-    PyObject *v = lines_cached(r, start, p - start, 's', site, &slot);
-    if (v != NULL) return v;
-    if (!escaped && ascii) {
-        v = PyUnicode_New(p - start, 127);
-        if (v != NULL) memcpy(PyUnicode_DATA(v), start, p - start);
-    } else {
-        const char *text = start;
-        Py_ssize_t size = p - start;
-        if (escaped) {
-            size = lines_unescape(r, start, p);
-            if (size == -2) return PyErr_NoMemory();
-            if (size < 0) return lines_decline(r);
-            text = r->scratch;
-        }
-        v = PyUnicode_DecodeUTF8(text, size, NULL);
-        if (v == NULL) {
-            if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return NULL;
-            PyErr_Clear();
-            return lines_decline(r);
-        }
-    }
-    return lines_keep(r, slot, start, p - start, 's', v);
-}
-
-static const double lines_tens[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                     1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                     1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-
-/* A float literal's double, exactly rounded: at most 15 digits and a power of ten up to
- * 22 are both exact doubles, and one product or quotient of them is rounded once
- * (Clinger's fast path); any other through Python's correctly rounded strtod. */
-static double lines_double(const char *start, const char *end, int *failed) {
-    const char *p = start + (*start == '-');
-    uint64_t digits = 0;
-    int count = 0, point = 0, after = 0;
-    for (; p < end && *p != 'e' && *p != 'E'; p++) {
-        if (*p == '.') {
-            point = 1;
-            continue;
-        }
-        digits = digits * 10 + (uint64_t)(*p - '0');
-        count++;
-        after += point;
-    }
-    long exponent = 0;
-    if (p < end) {
-        int negative = *++p == '-';
-        p += *p == '-' || *p == '+';
-        for (; p < end && exponent < 100000; p++) exponent = exponent * 10 + (*p - '0');
-        exponent = negative ? -exponent : exponent;
-    }
-    exponent -= after;
-    *failed = 0;
-    if (count <= 15 && exponent >= -22 && exponent <= 22) {
-        double d = exponent < 0 ? (double)digits / lines_tens[-exponent]
-                                : (double)digits * lines_tens[exponent];
-        return *start == '-' ? -d : d;
-    }
-    char text[64];
-    if (end - start >= (Py_ssize_t)sizeof text) {
-        *failed = 1;
-        return 0.0;
-    }
-    memcpy(text, start, end - start);
-    text[end - start] = '\0';
-    double d = PyOS_string_to_double(text, NULL, NULL);
-    *failed = d == -1.0 && PyErr_Occurred() ? -1 : 0;
-    return d;
-}
-
-static PyObject *lines_number(lines_reader *r, lines_site *site) {
-    const char *start = r->at, *p = start;
-    if (p < r->end && *p == '-') p++;
-    if (p >= r->end || *p < '0' || *p > '9') return lines_decline(r);
-    if (*p == '0') p++;
-    else while (p < r->end && *p >= '0' && *p <= '9') p++;
-    int whole = 1;
-    if (p < r->end && *p == '.') {
-        whole = 0;
-        if (++p >= r->end || *p < '0' || *p > '9') return lines_decline(r);
-        while (p < r->end && *p >= '0' && *p <= '9') p++;
-    }
-    if (p < r->end && (*p == 'e' || *p == 'E')) {
-        whole = 0;
-        if (++p < r->end && (*p == '+' || *p == '-')) p++;
-        if (p >= r->end || *p < '0' || *p > '9') return lines_decline(r);
-        while (p < r->end && *p >= '0' && *p <= '9') p++;
-    }
-    Py_ssize_t size = p - start;
-    r->at = p;
-    lines_slot *slot;
-    PyObject *v = lines_cached(r, start, size, 'n', site, &slot);
-    if (v != NULL) return v;
-    if (whole) {
-        if (size > 18) return lines_decline(r); /* past 64 bits orjson makes a float */
-        long long n = 0;
-        for (const char *d = start + (*start == '-'); d < p; d++) n = n * 10 + (*d - '0');
-        v = PyLong_FromLongLong(*start == '-' ? -n : n);
-    } else {
-        int failed;
-        double d = lines_double(start, p, &failed);
-        if (failed < 0) return NULL;
-        if (failed || isinf(d)) return lines_decline(r); /* orjson refuses an infinity */
-        v = PyFloat_FromDouble(d);
-    }
-    return lines_keep(r, slot, start, size, 'n', v);
-}
+#include "_linesscalar.h" /* the reader, its cache, strings and numbers */
 
 static PyObject *lines_word(lines_reader *r, const char *word, PyObject *value) {
     size_t size = strlen(word);
@@ -354,8 +55,27 @@ static PyObject *lines_array(lines_reader *r, int depth, lines_site *site) {
     }
 }
 
-static PyObject *lines_object(lines_reader *r, int depth) {
-    PyObject *object = PyDict_New(), *key = NULL, *item = NULL;
+/* The site of a member's key: one of four places by its address, else the first taken
+ * over (its counts start again). */
+static lines_site *lines_site_of(lines_reader *r, PyObject *key) {
+    uintptr_t h = ((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ULL;
+    for (int i = 0; i < 4; i++) {
+        lines_site *site = &r->sites[(h + i) & (LINES_SITES - 1)];
+        if (site->key == key) return site;
+        if (site->key == NULL) {
+            site->key = key;
+            return site;
+        }
+    }
+    lines_site *site = &r->sites[h & (LINES_SITES - 1)];
+    *site = (lines_site){key, 0, 0, 0, 0};
+    return site;
+}
+
+static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
+    lines_site *site = NULL;
+    PyObject *object = at->members > 5 ? _PyDict_NewPresized(at->members) : PyDict_New();
+    PyObject *key = NULL, *item = NULL;
     if (object == NULL) return NULL;
     r->at++;
     lines_space(r);
@@ -367,8 +87,7 @@ static PyObject *lines_object(lines_reader *r, int depth) {
         if (r->at >= r->end || *r->at != '"') goto declined;
         key = lines_string(r, (lines_site *)r);
         if (key == NULL) goto fail;
-        lines_site *site = &r->sites[((uintptr_t)key >> 4) & (LINES_SITES - 1)];
-        if (site->key != key) *site = (lines_site){key, 0, 0, 0};
+        site = lines_site_of(r, key);
         lines_space(r);
         if (r->at >= r->end || *r->at != ':') goto declined;
         r->at++;
@@ -382,6 +101,7 @@ static PyObject *lines_object(lines_reader *r, int depth) {
             lines_space(r);
         } else if (r->at < r->end && *r->at == '}') {
             r->at++;
+            at->members = PyDict_GET_SIZE(object);
             return object;
         } else {
             goto declined;
@@ -401,7 +121,7 @@ static PyObject *lines_value(lines_reader *r, int depth, lines_site *site) {
     lines_space(r);
     if (r->at >= r->end) return lines_decline(r);
     switch (*r->at) {
-    case '{': return lines_object(r, depth);
+    case '{': return lines_object(r, depth, site == NULL ? &r->root : site);
     case '[': return lines_array(r, depth, site);
     case '"': return lines_string(r, site);
     case 't': return lines_word(r, "true", Py_True);
