@@ -11,8 +11,8 @@ caller's request, a Dask task judged by its caller's sandbox). Modules read
 from __future__ import annotations
 
 import _imp  # the extension suffix without importlib.machinery (and warnings) at start-up
-import contextvars
 import os
+import sys
 
 TYPE_CHECKING = False  # typing and dataclasses cost every command's start-up: not imported
 if TYPE_CHECKING:
@@ -136,13 +136,13 @@ class Settings:
 
 
 _defaults = Settings()
-_scoped: contextvars.ContextVar[Settings | None] = contextvars.ContextVar("settings",
-                                                                          default=None)
+_SCOPE = "jqmagic.core.scope"  # the context variable, imported by the first using()
 
 
 def current() -> Settings:
     """The settings in force here: a :func:`using` block's, else the process's defaults."""
-    return _scoped.get() or _defaults
+    scope = sys.modules.get(_SCOPE)
+    return (scope.scoped.get() if scope is not None else None) or _defaults
 
 
 def _checked(changes: dict[str, Any]) -> dict[str, Any]:
@@ -165,14 +165,18 @@ class using:  # noqa: N801 - a context manager named as the function it was
 
     def __init__(self, **changes: Any) -> None:
         self._changes = _checked(changes)
-        self._tokens: list[contextvars.Token] = []
+        self._tokens: list = []  # contextvars.Token
 
     def __enter__(self) -> Settings:
-        self._tokens.append(_scoped.set(current().replace(**self._changes)))
+        from jqmagic.core.scope import scoped
+
+        self._tokens.append(scoped.set(current().replace(**self._changes)))
         return current()
 
     def __exit__(self, *_: object) -> None:
-        _scoped.reset(self._tokens.pop())
+        from jqmagic.core.scope import scoped
+
+        scoped.reset(self._tokens.pop())
 
 
 class _InForce:

@@ -25,8 +25,8 @@ HEAVY = {"argparse", "gettext", "typing", "dataclasses", "inspect", "dis", "ast"
          "contextlib", "functools", "collections",
          "json", "tempfile", "shutil", "random", "difflib", "socket", "selectors",
          "threading", "importlib.metadata", "email", "orjson", "jq", "ctypes",
-         "importlib", "warnings", "types",
-         "jqmagic.core.sandbox", "jqmagic.core.words", "jqmagic.core.options",
+         "importlib", "warnings", "types", "contextvars",
+         "jqmagic.core.sandbox", "jqmagic.core.scope", "jqmagic.core.words", "jqmagic.core.options",
          "jqmagic.core.query.failures", "jqmagic.core.query.supervisor",
          "jqmagic.core.query.streaming.forms", "jqmagic.core.jqlang"}
 
