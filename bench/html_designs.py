@@ -2,9 +2,10 @@
 jqmagic's output (extract.py's scorer, then fallback.py's ``settle``) and the page's text by
 structure (fallback.py's ``structural_text``, boilerplate dropped: every block that survives
 the pruning, trafilatura's recall reading). Each reading's P/R/F1, its length and text, and a
-few facts of the page's structure, for the dev split (70%) of
+few facts of the page's structure (before and after cleaning), for the dev split (70%) of
 bench/public_html.py's pages. Written to build/html-public/readings-<label>.json; rules
-are then tried on those numbers in seconds, each rule tried counted as a design.
+are then tried on those numbers in seconds (bench/html_choice.py searches them,
+cross-validated inside dev), each rule or search tried counted as a design.
 
     flock /tmp/jqmagic-heavy.lock nice .venv/bin/python bench/html_designs.py \
         [--sample N] [--label L]
@@ -24,7 +25,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 import public_html as ph  # noqa: E402
 from score_html import prf, strip_markdown, tokens  # noqa: E402
-
 
 _SEMANTIC = ["article", "main", "section", "header", "nav", "footer", "aside", "figure", "time"]
 
