@@ -22,6 +22,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.explain import child
 from jqmagic.core.explain.render import Explanation
 from jqmagic.core.options import source_from
+from jqmagic.core.query.request import check_program
 from jqmagic.core.settings import settings
 from jqmagic.core.sources.prepare import prepare
 
@@ -37,9 +38,7 @@ def explain(program: str, source: Any = None, *, file: Any = None, text: Any = N
             null_input: bool = False, timeout: float | None = None) -> Explanation:
     """Run ``program`` on one source (as :func:`jqmagic.query` names it) stage by stage
     and say what each stage did; ``timeout`` in seconds (None: the setting)."""
-    if not isinstance(program, str) or not program.strip():
-        raise JqMagicError("INVALID_QUERY", "The jq program is empty.",
-                           "Give a filter; '.' returns the input unchanged.")
+    check_program(program)
     if _READS_INPUTS.search(program):
         raise JqMagicError("INVALID_ARGUMENT", "--explain runs each input on its own: a "
                            "program that reads input, inputs, input_filename or "

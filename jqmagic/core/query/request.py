@@ -64,14 +64,23 @@ _KNOWN = {*SOURCE_KINDS, *FORMAT_KEYS, *_BOUND_KEYS, "positional", "value_given"
           *(f.name for cls in _GROUPS.values() for f in fields(cls))}
 
 
-def build(program: Any, source: Any, args: dict[str, Any] | None,
-          keywords: dict[str, Any]) -> Request:
-    """A :class:`Request` from :func:`query`'s arguments; INVALID_QUERY / INVALID_ARGUMENT
-    for a bad program or argument, TypeError for an unknown keyword (a programming error)."""
+def check_program(program: Any) -> None:
+    """INVALID_QUERY for a program that is no text, is empty, or holds a NUL character."""
     if not isinstance(program, str) or not program.strip():
         raise JqMagicError("INVALID_QUERY", "The jq program is empty." if isinstance(
             program, str) or program is None else f"The jq program must be text, not "
             f"{type(program).__name__}.", "Give a filter; '.' returns the input unchanged.")
+    if "\0" in program:  # libjq reads a C string: the program would end there, silently
+        raise JqMagicError("INVALID_QUERY", f"The jq program holds a NUL character (at "
+                           f"character {program.index(chr(0)) + 1:,}); jq stops reading a "
+                           "program at one.", "Remove the NUL character (\\u0000) from it.")
+
+
+def build(program: Any, source: Any, args: dict[str, Any] | None,
+          keywords: dict[str, Any]) -> Request:
+    """A :class:`Request` from :func:`query`'s arguments; INVALID_QUERY / INVALID_ARGUMENT
+    for a bad program or argument, TypeError for an unknown keyword (a programming error)."""
+    check_program(program)
     keywords = dict(keywords)
     unknown = set(keywords) - _KNOWN
     if unknown:
