@@ -59,7 +59,7 @@ def test_every_benchmark_result_has_a_page():
 
 def test_every_agent_tool_and_command_is_in_the_guide():
     import jqmagic.tools as tools
-    from jqmagic.cli import COMMANDS
+    from jqmagic.cli.commands import COMMANDS
 
     guide = _guide()
     for definition in tools.definitions("plain"):

@@ -15,7 +15,7 @@ import pytest
 from IPython.core.error import UsageError
 
 import jqmagic
-from jqmagic import cli
+from jqmagic.cli import commands
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.words import FACES, TERMS, term
 from jqmagic.notebook.magics import JqMagic
@@ -52,7 +52,7 @@ def test_every_hint_term_exists_in_every_face():
 
 
 def test_the_flags_a_face_names_are_flags_it_has():
-    has = {"terminal": option_strings(cli.build_parser()[0]),
+    has = {"terminal": option_strings(commands.build_parser()[0]),
            "notebook": set().union(*(option_strings(getattr(JqMagic, name).parser)
                                      for name in MAGICS))}
     assert {"--timeout", "--jsonc", "--allow-root"} <= has["terminal"]

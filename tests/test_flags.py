@@ -74,12 +74,11 @@ def test_a_dask_address_is_not_a_filter():
     ["--no-cache", "--all", "--jsonl", "."], ["--seq", "--stream", "-e", "."],
     ["--input", "1", "."], ["-x", "echo 1", "."], ["--reduce", "add", "--parallel=2", "."]])
 def test_query_options_read_without_argparse_as_argparse_reads_them(argv):
-    from jqmagic import cli
-    from jqmagic.cli import jqargs, jqcli
+    from jqmagic.cli import commands, jqargs, jqcli
 
     table = flags.option_table(jqcli.QUERY_FLAGS, flags.CLI)
     words = jqargs.split(table, argv)
-    argparse_s = vars(cli.build_parser("query")[1]["query"].parse_args(words.options))
+    argparse_s = vars(commands.build_parser("query")[1]["query"].parse_args(words.options))
     assert vars(flags.read_options(words.options, table)) == {
         k: v for k, v in argparse_s.items() if k not in ("filter", "files", "run", "command")}
 

@@ -12,8 +12,7 @@ import time
 
 import pytest
 
-from jqmagic import cli
-from jqmagic.cli import here
+from jqmagic.cli import commands, here
 from jqmagic.core.query import mainloop
 from jqmagic.core.settings import settings
 from tests.cli import dropin
@@ -54,7 +53,7 @@ def test_ctrl_c_ends_a_long_run_at_once():
 def test_what_runs_here_and_what_goes_to_the_worker(tmp_path):
     data = tmp_path / "a.json"
     data.write_text('{"a": 1}')
-    parser = cli.build_parser("query")[1]["query"]
+    parser = commands.build_parser("query")[1]["query"]
 
     def here_for(*argv: str) -> bool:
         from jqmagic import flags
@@ -79,7 +78,7 @@ def test_a_sandboxed_command_line_keeps_to_the_confined_worker(tmp_path, monkeyp
     run = subprocess.run(_command(".a", str(data)), capture_output=True, text=True,
                          cwd=tmp_path, env={**os.environ, "JQMAGIC_SANDBOX": "1"}, timeout=60)
     assert (run.stdout, run.returncode) == ("1\n", 0)
-    parser = cli.build_parser("query")[1]["query"]
+    parser = commands.build_parser("query")[1]["query"]
     from jqmagic import flags
     from jqmagic.cli import jqcli
 
@@ -98,7 +97,7 @@ def test_a_file_whose_parse_would_not_fit_streams_in_the_worker(tmp_path, monkey
     lines.write_text('{"v": 1}\n' * 2000)
     size = data.stat().st_size
     monkeypatch.setattr(settings, "doc_cache_bytes", size * 5)  # the text fits, its parse not
-    parser = cli.build_parser("query")[1]["query"]
+    parser = commands.build_parser("query")[1]["query"]
 
     def answered(*argv: str) -> tuple[bool, bool]:
         args = jqcli.parse(parser, list(argv))
@@ -122,7 +121,7 @@ def test_a_file_past_stream_from_streams_though_its_parse_would_fit(tmp_path, mo
 
     data = tmp_path / "big.json"
     data.write_text("[" + ",".join(['{"v": 1}'] * 100) + "]")
-    parser = cli.build_parser("query")[1]["query"]
+    parser = commands.build_parser("query")[1]["query"]
     args = jqcli.parse(parser, [".[] | .v", str(data)])
     source = flags.named_source(args, args.files)
     assert here.runs_here(args, source, False, ".[] | .v")  # small: libjq, here
@@ -179,7 +178,7 @@ def test_only_one_array_or_object_that_jq_parses_streams(tmp_path, monkeypatch):
     from jqmagic import flags
     from jqmagic.cli import jqcli
 
-    parser = cli.build_parser("query")[1]["query"]
+    parser = commands.build_parser("query")[1]["query"]
     monkeypatch.setattr(here, "STREAM_FROM", 0)
     for name, text in ODD_FILES.items():
         (tmp_path / name).write_text(text, encoding="utf-8")
@@ -200,7 +199,7 @@ def test_past_the_budget_a_file_that_cannot_stream_exactly(tmp_path, monkeypatch
     from jqmagic.cli import jqcli
     from jqmagic.core.errors import JqMagicError
 
-    parser = cli.build_parser("query")[1]["query"]
+    parser = commands.build_parser("query")[1]["query"]
     many = tmp_path / "many.json"
     many.write_text('{"a": [1, 2]}\n' * 200)
     bad = tmp_path / "bad.json"

@@ -131,11 +131,10 @@ def test_modules_are_searched_from_the_program_files_folder(folder, way):
 
 
 def test_library_paths_are_made_absolute(folder, monkeypatch):
-    from jqmagic import cli
-    from jqmagic.cli import jqcli
+    from jqmagic.cli import commands, jqcli
 
     monkeypatch.chdir(folder)
-    parser = cli.build_parser("query")[1]["query"]
+    parser = commands.build_parser("query")[1]["query"]
     args = jqcli.parse(parser, ["-L", "sub", "-L", "nowhere", "."])
     assert args.library_paths == [str(folder / "sub"), "nowhere"]  # jq_realpath's
 
@@ -247,9 +246,9 @@ def test_named_arguments_are_bound_in_linear_time():
 
 
 def _parser():
-    from jqmagic import cli
+    from jqmagic.cli import commands
 
-    return cli.build_parser("query")[1]["query"]
+    return commands.build_parser("query")[1]["query"]
 
 
 @dropin.needs_oracle

@@ -253,7 +253,7 @@ def test_parallel_alone_leaves_the_program_word_alone(flag, folder):
 
 
 def test_parallel_takes_a_count_only_attached():
-    from jqmagic.cli import build_parser
+    from jqmagic.cli.commands import build_parser
     from jqmagic.cli.jqcli import parse
 
     query = build_parser("query")[1]["query"]

@@ -144,7 +144,7 @@ def test_without_distributed_the_hint_names_the_extra(monkeypatch):
 ])
 def test_the_command_line_reads_an_address_as_dask_users_write_it(words, address, program,
                                                                   files):
-    from jqmagic.cli import build_parser
+    from jqmagic.cli.commands import build_parser
     from jqmagic.cli.jqcli import parse
 
     args = parse(build_parser("query")[1]["query"], words)
