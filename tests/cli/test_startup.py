@@ -26,7 +26,8 @@ HEAVY = {"argparse", "gettext", "typing", "dataclasses", "inspect", "dis", "ast"
          "json", "tempfile", "shutil", "random", "difflib", "socket", "selectors",
          "threading", "importlib.metadata", "email", "orjson", "jq", "ctypes",
          "importlib", "warnings", "types", "contextvars",
-         "jqmagic.core.sandbox", "jqmagic.core.scope", "jqmagic.core.words", "jqmagic.core.options",
+         "jqmagic.cli.commands", "jqmagic.flagerrors", "jqmagic.core.sandbox",
+         "jqmagic.core.scope", "jqmagic.core.words", "jqmagic.core.options",
          "jqmagic.core.query.failures", "jqmagic.core.query.supervisor",
          "jqmagic.core.query.streaming.forms", "jqmagic.core.jqlang"}
 
