@@ -45,7 +45,7 @@ from jqmagic.core.settings import (
     settings,
     using,
 )
-from jqmagic.core.words import term
+from jqmagic.core.words import cut, term
 
 
 def enabled() -> bool:
@@ -137,7 +137,13 @@ def resolve(path: str) -> str | None:
 
 def check_path(path: str, what: str = "read") -> str:
     """The real path of ``path`` (see :func:`resolve`); SANDBOX_DENIED when the sandbox is
-    on and it lies outside the allowed roots (or cannot be resolved)."""
+    on and it lies outside the allowed roots (or cannot be resolved); INVALID_ARGUMENT for a
+    name holding a NUL character (no file is so named: Python refuses to ask)."""
+    if "\0" in path:
+        shown = cut(path.replace("\0", "\\u0000"), 200)
+        raise JqMagicError("INVALID_ARGUMENT", f"{shown} names no file: a file name cannot "
+                           "hold a NUL character.", "Remove the NUL character (\\u0000) "
+                           "from the path.")
     real = resolve(path)
     if not _checking():
         return real or os.path.realpath(os.path.expanduser(path))
