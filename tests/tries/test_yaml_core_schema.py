@@ -110,3 +110,14 @@ def test_yaml_output_quotes_what_either_schema_reads_otherwise():
     text = yaml_text(values)
     assert parse_yaml(text) == values
     assert yaml.safe_load(text) == values[0]
+
+
+def test_a_key_the_reader_reads_as_a_number_is_found_by_the_patch(tmp_path):
+    """The patch named keys with PyYAML's YAML 1.1 constructor: `017:` was "15" to it and
+    "17" to the reader, so /a/17 was not found."""
+    path = tmp_path / "k.yml"
+    path.write_text("a:\n  017: x\n  0o17: y\n")
+    assert parse_yaml(path.read_text()) == [{"a": {"17": "x", "15": "y"}}]
+    patch(path, "set", "/a/17", "z")
+    patch(path, "set", "/a/15", "w")
+    assert path.read_text() == "a:\n  017: z\n  0o17: w\n"

@@ -290,7 +290,9 @@ class Stream:
             return "\0complex"  # a pointer cannot name it
         if key.tag == "tag:yaml.org,2002:str":
             return key.value
-        value = yaml.constructor.SafeConstructor().construct_object(key, deep=True)
+        from jqmagic.core.sources.yamlschema import constructor
+
+        value = constructor()().construct_object(key, deep=True)  # as the reader reads it
         return next(iter(json.loads(dumps({value: None}))))
 
     def kind(self, node: Any) -> str:
