@@ -121,3 +121,16 @@ def test_a_key_the_reader_reads_as_a_number_is_found_by_the_patch(tmp_path):
     patch(path, "set", "/a/17", "z")
     patch(path, "set", "/a/15", "w")
     assert path.read_text() == "a:\n  017: z\n  0o17: w\n"
+
+
+def test_without_libyaml_the_same_schema():
+    """PyYAML without its C extension: the pure-Python loader reads the core schema too."""
+    script = (
+        "import sys; sys.modules['yaml._yaml'] = None\n"
+        "from jqmagic.core.sources.yamldocs import parse_yaml\n"
+        "from jqmagic.core.sources.yamlschema import safe_loader\n"
+        "assert safe_loader().__name__ == 'PyLoader'\n"
+        "print(parse_yaml('on: [yes, 0o17, 017, 1e3, ~]\\nk: !!str x\\n'))\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout == "[{'on': ['yes', 15, 17, 1000.0, None], 'k': 'x'}]\n", done.stderr
