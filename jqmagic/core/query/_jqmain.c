@@ -10,6 +10,7 @@
 #include "_jqlib.h" /* Python.h first */
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -253,6 +254,62 @@ static jv next_held(void *jq, void *data) {
     return lib.copy(held->values[held->at++]);
 }
 
+/* results(state, dumpflags, batch_bytes) -> (body, sizes, last_kind, end)
+ *
+ * The next results of a program libjq.py's ctypes started (jq_start on the jq_state at the
+ * address ``state``), each dumped as jv_dump_string(result, dumpflags) dumps it, into one
+ * bytes ``body``; ``sizes`` holds each one's length (native 64-bit integers, as bytes) and
+ * ``last_kind`` the last one's kind (0: none). Runs until the body holds batch_bytes (end is
+ * None: call again) or jq_next gives an invalid value: ``end`` is then its 16 bytes, for
+ * Python to read as it reads any (the end, an error, a halt). No Python object is made per
+ * result; the GIL is released while libjq works (a debug or input callback takes it). */
+static PyObject *results(PyObject *self, PyObject *args) {
+    unsigned long long address;
+    int dumpflags;
+    Py_ssize_t batch_bytes;
+    if (!PyArg_ParseTuple(args, "Kin", &address, &dumpflags, &batch_bytes))
+        return NULL;
+    void *jq = (void *)(uintptr_t)address;
+    char *body = NULL, *lengths = NULL;
+    size_t body_size = 0, lengths_size = 0;
+    FILE *out = open_memstream(&body, &body_size);
+    FILE *sizes = out == NULL ? NULL : open_memstream(&lengths, &lengths_size);
+    if (sizes == NULL) {
+        if (out != NULL) {
+            fclose(out);
+            free(body);
+        }
+        return PyErr_SetFromErrno(PyExc_OSError);
+    }
+    int last_kind = 0, ended = 0;
+    jv result;
+    Py_BEGIN_ALLOW_THREADS
+    long long at = 0;
+    while (at < (long long)batch_bytes) {
+        result = lib.jq_next(jq);
+        if (KIND(result) == KIND_INVALID) {
+            ended = 1;
+            break;
+        }
+        last_kind = KIND(result);
+        lib.dumpf(result, out, dumpflags);
+        long long now = ftell(out);
+        long long size = now - at;
+        fwrite(&size, sizeof size, 1, sizes);
+        at = now;
+    }
+    fclose(out);
+    fclose(sizes);
+    Py_END_ALLOW_THREADS
+    PyObject *end = ended ? PyBytes_FromStringAndSize((const char *)&result, sizeof result)
+                          : (Py_INCREF(Py_None), Py_None);
+    PyObject *answer = Py_BuildValue("(y#y#iN)", body, (Py_ssize_t)body_size, lengths,
+                                     (Py_ssize_t)lengths_size, last_kind, end);
+    free(body);
+    free(lengths);
+    return answer;
+}
+
 /* flush(): the results' stream written out (C's stdout and any other kept), as jq's exit
  * writes its stdout; a failed write remembered for write_error(). */
 static PyObject *flush(PyObject *self, PyObject *args) {
@@ -292,6 +349,7 @@ static PyMethodDef methods[] = {
     {"set_colors", jqlib_set_colors, METH_VARARGS, "jq_set_colors($JQ_COLORS)."},
     {"purge_stdin", purge_stdin, METH_NOARGS, "C's stdin emptied, fully buffered."},
     {"run", run, METH_VARARGS, "Run jq's main loop until a batch is full or an event."},
+    {"results", results, METH_VARARGS, "A started program's next results, dumped, in a batch."},
     {"flush", flush, METH_NOARGS, "Write the results' stream out."},
     {"write_error", write_error, METH_NOARGS, "The errno of a failed write, or 0."},
     {NULL, NULL, 0, NULL},

@@ -32,7 +32,7 @@ def answers(program: str) -> bool:
     return _jqmain is not None and not _ASKS_THE_READER.search(program)
 
 
-def run(program: libjq.Program, values: list, flags: int) -> Iterator[str]:
+def run(program: libjq.Program, values: list, flags: int, batched: bool = False) -> Iterator:
     """The results of ``program`` run with ``-n``, its ``input``/``inputs`` giving
     ``values`` (borrowed: each is copied as it is given) in order."""
     array = (libjq.jv * len(values))(*values)
@@ -42,7 +42,8 @@ def run(program: libjq.Program, values: list, flags: int) -> Iterator[str]:
     program.messages.clear()
     program.input_errors = []
     try:
-        yield from libjqinput.run_parsed(program, [], null_input=True, flags=flags)
+        yield from libjqinput.run_parsed(program, [], null_input=True, flags=flags,
+                                         batched=batched)
     finally:
         libjq._lib.jq_set_input_cb(program.state, None, None)  # noqa: SLF001
         del array

@@ -15,6 +15,7 @@ import ctypes
 import os
 import sys
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
+from itertools import accumulate
 
 from jqmagic.core.jsonarg import JsonText
 from jqmagic.core.query.jqdefs import (  # noqa: F401 - libjq's words, kept here as before
@@ -49,6 +50,7 @@ from jqmagic.core.query.jqdefs import (  # noqa: F401 - libjq's words, kept here
     utf8,
 )
 from jqmagic.core.query.jqdefs import dump_flags as _dump_flags
+from jqmagic.core.query.mainloop import _jqmain
 from jqmagic.core.settings import libjq_path, sandboxed
 
 TYPE_CHECKING = False  # the command line's start-up imports this module: no typing, json or
@@ -375,13 +377,44 @@ def results(program: Program, value: jv) -> Iterator[jv]:
             program.last_kind = kind
             yield result
             continue
-        if _lib.jq_halted(program.state):
-            _lib.jv_free(result)
-            raise _halt(program.state)
-        if _lib.jv_invalid_has_msg(_lib.jv_copy(result)):
-            raise RunError(_error_message(_lib.jv_invalid_get_msg(result)))
-        _lib.jv_free(result)
+        _ended(program, result)
         return
+
+
+def _ended(program: Program, result: jv) -> None:
+    """The invalid value that ended a run read (consumed): RunError or Halt, or nothing
+    (the results' end)."""
+    if _lib.jq_halted(program.state):
+        _lib.jv_free(result)
+        raise _halt(program.state)
+    if _lib.jv_invalid_has_msg(_lib.jv_copy(result)):
+        raise RunError(_error_message(_lib.jv_invalid_get_msg(result)))
+    _lib.jv_free(result)
+
+
+BATCH_BYTES = 1 << 16  # result text dumped in C before Python sees it
+
+
+def result_batches(program: Program, value: jv, flags: int) -> Iterator[list[bytes]]:
+    """:func:`_results` as UTF-8, a batch at a time: dumped in C (``_jqmain.results``: no
+    Python object or ctypes call per result), one bytes object a result."""
+    program.debug_flags = flags & ~PRINT_PRETTY
+    if _jqmain is None:  # (no C compiler at install)
+        texts = (_dump(result, flags).encode() for result in results(program, value))
+        while batch := [t for _, t in zip(range(256), texts, strict=False)]:
+            yield batch
+        return
+    _lib.jq_start(program.state, value, 0)
+    while True:
+        body, sizes, kind, end = _jqmain.results(program.state.value, flags, BATCH_BYTES)
+        if kind:
+            program.last_kind = kind
+        if body:
+            ends = list(accumulate(memoryview(sizes).cast("q")))
+            yield [body[start:stop] for start, stop in zip([0, *ends], ends, strict=False)]
+        if end is not None:
+            _ended(program, jv.from_buffer_copy(end))
+            return
 
 
 def _halt(state: c_void_p) -> Halt:

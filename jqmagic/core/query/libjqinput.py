@@ -25,6 +25,7 @@ from jqmagic.core.query.libjq import (
     _parse,
     _results,
     jv,
+    result_batches,
 )
 
 TYPE_CHECKING = False  # a command line running as jq imports this module: no typing
@@ -34,10 +35,11 @@ if TYPE_CHECKING:
 
 def run(program: Program, files: list[str], *, null_input: bool = False,
         slurp: bool = False, raw_input: bool = False, flags: int = 0,
-        parse_flags: int = 0, stdin: str | None = None) -> Iterator[str]:
+        parse_flags: int = 0, stdin: str | None = None, batched: bool = False) -> Iterator:
     """Yield the JSON text of each result, running ``program`` as ``jq [-n] [-s] FILES``
     (``parse_flags``: PARSE_STREAMING / PARSE_STREAM_ERRORS, as jq's --stream sets them;
-    ``stdin``: the one file read as jq reads its standard input, named ``<stdin>``).
+    ``stdin``: the one file read as jq reads its standard input, named ``<stdin>``;
+    ``batched``: lists of UTF-8 texts, dumped in C, instead of a str a result).
 
     Inputs are read by libjq from ``files``; ``input``/``inputs`` consume them. Raises
     InputError (a file that cannot be read or parsed), RunError (an uncaught jq error)
@@ -49,7 +51,7 @@ def run(program: Program, files: list[str], *, null_input: bool = False,
         values = iter([_parse("null")]) if null_input else \
             _inputs(program.state, inputs.state, skipped)
         try:
-            yield from _each_input(program, values, flags)
+            yield from _each_input(program, values, flags, batched)
         except RunError:
             inputs.check()  # a file that failed to read is jq's status 2, whatever ran after
             raise
@@ -180,32 +182,35 @@ def free_values(values: list[jv]) -> None:
 
 
 def run_parsed(program: Program, values: list[jv], *, null_input: bool = False,
-               slurp: bool = False, flags: int = 0) -> Iterator[str]:
+               slurp: bool = False, flags: int = 0, batched: bool = False) -> Iterator:
     """Like :func:`run`, over values parsed before (borrowed, not consumed), for programs
     that never read ``input``/``inputs``/``input_filename`` (no input callback is set)."""
     program.messages.clear()
     program.input_errors = []
+    each = result_batches if batched else _results
     if null_input:
-        yield from _results(program, _parse("null"), flags)
+        yield from each(program, _parse("null"), flags)
     elif slurp:
         whole = _lib.jv_array()
         for value in values:
             whole = _lib.jv_array_append(whole, _lib.jv_copy(value))
-        yield from _results(program, whole, flags)
+        yield from each(program, whole, flags)
     else:
-        yield from _each_input(program, (_lib.jv_copy(v) for v in values), flags)
+        yield from _each_input(program, (_lib.jv_copy(v) for v in values), flags, batched)
 
 
-def _each_input(program: Program, values: Iterator[jv], flags: int) -> Iterator[str]:
+def _each_input(program: Program, values: Iterator[jv], flags: int,
+                batched: bool = False) -> Iterator:
     """The results of every input in turn; as jq does, an error ends only its own input's
     results (reported with the rest: RunError names the first, once all are done; each
     is kept in ``program.input_errors`` with the count of messages said before it, where
     jq's main.c says it)."""
     errors: list[str] = []
     last_failed = False
+    each = result_batches if batched else _results
     for value in values:
         try:
-            yield from _results(program, value, flags)
+            yield from each(program, value, flags)
             last_failed = False
         except RunError as exc:
             errors.append(str(exc))

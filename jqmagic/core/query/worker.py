@@ -115,10 +115,11 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
         with contextlib.ExitStack() as stack:
             parsed = _cached_inputs(stack, source, request)
             if parsed is not None:
-                texts = heldinputs.run(program, parsed, flags) if run.null_input else \
-                    libjqinput.run_parsed(program, parsed, slurp=run.slurp, flags=flags)
-                for text in texts:
-                    sink.add(text.encode())
+                batches = heldinputs.run(program, parsed, flags, batched=True) \
+                    if run.null_input else libjqinput.run_parsed(
+                        program, parsed, slurp=run.slurp, flags=flags, batched=True)
+                for texts in batches:
+                    sink.add_many(texts)
             else:
                 prepared = stack.enter_context(sources.prepare(source, run.timeout))
                 if prepared.naming(request.program) != request.program:  # compiled as is first
@@ -126,11 +127,11 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
                                            list(run.library_paths) or None, request.positional,
                                            run.program_origin)
                 try:
-                    for text in libjqinput.run(program, prepared.files, null_input=run.null_input,
-                                          slurp=run.slurp, raw_input=run.raw_input,
-                                          flags=flags, parse_flags=_events(run),
-                                          stdin=prepared.stdin):
-                        sink.add(text.encode())
+                    for texts in libjqinput.run(program, prepared.files, null_input=run.null_input,
+                                                slurp=run.slurp, raw_input=run.raw_input,
+                                                flags=flags, parse_flags=_events(run),
+                                                stdin=prepared.stdin, batched=True):
+                        sink.add_many(texts)
                 except libjq.InputError as exc:  # said while the converted files still exist
                     error = failures.input_error(str(exc), prepared)
     except libjq.InputError as exc:
