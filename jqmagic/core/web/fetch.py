@@ -12,7 +12,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import query
 from jqmagic.core.sandbox import AddressPolicy
 from jqmagic.core.web.decode import decode, kind_of, parse_json
-from jqmagic.core.web.download import FetchLimits, download, redact
+from jqmagic.core.web.download import FetchLimits, check_url, download, redact
 from jqmagic.core.words import term
 
 
@@ -118,6 +118,8 @@ def fetch(
     started = time.monotonic()
     if robots:
         from jqmagic.core.web import robots as robots_txt
+
+        check_url(url)  # INVALID_URL names this URL, not the robots.txt asked first
         from jqmagic.core.web.download import user_agent
 
         def read(robots_url: str) -> tuple[int, str]:
