@@ -1,4 +1,5 @@
-"""web_fetch (robots.txt honoured, as agents run it) refuses a bad URL by that URL: it read
+"""web_fetch (robots.txt honoured, as agents run it) refuses a bad URL or a refused address
+as that: it read
 the site's robots.txt first and said "Refused URL 'file:///robots.txt'" for
 file:///etc/passwd, a URL the agent never gave."""
 
@@ -18,3 +19,11 @@ def test_the_url_given_is_named(url, said):
     out = tools.call("web_fetch", {"url": url})
     assert out["error_code"] == "INVALID_URL" and out["error"].startswith(said), out
     assert "robots.txt" not in out["error"]
+
+
+def test_a_private_address_is_refused_as_that():
+    """It was "robots.txt does not let automated agents fetch ..." with a hint to ignore
+    robots.txt, which would not have helped: the address itself is refused."""
+    out = tools.call("web_fetch", {"url": "http://127.0.0.1:9/x"})
+    assert out["error_code"] == "SANDBOX_DENIED" and "private" in out["error"]
+    assert "robots" not in out["hint"] and "does not let" not in out["error"]

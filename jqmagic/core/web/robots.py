@@ -117,8 +117,8 @@ def _read(robots_url: str, fetch_robots: Any) -> Rules:
             return Rules(everything=False, reason=f"its robots.txt is HTTP {code}")
         if 400 <= code < 500:
             return Rules(everything=True)
-        if exc.code in ("NETWORK_ERROR", "INVALID_URL"):
-            raise  # nothing is fetched: the site is down, or the URL is no web address
+        if exc.code in ("NETWORK_ERROR", "INVALID_URL", "SANDBOX_DENIED"):
+            raise  # nothing is fetched: the site is down, no web address, or refused
         return Rules(everything=False, reason="its robots.txt could not be read "
                      f"({exc.code}): RFC 9309 says to assume every page is disallowed")
     if status in (401, 403):
