@@ -1,7 +1,6 @@
 """web_fetch (robots.txt honoured, as agents run it) refuses a bad URL or a refused address
-as that: it read
-the site's robots.txt first and said "Refused URL 'file:///robots.txt'" for
-file:///etc/passwd, a URL the agent never gave."""
+as that: it read the site's robots.txt first and said "Refused URL 'file:///robots.txt'"
+for file:///etc/passwd, a URL the agent never gave."""
 
 from __future__ import annotations
 
