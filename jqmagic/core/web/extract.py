@@ -62,9 +62,6 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "th": -5, **dict.fromkeys(
     ("address", "ol", "ul", "dl", "dd", "dt", "li", "form"), -3), **dict.fromkeys(_HEADINGS, -5)}
 _MIN_CHARS = 500
-_STORY = 200  # characters a strict try's content needs to be kept over a relaxed try's
-_WORDS = re.compile(r"\w+")
-_TEASERS = 0.2
 CLIMB_LINKS = 0.25  # share of link text in what a parent adds past which it is not climbed to
 # Commas of every script (Readability's set: Latin, Arabic, CJK full-width and ideographic).
 _COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
@@ -438,7 +435,7 @@ def main_content(soup: Any, check: Callable[[], None] | None = None) -> Any | No
     if body is None:
         return None
     replace_brs(body, soup)
-    best, best_len, first = None, -1, None
+    best, best_len = None, -1
     for flags in ((True, True, True), (False, True, True), (False, False, True),
                   (False, False, False)):
         if check is not None:
@@ -452,22 +449,8 @@ def main_content(soup: Any, check: Callable[[], None] | None = None) -> Any | No
             continue
         scorer.prepare(article)
         length = len(text_of(article))
-        if first is None and text_length(text_of(article)) >= _STORY:
-            first = article
         if length >= _MIN_CHARS:
-            return agreed(first, article)
+            return article
         if length > best_len:
             best, best_len = article, length
-    return best if best is None else agreed(first, best)
-
-
-def agreed(first: Any | None, found: Any) -> Any:
-    """``found``, or the first try's content when a relaxed try found another place, a
-    more linked one: under half of the first's words there, and a link density over
-    ``_TEASERS`` and twice the first's (a short story, and teasers found past it)."""
-    if first is None or found is first or \
-            link_density(found) <= max(_TEASERS, 2 * link_density(first)):
-        return found
-    words = _WORDS.findall(text_of(first).lower())
-    there = set(_WORDS.findall(text_of(found).lower()))
-    return first if sum(w in there for w in words) < len(words) / 2 else found
+    return best

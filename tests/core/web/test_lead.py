@@ -1,11 +1,9 @@
 """What a reader sees above the story is kept with it (issue 58): an ``<object>``'s fallback
 text (a Flash player's, which no browser runs today) and a lead block of one paragraph just
-before the article; a teaser of links there, or an empty player, is not. A short story the
-strict try found is kept over teasers a relaxed try found elsewhere."""
+before the article; a teaser of links there, or an empty player, is not."""
 
 from __future__ import annotations
 
-from jqmagic.core.web.extract import agreed
 from jqmagic.core.web.html import open_objects, parse, to_markdown
 
 STORY = ("The council voted on Tuesday to widen the river path, a plan that took six years, "
@@ -58,30 +56,3 @@ def test_links_or_a_label_before_the_story_are_not_a_lead():
     assert "The mayor" not in out
     out = to_markdown(_page("<div class='tag'><p>Video: the river path</p></div>")).markdown
     assert "Video: the river path" not in out and "The council voted" in out
-
-
-
-SHORT = ("<p>The council voted on Tuesday to widen the river path, after six years of talks.</p>"
-         "<p>Work starts in spring, the mayor said, and ends before the autumn rains.</p>"
-         "<p>Residents along the river, who opposed the plan, said they would appeal.</p>")
-TEASERS = "".join(f"<p><a href='/s{i}'>Other story number {i} in the city</a> A line, of "
-                  f"summary, for story {i}.</p>" for i in range(20))
-
-
-def _tries(first: str, found: str) -> tuple:
-    soup = parse(f"<body><div id='first'>{first}</div><div id='found'>{found}</div></body>")
-    return soup.find(id="first"), soup.find(id="found")
-
-
-def test_a_short_story_is_kept_over_teasers_a_relaxed_try_found_elsewhere():
-    first, found = _tries(SHORT, TEASERS)
-    assert agreed(first, found) is first
-    assert agreed(None, found) is found  # no story found by the strict try
-
-
-def test_a_relaxed_try_wins_when_it_holds_the_story_or_is_unlinked_prose():
-    first, found = _tries(SHORT, SHORT + TEASERS)  # the story and more: the same place
-    assert agreed(first, found) is found
-    notice = "<p>Printed from <a href='/a'>our site</a>; visit it for more of the news.</p>"
-    first, found = _tries(notice, "".join(f"<p>{STORY}</p>" for _ in range(6)))
-    assert agreed(first, found) is found
