@@ -72,6 +72,29 @@ static lines_site *lines_site_of(lines_reader *r, PyObject *key) {
     return site;
 }
 
+/* A line's member whose key is a one-name chain's: its column's place for the line set
+ * now (the last of a repeated key, as the object keeps it), not looked up after. */
+static void lines_head(lines_reader *r, PyObject *key, PyObject *item) {
+    for (int h = 0; h < r->heads; h++) {
+        if (r->head_keys[h] == key) {
+            PyObject *old = PyList_GET_ITEM(r->head_columns[h], r->row);
+            Py_INCREF(item);
+            PyList_SET_ITEM(r->head_columns[h], r->row, item);
+            Py_XDECREF(old);
+            return;
+        }
+    }
+}
+
+/* The places lines_head set for a line the fallback reads (or skips): emptied. */
+static void lines_unset_heads(lines_reader *r) {
+    for (int h = 0; h < r->heads; h++) {
+        PyObject *old = PyList_GET_ITEM(r->head_columns[h], r->row);
+        PyList_SET_ITEM(r->head_columns[h], r->row, NULL);
+        Py_XDECREF(old);
+    }
+}
+
 static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
     lines_site *site = NULL;
     PyObject *object = at->members > 5 ? _PyDict_NewPresized(at->members) : PyDict_New();
@@ -93,6 +116,7 @@ static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
         r->at++;
         item = lines_value(r, depth + 1, site);
         if (item == NULL || PyDict_SetItem(object, key, item) < 0) goto fail;
+        if (depth == 0) lines_head(r, key, item);
         Py_CLEAR(key);
         Py_CLEAR(item);
         lines_space(r);
@@ -142,9 +166,11 @@ static PyObject *lines_line(lines_reader *r, const char *line, const char *end,
         lines_space(r);
         if (r->at == end) return v;
         Py_DECREF(v); /* more after the value: orjson refuses the line */
+        r->declined = 1;
     } else if (!r->declined) {
         return NULL;
     }
+    lines_unset_heads(r);
     return PyObject_CallFunction(fallback, "y#", line, (Py_ssize_t)(end - line));
 }
 
@@ -153,6 +179,7 @@ static void lines_release(lines_reader *r) {
         Py_XDECREF(r->slots[s].value);
     for (Py_ssize_t s = 0; r->keys != NULL && s < LINES_KEY_SLOTS; s++)
         Py_XDECREF(r->keys[s].value);
+    for (int h = 0; h < r->heads; h++) Py_DECREF(r->head_keys[h]);
     PyMem_Free(r->slots);
     PyMem_Free(r->keys);
     PyMem_Free(r->scratch);
@@ -223,8 +250,24 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
         }
     }
     lines_seed_keys(&r, chains);
+    for (Py_ssize_t j = 0; j < k && r.heads < LINES_HEADS; j++) {
+        PyObject *chain = PyTuple_GET_ITEM(chains, j);
+        Py_ssize_t size;
+        const char *text = PyTuple_GET_SIZE(chain) == 1
+                               ? PyUnicode_AsUTF8AndSize(PyTuple_GET_ITEM(chain, 0), &size)
+                               : NULL;
+        lines_slot *slot;
+        PyObject *key = text == NULL ? NULL : lines_cached(&r, text, size, 's',
+                                                           (lines_site *)&r, &slot);
+        PyErr_Clear();
+        if (key != NULL) { /* the key every line's member of that name gets: kept alive */
+            r.head_keys[r.heads] = key;
+            r.head_columns[r.heads++] = PyTuple_GET_ITEM(made, j);
+        }
+    }
     while (at < stop) {
         const char *nl = memchr(at, '\n', stop - at), *end = nl == NULL ? stop : nl;
+        r.row = count;
         PyObject *v = lines_line(&r, at, end, fallback);
         at = end + 1;
         if (v == NULL) goto fail;
@@ -234,12 +277,15 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
         }
         PyList_SET_ITEM(values, count, v);
         for (Py_ssize_t j = 0; j < k; j++) {
-            PyObject *chain = PyTuple_GET_ITEM(chains, j);
-            PyObject *found = chain_end(v, &PyTuple_GET_ITEM(chain, 0), PyTuple_GET_SIZE(chain),
-                                        unread);
-            if (found == NULL) goto fail;
-            Py_INCREF(found);
-            PyList_SET_ITEM(PyTuple_GET_ITEM(made, j), count, found);
+            PyObject *chain = PyTuple_GET_ITEM(chains, j), *column = PyTuple_GET_ITEM(made, j);
+            PyObject *found = PyList_GET_ITEM(column, count);
+            if (found == NULL) { /* not set as the line was made: read on its value */
+                found = chain_end(v, &PyTuple_GET_ITEM(chain, 0), PyTuple_GET_SIZE(chain),
+                                  unread);
+                if (found == NULL) goto fail;
+                Py_INCREF(found);
+                PyList_SET_ITEM(column, count, found);
+            }
             bits[j] |= kind_of(found, unread);
         }
         if ((++count & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) goto fail;

@@ -11,6 +11,7 @@
 #define LINES_SITES 256   /* members whose values are looked up: a power of two */
 #define LINES_TRIAL 1024  /* a member's values looked up before its hits are judged */
 #define LINES_CACHED 40   /* texts longer than this are made afresh */
+#define LINES_HEADS 32    /* chains of one name whose column is set as a line is made */
 
 typedef struct {
     Py_hash_t hash;
@@ -37,6 +38,10 @@ typedef struct {
     lines_site sites[LINES_SITES], root;
     Py_hash_t hash; /* the text last looked up in the cache */
     int declined;   /* the line is the fallback's: no exception set */
+    /* a line's members that are columns' chains, set as the line's object is made */
+    int heads;
+    PyObject *head_keys[LINES_HEADS], *head_columns[LINES_HEADS]; /* keys owned */
+    Py_ssize_t row;
 } lines_reader;
 
 static PyObject *lines_value(lines_reader *r, int depth, lines_site *site);

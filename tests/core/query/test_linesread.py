@@ -151,3 +151,20 @@ def test_without_the_extension_a_file_reads_the_same(tmp_path, monkeypatch):
     plain = doccache.load_file(str(path), "jsonl")
     assert repr(in_c.values) == repr(plain.values) == "[{'a': 1.0, 'b': 'é'}, {'a': -0.0}]"
     assert plain.made is None and in_c.made[("a",)] == [1.0, -0.0]
+
+
+def test_a_columns_place_set_as_a_line_is_made_follows_the_lines_value():
+    """A one-name chain's place is set as the line's object is made: a line then left to
+    orjson (a long integer after the member), a repeated key, a member of an inner object
+    or of an array's object, a line without the member: each place the value's own."""
+    texts = ['{"a": 5, "b": 18446744073709551615}', '{"b": 1}', '{"a": 1, "a": 2.0}',
+             '[{"a": 3}]', '{"c": {"a": 4}}', '{"a": 6, "b": [1, 2', "", '"a"', "null"]
+    for cut in range(len(texts)):  # the refused line's place: every later line refused
+        data = "\n".join(texts[:cut]).encode()
+        found, held = _in_c(data)
+        assert found == _per_line(data)
+        if held is not None:
+            values, made = held
+            for chain in CHAINS:
+                assert repr(made[chain]) == repr(
+                    columns.C_READ(values, chain, columns.UNREAD, False)[0])
