@@ -235,8 +235,8 @@ def _inputs(state: c_void_p, inputs: c_void_p,
             skipped: list[str] | None = None) -> Iterator[jv]:
     """The inputs' values; a bad one is InputError, or (``skipped``: jq's --seq) a line
     in ``skipped`` and the reading goes on."""
-    while True:
-        value = _lib.jq_util_input_next_input(inputs)
+    while not _lib.jq_util_input_errors(inputs):  # as main.c: one value past a file it
+        value = _lib.jq_util_input_next_input(inputs)  # could not open, then no more
         if _lib.jv_get_kind(value) != KIND_INVALID:
             yield value
             continue

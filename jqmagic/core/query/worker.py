@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import glob
 import os
 import re
 import resource
@@ -77,6 +78,8 @@ def execute(programs: libjq.ProgramCache, request: protocol.QueryRequest,
             sandbox.check_program(request.program, list(request.run.library_paths))
             if request.ranges:
                 return _ranges(programs, request, sink)
+            if _unreadable_among(request):  # read in order, as jq reads them
+                return _with_libjq(programs, request, sink)
             if not _events(request.run):
                 if streamed.over_budget(request):  # read as it comes, never kept
                     request = dataclasses.replace(
@@ -107,13 +110,14 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
     source = request.source.source()
     if run.raw_input:  # -R reads each file's own lines: no YAML or JSONC conversion
         source = dataclasses.replace(source, formats=Formats(False, False, False))
+    as_named = _unreadable_among(request)
     try:
         program = programs.get(request.program, named(request),
                                list(run.library_paths) or None, request.positional,
                                run.program_origin)
         flags = dump_flags(request)
         with contextlib.ExitStack() as stack:
-            parsed = _cached_inputs(stack, source, request)
+            parsed = None if as_named else _cached_inputs(stack, source, request)
             if parsed is not None:
                 batches = heldinputs.run(program, parsed, flags, batched=True) \
                     if run.null_input else libjqinput.run_parsed(
@@ -121,7 +125,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
                 for texts in batches:
                     sink.add_many(texts)
             else:
-                prepared = stack.enter_context(sources.prepare(source, run.timeout))
+                prepared = sources.Prepared(files=as_named) if as_named else \
+                    stack.enter_context(sources.prepare(source, run.timeout))
                 if prepared.naming(request.program) != request.program:  # compiled as is first
                     program = programs.get(prepared.naming(request.program), named(request),
                                            list(run.library_paths) or None, request.positional,
@@ -133,7 +138,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
                                                 stdin=prepared.stdin, batched=True):
                         sink.add_many(texts)
                 except libjq.InputError as exc:  # said while the converted files still exist
-                    error = failures.input_error(str(exc), prepared)
+                    error = _unreadable_error(as_named) or failures.input_error(str(exc),
+                                                                                prepared)
     except libjq.InputError as exc:
         error = failures.input_error(str(exc), prepared or sources.Prepared())
     except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:
@@ -155,6 +161,36 @@ def _ranges(programs: libjq.ProgramCache, request: protocol.QueryRequest,
 
 
 _READS_INPUTS = re.compile(r"\binput")
+
+
+def _unreadable_among(request: protocol.QueryRequest) -> list[str] | None:
+    """The command line's file names, when one cannot be read (jq says so when it comes
+    to it, after the results of the files before, reads one value past it and stops) and
+    libjq can read them as named: a run per input (not -n or -s), plain JSON, no glob, no
+    sandbox; else None (a file that cannot be read is NOT_FOUND before the run)."""
+    source = request.source.source()
+    run = request.run
+    if not run.whole_files or run.null_input or run.slurp or source.kind != "file" or \
+            sandbox.enabled():
+        return None
+    names = [source.spec] if isinstance(source.spec, str) else list(source.spec)
+    if any(source.formats.for_path(name) not in ("json", "jsonl") or
+           (glob.has_magic(name) and not os.path.lexists(name)) for name in names):
+        return None
+    if all(os.path.isfile(name) and os.access(name, os.R_OK) for name in names):
+        return None
+    return names
+
+
+def _unreadable_error(names: list[str] | None) -> JqMagicError | None:
+    """The first file of ``names`` that cannot be read, in jq's sentence and the core's
+    hint, at jq's status (2)."""
+    for name in names or ():
+        error = failures.unreadable(name)
+        if error is not None:
+            error.exit_code = 2
+            return error
+    return None
 
 
 def _events(run: protocol.RunSpec) -> int:
