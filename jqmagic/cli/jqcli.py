@@ -117,7 +117,7 @@ def _run(args: argparse.Namespace, out: jqio.Output) -> int:
     if reads and not runs_here:  # a FIFO, a device or an odd name: as jq reads it
         args.files, copies = jqio.stand_ins(args.files, args.timeout)
         program = jqio.named_as(program, copies) if copies else program
-    files, unreadable = _readable(args.files) if reads and not runs_here else \
+    files, unreadable = _readable(args) if reads and not runs_here else \
         (args.files if reads else [], False)  # as jq: read or not; libjq says which it could not
     source = flags.named_source(args, files)
     try:
@@ -378,18 +378,23 @@ def _program(args: argparse.Namespace) -> str:
                        "Give a filter, e.g. jqmagic query '.' data.json (try '.').")
 
 
-def _readable(files: list[str]) -> tuple[list[str], bool]:
+def _readable(args: argparse.Namespace) -> tuple[list[str], bool]:
     """The files that can be read; each missing or unreadable one (a folder) is reported
     in jqmagic's words (code, jq's sentence, the core's hint) and, as in jq, the others
-    are still read. A sandbox's refusal stops the run."""
+    are still read; where the worker reads them as jq (``worker._unreadable_among``) it
+    is kept, for libjq to say where it comes to it. A sandbox's refusal stops the run."""
+    from jqmagic.core import sandbox
     from jqmagic.core.query.failures import unreadable
 
-    kept, missing = [], False
+    kept, missing, files = [], False, args.files
+    in_order = not (_bounded_view(args) or sandbox.enabled() or args.null_input or args.slurp
+                    or args.yaml or args.jsonc or any(n.lower().endswith((".yaml", ".yml", (
+                        ".jsonc"))) or here.has_magic(n) and not os.path.lexists(n) for n in files))
     for name in files:
         failed = None if _plainly_readable(name) or name == "-" or \
-            (here.has_magic(name) and not os.path.lexists(name)) else unreadable(name)
-        if failed is not None:
-            missing = True
+            (here.has_magic(name) and not os.path.lexists(name)) else in_order or unreadable(name)
+        missing = missing or failed is not None
+        if failed is not None and failed is not True:
             here.report(failed)
             continue
         kept.append(name)

@@ -86,14 +86,25 @@ def test_input_over_a_file_that_fails_to_read_is_status_2(program, way, tmp_path
 
 
 @dropin.needs_oracle
-def test_a_missing_file_is_said_when_jq_comes_to_it(tmp_path):
-    data = tmp_path / "a.json"
+@pytest.mark.parametrize("way", BOTH_WAYS, ids=WAY_IDS)
+def test_a_missing_file_is_said_when_jq_comes_to_it(tmp_path, way):
+    """jq reads the files before it, says it, reads one value past it and stops: status 2
+    (the worker's libjq reads the files as named, as jq does)."""
+    data, more = tmp_path / "a.json", tmp_path / "b.json"
     data.write_text('{"a": 1}')
+    more.write_text('{"a": 2} {"a": 3}\n[4]')
     for argv in (['(. | stderr), error("x")', str(data), "missing.json", str(data)],
                  ["-n", "input, input", "missing.json", str(data)],
-                 ["-n", "[inputs] | halt_error", str(data), "missing.json"]):
-        expected, got = dropin.jq(argv, ""), dropin.jqmagic(argv, "")
-        assert (got.stdout, got.status) == (expected.stdout, expected.status)
+                 ["-n", "[inputs] | halt_error", str(data), "missing.json"],
+                 ["-c", ".a", str(data), "missing.json", str(more), str(data)],
+                 ["-c", ".a", "missing.json", "gone.json", str(more)],
+                 ["-c", ".a", str(more), "missing.json"], ["-c", ".a", "missing.json"],
+                 ["-c", "-s", "map(.a?)", str(data), "missing.json", str(more)],
+                 ["-c", ".[]?", str(more), "missing.json", str(more)],
+                 ["-e", ".a", str(data), "missing.json", str(more)],
+                 ["-R", ".", str(more), "missing.json", str(more)]):
+        expected, got = dropin.jq(argv, ""), dropin.jqmagic(way + argv, "")
+        assert (got.stdout, got.status) == (expected.stdout, expected.status), argv
         dropin.assert_stderr_as_jq(got, expected)
 
 
