@@ -134,3 +134,18 @@ def test_without_libyaml_the_same_schema():
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           timeout=60)
     assert done.stdout == "[{'on': ['yes', 15, 17, 1000.0, None], 'k': 'x'}]\n", done.stderr
+
+
+@pytest.mark.parametrize("extra", ["", "tagged: !!str x\n"], ids=["built", "loader"])
+def test_keys_that_are_one_python_key_stay_two_json_keys(extra):
+    """`true` and `1` (or `false` and `0`, `1` and `1.0`) were one Python key, so
+    `true: t` then `1: one` read {"true": "one"}; dates and binary keys were refused with
+    "A value of type keys must be str ... cannot be turned into JSON"."""
+    text = "true: t\n1: one\nfalse: f\n0: z\n1.0: r\n~: n\n" + extra
+    [doc] = parse_yaml(text)
+    assert list(doc.items())[:6] == [("true", "t"), ("1", "one"), ("false", "f"), ("0", "z"),
+                                     ("1.0", "r"), ("null", "n")]
+    assert parse_yaml("!!timestamp 2020-01-02: d\n!!binary aGk=: b\n") == [
+        {"2020-01-02": "d", "hi": "b"}]
+    [merged] = parse_yaml("a: &a {1: x}\nb: {<<: *a, true: y}\n" + extra)
+    assert merged["b"] == {"1": "x", "true": "y"}

@@ -77,7 +77,6 @@ class _Builder:
         self.scalar_node = yaml.ScalarNode
         self.plain: dict[str, Any] = {}  # plain scalar text -> its value
         self.collided: set[int] = set()  # ids of mappings built with a key set twice
-        self.stamps: set[str] = set()  # timestamps' texts (not JSON keys: the loader's)
 
     def _plain(self, value: str) -> Any:
         loader = self.loader
@@ -88,9 +87,6 @@ class _Builder:
         if construct is None or tag == "tag:yaml.org,2002:value":
             raise Unusual(f"a scalar tagged {tag}")
         result = construct(loader, self.scalar_node(tag, value))
-        if tag == "tag:yaml.org,2002:timestamp":
-            result = result.isoformat()
-            self.stamps.add(result)
         self.plain[value] = result
         return result
 
@@ -212,9 +208,8 @@ class _Builder:
                 return
             if type(value) is not str:
                 hash(value)  # TypeError for a collection: the safe loader refuses it
+                value = _key_text(value)  # now: `true` and `1` stay two keys
                 frame[6] = True
-            elif value in self.stamps:
-                raise Unusual("a timestamp as a key")
             frame[2] = value
             return
         frame[2] = _NO_KEY
@@ -235,7 +230,6 @@ class _Builder:
         if odd_keys:
             if merges is not None:
                 raise Unusual("keys that are not text beside a merge key")
-            own = {k if type(k) is str else _key_text(k): v for k, v in own.items()}
         elif merges is not None:
             result: dict = {}
             for merged in merges:

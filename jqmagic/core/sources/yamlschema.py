@@ -14,7 +14,10 @@ PyYAML is imported on first use only.
 
 from __future__ import annotations
 
+import datetime as dt
+import json
 import re
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import Any
 
@@ -51,6 +54,7 @@ def resolver() -> type:
 def constructor() -> type:
     """The safe constructor with the core schema's integers (``017`` is decimal)."""
     from yaml.constructor import ConstructorError, SafeConstructor
+    from yaml.nodes import MappingNode
 
     class CoreConstructor(SafeConstructor):
         def construct_yaml_int(self, node: Any) -> int:
@@ -62,6 +66,23 @@ def constructor() -> type:
             except ValueError:  # past Python's digits for a decimal (sys.int_max_str_digits)
                 raise ConstructorError(None, None, f"an integer of {len(text):,} "
                                        f"characters: {TOO_LONG}", node.start_mark) from None
+
+        def construct_mapping(self, node: Any, deep: bool = False) -> dict:
+            """A mapping with its keys as JSON text at once: `true` and `1` (or `1` and
+            `1.0`) stay two keys, as JSON writes them, not one Python key."""
+            if not isinstance(node, MappingNode):  # `!!map [1]`
+                raise ConstructorError(None, None, f"expected a mapping node, but found "
+                                       f"{node.id}", node.start_mark)
+            self.flatten_mapping(node)
+            mapping = {}
+            for key_node, value_node in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, Hashable):
+                    raise ConstructorError("while constructing a mapping", node.start_mark,
+                                           "found unhashable key", key_node.start_mark)
+                mapping[key if type(key) is str else _key_text(key)] = \
+                    self.construct_object(value_node, deep=deep)
+            return mapping
 
     CoreConstructor.add_constructor("tag:yaml.org,2002:int",
                                     CoreConstructor.construct_yaml_int)
@@ -96,6 +117,15 @@ def safe_loader() -> type:
             core_resolver.__init__(self)
 
     return CoreLoader
+
+
+def _key_text(key: Any) -> str:
+    """A key that is no text as JSON text holds it (a date or binary as its value would be)."""
+    if isinstance(key, (dt.date, dt.datetime)):
+        return key.isoformat()
+    if isinstance(key, bytes):
+        return key.decode("utf-8", "replace")
+    return json.dumps(key)  # null, true, 1, 1.5, Infinity, NaN
 
 
 def plain_tag(text: str) -> str:
