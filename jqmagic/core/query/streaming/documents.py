@@ -17,7 +17,7 @@ from jqmagic.core.words import term
 
 _KINDS = {"a": "an array", "o": "an object", "s": "a string", "n": "a number",
           "l": "a literal (true, false or null)", "-": "nothing"}
-_SEEN: dict[tuple, Documents] = {}  # by path, size, time and inode: one scan a version
+_SEEN: dict[tuple, Documents] = {}  # by device, inode, size and time: one scan a version
 
 
 @dataclass(frozen=True)
@@ -81,9 +81,10 @@ def of_file(name: str, key_depth: int) -> Documents | None:
     path = os.path.expanduser(name)
     try:
         stat = os.stat(path)
-        key = (path, stat.st_size, stat.st_mtime_ns, stat.st_ino, key_depth)
+        key = (stat.st_dev, stat.st_ino, stat.st_size, stat.st_mtime_ns, key_depth)
         if key not in _SEEN:
-            _SEEN.clear()
+            if len(_SEEN) >= 16:  # the oldest scan forgotten
+                _SEEN.pop(next(iter(_SEEN)))
             _SEEN[key] = Documents(*scan(path, key_depth))
     except OSError:  # gone, or not a file: read as jq reads it, and said so
         return Documents(vouched=False)
