@@ -93,6 +93,8 @@ def test_a_missing_file_is_said_when_jq_comes_to_it(tmp_path, way):
     data, more = tmp_path / "a.json", tmp_path / "b.json"
     data.write_text('{"a": 1}')
     more.write_text('{"a": 2} {"a": 3}\n[4]')
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"a": 5} {"a": ')  # read on into the next file, as one stream
     for argv in (['(. | stderr), error("x")', str(data), "missing.json", str(data)],
                  ["-n", "input, input", "missing.json", str(data)],
                  ["-n", "[inputs] | halt_error", str(data), "missing.json"],
@@ -102,7 +104,8 @@ def test_a_missing_file_is_said_when_jq_comes_to_it(tmp_path, way):
                  ["-c", "-s", "map(.a?)", str(data), "missing.json", str(more)],
                  ["-c", ".[]?", str(more), "missing.json", str(more)],
                  ["-e", ".a", str(data), "missing.json", str(more)],
-                 ["-R", ".", str(more), "missing.json", str(more)]):
+                 ["-R", ".", str(more), "missing.json", str(more)],
+                 ["-c", ".a", str(data), str(broken), "missing.json", str(more)]):
         expected, got = dropin.jq(argv, ""), dropin.jqmagic(way + argv, "")
         assert (got.stdout, got.status) == (expected.stdout, expected.status), argv
         dropin.assert_stderr_as_jq(got, expected)

@@ -138,8 +138,8 @@ def _with_libjq(programs: libjq.ProgramCache, request: protocol.QueryRequest,
                                                 stdin=prepared.stdin, batched=True):
                         sink.add_many(texts)
                 except libjq.InputError as exc:  # said while the converted files still exist
-                    error = _unreadable_error(as_named) or failures.input_error(str(exc),
-                                                                                prepared)
+                    error = _unreadable_error(str(exc), as_named) or \
+                        failures.input_error(str(exc), prepared)
     except libjq.InputError as exc:
         error = failures.input_error(str(exc), prepared or sources.Prepared())
     except (libjq.CompileError, libjq.RunError, libjq.Halt) as exc:
@@ -182,15 +182,18 @@ def _unreadable_among(request: protocol.QueryRequest) -> list[str] | None:
     return names
 
 
-def _unreadable_error(names: list[str] | None) -> JqMagicError | None:
-    """The first file of ``names`` that cannot be read, in jq's sentence and the core's
-    hint, at jq's status (2)."""
-    for name in names or ():
-        error = failures.unreadable(name)
-        if error is not None:
-            error.exit_code = 2
-            return error
-    return None
+def _unreadable_error(said: str, names: list[str] | None) -> JqMagicError | None:
+    """The files of ``names`` libjq could not open (``said``: their names, a line each) in
+    jq's sentence and the core's hint, at jq's status (2); None for another failure."""
+    failed = said.split("\n")
+    if not names or not set(failed) <= set(names):
+        return None
+    error = failures.unreadable(failed[0]) or JqMagicError(
+        "FILE_ERROR", f"Could not open file {failed[0]}.", "Check that it is readable.")
+    if len(failed) > 1:
+        error.raw_message += f" (nor {', '.join(failed[1:])})"
+    error.exit_code = 2
+    return error
 
 
 def _events(run: protocol.RunSpec) -> int:
