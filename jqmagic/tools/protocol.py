@@ -23,7 +23,7 @@ def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
     from jqmagic.tools.registry import call, failure, get
     from jqmagic.tools.transport import fit
 
-    text = stdin.read()
+    text = stdin.read().removeprefix("\ufeff")  # a BOM, as jq takes one (PowerShell's utf8)
     try:
         request: Any = json.loads(text) if text.strip() else {}
     except ValueError as exc:

@@ -39,3 +39,17 @@ def test_a_request_nested_too_deep_is_still_one_json_answer():
     answer = json.loads(out.getvalue())
     assert answer["error_code"] == "TOO_LARGE" and "request" in answer["error"]
     assert "in a string" in answer["hint"] and err.getvalue() == ""
+
+
+def test_a_request_opening_with_a_bom_is_read():
+    """PowerShell's `Out-File -Encoding utf8` opens with a BOM; jq takes one. It was
+    refused: "Unexpected UTF-8 BOM (decode using utf-8-sig)", Python's words."""
+    import io
+    import json
+
+    from jqmagic.tools.protocol import serve
+
+    out = io.StringIO()
+    request = '\ufeff{"query": ". + 1", "input": "1"}'
+    assert serve("jq", io.StringIO(request), out, io.StringIO()) == 0
+    assert json.loads(out.getvalue())["output"] == "2"
