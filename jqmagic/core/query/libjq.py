@@ -18,6 +18,7 @@ from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_i
 from itertools import accumulate
 
 from jqmagic.core.jsonarg import JsonText
+from jqmagic.core.query.cloop import _jqmain
 from jqmagic.core.query.jqdefs import (  # noqa: F401 - libjq's words, kept here as before
     ARG_JSON,
     ARG_STRING,
@@ -50,7 +51,6 @@ from jqmagic.core.query.jqdefs import (  # noqa: F401 - libjq's words, kept here
     utf8,
 )
 from jqmagic.core.query.jqdefs import dump_flags as _dump_flags
-from jqmagic.core.query.mainloop import _jqmain
 from jqmagic.core.settings import libjq_path, sandboxed
 
 TYPE_CHECKING = False  # the command line's start-up imports this module: no typing, json or

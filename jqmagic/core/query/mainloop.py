@@ -16,7 +16,7 @@ import os
 import sys
 
 from jqmagic.core.query import jqdefs, stdinlend, writes
-from jqmagic.core.settings import libjq_path
+from jqmagic.core.query.cloop import _jqmain
 
 TYPE_CHECKING = False  # the command line's start-up: no typing, dataclasses, tempfile, or
 if TYPE_CHECKING:  # the failures' words until a failure (each costs milliseconds)
@@ -25,12 +25,6 @@ if TYPE_CHECKING:  # the failures' words until a failure (each costs millisecond
 
     from jqmagic.core.errors import JqMagicError
 
-try:
-    from jqmagic.core.query import _jqmain
-except ImportError:  # built without a C compiler: the worker answers instead
-    _jqmain = None
-else:
-    _jqmain.load(os.fsencode(libjq_path()))
 
 BATCH_BYTES = 1 << 16  # what a call of the C loop writes at most before Python writes it
 # main.c's options, as _jqmain.c names them
