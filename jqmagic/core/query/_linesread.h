@@ -23,15 +23,21 @@ static PyObject *lines_word(lines_reader *r, const char *word, PyObject *value) 
     return value;
 }
 
-static PyObject *lines_array(lines_reader *r, int depth, lines_site *site) {
-    PyObject *list = PyList_New(0);
-    if (list == NULL) return NULL;
+/* Past a container's opening bracket and the space after it: 1 if ``close`` ends it at
+ * once (then past that too). */
+static int lines_open(lines_reader *r, char close) {
     r->at++;
     lines_space(r);
-    if (r->at < r->end && *r->at == ']') {
+    if (r->at < r->end && *r->at == close) {
         r->at++;
-        return list;
+        return 1;
     }
+    return 0;
+}
+
+static PyObject *lines_array(lines_reader *r, int depth, lines_site *site) {
+    PyObject *list = PyList_New(0);
+    if (list == NULL || lines_open(r, ']')) return list;
     for (;;) {
         PyObject *item = lines_value(r, depth + 1, site);
         if (item == NULL || PyList_Append(list, item) < 0) goto fail;
@@ -99,13 +105,7 @@ static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
     lines_site *site = NULL;
     PyObject *object = at->members > 5 ? _PyDict_NewPresized(at->members) : PyDict_New();
     PyObject *key = NULL, *item = NULL;
-    if (object == NULL) return NULL;
-    r->at++;
-    lines_space(r);
-    if (r->at < r->end && *r->at == '}') {
-        r->at++;
-        return object;
-    }
+    if (object == NULL || lines_open(r, '}')) return object;
     for (;;) {
         if (r->at >= r->end || *r->at != '"') goto declined;
         key = lines_string(r, (lines_site *)r);
