@@ -71,7 +71,7 @@ def test_a_lockless_editor_loses_no_update(tmp_path, run, style):
                               stdout=subprocess.PIPE, text=True)
     try:
         patcher = subprocess.run([sys.executable, "-c", PATCHER, str(path)],
-                                 capture_output=True, text=True, timeout=300)
+                                 capture_output=True, text=True, timeout=900)
     finally:  # the editor stops whatever became of the patcher (it ran on past a timeout)
         stop.touch()
         try:
