@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import re
 
-# A string, a comment, or a comma followed only by blanks/comments before a closer.
+# A string, a comment, or a comma followed only by blanks/comments before a closer (each
+# comment there read whole, atomically: a `}` inside `// a } brace` closes nothing).
 _TOKENS = re.compile(
     r'"(?:[^"\\\n]|\\.)*"'           # string literal (kept)
     r"|//[^\n]*"                      # line comment
     r"|/\*.*?\*/"                     # block comment
-    r"|,(?=(?:\s|//[^\n]*|/\*.*?\*/)*[\]}])",  # trailing comma
+    r"|,(?=(?:\s|//[^\n]*+|(?>/\*.*?\*/))*[\]}])",  # trailing comma
     re.S,
 )
 
