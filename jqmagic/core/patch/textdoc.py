@@ -334,8 +334,8 @@ class TextDoc:
         parent = self.locate(tokens[:-1])
         text = self.text
         prev, target, after = self._neighbours(text, parent.start, tokens)
-        if after is not None:
-            self.splice([_cut_with_next(text, target)])
+        if after is not None or (prev is not None and text[ws(text, target.vend)] == ","):
+            self.splice([_cut_with_next(text, target)])  # a trailing comma: prev's stays
         elif prev is not None:
             self.splice(_cut_last(text, prev, target))
         else:
@@ -388,7 +388,8 @@ def _inline_container(text: str, start: int, end: int) -> bool:
 
 
 def _cut_with_next(text: str, target: Member) -> tuple[int, int, str]:
-    """Delete a member that has a next one: from its start through the comma after it."""
+    """Delete a member that has a next one, or a trailing comma: from its start through the
+    comma after it."""
     start = target.start
     comma = ws(text, target.vend)
     end = _HWS.match(text, comma + 1).end()
