@@ -3,6 +3,8 @@ the old and the new value (set, add, remove by pointer), so every other byte sta
 
 from __future__ import annotations
 
+import difflib
+import json
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -12,19 +14,22 @@ import orjson
 from jqmagic.core import query as querying
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch.plan import Change, Runner, Store
-from jqmagic.core.patch.steps import remove_at, set_at
+from jqmagic.core.patch.steps import insert_at, remove_at, set_at
 from jqmagic.core.words import json_equal
 
-Step = tuple[str, list[str], Any]  # ("set" | "remove", tokens, value)
+Step = tuple[str, list[str], Any]  # ("set" | "insert" | "remove", tokens, value)
+_STEPS = {"set": set_at, "insert": insert_at,
+          "remove": lambda store, tokens, _: remove_at(store, tokens)}
 
 
 def differences(old: Any, new: Any, at: list[str] | None = None) -> Iterator[Step]:
-    """The smallest steps that turn ``old`` into ``new``: members and elements are compared
-    one by one; an array that only grew or shrank at its end gains or loses those elements;
-    any other change of an array, or of a value's type, replaces it whole.
+    """The smallest steps that turn ``old`` into ``new``: members are compared one by one,
+    elements as :func:`_array_steps` aligns them; a change of a value's type replaces it.
 
     >>> list(differences({"a": 1, "b": [1]}, {"a": 2, "b": [1, 2], "c": 3}))
     [('set', ['a'], 2), ('set', ['b', '-'], 2), ('set', ['c'], 3)]
+    >>> list(differences([{"n": "A"}, {"n": "B"}], [{"n": "B"}]))
+    [('remove', ['0'], None)]
     """
     at = at or []
     if _same(old, new):
@@ -38,14 +43,8 @@ def differences(old: Any, new: Any, at: list[str] | None = None) -> Iterator[Ste
                 yield from differences(old[key], value, [*at, key])
             else:
                 yield "set", [*at, key], value
-    elif isinstance(old, list) and isinstance(new, list) and _same_head(old, new):
-        common = min(len(old), len(new))
-        for index in range(common):
-            yield from differences(old[index], new[index], [*at, str(index)])
-        for value in new[common:]:
-            yield "set", [*at, "-"], value
-        for index in reversed(range(common, len(old))):
-            yield "remove", [*at, str(index)], None
+    elif isinstance(old, list) and isinstance(new, list):
+        yield from _array_steps(old, new, at)
     elif not json_equal(old, new) or type(old) is not type(new) and not _both_numbers(old, new):
         yield "set", at, new
 
@@ -63,11 +62,46 @@ def _same(old: Any, new: Any) -> bool:
         return False
 
 
-def _same_head(old: list, new: list) -> bool:
-    """Whether elements stay at their index (the shorter one is the other's head, up to
-    edits inside elements): otherwise elements moved, and the array is replaced."""
-    return len(old) == len(new) or all(
-        type(a) is type(b) or _both_numbers(a, b) for a, b in zip(old, new, strict=False))
+_ALIGNED = 2000  # elements between the equal head and tail aligned by difflib, at most
+
+
+def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
+    """An array's steps, last elements first (an index stays true until its own step):
+    where the lengths differ, elements equal in both are aligned (the equal head and tail,
+    then difflib's matching runs) and only the others removed or inserted, so deleting or
+    adding one in the middle leaves the rest, and their comments, in place; elements
+    between aligned ones, or of an array of the same length, are compared at one index."""
+    head = tail = 0
+    if len(old) != len(new):
+        shorter = min(len(old), len(new))
+        while head < shorter and _same(old[head], new[head]):
+            head += 1
+        while tail < shorter - head and _same(old[-1 - tail], new[-1 - tail]):
+            tail += 1
+    old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
+    blocks = [("replace", 0, len(old_mid), 0, len(new_mid))]
+    if old_mid and new_mid and len(old) != len(new) and max(len(old_mid), len(new_mid)) <= _ALIGNED:
+        blocks = difflib.SequenceMatcher(None, [_key(v) for v in old_mid],
+                                         [_key(v) for v in new_mid], False).get_opcodes()
+    for tag, i1, i2, j1, j2 in reversed(blocks):
+        if tag == "equal":
+            continue
+        common, i1, i2 = min(i2 - i1, j2 - j1), head + i1, head + i2
+        for k in range(common):
+            yield from differences(old[i1 + k], new[head + j1 + k], [*at, str(i1 + k)])
+        for index in reversed(range(i1 + common, i2)):
+            yield "remove", [*at, str(index)], None
+        for k in range(common, j2 - j1):
+            place = "-" if i2 == len(old) else str(i1 + k)
+            yield ("set" if place == "-" else "insert"), [*at, place], new[head + j1 + k]
+
+
+def _key(value: Any) -> str | bytes:
+    """A value's text, equal for equal JSON values (their keys sorted)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):  # past 64-bit integers, lone surrogates
+        return json.dumps(value, sort_keys=True)
 
 
 def _both_numbers(a: Any, b: Any) -> bool:
@@ -103,8 +137,7 @@ def jq_runner(program: str, run_query: Callable[..., Any] | None = None) -> Runn
                     f"{which}; an edit needs exactly one.", "Nothing was changed. Make the "
                     "program give the whole new document, e.g. '.version = \"2.0\"'.")
             steps = list(differences(old, outputs[0], at))  # before old changes
-            changes += [remove_at(store, tokens) if op == "remove" else set_at(store, tokens, value)
-                        for op, tokens, value in steps]
+            changes += [_STEPS[op](store, tokens, value) for op, tokens, value in steps]
         return changes, len(places)
 
     return run

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from jqmagic import JqMagicError, patch
 from jqmagic.core.patch.jqdiff import differences
-from jqmagic.core.patch.steps import remove_at, set_at
+from jqmagic.core.patch.steps import insert_at, remove_at, set_at
 from jqmagic.core.patch.stores import TreeStore
 from tests.shared import CORPUS_JSON
 
@@ -43,7 +43,8 @@ def test_the_differences_turn_old_into_new(old, new):
     root = {"doc": json.loads(json.dumps(old))}
     store = TreeStore(root)
     for op, tokens, value in differences(old, new, ["doc"]):
-        (remove_at(store, tokens) if op == "remove" else set_at(store, tokens, value))
+        {"set": set_at, "insert": insert_at}[op](store, tokens, value) if op != "remove" \
+            else remove_at(store, tokens)
     store.settle(root)
     assert root["doc"] == new
 

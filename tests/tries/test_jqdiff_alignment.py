@@ -1,0 +1,87 @@
+"""An edit by jq that deletes or adds array elements in the middle removes or inserts
+those elements only: every other element keeps its text and its comments (the diff wrote
+each later element over the one before it, so `# the region` ended up on B's line)."""
+
+from __future__ import annotations
+
+import difflib
+import json
+import shutil
+
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+
+from jqmagic import patch
+from jqmagic.core.patch.jqdiff import differences
+from jqmagic.core.patch.steps import insert_at, remove_at, set_at
+from jqmagic.core.patch.stores import TreeStore
+from tests.shared import CORPUS_JSON
+
+ENV = ("env:\n  - name: A   # the region\n    value: x\n  - name: B   # secret\n"
+       "    value: y\n  - name: C\n    value: \"z\"  # quoted\n")
+
+
+def test_a_deleted_element_takes_only_its_own_lines(tmp_path):
+    path = tmp_path / "env.yaml"
+    path.write_text(ENV)
+    patch(path, jq="del(.env[0])")
+    assert path.read_text() == ENV.replace("  - name: A   # the region\n    value: x\n", "")
+
+
+def test_an_element_added_first_moves_nothing(tmp_path):
+    path = tmp_path / "env.yaml"
+    path.write_text(ENV)
+    patch(path, jq='.env |= [{"name": "N", "value": "n"}] + .')
+    assert path.read_text() == ENV.replace("env:\n", "env:\n  - name: N\n    value: n\n")
+
+
+def test_jsonc_comments_stay_with_their_elements(tmp_path):
+    text = ('{\n  "users": [\n    {"id": 1},  // admin\n    {"id": 2},  // guest\n'
+            '    {"id": 3}   // bot\n  ]\n}\n')
+    path = tmp_path / "u.jsonc"
+    path.write_text(text)
+    patch(path, jq="del(.users[1])")
+    assert path.read_text() == text.replace('    {"id": 2},  // guest\n', "")
+
+
+@pytest.mark.skipif(not (CORPUS_JSON / "k8s").is_dir(), reason="../shared corpus absent")
+def test_a_corpus_manifest_loses_one_line(tmp_path):
+    path = tmp_path / "deploy.yaml"
+    shutil.copy(CORPUS_JSON / "k8s" / "ingress-nginx-cloud-deploy.yaml", path)
+    path.chmod(0o644)
+    before = path.read_text().splitlines()
+    patch(path, jq='if .kind == "Deployment" then '
+                   'del(.spec.template.spec.containers[0].args[2]) else . end')
+    after = path.read_text().splitlines()
+    gone = [line for line in difflib.ndiff(before, after) if line[:1] in "+-"]
+    assert gone == ["-         - --election-id=ingress-nginx-leader"]
+
+
+def _apply(old, new):
+    root = {"doc": json.loads(json.dumps(old))}
+    store = TreeStore(root)
+    steps = list(differences(old, new, ["doc"]))
+    for op, tokens, value in steps:
+        if op == "remove":
+            remove_at(store, tokens)
+        else:
+            {"set": set_at, "insert": insert_at}[op](store, tokens, value)
+    store.settle(root)
+    return root["doc"], steps
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 10**6), unique=True, max_size=12), st.data())
+def test_distinct_elements_cost_one_step_each(items, data):
+    """Elements deleted and inserted anywhere (the length changed: an array of the same
+    length is compared index by index, as map() writes it): one step for each."""
+    new = [x for x in items if data.draw(st.booleans())]
+    extra = data.draw(st.lists(st.integers(-100, -1), unique=True, max_size=4))
+    for value in extra:
+        new.insert(data.draw(st.integers(0, len(new))), {"new": value})
+    assume(len(new) != len(items))
+    done, steps = _apply([{"old": x} for x in items], [{"old": x} if isinstance(x, int) else x
+                                                       for x in new])
+    assert done == [{"old": x} if isinstance(x, int) else x for x in new]
+    assert len(steps) == len(items) - sum(isinstance(x, int) for x in new) + len(extra)
