@@ -18,6 +18,7 @@ from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, LiteralNeg, Pipe, Try, Var
 from jqmagic.core.jqlang.text import format_of
+from jqmagic.core.jqlang.vector import of_pipe
 
 truthy = jv.truthy
 
@@ -46,7 +47,8 @@ def _var(node, bound):
 
 
 def _pipe(node, bound):
-    return pipe(compile_node(node[1], bound), compile_node(node[2], bound))
+    plain = pipe(compile_node(node[1], bound), compile_node(node[2], bound))
+    return of_pipe(node, bound, plain) or plain  # a sort_by's few kept items: vector
 
 
 def pipe(a: Compiled, b: Compiled) -> Compiled:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterator
-from itertools import compress, repeat
-from operator import is_, is_not, itemgetter
+from heapq import nlargest, nsmallest
+from itertools import compress, islice, repeat
+from operator import ge, is_, is_not, itemgetter, le
 from typing import Any
 
 from jqmagic.core.jqlang import columns
@@ -111,19 +112,59 @@ def _nulls_apart(values: list) -> tuple[list[int], list[int]] | None:
     return list(compress(places, map(is_, values, repeat(None)))), rest
 
 
+def sorted_places(values: list, first: int = 0, last: int | None = None) -> list[int] | None:
+    """The places of ``values`` in jq's stable order of them (``sort_by``'s, one key an
+    item), positions ``first`` to ``last`` of it; None unless they are strings or numbers
+    Python orders as jq, nulls among them first. A few places at either end are picked,
+    not sorted: the values past the ``k``-th least (or greatest) left out in one pass."""
+    last = len(values) if last is None else last
+    places = range(len(values))
+    if None not in values:
+        return _ordered(places, values, first, last) if _by_themselves(values) else None
+    rest = list(compress(places, map(is_not, values, repeat(None))))
+    keys = list(map(values.__getitem__, rest))
+    if not keys or not _by_themselves(keys):
+        return None
+    held = len(values) - len(rest)  # the nulls, first: only those kept are found
+    nulls = list(islice(compress(places, map(is_, values, repeat(None))), first,
+                        min(last, held))) if first < held else []
+    return nulls + _ordered(rest, keys, max(first - held, 0), max(last - held, 0))
+
+
+PICKED = 256
+"""At most this many places from either end are picked by :func:`_ordered`."""
+
+
+def _ordered(places: range | list, keys: list, first: int, last: int) -> list[int]:
+    """``places`` (each with its key in ``keys``) stably sorted by key, ``first`` to
+    ``last`` of them."""
+    count = len(keys)
+    last = min(last, count)
+    if last <= first:
+        return []
+    check()
+    if last <= PICKED:  # the least: those up to the last-th least key, sorted
+        bound = nsmallest(last, keys)[-1]
+        picked = compress(range(count), map(le, keys, repeat(bound)))
+        order = sorted(picked, key=keys.__getitem__)[first:last]
+    elif count - first <= PICKED:  # the greatest: those down to the (count - first)-th
+        bound = nlargest(count - first, keys)[-1]
+        picked = compress(range(count), map(ge, keys, repeat(bound)))
+        order = sorted(picked, key=keys.__getitem__)[first - count:][:last - first]
+    else:
+        order = sorted(range(count), key=keys.__getitem__)[first:last]
+    return order if places == range(count) else list(map(places.__getitem__, order))
+
+
 def _sort_by(v: Any, f: Compiled, e: dict) -> list:
     """jq's ``sort_by``: stable; keys of strings or of numbers sorted as they are, nulls
     among them first."""
     items = _by_items(v)
     if f.one:
         values = _values_of(f, items, e)
-        if _by_themselves(values):
-            return [items[i] for i in sorted(range(len(items)), key=values.__getitem__)]
-        apart = _nulls_apart(values)
-        if apart is not None:
-            nulls, rest = apart
-            return list(map(items.__getitem__,
-                            nulls + sorted(rest, key=values.__getitem__)))
+        places = sorted_places(values)
+        if places is not None:
+            return list(map(items.__getitem__, places))
         keys = _one_keys(values)
     else:
         keys = _keys_of(f, items, e)

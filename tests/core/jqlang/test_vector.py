@@ -11,7 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core.jqlang import JqError, columns, compile_subset, runtime, vector
+from jqmagic.core.jqlang import JqError, columns, compile_subset, runtime, sorting, vector
+from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.jqlang.printer import tojson
 from tests.core.jqlang.oracle import jq_texts
@@ -38,10 +39,12 @@ def _fast(program: str, rows: list, root: dict | None = None) -> tuple[list[str]
     columns.own(rows, 1 << 30)
     vector._table, vector.Counter = table, Counting
     try:
-        runtime.start(None, Literals.of_text(json.dumps(rows).encode()).settle())
+        literals = Literals.of_text(json.dumps(rows).encode()).settle()
+        runtime.start(None, literals)
         compiled = compile_subset(program)
         assert compiled is not None, program
         for _ in range(2):  # the first run may read the items; the second has columns
+            runtime.start(None, literals)
             answered.clear()
             texts: list[str] = []
             try:
@@ -177,4 +180,67 @@ def test_values_a_sample_says_repeat_but_do_not_are_left_to_the_loop(monkeypatch
     program = "[.[] | .a | ascii_upcase]"
     texts, answered = _fast(program, rows)
     assert not answered
+    assert texts == jq_texts(program, json.dumps(rows))
+
+
+_odd = st.one_of(st.none(), st.sampled_from([-0.0, 0.0, 1.0, 1e-05, 0, -3, 2.5, 7, 7.0, True,
+                                             False, 9007199254740993, "b", "ä", "a", [1], {}]))
+_row = st.one_of(st.fixed_dictionaries({"id": st.integers(0, 9)}, optional={
+    "a": st.one_of(_odd, st.fixed_dictionaries({}, optional={"b": _odd}))}),
+    st.sampled_from([None, 3, "s"]))  # an item whose chain is an error: the pipe raises it
+_numbers = st.fixed_dictionaries({"id": st.integers(0, 9)}, optional={"a": st.one_of(
+    st.none(), st.fixed_dictionaries({}, optional={"b": st.one_of(
+        st.none(), st.sampled_from([-0.0, 0.0, 1.0, 1e-05, 0, -3, 2.5, 7, 7.0]),
+        st.floats(-5, 5, allow_nan=False))}))})
+_strings = st.fixed_dictionaries({"id": st.integers(0, 9)}, optional={"a": st.one_of(
+    st.none(), st.fixed_dictionaries({"b": st.sampled_from(["b", "ä", "a", "😀", "ｚ"])}))})
+_bound = st.sampled_from(["", "0", "1", "2", "-1", "-3", "1.5", "-2.5", "50", "-50", "3"])
+_cuts = st.one_of(st.builds(lambda lo, hi: f".[{lo}:{hi}]", _bound, _bound).filter(
+    lambda cut: cut != ".[:]"),
+                  st.sampled_from([".[0]", ".[-1]", ".[2]", ".[-4]", ".[99]"]))
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(sample=st.one_of(st.lists(_row, min_size=1, max_size=8),
+                        st.lists(_numbers | _strings, min_size=1, max_size=8),
+                        st.lists(_numbers, min_size=1, max_size=8)),
+       times=st.integers(1, 40), cut=_cuts, picked=st.sampled_from([2, 256]),
+       shape=st.sampled_from(["[.[] | {id, k: .a.b}] | sort_by(.k)",
+                              "[.[] | {k: .a.b, id}] | sort_by(.k)",
+                              "[.[]] | sort_by(.a.b)", "[.[] | {id, k: .a}] | sort_by(.k)"]),
+       then=st.sampled_from(["", " | map(.id)", " | length"]))
+def test_a_sort_by_cut_is_libjqs(sample, times, cut, picked, shape, then):
+    """``[ITEMS[] | {...}] | sort_by(.k) | CUT``: keys with nulls, -0.0, 1.0, 1e-05, ints
+    past 2^53, booleans, strings, containers and items whose chain is an error; the few
+    kept picked from either end or the whole sorted (``PICKED`` small)."""
+    data = [dict(row) if type(row) is dict else row for row in sample] * times
+    program = f"{shape} | {cut}{then}"
+    saved, sorting.PICKED = sorting.PICKED, picked
+    try:
+        texts, _ = _fast(program, data)
+    finally:
+        sorting.PICKED = saved
+    assert texts == jq_texts(program, json.dumps(data)), program
+
+
+@pytest.mark.parametrize("program", ["[.[] | {id, lat: .geo.lat}] | sort_by(.lat) | .[-4:]",
+                                     "[.[]] | sort_by(.geo.lat) | .[0] | .id",
+                                     "[.[] | {lat: .geo.lat}] | sort_by(.lat) | .[100:103]"])
+def test_a_sort_by_cut_makes_only_the_kept_objects(program, monkeypatch):
+    rows = [{"id": i, "geo": None if i % 7 == 0 else {"lat": (i * 37 % 101) / 4}}
+            for i in range(3000)]
+    answered, saved = [], vector._sorted_cut
+
+    def recording(*args):
+        answer = saved(*args)
+
+        def recorded(v, env):
+            kept = answer(v, env)
+            answered.append(kept is not NOTHING)
+            return kept
+        return recorded
+
+    monkeypatch.setattr(vector, "_sorted_cut", recording)
+    texts, _ = _fast(program, rows)
+    assert answered and all(answered), "the column answer declined"
     assert texts == jq_texts(program, json.dumps(rows))
