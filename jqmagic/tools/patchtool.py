@@ -103,6 +103,11 @@ def _diff_page(result: dict[str, Any], start: int) -> dict[str, Any]:
     from jqmagic.tools import transport
 
     diff = result.get("diff") or ""
+    if start and start >= len(diff):
+        raise JqMagicError("INVALID_ARGUMENT", "diffStart is past the end of the diff "
+                           f"({len(diff):,} characters); nothing was written.",
+                           "Leave diffStart out for the diff from its start, or give the "
+                           "diffStart a cut answer's next_arguments names.")
     if not start and transport.wire_size({"success": True, **result}) <= transport.limit():
         return result
     rest = {key: v for key, v in result.items() if key != "diff"}

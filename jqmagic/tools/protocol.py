@@ -25,11 +25,10 @@ def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
 
     text = stdin.read().removeprefix("\ufeff")  # a BOM, as jq takes one (PowerShell's utf8)
     try:
-        request: Any = json.loads(text) if text.strip() else {}
+        request: Any = json.loads(text, parse_constant=_not_json) if text.strip() else {}
     except ValueError as exc:
         response = fit(failure(JqMagicError(
-            "INVALID_JSON", f"The request is not JSON: {exc}.",
-            'Send one JSON object on stdin, e.g. {"query": ".name", "file": "data.json"}.')))
+            "INVALID_JSON", f"The request is not JSON: {exc}.", _send(name))))
     except RecursionError:  # one JSON answer on stdout still, not the command line's error
         response = fit(failure(too_deep("The request", "Give a deep value as JSON text in "
                                         "a string (input: \"[[...]]\"), or in a file.")))
@@ -41,6 +40,24 @@ def serve(name: str, stdin: TextIO, stdout: TextIO, stderr: TextIO) -> int:
             print(json_text(event()), file=stderr)
     print(json_text(response), file=stdout)
     return 0 if response["success"] else 1
+
+
+def _send(name: str) -> str:
+    """What to send tool ``name`` on stdin (the jq tool's shape when there is no such tool:
+    the call says so)."""
+    from jqmagic.core.errors import JqMagicError
+    from jqmagic.tools.registry import get
+    from jqmagic.tools.schema import example
+
+    try:
+        return f"Send {example(get(name).advertised)} on stdin."
+    except JqMagicError:
+        return 'Send one JSON object on stdin, e.g. {"query": ".name", "file": "data.json"}.'
+
+
+def _not_json(word: str) -> Any:
+    """Python's json reads NaN and Infinity; a request holding one is no JSON."""
+    raise ValueError(f"{word} is no JSON number (write null, or a string)")
 
 
 def _print(data: Any) -> int:

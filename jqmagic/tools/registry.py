@@ -136,7 +136,7 @@ def call(name: str, request: Any, **openings: Any) -> dict[str, Any]:
         chosen = policy.in_force(**openings)
         found = get(name)
         with policy.scope(chosen):
-            arguments = schema.validate(found.parameters, request)
+            arguments = schema.validate(found.parameters, request, found.advertised)
             response = {"success": True, **schema.run(found.handler, arguments)}
     except JqMagicError as exc:
         response = failure(exc, found)

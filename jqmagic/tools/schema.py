@@ -15,6 +15,7 @@ import dataclasses
 import difflib
 import inspect
 import json
+import math
 import types
 import typing
 from collections.abc import Callable
@@ -247,27 +248,38 @@ def closed(schema: dict[str, Any]) -> dict[str, Any]:
 # ---------------------------------------------------------------- validation
 
 
-def validate(schema: dict[str, Any], request: Any) -> dict[str, Any]:
-    """The request's arguments, checked against ``schema``; INVALID_ARGUMENT says what is wrong.
+def validate(schema: dict[str, Any], request: Any,
+             shown: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The request's arguments, checked against ``schema``; INVALID_ARGUMENT says what is
+    wrong, naming the fields of ``shown`` (the schema as advertised; default ``schema``).
 
     A ``null`` for an optional parameter counts as left out; a whole number written as
     ``10.0`` is accepted where an integer is expected.
     """
+    shown = shown or schema
     if not isinstance(request, dict):
         raise _invalid(f"The request must be a JSON object, not {_kind(request)}.",
-                       'Send e.g. {"query": ".name", "input": "{\\"name\\": 1}"}.')
-    return _check_object(schema, request, "")
+                       f"Send {example(shown)}.")
+    return _check_object(schema, request, "", list(shown["properties"]))
 
 
-def _check_object(schema: dict[str, Any], data: dict, where: str) -> dict[str, Any]:
+def example(schema: dict[str, Any]) -> str:
+    """The shape of a request for ``schema`` in words: its required fields, then all."""
+    required = schema.get("required") or list(schema["properties"])[:1]
+    shown = ", ".join(f'"{name}": ...' for name in required)
+    return f"one JSON object such as {{{shown}}} (fields: {', '.join(schema['properties'])})"
+
+
+def _check_object(schema: dict[str, Any], data: dict, where: str,
+                  fields: list[str] | None = None) -> dict[str, Any]:
     props = schema["properties"]
     unknown = [key for key in data if key not in props]
     if unknown:
-        key = unknown[0]
-        close = difflib.get_close_matches(key, list(props), n=1)
+        key, fields = unknown[0], fields or list(props)
+        close = difflib.get_close_matches(key, fields, n=1)
         hint = f"Did you mean {close[0]!r}? " if close else ""
         raise _invalid(f"Unknown field {where + key!r}.",
-                       f"{hint}Fields: {', '.join(props)}.")
+                       f"{hint}Fields: {', '.join(fields)}.")
     out = {}
     for key, value in data.items():
         if value is None and key not in schema.get("required", ()):
@@ -282,6 +294,9 @@ def _check_object(schema: dict[str, Any], data: dict, where: str) -> dict[str, A
 
 def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
     kind = schema["type"]
+    if isinstance(value, float) and not math.isfinite(value):  # NaN passes every bound
+        raise _invalid(f"Field {name!r} must be a finite number; got {json.dumps(value)}.",
+                       f"{name}: {schema.get('description', '')}".rstrip(": "))
     if isinstance(kind, list):  # one of several types: the value is taken as it is
         if not any(_is(k, value) for k in kind):
             raise _invalid(f"Field {name!r} must be {' or '.join(map(_a, kind))}, not "

@@ -93,12 +93,19 @@ def command_kwargs(words: list[str], match: str | None = None, where: str | None
 def parse_json(text: str, what: str) -> Any:
     """JSON text given on a command line or in a cell; INVALID_JSON says where it broke."""
     try:
-        return json.loads(text)
+        return json.loads(text, parse_constant=_not_json)
     except ValueError as exc:
+        where = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) \
+            else str(exc)
         raise JqMagicError(
-            "INVALID_JSON", f"{what} is not JSON: {exc.msg} at column {exc.colno}.",
+            "INVALID_JSON", f"{what} is not JSON: {where}.",
             "Write JSON: strings in double quotes ('\"dark\"'), objects like '{\"a\": 1}'.",
         ) from None
+
+
+def _not_json(word: str) -> Any:
+    """Python's json reads NaN and Infinity; JSON has no such number."""
+    raise ValueError(f"{word} is no JSON number (write null, or a string)")
 
 
 # ------------------------------------------------------------------------- planning
