@@ -138,12 +138,20 @@ def resolve(path: str) -> str | None:
 def check_path(path: str, what: str = "read") -> str:
     """The real path of ``path`` (see :func:`resolve`); SANDBOX_DENIED when the sandbox is
     on and it lies outside the allowed roots (or cannot be resolved); INVALID_ARGUMENT for a
-    name holding a NUL character (no file is so named: Python refuses to ask)."""
+    name holding a NUL character or a lone surrogate (no file is so named: Python refuses
+    to ask)."""
     if "\0" in path:
         shown = cut(path.replace("\0", "\\u0000"), 200)
         raise JqMagicError("INVALID_ARGUMENT", f"{shown} names no file: a file name cannot "
                            "hold a NUL character.", "Remove the NUL character (\\u0000) "
                            "from the path.")
+    try:
+        os.fsencode(path)
+    except UnicodeEncodeError as exc:  # a lone surrogate from a JSON escape (\ud800)
+        shown = cut(path.encode("utf-8", "backslashreplace").decode(), 200)
+        raise JqMagicError("INVALID_ARGUMENT", f"{shown} names no file: a file name cannot "
+                           f"hold the lone surrogate \\u{ord(exc.object[exc.start]):04x}.",
+                           "Write the character the name holds, or its UTF-8 bytes.") from None
     real = resolve(path)
     if not _checking():
         return real or os.path.realpath(os.path.expanduser(path))
