@@ -12,7 +12,7 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.pointers import parse_pointer, to_pointer
-from jqmagic.core.words import json_text
+from jqmagic.core.words import a, json_text, type_name
 
 LISTED = 20  # paths listed in each of replaced / added / removed
 
@@ -49,7 +49,8 @@ def check(result: Any, sibling_keys: Any) -> None:
         if isinstance(old, (dict, list)) and _smaller(old, new):
             kind = "object" if isinstance(old, dict) else "array"
             raise JqMagicError(
-                "PATCH_CONFLICT", f"This set would replace the {kind} at {change.path or '/'} "
+                "PATCH_CONFLICT", f"This set would replace the {kind} at "
+                f"{repr(change.path) if change.path else 'the root'} "
                 f"({_members(old)}, {size(old):,} characters) with {_members(new)}.",
                 "To change only the keys you give, use operation=merge. To replace it "
                 "anyway, call again with force=true.")
@@ -79,7 +80,7 @@ def _members(value: Any) -> str:
         return f"an object of {len(value):,} key{'s' * (len(value) != 1)}"
     if isinstance(value, list):
         return f"an array of {len(value):,} element{'s' * (len(value) != 1)}"
-    return f"a {type(value).__name__ if value is not None else 'null'} value"
+    return "null" if value is None else a(type_name(value))
 
 
 def _typo_of(key: str, keys: list[str]) -> str | None:
