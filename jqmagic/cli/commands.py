@@ -46,9 +46,11 @@ def _run_inspect(args: argparse.Namespace) -> int:
         print(text)
         return 0
     kept = payloads.store(text)  # too long to print: kept whole, and said where
+    less = ("--depth N or --path POINTER" if args.format == "shape" else "--path POINTER "
+            f"(the {args.format} has every level: --depth cuts the shape format only)")
     print(f"The {args.format} is {len(text):,} characters, over the {bound:,} a command "
-          f"prints: it is in payload {kept.id} ({kept.path}). See less with --depth N or "
-          "--path POINTER, or print it all with --all.", file=sys.stderr)
+          f"prints: it is in payload {kept.id} ({kept.path}). See less with {less}, or "
+          "print it all with --all.", file=sys.stderr)
     return 0
 
 
