@@ -178,7 +178,7 @@ C_OBJECTS: Callable[[tuple[str, ...], tuple[list, ...]], list] | None = None
 
 _KINDS = ((1, type(None)), (2, bool), (4, int), (8, float), (16, str), (32, list),
           (64, dict), (128, _Unread))
-_UNREAD_BIT, _OTHER = 128, 256
+_UNREAD_BIT, _OTHER, _NUMBER_BITS = 128, 256, 4 | 8
 
 
 def _kinds(bits: int) -> frozenset[type]:
@@ -197,15 +197,21 @@ def read_chain(values: list, chain: tuple[str, ...]) -> list:
         return _reader(len(chain))(chunked(values), *chain)
 
 
-def of_each(values: Any, chain: tuple[str, ...]) -> list | None:
+def of_each(values: Any, chain: tuple[str, ...], allowed: int = ~_UNREAD_BIT) -> list | None:
     """``.a.b...`` of each of a list of ``values`` in one pass in C (sort_by's keys of
     objects a question made); None without :data:`C_READ` or where a value's chain is an
-    error (the caller reads each then, raising it in jq's order)."""
+    error (the caller reads each then, raising it in jq's order), or of a kind outside
+    the bits ``allowed`` (:data:`_KINDS`)."""
     if C_READ is None or type(values) is not list:
         return None
     check()
     column, bits = C_READ(values, chain, UNREAD, False)
-    return None if bits & _UNREAD_BIT else column
+    return None if bits & ~allowed else column
+
+
+def numbers(values: Any, chain: tuple[str, ...]) -> list | None:
+    """:func:`of_each` when every value of the chain is an int or a float, else None."""
+    return of_each(values, chain, _NUMBER_BITS)
 
 
 def objects(keys: tuple[str, ...], found: tuple[list, ...]) -> list:

@@ -11,6 +11,7 @@ from typing import Any
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine, tried
+from jqmagic.core.jqlang.columnsum import of_add
 from jqmagic.core.jqlang.fuse import fuse_array
 from jqmagic.core.jqlang.fusereduce import fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
@@ -48,7 +49,8 @@ def _var(node, bound):
 
 def _pipe(node, bound):
     plain = pipe(compile_node(node[1], bound), compile_node(node[2], bound))
-    return of_pipe(node, bound, plain) or plain  # a sort_by's few kept items: vector
+    # a sort_by's few kept items (vector), a sum of products (columnsum), from columns
+    return of_pipe(node, bound, plain) or of_add(node, bound, plain) or plain
 
 
 def pipe(a: Compiled, b: Compiled) -> Compiled:

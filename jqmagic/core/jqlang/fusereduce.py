@@ -9,7 +9,7 @@ from dataclasses import replace
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang import vector
+from jqmagic.core.jqlang import columnsum, vector
 from jqmagic.core.jqlang.compiled import Compiled, singular
 from jqmagic.core.jqlang.fuse import _alias, _stream, _vector_first
 from jqmagic.core.jqlang.fuseexpr import (
@@ -29,7 +29,8 @@ def fuse_reduce(node: tuple, scope: Any) -> Compiled | None:
     _, source, name, init, update = node
     src = _Source()
     place = _Place(scope)
-    _vector_first(vector.of_reduce(node, scope), source, src, place)
+    _vector_first(vector.of_reduce(node, scope) or columnsum.of_reduce(node, scope), source,
+                  src, place)
     first = _expr(init, src, place)
     inner, key = scope.bind(name)
     keyed = _keyed_update(update)

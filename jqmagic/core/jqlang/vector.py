@@ -50,7 +50,7 @@ _KEYABLE = frozenset({str, type(None), int, bool})
 def items_of(stream: tuple) -> tuple | None:
     """``ITEMS`` of a stream ``ITEMS[] | ...`` where ITEMS is ``.``, a ``$name`` or a
     field chain on either (``.orders``, ``$__inputs``)."""
-    first = _stages(stream)[0]
+    first = stages_of(stream)[0]
     if first[0] == "iterate" and _chain(first.target)[1][0] in ("dot", "var"):
         return first.target
     return None
@@ -58,7 +58,7 @@ def items_of(stream: tuple) -> tuple | None:
 
 def of_array(stream: tuple, scope: Any) -> Plan | None:
     """The plan of ``[stream]``, or None when it is not one of the forms above."""
-    stages = _stages(stream)
+    stages = stages_of(stream)
     if items_of(stream) is None or len(stages) < 2:
         return None
     second, rest = stages[1], stages[2:]
@@ -66,7 +66,7 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
     if names and rest:
         after = _pure(_piped(rest), scope)
         return None if after is None else _mapped(names, after)
-    flattened = _iterated_chain(second)
+    flattened = iterated_chain(second)
     if flattened is not None:  # [ITEMS[] | .a[]? | REST]: REST fused over the joined lists
         each = _pure(Pipe(Iterate(Dot()), _piped(rest)), scope) if rest else None
         return None if rest and each is None else _flattened(*flattened, each)
@@ -84,7 +84,7 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
 def of_reduce(node: tuple, scope: Any) -> Plan | None:
     """The plan of ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``, or None."""
     _, source, name, init, update = node
-    if items_of(source) is None or len(_stages(source)) != 1 or init != ("object", ()):
+    if items_of(source) is None or len(stages_of(source)) != 1 or init != ("object", ()):
         return None
     one = update[0] == "assign" and update.value[0] == "literal" and \
         type(update.value[1]) is int and update.value[1] == 1  # not true, which == 1
@@ -105,14 +105,14 @@ def of_pipe(node: tuple, scope: Any, plain: Compiled) -> Compiled | None:
     made: only the kept ones are, from whole columns (``[ITEMS[]]`` and ``sort_by(.a.b)``:
     the kept items themselves); ``plain`` runs where a column is missing or not whole, or
     its keys are not ordered by Python as jq orders them. None for any other pipe."""
-    stages = _stages(node)
+    stages = stages_of(node)
     if len(stages) < 3 or stages[0][0] != "array" or ("sort_by", 1) in scope.funcs:
         return None
     made, by, cut = stages[:3]
     if by[0] != "call" or by.name != "sort_by" or len(by.args) != 1 or \
             items_of(made.body) is None or not chain_names(by.args[0]):
         return None
-    key, inner = chain_names(by.args[0]), _stages(made.body)
+    key, inner = chain_names(by.args[0]), stages_of(made.body)
     if len(inner) == 1:  # [ITEMS[]]
         names, chains = None, (key,)
     elif len(inner) == 2 and inner[1][0] == "object" and len(key) == 1:
@@ -129,8 +129,15 @@ def of_pipe(node: tuple, scope: Any, plain: Compiled) -> Compiled | None:
     if bounds is None:
         return None
     items = compile_node(items_of(made.body), scope).one
-    answer = _sorted_cut(items, names, chains, key, *bounds)
-    after = compile_node(_piped(stages[3:]), scope) if stages[3:] else IDENTITY
+    return answering(_sorted_cut(items, names, chains, key, *bounds), plain,
+                     stages[3:], scope)
+
+
+def answering(answer: Callable[[Any, dict], Any], plain: Compiled, rest: list[tuple],
+              scope: Any) -> Compiled:
+    """A pipe's first stages as ``answer(v, env)`` gives them (NOTHING: ``plain``, the
+    whole pipe compiled, answers instead), then its ``rest``."""
+    after = compile_node(_piped(rest), scope) if rest else IDENTITY
     if plain.one and after.one:
         first, then = plain.one, after.one
         return singular(lambda v, e: first(v, e) if (kept := answer(v, e)) is NOTHING
@@ -194,9 +201,9 @@ def _sorted_cut(items_of_input: Callable, names: tuple[str, ...] | None,
     return answer
 
 
-def _stages(node: tuple) -> list[tuple]:
+def stages_of(node: tuple) -> list[tuple]:
     if node[0] == "pipe":
-        return [*_stages(node.left), *_stages(node.right)]
+        return [*stages_of(node.left), *stages_of(node.right)]
     return [node]
 
 
@@ -224,7 +231,7 @@ def chain_names(node: tuple) -> tuple[str, ...]:
 def _function_of_chain(node: tuple, scope: Any) -> tuple[tuple[str, ...], Any]:
     """A condition that reads only a chain of the item: ``.a.b | f`` or ``.a.b op X``
     (X not reading ``.``), as the chain and ``f`` compiled (None when it is neither)."""
-    stages = _stages(node)
+    stages = stages_of(node)
     names = chain_names(stages[0])
     if names and len(stages) > 1:
         return names, _pure(_piped(stages[1:]), scope)
@@ -256,7 +263,7 @@ def _pure(node: tuple, scope: Any) -> Compiled | None:
         return None
 
 
-def _keyed(items: Any, names: tuple[str, ...], allowed: frozenset = _KEYABLE) -> list | None:
+def keyed(items: Any, names: tuple[str, ...], allowed: frozenset = _KEYABLE) -> list | None:
     """The column of ``names`` when its values are dict keys as jq compares them (of the
     ``allowed`` types) and repeat (see :func:`.columns.repeats`), else None. It is built
     when a loop has read the chain before (as loops build theirs, see
@@ -282,7 +289,7 @@ def _table(column: list, fn: Callable[[Any], Any]) -> dict | None:
 
 def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
     def plan(items: Any, env: dict) -> list | None:
-        column = _keyed(items, names)
+        column = keyed(items, names)
         if column is None:
             return None
         if after.opt is None:  # outputs of each value, in a list
@@ -301,7 +308,7 @@ def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
 
 def _kept(names: tuple[str, ...], test: Compiled) -> Plan:
     def plan(items: Any, env: dict) -> list | None:
-        column = _keyed(items, names)
+        column = keyed(items, names)
         if column is None:
             return None
         if test.one is not None:
@@ -341,7 +348,7 @@ def _objects(node: tuple) -> Plan | None:
     return plan
 
 
-def _iterated_chain(node: tuple) -> tuple[tuple[str, ...], bool] | None:
+def iterated_chain(node: tuple) -> tuple[tuple[str, ...], bool] | None:
     """``.a.b[]`` (the chain, False), ``.a.b[]?`` or ``try .a.b[]`` (the chain, True)."""
     if node[0] == "iterate" and chain_names(node.target):
         return chain_names(node.target), False
@@ -362,14 +369,20 @@ def _flattened(names: tuple[str, ...], optional: bool, each: Compiled | None) ->
     rest of the stream, ``[.[] | REST]`` over them (one fused loop over the lists' items,
     their outputs and first error in the order of a loop over the rows)."""
     def plan(items: Any, env: dict) -> list | None:
-        column = columns.column(items, names)
-        if column is None or not columns.kinds(items, names) <= (
-                _OPTIONAL_LISTS if optional else _LISTS):
-            return None
-        check()
-        joined = list(chained.from_iterable(filter(None, column)))
-        return joined if each is None else each.gen(joined, env)
+        found = joined(items, names, optional)
+        return found if each is None or found is None else each.gen(found, env)
     return plan
+
+
+def joined(items: Any, names: tuple[str, ...], optional: bool) -> list | None:
+    """``[ITEMS[] | .a.b[]]`` (``[]?``: nulls passed over) from the column, in C; None
+    when there is none or a value of it is not a list (nor null, for ``[]?``)."""
+    column = columns.column(items, names)
+    if column is None or not columns.kinds(items, names) <= (
+            _OPTIONAL_LISTS if optional else _LISTS):
+        return None
+    check()
+    return list(chained.from_iterable(filter(None, column)))
 
 
 def _true(value: Any) -> bool:
@@ -378,7 +391,7 @@ def _true(value: Any) -> bool:
 
 def _counted(names: tuple[str, ...]) -> Plan:
     def plan(items: Any, env: dict) -> dict | None:
-        column = _keyed(items, names, frozenset({str}))
+        column = keyed(items, names, frozenset({str}))
         if column is None:
             return None
         check()

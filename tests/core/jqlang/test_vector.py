@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from jqmagic.core.jqlang import JqError, columns, compile_subset, runtime, sorting, vector
 from jqmagic.core.jqlang.compiled import NOTHING
+from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.jqlang.printer import tojson
 from tests.core.jqlang.oracle import jq_texts
@@ -218,6 +219,8 @@ def test_a_sort_by_cut_is_libjqs(sample, times, cut, picked, shape, then):
     saved, sorting.PICKED = sorting.PICKED, picked
     try:
         texts, _ = _fast(program, data)
+    except NotMine:  # the fast path declines (2^53 + 1 beside a double): libjq answers
+        return
     finally:
         sorting.PICKED = saved
     assert texts == jq_texts(program, json.dumps(data)), program
