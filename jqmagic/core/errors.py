@@ -79,6 +79,15 @@ class JqMagicError(Exception):
     def __str__(self) -> str:
         return f"{self.code}: {self.message}"
 
+    def __repr__(self) -> str:
+        hint = f", hint={self.hint!r}" if self.raw_hint else ""
+        return f"{type(self).__name__}({self.code!r}, {self.message!r}{hint})"
+
+    def __reduce__(self) -> tuple:
+        """Pickled (and copied) whole, as a process pool sends it back to its caller."""
+        return (type(self), (self.code, self.raw_message, self.raw_hint, self.detail),
+                self.__dict__)
+
     def render(self, face: str = "notebook") -> str:
         """The full text ``face`` shows: ``code: message``, the detail, then the hint
         (``hint:`` in a terminal, as compilers write it; ``Hint:`` elsewhere)."""
