@@ -9,15 +9,18 @@ import calendar
 import datetime
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from functools import lru_cache
+from itertools import repeat
+from operator import getitem
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.builtins import over_arg
 from jqmagic.core.jqlang.compiled import singular
-from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.messages import error
+from jqmagic.core.jqlang.runtime import check
 from jqmagic.core.jqlang.table import Table, direct
 
 BUILTINS = Table()
@@ -345,3 +348,33 @@ def iso_reformat(fmt: str) -> Callable[[Any], str] | None:
              "strftime": strftime, "fromdate": _from_iso, "fmt": fmt}
     exec(compile(text, "<jq date format>", "exec"), scope)  # noqa: S102 - our own text
     return scope["reformat"]
+
+
+def reformat_column(fmt: str, values: list) -> list | None:
+    """:func:`iso_reformat` of each of ``values`` at C's speed: each date cut by C's
+    ``map``, its day checked once (read by :func:`_from_iso`), its minute and second
+    looked up once each distinct; None unless every value is a date the function would
+    cut (then a loop calls it on each, and on the rest as jq would)."""
+    pieces = _pieces(fmt, _ISO_PARTS)
+    if all(type(piece) is str for piece in pieces) or set(map(type, values)) != {str}:
+        return None
+    check()
+
+    def cut(start: int, stop: int | None) -> Iterator[str]:
+        return map(getitem, values, repeat(slice(start, stop)))
+
+    days = set(cut(0, 11))
+    if len(days) > _ISO_DAYS_KEPT // 2:
+        return None
+    for day in days.difference(_ISO_DAYS):
+        try:
+            _from_iso(f"{day}00:00:00Z")
+        except JqError:
+            return None
+    if not days.issubset(_ISO_DAYS) or any(day[0] == "0" for day in days) or \
+            not set(cut(11, 17)).issubset(_ISO_MINUTES) or \
+            not set(cut(17, None)).issubset(_ISO_SECONDS):
+        return None
+    check()
+    parts = [repeat(piece) if type(piece) is str else cut(*piece) for piece in pieces]
+    return list(parts[0]) if len(parts) == 1 else list(map("".join, zip(*parts)))

@@ -33,6 +33,7 @@ from typing import Any
 
 from jqmagic.core.jqlang import columns, sorting
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.dates import iso_reformat, reformat_column
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, singular
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.runtime import check, chunked, state
@@ -65,7 +66,9 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
     names = chain_names(second)
     if names and rest:
         after = _pure(_piped(rest), scope)
-        return None if after is None else _mapped(names, after)
+        plan = None if after is None else _mapped(names, after)
+        fmt = _iso_format(rest, scope)
+        return plan if fmt is None else _dated(names, fmt, plan)
     flattened = iterated_chain(second)
     if flattened is not None:  # [ITEMS[] | .a[]? | REST]: REST fused over the joined lists
         each = _pure(Pipe(Iterate(Dot()), _piped(rest)), scope) if rest else None
@@ -321,6 +324,30 @@ def _kept(names: tuple[str, ...], test: Compiled) -> Plan:
         if max(table.values()) <= 1:
             return list(compress(items, times))
         return list(chained.from_iterable(map(repeat, items, times)))
+    return plan
+
+
+def _iso_format(stages: list[tuple], scope: Any) -> str | None:
+    """F of ``fromdate | strftime(F)`` (or ``fromdateiso8601``) when the dates' own
+    fields make it (:func:`.dates.iso_reformat`); None for other stages."""
+    if len(stages) != 2 or stages[0][:3] not in (("call", "fromdate", ()),
+                                                  ("call", "fromdateiso8601", ())):
+        return None
+    by = stages[1]
+    if by[0] != "call" or by.name != "strftime" or len(by.args) != 1 or \
+            by.args[0][0] != "literal" or type(by.args[0][1]) is not str or \
+            {(stages[0].name, 0), ("strftime", 1)} & set(scope.funcs):
+        return None
+    return by.args[0][1] if iso_reformat(by.args[0][1]) is not None else None
+
+
+def _dated(names: tuple[str, ...], fmt: str, otherwise: Plan | None) -> Plan:
+    """``[ITEMS[] | .a.b | fromdate | strftime(F)]`` cut from the column's dates at C's
+    speed (:func:`.dates.reformat_column`); else ``otherwise``'s answer."""
+    def plan(items: Any, env: dict) -> list | None:
+        column = columns.column(items, names)
+        found = None if column is None else reformat_column(fmt, column)
+        return found if found is not None or otherwise is None else otherwise(items, env)
     return plan
 
 

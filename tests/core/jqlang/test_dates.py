@@ -8,8 +8,10 @@ import json
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core.jqlang import dates
-from tests.core.jqlang.oracle import fast, libjq
+from jqmagic.core.jqlang import dates, vector
+from jqmagic.core.jqlang.errors import NotMine
+from tests.core.jqlang.oracle import fast, jq_texts, libjq
+from tests.core.jqlang.test_vector import _fast as _fast_rows
 
 _ISO_PARTS = st.tuples(st.integers(1000, 9999) | st.integers(0, 10000),
                        st.integers(1, 12) | st.integers(0, 13),
@@ -137,3 +139,30 @@ def test_a_year_below_1000_is_libjqs_to_print_when_its_day_was_read_before():
     for _ in range(2):  # the day read (and kept) the first time
         got = fast(program, document, compact=True)
         assert got is None or got == libjq(program, document, compact=True)
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(found=_DATES_OF_FEW_DAYS, pieces=st.lists(_FORMAT_PIECES, min_size=1, max_size=4),
+       name=st.sampled_from(["fromdate", "fromdateiso8601"]), times=st.integers(1, 20))
+def test_a_column_of_dates_reformatted_as_libjq(found, pieces, name, times):
+    """``[ITEMS[] | .ts | fromdate | strftime(F)]`` over a column (:mod:`.vector`): every
+    date cut at C's speed, or the loop where one is not a date the cut reads."""
+    rows = [{"ts": date} for date in found] * times
+    program = f"[.[] | .ts | {name} | strftime({json.dumps(''.join(pieces))})]"
+    try:
+        texts, _ = _fast_rows(program, rows)
+    except NotMine:  # the fast path declines: libjq answers
+        return
+    assert texts == jq_texts(program, json.dumps(rows))
+
+
+def test_a_column_of_dates_is_cut_whole(monkeypatch):
+    made, saved = [], vector.reformat_column
+    monkeypatch.setattr(vector, "reformat_column",
+                        lambda fmt, values: made.append(saved(fmt, values)) or made[-1])
+    rows = [{"ts": f"2025-03-{1 + i % 28:02d}T{i % 24:02d}:{i % 60:02d}:{i % 59:02d}Z"}
+            for i in range(3000)]
+    program = '[.[] | .ts | fromdateiso8601 | strftime("%Y-%m %H")] | unique'
+    texts, _ = _fast_rows(program, rows)
+    assert made and made[-1] is not None
+    assert texts == jq_texts(program, json.dumps(rows))
