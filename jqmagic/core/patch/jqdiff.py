@@ -113,10 +113,28 @@ _DIRECTIVE = re.compile(r"\s*(?:#[^\n]*\n\s*)*(?:import|include|module)\b")
 
 def _outputs(program: str, documents: list, run_query: Any) -> list[list]:
     """Each document's outputs: of one query over all of them (``.[] | [PROGRAM]``) unless
-    the program starts with a directive, which must come first."""
+    the program starts with a directive, which must come first; when that query fails, the
+    documents one by one, so the error is the failing document's own (its hint not about
+    the ``.[]`` the user never wrote)."""
     if len(documents) > 1 and not _DIRECTIVE.match(program):
-        return run_query(f".[] | [\n{program}\n]", value=documents, passthrough=True).values
-    return [run_query(program, value=doc, passthrough=True).values for doc in documents]
+        try:
+            return run_query(f".[] | [\n{program}\n]", value=documents,
+                             passthrough=True).values
+        except JqMagicError:
+            pass
+    return [_document_outputs(program, doc, n, len(documents), run_query)
+            for n, doc in enumerate(documents)]
+
+
+def _document_outputs(program: str, document: Any, number: int, count: int,
+                      run_query: Any) -> list:
+    try:
+        return run_query(program, value=document, passthrough=True).values
+    except JqMagicError as exc:
+        if count == 1:
+            raise
+        raise JqMagicError(exc.code, f"Document {number}: {exc.raw_message}", exc.raw_hint,
+                           exc.detail) from None
 
 
 def jq_runner(program: str, run_query: Callable[..., Any] | None = None) -> Runner:
