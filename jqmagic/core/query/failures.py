@@ -35,6 +35,9 @@ def compile_error(error: str, program: str) -> JqMagicError:
     if match and match["line"] and match["col"]:
         detail = caret_excerpt(program, int(match["line"]), int(match["col"]))
     hint = "Check the jq syntax; quote keys with special characters: .\"my-key\"."
+    if "memory exhausted" in what:  # bison's stack (YYMAXDEPTH), not the machine's memory
+        hint = ("The program nests deeper than jq's parser goes (about 10,000 levels of "
+                "pipes, `as` bindings or brackets): write it flatter, e.g. reduce over a list.")
     if "unexpected end of file" in what:
         hint = "The program stops too early: close every (, [, { and \" it opens."
         if program.rstrip().endswith("|"):
