@@ -178,11 +178,24 @@ def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any
             values.append(value)
             pos = space.match(text, pos).end()
     except json.JSONDecodeError as exc:
+        exc = _said_at_the_bracket(exc, text)
         raise invalid_json(label, exc.msg, written, exc.lineno, exc.colno, fmt) from None
     except RecursionError:
         raise too_deep(label, f"Query it with {term('query')}, which reads up to 10,000 "
                        "levels.") from None
     return values
+
+
+def _said_at_the_bracket(exc: json.JSONDecodeError, text: str) -> json.JSONDecodeError:
+    """Python 3.13's "Illegal trailing comma" said as earlier Pythons say it, at the closing
+    bracket: the same words on every Python, and none that blames a comma JSONC allows (the
+    comma left there is the one before a doubled comma that JSONC's reading blanked)."""
+    if not exc.msg.startswith("Illegal trailing comma"):
+        return exc
+    bracket = re.compile(r"\s*").match(text, exc.pos + 1).end()
+    said = "Expecting property name enclosed in double quotes" if text[bracket:bracket + 1] \
+        == "}" else "Expecting value"
+    return json.JSONDecodeError(said, text, bracket)
 
 
 def invalid_json(label: str, why: str, text: str, line: int, column: int,
