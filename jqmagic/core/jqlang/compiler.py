@@ -19,7 +19,7 @@ from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, LiteralNeg, Pipe, Try, Var
 from jqmagic.core.jqlang.text import format_of
-from jqmagic.core.jqlang.vector import of_pipe
+from jqmagic.core.jqlang.vector import of_length, of_pipe
 
 truthy = jv.truthy
 
@@ -50,7 +50,8 @@ def _var(node, bound):
 def _pipe(node, bound):
     plain = pipe(compile_node(node[1], bound), compile_node(node[2], bound))
     # a sort_by's few kept items (vector), a sum of products (columnsum), from columns
-    return of_pipe(node, bound, plain) or of_add(node, bound, plain) or plain
+    return of_pipe(node, bound, plain) or of_add(node, bound, plain) or \
+        of_length(node, bound, plain) or plain  # a count of the items a select keeps
 
 
 def pipe(a: Compiled, b: Compiled) -> Compiled:

@@ -136,6 +136,33 @@ def of_pipe(node: tuple, scope: Any, plain: Compiled) -> Compiled | None:
                      stages[3:], scope)
 
 
+def of_length(node: tuple, scope: Any, plain: Compiled) -> Compiled | None:
+    """``[ITEMS[] | select(.a.b | f)] | length | REST`` as ``plain`` (the pipe compiled)
+    answers it, the items kept counted, not gathered; None for any other pipe."""
+    stages = stages_of(node)
+    if len(stages) < 2 or stages[0][0] != "array" or stages[1] != ("call", "length", ()) \
+            or ("length", 0) in scope.funcs or ("select", 1) in scope.funcs:
+        return None
+    made = stages_of(stages[0].body)
+    if items_of(stages[0].body) is None or len(made) != 2 or made[1][0] != "call" or \
+            made[1].name != "select" or len(made[1].args) != 1:
+        return None
+    names, test = _function_of_chain(made[1].args[0], scope)
+    if test is None:
+        return None
+    count, items_of_input = _kept(names, test, True), compile_node(
+        items_of(stages[0].body), scope).one
+
+    def answer(v: Any, env: dict) -> Any:
+        try:
+            items = items_of_input(v, env)
+        except JqError:
+            return NOTHING  # the pipe raises it
+        found = count(items, env)
+        return NOTHING if found is None else found
+    return answering(answer, plain, stages[2:], scope)
+
+
 def answering(answer: Callable[[Any, dict], Any], plain: Compiled, rest: list[tuple],
               scope: Any) -> Compiled:
     """A pipe's first stages as ``answer(v, env)`` gives them (NOTHING: ``plain``, the
@@ -309,8 +336,9 @@ def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
     return plan
 
 
-def _kept(names: tuple[str, ...], test: Compiled) -> Plan:
-    def plan(items: Any, env: dict) -> list | None:
+def _kept(names: tuple[str, ...], test: Compiled, counted: bool = False) -> Plan:
+    """``[ITEMS[] | select(.a.b | f)]``; ``counted``: its length alone."""
+    def plan(items: Any, env: dict) -> Any:
         column = keyed(items, names)
         if column is None:
             return None
@@ -321,6 +349,8 @@ def _kept(names: tuple[str, ...], test: Compiled) -> Plan:
         if table is None:
             return None
         times = map(table.__getitem__, column)
+        if counted:
+            return sum(times)
         if max(table.values()) <= 1:
             return list(compress(items, times))
         return list(chained.from_iterable(map(repeat, items, times)))

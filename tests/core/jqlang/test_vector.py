@@ -71,6 +71,8 @@ SHAPES = (
     + [f"[.[] | {c} | {f}]" for c in CHAINS for f in AFTER]
     + [f"[.[] | select({c} | {f})]" for c in CHAINS for f in TESTS]
     + [f"[.[] | select({c} {op})]" for c in CHAINS for op in CONDITIONS]
+    + [f"[.[] | select({c} | {f})] | length" for c in CHAINS for f in TESTS]
+    + [f"[.[] | select({c} {op})] | length | . + 1" for c in CHAINS for op in CONDITIONS]
     + [f"reduce .[] as $e ({{}}; .[$e{c}] += {n})" for c in CHAINS for n in (1, 2, "true")])
 
 _keyable = st.one_of(st.none(), st.integers(-2, 2),
@@ -118,6 +120,8 @@ EVENTS = [{"type": "Push", "actor": {"login": "Zoe"}, "n": 1},
     "[.[] | select(.type | (true, ., 1))]",  # three times each item
     "[.[] | .type | (., ascii_downcase)]",
     "reduce .[] as $e ({}; .[$e.type] += 1)",
+    '[.[] | select(.type == "Push")] | length',
+    "[.[] | select(.type | (true, ., 1))] | length",
 ])
 def test_a_column_of_repeated_strings_answers_through_its_table(program):
     texts, answered = _fast(program, [dict(e) for e in EVENTS])
