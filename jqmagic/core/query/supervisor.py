@@ -391,3 +391,18 @@ def shared_worker() -> Supervisor:
         atexit.register(_shared.stop_all)
     return _shared
 
+
+def _forget_in_child() -> None:
+    """After a fork (a process pool's worker, a pre-forking server), the parent's workers
+    are not this process's children (waitpid says ECHILD) nor its to stop: the child
+    starts its own on first use, and leaves the parent's alone, at exit too."""
+    global _shared
+    inherited, _shared = _shared, None
+    if inherited is not None:
+        for member in (inherited, *inherited._spares):
+            member._process = None
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_in_child)
+
