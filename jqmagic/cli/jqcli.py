@@ -217,14 +217,20 @@ def _in_place(program: str, args: argparse.Namespace, out: jqio.Output) -> int:
 
     from jqmagic.core.patch.inplace import edit_in_place
 
+    for flag, given in (("-n", args.null_input), ("-s", args.slurp)):
+        if given:
+            raise JqMagicError("INVALID_ARGUMENT", f"-i runs the program on each document "
+                               f"of each file; {flag} does not apply.", f"Leave {flag} out.")
+    named = jqwords.named_args(args.bindings) or None
     if not re.search(_READS_CONTEXT, program):
-        lines, ok = edit_in_place(program, args.files, args.dry_run)
+        lines, ok = edit_in_place(program, args.files, args.dry_run, args=named)
     else:
         lines, ok = [], True
         for path in _each_file(args.files):
-            some, fine = edit_in_place(_as_read(program, path), [path], args.dry_run)
+            some, fine = edit_in_place(_as_read(program, path), [path], args.dry_run,
+                                       args=named)
             if not fine and any("INVALID_QUERY" in line for line in some):
-                some, fine = edit_in_place(program, [path], args.dry_run)  # jq's columns
+                some, fine = edit_in_place(program, [path], args.dry_run, args=named)
             lines, ok = lines + some, ok and fine
     out.write("\n".join(lines) + "\n")
     return 0 if ok else 5

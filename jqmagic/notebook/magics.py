@@ -211,7 +211,8 @@ class JqMagic(Magics):
         if args.in_place:
             from jqmagic.core.patch.inplace import edit_in_place
 
-            lines, _ = self.run_core(edit_in_place, program, words, args.dry_run, "notebook")
+            lines, _ = self.run_core(edit_in_place, program, words, args.dry_run, "notebook",
+                                     self.run_core(flags.jq_args, args) or None)
             return Text("\n".join(lines))
         if args.explain or args.suggest:  # the stages (a mime bundle), or programs found
             from jqmagic.core.explain import explain

@@ -39,6 +39,7 @@ def patch(
     rfc6902: list[dict[str, Any]] | None = None,
     merge_patch: Any = MISSING,
     jq: str | None = None,
+    args: dict[str, Any] | None = None,
     dry_run: bool = False,
 ) -> PatchResult:
     """Edit a JSON, JSONC, JSON Lines or YAML file (format kept, atomic write) or a Python
@@ -61,6 +62,8 @@ def patch(
         jq: a jq program giving the whole new document (``'.version = "2.0"'``), run on
             each document of a stream or line of JSON Lines; only the values that differ are
             written (jq's missing ``-i``, keeping every other byte).
+        args: the jq program's ``$name`` bindings, as :func:`jqmagic.query` takes them
+            (``--arg`` / ``--argjson``): ``jq='.version = $v', args={'v': '2.0'}``.
         dry_run: change nothing; the result carries a unified ``diff``.
 
     Give exactly one of ``op``, ``rfc6902``, ``merge_patch`` and ``jq``.
@@ -83,7 +86,7 @@ def patch(
             A failed patch changes nothing.
     """
     operation, run = plan(Edit(op, path, value, match=match, where=where, every=every,
-                               rfc6902=rfc6902, merge_patch=merge_patch, jq=jq))
+                               rfc6902=rfc6902, merge_patch=merge_patch, jq=jq, args=args))
     try:
         if isinstance(target, (dict, list)):
             return patch_value(target, operation, run, dry_run)

@@ -137,16 +137,20 @@ def _document_outputs(program: str, document: Any, number: int, count: int,
                            exc.detail) from None
 
 
-def jq_runner(program: str, run_query: Callable[..., Any] | None = None) -> Runner:
-    """A runner that edits a store by the jq ``program``, run through ``run_query`` (default:
-    the query core, loaded when first run): it must give exactly one value per document."""
+def jq_runner(program: str, run_query: Callable[..., Any] | None = None,
+              args: dict[str, Any] | None = None) -> Runner:
+    """A runner that edits a store by the jq ``program`` (its ``$name`` bindings ``args``),
+    run through ``run_query`` (default: the query core, loaded when first run): it must
+    give exactly one value per document."""
 
     def run(store: Store) -> tuple[list[Change], int]:
         count = getattr(store, "documents", None)  # a YAML stream, JSON Lines: each alone
         places = [[]] if count is None else [[str(n)] for n in range(count)]
         olds = [store.get(at) for at in places]
         changes: list[Change] = []
-        outputs_of = _outputs(program, olds, run_query or querying.query)
+        asked = run_query or querying.query
+        outputs_of = _outputs(program, olds, asked if args is None else
+                              lambda text, **kw: asked(text, args=args, **kw))
         for at, old, outputs in zip(places, olds, outputs_of, strict=True):
             if len(outputs) != 1:
                 which = f"document {at[0]}" if at else "the document"

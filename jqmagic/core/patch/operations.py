@@ -218,8 +218,11 @@ def plan(edit: Edit) -> tuple[str, Runner]:
         raise bad("Give exactly one of: an operation (set, insert, remove, merge), an RFC "
                    "6902 patch, a merge patch or a jq program.",
                   "e.g. patch('f.json', 'set', '/a', 1) or patch('f.json', jq='.a = 1').")
+    if edit.args is not None and edit.jq is None:
+        raise bad("args binds the $names of a jq program, and no jq program was given.",
+                  "e.g. patch('f.json', jq='.version = $v', args={'v': '2.0'}).")
     if edit.jq is not None:
-        return "jq", jq_runner(edit.jq)
+        return "jq", jq_runner(edit.jq, args=edit.args)
     if rfc6902 is not None:
         if not isinstance(rfc6902, list):
             raise bad("An RFC 6902 patch is a list of operations.",

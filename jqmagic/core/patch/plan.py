@@ -38,6 +38,7 @@ class Edit:
     rfc6902: list | None = None
     merge_patch: Any = MISSING
     jq: str | None = None
+    args: dict | None = None  # the jq program's $name bindings
 
 
 class Change(NamedTuple):
