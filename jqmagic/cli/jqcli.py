@@ -215,20 +215,19 @@ def _in_place(program: str, args: argparse.Namespace, out: jqio.Output) -> int:
     ``input_line_number`` hears what jq says reading that file alone."""
     import re
 
-    from jqmagic.core.patch.inplace import edit_in_place
+    from jqmagic.core.patch.inplace import each_file, edit_in_place
 
-    for flag, given in (("-n", args.null_input), ("-s", args.slurp)):
-        if given:
-            raise JqMagicError("INVALID_ARGUMENT", f"-i runs the program on each document "
-                               f"of each file; {flag} does not apply.", f"Leave {flag} out.")
+    if args.null_input or args.slurp:  # -i hands the program each document as it is
+        flag = "-n" if args.null_input else "-s"
+        raise JqMagicError("INVALID_ARGUMENT", f"-i runs the program on each document of "
+                           f"each file; {flag} does not apply.", f"Leave {flag} out.")
     named = jqwords.named_args(args.bindings) or None
     if not re.search(_READS_CONTEXT, program):
         lines, ok = edit_in_place(program, args.files, args.dry_run, args=named)
     else:
         lines, ok = [], True
-        for path in _each_file(args.files):
-            some, fine = edit_in_place(_as_read(program, path), [path], args.dry_run,
-                                       args=named)
+        for path in each_file(args.files):
+            some, fine = edit_in_place(_as_read(program, path), [path], args.dry_run, args=named)
             if not fine and any("INVALID_QUERY" in line for line in some):
                 some, fine = edit_in_place(program, [path], args.dry_run, args=named)
             lines, ok = lines + some, ok and fine
@@ -237,19 +236,6 @@ def _in_place(program: str, args: argparse.Namespace, out: jqio.Output) -> int:
 
 
 _READS_CONTEXT = r"\binput_(filename|line_number)\b"
-
-
-def _each_file(names: list[str]) -> list[str]:
-    """The files the names and globs name (a missing one kept, for its edit to say so)."""
-    from jqmagic.core.sources.files import resolve_files
-
-    found = []
-    for name in names:
-        try:
-            found += resolve_files(name)
-        except JqMagicError:
-            found.append(name)
-    return found
 
 
 def _as_read(program: str, path: str) -> str:

@@ -21,7 +21,7 @@ def edit_files(program: str, files: list[str], dry_run: bool = False,
     if not files:
         raise JqMagicError("INVALID_ARGUMENT", "-i edits files, and none was named.",
                            "Name the files: -i '.version = \"2\"' package.json")
-    for path in (found for name in files for found in _each_file(name)):
+    for path in each_file(files):
         try:
             yield path, patch(path, jq=program, args=args, dry_run=dry_run)
         except JqMagicError as exc:
@@ -46,9 +46,12 @@ def edit_in_place(program: str, files: list[str], dry_run: bool, face: str = "te
     return lines, ok
 
 
-def _each_file(name: str) -> list[str]:
-    """The files a name or glob names (a missing one is left to the edit to report)."""
-    try:
-        return resolve_files(name)
-    except JqMagicError:
-        return [name]
+def each_file(names: list[str]) -> list[str]:
+    """The files the names and globs name (a missing one kept, for its edit to report)."""
+    found = []
+    for name in names:
+        try:
+            found += resolve_files(name)
+        except JqMagicError:
+            found.append(name)
+    return found
