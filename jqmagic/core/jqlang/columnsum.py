@@ -124,10 +124,11 @@ def _products(items_of_input: Callable, lists: tuple | None, left: tuple[str, ..
             items = items_of_input(v, env)
         except JqError:
             return NOTHING  # the pipe raises it
-        rows = items if lists is None else vector.joined(items, *lists)
-        if rows is None:
-            return NOTHING
-        a, b = _numbers(rows, left, lists is None), _numbers(rows, right, lists is None)
+        if lists is None:
+            a, b = _numbers(items, left), _numbers(items, right)
+        else:  # the lists' items and their two chains in one pass
+            found = vector.joined(items, *lists, (left, right))
+            a, b = (None, None) if found is None else found[1]
         if a is None or b is None:
             return NOTHING
         if len(a) < 2:
@@ -141,11 +142,7 @@ def _products(items_of_input: Callable, lists: tuple | None, left: tuple[str, ..
     return answer
 
 
-def _numbers(rows: Any, chain: tuple[str, ...], owned: bool) -> list | None:
-    """``.a.b`` of each row when every one is a number: the owned list's column, or one
-    pass in C over rows a question made; else None."""
-    if owned:
-        found = columns.column(rows, chain)
-        return found if found is not None and columns.kinds(rows, chain) <= _NUMBERS \
-            else None
-    return columns.numbers(rows, chain)
+def _numbers(items: Any, chain: tuple[str, ...]) -> list | None:
+    """The column of ``chain`` on an owned list when every value is a number, else None."""
+    found = columns.column(items, chain)
+    return found if found is not None and columns.kinds(items, chain) <= _NUMBERS else None

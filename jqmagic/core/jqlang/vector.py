@@ -427,19 +427,21 @@ def _flattened(names: tuple[str, ...], optional: bool, each: Compiled | None) ->
     their outputs and first error in the order of a loop over the rows)."""
     def plan(items: Any, env: dict) -> list | None:
         found = joined(items, names, optional)
-        return found if each is None or found is None else each.gen(found, env)
+        return None if found is None else found[0] if each is None else \
+            each.gen(found[0], env)
     return plan
 
 
-def joined(items: Any, names: tuple[str, ...], optional: bool) -> list | None:
-    """``[ITEMS[] | .a.b[]]`` (``[]?``: nulls passed over) from the column, in C; None
-    when there is none or a value of it is not a list (nor null, for ``[]?``)."""
+def joined(items: Any, names: tuple[str, ...], optional: bool,
+           chains: tuple[tuple[str, ...], ...] = ()) -> tuple[list, list] | None:
+    """``[ITEMS[] | .a.b[]]`` (``[]?``: nulls passed over) from the column, in C, with
+    the number columns of ``chains`` over its items (:func:`.columns.joined`); None when
+    there is no column or a value of it is not a list (nor null, for ``[]?``)."""
     column = columns.column(items, names)
     if column is None or not columns.kinds(items, names) <= (
             _OPTIONAL_LISTS if optional else _LISTS):
         return None
-    check()
-    return list(chained.from_iterable(filter(None, column)))
+    return columns.joined(column, chains)
 
 
 def _true(value: Any) -> bool:

@@ -120,3 +120,76 @@ fail:
     Py_DECREF(out);
     return NULL;
 }
+
+/* The items of a column's lists joined (``[.[] | .a[]?]``: nulls passed over) and the
+ * columns of field chains over those items, in one pass, each list and each item read
+ * once while it is in cache: (items, columns, kinds of each column, kinds of the column's
+ * own values). items and columns are None when a value is neither a list nor null. */
+static PyObject *joined_chains(PyObject *self, PyObject *args) {
+    PyObject *lists, *chains, *unread;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyList_Type, &lists, &PyTuple_Type, &chains,
+                          &unread))
+        return NULL;
+    Py_ssize_t k = PyTuple_GET_SIZE(chains), n = PyList_GET_SIZE(lists);
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *chain = PyTuple_GET_ITEM(chains, j);
+        if (!PyTuple_Check(chain)) {
+            PyErr_SetString(PyExc_TypeError, "chains are tuples of names");
+            return NULL;
+        }
+        for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(chain); d++) {
+            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(chain, d))) {
+                PyErr_SetString(PyExc_TypeError, "a chain's names must be strings");
+                return NULL;
+            }
+        }
+    }
+    long own = 0, *bits = PyMem_Calloc(k + 1, sizeof(long));
+    PyObject *items = PyList_New(0), *columns = PyTuple_New(k), *kinds = NULL;
+    if (bits == NULL || items == NULL || columns == NULL) goto fail;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *column = PyList_New(0);
+        if (column == NULL) goto fail;
+        PyTuple_SET_ITEM(columns, j, column);
+    }
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *list = PyList_GET_ITEM(lists, i);
+        if (!PyList_CheckExact(list)) {
+            own |= kind_of(list, unread);
+            continue;
+        }
+        own |= KIND_LIST;
+        for (Py_ssize_t at = 0; at < PyList_GET_SIZE(list); at++) {
+            PyObject *item = PyList_GET_ITEM(list, at);
+            if (PyList_Append(items, item) < 0) goto fail;
+            for (Py_ssize_t j = 0; j < k; j++) {
+                PyObject *chain = PyTuple_GET_ITEM(chains, j);
+                PyObject *v = chain_end(item, &PyTuple_GET_ITEM(chain, 0),
+                                        PyTuple_GET_SIZE(chain), unread);
+                if (v == NULL || PyList_Append(PyTuple_GET_ITEM(columns, j), v) < 0)
+                    goto fail;
+                bits[j] |= kind_of(v, unread);
+            }
+        }
+    }
+    kinds = PyTuple_New(k);
+    if (kinds == NULL) goto fail;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *b = PyLong_FromLong(bits[j]);
+        if (b == NULL) goto fail;
+        PyTuple_SET_ITEM(kinds, j, b);
+    }
+    PyMem_Free(bits);
+    if (own & ~(KIND_LIST | KIND_NULL)) {
+        Py_DECREF(items);
+        Py_DECREF(columns);
+        return Py_BuildValue("(OONl)", Py_None, Py_None, kinds, own);
+    }
+    return Py_BuildValue("(NNNl)", items, columns, kinds, own);
+fail:
+    PyMem_Free(bits);
+    Py_XDECREF(items);
+    Py_XDECREF(columns);
+    Py_XDECREF(kinds);
+    return NULL;
+}

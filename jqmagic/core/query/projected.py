@@ -40,6 +40,7 @@ except ImportError:  # no C compiler at install: columns are read a name at a ti
     _jvbuild = None
 columns.C_READ = getattr(_jvbuild, "chain_column", None)  # an older build lacks them
 columns.C_OBJECTS = getattr(_jvbuild, "zip_objects", None)
+columns.C_JOINED = getattr(_jvbuild, "joined_chains", None)
 C_LINES = getattr(_jvbuild, "lines_columns", None)
 """``_jvbuild.lines_columns`` where the extension is built: see :func:`whole_values`."""
 

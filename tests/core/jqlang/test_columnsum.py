@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core.jqlang import columnsum
+from jqmagic.core.jqlang import columns, columnsum
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.errors import NotMine
 from tests.core.jqlang.oracle import jq_texts
@@ -60,8 +60,9 @@ def test_column_sums_are_libjqs(program, sample, times):
     assert texts == jq_texts(program, json.dumps(data)), program
 
 
+@pytest.mark.parametrize("in_c", [True, False])  # the lists joined by C's pass, or Python's
 @pytest.mark.parametrize("program", [p for p in PROGRAMS if ".items[] |" not in p])
-def test_a_log_is_summed_from_its_columns(program, monkeypatch):
+def test_a_log_is_summed_from_its_columns(program, in_c, monkeypatch):
     rows = [{"k": "abc"[i % 3], "v": [0.1, None, 2, -0.0, 1e-05][i % 5],
              "w": {"v": 1.5}, "q": i % 4, "p": [19.99, 7, -0.0][i % 3],
              "items": None if i % 4 == 0 else [{"q": i % 5, "p": 0.5}] * (i % 3)}
@@ -74,6 +75,8 @@ def test_a_log_is_summed_from_its_columns(program, monkeypatch):
         return total
 
     monkeypatch.setattr(columnsum, "_sum", recording)
+    if not in_c:
+        monkeypatch.setattr(columns, "C_JOINED", None)
     texts, _ = _fast(program, rows)
     assert answered and all(answered), "the column answer declined"
     assert texts == jq_texts(program, json.dumps(rows))
