@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from typing import Annotated, Any, Literal
 
 from jqmagic.tools.query import with_comments
@@ -48,7 +49,7 @@ def json_inspect(
                           stats=stats).value
     if format != "shape":
         return _schema(filePath, path, format, value)
-    value = _within_bound(_summarised(value), depth)
+    value = _within_bound(_profiles_within(_summarised(value), depth), depth)
     more = _more_keys(value, filePath)
     if "message" in value and "message" in more:
         more["message"] = f"{value['message']} {more['message']}"
@@ -174,6 +175,31 @@ def _within_bound(node: dict[str, Any], depth: int) -> dict[str, Any]:
                            f"out: call json_inspect again with depth={max(depth - 1, 0)}, "
                            f"or inspect one key by its path.")
     return out
+
+
+_STEP = re.compile(r'\[\]|\["(?:[^"\\]|\\.)*"\]|\.(?:[A-Za-z_]\w*|<other keys>)')
+
+
+def _profiles_within(node: dict[str, Any], depth: int) -> dict[str, Any]:
+    """A stats answer over one answer keeps the profiles of the paths down to ``depth``
+    levels below the inspected one (the levels it shows), so that a lower depth, or a
+    deeper path, is a smaller answer: the profiles (500 paths at most) came whole
+    whatever the depth, and lowering it, as the answer advised, changed nothing."""
+    from jqmagic.tools import transport
+
+    profiles = node.get("profiles")
+    if not profiles or transport.wire_size(node) <= transport.content_budget():
+        return node
+    paths = [p for p in profiles if p != "…"]
+    base = len(_STEP.findall(paths[0]))  # the inspected path's own profile comes first
+    kept = {p: profiles[p] for p in paths if len(_STEP.findall(p)) - base <= depth}
+    if len(kept) == len(paths):
+        return node
+    listed = f"more than {len(paths):,}" if "…" in profiles else f"{len(paths):,}"
+    said = (f"Profiles of the {len(kept):,} paths down to depth {depth} are shown, of "
+            f"{listed}: inspect a deeper path for the others.")
+    return {**node, "profiles": kept, "truncated": True,
+            "message": f"{node['message']} {said}" if node.get("message") else said}
 
 
 def _more_keys(node: dict[str, Any], file: str) -> dict[str, Any]:

@@ -9,6 +9,7 @@ Both the in-memory walk (:meth:`Node.add`) and the streaming parser feed the sam
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Iterator
 from typing import Any
 
@@ -144,16 +145,16 @@ class Node:
         return self.items.count if self.items is not None else 0
 
     def walk(self, path: str = "") -> Iterator[tuple[str, Node, Node | None]]:
-        """Yield ``(jq_path, node, parent)`` for this node and every node below it."""
-        stack: list[tuple[str, Node, Node | None]] = [(path, self, None)]
-        while stack:
-            p, node, parent = stack.pop()
+        """Yield ``(jq_path, node, parent)`` for this node and every node below it, a
+        level at a time (a walk cut short has shown every shallower path: the profiles'
+        500 were the first subtree's, deep, before its siblings)."""
+        queue: deque[tuple[str, Node, Node | None]] = deque([(path, self, None)])
+        while queue:
+            p, node, parent = queue.popleft()
             yield p or ".", node, parent
-            below = []
             if node.keys:
-                below += [(jq_step(p, k), c, node) for k, c in node.keys.items()]
+                queue.extend((jq_step(p, k), c, node) for k, c in node.keys.items())
             if node.extra is not None:
-                below.append((p + ".<other keys>", node.extra, node))
+                queue.append((p + ".<other keys>", node.extra, node))
             if node.items is not None:
-                below.append((jq_step(p, None), node.items, node))
-            stack.extend(reversed(below))
+                queue.append((jq_step(p, None), node.items, node))
