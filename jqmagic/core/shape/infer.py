@@ -21,7 +21,7 @@ from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.source import open_source
 from jqmagic.core.sources import check_encoding
-from jqmagic.core.words import term, type_name
+from jqmagic.core.words import preview, term, type_name
 
 FORMATS = ("shape", "jqschema", "jsonschema")
 STREAM_THRESHOLD = 256 * 2**20
@@ -60,6 +60,12 @@ class ShapeResult:
     def text(self) -> str:
         """``value`` as indented JSON."""
         return json.dumps(self.value, indent=2, ensure_ascii=False)
+
+    def __repr__(self) -> str:
+        """One line, not the whole shape (a big manifest's JSON Schema is megabytes, printed
+        whole by a Python prompt): the format, the path and the start of ``value``."""
+        where = repr(self.path) if self.path else "the document"
+        return f"<ShapeResult {self.format} of {where}: {preview(self.value, 200)}>"
 
 
 # -- building -----------------------------------------------------------------------------
