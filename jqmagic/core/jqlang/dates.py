@@ -350,31 +350,51 @@ def iso_reformat(fmt: str) -> Callable[[Any], str] | None:
     return scope["reformat"]
 
 
+C_DATES: Callable[[list, tuple], tuple[list, list] | None] | None = None
+"""``_jvbuild.iso_dates`` where the extension is built (query/projected.py sets it): the
+pieces of each date cut in one pass in C, each distinct result one object, and the
+distinct days, or None where a value is not a date of that form (hours to 23, minutes
+and seconds to 59, years from 1000)."""
+
+
 def reformat_column(fmt: str, values: list) -> list | None:
-    """:func:`iso_reformat` of each of ``values`` at C's speed: each date cut by C's
-    ``map``, its day checked once (read by :func:`_from_iso`), its minute and second
-    looked up once each distinct; None unless every value is a date the function would
-    cut (then a loop calls it on each, and on the rest as jq would)."""
+    """:func:`iso_reformat` of each of ``values`` at C's speed (:data:`C_DATES`, else each
+    date cut by C's ``map``), each distinct day checked once (read by :func:`_from_iso`);
+    None unless every value is a date the function would cut (then a loop calls it on
+    each, and on the rest as jq would)."""
     pieces = _pieces(fmt, _ISO_PARTS)
-    if all(type(piece) is str for piece in pieces) or set(map(type, values)) != {str}:
+    if all(type(piece) is str for piece in pieces):
         return None
     check()
-
-    def cut(start: int, stop: int | None) -> Iterator[str]:
-        return map(getitem, values, repeat(slice(start, stop)))
-
-    days = set(cut(0, 11))
-    if len(days) > _ISO_DAYS_KEPT // 2:
+    found = _cut_in_c(pieces, values) if C_DATES is not None else _cut(pieces, values)
+    if found is None or len(found[0]) > _ISO_DAYS_KEPT // 2:
         return None
+    days, out = found
     for day in days.difference(_ISO_DAYS):
         try:
             _from_iso(f"{day}00:00:00Z")
         except JqError:
             return None
-    if not days.issubset(_ISO_DAYS) or any(day[0] == "0" for day in days) or \
+    return out if days.issubset(_ISO_DAYS) else None
+
+
+def _cut_in_c(pieces: list, values: list) -> tuple[set, list] | None:
+    found = C_DATES(values, tuple(pieces))
+    return None if found is None else (set(found[0]), found[1])
+
+
+def _cut(pieces: list, values: list) -> tuple[set, Any] | None:
+    """The distinct days of ``values`` and their pieces (an iterator), by C's map."""
+    if set(map(type, values)) != {str}:
+        return None
+
+    def cut(start: int, stop: int | None) -> Iterator[str]:
+        return map(getitem, values, repeat(slice(start, stop)))
+
+    days = set(cut(0, 11))
+    if any(day[:1] == "0" for day in days) or \
             not set(cut(11, 17)).issubset(_ISO_MINUTES) or \
             not set(cut(17, None)).issubset(_ISO_SECONDS):
         return None
-    check()
     parts = [repeat(piece) if type(piece) is str else cut(*piece) for piece in pieces]
-    return list(parts[0]) if len(parts) == 1 else list(map("".join, zip(*parts)))
+    return days, list(parts[0]) if len(parts) == 1 else list(map("".join, zip(*parts)))

@@ -193,3 +193,130 @@ fail:
     Py_XDECREF(kinds);
     return NULL;
 }
+
+/* ISO dates ('YYYY-MM-DDTHH:MM:SSZ') of a column cut into a format's pieces in one pass
+ * (jqlang/dates.py, reformat_column): each value an ASCII string of that form, its hour,
+ * minute and second in range and its year from 1000; its day is the caller's to check
+ * (the distinct days are given back, once each). pieces: a tuple of text (str) and cuts
+ * ((start, stop) of the date). Each distinct result is one object. Returns (days, out),
+ * or None when a value is not such a date (the caller's loop reads each then). */
+#define DATES_DAYS (1 << 15)
+#define DATES_KEPT (1 << 12)
+#define DATES_KEY 24
+
+typedef struct {
+    char key[DATES_KEY];
+    PyObject *text;
+} dates_kept;
+
+static int dates_two(const char *s, int at, int most) {
+    return (s[at] - '0') * 10 + (s[at + 1] - '0') <= most;
+}
+
+static int dates_form(const char *s) {
+    static const char digits[] = {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18};
+    for (size_t i = 0; i < sizeof digits; i++)
+        if (s[(int)digits[i]] < '0' || s[(int)digits[i]] > '9') return 0;
+    return s[4] == '-' && s[7] == '-' && s[10] == 'T' && s[13] == ':' && s[16] == ':' &&
+           s[19] == 'Z' && s[0] != '0' && dates_two(s, 11, 23) && dates_two(s, 14, 59) &&
+           dates_two(s, 17, 59);
+}
+
+static PyObject *iso_dates(PyObject *self, PyObject *args) {
+    PyObject *values, *pieces;
+    if (!PyArg_ParseTuple(args, "O!O!", &PyList_Type, &values, &PyTuple_Type, &pieces))
+        return NULL;
+    Py_ssize_t k = PyTuple_GET_SIZE(pieces), n = PyList_GET_SIZE(values), size = 0, cut = 0;
+    const char *text[64];
+    Py_ssize_t length[64], start[64];
+    if (k == 0 || k > 64) Py_RETURN_NONE;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *piece = PyTuple_GET_ITEM(pieces, j);
+        if (PyUnicode_Check(piece)) {
+            text[j] = PyUnicode_AsUTF8AndSize(piece, &length[j]);
+            if (text[j] == NULL) return NULL;
+        } else {
+            Py_ssize_t a, b;
+            if (!PyArg_ParseTuple(piece, "nn", &a, &b)) return NULL;
+            if (a < 0 || b > 20 || b <= a) Py_RETURN_NONE;
+            text[j] = NULL, start[j] = a, length[j] = b - a, cut += b - a;
+        }
+        size += length[j];
+    }
+    uint32_t *seen = PyMem_Calloc(DATES_DAYS * 2, sizeof(uint32_t));
+    dates_kept *kept = cut <= DATES_KEY ? PyMem_Calloc(DATES_KEPT, sizeof(dates_kept)) : NULL;
+    char *buffer = PyMem_Malloc(size + 1);
+    PyObject *days = PyList_New(0), *out = PyList_New(n);
+    Py_ssize_t distinct = 0;
+    if (seen == NULL || buffer == NULL || days == NULL || out == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PyList_GET_ITEM(values, i);
+        if (!PyUnicode_CheckExact(v) || !PyUnicode_IS_ASCII(v) ||
+            PyUnicode_GET_LENGTH(v) != 20 || !dates_form((const char *)PyUnicode_DATA(v)))
+            goto none;
+        const char *s = (const char *)PyUnicode_DATA(v);
+        uint32_t day = 0;
+        for (int at = 0; at < 10; at++)
+            if (s[at] != '-') day = day * 10 + (uint32_t)(s[at] - '0');
+        const uint32_t mask = DATES_DAYS * 2 - 1;
+        for (uint32_t h = (day * 2654435761u) & mask;; h = (h + 1) & mask) {
+            if (seen[h] == day) break;
+            if (seen[h] == 0) { /* a new day: given back to be checked */
+                PyObject *first = PyUnicode_FromStringAndSize(s, 11);
+                if (first == NULL || PyList_Append(days, first) < 0) {
+                    Py_XDECREF(first);
+                    goto fail;
+                }
+                Py_DECREF(first);
+                seen[h] = day;
+                if (++distinct >= DATES_DAYS) goto none;
+                break;
+            }
+        }
+        char key[DATES_KEY];
+        Py_ssize_t at = 0, keyed = 0;
+        for (Py_ssize_t j = 0; j < k; j++) {
+            const char *from = text[j] != NULL ? text[j] : s + start[j];
+            memcpy(buffer + at, from, length[j]);
+            if (text[j] == NULL && kept != NULL) memcpy(key + keyed, from, length[j]);
+            at += length[j], keyed += text[j] == NULL ? length[j] : 0;
+        }
+        dates_kept *slot = NULL;
+        if (kept != NULL) {
+            uint64_t h = 1469598103934665603ULL;
+            for (Py_ssize_t c = 0; c < keyed; c++)
+                h = (h ^ (unsigned char)key[c]) * 1099511628211ULL;
+            slot = &kept[h & (DATES_KEPT - 1)];
+            if (slot->text != NULL && memcmp(slot->key, key, keyed) == 0) {
+                Py_INCREF(slot->text);
+                PyList_SET_ITEM(out, i, slot->text);
+                continue;
+            }
+        }
+        PyObject *made = PyUnicode_DecodeUTF8(buffer, size, NULL);
+        if (made == NULL) goto fail;
+        PyList_SET_ITEM(out, i, made);
+        if (slot != NULL) { /* the slot's text from now on (the one before kept by out) */
+            memcpy(slot->key, key, keyed);
+            slot->text = made;
+        }
+    }
+    PyMem_Free(seen);
+    PyMem_Free(kept);
+    PyMem_Free(buffer);
+    return Py_BuildValue("(NN)", days, out);
+none:
+    PyMem_Free(seen);
+    PyMem_Free(kept);
+    PyMem_Free(buffer);
+    Py_DECREF(days);
+    Py_DECREF(out);
+    Py_RETURN_NONE;
+fail:
+    PyMem_Free(seen);
+    PyMem_Free(kept);
+    PyMem_Free(buffer);
+    Py_XDECREF(days);
+    Py_XDECREF(out);
+    return NULL;
+}

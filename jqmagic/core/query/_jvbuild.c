@@ -21,7 +21,7 @@
 
 #include "_jv.h"
 #include "_literalscan.h" /* scan_literals, literals_written: a text's number literals */
-#include "_columnread.h"  /* chain_column, zip_objects, joined_chains: columns */
+#include "_columnread.h"  /* chain_column, zip_objects, joined_chains, iso_dates */
 #include "_linesread.h"   /* lines_columns: JSON Lines decoded, with columns */
 
 static struct {
@@ -308,6 +308,8 @@ static PyMethodDef methods[] = {
      "A list of objects, each made of the keys and the columns' values at its place."},
     {"joined_chains", joined_chains, METH_VARARGS,
      "(items, columns, kinds, own kinds): a column's lists joined, chains of their items."},
+    {"iso_dates", iso_dates, METH_VARARGS,
+     "(days, pieces) of a column of ISO dates cut into a format's pieces, or None."},
     {"lines_columns", lines_columns, METH_VARARGS,
      "(values, newlines, columns, kinds): JSON Lines as orjson reads them, chains' columns."},
     {NULL, NULL, 0, NULL},

@@ -30,7 +30,7 @@ from typing import Annotated, Any, TypedDict, Union
 import msgspec
 import orjson
 
-from jqmagic.core.jqlang import columns
+from jqmagic.core.jqlang import columns, dates
 from jqmagic.core.jqlang.columns import read_chain
 from jqmagic.core.jqlang.errors import NotMine
 
@@ -41,6 +41,7 @@ except ImportError:  # no C compiler at install: columns are read a name at a ti
 columns.C_READ = getattr(_jvbuild, "chain_column", None)  # an older build lacks them
 columns.C_OBJECTS = getattr(_jvbuild, "zip_objects", None)
 columns.C_JOINED = getattr(_jvbuild, "joined_chains", None)
+dates.C_DATES = getattr(_jvbuild, "iso_dates", None)
 C_LINES = getattr(_jvbuild, "lines_columns", None)
 """``_jvbuild.lines_columns`` where the extension is built: see :func:`whole_values`."""
 

@@ -143,17 +143,27 @@ def test_a_year_below_1000_is_libjqs_to_print_when_its_day_was_read_before():
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(found=_DATES_OF_FEW_DAYS, pieces=st.lists(_FORMAT_PIECES, min_size=1, max_size=4),
-       name=st.sampled_from(["fromdate", "fromdateiso8601"]), times=st.integers(1, 20))
-def test_a_column_of_dates_reformatted_as_libjq(found, pieces, name, times):
+       name=st.sampled_from(["fromdate", "fromdateiso8601"]), times=st.integers(1, 20),
+       in_c=st.booleans())
+def test_a_column_of_dates_reformatted_as_libjq(found, pieces, name, times, in_c):
     """``[ITEMS[] | .ts | fromdate | strftime(F)]`` over a column (:mod:`.vector`): every
-    date cut at C's speed, or the loop where one is not a date the cut reads."""
+    date cut in one pass in C (or by C's map without the extension), or the loop where
+    one is not a date the cut reads."""
     rows = [{"ts": date} for date in found] * times
     program = f"[.[] | .ts | {name} | strftime({json.dumps(''.join(pieces))})]"
+    saved = dates.C_DATES
+    dates.C_DATES = saved if in_c else None
     try:
         texts, _ = _fast_rows(program, rows)
     except NotMine:  # the fast path declines: libjq answers
         return
+    finally:
+        dates.C_DATES = saved
     assert texts == jq_texts(program, json.dumps(rows))
+
+
+def test_the_cut_in_c_is_in_place():
+    assert dates.C_DATES is not None, "projected.py hands _jvbuild.iso_dates over"
 
 
 def test_a_column_of_dates_is_cut_whole(monkeypatch):
