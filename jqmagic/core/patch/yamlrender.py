@@ -63,7 +63,8 @@ def plain_ok(text: str, flow: bool) -> bool:
         return False
     # a string for YAML 1.1 readers (Kubernetes, Ansible: `on` is a boolean) and for 1.2's
     resolved = yaml.resolver.Resolver().resolve(yaml.ScalarNode, text, (True, False))
-    return resolved == yamlschema.STR and yamlschema.plain_tag(text) == yamlschema.STR
+    return resolved == yamlschema.STR and yamlschema.plain_tag(text) == yamlschema.STR \
+        and text not in yamlschema.SHORT_BOOLEANS
 
 
 def double_quoted(text: str) -> str:

@@ -22,6 +22,8 @@ from functools import lru_cache
 from typing import Any
 
 STR = "tag:yaml.org,2002:str"
+# YAML 1.1's booleans PyYAML's resolver leaves out and go-yaml v2 (Kubernetes' reader) keeps
+SHORT_BOOLEANS = frozenset({"y", "Y", "n", "N"})
 TOO_LONG = "more digits than Python converts"
 _DECIMAL = re.compile(r"[-+]?[0-9]+")
 # (tag, pattern, first characters), in the order they are tried: ints before floats
@@ -138,14 +140,15 @@ def plain_tag(text: str) -> str:
 @lru_cache(maxsize=1)
 def safe_dumper() -> type:
     """PyYAML's safe dumper, quoting a string that either schema reads as no string
-    (``0o17``, ``1e3`` for YAML 1.2 readers; ``on``, ``1_000`` for YAML 1.1 ones)."""
+    (``0o17``, ``1e3`` for YAML 1.2 readers; ``on``, ``1_000``, ``y`` for YAML 1.1 ones)."""
     import yaml
 
     class Dumper(yaml.SafeDumper):
         def resolve(self, kind: Any, value: Any, implicit: Any) -> str:
             tag = super().resolve(kind, value, implicit)
             if kind is yaml.ScalarNode and implicit[0] and tag == STR:
-                return plain_tag(value)
+                return "tag:yaml.org,2002:bool" if value in SHORT_BOOLEANS else \
+                    plain_tag(value)
             return tag
 
     return Dumper
