@@ -60,13 +60,22 @@ def _of_var(node: tuple, name: str) -> tuple[str, ...]:
     return tuple(names) if node == ("var", name) else ()
 
 
+C_GROUPS: Callable[[list, list, Any], list | None] | None = None
+"""``_jvbuild.group_sums`` where the extension is built (query/projected.py sets it):
+each key's count, first number, sum from -0.0 and sum of magnitudes, in one pass."""
+
+
 def _grouped(key: tuple[str, ...], chain: tuple[str, ...], default: int | None) -> vector.Plan:
     def plan(items: Any, env: dict) -> dict | None:
         keys = vector.keyed(items, key, _STRINGS)
         found = None if keys is None else columns.column(items, chain)
-        if found is None or not columns.kinds(items, chain) <= _NUMBERS_OR_NULL:
+        if found is None:
             return None
         check()
+        if C_GROUPS is not None:
+            return _summed(C_GROUPS(keys, found, default))
+        if not columns.kinds(items, chain) <= _NUMBERS_OR_NULL:
+            return None
         if default is not None:  # v // N: N for a null
             found = list(map({None: default}.get, found, found))
         groups: dict[str, list] = {k: [] for k in dict.fromkeys(keys)}
@@ -81,6 +90,20 @@ def _grouped(key: tuple[str, ...], chain: tuple[str, ...], default: int | None) 
             sums[k] = total
         return sums
     return plan
+
+
+def _summed(groups: list | None) -> dict | None:
+    """The sums :data:`C_GROUPS` made, as the loop holds them; None where it declined or
+    a partial sum may reach 2^53."""
+    sums = {}
+    for key, count, first, total, bound in groups or ():
+        if count < 2:
+            sums[key] = first
+        elif bound < MAX_EXACT:
+            sums[key] = jv.computed(total)
+        else:
+            return None
+    return None if groups is None else sums
 
 
 def _sum(numbers: list) -> Any:

@@ -320,3 +320,98 @@ fail:
     Py_XDECREF(out);
     return NULL;
 }
+
+/* Sums of a number column by a key column, each key's rows added in their order as
+ * doubles from -0.0 (jqlang/columnsum.py): [(key, count, first, sum, bound)] in the
+ * order of the keys' first rows, bound the sum of the numbers' magnitudes. A null value
+ * is ``otherwise`` (None: passed over, the key still counted); None when a value is
+ * neither an int nor a float, or a key not a string. */
+typedef struct {
+    Py_ssize_t count;
+    PyObject *first;
+    double sum, bound;
+} group_sum;
+
+static PyObject *group_sums(PyObject *self, PyObject *args) {
+    PyObject *keys, *values, *otherwise;
+    if (!PyArg_ParseTuple(args, "O!O!O", &PyList_Type, &keys, &PyList_Type, &values,
+                          &otherwise))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(keys), groups = 0, room = 16;
+    if (PyList_GET_SIZE(values) != n) {
+        PyErr_SetString(PyExc_ValueError, "a key for each value");
+        return NULL;
+    }
+    PyObject *places = PyDict_New(), *order = PyList_New(0);
+    group_sum *sums = PyMem_Malloc(room * sizeof(group_sum));
+    if (places == NULL || order == NULL || sums == NULL) goto fail;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *key = PyList_GET_ITEM(keys, i), *v = PyList_GET_ITEM(values, i);
+        if (!PyUnicode_CheckExact(key)) goto none;
+        PyObject *place = PyDict_GetItemWithError(places, key);
+        Py_ssize_t at;
+        if (place != NULL) {
+            at = PyLong_AsSsize_t(place);
+        } else {
+            if (PyErr_Occurred()) goto fail;
+            if (groups == room) {
+                group_sum *more = PyMem_Realloc(sums, 2 * room * sizeof(group_sum));
+                if (more == NULL) goto fail;
+                sums = more, room *= 2;
+            }
+            at = groups++;
+            sums[at] = (group_sum){0, NULL, -0.0, 0.0};
+            PyObject *index = PyLong_FromSsize_t(at);
+            if (index == NULL || PyDict_SetItem(places, key, index) < 0 ||
+                PyList_Append(order, key) < 0) {
+                Py_XDECREF(index);
+                goto fail;
+            }
+            Py_DECREF(index);
+        }
+        if (v == Py_None) v = otherwise;
+        if (v == Py_None) continue;
+        double d;
+        if (PyFloat_CheckExact(v)) {
+            d = PyFloat_AS_DOUBLE(v);
+        } else if (PyLong_CheckExact(v)) {
+            d = PyLong_AsDouble(v); /* rounded as jq reads a long literal */
+            if (d == -1.0 && PyErr_Occurred()) {
+                PyErr_Clear();
+                goto none;
+            }
+        } else {
+            goto none;
+        }
+        group_sum *g = &sums[at];
+        if (g->count++ == 0) g->first = v;
+        g->sum += d;
+        g->bound += fabs(d);
+    }
+    PyObject *out = PyList_New(groups);
+    if (out == NULL) goto fail;
+    for (Py_ssize_t at = 0; at < groups; at++) {
+        group_sum *g = &sums[at];
+        PyObject *row = Py_BuildValue("(OnOdd)", PyList_GET_ITEM(order, at), g->count,
+                                      g->first == NULL ? Py_None : g->first, g->sum, g->bound);
+        if (row == NULL) {
+            Py_DECREF(out);
+            goto fail;
+        }
+        PyList_SET_ITEM(out, at, row);
+    }
+    Py_DECREF(places);
+    Py_DECREF(order);
+    PyMem_Free(sums);
+    return out;
+none:
+    Py_DECREF(places);
+    Py_DECREF(order);
+    PyMem_Free(sums);
+    Py_RETURN_NONE;
+fail:
+    Py_XDECREF(places);
+    Py_XDECREF(order);
+    PyMem_Free(sums);
+    return NULL;
+}

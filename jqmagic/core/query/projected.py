@@ -30,7 +30,7 @@ from typing import Annotated, Any, TypedDict, Union
 import msgspec
 import orjson
 
-from jqmagic.core.jqlang import columns, dates
+from jqmagic.core.jqlang import columns, columnsum, dates
 from jqmagic.core.jqlang.columns import read_chain
 from jqmagic.core.jqlang.errors import NotMine
 
@@ -42,6 +42,7 @@ columns.C_READ = getattr(_jvbuild, "chain_column", None)  # an older build lacks
 columns.C_OBJECTS = getattr(_jvbuild, "zip_objects", None)
 columns.C_JOINED = getattr(_jvbuild, "joined_chains", None)
 dates.C_DATES = getattr(_jvbuild, "iso_dates", None)
+columnsum.C_GROUPS = getattr(_jvbuild, "group_sums", None)
 C_LINES = getattr(_jvbuild, "lines_columns", None)
 """``_jvbuild.lines_columns`` where the extension is built: see :func:`whole_values`."""
 

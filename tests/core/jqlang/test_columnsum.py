@@ -50,13 +50,20 @@ PROGRAMS = [
 
 
 @settings(max_examples=500, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(program=st.sampled_from(PROGRAMS), sample=ROWS, times=st.integers(1, 30))
-def test_column_sums_are_libjqs(program, sample, times):
+@given(program=st.sampled_from(PROGRAMS), sample=ROWS, times=st.integers(1, 30),
+       in_c=st.booleans())
+def test_column_sums_are_libjqs(program, sample, times, in_c):
+    """Both ways: the groups summed and the lists joined in C, or by Python's builtins."""
     data = [dict(row) if type(row) is dict else row for row in sample] * times
+    saved = columnsum.C_GROUPS, columns.C_JOINED
+    if not in_c:
+        columnsum.C_GROUPS = columns.C_JOINED = None
     try:
         texts, _ = _fast(program, data)
     except NotMine:  # the fast path declines (an error on the left of //): libjq answers
         return
+    finally:
+        columnsum.C_GROUPS, columns.C_JOINED = saved
     assert texts == jq_texts(program, json.dumps(data)), program
 
 
@@ -67,16 +74,25 @@ def test_a_log_is_summed_from_its_columns(program, in_c, monkeypatch):
              "w": {"v": 1.5}, "q": i % 4, "p": [19.99, 7, -0.0][i % 3],
              "items": None if i % 4 == 0 else [{"q": i % 5, "p": 0.5}] * (i % 3)}
             for i in range(3000)]
-    answered, saved = [], columnsum._sum
+    answered, saved, summed = [], columnsum._sum, columnsum._summed
 
     def recording(numbers):
         total = saved(numbers)
         answered.append(total is not NOTHING)
         return total
 
+    def recording_groups(groups):
+        sums = summed(groups)
+        answered.append(sums is not None)
+        return sums
+
     monkeypatch.setattr(columnsum, "_sum", recording)
-    if not in_c:
+    monkeypatch.setattr(columnsum, "_summed", recording_groups)
+    if in_c:  # projected.py hands them over where the extension is built
+        assert columnsum.C_GROUPS is not None and columns.C_JOINED is not None
+    else:
         monkeypatch.setattr(columns, "C_JOINED", None)
+        monkeypatch.setattr(columnsum, "C_GROUPS", None)
     texts, _ = _fast(program, rows)
     assert answered and all(answered), "the column answer declined"
     assert texts == jq_texts(program, json.dumps(rows))
@@ -93,6 +109,7 @@ def test_a_null_iterated_is_the_loops_error():
 def test_a_sum_that_may_pass_2_53_is_the_loops():
     rows = [{"k": "a", "v": 4e15}] * 3000
     assert columnsum._sum([4e15] * 3000) is NOTHING
+    assert columnsum._summed([("a", 3000, 4e15, 1.2e19, 1.2e19)]) is None
     program = PROGRAMS[0]
     texts, _ = _fast(program, rows)
     assert texts == jq_texts(program, json.dumps(rows))
