@@ -32,8 +32,8 @@ def test_a_deleted_element_takes_only_its_own_lines(tmp_path):
 def test_an_element_added_first_moves_nothing(tmp_path):
     path = tmp_path / "env.yaml"
     path.write_text(ENV)
-    patch(path, jq='.env |= [{"name": "N", "value": "n"}] + .')
-    assert path.read_text() == ENV.replace("env:\n", "env:\n  - name: N\n    value: n\n")
+    patch(path, jq='.env |= [{"name": "M", "value": "m"}] + .')
+    assert path.read_text() == ENV.replace("env:\n", "env:\n  - name: M\n    value: m\n")
 
 
 def test_jsonc_comments_stay_with_their_elements(tmp_path):

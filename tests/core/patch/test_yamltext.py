@@ -123,8 +123,9 @@ def test_flow_collections_stay_flow(tmp_path):
 def test_empty_values_scalars_to_blocks_and_back(tmp_path):
     path = write(tmp_path, "a:\nb: 1 # one\nc:\n  - x\n  - y\nd: end\n")
     patch(path, jq='.a = 5 | .b = {"n": [1, {"m": 2}]} | .c = "flat"')
-    assert path.read_text() == ("a: 5\nb: # one\n  n:\n    - 1\n    - m: 2\nc: flat\n"
-                                "d: end\n")  # the comment stays on the key's line
+    assert path.read_text() == ('a: 5\nb: # one\n  "n":\n    - 1\n    - m: 2\nc: flat\n'
+                                "d: end\n")  # the comment stays on the key's line; n, a
+    # YAML 1.1 boolean to go-yaml v2 (Kubernetes), quoted
     assert parse_yaml(path.read_text()) == [{"a": 5, "b": {"n": [1, {"m": 2}]},
                                             "c": "flat", "d": "end"}]
 
@@ -132,7 +133,7 @@ def test_empty_values_scalars_to_blocks_and_back(tmp_path):
 def test_a_comment_after_a_value_stays_a_comment(tmp_path):
     path = write(tmp_path, "a: 1  # why\nb: [x]  # note\n")
     patch(path, jq='.a = "two\\nlines\\n" | .b = ["x", {"y": 1}]')
-    assert path.read_text() == "a: |  # why\n  two\n  lines\nb: [x, {y: 1}]  # note\n"
+    assert path.read_text() == 'a: |  # why\n  two\n  lines\nb: [x, {"y": 1}]  # note\n'
     assert parse_yaml(path.read_text()) == [{"a": "two\nlines\n", "b": ["x", {"y": 1}]}]
 
 
