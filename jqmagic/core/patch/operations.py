@@ -239,7 +239,8 @@ def plan(edit: Edit) -> tuple[str, Runner]:
         return op, lambda store: (_single(store, op, tokens, value), 1)
     if not isinstance(where, dict) or not where:
         example = term("match_example", "/users", '{"id": "user-123"}')
+        given = "an empty object" if where == {} else None  # it would match every element
         raise bad(f"{term('match')} needs {term('where')}: an object of properties to "
-                  "compare.", f"e.g. {example}.")
+                  f"compare{f', not {given}' if given else ''}.", f"e.g. {example}.")
     array, inner = pointer_tokens(match), pointer_tokens(path) if path else []
     return op, lambda store: _by_match(store, op, array, where, every, inner, value)
