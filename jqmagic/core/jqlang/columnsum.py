@@ -150,7 +150,10 @@ def _products(items_of_input: Callable, lists: tuple | None, left: tuple[str, ..
         if lists is None:
             a, b = _numbers(items, left), _numbers(items, right)
         else:  # the lists' items and their two chains in one pass
-            found = vector.joined(items, *lists, (left, right))
+            column = vector.lists_of(items, *lists)
+            if column is not None and C_PRODUCTS is not None:
+                return _product_sum(C_PRODUCTS(column, left, right))
+            found = None if column is None else columns.joined(column, (left, right))
             a, b = (None, None) if found is None else found[1]
         if a is None or b is None:
             return NOTHING
@@ -163,6 +166,23 @@ def _products(items_of_input: Callable, lists: tuple | None, left: tuple[str, ..
             return NOTHING
         return _sum(products)
     return answer
+
+
+C_PRODUCTS: Callable[[list, tuple, tuple], tuple | None] | None = None
+"""``_jvbuild.joined_products`` where the extension is built (query/projected.py sets
+it): the count, first factors, sum from -0.0 and sum of magnitudes of the products of
+the items of a column's lists, in one pass."""
+
+
+def _product_sum(found: tuple | None) -> Any:
+    """The sum :data:`C_PRODUCTS` made, as the loop holds it; NOTHING where it declined
+    or a partial sum may reach 2^53."""
+    if found is None:
+        return NOTHING
+    count, a, b, total, bound = found
+    if count < 2:
+        return jv.multiply(a, b) if count else None
+    return jv.computed(total) if bound < MAX_EXACT else NOTHING
 
 
 def _numbers(items: Any, chain: tuple[str, ...]) -> list | None:

@@ -437,11 +437,15 @@ def joined(items: Any, names: tuple[str, ...], optional: bool,
     """``[ITEMS[] | .a.b[]]`` (``[]?``: nulls passed over) from the column, in C, with
     the number columns of ``chains`` over its items (:func:`.columns.joined`); None when
     there is no column or a value of it is not a list (nor null, for ``[]?``)."""
+    column = lists_of(items, names, optional)
+    return None if column is None else columns.joined(column, chains)
+
+
+def lists_of(items: Any, names: tuple[str, ...], optional: bool) -> list | None:
+    """The column of ``.a.b`` when every value of it is a list (or null, ``optional``)."""
     column = columns.column(items, names)
-    if column is None or not columns.kinds(items, names) <= (
-            _OPTIONAL_LISTS if optional else _LISTS):
-        return None
-    return columns.joined(column, chains)
+    return column if column is not None and columns.kinds(items, names) <= (
+        _OPTIONAL_LISTS if optional else _LISTS) else None
 
 
 def _true(value: Any) -> bool:

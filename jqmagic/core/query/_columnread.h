@@ -415,3 +415,54 @@ fail:
     PyMem_Free(sums);
     return NULL;
 }
+
+/* The sum of .x * .y over the items of a column's lists (jqlang/columnsum.py), each
+ * product and each addition a double as jq makes them, in the items' order from -0.0:
+ * (count, first item's x, its y, sum, bound: the sum of the products' magnitudes); None
+ * when a column's value is neither a list nor null, or an item's x or y is not an int
+ * or a float (the caller's loop raises jq's error then). */
+static PyObject *joined_products(PyObject *self, PyObject *args) {
+    PyObject *lists, *x, *y, *unread = Py_None;
+    if (!PyArg_ParseTuple(args, "O!O!O!", &PyList_Type, &lists, &PyTuple_Type, &x,
+                          &PyTuple_Type, &y))
+        return NULL;
+    PyObject *const *chains[2] = {&PyTuple_GET_ITEM(x, 0), &PyTuple_GET_ITEM(y, 0)};
+    Py_ssize_t depths[2] = {PyTuple_GET_SIZE(x), PyTuple_GET_SIZE(y)}, count = 0;
+    for (int c = 0; c < 2; c++)
+        for (Py_ssize_t d = 0; d < depths[c]; d++)
+            if (!PyUnicode_CheckExact(chains[c][d])) {
+                PyErr_SetString(PyExc_TypeError, "a chain's names must be strings");
+                return NULL;
+            }
+    PyObject *first[2] = {Py_None, Py_None};
+    double sum = -0.0, bound = 0.0;
+    for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists); i++) {
+        PyObject *list = PyList_GET_ITEM(lists, i);
+        if (list == Py_None) continue;
+        if (!PyList_CheckExact(list)) Py_RETURN_NONE;
+        for (Py_ssize_t at = 0; at < PyList_GET_SIZE(list); at++) {
+            double factor[2];
+            for (int c = 0; c < 2; c++) {
+                PyObject *v = chain_end(PyList_GET_ITEM(list, at), chains[c], depths[c], unread);
+                if (v == NULL) return NULL;
+                if (PyFloat_CheckExact(v)) {
+                    factor[c] = PyFloat_AS_DOUBLE(v);
+                } else if (PyLong_CheckExact(v)) {
+                    factor[c] = PyLong_AsDouble(v); /* rounded as jq reads a long literal */
+                    if (factor[c] == -1.0 && PyErr_Occurred()) {
+                        PyErr_Clear();
+                        Py_RETURN_NONE;
+                    }
+                } else {
+                    Py_RETURN_NONE; /* null, a string, ... or unread (Py_None's stand-in) */
+                }
+                if (count == 0) first[c] = v;
+            }
+            double product = factor[0] * factor[1];
+            sum += product;
+            bound += fabs(product);
+            count++;
+        }
+    }
+    return Py_BuildValue("(nOOdd)", count, first[0], first[1], sum, bound);
+}

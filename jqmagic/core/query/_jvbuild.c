@@ -22,7 +22,7 @@
 #include "_jv.h"
 #include "_literalscan.h" /* scan_literals, literals_written: a text's number literals */
 #include "_columnread.h"  /* chain_column, zip_objects, joined_chains, iso_dates,
-                             group_sums: columns of Python values */
+                             group_sums, joined_products: columns of Python values */
 #include "_linesread.h"   /* lines_columns: JSON Lines decoded, with columns */
 
 static struct {
@@ -313,6 +313,8 @@ static PyMethodDef methods[] = {
      "(days, pieces) of a column of ISO dates cut into a format's pieces, or None."},
     {"group_sums", group_sums, METH_VARARGS,
      "[(key, count, first, sum, bound)] of a number column by a string key column."},
+    {"joined_products", joined_products, METH_VARARGS,
+     "(count, first x, first y, sum, bound) of .x * .y over a column's lists' items."},
     {"lines_columns", lines_columns, METH_VARARGS,
      "(values, newlines, columns, kinds): JSON Lines as orjson reads them, chains' columns."},
     {NULL, NULL, 0, NULL},

@@ -43,6 +43,7 @@ columns.C_OBJECTS = getattr(_jvbuild, "zip_objects", None)
 columns.C_JOINED = getattr(_jvbuild, "joined_chains", None)
 dates.C_DATES = getattr(_jvbuild, "iso_dates", None)
 columnsum.C_GROUPS = getattr(_jvbuild, "group_sums", None)
+columnsum.C_PRODUCTS = getattr(_jvbuild, "joined_products", None)
 C_LINES = getattr(_jvbuild, "lines_columns", None)
 """``_jvbuild.lines_columns`` where the extension is built: see :func:`whole_values`."""
 

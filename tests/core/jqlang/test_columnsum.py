@@ -55,15 +55,15 @@ PROGRAMS = [
 def test_column_sums_are_libjqs(program, sample, times, in_c):
     """Both ways: the groups summed and the lists joined in C, or by Python's builtins."""
     data = [dict(row) if type(row) is dict else row for row in sample] * times
-    saved = columnsum.C_GROUPS, columns.C_JOINED
+    saved = columnsum.C_GROUPS, columns.C_JOINED, columnsum.C_PRODUCTS
     if not in_c:
-        columnsum.C_GROUPS = columns.C_JOINED = None
+        columnsum.C_GROUPS = columns.C_JOINED = columnsum.C_PRODUCTS = None
     try:
         texts, _ = _fast(program, data)
     except NotMine:  # the fast path declines (an error on the left of //): libjq answers
         return
     finally:
-        columnsum.C_GROUPS, columns.C_JOINED = saved
+        columnsum.C_GROUPS, columns.C_JOINED, columnsum.C_PRODUCTS = saved
     assert texts == jq_texts(program, json.dumps(data)), program
 
 
@@ -74,7 +74,8 @@ def test_a_log_is_summed_from_its_columns(program, in_c, monkeypatch):
              "w": {"v": 1.5}, "q": i % 4, "p": [19.99, 7, -0.0][i % 3],
              "items": None if i % 4 == 0 else [{"q": i % 5, "p": 0.5}] * (i % 3)}
             for i in range(3000)]
-    answered, saved, summed = [], columnsum._sum, columnsum._summed
+    answered, saved, summed, products = [], columnsum._sum, columnsum._summed, \
+        columnsum._product_sum
 
     def recording(numbers):
         total = saved(numbers)
@@ -86,13 +87,20 @@ def test_a_log_is_summed_from_its_columns(program, in_c, monkeypatch):
         answered.append(sums is not None)
         return sums
 
+    def recording_products(found):
+        total = products(found)
+        answered.append(total is not NOTHING)
+        return total
+
     monkeypatch.setattr(columnsum, "_sum", recording)
     monkeypatch.setattr(columnsum, "_summed", recording_groups)
+    monkeypatch.setattr(columnsum, "_product_sum", recording_products)
     if in_c:  # projected.py hands them over where the extension is built
-        assert columnsum.C_GROUPS is not None and columns.C_JOINED is not None
+        assert None not in (columnsum.C_GROUPS, columns.C_JOINED, columnsum.C_PRODUCTS)
     else:
         monkeypatch.setattr(columns, "C_JOINED", None)
         monkeypatch.setattr(columnsum, "C_GROUPS", None)
+        monkeypatch.setattr(columnsum, "C_PRODUCTS", None)
     texts, _ = _fast(program, rows)
     assert answered and all(answered), "the column answer declined"
     assert texts == jq_texts(program, json.dumps(rows))
