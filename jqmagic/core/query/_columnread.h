@@ -18,6 +18,29 @@
 #define KIND_UNREAD 128
 #define KIND_OTHER 256
 
+/* Whether chain is a tuple of at least `least` exact strings (a field chain's names);
+ * else a TypeError is set. */
+static int chain_checked(PyObject *chain, Py_ssize_t least) {
+    if (!PyTuple_Check(chain) || PyTuple_GET_SIZE(chain) < least) {
+        PyErr_SetString(PyExc_TypeError, "chains are tuples of names");
+        return 0;
+    }
+    for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(chain); d++) {
+        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(chain, d))) {
+            PyErr_SetString(PyExc_TypeError, "a chain's names must be strings");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+/* Whether every chain of the tuple chains is chain_checked. */
+static int chains_checked(PyObject *chains, Py_ssize_t least) {
+    for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(chains); j++)
+        if (!chain_checked(PyTuple_GET_ITEM(chains, j), least)) return 0;
+    return 1;
+}
+
 static long kind_of(PyObject *v, PyObject *unread) {
     if (v == Py_None) return KIND_NULL;
     if (v == Py_True || v == Py_False) return KIND_BOOL;
@@ -52,12 +75,7 @@ static PyObject *chain_column(PyObject *self, PyObject *args) {
                           &unread, &share))
         return NULL;
     Py_ssize_t depth = PyTuple_GET_SIZE(chain), n = PyList_GET_SIZE(values);
-    for (Py_ssize_t d = 0; d < depth; d++) {
-        if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(chain, d))) {
-            PyErr_SetString(PyExc_TypeError, "a chain's names must be strings");
-            return NULL;
-        }
-    }
+    if (!chain_checked(chain, 0)) return NULL;
     PyObject *const *names = &PyTuple_GET_ITEM(chain, 0);
     PyObject *column = PyList_New(n);
     PyObject *first = share ? PyDict_New() : NULL;
@@ -131,19 +149,7 @@ static PyObject *joined_chains(PyObject *self, PyObject *args) {
                           &unread))
         return NULL;
     Py_ssize_t k = PyTuple_GET_SIZE(chains), n = PyList_GET_SIZE(lists);
-    for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *chain = PyTuple_GET_ITEM(chains, j);
-        if (!PyTuple_Check(chain)) {
-            PyErr_SetString(PyExc_TypeError, "chains are tuples of names");
-            return NULL;
-        }
-        for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(chain); d++) {
-            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(chain, d))) {
-                PyErr_SetString(PyExc_TypeError, "a chain's names must be strings");
-                return NULL;
-            }
-        }
-    }
+    if (!chains_checked(chains, 0)) return NULL;
     long own = 0, *bits = PyMem_Calloc(k + 1, sizeof(long));
     PyObject *items = PyList_New(0), *columns = PyTuple_New(k), *kinds = NULL;
     if (bits == NULL || items == NULL || columns == NULL) goto fail;
@@ -428,12 +434,7 @@ static PyObject *joined_products(PyObject *self, PyObject *args) {
         return NULL;
     PyObject *const *chains[2] = {&PyTuple_GET_ITEM(x, 0), &PyTuple_GET_ITEM(y, 0)};
     Py_ssize_t depths[2] = {PyTuple_GET_SIZE(x), PyTuple_GET_SIZE(y)}, count = 0;
-    for (int c = 0; c < 2; c++)
-        for (Py_ssize_t d = 0; d < depths[c]; d++)
-            if (!PyUnicode_CheckExact(chains[c][d])) {
-                PyErr_SetString(PyExc_TypeError, "a chain's names must be strings");
-                return NULL;
-            }
+    if (!chain_checked(x, 0) || !chain_checked(y, 0)) return NULL;
     PyObject *first[2] = {Py_None, Py_None};
     double sum = -0.0, bound = 0.0;
     for (Py_ssize_t i = 0; i < PyList_GET_SIZE(lists); i++) {

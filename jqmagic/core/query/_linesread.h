@@ -234,20 +234,11 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     r.keys = PyMem_Calloc(LINES_KEY_SLOTS, sizeof(lines_slot));
     if (values == NULL || made == NULL || bits == NULL || r.slots == NULL || r.keys == NULL)
         goto fail;
+    if (!chains_checked(chains, 1)) goto fail;
     for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *chain = PyTuple_GET_ITEM(chains, j), *column = PyList_New(n);
+        PyObject *column = PyList_New(n);
         if (column == NULL) goto fail;
         PyTuple_SET_ITEM(made, j, column);
-        if (!PyTuple_Check(chain) || PyTuple_GET_SIZE(chain) == 0) {
-            PyErr_SetString(PyExc_TypeError, "chains are tuples of names");
-            goto fail;
-        }
-        for (Py_ssize_t d = 0; d < PyTuple_GET_SIZE(chain); d++) {
-            if (!PyUnicode_CheckExact(PyTuple_GET_ITEM(chain, d))) {
-                PyErr_SetString(PyExc_TypeError, "a chain's names must be strings");
-                goto fail;
-            }
-        }
     }
     lines_seed_keys(&r, chains);
     for (Py_ssize_t j = 0; j < k && r.heads < LINES_HEADS; j++) {
