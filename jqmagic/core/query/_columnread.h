@@ -34,6 +34,21 @@ static int chain_checked(PyObject *chain, Py_ssize_t least) {
     return 1;
 }
 
+/* The kinds met in each of k columns (bits of KIND_*), as a tuple of ints; NULL on error. */
+static PyObject *kinds_tuple(const long *bits, Py_ssize_t k) {
+    PyObject *kinds = PyTuple_New(k);
+    if (kinds == NULL) return NULL;
+    for (Py_ssize_t j = 0; j < k; j++) {
+        PyObject *b = PyLong_FromLong(bits[j]);
+        if (b == NULL) {
+            Py_DECREF(kinds);
+            return NULL;
+        }
+        PyTuple_SET_ITEM(kinds, j, b);
+    }
+    return kinds;
+}
+
 /* Whether every chain of the tuple chains is chain_checked. */
 static int chains_checked(PyObject *chains, Py_ssize_t least) {
     for (Py_ssize_t j = 0; j < PyTuple_GET_SIZE(chains); j++)
@@ -178,13 +193,8 @@ static PyObject *joined_chains(PyObject *self, PyObject *args) {
             }
         }
     }
-    kinds = PyTuple_New(k);
+    kinds = kinds_tuple(bits, k);
     if (kinds == NULL) goto fail;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *b = PyLong_FromLong(bits[j]);
-        if (b == NULL) goto fail;
-        PyTuple_SET_ITEM(kinds, j, b);
-    }
     PyMem_Free(bits);
     if (own & ~(KIND_LIST | KIND_NULL)) {
         Py_DECREF(items);

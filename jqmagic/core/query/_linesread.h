@@ -284,13 +284,8 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     if (lines_shorten(values, count) < 0) goto fail;
     for (Py_ssize_t j = 0; j < k; j++)
         if (lines_shorten(PyTuple_GET_ITEM(made, j), count) < 0) goto fail;
-    kinds = PyTuple_New(k);
+    kinds = kinds_tuple(bits, k);
     if (kinds == NULL) goto fail;
-    for (Py_ssize_t j = 0; j < k; j++) {
-        PyObject *b = PyLong_FromLong(bits[j]);
-        if (b == NULL) goto fail;
-        PyTuple_SET_ITEM(kinds, j, b);
-    }
     lines_release(&r);
     PyMem_Free(bits);
     PyBuffer_Release(&data);
