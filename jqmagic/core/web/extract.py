@@ -62,6 +62,9 @@ _HEADINGS = ("h1", "h2", "h3", "h4", "h5", "h6")
 _TAG_BONUS = {"div": 5, "pre": 3, "td": 3, "blockquote": 3, "th": -5, **dict.fromkeys(
     ("address", "ol", "ul", "dl", "dd", "dt", "li", "form"), -3), **dict.fromkeys(_HEADINGS, -5)}
 _MIN_CHARS = 500
+# Unlinked characters per image past which a block of images (not a list: a list of them is
+# teasers) is prose with photos, a listing or a product written with <br>s, not a gallery.
+_PER_IMAGE = 80
 CLIMB_LINKS = 0.25  # share of link text in what a parent adds past which it is not climbed to
 # Commas of every script (Readability's set: Latin, Arabic, CJK full-width and ideographic).
 _COMMAS = re.compile("[,\u060c\ufe50\ufe10\ufe11\u2e41\u2e34\u2e32\uff0c\u3001]")
@@ -356,7 +359,8 @@ class _Scorer:
         if heads and len(text) and sum(len(text_of(h)) for h in heads) / len(text) > 0.9:
             return False
         return bool(
-            (img > 1 and p / img < 0.5 and not in_figure)
+            (img > 1 and p / img < 0.5 and not in_figure and
+             (is_list or len(text) * (1 - ld) < _PER_IMAGE * img))
             or (not is_list and li > p)
             or (inputs > p // 3 and inputs > 0)
             or (not is_list and len(text) < 25 and (img == 0 or img > 2) and not in_figure
