@@ -63,6 +63,7 @@ def _same(old: Any, new: Any) -> bool:
 
 
 _ALIGNED = 2000  # elements between the equal head and tail aligned by difflib, at most
+# (and only where most are distinct: 2,000 values repeating with periods 7 and 5 took 4.4 s)
 
 
 def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
@@ -81,8 +82,9 @@ def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
     old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
     blocks = [("replace", 0, len(old_mid), 0, len(new_mid))]
     if old_mid and new_mid and len(old) != len(new) and max(len(old_mid), len(new_mid)) <= _ALIGNED:
-        blocks = difflib.SequenceMatcher(None, [_key(v) for v in old_mid],
-                                         [_key(v) for v in new_mid], False).get_opcodes()
+        keys = [_key(v) for v in old_mid], [_key(v) for v in new_mid]
+        if 2 * len(set(keys[0])) >= len(keys[0]):  # repeated values: difflib is quadratic
+            blocks = difflib.SequenceMatcher(None, *keys, False).get_opcodes()
     for tag, i1, i2, j1, j2 in reversed(blocks):
         if tag == "equal":
             continue
