@@ -160,23 +160,30 @@ def configure(**changes: Any) -> Settings:
 
 
 class using:  # noqa: N801 - a context manager named as the function it was
-    """The settings in force with ``changes``, for the block, in this thread only
-    (``with using(sandbox=True) as chosen:``)."""
+    """The settings in force with ``changes``, for the block, in this thread (or asyncio
+    task) only (``with using(sandbox=True) as chosen:``). One object may be entered by
+    several threads or tasks at once, and again inside its own block."""
 
     def __init__(self, **changes: Any) -> None:
         self._changes = _checked(changes)
-        self._tokens: list = []  # contextvars.Token
+        self._entered: list = []  # (the Settings put in force, its contextvars.Token)
 
     def __enter__(self) -> Settings:
         from jqmagic.core.scope import scoped
 
-        self._tokens.append(scoped.set(current().replace(**self._changes)))
-        return current()
+        chosen = current().replace(**self._changes)
+        self._entered.append((chosen, scoped.set(chosen)))
+        return chosen
 
     def __exit__(self, *_: object) -> None:
         from jqmagic.core.scope import scoped
 
-        scoped.reset(self._tokens.pop())
+        # this context's latest entry: the Settings in force here are the ones it set
+        # (another thread's or task's entries are theirs to reset)
+        here = scoped.get()
+        entry = next(entry for entry in self._entered[::-1] if entry[0] is here)
+        self._entered.remove(entry)  # by the token: a tuple of this entry only
+        scoped.reset(entry[1])
 
 
 class _InForce:
