@@ -86,11 +86,12 @@ def cut(text: str, limit: int, what: str = "characters") -> str:
 
 
 def json_equal(left: Any, right: Any) -> bool:
-    """Equality as JSON sees it: ``1 == 1.0``, but ``True != 1`` and ``"1" != 1``."""
+    """Equality as JSON sees it: ``1 == 1.0``, but ``True != 1`` and ``"1" != 1`` (a NaN, as
+    YAML's ``.nan`` reads, equals a NaN)."""
     if isinstance(left, bool) or isinstance(right, bool):
         return type(left) is type(right) and left == right
     if isinstance(left, (int, float)) and isinstance(right, (int, float)):
-        return left == right
+        return left == right or left != left and right != right  # NaN is one value here
     if isinstance(left, dict) and isinstance(right, dict):
         return left.keys() == right.keys() and all(json_equal(left[k], right[k]) for k in left)
     if isinstance(left, (list, tuple)) and isinstance(right, (list, tuple)):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import math
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -45,8 +46,25 @@ def differences(old: Any, new: Any, at: list[str] | None = None) -> Iterator[Ste
                 yield "set", [*at, key], value
     elif isinstance(old, list) and isinstance(new, list):
         yield from _array_steps(old, new, at)
+    elif _left_alone(old, new):
+        return
     elif not json_equal(old, new) or type(old) is not type(new) and not _both_numbers(old, new):
         yield "set", at, new
+
+
+_LARGEST = 1.7976931348623157e308  # what jq makes of an infinity
+
+
+def _left_alone(old: Any, new: Any) -> bool:
+    """Whether ``new`` is how the program gives back the non-finite ``old`` it did not
+    touch (a YAML ``.inf``, ``-.inf``, ``.nan``, a JSON ``1e400``): jq's largest double of
+    its sign (or the infinity), or null (as NaN prints, and as the value handed over prints
+    an infinity it did not compute on); kept as written, not rewritten as either."""
+    if type(old) is not float or math.isfinite(old):
+        return False
+    if old != old:
+        return new is None or type(new) is float and new != new
+    return new is None or type(new) is float and abs(new) >= _LARGEST and (new > 0) == (old > 0)
 
 
 def _same(old: Any, new: Any) -> bool:
