@@ -99,9 +99,13 @@ def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
             tail += 1
     old_mid, new_mid = old[head : len(old) - tail], new[head : len(new) - tail]
     blocks = [("replace", 0, len(old_mid), 0, len(new_mid))]
-    if old_mid and new_mid and len(old) != len(new) and max(len(old_mid), len(new_mid)) <= _ALIGNED:
+    if old_mid and new_mid and len(old) != len(new):
         keys = [_key(v) for v in old_mid], [_key(v) for v in new_mid]
-        if 2 * len(set(keys[0])) >= len(keys[0]):  # repeated values: difflib is quadratic
+        in_order = _only_removed_or_inserted(*keys)
+        if in_order is not None:
+            blocks = in_order
+        elif max(len(old_mid), len(new_mid)) <= _ALIGNED and \
+                2 * len(set(keys[0])) >= len(keys[0]):  # repeated values: difflib is quadratic
             blocks = difflib.SequenceMatcher(None, *keys, False).get_opcodes()
     for tag, i1, i2, j1, j2 in reversed(blocks):
         if tag == "equal":
@@ -114,6 +118,29 @@ def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
         for k in range(common, j2 - j1):
             place = "-" if i2 == len(old) else str(i1 + k)
             yield ("set" if place == "-" else "insert"), [*at, place], new[head + j1 + k]
+
+
+def _only_removed_or_inserted(old: list, new: list) -> list[tuple] | None:
+    """difflib's opcodes over two arrays' keys when one is the other with elements only
+    removed (a filter: ``map(select(...))``, ``del(...)``) or only inserted, found in one
+    pass at any length; None when it is not so."""
+    removing = len(old) > len(new)
+    longer, shorter = (old, new) if removing else (new, old)
+    kept: list[int] = []
+    for at, key in enumerate(longer):
+        if len(kept) < len(shorter) and key == shorter[len(kept)]:
+            kept.append(at)
+    if len(kept) < len(shorter):
+        return None
+    blocks, start = [], 0
+    for j, at in enumerate([*kept, len(longer)]):
+        if at > start:  # longer[start:at] is only in the longer array
+            blocks.append(("delete", start, at, j, j) if removing else ("insert", j, j, start, at))
+        if at < len(longer):
+            blocks.append(("equal", at, at + 1, j, j + 1) if removing else
+                          ("equal", j, j + 1, at, at + 1))
+        start = at + 1
+    return blocks
 
 
 def _key(value: Any) -> str | bytes:
