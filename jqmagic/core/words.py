@@ -5,6 +5,7 @@ each face says in its own words (:func:`for_face`)."""
 from __future__ import annotations
 
 import json
+import math
 import re
 from typing import Any
 
@@ -50,15 +51,36 @@ _LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 def json_text(value: Any, **options: Any) -> str:
     """``json.dumps(value, ensure_ascii=False, **options)`` that any UTF-8 stream can take:
-    a lone surrogate (Python's json reads ``"\\ud800"``) stays a ``\\uXXXX`` escape.
+    a lone surrogate (Python's json reads ``"\\ud800"``) stays a ``\\uXXXX`` escape, NaN and
+    the infinities are written as jq prints them (:func:`as_jq_prints`).
 
     >>> json_text(["\\ud800é"])
     '["\\\\ud800é"]'
     """
-    text = json.dumps(value, ensure_ascii=False, **options)
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, **options)
+    except ValueError as exc:  # NaN or an infinity (a YAML .nan, .inf): no JSON
+        if "Out of range float" not in str(exc):
+            raise
+        text = json.dumps(as_jq_prints(value), ensure_ascii=False, **options)
     if _LONE_SURROGATE.search(text) is None:
         return text
     return _LONE_SURROGATE.sub(lambda m: f"\\u{ord(m.group()):04x}", text)
+
+
+_LARGEST = 1.7976931348623157e308  # jq's number for an infinity
+
+
+def as_jq_prints(value: Any) -> Any:
+    """``value`` with NaN as null and an infinity as the largest double of its sign, as
+    jq 1.8.2 prints them."""
+    if type(value) is float and not math.isfinite(value):
+        return None if value != value else math.copysign(_LARGEST, value)
+    if isinstance(value, dict):
+        return {key: as_jq_prints(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [as_jq_prints(item) for item in value]
+    return value
 
 
 def without_lone_surrogates(value: Any) -> Any:

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import json
-import math
 from typing import Annotated, Any, Literal, TypedDict
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.words import json_text
+from jqmagic.core.words import as_jq_prints, json_text
 from jqmagic.tools.query import with_comments
 from jqmagic.tools.schema import JsonValue, Param
 from jqmagic.tools.spec import tool
@@ -91,26 +90,10 @@ def json_patch(
     done = patch(filePath, operation, path, dry_run=dryRun, **options)
     result = {**done.to_dict(), **patchcheck.report(done)}
     for key in ("previousValue", "newValue"):
-        result[key] = _as_jq_reads(result[key])
+        result[key] = as_jq_prints(result[key])  # JSON has no Infinity or NaN
         if len(json.dumps(result[key], ensure_ascii=False)) > PATCH_VALUE_CHARS:
             result[key] = kept(result[key])
     return _diff_page(result, diffStart) if dryRun else result
-
-
-_LARGEST = 1.7976931348623157e308  # jq's number for an infinity
-
-
-def _as_jq_reads(value: Any) -> Any:
-    """``value`` with a YAML ``.inf``/``.nan`` (a JSON ``1e400``) as the jq tool shows
-    them (the largest double of its sign; null): JSON has no Infinity or NaN, which the
-    answer's text said, and a client's JSON reader refuses."""
-    if type(value) is float and not math.isfinite(value):
-        return None if value != value else math.copysign(_LARGEST, value)
-    if isinstance(value, dict):
-        return {key: _as_jq_reads(item) for key, item in value.items()}
-    if isinstance(value, list):
-        return [_as_jq_reads(item) for item in value]
-    return value
 
 
 def _diff_page(result: dict[str, Any], start: int) -> dict[str, Any]:
