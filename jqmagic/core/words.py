@@ -42,7 +42,7 @@ def preview(value: Any, width: int = PREVIEW_CHARS) -> str:
     jq preview values in errors; never a whole document."""
     if isinstance(value, str) and len(value) > 4 * width:
         value = value[: 4 * width]  # never serialise a huge string to show 40 characters
-    text = json.dumps(value, ensure_ascii=False, default=repr)
+    text = json_text(value, default=repr)
     return text if len(text) <= width else text[: width - 3] + "..."
 
 

@@ -32,3 +32,12 @@ def test_stats_over_a_yaml_with_inf_answer_as_json(tmp_path):
     assert answer["success"], answer
     assert answer["profiles"][".a"]["max"] == 1.7976931348623157e308
     assert answer["profiles"][".c"]["samples"] == [None]
+
+
+def test_a_patch_summary_says_an_infinity_as_jq(tmp_path):
+    import jqmagic
+
+    target = tmp_path / "values.yaml"
+    target.write_text("a: .inf\nb: .nan\n")
+    said = jqmagic.patch(str(target), "set", "/a", 1, dry_run=True).summary()
+    assert said.startswith("set /a: 1.7976931348623157e+308 -> 1"), said
