@@ -223,16 +223,18 @@ def _build(text: str, pos: int) -> Any:
     return json.loads(_real(text[pos : _scalar_end(text, pos)]))
 
 
-def members(text: str, pos: int, until: str | int | None = None) -> Iterator[Member]:
-    """The members of the object or array opening at ``pos``, in order.
+def members(text: str, pos: int, until: str | int | None = None,
+            after: Member | None = None) -> Iterator[Member]:
+    """The members of the object or array opening at ``pos``, in order (those after the
+    array's member ``after``, already read, when given).
 
     Iteration stops at the member whose key (or index) is ``until``; its ``vend`` is -1, as
     its value (maybe huge) is not skipped.
     """
     is_object = text[pos] == "{"
     close = "}" if is_object else "]"
-    cur = ws(text, pos + 1)
-    count = 0
+    cur = ws(text, pos + 1) if after is None else _next_member(text, after.vend, close)
+    count = 0 if after is None else after.key + 1
     while text[cur : cur + 1] != close:
         start = kend = cur
         key: str | int = count
@@ -248,11 +250,17 @@ def members(text: str, pos: int, until: str | int | None = None) -> Iterator[Mem
         vend = value_end(text, cur)
         yield Member(key, start, kend, cur, vend)
         count += 1
-        cur = ws(text, vend)
-        if text[cur : cur + 1] == ",":
-            cur = ws(text, cur + 1)
-        elif text[cur : cur + 1] != close:
-            raise invalid(text, cur, f"expected ',' or '{close}'")
+        cur = _next_member(text, vend, close)
+
+
+def _next_member(text: str, vend: int, close: str) -> int:
+    """Where the member after the one ending at ``vend`` starts (or its container closes)."""
+    cur = ws(text, vend)
+    if text[cur : cur + 1] == ",":
+        return ws(text, cur + 1)
+    if text[cur : cur + 1] != close:
+        raise invalid(text, cur, f"expected ',' or '{close}'")
+    return cur
 
 
 def _key(text: str, pos: int) -> tuple[str, int]:

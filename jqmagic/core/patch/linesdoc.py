@@ -8,7 +8,8 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch.jsonscan import BOM, array_index
-from jqmagic.core.patch.textdoc import TextDoc, window_diff
+from jqmagic.core.patch.textdiff import window_diff
+from jqmagic.core.patch.textdoc import TextDoc
 
 
 class LinesDoc:

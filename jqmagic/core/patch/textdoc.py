@@ -15,10 +15,9 @@ pass through ``_raw`` / ``_real`` (UTF-8) at the boundary.
 
 from __future__ import annotations
 
-import difflib
+import bisect
 import json
-import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
@@ -49,6 +48,7 @@ from jqmagic.core.patch.jsonscan import (
     value_end,
     ws,
 )
+from jqmagic.core.patch.textdiff import hunks, lines_after
 
 
 class TextDoc:
@@ -65,6 +65,9 @@ class TextDoc:
         self._rewritten = False  # True once _text is not the original string
         self._edited = False
         self._located: dict[tuple[str, ...], Located] = {}
+        # an array's members read so far, by its opening's offset: an -i's steps come last
+        # element first, so each finds its element here, not by walking the array again
+        self._walked: dict[int, list[Member]] = {}
         self._lo = len(self.original)  # everything before _lo is unchanged
         self._tail = len(self.original)  # the last _tail characters are unchanged
 
@@ -92,11 +95,21 @@ class TextDoc:
             return
         self._edited = True
         self._located.clear()
+        self._forget_walks_from(min(e[0] for e in edits))
         self._lo = min(self._lo, *(e[0] for e in edits))
         self._tail = min(self._tail, *(len(text) - e[1] for e in edits))
         self._pending = sorted(edits)
         if self._rewritten:
             self.text  # noqa: B018 - apply now; only the first edit may stay pending
+
+    def _forget_walks_from(self, start: int) -> None:
+        """Keep of the arrays' walks only the members an edit at ``start`` leaves as read."""
+        for open_ in list(self._walked):
+            known = self._walked[open_]
+            if open_ >= start:
+                del self._walked[open_]
+            else:
+                del known[bisect.bisect_right(known, start, key=lambda m: m.vend):]
 
     def chunks(self) -> Iterator[bytes]:
         """The new file content as byte pieces, sliced from the original where possible."""
@@ -121,14 +134,14 @@ class TextDoc:
         start = old.rfind("\n", 0, self._lo) + 1
         for _ in range(context):
             start = old.rfind("\n", 0, max(start - 1, 0)) + 1
-        old_end = _lines_after(old, len(old) - self._tail, context)
+        old_end = lines_after(old, len(old) - self._tail, context)
         if self._rewritten:
             new = self.text
-            new_part = new[start : _lines_after(new, len(new) - self._tail, context)]
+            new_part = new[start : lines_after(new, len(new) - self._tail, context)]
         else:  # one pending splice: apply it to the window, not to the whole text
             new_part = _apply(old[start:old_end], [
                 (a - start, b - start, piece) for a, b, piece in self._pending])
-        return _hunks(_real(old[start:old_end]), _real(new_part), old.count("\n", 0, start),
+        return hunks(_real(old[start:old_end]), _real(new_part), old.count("\n", 0, start),
                       name, context)
 
     # ---------------------------------------------------------------- reading
@@ -174,14 +187,23 @@ class TextDoc:
     def _element(self, text: str, pos: int, tokens: list[str], depth: int) -> tuple[Member, int]:
         token = tokens[depth]
         wanted = int(token) if _INDEX.fullmatch(token) else -1
-        first, count = pos, 0
-        for member in members(text, pos, wanted):
-            first = member.start if count == 0 else first
-            if member.key == wanted:
-                return member, first
-            count += 1
-        array_index(tokens, depth, count)  # raises the right error
+        known = self._walked.setdefault(pos, [])
+        if 0 <= wanted < len(known):
+            return known[wanted], known[0].start
+        for member in members(text, pos, wanted, known[-1] if known else None):
+            if member.key == wanted:  # not kept: its end (maybe far) was not read
+                return member, known[0].start if known else member.start
+            known.append(member)
+        array_index(tokens, depth, len(known))  # raises the right error
         raise AssertionError("unreachable")  # pragma: no cover
+
+    def _walk(self, text: str, open_: int, through: int) -> list[Member]:
+        """The array's members up to index ``through`` (fewer where it ends), read once."""
+        known = self._walked.setdefault(open_, [])
+        if len(known) <= through:
+            walk = members(text, open_, None, known[-1] if known else None)
+            known.extend(islice(walk, through + 1 - len(known)))
+        return known
 
     def get(self, tokens: list[str]) -> Any:
         """The Python value at ``tokens``."""
@@ -345,15 +367,18 @@ class TextDoc:
         self, text: str, open_: int, tokens: list[str]
     ) -> tuple[Member | None, Member, Member | None]:
         self._child(text, open_, tokens, len(tokens) - 1)  # raises if missing
-        wanted: str | int = _raw(tokens[-1]) if text[open_] == "{" else int(tokens[-1])
+        if text[open_] == "[":
+            index = int(tokens[-1])
+            known = self._walk(text, open_, index + 1)
+            return (known[index - 1] if index else None, known[index],
+                    known[index + 1] if index + 1 < len(known) else None)
+        wanted = _raw(tokens[-1])
         prev = target = after = before_target = None
         for member in members(text, open_):
             if member.key == wanted:
                 before_target, target, after = prev, member, None
             elif target is not None and after is None:
                 after = member
-                if text[open_] == "[":
-                    break
             prev = member
         return before_target, target, after
 
@@ -431,58 +456,3 @@ def _cut_only(text: str, open_: int, target: Member) -> tuple[int, int, str]:
 def kind_at(text: str, pos: int) -> str:
     """The JSON type name of the value starting at ``pos``."""
     return _KINDS.get(text[pos], "number")
-
-
-def _lines_after(text: str, pos: int, count: int) -> int:
-    end = pos
-    for _ in range(count + 1):
-        found = text.find("\n", end)
-        if found < 0:
-            return len(text)
-        end = found + 1
-    return end
-
-
-def _hunks(old: str, new: str, offset: int, name: str, context: int) -> str:
-    """A unified diff of two windows of text that start at line ``offset`` of the file."""
-    lines = difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                 f"a/{name}", f"b/{name}", n=context)
-    return "".join(_shift_hunk(line, offset) for line in lines)
-
-
-def window_diff(old: str, new: str, name: str, context: int = 3) -> str:
-    """A unified diff of two texts, worked out on the lines between their common head and
-    tail only (a one-value edit of a big file diffs a few lines)."""
-    if old == new:
-        return ""
-    head = _common(min(len(old), len(new)), lambda n: old[:n] == new[:n])
-    room = min(len(old), len(new)) - head
-    tail = _common(room, lambda n: old[len(old) - n :] == new[len(new) - n :])
-    start = old.rfind("\n", 0, head) + 1
-    for _ in range(context):
-        start = old.rfind("\n", 0, max(start - 1, 0)) + 1
-    old_end = _lines_after(old, len(old) - tail, context)
-    new_end = _lines_after(new, len(new) - tail, context)
-    return _hunks(old[start:old_end], new[start:new_end], old.count("\n", 0, start), name,
-                  context)
-
-
-def _common(high: int, same: Callable[[int], bool]) -> int:
-    """The largest n in [0, high] with ``same(n)`` (a binary search over slices)."""
-    low = 0
-    while low < high:
-        middle = (low + high + 1) // 2
-        if same(middle):
-            low = middle
-        else:
-            high = middle - 1
-    return low
-
-
-def _shift_hunk(line: str, offset: int) -> str:
-    if not line.startswith("@@"):
-        return line
-    return re.sub(
-        r"([-+])(\d+)", lambda m: f"{m.group(1)}{int(m.group(2)) + offset}", line, count=2
-    )
-

@@ -19,7 +19,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch import yamlrender as render
 from jqmagic.core.patch.jsonscan import BOM
 from jqmagic.core.patch.stores import TreeStore
-from jqmagic.core.patch.textdoc import window_diff
+from jqmagic.core.patch.textdiff import window_diff
 from jqmagic.core.patch.yamlnodes import Spot, Stream, whole_stream
 from jqmagic.core.sources.yamldocs import parse_yaml
 from jqmagic.core.words import json_equal
