@@ -289,6 +289,8 @@ _VALUES: dict[str, Document] = {}  # the last Python value's tree, by its text's
 def _value_document(spec: Any) -> Document:
     """A Python value's tree, parsed once per text (its digest proves the version)."""
     text = spec if isinstance(spec, ValueText) else value_text(spec)
+    if not text.plain and (b"Infinity" in text.data or b"NaN" in text.data):  # json wrote
+        raise NotMine("NaN or an infinity: jq prints them as null and its largest double")
     doc = _VALUES.get(text.digest)
     if doc is None:
         with gc_paused():
