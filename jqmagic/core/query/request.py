@@ -146,6 +146,9 @@ def for_worker(request: Request, slot: payloads.PayloadRef | None) -> protocol.Q
 def timeout(request: Request) -> float | None:
     """The program's time limit: the request's (0 or less: none), else the setting."""
     given = settings.timeout if request.run.timeout is None else request.run.timeout
+    if given != given:  # NaN: no comparison holds, so it would have meant no limit
+        raise JqMagicError("INVALID_ARGUMENT", "The timeout is NaN, not a number of seconds.",
+                           f"Give seconds with {term('timeout')} (0 or less: no limit).")
     return given if given and given > 0 else None
 
 
