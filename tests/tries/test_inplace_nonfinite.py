@@ -30,3 +30,12 @@ def test_a_changed_infinity_is_still_written(tmp_path):
     target.write_text(YAML)
     jqmagic.patch(str(target), jq='.a = 1 | .b = "-.inf" | .c = 0')
     assert target.read_text() == 'a: 1\nb: "-.inf"\nc: 0\nd: 1e400\nx: 1\n'
+
+
+def test_an_infinity_set_to_null_is_written(tmp_path):
+    """null is how NaN prints, not how an untouched infinity comes back (jq gives its largest
+    double): '.a = null' on 'a: .inf' is an edit, and is written."""
+    target = tmp_path / "values.yaml"
+    target.write_text(YAML)
+    jqmagic.patch(str(target), jq=".a = null")
+    assert target.read_text() == YAML.replace("a: .inf", "a: null")

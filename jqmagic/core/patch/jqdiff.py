@@ -58,13 +58,13 @@ _LARGEST = 1.7976931348623157e308  # what jq makes of an infinity
 def _left_alone(old: Any, new: Any) -> bool:
     """Whether ``new`` is how the program gives back the non-finite ``old`` it did not
     touch (a YAML ``.inf``, ``-.inf``, ``.nan``, a JSON ``1e400``): jq's largest double of
-    its sign (or the infinity), or null (as NaN prints, and as the value handed over prints
-    an infinity it did not compute on); kept as written, not rewritten as either."""
+    its sign (or the infinity), or null for NaN (as NaN prints); kept as written, not
+    rewritten as either. An infinity set to null is written."""
     if type(old) is not float or math.isfinite(old):
         return False
     if old != old:
         return new is None or type(new) is float and new != new
-    return new is None or type(new) is float and abs(new) >= _LARGEST and (new > 0) == (old > 0)
+    return type(new) is float and abs(new) >= _LARGEST and (new > 0) == (old > 0)
 
 
 def _same(old: Any, new: Any) -> bool:
