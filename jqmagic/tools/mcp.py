@@ -26,7 +26,7 @@ import threading
 import warnings
 from typing import Any
 
-from jqmagic.core.words import json_text, without_lone_surrogates
+from jqmagic.core.words import as_jq_prints, json_text, without_lone_surrogates
 from jqmagic.tools.mcperrors import protocol_error
 
 INSTALL_HINT = "MCP needs the mcp extra: pip install 'jqmagic[mcp]'"
@@ -159,6 +159,8 @@ def result_of(response: dict[str, Any]) -> Any:
     text = json_text(response)
     if "\\u" in text:  # lone surrogates are escaped in the text, replaced in the JSON
         response = without_lone_surrogates(response)
+    if "e+308" in text:  # an infinity: the largest double in both (pydantic writes null)
+        response = as_jq_prints(response)
     if transport.escaped_size(text) + transport.wire_size(response) > transport.limit():
         text = json_text(transport.summary(response))
     return types.CallToolResult(content=[types.TextContent(type="text", text=text),
