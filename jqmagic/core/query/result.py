@@ -64,6 +64,21 @@ class QueryResult:
     def __repr__(self) -> str:
         return f"<QueryResult {self.program!r}: {count(self.total, 'result')}>"
 
+    def __str__(self) -> str:
+        """``print(result)``: the results as jq printed them, cut at ``PRINTED_CHARS``
+        (at a line end) with a line saying how much more ``.text`` holds; then the
+        result's message (no results, a bound)."""
+        text = bounds.cut_text(self.text, PRINTED_CHARS)
+        lines = [text] if text else []
+        if len(text) < len(self.text):
+            lines.append(f"… ({count(len(self.text) - len(text), 'more character')}; "
+                         f"{count(self.total, 'result')} in all: .text has them, .values "
+                         "their values)")
+        return "\n".join(lines + [self.message] if self.message else lines)
+
+
+PRINTED_CHARS = 20_000  # print(result) shows jq's text up to this many characters
+
 
 _COLOR = re.compile("\x1b\\[[0-9;]*m")
 DEEPEST_RESULT = 10_000  # levels: jq's parser's own limit (MAX_PARSING_DEPTH)
