@@ -26,10 +26,13 @@ def classify(source: Any) -> tuple[str, Any]:
     """Say which kind of source a positional ``source`` is: file, text or value.
 
     Strings are paths (or globs) when such files exist, JSON text when they parse as
-    JSON; a string that is both is AMBIGUOUS_SOURCE. Anything else is a Python value.
+    JSON; a string that is both is AMBIGUOUS_SOURCE. Bytes are text, as a file's bytes
+    (JSON, JSON Lines, or the format forced: yaml=True). Anything else is a Python value.
     """
     if isinstance(source, Path):
         return "file", str(source)
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "text", bytes(source)
     if isinstance(source, (list, tuple)) and source and all(isinstance(s, (str, Path))
                                                             for s in source):
         return "file", [str(s) for s in source]

@@ -1,0 +1,29 @@
+"""``jqmagic.query(".", b'{"a": 1}')``: bytes are text read as a file's bytes would be
+(JSON, JSON Lines, YAML when forced; a BOM dropped, bad UTF-8 replaced as jq replaces it),
+not one string value (it answered "{\\"a\\":1}"), and a bytearray is no longer refused."""
+
+from __future__ import annotations
+
+import subprocess
+
+import pytest
+
+import jqmagic
+from jqmagic.core.options import Source
+from tests.cli.dropin import ORACLE
+
+
+@pytest.mark.parametrize("data, yaml, expected", [
+    (b'{"a": 1}', None, '{"a":1}'),
+    (b'{"a":1}\n{"a":2}\n', None, '{"a":1}\n{"a":2}'),
+    (b"a: 1\n---\na: [2]\n", True, '{"a":1}\n{"a":[2]}'),
+    (b'\xef\xbb\xbf{"a":1}', None, '{"a":1}'),
+    (b'"\xff"', None, '"\ufffd"'),
+])
+def test_bytes_are_a_files_text(data, yaml, expected):
+    for source in (data, bytearray(data), memoryview(data)):
+        assert jqmagic.query(".", source, compact=True, yaml=yaml).text == expected
+    assert Source.of(data).kind == "text"
+    if not yaml and ORACLE.exists():  # the same bytes through jq 1.8.2 itself
+        jq = subprocess.run([str(ORACLE), "-c", "."], input=data, capture_output=True, check=True)
+        assert jq.stdout.decode().rstrip("\n") == expected
