@@ -6,6 +6,7 @@ import json
 import re
 from typing import Annotated, Any, Literal
 
+from jqmagic.core.words import count
 from jqmagic.tools.query import with_comments
 from jqmagic.tools.schema import Param
 from jqmagic.tools.spec import tool
@@ -196,10 +197,36 @@ def _profiles_within(node: dict[str, Any], depth: int) -> dict[str, Any]:
     if len(kept) == len(paths):
         return node
     listed = f"more than {len(paths):,}" if "…" in profiles else f"{len(paths):,}"
-    said = (f"Profiles of the {len(kept):,} paths down to depth {depth} are shown, of "
-            f"{listed}: inspect a deeper path for the others.")
-    return {**node, "profiles": kept, "truncated": True,
-            "message": f"{node['message']} {said}" if node.get("message") else said}
+    said = (f"Profiles of {count(len(kept), 'path')} down to depth {depth} are shown, of "
+            f"{listed}")
+    out = {**node, "profiles": kept, "truncated": True}
+    deeper = _deeper_path(node.get("path", ""), [p for p in paths if p not in kept], base)
+    if deeper is None:
+        said += ("; the others lie in an array's elements ([]), which no path names: ask "
+                 "the jq tool about them.")
+    else:
+        out["next_arguments"] = {"path": deeper}
+        said += (f": call json_inspect again with path={json.dumps(deeper, ensure_ascii=False)}"
+                 f" (most of those left out), or another deeper path.")
+    out["message"] = f"{node['message']} {said}" if node.get("message") else said
+    return out
+
+
+def _deeper_path(path: str, dropped: list[str], base: int) -> str | None:
+    """The pointer one key below ``path`` that holds the most of the ``dropped`` profile
+    paths (None when they all lie in an array's elements, which no pointer names)."""
+    import collections
+
+    from jqmagic.core.pointers import parse_pointer, to_pointer
+
+    below = collections.Counter(steps[base] for steps in map(_STEP.findall, dropped)
+                                if len(steps) > base)
+    for step, _ in below.most_common():
+        if step.startswith(".") and step != ".<other keys>":
+            return to_pointer([*parse_pointer(path), step[1:]])
+        if step.startswith('["'):
+            return to_pointer([*parse_pointer(path), json.loads(step[1:-1])])
+    return None
 
 
 def _more_keys(node: dict[str, Any], file: str) -> dict[str, Any]:
