@@ -112,7 +112,7 @@ async def answer_call(ctx: Any, state: Any, name: str, arguments: dict) -> dict[
         response = without_paths(response)
     took = {"tool": name, "seconds": round(time.monotonic() - started, 3)}
     if not response["success"]:
-        if response.get("error_code") == "SANDBOX_DENIED" and state.refused:
+        if response.get("error_code") == "SANDBOX_DENIED" and (state.refused or state.unread):
             response["hint"] = f"{response.get('hint', '')} {mcpclients.refusal(state)}".strip()
         await mcpclients.tell(ctx, "warning", {
             "message": f"{name} failed: {response['error_code']}", **took,

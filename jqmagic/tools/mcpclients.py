@@ -30,6 +30,7 @@ import anyio
 STATE_KEY = "jqmagic"  # where a client's state sits in the SDK's per-connection state
 LEVELS = ("debug", "info", "notice", "warning", "error", "critical", "alert", "emergency")
 SHOWN_ROOTS = 5  # refused roots named in one message, at most
+ROOTS_SECONDS = 30.0  # a roots/list unanswered this long has failed
 
 
 @dataclass
@@ -39,6 +40,7 @@ class ClientState:
     stateless: bool = False  # protocol 2026-07-28: nothing outlives the request
     declared: list[str] | None = None  # its roots as folders (None: to be asked)
     refused: list[str] = field(default_factory=list)  # its roots outside the wall
+    unread: str = ""  # why its roots/list failed (then it opens no folder; asked again)
     kept_ids: dict[str, None] = field(default_factory=dict)  # payloads it made, oldest first
     level: str = "warning"  # what it hears until it sets a level: refusals
     asking: anyio.Lock = field(default_factory=anyio.Lock)  # one roots/list at a time
@@ -58,7 +60,10 @@ def state_of(ctx: Any) -> ClientState:
 async def declared_roots(ctx: Any, state: ClientState) -> list[str]:
     """The client's roots as folders ([] when it offers none, or under the stateless
     revision): asked once, again after it says they changed; a root outside the operator's
-    is told as a warning."""
+    is told as a warning. A client that offers roots and fails to list them (an error, a
+    malformed answer, none in :data:`ROOTS_SECONDS`) opens no folder in this call (fails
+    closed: its roots were to narrow the wall) and is asked again in the next."""
+    import pydantic
     from mcp import types
     from mcp.shared.exceptions import MCPError, NoBackChannelError
 
@@ -71,11 +76,17 @@ async def declared_roots(ctx: Any, state: ClientState) -> list[str]:
             return state.declared
         asked = types.ClientCapabilities(roots=types.RootsCapability())
         folders: list[str] = []
+        state.unread = ""
         if ctx.session.check_client_capability(asked):
             try:
-                listed = await ctx.session.list_roots()
-            except (MCPError, NoBackChannelError):
+                with anyio.fail_after(ROOTS_SECONDS):
+                    listed = await ctx.session.list_roots()
+            except NoBackChannelError:  # the server cannot ask: the operator's wall
                 listed = types.ListRootsResult(roots=[])
+            except (MCPError, pydantic.ValidationError, TimeoutError) as exc:
+                state.unread = str(exc) or f"no answer in {ROOTS_SECONDS:g} s"
+                await tell(ctx, "warning", {"message": refusal(state)})
+                return []
             folders = [p for p in (folder_of(str(r.uri)) for r in listed.roots) if p]
         state.declared = folders
         state.refused = sandbox.narrowed(folders, sandbox.roots())[1]
@@ -124,9 +135,13 @@ def roots_input(ctx: Any, state: ClientState, params: Any) -> Any:
 
 
 def refusal(state: ClientState) -> str:
-    """The sentence naming the client's roots outside the operator's."""
+    """The sentence saying why the client opens less than the operator's folders: its roots
+    could not be read, or those outside the operator's."""
     from jqmagic.core.words import cut
 
+    if state.unread:
+        return (f"Your roots could not be listed ({cut(state.unread, 200)}), so this call "
+                "opens no folder; the next call asks for them again.")
     named = ", ".join(cut(r, 200) for r in state.refused[:SHOWN_ROOTS])
     more = f" and {len(state.refused) - SHOWN_ROOTS} more" if len(state.refused) > \
         SHOWN_ROOTS else ""
@@ -155,6 +170,8 @@ def folders(state: ClientState) -> list[str]:
     from jqmagic.core import sandbox
 
     wall = sandbox.roots()
+    if state.unread:
+        return [sandbox.NO_FOLDER]
     if not state.declared:
         return wall
     return sandbox.narrowed(state.declared, wall)[0] or [sandbox.NO_FOLDER]
@@ -166,7 +183,7 @@ def openings(state: ClientState) -> dict[str, Any]:
     from jqmagic.tools import policy
 
     face = policy.in_force() or policy.Policy()
-    if not state.declared or face.no_sandbox:
+    if not (state.declared or state.unread) or face.no_sandbox:
         return {}
     return {**dataclasses.asdict(face), "allow_root": folders(state)}
 
