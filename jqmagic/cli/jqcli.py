@@ -275,10 +275,10 @@ def _streamed(program: str, named: dict[str, Any], keywords: dict[str, Any],
                       whole_files=True) as results:  # a big file read as jq reads it
         try:
             if jqio.as_lines(args):  # a chunk of the worker's in one write
-                for batch in results.batches():
-                    out.write_lines(batch)
-                    if batch:
-                        last, total = batch[-1], total + len(batch)
+                for chunk in results.chunks():
+                    out.write_lines(chunk.lines())
+                    if len(chunk):
+                        last, total = chunk.last(), total + len(chunk)
             else:
                 for text in results.texts():
                     jqio.write_result(out, text, args)

@@ -68,13 +68,14 @@ class Output:
     def flush(self) -> None:
         self.write("", flush=True)
 
-    def write_lines(self, texts: list[bytes]) -> None:
-        """Results' UTF-8 texts, each on its line, in one write (as libjq dumped them)."""
-        if self.errno or not texts:
+    def write_lines(self, lines: bytes) -> None:
+        """Results' UTF-8 texts, each followed by a newline, in one write (as libjq dumped
+        them)."""
+        if self.errno or not lines:
             return
         try:
             sys.stdout.flush()
-            left = memoryview(b"\n".join(texts) + b"\n")
+            left = memoryview(lines)
             while left:  # a write the reader cut short says so at the next (EPIPE)
                 left = left[sys.stdout.buffer.write(left):]
         except BrokenPipeError:

@@ -257,8 +257,9 @@ static jv next_held(void *jq, void *data) {
 /* results(state, dumpflags, batch_bytes) -> (body, sizes, last_kind, end)
  *
  * The next results of a program libjq.py's ctypes started (jq_start on the jq_state at the
- * address ``state``), each dumped as jv_dump_string(result, dumpflags) dumps it, into one
- * bytes ``body``; ``sizes`` holds each one's length (native 64-bit integers, as bytes) and
+ * address ``state``), each dumped as jv_dump_string(result, dumpflags) dumps it and followed
+ * by a newline, into one bytes ``body``; ``sizes`` holds each one's length (the newline not
+ * counted; native 64-bit integers, as bytes) and
  * ``last_kind`` the last one's kind (0: none). Runs until the body holds batch_bytes (end is
  * None: call again) or jq_next gives an invalid value: ``end`` is then its 16 bytes, for
  * Python to read as it reads any (the end, an error, a halt). No Python object is made per
@@ -296,7 +297,8 @@ static PyObject *results(PyObject *self, PyObject *args) {
         long long now = ftell(out);
         long long size = now - at;
         fwrite(&size, sizeof size, 1, sizes);
-        at = now;
+        putc('\n', out);
+        at = now + 1;
     }
     fclose(out);
     fclose(sizes);

@@ -15,7 +15,6 @@ import ctypes
 import os
 import sys
 from ctypes import CFUNCTYPE, POINTER, Structure, Union, c_char_p, c_double, c_int, c_void_p
-from itertools import accumulate
 
 from jqmagic.core.jsonarg import JsonText
 from jqmagic.core.query.cloop import _jqmain
@@ -51,6 +50,7 @@ from jqmagic.core.query.jqdefs import (  # noqa: F401 - libjq's words, kept here
     utf8,
 )
 from jqmagic.core.query.jqdefs import dump_flags as _dump_flags
+from jqmagic.core.query.texts import Texts
 from jqmagic.core.settings import libjq_path, sandboxed
 
 TYPE_CHECKING = False  # the command line's start-up imports this module: no typing, json or
@@ -395,14 +395,14 @@ def _ended(program: Program, result: jv) -> None:
 BATCH_BYTES = 1 << 16  # result text dumped in C before Python sees it
 
 
-def result_batches(program: Program, value: jv, flags: int) -> Iterator[list[bytes]]:
+def result_batches(program: Program, value: jv, flags: int) -> Iterator[Texts]:
     """:func:`_results` as UTF-8, a batch at a time: dumped in C (``_jqmain.results``: no
-    Python object or ctypes call per result), one bytes object a result."""
+    Python object or ctypes call per result) into one piece."""
     program.debug_flags = flags & ~PRINT_PRETTY
     if _jqmain is None:  # (no C compiler at install)
         texts = (_dump(result, flags).encode() for result in results(program, value))
         while batch := [t for _, t in zip(range(256), texts, strict=False)]:
-            yield batch
+            yield Texts(batch)
         return
     _lib.jq_start(program.state, value, 0)
     while True:
@@ -410,8 +410,7 @@ def result_batches(program: Program, value: jv, flags: int) -> Iterator[list[byt
         if kind:
             program.last_kind = kind
         if body:
-            ends = list(accumulate(memoryview(sizes).cast("q")))
-            yield [body[start:stop] for start, stop in zip([0, *ends], ends, strict=False)]
+            yield Texts.of_lines(body, sizes)
         if end is not None:
             _ended(program, jv.from_buffer_copy(end))
             return

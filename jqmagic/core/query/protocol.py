@@ -20,6 +20,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core import sources
 from jqmagic.core.options import Formats, JsonText, Source
+from jqmagic.core.query.texts import Texts
 from jqmagic.core.sources.formats import ValueText, value_text
 
 _LENGTH = struct.Struct("<Q")
@@ -278,25 +279,23 @@ class Event:
         return _shallow(self)
 
 
-@dataclass(frozen=True)
-class Chunk:
-    """Result texts, in order, as the worker produced them."""
+class Chunk(Texts):
+    """Result texts, in order, as the worker produced them. On the wire: their count in
+    the header; then their lengths (8-byte integers in this machine's order: the worker is
+    a process of this machine) and :meth:`lines`, which a printer of one result a line
+    writes as it came."""
 
-    texts: list[bytes]
+    __slots__ = ()
 
     def header(self) -> bytes:
-        return _dumps({"type": "chunk", "sizes": [len(t) for t in self.texts]})
+        return _dumps({"type": "chunk", "count": len(self)})
 
     def body(self) -> bytes:
-        return b"".join(self.texts)
+        return self.sizes().tobytes() + self.lines()
 
-    @staticmethod
-    def split(sizes: list[int], body: bytes) -> Chunk:
-        texts, at = [], 0
-        for size in sizes:
-            texts.append(body[at:at + size])
-            at += size
-        return Chunk(texts)
+    @classmethod
+    def received(cls, count: int, body: bytes) -> Chunk:
+        return cls.of_lines(body[8 * count:], body[:8 * count])
 
 
 @dataclass
@@ -336,7 +335,7 @@ def read_reply(stream: BinaryIO) -> Reply:
     message = _loads(read_frame(stream))
     kind = message.pop("type")
     if kind == "chunk":
-        return Chunk.split(message["sizes"], read_frame(stream))
+        return Chunk.received(message["count"], read_frame(stream))
     if kind == "event":
         return Event(**{k: v for k, v in message.items() if k in _EVENT_FIELDS})
     return End(**message)

@@ -144,23 +144,23 @@ class Results:
         self._replies: Iterator[protocol.Chunk | protocol.End] | None = None
 
     def texts(self) -> Iterator[str]:
-        for batch in self.batches():
-            yield from (t.decode("utf-8", "surrogatepass") for t in batch)
+        for chunk in self.chunks():
+            yield from (t.decode("utf-8", "surrogatepass") for t in chunk.texts)
 
-    def batches(self) -> Iterator[list[bytes]]:
+    def chunks(self) -> Iterator[protocol.Chunk]:
         """The texts as UTF-8, a chunk of the worker's at a time (a printer writes each
         chunk in one call)."""
         if self.request.run.dask is not None or self.request.run.reduce or \
                 self.request.run.parallel:
             self.end, texts = _gathered(self.request, None, self._namespace)
-            yield list(texts)
+            yield protocol.Chunk(list(texts))
         else:
             self._replies = _replies(self.request, None, self._namespace)
             for reply in self._replies:
                 if isinstance(reply, protocol.End):
                     self.end = reply
                 else:
-                    yield reply.texts
+                    yield reply
         if self.end is not None and self.end.error:
             raise JqMagicError.from_wire(self.end.error)
 

@@ -23,6 +23,7 @@ from typing import BinaryIO
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import protocol
 from jqmagic.core.query.spill import Spill
+from jqmagic.core.query.texts import Texts
 from jqmagic.core.words import term
 
 CHUNK_BYTES = 1 << 18  # a chunk is sent once it holds this much
@@ -92,7 +93,9 @@ class Sink:
         self.sent = 0  # texts the caller has (or will have, once sent)
         self.skip = 0  # texts an engine that declined had already sent
         self._kept: list[bytes] = []  # the sent texts, while a spill may still need them
-        self._buffer: list[bytes] = []
+        self._buffer: list[Texts] = []  # the texts waiting to be sent, in order:
+        self._loose: list[bytes] = []  # ... then these, added one at a time
+        self._count = 0  # texts in both
         self._size = 0
         self._since = 0.0
         self._held = 0
@@ -116,31 +119,36 @@ class Sink:
             self.sent += 1
             if self.keep is not None and self.spill.path is not None:
                 self._kept.append(data)
-            if not self._buffer:
+            if not self._count:
                 self._since = time.monotonic()
-            self._buffer.append(data)
+            self._loose.append(data)
+            self._count += 1
             self._size += len(data)
             due = self._size >= CHUNK_BYTES
         if due:
             self.flush()
 
-    def add_many(self, texts: list[bytes]) -> None:
+    def add_many(self, texts: list[bytes] | Texts) -> None:
         """Result texts, in order: :meth:`add` of each, counted and buffered at once where
         none is skipped, kept back or spilled."""
         if self.total < self.skip or self.keep is not None:
-            for data in texts:
+            for data in texts.texts if isinstance(texts, Texts) else texts:
                 self.add(data)
             return
+        if not isinstance(texts, Texts):
+            texts = Texts(texts)
         if self.channel is not None and self.channel.stop_asked:
             raise Stopped
         self.total += len(texts)
         self._check_clock()
         with self._lock:
             self.sent += len(texts)
-            if not self._buffer:
+            if not self._count:
                 self._since = time.monotonic()
-            self._buffer.extend(texts)
-            self._size += sum(map(len, texts))
+            self._close_loose()
+            self._buffer.append(texts)
+            self._count += len(texts)
+            self._size += texts.size()
             due = self._size >= CHUNK_BYTES
         if due:
             self.flush()
@@ -158,14 +166,21 @@ class Sink:
 
     def send_waiting(self) -> None:
         """Send the buffer if its first text has waited long enough (the flusher's call)."""
-        if self._buffer and time.monotonic() - self._since >= CHUNK_SECONDS:
+        if self._count and time.monotonic() - self._since >= CHUNK_SECONDS:
             self._send()
 
     def _send(self) -> None:
         with self._lock:
-            if self._buffer and self.channel is not None and not self._held:
-                buffer, self._buffer, self._size = self._buffer, [], 0
-                self.channel.send_chunk(protocol.Chunk(buffer))
+            if self._count and self.channel is not None and not self._held:
+                self._close_loose()
+                buffer, self._buffer, self._count, self._size = self._buffer, [], 0, 0
+                self.channel.send_chunk(protocol.Chunk.joined(buffer))
+
+    def _close_loose(self) -> None:
+        """The texts added one at a time, as one piece of the buffer (its order kept)."""
+        if self._loose:
+            self._buffer.append(Texts(self._loose))
+            self._loose = []
 
     def _check_clock(self) -> None:
         if self.timeout and self.channel is not None and \
@@ -189,8 +204,8 @@ class Sink:
         """The engine declined: the next one starts from the first result again; those the
         caller already has are counted and skipped, the rest of the buffer dropped."""
         with self._lock:
-            dropped = len(self._buffer)
-            self._buffer, self._size = [], 0
+            dropped = self._count
+            self._buffer, self._loose, self._count, self._size = [], [], 0, 0
             self.sent -= dropped
             if self._kept and dropped:
                 del self._kept[-dropped:]

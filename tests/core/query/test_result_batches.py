@@ -25,7 +25,7 @@ def _run(program: str, flags: int, batched: bool) -> tuple:
     try:
         for out in (libjq.result_batches if batched else libjq._results)(  # noqa: SLF001
                 compiled, libjqinput.parse_text("null")[0], flags):
-            texts.extend(out if batched else [out.encode()])
+            texts.extend(out.texts if batched else [out.encode()])
         ended = None
     except (libjq.RunError, libjq.Halt) as exc:
         ended = (type(exc).__name__, str(exc), getattr(exc, "code", None))
@@ -42,5 +42,7 @@ def test_a_long_run_comes_in_several_batches():
     program = libjq.compile_program("range(100000)")
     batches = list(libjq.result_batches(program, libjqinput.parse_text("null")[0], 0))
     assert len(batches) > 3 and sum(map(len, batches)) == 100000
-    assert all(sum(map(len, b)) <= libjq.BATCH_BYTES + 6 for b in batches)
-    assert batches[-1][-1] == b"99999" and program.last_kind == libjq.KIND_NUMBER
+    assert all(len(b.lines()) <= libjq.BATCH_BYTES + 7 for b in batches)
+    assert batches[-1].last() == b"99999" and program.last_kind == libjq.KIND_NUMBER
+    assert b"".join(b.lines() for b in batches) == \
+        b"".join(b"%d\n" % i for i in range(100000))
