@@ -345,7 +345,7 @@ class JqMagic(Magics):
           %jsonpatch users.json set '{"status": "active"}' --match /users --where '{"id": 7}'
           %jsonpatch settings.jsonc remove /editor.fontSize --dry-run
         """
-        from jqmagic.core.patch import command_kwargs, parse_json, patch
+        from jqmagic.core.patch import command_kwargs, parse_json
 
         if (args := _parsed(self.jsonpatch, line, needed="words")) is None:
             return None
@@ -355,11 +355,42 @@ class JqMagic(Magics):
             body = self.run_core(parse_json, cell, "The cell")
             kwargs["merge_patch" if args.merge else "rfc6902"] = body
         target = self.run_core(names.patch_target, args.words[0], args, self.shell.user_ns)
-        result = self.run_core(patch, target, every=args.every, dry_run=args.dry_run,
-                               **kwargs)
+        result = self.run_core(_patched, target, args.words[0], every=args.every,
+                               dry_run=args.dry_run, **kwargs)
         if args.out:
             return self._store(args.out, result, "the result")
         return Text(result.summary(matched=args.match is not None))
+
+
+def _patched(target: Any, word: str, **kwargs: Any) -> Any:
+    """The core's patch of ``target``; an edit it refuses at a stream's top (a YAML
+    document, a JSON Lines line) said with the one the pointer names and how many there
+    are (the core says only that documents cannot be replaced, added or removed)."""
+    from jqmagic.core.patch import patch
+    from jqmagic.core.pointers import parse_pointer
+    from jqmagic.core.sources.load import load_values
+
+    try:
+        return patch(target, **kwargs)
+    except JqMagicError as exc:
+        if exc.code != "INVALID_ARGUMENT" or not isinstance(target, str) or "path" not in \
+                kwargs or not exc.message.startswith("Cannot replace, add or remove the "):
+            raise
+        noun = "line" if "JSON Lines" in exc.message else "document"
+        n = len(load_values(file=target))
+        pointer, first = kwargs["path"], (parse_pointer(kwargs["path"]) or [""])[0]
+        held = f"{count(n, noun)}{f', /0 to /{n - 1}' if n > 1 else ', /0' if n else ''}"
+        if first.isdigit() and int(first) >= n:
+            said = f"{target} has no {noun} {first}: it holds {held}."
+        else:
+            doing = ("replace the whole file" if not pointer else f"remove a whole {noun}"
+                     if kwargs["op"] == "remove" else f"add a {noun}" if first == "-" or
+                     kwargs["op"] == "insert" else f"replace a whole {noun}")
+            said = (f"%jsonpatch {kwargs['op']} {pointer or repr('')} would {doing} of "
+                    f"{target} ({held}): it edits inside one.")
+        example = f"%jsonpatch {word} set /{max(n - 1, 0)}/KEY VALUE"
+        raise JqMagicError("INVALID_ARGUMENT", said,
+                           f"Name a place inside one, e.g. {example}.") from None
 
 
 def register(ipython) -> None:
