@@ -182,7 +182,7 @@ C_JOINED: Callable[[list, tuple, Any], tuple] | None = None
 
 _KINDS = ((1, type(None)), (2, bool), (4, int), (8, float), (16, str), (32, list),
           (64, dict), (128, _Unread))
-_UNREAD_BIT, _OTHER, _NUMBER_BITS = 128, 256, 4 | 8
+_UNREAD_BIT, _OTHER, _NUMBER_BITS, _STR_BIT = 128, 256, 4 | 8, 16
 
 
 def _kinds(bits: int) -> frozenset[type]:
@@ -391,12 +391,16 @@ def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
 
 
 class Made(dict):
-    """Columns made beside the values' decoding, by chain, and the kinds of values met in
-    each where the decoder counted them (bits of :data:`_KINDS`)."""
+    """Columns made beside the values' decoding, by chain, the kinds of values met in
+    each where the decoder counted them (bits of :data:`_KINDS`), and the chains whose
+    strings it made one object for each distinct text (:meth:`_Store.share`'s work done),
+    with how many distinct strings their last member held (those of the column and more)."""
 
-    def __init__(self, *args: Any, kinds: dict[tuple[str, ...], int] | None = None) -> None:
+    def __init__(self, *args: Any, kinds: dict[tuple[str, ...], int] | None = None,
+                 distinct: dict[tuple[str, ...], int] | None = None) -> None:
         super().__init__(*args)
         self.kinds = kinds or {}
+        self.distinct = distinct or {}
 
 
 def adopted(items: Any, made: dict[tuple[str, ...], list]) -> None:
@@ -405,13 +409,17 @@ def adopted(items: Any, made: dict[tuple[str, ...], list]) -> None:
     a cache miss an item), for an owned list with room for them; their kinds taken
     where ``made`` is a :class:`Made` that knows them."""
     store = _store(items)
-    known = getattr(made, "kinds", {})
+    known, distinct = getattr(made, "kinds", {}), getattr(made, "distinct", {})
     for chain, column in made.items():
         if store is not None and chain not in store.columns and \
                 len(column) == len(store.values) and store.room():
             bits = known.get(chain)
             if bits is not None and not bits & _OTHER:
                 store.kinds[chain] = _kinds(bits)
+            if chain in distinct:
+                store.shared.add(chain)
+                if bits is not None and bits & _STR_BIT and 2 * distinct[chain] <= len(column):
+                    store.repeating[chain] = True
             store.adopt(chain, column, None if bits is None else not bits & _UNREAD_BIT)
 
 

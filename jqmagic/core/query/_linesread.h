@@ -74,7 +74,9 @@ static lines_site *lines_site_of(lines_reader *r, PyObject *key) {
         }
     }
     lines_site *site = &r->sites[h & (LINES_SITES - 1)];
-    *site = (lines_site){key, 0, 0, 0, 0};
+    lines_unkeep(site);
+    *site = (lines_site){.key = key};
+    r->unsure = 1;
     return site;
 }
 
@@ -180,6 +182,8 @@ static void lines_release(lines_reader *r) {
     for (Py_ssize_t s = 0; r->keys != NULL && s < LINES_KEY_SLOTS; s++)
         Py_XDECREF(r->keys[s].value);
     for (int h = 0; h < r->heads; h++) Py_DECREF(r->head_keys[h]);
+    for (int s = 0; s < LINES_SITES; s++) lines_unkeep(&r->sites[s]);
+    lines_unkeep(&r->root);
     PyMem_Free(r->slots);
     PyMem_Free(r->keys);
     PyMem_Free(r->scratch);
@@ -212,6 +216,31 @@ static void lines_seed_keys(lines_reader *r, PyObject *chains) {
     }
 }
 
+/* How many distinct strings the members named as each chain's last name hold, each one
+ * object (-1: not known to be one object each: see lines_own). */
+static PyObject *lines_distinct(lines_reader *r, PyObject *chains) {
+    Py_ssize_t k = PyTuple_GET_SIZE(chains);
+    PyObject *found = PyTuple_New(k);
+    for (Py_ssize_t j = 0; found != NULL && j < k; j++) {
+        PyObject *chain = PyTuple_GET_ITEM(chains, j);
+        PyObject *name = PyTuple_GET_ITEM(chain, PyTuple_GET_SIZE(chain) - 1);
+        Py_ssize_t distinct = -1, sites = 0;
+        for (int s = 0; s < LINES_SITES && !r->unsure; s++) {
+            lines_site *site = &r->sites[s];
+            if (site->key == NULL || PyUnicode_Compare(site->key, name) != 0) continue;
+            sites++;
+            distinct = site->unkept ? -1 : site->distinct;
+        }
+        PyObject *count = PyLong_FromSsize_t(sites == 1 ? distinct : -1);
+        if (count == NULL) {
+            Py_CLEAR(found);
+            break;
+        }
+        PyTuple_SET_ITEM(found, j, count);
+    }
+    return found;
+}
+
 /* Lists of n places shortened to their first count (the places past it are empty). */
 static int lines_shorten(PyObject *list, Py_ssize_t count) {
     return PyList_SetSlice(list, count, PyList_GET_SIZE(list), NULL);
@@ -227,7 +256,7 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     Py_ssize_t newlines = 0, count = 0;
     for (const char *nl = at; (nl = memchr(nl, '\n', stop - nl)) != NULL; nl++) newlines++;
     Py_ssize_t k = PyTuple_GET_SIZE(chains), n = newlines + 1;
-    PyObject *values = PyList_New(n), *made = PyTuple_New(k), *kinds = NULL;
+    PyObject *values = PyList_New(n), *made = PyTuple_New(k), *kinds = NULL, *distinct = NULL;
     long *bits = PyMem_Calloc(k + 1, sizeof(long));
     lines_reader r = {0};
     r.slots = PyMem_Calloc(LINES_SLOTS, sizeof(lines_slot));
@@ -262,6 +291,7 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
         PyObject *v = lines_line(&r, at, end, fallback);
         at = end + 1;
         if (v == NULL) goto fail;
+        r.unsure |= r.declined && v != skip; /* orjson's strings: not the kept ones */
         if (v == skip) {
             Py_DECREF(v);
             continue;
@@ -285,17 +315,18 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     for (Py_ssize_t j = 0; j < k; j++)
         if (lines_shorten(PyTuple_GET_ITEM(made, j), count) < 0) goto fail;
     kinds = kinds_tuple(bits, k);
-    if (kinds == NULL) goto fail;
+    if (kinds == NULL || (distinct = lines_distinct(&r, chains)) == NULL) goto fail;
     lines_release(&r);
     PyMem_Free(bits);
     PyBuffer_Release(&data);
-    return Py_BuildValue("(NnNN)", values, newlines, made, kinds);
+    return Py_BuildValue("(NnNNN)", values, newlines, made, kinds, distinct);
 fail:
     lines_release(&r);
     PyMem_Free(bits);
     Py_XDECREF(values);
     Py_XDECREF(made);
     Py_XDECREF(kinds);
+    Py_XDECREF(distinct);
     PyBuffer_Release(&data);
     return NULL;
 }

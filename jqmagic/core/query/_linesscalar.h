@@ -12,6 +12,16 @@
 #define LINES_TRIAL 1024  /* a member's values looked up before its hits are judged */
 #define LINES_CACHED 40   /* texts longer than this are made afresh */
 #define LINES_HEADS 32    /* chains of one name whose column is set as a line is made */
+#define LINES_KEPT 1024   /* a member's distinct strings kept one object each, at most */
+#define LINES_KEPT_SIZE 256 /* and their longest text */
+
+/* A member's strings met so far, by their text (UTF-8, unescaped): each one object. */
+typedef struct {
+    Py_hash_t hash;
+    Py_ssize_t size;
+    char *text;      /* owned */
+    PyObject *value; /* owned; NULL: an empty place */
+} lines_kept;
 
 typedef struct {
     Py_hash_t hash;
@@ -27,6 +37,9 @@ typedef struct {
     long looked, hits;
     int off;
     Py_ssize_t members; /* the last object's: the next is made that size at once */
+    lines_kept *kept;   /* its strings, while they are LINES_KEPT or fewer (see lines_own) */
+    Py_ssize_t distinct;
+    int unkept;         /* more than LINES_KEPT: made as any other text */
 } lines_site;
 
 typedef struct {
@@ -42,6 +55,8 @@ typedef struct {
     int heads;
     PyObject *head_keys[LINES_HEADS], *head_columns[LINES_HEADS]; /* keys owned */
     Py_ssize_t row;
+    int unsure; /* a site taken over, or a line the fallback read: no site's strings are
+                 * known to be one object each */
 } lines_reader;
 
 static PyObject *lines_value(lines_reader *r, int depth, lines_site *site);
@@ -89,13 +104,14 @@ static int lines_plain8(uint64_t w) {
 static PyObject *lines_cached(lines_reader *r, const char *text, Py_ssize_t size, int tag,
                               lines_site *site, lines_slot **slot) {
     *slot = NULL;
-    if (size >= LINES_CACHED || (site != NULL && site->off)) return NULL;
+    int member = site != NULL && site != (lines_site *)r; /* not a key, not the root */
+    if (size >= LINES_CACHED || (member && site->off)) return NULL;
     Py_hash_t h = lines_hash(text, size, tag);
     lines_slot *s = site == (lines_site *)r ? &r->keys[(Py_uhash_t)h & (LINES_KEY_SLOTS - 1)]
                                            : &r->slots[(Py_uhash_t)h & (LINES_SLOTS - 1)];
     int hit = s->value != NULL && s->hash == h && s->size == size &&
               memcmp(s->text, text, size) == 0 && s->text[size] == (char)tag;
-    if (site != NULL && site != (lines_site *)r && ++site->looked <= LINES_TRIAL) {
+    if (member && ++site->looked <= LINES_TRIAL) {
         site->hits += hit;
         if (site->looked == LINES_TRIAL && site->hits * 4 < LINES_TRIAL) site->off = 1;
     }
@@ -181,6 +197,73 @@ static Py_ssize_t lines_unescape(lines_reader *r, const char *p, const char *end
     return out - r->scratch;
 }
 
+static void lines_unkeep(lines_site *site) {
+    for (Py_ssize_t i = 0; site->kept != NULL && i < 2 * LINES_KEPT; i++) {
+        Py_XDECREF(site->kept[i].value);
+        PyMem_Free(site->kept[i].text);
+    }
+    PyMem_Free(site->kept);
+    site->kept = NULL;
+}
+
+/* A member's string of this text (UTF-8), one object for each distinct text the member
+ * holds (a log's kinds, cities, names: a column of them is shared from its first read,
+ * see columns.adopted); NULL with *place set where a new one goes (NULL: not kept). */
+static PyObject *lines_own(lines_site *site, const char *text, Py_ssize_t size,
+                           lines_kept **place) {
+    *place = NULL;
+    if (site->kept == NULL) {
+        site->kept = PyMem_Calloc(2 * LINES_KEPT, sizeof(lines_kept));
+        if (site->kept == NULL) {
+            site->unkept = 1;
+            return NULL;
+        }
+    }
+    if (size > LINES_KEPT_SIZE) { /* long texts: made afresh, the member's no longer kept */
+        lines_unkeep(site);
+        site->unkept = 1;
+        return NULL;
+    }
+    uint64_t w = 0x9E3779B97F4A7C15ULL ^ (uint64_t)size;
+    for (Py_ssize_t at = 0; at < size; at += 8)
+        w = (w ^ lines_word8(text + at, size - at)) * 0xFF51AFD7ED558CCDULL;
+    Py_hash_t h = (Py_hash_t)(w ^ (w >> 29));
+    for (Py_uhash_t i = (Py_uhash_t)h;; i++) {
+        lines_kept *k = &site->kept[i & (2 * LINES_KEPT - 1)];
+        if (k->value == NULL) {
+            *place = k;
+            k->hash = h;
+            return NULL;
+        }
+        if (k->hash == h && k->size == size && memcmp(k->text, text, size) == 0) {
+            Py_INCREF(k->value);
+            return k->value;
+        }
+    }
+}
+
+/* A new string kept at its place (past LINES_KEPT the member's strings are not kept). */
+static PyObject *lines_put(lines_site *site, lines_kept *place, const char *text,
+                           Py_ssize_t size, PyObject *value) {
+    if (place == NULL || value == NULL) return value;
+    if (site->distinct == LINES_KEPT) {
+        lines_unkeep(site);
+        site->unkept = 1;
+        return value;
+    }
+    place->text = PyMem_Malloc(size + 1);
+    if (place->text == NULL) {
+        Py_DECREF(value);
+        return PyErr_NoMemory();
+    }
+    memcpy(place->text, text, size);
+    place->size = size;
+    Py_INCREF(value);
+    place->value = value;
+    site->distinct++;
+    return value;
+}
+
 /* A string (a member's key when site is the reader itself: the keys' own cache). */
 static PyObject *lines_string(lines_reader *r, lines_site *site) {
     const char *start = ++r->at, *p = start;
@@ -203,21 +286,24 @@ static PyObject *lines_string(lines_reader *r, lines_site *site) {
         ascii &= c < 0x80;
     }
     r->at = p + 1;
-    lines_slot *slot;
-    PyObject *v = lines_cached(r, start, p - start, 's', site, &slot);
+    const char *text = start;
+    Py_ssize_t size = p - start;
+    if (escaped) {
+        size = lines_unescape(r, start, p);
+        if (size == -2) return PyErr_NoMemory();
+        if (size < 0) return lines_decline(r);
+        text = r->scratch;
+    }
+    lines_slot *slot = NULL;
+    lines_kept *place = NULL;
+    int owned = site != NULL && site != (lines_site *)r && !site->unkept;
+    PyObject *v = owned ? lines_own(site, text, size, &place)
+                        : lines_cached(r, start, p - start, 's', site, &slot);
     if (v != NULL) return v;
     if (!escaped && ascii) {
-        v = PyUnicode_New(p - start, 127);
-        if (v != NULL) memcpy(PyUnicode_DATA(v), start, p - start);
+        v = PyUnicode_New(size, 127);
+        if (v != NULL) memcpy(PyUnicode_DATA(v), text, size);
     } else {
-        const char *text = start;
-        Py_ssize_t size = p - start;
-        if (escaped) {
-            size = lines_unescape(r, start, p);
-            if (size == -2) return PyErr_NoMemory();
-            if (size < 0) return lines_decline(r);
-            text = r->scratch;
-        }
         v = PyUnicode_DecodeUTF8(text, size, NULL);
         if (v == NULL) {
             if (!PyErr_ExceptionMatches(PyExc_UnicodeDecodeError)) return NULL;
@@ -225,6 +311,7 @@ static PyObject *lines_string(lines_reader *r, lines_site *site) {
             return lines_decline(r);
         }
     }
+    if (owned) return lines_put(site, place, text, size, v);
     return lines_keep(r, slot, start, p - start, 's', v);
 }
 
