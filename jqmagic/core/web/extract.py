@@ -16,10 +16,12 @@ from typing import Any
 from bs4 import Comment
 
 from jqmagic.core.web.paragraphs import has_ancestor, replace_brs
+from jqmagic.core.web.siblings import inner_items, item_of, lead_of, prose
 from jqmagic.core.web.tables import is_data_table, names_a_row
 from jqmagic.core.web.text import (
     decomposed,
     element_children,
+    is_sentence,
     link_density,
     text_length,
     text_of,
@@ -109,11 +111,6 @@ def _section_heading(el: Any, names: str) -> bool:
 def _is_notes(el: Any) -> bool:
     """Footnotes or endnotes (by role or class): content, even in an ``<aside>``."""
     return el.get("role") in _NOTE_ROLES or bool(NOTES.search(_names(el)))
-
-
-def _is_sentence(text: str) -> bool:
-    """Short text that ends a sentence ("New in version 3.5."), not a label ("Advertising")."""
-    return bool(re.search(r"\w\.( |$)|[\u3002\uff01\uff1f]", text))
 
 
 def is_hidden(el: Any) -> bool:
@@ -278,24 +275,34 @@ class _Scorer:
         threshold = max(10.0, top_score * 0.2)
         top_cls = top.get("class")
         article = self.soup.new_tag("div")
-        lead = _lead(top)
+        lead = lead_of(top)
+        item = item_of(top)
+        inner = inner_items(item)
+
+        def joins(sib: Any) -> bool:
+            bonus = top_score * 0.2 if top_cls and sib.get("class") == top_cls else 0
+            s = self._score(sib)
+            if s is not None and s + bonus >= threshold:
+                return True
+            if sib.name == "p" or (sib.name == "div" and not _has_block_child(sib)) or \
+                    id(sib) in inner:
+                return prose(sib)
+            return False
+
         for sib in element_children(parent):
-            keep = sib is top or sib is lead
-            if not keep:
-                bonus = top_score * 0.2 if top_cls and sib.get("class") == top_cls else 0
-                s = self._score(sib)
-                if s is not None and s + bonus >= threshold:
-                    keep = True
-                elif sib.name == "p" or (sib.name == "div" and not _has_block_child(sib)):
-                    text = text_of(sib)
-                    ld = link_density(sib, len(text))
-                    keep = (text_length(text) > 80 and ld < 0.25) or (
-                        0 < len(text) <= 80 and ld == 0 and _is_sentence(text)
-                    )
-            if keep:
+            if sib is top or sib is lead or joins(sib):
                 article.append(sib.extract())
         if lead is not None and lead.parent is not article:
             article.insert(0, lead.extract())
+        if item is not None and item is not top:
+            rows = element_children(item.parent)
+            at = rows.index(item)
+            for sib in reversed(rows[:at]):
+                if sib.name == item.name and joins(sib):
+                    article.insert(0, sib.extract())
+            for sib in rows[at + 1:]:
+                if sib.name == item.name and joins(sib):
+                    article.append(sib.extract())
         return article
 
     # -- cleaning ------------------------------------------------------------------
@@ -364,7 +371,7 @@ class _Scorer:
             or (not is_list and li > p)
             or (inputs > p // 3 and inputs > 0)
             or (not is_list and len(text) < 25 and (img == 0 or img > 2) and not in_figure
-                and not (ld == 0 and _is_sentence(text)))
+                and not (ld == 0 and is_sentence(text)))
             or (not is_list and weight < 25 and ld > 0.2)
             or (weight >= 25 and ld > 0.5)
             or (embeds == 1 and len(text) < 75)
@@ -378,27 +385,6 @@ class _Scorer:
         link lists are link-dense, and stay judged by their score."""
         return el.name in ("ul", "ol") and weight >= 0 and len(text) > 80 and \
             link_density(el, len(text)) < 0.25
-
-
-def _lead(top: Any) -> Any | None:
-    """The block right before the article (before the outermost element it opens) when
-    that block is mostly one paragraph of prose: a standfirst, a video's caption."""
-    el = top
-    while el.parent is not None and el.parent.name not in ("body", "[document]") and \
-            element_children(el.parent)[0] is el:
-        el = el.parent
-    before = el.find_previous_sibling()
-    return before if before is not None and before.name in ("div", "p") and \
-        _one_paragraph(before) else None
-
-
-def _one_paragraph(el: Any) -> bool:
-    """Text that is mostly (over half) one paragraph of prose, not linked."""
-    text = text_of(el)
-    paras = [el] if el.name == "p" else el.find_all("p")
-    para = max((text_of(p) for p in paras), key=len, default="")
-    return text_length(para) > 80 and len(para) > len(text) / 2 and \
-        link_density(el, len(text)) < 0.25 and _is_sentence(para)
 
 
 def _adds_links(parent: Any, top: Any) -> bool:

@@ -34,6 +34,11 @@ def link_density(el: Any, text_len: int | None = None) -> float:
     return links / total
 
 
+def is_sentence(text: str) -> bool:
+    """Short text that ends a sentence ("New in version 3.5."), not a label ("Advertising")."""
+    return bool(re.search(r"\w\.( |$)|[\u3002\uff01\uff1f]", text))
+
+
 def text_length(text: str) -> int:
     """Length as reading text: a CJK character counts as three (it holds about a word)."""
     return len(text) + 2 * len(_CJK.findall(text))
