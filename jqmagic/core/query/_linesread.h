@@ -75,6 +75,7 @@ static lines_site *lines_site_of(lines_reader *r, PyObject *key) {
     }
     lines_site *site = &r->sites[h & (LINES_SITES - 1)];
     lines_unkeep(site);
+    lines_forget_order(site);
     *site = (lines_site){.key = key};
     r->unsure = 1;
     return site;
@@ -103,6 +104,45 @@ static void lines_unset_heads(lines_reader *r) {
     }
 }
 
+/* Whether a key's text is written as it is (ASCII, no quote, backslash or control). */
+static int lines_plain_key(PyObject *key) {
+    if (!PyUnicode_IS_COMPACT_ASCII(key)) return 0;
+    const char *text = (const char *)PyUnicode_DATA(key);
+    for (Py_ssize_t i = 0; i < PyUnicode_GET_LENGTH(key); i++)
+        if (text[i] < 0x20 || text[i] == '"' || text[i] == '\\') return 0;
+    return 1;
+}
+
+/* The key of an object's m-th member, and its site: foreseen from the last object of the
+ * same site (a log's lines hold their members in the same order) by comparing the text,
+ * else read and remembered for the next. */
+static PyObject *lines_key(lines_reader *r, lines_site *at, Py_ssize_t m, lines_site **site) {
+    lines_next *next = at->order != NULL && m < LINES_ORDER ? &at->order[m] : NULL;
+    if (next != NULL && next->key != NULL) {
+        Py_ssize_t size = PyUnicode_GET_LENGTH(next->key);
+        if (r->end - r->at > size + 1 && r->at[size + 1] == '"' &&
+            memcmp(r->at + 1, PyUnicode_DATA(next->key), size) == 0) {
+            r->at += size + 2;
+            if (next->site->key != next->key) next->site = lines_site_of(r, next->key);
+            *site = next->site;
+            Py_INCREF(next->key);
+            return next->key;
+        }
+    }
+    PyObject *key = lines_string(r, (lines_site *)r);
+    if (key == NULL) return NULL;
+    *site = lines_site_of(r, key);
+    if (m < LINES_ORDER && lines_plain_key(key)) {
+        if (at->order == NULL) at->order = PyMem_Calloc(LINES_ORDER, sizeof(lines_next));
+        if (at->order != NULL) {
+            Py_INCREF(key);
+            Py_XSETREF(at->order[m].key, key);
+            at->order[m].site = *site;
+        }
+    }
+    return key;
+}
+
 static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
     lines_site *site = NULL;
     PyObject *object = at->members > 5 ? _PyDict_NewPresized(at->members) : PyDict_New();
@@ -110,9 +150,8 @@ static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
     if (object == NULL || lines_open(r, '}')) return object;
     for (;;) {
         if (r->at >= r->end || *r->at != '"') goto declined;
-        key = lines_string(r, (lines_site *)r);
+        key = lines_key(r, at, PyDict_GET_SIZE(object), &site);
         if (key == NULL) goto fail;
-        site = lines_site_of(r, key);
         lines_space(r);
         if (r->at >= r->end || *r->at != ':') goto declined;
         r->at++;
@@ -182,8 +221,12 @@ static void lines_release(lines_reader *r) {
     for (Py_ssize_t s = 0; r->keys != NULL && s < LINES_KEY_SLOTS; s++)
         Py_XDECREF(r->keys[s].value);
     for (int h = 0; h < r->heads; h++) Py_DECREF(r->head_keys[h]);
-    for (int s = 0; s < LINES_SITES; s++) lines_unkeep(&r->sites[s]);
+    for (int s = 0; s < LINES_SITES; s++) {
+        lines_unkeep(&r->sites[s]);
+        lines_forget_order(&r->sites[s]);
+    }
     lines_unkeep(&r->root);
+    lines_forget_order(&r->root);
     PyMem_Free(r->slots);
     PyMem_Free(r->keys);
     PyMem_Free(r->scratch);

@@ -14,6 +14,7 @@
 #define LINES_HEADS 32    /* chains of one name whose column is set as a line is made */
 #define LINES_KEPT 1024   /* a member's distinct strings kept one object each, at most */
 #define LINES_KEPT_SIZE 256 /* and their longest text */
+#define LINES_ORDER 32     /* an object's members whose keys are foreseen (lines_key) */
 
 /* A member's strings met so far, by their text (UTF-8, unescaped): each one object. */
 typedef struct {
@@ -40,7 +41,14 @@ typedef struct {
     lines_kept *kept;   /* its strings, while they are LINES_KEPT or fewer (see lines_own) */
     Py_ssize_t distinct;
     int unkept;         /* more than LINES_KEPT: made as any other text */
+    struct lines_next *order; /* its objects' keys, as the last one held them (lines_key) */
 } lines_site;
+
+/* The key an object's member at a place had last time (owned; plain ASCII) and its site. */
+typedef struct lines_next {
+    PyObject *key;
+    lines_site *site;
+} lines_next;
 
 typedef struct {
     const char *at, *end;
@@ -195,6 +203,12 @@ static Py_ssize_t lines_unescape(lines_reader *r, const char *p, const char *end
         }
     }
     return out - r->scratch;
+}
+
+static void lines_forget_order(lines_site *site) {
+    for (int i = 0; site->order != NULL && i < LINES_ORDER; i++) Py_XDECREF(site->order[i].key);
+    PyMem_Free(site->order);
+    site->order = NULL;
 }
 
 static void lines_unkeep(lines_site *site) {

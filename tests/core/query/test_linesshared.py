@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 
+import orjson
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -136,3 +137,18 @@ def test_a_shared_column_skips_its_share_pass_and_answers_as_jq(tmp_path, monkey
         assert True not in shares  # no share pass
     finally:
         doccache.documents.clear()
+
+
+def test_keys_foreseen_from_the_last_object_are_read_as_written():
+    """lines_key: each member's key is foreseen from the object before; a key that only
+    starts the same, another order, a repeated key, an escaped or non-ASCII key and more
+    members than are foreseen each read as orjson reads them."""
+    keys = ["a", "ab", r"a\u0062", "é", r"a\"", "b", "", "A"] + [f"k{i}" for i in range(40)]
+    rows = []
+    for i in range(300):
+        picked = [keys[(i * 7 + j * (i % 5 + 1)) % len(keys)] for j in range(i % 45)]
+        rows.append("{" + ", ".join(f'"{k}": {j}' for j, k in enumerate(picked)) + "}")
+        rows.append('{"a": {"ab": 1, "a": [{"b": 2}, {"a": 3}]}, "a": 4}')
+    data = "\n".join(rows).encode()
+    values = projected.whole_values(data, frozenset({("a",), ("ab",)}))[0]
+    assert repr(values) == repr([orjson.loads(row) for row in rows])
