@@ -1,0 +1,116 @@
+"""``jqmagic mcp --http`` with two clients at once over a long session: each asks questions
+over its own JSON Lines file, edited between them (each answer jq 1.8.2's over the file as
+it is now), with pauses longer than the timeout, timeouts and cancellations in between; one
+client's cancellation stops its own query only (the other's long one answers), the next
+call answers at once, and every message stays within the wire's bound."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import time
+
+import anyio
+import pytest
+
+pytest.importorskip("mcp")
+
+import httpx2  # noqa: E402
+from mcp import Client  # noqa: E402
+from mcp.client.streamable_http import streamable_http_client  # noqa: E402
+
+from tests.cli.dropin import ORACLE  # noqa: E402
+from tests.reliability.test_kernel_long_session import PROGRAMS, _events  # noqa: E402
+from tests.tools.test_mcp_http import TOKEN, http_server  # noqa: E402
+
+pytestmark = [pytest.mark.slow,  # a server, pauses: about 20 s
+              pytest.mark.skipif(not ORACLE.exists(), reason="jq 1.8.2 is not built here"),
+              pytest.mark.filterwarnings("ignore::DeprecationWarning")]
+BOUND = 100_000
+LOOP = {"query": "def f: f; f", "null_input": True}
+
+
+def _client(url: str):
+    http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {TOKEN}"}, timeout=60)
+    return http, Client(streamable_http_client(url, http_client=http), mode="legacy",
+                        read_timeout_seconds=60)
+
+
+async def _session(url: str, folder, name: str, rng: random.Random, done: dict) -> None:
+    path, seed = folder / f"{name}.jsonl", 1
+    _events(path, seed)
+    http, client = _client(url)
+    async with http, client:
+        plan = ["pause", "timeout", "cancel"] + rng.choices(
+            ["ask"] * 10 + ["edit"] * 3 + ["timeout", "cancel", "pause"], k=45)
+        for step in plan:
+            if step == "pause":
+                await anyio.sleep(1.3)  # longer than the timeout
+            elif step == "timeout":
+                said = (await client.call_tool("jq", {**LOOP, "timeout": 1})).structured_content
+                assert said["error_code"] == "TIMEOUT", said
+            elif step == "cancel":
+                with anyio.move_on_after(0.4):  # the client gives up: notifications/cancelled
+                    await client.call_tool("jq", {**LOOP, "timeout": 600})
+                began = time.monotonic()
+                said = await client.call_tool("jq", {"query": "1 + 1", "input": "null"})
+                assert said.structured_content["output"] == "2"
+                assert time.monotonic() - began < 10
+            elif step == "edit":
+                seed += 1
+                _events(path, seed)
+            if step != "ask":
+                done[step] += 1
+                if step != "edit":
+                    continue
+            program = rng.choice(PROGRAMS)
+            result = await client.call_tool("jq", {"query": program, "file": str(path),
+                                                   "null_input": True, "compact": True,
+                                                   "timeout": 1})
+            assert len(result.model_dump_json(by_alias=True).encode()) <= BOUND
+            jq = subprocess.run([str(ORACLE), "-c", "-n", program, str(path)],
+                                capture_output=True, text=True, check=True)
+            said = result.structured_content
+            assert said.get("output") == jq.stdout.rstrip("\n"), (name, program, seed, said)
+            done["ask"] += 1
+
+
+def test_two_http_clients_over_a_long_session(tmp_path):
+    done = {"ask": 0, "pause": 0, "timeout": 0, "cancel": 0, "edit": 0}
+
+    async def both(url):
+        async with anyio.create_task_group() as group:
+            for i, name in enumerate(("alice", "bob")):
+                group.start_soon(_session, url, tmp_path, name, random.Random(i), done)
+
+    with http_server(tmp_path, "--allow-root", str(tmp_path)) as url:
+        anyio.run(both, url)
+    assert done["ask"] > 60 and all(done.values()), done
+
+
+def test_one_clients_cancellation_leaves_the_others_query(tmp_path):
+    said = {}
+
+    async def both(url):
+        (ha, alice), (hb, bob) = _client(url), _client(url)
+        async with ha, hb, alice, bob:
+            async def long_one():
+                result = await bob.call_tool("jq", {"query": "[range(3000000)] | length",
+                                                    "null_input": True, "timeout": 60})
+                said["bob"] = result.structured_content
+
+            async def given_up():
+                await anyio.sleep(0.2)
+                with anyio.move_on_after(0.4):
+                    await alice.call_tool("jq", {**LOOP, "timeout": 600})
+                said["alice"] = (await alice.call_tool("jq", {"query": "1 + 1",
+                                                              "input": "null"})
+                                 ).structured_content
+
+            async with anyio.create_task_group() as group:
+                group.start_soon(long_one)
+                group.start_soon(given_up)
+
+    with http_server(tmp_path, "--allow-root", str(tmp_path)) as url:
+        anyio.run(both, url)
+    assert said["bob"]["output"] == "3000000" and said["alice"]["output"] == "2", said
