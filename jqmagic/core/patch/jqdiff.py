@@ -14,13 +14,9 @@ import orjson
 
 from jqmagic.core import query as querying
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch.batch import Step, apply_steps
 from jqmagic.core.patch.plan import Change, Runner, Store
-from jqmagic.core.patch.steps import insert_at, remove_at, set_at
 from jqmagic.core.words import json_equal
-
-Step = tuple[str, list[str], Any]  # ("set" | "insert" | "remove", tokens, value)
-_STEPS = {"set": set_at, "insert": insert_at,
-          "remove": lambda store, tokens, _: remove_at(store, tokens)}
 
 
 def differences(old: Any, new: Any, at: list[str] | None = None) -> Iterator[Step]:
@@ -206,7 +202,7 @@ def jq_runner(program: str, run_query: Callable[..., Any] | None = None,
                     f"{which}; an edit needs exactly one.", "Nothing was changed. Make the "
                     "program give the whole new document, e.g. '.version = \"2.0\"'.")
             steps = list(differences(old, outputs[0], at))  # before old changes
-            changes += [_STEPS[op](store, tokens, value) for op, tokens, value in steps]
+            changes += apply_steps(store, steps)
         return changes, len(places)
 
     return run

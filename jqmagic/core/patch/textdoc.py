@@ -18,10 +18,12 @@ from __future__ import annotations
 import bisect
 import json
 from collections.abc import Iterator
+from contextlib import contextmanager
 from itertools import islice
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.patch.cuts import cut_last, cut_only, cut_with_next
 from jqmagic.core.patch.jsonscan import (
     _HWS,
     _INDEX,
@@ -48,6 +50,7 @@ from jqmagic.core.patch.jsonscan import (
     value_end,
     ws,
 )
+from jqmagic.core.patch.pending import Pending, apply
 from jqmagic.core.patch.textdiff import hunks, lines_after
 
 
@@ -57,30 +60,65 @@ class TextDoc:
     def __init__(self, data: bytes):
         self.bom = data.startswith(BOM)
         self.data = data
-        self.original = data[3 if self.bom else 0 :].decode("latin-1")
-        self.root, self._first_wins = validate(self.original)
-        self.style = detect_style(self.original)
-        self._text = self.original
-        self._pending: list[tuple[int, int, str]] = []  # splices on self._text, not applied
+        original = data[3 if self.bom else 0 :].decode("latin-1")
+        root, first_wins = validate(original)
+        style = detect_style(original)
+        self._start(original, root, first_wins, style, style.indent is not None)
+
+    @classmethod
+    def part(cls, text: str, root: int, whole: TextDoc, multiline: bool) -> TextDoc:
+        """The value at ``root`` in ``text`` (an excerpt of ``whole``'s text whose line
+        starts at 0) as a document of its own, edited as ``whole`` would be
+        (``multiline``: whether the container holding it spreads over several lines)."""
+        doc = cls.__new__(cls)
+        doc.bom, doc.data = False, b""
+        doc._start(text, root, whole._first_wins, whole.style, multiline)
+        return doc
+
+    def _start(self, text: str, root: int, first_wins: bool, style: Style,
+               multiline: bool) -> None:
+        self.original = text
+        self.root, self._first_wins, self.style = root, first_wins, style
+        self._multiline = multiline  # the root's Located.multiline
+        self._text = text
+        self._pending = Pending()  # splices on self._text, not applied
+        self._deferring = False  # while True, reads see self._text and splices wait
         self._rewritten = False  # True once _text is not the original string
         self._edited = False
         self._located: dict[tuple[str, ...], Located] = {}
         # an array's members read so far, by its opening's offset: an -i's steps come last
         # element first, so each finds its element here, not by walking the array again
         self._walked: dict[int, list[Member]] = {}
-        self._lo = len(self.original)  # everything before _lo is unchanged
-        self._tail = len(self.original)  # the last _tail characters are unchanged
+        self._lo = len(text)  # everything before _lo is unchanged
+        self._tail = len(text)  # the last _tail characters are unchanged
 
     # ---------------------------------------------------------------- text and edits
 
     @property
     def text(self) -> str:
-        """The current text, with every edit applied."""
-        if self._pending:
-            self._text = _apply(self._text, self._pending)
-            self._pending = []
+        """The current text, with every edit applied (while deferring: as last applied)."""
+        if self._pending and not self._deferring:
+            first = self._pending.first()
+            self._text = apply(self._text, self._pending)
+            self._pending = Pending()
             self._rewritten = True
+            self._forget(first)
         return self._text
+
+    @contextmanager
+    def deferring(self) -> Iterator[TextDoc]:
+        """Edits meanwhile read the text as last applied and leave their splices pending
+        (the caller knows no pending splice touches what they read: see batch.py)."""
+        self._deferring = True
+        try:
+            yield self
+        finally:
+            self._deferring = False
+
+    @property
+    def pending(self) -> Pending:
+        """The splices not applied yet, in the offsets of the text as last applied."""
+        return self._pending
 
     @property
     def changed(self) -> bool:
@@ -94,16 +132,20 @@ class TextDoc:
         if not edits:
             return
         self._edited = True
-        self._located.clear()
-        self._forget_walks_from(min(e[0] for e in edits))
         self._lo = min(self._lo, *(e[0] for e in edits))
         self._tail = min(self._tail, *(len(text) - e[1] for e in edits))
-        self._pending = sorted(edits)
+        for edit in edits:
+            self._pending.add(*edit)
+        if self._deferring:
+            return
+        self._forget(min(e[0] for e in edits))
         if self._rewritten:
             self.text  # noqa: B018 - apply now; only the first edit may stay pending
 
-    def _forget_walks_from(self, start: int) -> None:
-        """Keep of the arrays' walks only the members an edit at ``start`` leaves as read."""
+    def _forget(self, start: int) -> None:
+        """Forget the places read, but of the arrays' walks only the members an edit at
+        ``start`` does not move."""
+        self._located.clear()
         for open_ in list(self._walked):
             known = self._walked[open_]
             if open_ >= start:
@@ -139,7 +181,7 @@ class TextDoc:
             new = self.text
             new_part = new[start : lines_after(new, len(new) - self._tail, context)]
         else:  # one pending splice: apply it to the window, not to the whole text
-            new_part = _apply(old[start:old_end], [
+            new_part = apply(old[start:old_end], [
                 (a - start, b - start, piece) for a, b, piece in self._pending])
         return hunks(_real(old[start:old_end]), _real(new_part), old.count("\n", 0, start),
                       name, context)
@@ -155,7 +197,7 @@ class TextDoc:
 
     def _locate(self, tokens: list[str]) -> Located:
         text = self.text
-        pos, multiline, done = self.root, self.style.indent is not None, 0
+        pos, multiline, done = self.root, self._multiline, 0
         for done in range(len(tokens) - 1, 0, -1):  # start from the longest known prefix
             known = self._located.get(tuple(tokens[:done]))
             if known is not None:
@@ -357,11 +399,11 @@ class TextDoc:
         text = self.text
         prev, target, after = self._neighbours(text, parent.start, tokens)
         if after is not None or (prev is not None and text[ws(text, target.vend)] == ","):
-            self.splice([_cut_with_next(text, target)])  # a trailing comma: prev's stays
+            self.splice([cut_with_next(text, target)])  # a trailing comma: prev's stays
         elif prev is not None:
-            self.splice(_cut_last(text, prev, target))
+            self.splice(cut_last(text, prev, target))
         else:
-            self.splice([_cut_only(text, parent.start, target)])
+            self.splice(cut_only(text, parent.start, target))
 
     def _neighbours(
         self, text: str, open_: int, tokens: list[str]
@@ -383,15 +425,6 @@ class TextDoc:
         return before_target, target, after
 
 
-def _apply(text: str, edits: list[tuple[int, int, str]]) -> str:
-    parts, done = [], 0
-    for start, end, new in edits:
-        parts += [text[done:start], new]
-        done = end
-    parts.append(text[done:])
-    return "".join(parts)
-
-
 def _last(text: str, open_: int) -> Member:
     last = None
     for last in members(text, open_):  # noqa: B007 - we want the last one
@@ -410,47 +443,6 @@ def _is_multiline(
 def _inline_container(text: str, start: int, end: int) -> bool:
     """Whether ``text[start:end]`` is a non-empty object or array written on one line."""
     return text[start] in "{[" and text.find("\n", start, end) < 0 and ws(text, start + 1) < end - 1
-
-
-def _cut_with_next(text: str, target: Member) -> tuple[int, int, str]:
-    """Delete a member that has a next one, or a trailing comma: from its start through the
-    comma after it."""
-    start = target.start
-    comma = ws(text, target.vend)
-    end = _HWS.match(text, comma + 1).end()
-    eol = _line_comment_end(text, end)
-    end = eol if eol is not None else end
-    if _starts_line(text, start) and text[end : end + 1] in ("\n", "\r"):
-        start = text.rfind("\n", 0, start) + 1
-        end += 2 if text[end : end + 2] == "\r\n" else 1
-    return (start, end, "")
-
-
-def _cut_last(text: str, prev: Member, target: Member) -> list[tuple[int, int, str]]:
-    """Delete the last member: the comma after ``prev`` and the member itself."""
-    comma = ws(text, prev.vend)
-    start, end = comma + 1, target.vend
-    newline = text.rfind("\n", 0, target.start)
-    if _starts_line(text, target.start) and newline > comma:
-        start = newline - 1 if text[newline - 1] == "\r" else newline
-    eol = _line_comment_end(text, end)
-    return [(comma, comma + 1, ""), (start, eol if eol is not None else end, "")]
-
-
-def _cut_only(text: str, open_: int, target: Member) -> tuple[int, int, str]:
-    """Delete the only member: the whole inside, unless comments must stay."""
-    close = closing(text, target.vend)
-    end = _HWS.match(text, target.vend).end()
-    end = end + 1 if text[end : end + 1] == "," else target.vend
-    rest = text[open_ + 1 : target.start] + text[end:close]
-    if not rest.strip():
-        return (open_ + 1, close, "")
-    start = target.start
-    newline = text.rfind("\n", 0, start)
-    if _starts_line(text, start) and newline > open_:
-        start = newline - 1 if text[newline - 1] == "\r" else newline
-    eol = _line_comment_end(text, end)
-    return (start, eol if eol is not None else end, "")
 
 
 def kind_at(text: str, pos: int) -> str:
