@@ -48,6 +48,7 @@ class Supervisor:
         self._spares: list[Supervisor] = []  # started while this one is busy (up to spares)
         self._spare_count = spares  # None: as many as settings.workers allows
         self._freed = threading.Condition()  # a member's lock was released
+        self._owner: int | None = None  # the thread whose ask() holds this worker
         self._holders = affinity.Holders()  # which member parsed which file
         self._parsed_in: float | None = None  # the last request's parse, in seconds
 
@@ -94,9 +95,12 @@ class Supervisor:
         self._close(process)
 
     def clear_cache(self) -> None:
-        """Forget every parsed document the workers keep (no-op when none runs)."""
+        """Forget every parsed document the workers keep (no-op when none runs); a worker
+        this thread's open results hold keeps its own (waiting for it would never end)."""
         self._holders.clear()
         for member in (self, *self._spares):
+            if member._owner == threading.get_ident():
+                continue
             if member._process is not None and member._process.poll() is None:
                 member._lock.acquire()
                 try:
@@ -148,6 +152,7 @@ class Supervisor:
         A query about a file goes to the worker that parsed it (``affinity``)."""
         key = affinity.file_key(request)
         member = self._free(key, side=isinstance(request, protocol.Call))
+        member._owner = threading.get_ident()
         try:
             for reply in member._asked(request, timeout):
                 if isinstance(reply, protocol.End):  # a caller may stop reading here
@@ -159,8 +164,10 @@ class Supervisor:
     def _free(self, key: tuple[str, ...] | None = None, side: bool = False) -> Supervisor:
         """The worker that holds ``key``'s files (waited for as long as its parse took), or
         this supervisor, or an idle spare while it is busy (its lock held on return), or a
-        new spare while there may be more; when every one is busy, whichever frees first.
-        ``side`` work (a shape, a hint) leaves the workers holding files to queries."""
+        new spare while there may be more; when every one is busy, whichever frees first,
+        unless this thread holds them all (its open results: waiting would never end), then
+        one more. ``side`` work (a shape, a hint) leaves the workers holding files to
+        queries."""
         held = self._holders.holder(key)
         until = time.monotonic() + affinity.patience(held) if held else 0.0
         with self._freed:
@@ -175,6 +182,10 @@ class Supervisor:
                 member = self._idle(side)
                 if member is not None:
                     return member
+                if all(m._owner == threading.get_ident() for m in (self, *self._spares)):
+                    self._spares.append(Supervisor(self._given_limit))
+                    self._spares[-1]._lock.acquire()
+                    return self._spares[-1]
                 self._freed.wait()
 
     def _idle(self, side: bool) -> Supervisor | None:
@@ -196,6 +207,7 @@ class Supervisor:
     def _release(self, member: Supervisor) -> None:
         """Give ``member`` back, waking a caller that waits for a worker."""
         with self._freed:
+            member._owner = None
             member._lock.release()
             self._freed.notify()
 
