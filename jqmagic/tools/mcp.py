@@ -304,13 +304,15 @@ def _route_progress(event: dict) -> None:
 
 class ToolCall:
     """One tool call in a worker thread: its progress told to the client when the client
-    gave a progress token, and its query stopped when the client cancels it."""
+    gave a progress token, and its query stopped when the client cancels it or, over HTTP,
+    hangs up (:data:`jqmagic.tools.mcphttp.GONE`)."""
 
     def __init__(self, ctx: Any) -> None:
         self.ctx = ctx
         self.token = (ctx.meta or {}).get("progress_token")
         self.step = 0
-        self.stop = threading.Event()
+        scope = getattr(getattr(ctx, "request", None), "scope", None) or {}
+        self.stop = scope.get("jqmagic.gone") or threading.Event()  # its client hung up
 
     async def run(self, function: Any, *args: Any) -> Any:
         import anyio

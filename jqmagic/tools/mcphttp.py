@@ -67,9 +67,17 @@ def _refusal(message: str, status: int) -> tuple[dict, bytes]:
         (b"www-authenticate", b'Bearer realm="jqmagic"')]}, json.dumps(body).encode()
 
 
+GONE = "jqmagic.gone"  # the scope's threading.Event, set when its client hangs up
+
+
 def guarded(app: Any, expected: str) -> Any:
     """An ASGI app that answers 401 to any HTTP request without the bearer token, saying
-    whether it was missing or another."""
+    whether it was missing or another. A request's scope carries :data:`GONE`, set when
+    its client hangs up: with no event store nothing could resume the stream, so the tool
+    call it carries is stopped (:class:`jqmagic.tools.mcp.ToolCall`), not left to run to
+    its timeout holding a worker from the other clients."""
+    import threading
+
     wanted = f"Bearer {expected}".encode()
 
     async def guard(scope: Any, receive: Any, send: Any) -> None:
@@ -85,6 +93,16 @@ def guarded(app: Any, expected: str) -> Any:
                 await send(start)
                 await send({"type": "http.response.body", "body": body})
                 return
+            scope[GONE] = gone = threading.Event()
+
+            async def heard() -> Any:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    gone.set()
+                return message
+
+            await app(scope, heard, send)
+            return
         await app(scope, receive, send)
 
     return guard

@@ -114,3 +114,48 @@ def test_one_clients_cancellation_leaves_the_others_query(tmp_path):
     with http_server(tmp_path, "--allow-root", str(tmp_path)) as url:
         anyio.run(both, url)
     assert said["bob"]["output"] == "3000000" and said["alice"]["output"] == "2", said
+
+
+async def _hang_up(url: str) -> None:
+    """A client (protocol 2025-06-18) that asks a query running for ten minutes and hangs
+    up after 0.4 s without cancelling it (a killed agent, a dropped network)."""
+    headers = {"Authorization": f"Bearer {TOKEN}", "MCP-Protocol-Version": "2025-06-18",
+               "Accept": "application/json, text/event-stream"}
+    async with httpx2.AsyncClient(headers=headers, timeout=10) as http:
+        opened = await http.post(url, json={
+            "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+                "protocolVersion": "2025-06-18", "capabilities": {},
+                "clientInfo": {"name": "gone", "version": "1"}}})
+        session = {"mcp-session-id": opened.headers["mcp-session-id"]}
+        await http.post(url, json={"jsonrpc": "2.0", "method": "notifications/initialized"},
+                        headers=session)
+        with anyio.move_on_after(0.4):
+            async with http.stream("POST", url, headers=session, json={
+                    "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+                    "params": {"name": "jq", "arguments": {**LOOP, "timeout": 600}}}) as heard:
+                async for _ in heard.aiter_bytes():
+                    pass
+
+
+def test_a_client_that_hangs_up_frees_its_worker(tmp_path):
+    """Four clients hang up mid-call (more than the pool's workers): their queries stop (no
+    event store could resume those streams), so the next client answers at once; they ran
+    to their ten-minute timeout, holding every worker."""
+    said = {}
+
+    async def then_ask(url):
+        async with anyio.create_task_group() as group:
+            for _ in range(4):
+                group.start_soon(_hang_up, url)
+        http, client = _client(url)
+        async with http, client:
+            began = time.monotonic()
+            with anyio.move_on_after(20):
+                said["answer"] = (await client.call_tool(
+                    "jq", {"query": "1 + 1", "input": "null"})).structured_content
+            said["seconds"] = time.monotonic() - began
+
+    with http_server(tmp_path, "--allow-root", str(tmp_path)) as url:
+        anyio.run(then_ask, url)
+    assert said.get("answer", {}).get("output") == "2", said
+    assert said["seconds"] < 10, said
