@@ -21,6 +21,7 @@ from jqmagic.core.web.tables import is_data_table, names_a_row
 from jqmagic.core.web.text import (
     decomposed,
     element_children,
+    is_link,
     is_sentence,
     link_density,
     text_length,
@@ -392,7 +393,7 @@ def _adds_links(parent: Any, top: Any) -> bool:
     as linked as ``top``: other stories, not more of the article. Not climbed to."""
     size = len(text_of(top))
     extra = len(text_of(parent)) - size
-    own, linked = (sum(len(text_of(a)) for a in el.find_all("a")) for el in (top, parent))
+    own, linked = (sum(len(text_of(a)) for a in el.find_all(is_link)) for el in (top, parent))
     return extra > size / 10 and (linked - own) / extra > max(CLIMB_LINKS, 3 * own / (size or 1))
 
 

@@ -22,15 +22,21 @@ def text_of(el: Any) -> str:
     return _WS.sub(" ", el.get_text()).strip()
 
 
+def is_link(el: Any) -> bool:
+    """An ``<a>`` that goes somewhere: by its ``href`` or a script's ``onclick``."""
+    return el.name == "a" and (el.has_attr("href") or el.has_attr("onclick"))
+
+
 def link_density(el: Any, text_len: int | None = None) -> float:
-    """Share of the element's text that sits inside links (``#`` links count 0.3)."""
+    """Share of the element's text that sits inside links (``#`` links count 0.3; a named
+    anchor, an ``<a>`` with neither ``href`` nor ``onclick``, links nowhere: an unclosed
+    one may hold the rest of the page)."""
     total = len(text_of(el)) if text_len is None else text_len
     if not total:
         return 0.0
     links = 0.0
-    for a in el.find_all("a"):
-        href = a.get("href") or ""
-        links += len(text_of(a)) * (0.3 if href.startswith("#") else 1.0)
+    for a in el.find_all(is_link):
+        links += len(text_of(a)) * (0.3 if a.get("href", "").startswith("#") else 1.0)
     return links / total
 
 
