@@ -9,6 +9,12 @@ output is compared with the input, to show how many lines each way rewrote.
 
     .venv/bin/python bench/bench_patch.py     # 100 MB JSON, 10 MB YAML; RESULTS-patch.md
     .venv/bin/python bench/bench_patch.py --megabytes 10 --yaml-megabytes 1  # quick
+    .venv/bin/python bench/bench_patch.py --only-many   # many edits in one file (12.5 MB)
+
+The last: ``query -i`` with programs that change every item, remove 100 and shift all of a
+100,000-item array (each a diff of many steps, made as one batch: core/patch/batch.py),
+against jq 1.8.2 writing the whole file and Python's json load + edit + dump; its section
+of RESULTS-patch.md is replaced, the rest kept.
 """
 
 from __future__ import annotations
@@ -214,18 +220,110 @@ def table(rows: list[dict], size: float, baseline: str) -> str:
              "|---:|---|---:|---:|---:|---:|"]
     for r in rows:
         if "failed" in r:
-            lines.append(f"| {size:.0f} MB | {r['tool']} | failed: {r['failed']} | | | |")
+            lines.append(f"| {size:.3g} MB | {r['tool']} | failed: {r['failed']} | | | |")
             continue
-        lines.append(f"| {size:.0f} MB | {r['tool']} | {r['time']:.2f} | {r['rss']:.0f} | "
+        lines.append(f"| {size:.3g} MB | {r['tool']} | {r['time']:.2f} | {r['rss']:.0f} | "
                      f"{r['changed']:,} | {r['ratio']:.2f}x |")
     return "\n".join(lines)
+
+
+JQ = HERE.parent / ".venv" / "bin" / "jq-1.8.2"
+MANY = "## Many edits in one file"
+# (what it does, the jq program, the same edit in Python on doc["items"])
+PROGRAMS = [
+    ("every item changed", ".items |= map(.v += 1)",
+     "for x in items: x['v'] += 1"),
+    ("100 items removed", ".items |= map(select(.id % 1000 != 7))",
+     "items[:] = [x for x in items if x['id'] % 1000 != 7]"),
+    ("every item shifted by one", ".items |= .[1:] + [.[0]]",
+     "items[:] = items[1:] + items[:1]"),
+]
+
+
+def generate_items(path: Path, count: int) -> int:
+    """``{"meta": ..., "items": [...]}`` of ``count`` small objects, 2-space indent."""
+    rng = random.Random(7)
+    items = [{"id": n, "v": rng.randint(0, 999), "name": f"item-{n:06d}",
+              "tags": rng.sample(["a", "b", "c", "d"], 2)} for n in range(count)]
+    path.write_text(json.dumps({"meta": {"version": 3}, "items": items}, indent=2) + "\n")
+    return count
+
+
+def many_runs(program: str, python_edit: str) -> list[tuple[str, list[str]]]:
+    """(name, command taking the file path last) for one program; json load+dump last."""
+    ours = "import sys; from jqmagic.core.patch import patch; "
+    jq_cli = (f"{shlex.quote(str(JQ))} {shlex.quote(program)} \"$1\" > \"$1.jq\" && "
+              "mv \"$1.jq\" \"$1\"")
+    return [
+        ("jqmagic query -i (bytes kept)", python(ours + f"patch(sys.argv[1], jq={program!r})")),
+        ("jq 1.8.2 + write-back (the whole file rewritten)", ["sh", "-c", jq_cli, "sh"]),
+        ("json.load + edit + json.dump(indent=2)",
+         python("import json, sys\n"
+                "with open(sys.argv[1]) as f: doc = json.load(f)\n"
+                f"items = doc['items']\n{python_edit}\n"
+                "with open(sys.argv[1], 'w') as f: json.dump(doc, f, indent=2); f.write('\\n')")),
+    ]
+
+
+def same_as_jq(source: Path, program: str) -> bool:
+    """Whether ``query -i``'s file reads as jq 1.8.2's output for ``program``."""
+    work = source.with_name("patch-check.json")
+    shutil.copyfile(source, work)
+    subprocess.run(python("import sys; from jqmagic.core.patch import patch; "
+                          f"patch(sys.argv[1], jq={program!r})") + [str(work)], check=True)
+    want = subprocess.run([str(JQ), program, str(source)], capture_output=True, check=True)
+    same = json.loads(want.stdout) == json.loads(work.read_text())
+    work.unlink()
+    return same
+
+
+def many(count: int) -> str:
+    """The many-edits section: each program's table, jq 1.8.2 the baseline."""
+    source = DATA / f"patch-items-{count}.json"
+    if not source.exists():
+        DATA.mkdir(parents=True, exist_ok=True)
+        generate_items(source, count)
+    size = source.stat().st_size / 1e6
+    load = os.getloadavg()
+    parts = [f"{MANY}: a jq program changing a {count:,}-item array\n\n"
+             f"`bench/bench_patch.py --only-many --items {count}`: `{{\"meta\": ..., \"items\": "
+             f"[{{\"id\", \"v\", \"name\", \"tags\"}}, ...]}}`, 2-space indent, {size:.1f} MB; "
+             f"load average {load[0]:.2f} at the start. jq 1.8.2 and json load + dump rewrite "
+             "the whole file (every byte written by them: `lines rewritten` counts what they "
+             "changed); `query -i` writes only the values that differ, every other byte kept, "
+             "so its time buys that. Peak RSS: the largest single process (`query -i`'s own, "
+             "or its query worker's).\n"]
+    for what, program, edit in PROGRAMS:
+        rows = run(source, many_runs(program, edit))
+        base = rows[1].get("time")
+        for row in rows:
+            if "time" in row and base:
+                row["ratio"] = row["time"] / base
+        same = "equals" if same_as_jq(source, program) else "DIFFERS FROM"
+        parts.append(f"### {what}: `{program}`\n\nThe file `query -i` wrote {same} jq "
+                     "1.8.2's output.\n\n" + table(rows, size, "jq 1.8.2"))
+    return "\n\n".join(parts) + "\n"
+
+
+def _with_section(text: str, section: str) -> str:
+    """``text`` with its many-edits section (from its heading to the end) replaced."""
+    at = text.find(MANY)
+    return (text[:at] if at >= 0 else text.rstrip("\n") + "\n\n") + section
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--megabytes", type=int, default=100)
     parser.add_argument("--yaml-megabytes", type=int, default=10)
+    parser.add_argument("--items", type=int, default=100_000)
+    parser.add_argument("--only-many", action="store_true")
     args = parser.parse_args()
+    if args.only_many:
+        section = many(args.items)
+        print(section)
+        RESULTS.write_text(_with_section(RESULTS.read_text() if RESULTS.exists() else "",
+                                         section))
+        return
     source, count = data_file(args.megabytes)
     json_rows = run(source, json_runs(count // 2))
     json_table = table(json_rows, source.stat().st_size / 2**20, "json")
@@ -255,7 +353,7 @@ def main() -> None:
         "jq wrapper) and PyYAML load + dump drop every comment and requote; jqmagic composes "
         "the document (PyYAML's C parser), splices the one value, composes the edited text "
         "again and checks it reads back as the edited value before writing.\n\n"
-        + yaml_table + "\n")
+        + yaml_table + "\n\n" + many(args.items))
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ style (indent, newline, spacing), and values rendered in that style."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 from collections.abc import Iterator
@@ -25,6 +26,10 @@ _KINDS = {"{": "object", "[": "array", '"': "string", "t": "boolean", "f": "bool
 _STYLE = re.compile(
     r'"(?:[^"\\\n]|\\.)*"(?P<colon>[ \t]*:[ \t]*)?|,(?P<comma>[ \t]*)(?=[^ \t\r\n])'
 )
+# an object member up to its value: the key, then ':' between spaces and comments; the
+# spaces and comments after a value, and a comma with those after it
+_HEAD = re.compile(f"({_STRING.pattern}){_WS.pattern}:{_WS.pattern}", re.S)
+_GAP = re.compile(f"{_WS.pattern}(?:(,){_WS.pattern})?", re.S)
 _SAMPLE = 1 << 16
 _INDEX = re.compile(r"0|[1-9][0-9]*")
 
@@ -235,15 +240,18 @@ def members(text: str, pos: int, until: str | int | None = None,
     close = "}" if is_object else "]"
     cur = ws(text, pos + 1) if after is None else _next_member(text, after.vend, close)
     count = 0 if after is None else after.key + 1
+    head = _HEAD.match
     while text[cur : cur + 1] != close:
         start = kend = cur
         key: str | int = count
         if is_object:
-            key, kend = _key(text, cur)
-            cur = ws(text, kend)
-            if text[cur : cur + 1] != ":":
+            found = head(text, cur)
+            if found is None:  # say what is wrong, and where
+                key, kend = _key(text, cur)
+                cur = ws(text, kend)
                 raise invalid(text, cur, "expected ':' after the key")
-            cur = ws(text, cur + 1)
+            raw, kend, cur = found.group(1), found.end(1), found.end()
+            key = _raw(json.loads(_real(raw))) if "\\" in raw else raw[1:-1]
         if key == until:
             yield Member(key, start, kend, cur, -1)
             return
@@ -255,10 +263,9 @@ def members(text: str, pos: int, until: str | int | None = None,
 
 def _next_member(text: str, vend: int, close: str) -> int:
     """Where the member after the one ending at ``vend`` starts (or its container closes)."""
-    cur = ws(text, vend)
-    if text[cur : cur + 1] == ",":
-        return ws(text, cur + 1)
-    if text[cur : cur + 1] != close:
+    found = _GAP.match(text, vend)
+    cur = found.end()
+    if found.group(1) is None and text[cur : cur + 1] != close:
         raise invalid(text, cur, f"expected ',' or '{close}'")
     return cur
 
@@ -322,23 +329,26 @@ def detect_style(text: str) -> Style:
 
 def render(value: Any, style: Style, multiline: bool, base: str = "") -> str:
     """``value`` as JSON text in ``style``; continuation lines start with ``base``."""
+    spread = multiline and style.indent is not None
     try:
-        if multiline and style.indent is not None:
-            out = json.dumps(
-                value, indent=style.indent, separators=(",", style.key_sep),
-                ensure_ascii=style.ensure_ascii, allow_nan=False,
-            )
-            return out.replace("\n", style.newline + base)
-        return json.dumps(
-            value, separators=(style.item_sep, style.key_sep),
-            ensure_ascii=style.ensure_ascii, allow_nan=False,
-        )
+        out = _encoder(style, spread).encode(value)
+        return out.replace("\n", style.newline + base) if spread else out
     except (TypeError, ValueError) as exc:
         raise JqMagicError(
             "INVALID_ARGUMENT",
             f"The new value is not JSON: {exc}.",
             "Use dicts, lists, strings, finite numbers, booleans and None.",
         ) from exc
+
+
+@functools.lru_cache(maxsize=64)
+def _encoder(style: Style, spread: bool) -> json.JSONEncoder:
+    """The encoder writing values in ``style``, over lines (``spread``) or on one."""
+    if spread:
+        return json.JSONEncoder(indent=style.indent, separators=(",", style.key_sep),
+                                ensure_ascii=style.ensure_ascii, allow_nan=False)
+    return json.JSONEncoder(separators=(style.item_sep, style.key_sep),
+                            ensure_ascii=style.ensure_ascii, allow_nan=False)
 
 
 def line_indent(text: str, pos: int) -> str:

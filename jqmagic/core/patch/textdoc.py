@@ -86,6 +86,7 @@ class TextDoc:
         self._rewritten = False  # True once _text is not the original string
         self._edited = False
         self._located: dict[tuple[str, ...], Located] = {}
+        self._opened: dict[tuple[str, ...], int] = {}  # where each value on a path read starts
         # an array's members read so far, by its opening's offset: an -i's steps come last
         # element first, so each finds its element here, not by walking the array again
         self._walked: dict[int, list[Member]] = {}
@@ -132,13 +133,14 @@ class TextDoc:
         if not edits:
             return
         self._edited = True
-        self._lo = min(self._lo, *(e[0] for e in edits))
-        self._tail = min(self._tail, *(len(text) - e[1] for e in edits))
+        first = min(e[0] for e in edits)
+        self._lo = min(self._lo, first)
         for edit in edits:
+            self._tail = min(self._tail, len(text) - edit[1])
             self._pending.add(*edit)
         if self._deferring:
             return
-        self._forget(min(e[0] for e in edits))
+        self._forget(first)
         if self._rewritten:
             self.text  # noqa: B018 - apply now; only the first edit may stay pending
 
@@ -146,6 +148,7 @@ class TextDoc:
         """Forget the places read, but of the arrays' walks only the members an edit at
         ``start`` does not move."""
         self._located.clear()
+        self._opened.clear()
         for open_ in list(self._walked):
             known = self._walked[open_]
             if open_ >= start:
@@ -196,12 +199,12 @@ class TextDoc:
         return self._located[key]
 
     def _locate(self, tokens: list[str]) -> Located:
-        text = self.text
+        text, opened = self.text, self._opened
         pos, multiline, done = self.root, self._multiline, 0
         for done in range(len(tokens) - 1, 0, -1):  # start from the longest known prefix
-            known = self._located.get(tuple(tokens[:done]))
+            known = opened.get(tuple(tokens[:done]))
             if known is not None:
-                pos, multiline = known.start, known.multiline
+                pos = known
                 break
         else:
             done = 0
@@ -209,6 +212,7 @@ class TextDoc:
             hit, first = self._child(text, pos, tokens, depth)
             multiline = text.find("\n", pos, first) >= 0
             pos = hit.vstart
+            opened[tuple(tokens[: depth + 1])] = pos
         return Located(pos, value_end(text, pos), multiline)
 
     def _child(self, text: str, pos: int, tokens: list[str], depth: int) -> tuple[Member, int]:
