@@ -49,6 +49,7 @@ class Supervisor:
         self._spare_count = spares  # None: as many as settings.workers allows
         self._freed = threading.Condition()  # a member's lock was released
         self._owner: int | None = None  # the thread whose ask() holds this worker
+        self._waiting: set[int] = set()  # the threads waiting in _free for a worker
         self._holders = affinity.Holders()  # which member parsed which file
         self._parsed_in: float | None = None  # the last request's parse, in seconds
 
@@ -165,9 +166,9 @@ class Supervisor:
         """The worker that holds ``key``'s files (waited for as long as its parse took), or
         this supervisor, or an idle spare while it is busy (its lock held on return), or a
         new spare while there may be more; when every one is busy, whichever frees first,
-        unless this thread holds them all (its open results: waiting would never end), then
-        one more. ``side`` work (a shape, a hint) leaves the workers holding files to
-        queries."""
+        unless each is held by this thread or one that waits here too (open results, a
+        query inside a loop over another's: waiting would never end), then one more.
+        ``side`` work (a shape, a hint) leaves the workers holding files to queries."""
         held = self._holders.holder(key)
         until = time.monotonic() + affinity.patience(held) if held else 0.0
         with self._freed:
@@ -182,11 +183,17 @@ class Supervisor:
                 member = self._idle(side)
                 if member is not None:
                     return member
-                if all(m._owner == threading.get_ident() for m in (self, *self._spares)):
+                me = threading.get_ident()
+                if all(m._owner == me or m._owner in self._waiting
+                       for m in (self, *self._spares)):
                     self._spares.append(Supervisor(self._given_limit))
                     self._spares[-1]._lock.acquire()
                     return self._spares[-1]
-                self._freed.wait()
+                self._waiting.add(me)
+                try:
+                    self._freed.wait()
+                finally:
+                    self._waiting.discard(me)
 
     def _idle(self, side: bool) -> Supervisor | None:
         members = (self, *self._spares)
