@@ -10,15 +10,6 @@ import pytest
 pytest.importorskip("IPython")
 
 
-@pytest.fixture(scope="module")
-def ip():
-    from IPython.testing.globalipapp import start_ipython
-
-    shell = start_ipython()
-    shell.run_line_magic("load_ext", "jqmagic")
-    return shell
-
-
 @pytest.mark.parametrize("line, said", [
     ("set /9 3", "{f} has no {n} 9: it holds 2 {n}s, /0 to /1."),
     ("set /9/a/b 1", "{f} has no {n} 9: it holds 2 {n}s, /0 to /1."),
