@@ -393,9 +393,14 @@ def reopen_title(soup: Any, parser: str | None) -> None:
 
 
 def reopen_body(soup: Any) -> None:
-    """Move what a parser left in ``<head>`` after its first body element into the body,
-    as a browser's parser does (lxml keeps a page in the head after an unknown tag there:
-    a whole story lost with the head)."""
+    """Move what a parser left in ``<head>`` after its first body element, and after the
+    ``<body>`` an early ``</body>`` closed, into the body, as a browser's parser does (lxml
+    keeps a page in the head after an unknown tag there, and beside the body after
+    ``</body>``: a whole story lost)."""
+    body = soup.body
+    if body is not None and body.parent is not None and body.parent.name == "html":
+        for node in list(body.next_siblings):
+            body.append(node.extract())
     head = soup.head
     if head is None:
         return

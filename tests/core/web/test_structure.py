@@ -15,6 +15,15 @@ PARAS = "".join(f"<p>{STORY * 2}</p>" for _ in range(4))
 LINKS = "".join(f"<li><a href='/s{i}'>Other story number {i}</a></li>" for i in range(12))
 
 
+def test_a_story_after_an_early_body_end_is_read():
+    # lxml puts what follows </body> beside the body; a browser reads it into the body.
+    pytest.importorskip("lxml", reason="the case is lxml's (html.parser keeps the nodes "
+                        "after </body> in the body); lxml comes with the bench extra")
+    html = f"<html><head><title>T</title></head><body><i>x</i></body><div>{PARAS}</div></html>"
+    out = to_markdown(html, parser="lxml").markdown
+    assert out.count("river path") == 8
+
+
 def test_a_story_the_parser_left_in_head_is_read():
     # lxml keeps everything after an unknown tag in <head> there; a browser would not.
     pytest.importorskip("lxml", reason="the case is lxml's (html.parser reads the page as a "
