@@ -193,6 +193,8 @@ class TextDoc:
 
     def locate(self, tokens: list[str]) -> Located:
         """The span of the value at ``tokens``; raises NOT_FOUND / INVALID_POINTER."""
+        if self._pending and not self._deferring:
+            self.text  # noqa: B018 - the places known are of the text as last applied
         key = tuple(tokens)
         if key not in self._located:
             self._located[key] = self._locate(tokens)
