@@ -64,3 +64,15 @@ def test_threads_asking_inside_their_loops_never_wait_for_each_other():
                           timeout=60)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.strip() == str([[2 * (k + i) for i in range(3)] for k in range(6)])
+
+
+def test_results_left_open_at_exit_say_nothing():
+    """A script that ends with results open: their generators closed after the workers
+    were stopped at exit printed 'Exception ignored in: <generator object
+    Supervisor._asked ...> ValueError: I/O operation on closed file', one a result."""
+    script = ("from jqmagic.core.query.run import query_iter\n"
+              "streams = [query_iter('range(1e9)', null_input=True) for _ in range(2)]\n"
+              "print([next(s) for s in streams])\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "[0, 0]\n", "")

@@ -304,8 +304,8 @@ class Supervisor:
             deadline = time.monotonic() + GRACE + 1.0
             while not isinstance(self._receive(process, deadline), protocol.End):
                 pass
-        except (TimeoutError, EOFError, OSError, KeyboardInterrupt, _Stopped):
-            self.stop()
+        except (TimeoutError, EOFError, OSError, ValueError, KeyboardInterrupt, _Stopped):
+            self.stop()  # ValueError: its pipe closed already (at exit, by stop_all)
 
     def _receive(self, process: subprocess.Popen,
                  deadline: float | None) -> protocol.Event | protocol.Chunk | protocol.End:
