@@ -1,13 +1,15 @@
 """A real IPython kernel (jupyter_client) over a long session: questions over a JSON Lines
 file edited between them (each answer jq 1.8.2's over the file as it is now), pauses longer
 than the timeout, timeouts, the kernel interrupted mid-query (the next question answers at
-once), %inspect, Tab completion and a streamed big JSON file between them."""
+once), %inspect, Tab completion, a streamed big JSON file and answers over the notebook's
+bound (100 results shown, the rest in a payload a later question reads) between them."""
 
 from __future__ import annotations
 
 import json
 import queue
 import random
+import re
 import subprocess
 import time
 
@@ -85,12 +87,13 @@ def test_a_long_kernel_session(tmp_path):
                                                             for i in range(20_000)]}))
     kernel = Kernel(tmp_path)
     rng, seed, done = random.Random(5), 1, {"pause": 0, "timeout": 0, "interrupt": 0,
-                                            "edit": 0, "inspect": 0, "tab": 0, "stream": 0}
+                                            "edit": 0, "inspect": 0, "tab": 0, "stream": 0,
+                                            "big": 0}
     try:
         kernel.last_line("%load_ext jqmagic\n%config JqMagic.timeout = 1.0\nimport json\n1")
         plan = ["pause", "timeout", "interrupt", "pause", "interrupt"] + rng.choices(
             ["ask"] * 12 + ["edit"] * 3 + ["timeout", "interrupt", "inspect", "tab",
-                                           "stream"], k=90)
+                                           "stream", "big"], k=90)
         for step in plan:
             if step == "pause":
                 time.sleep(1.3)  # longer than the timeout
@@ -119,6 +122,13 @@ def test_a_long_kernel_session(tmp_path):
             elif step == "stream":
                 assert kernel.last_line("%jq -o got --stream-eval '[.items[] | .v] | add' "
                                         "big.json\nprint(got)") == str(BIG_SUM)
+            elif step == "big":
+                out, error, _ = kernel.run(f"%jq -n 'inputs | .n' {path.name}")
+                assert error is None and out.count("\n") == 100, out[-300:]
+                assert f"Showing 100 of {6_000 + seed:,} results" in out, out[-300:]
+                kept = re.search(r"payload ([0-9a-f]{32})", out).group(1)
+                assert kernel.last_line(f"%jq -s -o n 'length' --payload {kept}\n"
+                                        "print(n)") == str(6_000 + seed)
             if step != "ask":
                 done[step] += 1
                 if step != "edit":
