@@ -57,6 +57,8 @@ _SHAPE = {
     "elementTypes": {"type": "object"}, "elementTemplate": _ANY,
     "availableKeys": {"type": "array", "items": _STR}, "keyPresence": {"type": "object"},
     "profiles": {"type": "object"}, "format": _STR, "schema": _ANY,
+    "mixedTypes": _described({"type": "object"}, "Per jq path whose values are of several "
+                             "kinds (the template shows the container): those kinds."),
 }
 _PATCH = {
     "status": _STR, "operation": _STR, "targetPath": _ANY, "previousValue": _ANY,
