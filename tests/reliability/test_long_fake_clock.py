@@ -100,3 +100,67 @@ def test_240_questions_over_ten_minutes(tmp_path, monkeypatch):
             assert doccache.documents.size <= jq_settings.doc_cache_bytes
     assert clock.now - 1_000 > 600  # over ten minutes of the session's clock
     assert 0 < timed_out < 120 and changed > 10  # edits were seen; most questions answered
+
+
+def test_an_mcp_session_of_210_calls_over_ten_minutes(tmp_path, monkeypatch):
+    """The same over MCP (the SDK's in-memory client, the worker inline): jq, json_inspect
+    and json_patch calls with pauses and timeouts on the fake clock, files edited between
+    them; every message within the wire's bound."""
+    import anyio
+    from mcp import Client
+
+    from jqmagic.tools import transport
+    from jqmagic.tools.mcp import build_server
+
+    clock = FakeClock(0.0)
+    monkeypatch.setattr(runtime, "time", SimpleNamespace(monotonic=clock.monotonic))
+    monkeypatch.setattr(runtime, "CHUNK", 4)
+    monkeypatch.setattr(columns, "MIN_ITEMS", 0)
+    monkeypatch.chdir(tmp_path)
+    rng, state = random.Random(3), {"version": 0, "timed_out": 0, "patched": 0}
+    _write(tmp_path, 0)
+
+    async def one(client, asked: int) -> None:
+        if asked % 15 == 14:
+            state["version"] += 1
+            _write(tmp_path, state["version"])
+        clock.tick = rng.choice([0.0, 0.001, 0.02, 0.3])
+        clock.now += rng.choice(PAUSES)
+        started, kind = clock.now, rng.choice(["jq", "jq", "jq", "inspect", "patch"])
+        if kind == "inspect":
+            result = await client.call_tool("json_inspect", {"filePath": "doc.json",
+                                                             "path": "/items", "depth": 1})
+            assert result.structured_content["arrayLength"] == 40 + state["version"] % 7
+        elif kind == "patch":
+            value = rng.randrange(1000)
+            result = await client.call_tool("json_patch", {
+                "filePath": "doc.json", "operation": "set", "path": "/items/0/id",
+                "value": str(value)})
+            assert result.structured_content["success"], result.structured_content
+            assert json.loads((tmp_path / "doc.json").read_text())["items"][0]["id"] == value
+            state["patched"] += 1
+        else:
+            name = rng.choice(["doc.json", "log.jsonl"])
+            program = rng.choice(PROGRAMS["jsonl" if name.endswith("l") else "json"])
+            timeout = rng.choice([1, 30, 600])
+            result = await client.call_tool("jq", {"query": program, "file": name,
+                                                   "null_input": name.endswith("l"),
+                                                   "timeout": timeout})
+            said = result.structured_content
+            if not said["success"]:
+                assert said["error_code"] == "TIMEOUT", said
+                assert clock.now - started > timeout
+                state["timed_out"] += 1
+            else:
+                assert said["output"] == _jq(program, tmp_path / name, name.endswith("l"))
+        assert len(result.model_dump_json(by_alias=True).encode()) <= transport.limit()
+
+    async def session() -> None:
+        async with Client(build_server(), read_timeout_seconds=60) as client:
+            for asked in range(210):
+                await one(client, asked)
+
+    with inline_worker(monkeypatch):
+        doccache.documents.clear()
+        anyio.run(session)
+    assert clock.now - 1_000 > 600 and state["patched"] > 10 and state["timed_out"] > 0
