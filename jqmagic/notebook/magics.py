@@ -364,8 +364,10 @@ class JqMagic(Magics):
 
 def _patched(target: Any, word: str, **kwargs: Any) -> Any:
     """The core's patch of ``target``; an edit it refuses at a stream's top (a YAML
-    document, a JSON Lines line) said with the one the pointer names and how many there
-    are (the core says only that documents cannot be replaced, added or removed)."""
+    document, a JSON Lines line), or a document past the last, said with the one the
+    pointer names and how many there are (the core says only that documents cannot be
+    replaced, added or removed, or that the "array length" is N)."""
+    from jqmagic.core.options import Formats
     from jqmagic.core.patch import patch
     from jqmagic.core.pointers import parse_pointer
     from jqmagic.core.sources.load import load_values
@@ -373,12 +375,19 @@ def _patched(target: Any, word: str, **kwargs: Any) -> Any:
     try:
         return patch(target, **kwargs)
     except JqMagicError as exc:
-        if exc.code != "INVALID_ARGUMENT" or not isinstance(target, str) or "path" not in \
-                kwargs or not exc.message.startswith("Cannot replace, add or remove the "):
+        if not isinstance(target, str) or "path" not in kwargs:
             raise
-        noun = "line" if "JSON Lines" in exc.message else "document"
-        n = len(load_values(file=target))
         pointer, first = kwargs["path"], (parse_pointer(kwargs["path"]) or [""])[0]
+        top = exc.code == "INVALID_ARGUMENT" and \
+            exc.message.startswith("Cannot replace, add or remove the ")
+        past = exc.code == "NOT_FOUND" and first.isdigit() and \
+            exc.message.startswith(f"Path '/{first}' not found.")
+        if not top and not past:
+            raise
+        n = len(load_values(file=target))
+        if past and n < 2:  # one document: the core's "array length" is its root's
+            raise
+        noun = "line" if Formats().for_path(target) == "jsonl" else "document"
         held = f"{count(n, noun)}{f', /0 to /{n - 1}' if n > 1 else ', /0' if n else ''}"
         if first.isdigit() and int(first) >= n:
             said = f"{target} has no {noun} {first}: it holds {held}."
@@ -389,7 +398,7 @@ def _patched(target: Any, word: str, **kwargs: Any) -> Any:
             said = (f"%jsonpatch {kwargs['op']} {pointer or repr('')} would {doing} of "
                     f"{target} ({held}): it edits inside one.")
         example = f"%jsonpatch {word} set /{max(n - 1, 0)}/KEY VALUE"
-        raise JqMagicError("INVALID_ARGUMENT", said,
+        raise JqMagicError("NOT_FOUND" if past else "INVALID_ARGUMENT", said,
                            f"Name a place inside one, e.g. {example}.") from None
 
 

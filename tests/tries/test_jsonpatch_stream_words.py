@@ -16,6 +16,8 @@ pytest.importorskip("IPython")
     ("remove /1", "%jsonpatch remove /1 would remove a whole {n} of {f} (2 {n}s, /0 to /1)"),
     ("set /- 3", "%jsonpatch set /- would add a {n} of {f}"),
     ("insert /0 {}", "%jsonpatch insert /0 would add a {n} of {f}"),
+    ("remove /5", "{f} has no {n} 5: it holds 2 {n}s, /0 to /1."),  # NOT_FOUND: "Array
+    ("remove /5/x", "{f} has no {n} 5: it holds 2 {n}s, /0 to /1."),  # length is 2"
 ])
 @pytest.mark.parametrize("name, text, noun", [
     ("two.yaml", "a: 1\n---\nb: 2\n", "document"),
@@ -30,7 +32,18 @@ def test_stream_edits_say_what_is_wrong(ip, tmp_path, monkeypatch, line, said, n
     with pytest.raises(UsageError) as caught:
         ip.run_line_magic("jsonpatch", f"{name} {line}")
     shown = str(caught.value)
-    assert shown.startswith(f"INVALID_ARGUMENT: {said.format(f=name, n=noun)}"), shown
+    code = "NOT_FOUND" if line.startswith("remove /5") else "INVALID_ARGUMENT"
+    assert shown.startswith(f"{code}: {said.format(f=name, n=noun)}"), shown
     assert f"%jsonpatch {name} set /1/KEY VALUE" in shown
     assert (tmp_path / name).read_text() == text
     assert "set /1/a: " in str(ip.run_line_magic("jsonpatch", f"{name} set /1/a 5 --dry-run"))
+
+
+def test_a_single_documents_root_array_keeps_the_cores_words(ip, tmp_path, monkeypatch):
+    from IPython.core.error import UsageError
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "arr.json").write_text("[1, 2]\n")
+    with pytest.raises(UsageError) as caught:
+        ip.run_line_magic("jsonpatch", "arr.json remove /5")
+    assert str(caught.value).startswith("NOT_FOUND: Path '/5' not found. Array length is 2.")
