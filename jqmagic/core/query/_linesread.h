@@ -143,29 +143,68 @@ static PyObject *lines_key(lines_reader *r, lines_site *at, Py_ssize_t m, lines_
     return key;
 }
 
+/* The members held while a row's are read (rows_dict makes the dict once they are all). */
+typedef struct {
+    int n;
+    PyObject *keys[ROWS_MAX], *items[ROWS_MAX]; /* owned */
+} lines_members;
+
+static void lines_drop_members(lines_members *held) {
+    for (int i = 0; i < held->n; i++) {
+        Py_DECREF(held->keys[i]);
+        Py_DECREF(held->items[i]);
+    }
+    held->n = 0;
+}
+
+/* An object: at the top level (a row) its members held until its end, then made into a
+ * dict sharing its keys with rows of its shape (_linesrows.h), past ROWS_MAX members a
+ * plain one; below it a plain dict filled as its members are read. */
 static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
     lines_site *site = NULL;
-    PyObject *object = at->members > 5 ? _PyDict_NewPresized(at->members) : PyDict_New();
+    lines_members held = {0};
+    int holding = depth == 0 && r->rows != NULL;
+    PyObject *object = holding ? NULL
+                       : at->members > 5 ? _PyDict_NewPresized(at->members) : PyDict_New();
     PyObject *key = NULL, *item = NULL;
-    if (object == NULL || lines_open(r, '}')) return object;
+    if (!holding && object == NULL) return NULL;
+    if (lines_open(r, '}')) return holding ? PyDict_New() : object;
     for (;;) {
         if (r->at >= r->end || *r->at != '"') goto declined;
-        key = lines_key(r, at, PyDict_GET_SIZE(object), &site);
+        key = lines_key(r, at, holding ? held.n : PyDict_GET_SIZE(object), &site);
         if (key == NULL) goto fail;
         lines_space(r);
         if (r->at >= r->end || *r->at != ':') goto declined;
         r->at++;
         item = lines_value(r, depth + 1, site);
-        if (item == NULL || PyDict_SetItem(object, key, item) < 0) goto fail;
+        if (item == NULL) goto fail;
         if (depth == 0) lines_head(r, key, item);
-        Py_CLEAR(key);
-        Py_CLEAR(item);
+        if (holding) {
+            held.keys[held.n] = key;
+            held.items[held.n++] = item;
+            key = item = NULL;
+            if (held.n == ROWS_MAX) { /* too many to share: a plain dict from here */
+                object = rows_plain(held.keys, held.items, held.n);
+                lines_drop_members(&held);
+                holding = 0;
+                if (object == NULL) goto fail;
+            }
+        } else {
+            if (PyDict_SetItem(object, key, item) < 0) goto fail;
+            Py_CLEAR(key);
+            Py_CLEAR(item);
+        }
         lines_space(r);
         if (r->at < r->end && *r->at == ',') {
             r->at++;
             lines_space(r);
         } else if (r->at < r->end && *r->at == '}') {
             r->at++;
+            if (holding) {
+                object = rows_dict(r->rows, held.keys, held.items, held.n);
+                lines_drop_members(&held);
+                if (object == NULL) return NULL;
+            }
             at->members = PyDict_GET_SIZE(object);
             return object;
         } else {
@@ -175,9 +214,10 @@ static PyObject *lines_object(lines_reader *r, int depth, lines_site *at) {
 declined:
     lines_decline(r);
 fail:
+    lines_drop_members(&held);
     Py_XDECREF(key);
     Py_XDECREF(item);
-    Py_DECREF(object);
+    Py_XDECREF(object);
     return NULL;
 }
 
@@ -227,6 +267,7 @@ static void lines_release(lines_reader *r) {
     }
     lines_unkeep(&r->root);
     lines_forget_order(&r->root);
+    rows_release(r->rows);
     PyMem_Free(r->slots);
     PyMem_Free(r->keys);
     PyMem_Free(r->scratch);
@@ -304,6 +345,7 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     lines_reader r = {0};
     r.slots = PyMem_Calloc(LINES_SLOTS, sizeof(lines_slot));
     r.keys = PyMem_Calloc(LINES_KEY_SLOTS, sizeof(lines_slot));
+    r.rows = PyMem_Calloc(1, sizeof(rows_maker)); /* none: plain dicts */
     if (values == NULL || made == NULL || bits == NULL || r.slots == NULL || r.keys == NULL)
         goto fail;
     if (!chains_checked(chains, 1)) goto fail;

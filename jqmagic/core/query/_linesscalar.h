@@ -5,6 +5,8 @@
  * whatever orjson might read otherwise declined to the caller's fallback. Included once,
  * by _linesread.h.
  */
+#include "_linesrows.h" /* rows_maker: the top-level objects' dicts sharing keys */
+
 #define LINES_DEPTH 64
 #define LINES_SLOTS 8192 /* the values' cache's slots: a power of two */
 #define LINES_KEY_SLOTS 512
@@ -63,6 +65,7 @@ typedef struct {
     int heads;
     PyObject *head_keys[LINES_HEADS], *head_columns[LINES_HEADS]; /* keys owned */
     Py_ssize_t row;
+    rows_maker *rows; /* the top-level objects' dicts (NULL: plain dicts) */
     int unsure; /* a site taken over, or a line the fallback read: no site's strings are
                  * known to be one object each */
 } lines_reader;

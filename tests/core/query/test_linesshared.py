@@ -196,3 +196,25 @@ def test_answers_over_shared_columns_are_libjqs(tmp_path, monkeypatch, sample, t
         if any('"kind"' in line for line in sample):  # a member met, no line orjson's
             assert ("kind",) in store.shared
     doccache.documents.clear()
+
+
+def test_rows_sharing_their_keys_are_the_lines_objects():
+    """_linesrows.h: the top-level objects made by shape share their keys; every shape
+    (other orders, missing and repeated keys, keys naming a class's slots, more members
+    than are shared, more shapes than are remembered) reads as orjson reads it, and a row
+    changed later leaves the others as they were."""
+    names = ["id", "kind", "__dict__", "__class__", "é", "a b", ""]
+    lines = []
+    for i in range(600):
+        keys = [names[(i + j * (1 + i % 3)) % len(names)] for j in range(i % 9)]
+        keys += [f"m{j}" for j in range(i % 40 if i % 7 == 0 else 0)]
+        keys += [f"s{i % 80}"]
+        lines.append("{" + ", ".join(f'"{k}": [{j}]' for j, k in enumerate(keys)) + "}")
+    lines.append(lines[0])  # the same shape as the first row
+    data = "\n".join(lines).encode()
+    values = projected.whole_values(data, frozenset({("id",)}))[0]
+    expected = [orjson.loads(line) for line in lines]
+    assert values == expected and [list(v) for v in values] == [list(v) for v in expected]
+    values[0]["new"] = 1
+    del values[0]["s0"]
+    assert values[-1] == expected[-1] and list(values[0]) == ["new"]
