@@ -311,8 +311,10 @@ class ToolCall:
         self.ctx = ctx
         self.token = (ctx.meta or {}).get("progress_token")
         self.step = 0
+        from jqmagic.tools.mcphttp import GONE
+
         scope = getattr(getattr(ctx, "request", None), "scope", None) or {}
-        self.stop = scope.get("jqmagic.gone") or threading.Event()  # its client hung up
+        self.stop = scope.get(GONE) or threading.Event()  # set when its client hangs up
 
     async def run(self, function: Any, *args: Any) -> Any:
         import anyio
