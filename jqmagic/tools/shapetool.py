@@ -207,7 +207,7 @@ def _profiles_within(node: dict[str, Any], depth: int) -> dict[str, Any]:
     else:
         out["next_arguments"] = {"path": deeper}
         said += (f": call json_inspect again with path={json.dumps(deeper, ensure_ascii=False)}"
-                 f" (most of those left out), or another deeper path.")
+                 " (most of those left out), or another deeper path.")
     out["message"] = f"{node['message']} {said}" if node.get("message") else said
     return out
 
