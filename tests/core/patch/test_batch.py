@@ -8,12 +8,16 @@ from __future__ import annotations
 import copy
 import json
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from jqmagic import JqMagicError
+from jqmagic import JqMagicError, patch
+from jqmagic.core.patch import jqdiff
 from jqmagic.core.patch.batch import STEPS, apply_steps
 from jqmagic.core.patch.jqdiff import differences
 from jqmagic.core.patch.stores import TreeStore
@@ -226,6 +230,41 @@ def test_steps_in_any_order_write_the_one_by_one_bytes(seed, count):
     data = _Writer(rng).write(old).encode()
     steps = _any_steps(old, rng, count)
     assert _batched(data, steps) == _one_by_one(data, steps), (data, steps)
+
+
+ORACLE = Path(sys.executable).parent / "jq-1.8.2"
+PROGRAMS = ['.items |= map(.v += 1)', '.items |= map(select(.id % 7 != 3))',
+            '.items |= .[1:] + [.[0]]', '.items |= map(del(.tags))', '.items |= map(.new = .id)',
+            '.items += [{"id": -1}]', '.items |= map(select(.id % 2 == 0) | .tags += ["z"])',
+            'del(.items[5:200])', '.items |= reverse', '.meta.version = 4 | .items[3].v = null']
+
+
+@pytest.mark.skipif(not ORACLE.exists(), reason="jq 1.8.2 (the oracle) is not in the venv")
+@pytest.mark.parametrize("program", PROGRAMS)
+def test_query_i_on_jsonc_is_jq_s_value_in_the_one_by_one_bytes(program, tmp_path, monkeypatch):
+    """-i over a JSONC file (CRLF, comments, a trailing comma, items on one line each):
+    the value jq 1.8.2 gives on the same document, in the bytes of the steps one by one."""
+    rng = random.Random(3)
+    items = [{"id": n, "v": rng.randint(0, 999), "tags": rng.sample(["a", "b", "c"], 2)}
+             for n in range(300)]
+    lines = ["{", "  // exported by hand", '  "meta": {"version": 3},', '  "items": [']
+    lines += ["    " + json.dumps(item) + "," + ("  // first" if n == 0 else
+                                                 "  /* odd */" if n % 37 == 0 else "")
+              for n, item in enumerate(items)]
+    text = "\r\n".join([*lines, "  ],", "}", ""])
+    plain = tmp_path / "plain.json"
+    plain.write_text(json.dumps({"meta": {"version": 3}, "items": items}))
+    want = json.loads(subprocess.run([str(ORACLE), program, str(plain)], capture_output=True,
+                                     check=True).stdout)
+    batched, one_by_one = tmp_path / "a.jsonc", tmp_path / "b.jsonc"
+    batched.write_bytes(text.encode())
+    one_by_one.write_bytes(text.encode())
+    patch(batched, jq=program)
+    monkeypatch.setattr(jqdiff, "apply_steps", lambda store, steps: [
+        STEPS[op](store, tokens, value) for op, tokens, value in steps])
+    patch(one_by_one, jq=program)
+    assert batched.read_bytes() == one_by_one.read_bytes()
+    assert _same(TextDoc(batched.read_bytes()).get([]), want)
 
 
 def test_a_failing_step_raises_the_one_by_one_error():
