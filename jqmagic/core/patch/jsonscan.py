@@ -87,8 +87,7 @@ class Style:
     ensure_ascii: bool
 
 
-@dataclass(frozen=True)
-class Located:
+class Located(NamedTuple):
     """A value's span, and whether the container holding it spreads over several lines."""
 
     start: int
@@ -329,6 +328,10 @@ def detect_style(text: str) -> Style:
 
 def render(value: Any, style: Style, multiline: bool, base: str = "") -> str:
     """``value`` as JSON text in ``style``; continuation lines start with ``base``."""
+    kind = type(value)
+    if kind is int or value is None or kind is bool:  # what the encoder writes, at once
+        return "null" if value is None else ("true" if value else "false") if kind is bool \
+            else int.__repr__(value)
     spread = multiline and style.indent is not None
     try:
         out = _encoder(style, spread).encode(value)
