@@ -15,8 +15,17 @@ PREVIEW_CHARS = 40
 
 
 def type_name(value: Any) -> str:
-    """jq's name of the type of a parsed JSON value (``number`` for any other number type)."""
-    return _TYPE_NAMES.get(type(value), "number")
+    """jq's name of the type of a parsed JSON value, or of a Python value as jq is given it
+    (a dict or list subclass, a tuple or set an array, bytes or a date a string, as
+    ``sources.formats`` writes them; ``number`` for any other number type)."""
+    name = _TYPE_NAMES.get(type(value))
+    if name is not None:
+        return name
+    import datetime
+
+    return ("object" if isinstance(value, dict) else "array" if isinstance(
+        value, (list, tuple, set, frozenset)) else "string" if isinstance(
+        value, (str, bytes, datetime.date, datetime.time)) else "number")
 
 
 def a(noun: str) -> str:
