@@ -29,12 +29,12 @@ def source_keywords(args: argparse.Namespace, words: list[str], namespace: dict[
     if word is None or args.force_file:
         return {**formats, **named}
     if args.force_var:
-        return {**formats, "value": variable(word, namespace)}
+        return {**formats, **_of_variable(variable(word, namespace))}
     if args.force_url or _URL.match(word):
         return {**formats, "text": _fetch_json(word)}
     if _is_variable(word, namespace):
         try:
-            return {**formats, "value": variable(word, namespace)}
+            return {**formats, **_of_variable(variable(word, namespace))}
         except JqMagicError:
             if not os.path.exists(word):  # customers.json beside a variable customers
                 raise
@@ -49,6 +49,14 @@ def source_keywords(args: argparse.Namespace, words: list[str], namespace: dict[
             "Quote inline JSON in single quotes: %jq .a '{\"a\": 1}', or give it with "
             "--input '...'.")
     return {**formats, "source": word}
+
+
+def _of_variable(value: Any) -> dict[str, Any]:
+    """A variable's source keyword: bytes (a response's ``.content``, a file read in binary)
+    are text read as a file's, as ``query(b"...")`` reads them; anything else a value."""
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"text": bytes(value)}
+    return {"value": value}
 
 
 def patch_target(word: str, args: argparse.Namespace, namespace: dict[str, Any]) -> Any:

@@ -27,3 +27,15 @@ def test_bytes_are_a_files_text(data, yaml, expected):
     if not yaml and ORACLE.exists():  # the same bytes through jq 1.8.2 itself
         jq = subprocess.run([str(ORACLE), "-c", "."], input=data, capture_output=True, check=True)
         assert jq.stdout.decode().rstrip("\n") == expected
+
+
+def test_a_bytes_variable_in_a_magic_is_a_files_text(ip):
+    """``%jq .a data`` where ``data = response.content``: JSON read from the bytes (it was
+    one string, so '.a' failed with "Cannot index string")."""
+    ip.user_ns["data"] = b'{"a": 1}\n{"a": 2}'
+    ip.user_ns["conf"] = bytearray(b"a: 3\n")
+    assert ip.run_line_magic("jq", "-c .a data").text == "1\n2"
+    assert ip.run_line_magic("jq", "-c .a --var data").text == "1\n2"
+    assert ip.run_line_magic("jq", "-c .a conf --yaml").text == "3"
+    ip.user_ns["plain"] = '{"a": 1}'  # a str variable stays a string value
+    assert ip.run_line_magic("jq", "-c . plain").text == '"{\\"a\\": 1}"'
