@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from html_methods import (  # noqa: E402
     m_jqmagic,
+    m_jqmagic_stdlib,
     m_justext,
     m_readability,
     m_trafilatura,
@@ -140,8 +141,10 @@ def base_of(page: dict) -> str:
 
 
 # name -> (function, the distribution whose version keys its cache; None: never cached)
+STDLIB = "jqmagic (html.parser)"  # a plain install (no lxml): asked for by name with --only
 METHODS = {
     "jqmagic": (m_jqmagic, None),
+    STDLIB: (m_jqmagic_stdlib, None),
     "trafilatura": (m_trafilatura, "trafilatura"),
     "trafilatura (precision)": (m_trafilatura_precision, "trafilatura"),
     "trafilatura (recall)": (m_trafilatura_recall, "trafilatura"),
@@ -267,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.sample:
         chosen = sorted(chosen, key=lambda p: hashlib.sha1(p["id"].encode()).hexdigest())
         chosen = sorted(chosen[:args.sample], key=lambda p: p["id"])
-    methods = args.only.split(",") if args.only else list(METHODS)
+    methods = args.only.split(",") if args.only else [m for m in METHODS if m != STDLIB]
     print(f"{len(chosen)} pages ({args.split}{', sample' if args.sample else ''}) of "
           f"{len(everything)}", file=sys.stderr)
     res = run(chosen, methods)

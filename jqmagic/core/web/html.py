@@ -368,6 +368,9 @@ def _base_url(soup: Any, base_url: str | None) -> str:
 
 
 _HEAD_TAGS = {"title", "meta", "link", "script", "style", "base", "noscript", "template"}
+# Elements only a body holds: a <body> tag inside one is no body.
+_IN_BODY = ["table", "div", "p", "center", "ul", "ol", "dl", "section", "article", "main",
+            "form", "span", "font"]
 
 
 _RUNAWAY_TITLE = 2000  # characters of a <title> past which it is the page, never closed
@@ -376,8 +379,14 @@ _RUNAWAY_TITLE = 2000  # characters of a <title> past which it is the page, neve
 def reopen_title(soup: Any, parser: str | None) -> None:
     """A ``<title>`` never closed holds the rest of the page as text (a parser reads a
     title as text up to ``</title>``): when it is long and holds markup, the title keeps
-    its text up to the first tag and the rest is read as the page's body."""
+    its text up to the first tag and the rest is read as the page's body. html.parser
+    nests the page's elements in it instead: they go after it (reopen_body moves them on)."""
     title = soup.title
+    first = title.find(True, recursive=False) if title is not None else None
+    if first is not None:
+        for node in reversed([first, *first.next_siblings]):
+            title.insert_after(node.extract())
+        return
     text = title.string if title is not None else None
     if not text or len(text) < _RUNAWAY_TITLE or "<" not in text:
         return
@@ -396,19 +405,24 @@ def reopen_body(soup: Any) -> None:
     """Move what a parser left in ``<head>`` after its first body element, and after the
     ``<body>`` an early ``</body>`` closed, into the body, as a browser's parser does (lxml
     keeps a page in the head after an unknown tag there, and beside the body after
-    ``</body>``: a whole story lost)."""
-    body = soup.body
+    ``</body>``: a whole story lost); html.parser's body left inside an open head goes
+    after it, and a ``<body>`` tag deep in the page is no body (its text stays put)."""
+    for stray in soup.find_all("body"):
+        if stray.find_parent(_IN_BODY) is not None:
+            stray.unwrap()  # a <body> tag inside the page (html.parser makes it an element)
+    body, head = soup.body, soup.head
+    if body is not None and head is not None and any(p is head for p in body.parents):
+        head.insert_after(body.extract())  # html.parser nests a body in a head left open
     if body is not None and body.parent is not None and body.parent.name == "html":
         for node in list(body.next_siblings):
             body.append(node.extract())
-    head = soup.head
     if head is None:
         return
-    first = next((c for c in head.children if (getattr(c, "name", None) or "#") not in
-                  _HEAD_TAGS and (getattr(c, "name", None) or str(c).strip())), None)
-    if first is None or isinstance(first, Comment):
+    first = next((c for c in head.children if not isinstance(c, Comment) and
+                  (getattr(c, "name", None) or "#") not in _HEAD_TAGS and
+                  (getattr(c, "name", None) or str(c).strip())), None)
+    if first is None:
         return
-    body = soup.body
     if body is None:
         body = soup.new_tag("body")
         head.insert_after(body)

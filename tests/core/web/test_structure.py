@@ -138,3 +138,29 @@ def test_a_title_never_closed_gives_the_page_back():
             f"<div>{PARAS}{PARAS}</div></body></html>")
     page = to_markdown(html)
     assert page.markdown.count("river path") == 16 and page.title == "River path"
+
+
+# html.parser (a plain install: no lxml) builds what the page's tags say, where a browser
+# repairs: each of these pages gave an empty page or an error before.
+def test_a_body_left_inside_an_open_head_is_read():
+    html = f"<html><head><title>T</title><body><div>{PARAS}</div></body></html>"
+    out = to_markdown(html, parser="html.parser").markdown
+    assert out.count("river path") == 8
+
+
+def test_a_comment_in_an_open_head_does_not_hide_the_page():
+    html = f"<html><head><title>T</title><!-- ads --><div>{PARAS}</div></html>"
+    out = to_markdown(html, parser="html.parser").markdown
+    assert out.count("river path") == 8
+
+
+def test_a_body_tag_deep_in_the_page_is_not_the_body():
+    html = (f"<html><head><title>T</title></head><div>{PARAS}</div>"
+            "<table><tr><td><body><p>A stray line.</p></td></tr></table></html>")
+    out = to_markdown(html, parser="html.parser").markdown
+    assert out.count("river path") == 8
+
+
+def test_a_page_nested_in_an_open_title_is_read():
+    page = to_markdown(f"<html><head><title>T<div>{PARAS}</div></html>", parser="html.parser")
+    assert page.markdown.count("river path") == 8 and page.title == "T"
