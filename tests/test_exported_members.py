@@ -10,9 +10,16 @@ def test_all_is_pinned():
     assert sorted(jqmagic.__all__) == [
         "FetchResult", "JqMagicError", "QueryResult", "SchemaBrowser", "SearchResults",
         "ShapeResult", "__version__", "check", "clear_cache", "explain", "fetch",
-        "load_ipython_extension", "patch", "payload", "query", "search", "shape", "suggest"]
+        "load_ipython_extension", "patch", "payload", "query", "query_iter", "search", "shape",
+        "suggest"]
     for name in jqmagic.__all__:
         assert hasattr(jqmagic, name), name
+
+
+def test_query_iter_yields_values_as_docs_index_says():
+    values = jqmagic.query_iter("range(1e9) | {n: .}", null_input=True)
+    assert [next(values) for _ in range(3)] == [{"n": 0}, {"n": 1}, {"n": 2}]
+    values.close()
 
 
 def test_core_imports_without_ipython_or_ipywidgets():

@@ -112,7 +112,7 @@ def query_iter(program: str, source: Any = None, *, args: dict[str, Any] | None 
     iterator or breaking out of the loop.
     An error is raised after the values that came before it, as jq prints them.
 
-    >>> next(query_iter("range(10**9)", null_input=True))
+    >>> next(query_iter("range(1e9)", null_input=True))
     0
     """
     with open_results(program, source, args=args, namespace=namespace, **options) as run:
