@@ -4,6 +4,7 @@ not one string value (it answered "{\\"a\\":1}"), and a bytearray is no longer r
 
 from __future__ import annotations
 
+import io
 import subprocess
 
 import pytest
@@ -39,3 +40,15 @@ def test_a_bytes_variable_in_a_magic_is_a_files_text(ip):
     assert ip.run_line_magic("jq", "-c .a conf --yaml").text == "3"
     ip.user_ns["plain"] = '{"a": 1}'  # a str variable stays a string value
     assert ip.run_line_magic("jq", "-c . plain").text == '"{\\"a\\": 1}"'
+
+
+def test_an_open_file_is_read_from_where_it_stands(tmp_path):
+    path = tmp_path / "lines.json"
+    path.write_bytes(b'{"a":1}\n{"a":2}\n')
+    for mode in ("r", "rb"):
+        with open(path, mode) as handle:
+            assert jqmagic.query(".a", handle).values == [1, 2]
+    with open(path, "rb") as handle:
+        handle.readline()  # json.load reads on from here too
+        assert jqmagic.query(".a", handle).values == [2]
+    assert jqmagic.query(".[0]", io.StringIO("[5]")).values == [5]

@@ -48,9 +48,9 @@ def query(program: str, source: Any = None, *,
     """Run the jq ``program`` over exactly one source, as the jq command line would, and
     gather every result.
 
-    Sources: a positional ``source`` (path, glob, list of paths, JSON text, bytes read as
-    a file's text or a Python value), or one of ``file=``, ``text=`` (str or bytes),
-    ``value=`` (``value=None`` is null), ``exec=`` (a shell command's stdout) or
+    Sources: a positional ``source`` (path, glob, list of paths, JSON text, bytes or an
+    open file read as a file's text, or a Python value), or one of ``file=``, ``text=``
+    (str or bytes), ``value=`` (``value=None`` is null), ``exec=`` (a shell command's stdout) or
     ``payload=`` (a stored result's id); none with
     ``null_input=True``; ``jsonl``/``yaml``/``jsonc`` force a format (default: by suffix).
     ``args`` binds ``$name`` to JSON values (``--arg`` / ``--argjson``); a ``$name`` left

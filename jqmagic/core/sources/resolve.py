@@ -27,12 +27,17 @@ def classify(source: Any) -> tuple[str, Any]:
 
     Strings are paths (or globs) when such files exist, JSON text when they parse as
     JSON; a string that is both is AMBIGUOUS_SOURCE. Bytes are text, as a file's bytes
-    (JSON, JSON Lines, or the format forced: yaml=True). Anything else is a Python value.
+    (JSON, JSON Lines, or the format forced: yaml=True); so is what an open file (anything
+    with ``read``, as ``json.load`` takes) reads from where it stands. Anything else is a
+    Python value.
     """
     if isinstance(source, Path):
         return "file", str(source)
     if isinstance(source, (bytes, bytearray, memoryview)):
         return "text", bytes(source)
+    if callable(getattr(source, "read", None)):
+        data = source.read()
+        return "text", data if isinstance(data, str) else bytes(data)
     if isinstance(source, (list, tuple)) and source and all(isinstance(s, (str, Path))
                                                             for s in source):
         return "file", [str(s) for s in source]
