@@ -106,7 +106,9 @@ async def answer_call(ctx: Any, state: Any, name: str, arguments: dict) -> dict[
     if foreign is not None:
         response = failure(foreign, get(name))
     else:
-        response = await ToolCall(ctx).run(functools.partial(call, **opened), name, arguments)
+        async with state.calls:  # a client's share of the workers (mcpclients.share)
+            response = await ToolCall(ctx).run(functools.partial(call, **opened), name,
+                                                arguments)
     mcpclients.note_payloads(state, response)
     if not SHOWN_PATHS[0]:
         response = without_paths(response)

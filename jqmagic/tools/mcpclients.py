@@ -44,6 +44,20 @@ class ClientState:
     kept_ids: dict[str, None] = field(default_factory=dict)  # payloads it made, oldest first
     level: str = "warning"  # what it hears until it sets a level: refusals
     asking: anyio.Lock = field(default_factory=anyio.Lock)  # one roots/list at a time
+    calls: anyio.CapacityLimiter = field(default_factory=lambda: anyio.CapacityLimiter(
+        share()))  # its tool calls running at once; the rest wait their turn
+
+
+SHARED = [False]  # set by the HTTP server: many clients meet it, each gets a share
+
+
+def share() -> int:
+    """Tool calls one client runs at once: over HTTP every worker of the pool but one, so
+    that no client (each session) can hold every worker and keep the others waiting;
+    stdio's one client, every worker."""
+    from jqmagic.core.query.supervisor import pool_size
+
+    return max(1, pool_size() - SHARED[0])
 
 
 def state_of(ctx: Any) -> ClientState:

@@ -121,9 +121,10 @@ def serve(args: argparse.Namespace, server: Any) -> None:
     from starlette.applications import Starlette
     from starlette.routing import Route
 
-    from jqmagic.tools import transport
+    from jqmagic.tools import mcpclients, transport
 
     transport.ascii_wire()  # the SDK writes this transport's JSON in ASCII
+    mcpclients.SHARED[0] = True
     manager = StreamableHTTPSessionManager(
         app=server, security_settings=security(args.host, args.port, args.allow_host,
                                                        args.allow_origin))

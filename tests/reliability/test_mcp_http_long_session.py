@@ -159,3 +159,30 @@ def test_a_client_that_hangs_up_frees_its_worker(tmp_path):
         anyio.run(then_ask, url)
     assert said.get("answer", {}).get("output") == "2", said
     assert said["seconds"] < 10, said
+
+
+def test_one_client_cannot_hold_every_worker(tmp_path):
+    """A client that keeps more long calls running than the pool has workers (three on two
+    cores, two of them its share) runs its share at once and queues the rest: another client's '1 + 1'
+    answers at once; without the share it waited for a worker its neighbour held."""
+    said = {}
+
+    async def hog_then_ask(url):
+        hog_http, hog = _client(url)
+        async with hog_http, hog, anyio.create_task_group() as hogging:
+            for _ in range(4):
+                hogging.start_soon(hog.call_tool, "jq", {**LOOP, "timeout": 60})
+            await anyio.sleep(1.5)  # its calls reach the workers
+            http, client = _client(url)
+            async with http, client:
+                began = time.monotonic()
+                with anyio.move_on_after(20):
+                    said["answer"] = (await client.call_tool(
+                        "jq", {"query": "1 + 1", "input": "null"})).structured_content
+                said["seconds"] = time.monotonic() - began
+            hogging.cancel_scope.cancel()
+
+    with http_server(tmp_path, "--allow-root", str(tmp_path)) as url:
+        anyio.run(hog_then_ask, url)
+    assert said.get("answer", {}).get("output") == "2", said
+    assert said["seconds"] < 10, said
