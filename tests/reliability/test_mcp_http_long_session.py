@@ -163,8 +163,9 @@ def test_a_client_that_hangs_up_frees_its_worker(tmp_path):
 
 def test_one_client_cannot_hold_every_worker(tmp_path):
     """A client that keeps more long calls running than the pool has workers (three on two
-    cores, two of them its share) runs its share at once and queues the rest: another client's '1 + 1'
-    answers at once; without the share it waited for a worker its neighbour held."""
+    cores, two of them its share) runs its share at once and queues the rest: another
+    client's '1 + 1' answers at once; without the share it waited for a worker its
+    neighbour held."""
     said = {}
 
     async def hog_then_ask(url):
