@@ -43,9 +43,8 @@ RESIDENT_PER_BYTE = {"json": 8.5, "jsonl": 8.5, "jsonc": 8.5, "yaml": 5.5}
 orders: 8.2 and 9; manifests: 5.1): what a parse is expected to cost before it is made."""
 WIDEN_BELOW = 100 << 20
 """JSON Lines read whole at a second look when smaller (a parse under about a second, 9x
-the text in memory); bigger ones are extended by the chains a question adds. Where the C
-pass decodes lines (:data:`.projected.C_LINES`) a first read is whole at any size whose
-values fit (524 MB in 4.2 s, against 2.4-3.5 s a question for each one's new chains)."""
+the text in memory), bigger ones extended by each question's chains; with the C pass
+(:data:`.projected.C_LINES`) whole at first read at any size that fits (524 MB in 4.2 s)."""
 COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
 
 
@@ -333,10 +332,9 @@ class DocumentCache:
                 return self._extended((key, path), hit[1], handle, chains)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
-            doc = load_file(path, fmt, handle, chains, chains is not None and
-                            projected.WIDE_FROM <= st.st_size and self.whole_fits_size(
-                                st.st_size) and (st.st_size < WIDEN_BELOW or
-                                                 projected.C_LINES is not None))
+            whole = st.st_size >= projected.WIDE_FROM and self.whole_fits_size(st.st_size) \
+                and (st.st_size < WIDEN_BELOW or projected.C_LINES is not None)
+            doc = load_file(path, fmt, handle, chains, chains is not None and whole)
             progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)
             if doc.size >= MEASURED_FROM_BYTES and chains is None:
