@@ -405,14 +405,19 @@ def reopen_body(soup: Any) -> None:
     """Move what a parser left in ``<head>`` after its first body element, and after the
     ``<body>`` an early ``</body>`` closed, into the body, as a browser's parser does (lxml
     keeps a page in the head after an unknown tag there, and beside the body after
-    ``</body>``: a whole story lost); html.parser's body left inside an open head goes
-    after it, and a ``<body>`` tag deep in the page is no body (its text stays put)."""
+    ``</body>``: a whole story lost); html.parser's body left inside an open head or
+    noscript goes after it, and a ``<body>`` tag deep in the page is no body (its text
+    stays put)."""
     for stray in soup.find_all("body"):
         if stray.find_parent(_IN_BODY) is not None:
             stray.unwrap()  # a <body> tag inside the page (html.parser makes it an element)
     body, head = soup.body, soup.head
-    if body is not None and head is not None and any(p is head for p in body.parents):
-        head.insert_after(body.extract())  # html.parser nests a body in a head left open
+    holder = None  # html.parser nests a body in a <head> or <noscript> left open
+    for parent in body.parents if body is not None else ():
+        if parent.name in ("head", "noscript"):
+            holder = parent
+    if holder is not None:
+        holder.insert_after(body.extract())
     if body is not None and body.parent is not None and body.parent.name == "html":
         for node in list(body.next_siblings):
             body.append(node.extract())

@@ -164,3 +164,10 @@ def test_a_body_tag_deep_in_the_page_is_not_the_body():
 def test_a_page_nested_in_an_open_title_is_read():
     page = to_markdown(f"<html><head><title>T<div>{PARAS}</div></html>", parser="html.parser")
     assert page.markdown.count("river path") == 8 and page.title == "T"
+
+
+def test_a_body_left_inside_an_open_noscript_is_read():
+    html = (f"<html><noscript><img src='/pixel.gif'><body><div>{PARAS}</div></noscript>"
+            f"<div>{PARAS}</div></html>")
+    out = to_markdown(html, parser="html.parser").markdown
+    assert out.count("river path") == 16
