@@ -16,7 +16,7 @@ import collections
 import os
 import subprocess
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -115,7 +115,7 @@ def main() -> None:
         if jq.returncode or jq.stdout != text:
             differ.append(program)
     total = sum(declined.values())
-    lines = [f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}: "
+    lines = [f"{datetime.now(UTC):%Y-%m-%d %H:%M} UTC, load {os.getloadavg()[0]:.1f}: "
              f"{args.n} questions over {path.name} ({path.stat().st_size / 1e6:.1f} MB, seed "
              f"{args.seed}): the fast path declined **{total}** ({100 * total / args.n:.1f}%); "
              f"answers differing from jq 1.8.2: **{len(differ)}**.", "",

@@ -38,7 +38,7 @@ def _ask(path: str) -> list:
 @pytest.mark.skipif("fork" not in multiprocessing.get_all_start_methods(),
                     reason="no fork here")
 def test_a_process_pool_hands_the_error_back(tmp_path):
-    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool:
-        with pytest.raises(JqMagicError) as caught:
-            pool.submit(_ask, str(tmp_path / "missing.json")).result(timeout=120)
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as pool, \
+            pytest.raises(JqMagicError) as caught:
+        pool.submit(_ask, str(tmp_path / "missing.json")).result(timeout=120)
     assert caught.value.code == "NOT_FOUND" and "missing.json" in caught.value.message

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="no fork here")
 
 
 def _ask(number: int) -> list:
-    return jqmagic.query(".a", text='{"a": %d}' % number).values
+    return jqmagic.query(".a", text=f'{{"a": {number}}}').values
 
 
 def test_a_fork_pool_answers_after_the_parent_asked():

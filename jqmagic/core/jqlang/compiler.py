@@ -9,9 +9,9 @@ from functools import partial
 from typing import Any
 
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.columnsum import of_add
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, optional, singular
 from jqmagic.core.jqlang.errors import Break, JqError, NotMine, tried
-from jqmagic.core.jqlang.columnsum import of_add
 from jqmagic.core.jqlang.fuse import fuse_array
 from jqmagic.core.jqlang.fusereduce import fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key

@@ -397,4 +397,5 @@ def _cut(pieces: list, values: list) -> tuple[set, Any] | None:
             not set(cut(17, None)).issubset(_ISO_SECONDS):
         return None
     parts = [repeat(piece) if type(piece) is str else cut(*piece) for piece in pieces]
-    return days, list(parts[0]) if len(parts) == 1 else list(map("".join, zip(*parts)))
+    joined = map("".join, zip(*parts, strict=False))  # (repeat: as long as the cut ones)
+    return days, list(parts[0]) if len(parts) == 1 else list(joined)

@@ -8,8 +8,8 @@ import re
 from dataclasses import replace
 from typing import Any
 
-from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang import columnsum, vector
+from jqmagic.core.jqlang import values as jv
 from jqmagic.core.jqlang.compiled import Compiled, singular
 from jqmagic.core.jqlang.fuse import _alias, _stream, _vector_first
 from jqmagic.core.jqlang.fuseexpr import (

@@ -33,8 +33,8 @@ from typing import Any
 
 from jqmagic.core.jqlang import columns, sorting
 from jqmagic.core.jqlang import values as jv
-from jqmagic.core.jqlang.dates import iso_reformat, reformat_column
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, singular
+from jqmagic.core.jqlang.dates import iso_reformat, reformat_column
 from jqmagic.core.jqlang.errors import JqError, NotMine
 from jqmagic.core.jqlang.runtime import check, chunked, state
 from jqmagic.core.jqlang.scope import compile_node

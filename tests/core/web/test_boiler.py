@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from jqmagic.core.web.extract import text_length
-from jqmagic.core.web.paragraphs import replace_brs
 from jqmagic.core.web.html import parse, to_markdown
+from jqmagic.core.web.paragraphs import replace_brs
 
 PROSE = ("The council voted on Tuesday to widen the river path, a plan that took six years, "
          "two studies and many public meetings to agree on, and work starts in spring. ")

@@ -61,7 +61,8 @@ def test_links_become_absolute():
 
 def test_base_href_wins():
     html = ('<html><head><base href="https://cdn.example/b/"></head><body>'
-            + article('<p>See the <a href="x.html">rel</a> page for the rest of it.</p>') + "</body></html>")
+            + article('<p>See the <a href="x.html">rel</a> page for the rest of it.</p>')
+            + "</body></html>")
     assert "[rel](https://cdn.example/b/x.html)" in to_markdown(html, BASE).markdown
 
 
