@@ -245,12 +245,13 @@ class TextDoc:
         array_index(tokens, depth, len(known))  # raises the right error
         raise AssertionError("unreachable")  # pragma: no cover
 
-    def _walk(self, text: str, open_: int, through: int) -> list[Member]:
-        """The array's members up to index ``through`` (fewer where it ends), read once."""
+    def _walk(self, text: str, open_: int, through: int | None) -> list[Member]:
+        """The array's members up to index ``through`` (fewer where it ends; None: all of
+        them), read once."""
         known = self._walked.setdefault(open_, [])
-        if len(known) <= through:
+        if through is None or len(known) <= through:
             walk = members(text, open_, None, known[-1] if known else None)
-            known.extend(islice(walk, through + 1 - len(known)))
+            known.extend(walk if through is None else islice(walk, through + 1 - len(known)))
         return known
 
     def get(self, tokens: list[str]) -> Any:
@@ -329,13 +330,11 @@ class TextDoc:
     def _insert(self, parent: Located, tokens: list[str], value: Any) -> int:
         token = tokens[-1]
         wanted = int(token) if _INDEX.fullmatch(token) else -1
-        count = 0
-        for member in members(self.text, parent.start):
-            if member.key == wanted:
-                self._add_member(parent, member, None, value)
-                return wanted
-            count += 1
-        index = array_index(tokens, len(tokens) - 1, count, append=True)
+        known = self._walk(self.text, parent.start, wanted if wanted >= 0 else None)
+        if 0 <= wanted < len(known):
+            self._add_member(parent, known[wanted], None, value)
+            return wanted
+        index = array_index(tokens, len(tokens) - 1, len(known), append=True)
         self._add_member(parent, None, None, value)
         return index
 
@@ -359,7 +358,9 @@ class TextDoc:
         elif before is not None:
             self.splice([(before.start, before.start, member + "," + gap)])
         else:
-            self._append(_last(text, open_), member, gap, multiline)
+            last = self._walk(text, open_, None)[-1] if text[open_] == "[" else \
+                _last(text, open_)
+            self._append(last, member, gap, multiline)
 
     def _append(self, last: Member, member: str, gap: str, multiline: bool) -> None:
         text = self.text
