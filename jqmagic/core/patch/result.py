@@ -7,10 +7,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from jqmagic.core.patch.plan import Change
-from jqmagic.core.words import preview
+from jqmagic.core.words import count, preview
+
+PRINTED_CHARS = 20_000  # print(result) shows the summary up to this many characters
 
 
-@dataclass(frozen=True, eq=False)  # equal to its mapping, as Mapping compares
+@dataclass(frozen=True, eq=False, repr=False)  # equal to its mapping, as Mapping compares
 class PatchResult(Mapping):
     """The changes one edit made; ``to_dict()`` (and reading it as a mapping) gives the
     JsonPatch spec's answer: ``status``, ``operation``, ``targetPath``, ``previousValue``,
@@ -62,6 +64,22 @@ class PatchResult(Mapping):
         if self.dry_run:
             lines += ["Dry run: nothing was written.", self.diff or ""]
         return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        said = "" if self.changed else ", nothing changed"
+        written = "to write (a dry run)" if self.dry_run else "written"
+        values = count(len(self.changes), "value")
+        return f"<PatchResult {self.operation}: {values} {written}{said}>"
+
+    def __str__(self) -> str:
+        """``print(result)``: :meth:`summary`, cut at ``PRINTED_CHARS`` (at a line end)
+        with a line saying how much more it holds."""
+        text = self.summary()
+        if len(text) <= PRINTED_CHARS:
+            return text
+        shown = text[:text.rfind("\n", 0, PRINTED_CHARS) + 1 or PRINTED_CHARS]
+        return f"{shown}… ({count(len(text) - len(shown), 'more character')}: .summary() " \
+            "has them)"
 
     def __getitem__(self, key: str) -> Any:
         return self.to_dict()[key]
