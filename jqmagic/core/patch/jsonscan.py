@@ -12,7 +12,7 @@ from typing import Any, NamedTuple
 
 from jqmagic.core import pointers
 from jqmagic.core.errors import JqMagicError, caret_excerpt
-from jqmagic.core.words import term
+from jqmagic.core.words import count, term
 
 BOM = b"\xef\xbb\xbf"
 _WS = re.compile(r"(?:[ \t\n\r]+|//[^\n]*|/\*.*?\*/)*", re.S)
@@ -93,6 +93,17 @@ class Located(NamedTuple):
     start: int
     end: int
     multiline: bool
+
+
+def whole_stream(documents: int, noun: str = "document",
+                 stream: str = "a YAML stream") -> JqMagicError:
+    """The error for an edit of the stream itself (adding or removing documents; a JSON
+    Lines file's lines alike), saying how many there are."""
+    last = documents - 1
+    return JqMagicError(
+        "INVALID_ARGUMENT", f"Cannot replace, add or remove the {noun}s of {stream}: it "
+        f"holds {count(documents, noun)}, /0 to /{last}.",
+        f"Edit inside one of them, e.g. /{last}/KEY.")
 
 
 def array_index(tokens: list[str], depth: int, length: int, *, append: bool = False) -> int:

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from typing import Any, NamedTuple
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.patch.jsonscan import array_index, missing_key, not_container
+from jqmagic.core.patch.jsonscan import array_index, missing_key, not_container, whole_stream
 from jqmagic.core.pointers import to_pointer
 from jqmagic.core.sources.formats import dumps
 from jqmagic.core.sources.yamldocs import compose_yaml
@@ -219,7 +219,7 @@ class Stream:
         path, index = tokens, 0
         if len(self.nodes) != 1:
             if not tokens:
-                raise whole_stream()
+                raise whole_stream(len(self.nodes))
             index, path = array_index(tokens, 0, len(self.nodes)), tokens[1:]
         node = self.document(index)
         shared = self.shared[index]
@@ -341,13 +341,6 @@ def _check_own(spot: Spot, tokens: list[str], shared: dict[int, Any]) -> None:
             "it is an anchor (&) or alias (*) that other places of the YAML share.",
             "Edit the YAML by hand there, or write the value out in full instead of "
             "the alias; nothing was changed.")
-
-
-def whole_stream() -> JqMagicError:
-    """The error for an edit of the stream itself (adding or removing documents)."""
-    return JqMagicError(
-        "INVALID_ARGUMENT", "Cannot replace, add or remove the documents of a YAML stream.",
-        "Its documents are /0, /1, ...: edit inside one of them.")
 
 
 def _end(node: Any, aliases: dict, text: str, at: Callable[[int], int]) -> int:

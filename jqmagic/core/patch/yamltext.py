@@ -17,10 +17,10 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch import yamlrender as render
-from jqmagic.core.patch.jsonscan import BOM
+from jqmagic.core.patch.jsonscan import BOM, whole_stream
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdiff import window_diff
-from jqmagic.core.patch.yamlnodes import Spot, Stream, whole_stream
+from jqmagic.core.patch.yamlnodes import Spot, Stream
 from jqmagic.core.sources.yamldocs import parse_yaml
 from jqmagic.core.words import json_equal
 
@@ -157,7 +157,7 @@ class YamlDoc:
 
     def _stream_edit(self, parent: list[str]) -> None:
         if self.documents and not parent:
-            raise whole_stream()
+            raise whole_stream(self.documents)
 
     # ---------------------------------------------------------------- places
 

@@ -163,7 +163,7 @@ def test_a_stream_is_an_array_of_its_documents(tmp_path):
     path = write(tmp_path, MANIFEST)
     assert patch(path, "set", "/1/metadata/name", "api").target_path == "/1/metadata/name"
     assert "metadata:\n  name: api\n" in path.read_text()
-    assert "/0, /1" in fails("INVALID_ARGUMENT", path, "set", "/2/a", 1).hint
+    assert "2 documents, /0 to /1" in fails("INVALID_ARGUMENT", path, "set", "/2/a", 1).message
     fails("INVALID_ARGUMENT", path, "remove", "/1")
     fails("INVALID_ARGUMENT", path, "set", "", {})
     error = fails("QUERY_ERROR", path, jq='if .kind == "Service" then empty else . end')
