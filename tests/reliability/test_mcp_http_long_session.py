@@ -137,6 +137,17 @@ async def _hang_up(url: str) -> None:
                     pass
 
 
+async def _ask_one_plus_one(url: str, said: dict) -> None:
+    """A new client's '1 + 1': its answer and how long it took, into ``said``."""
+    http, client = _client(url)
+    async with http, client:
+        began = time.monotonic()
+        with anyio.move_on_after(20):
+            said["answer"] = (await client.call_tool(
+                "jq", {"query": "1 + 1", "input": "null"})).structured_content
+        said["seconds"] = time.monotonic() - began
+
+
 def test_a_client_that_hangs_up_frees_its_worker(tmp_path):
     """Four clients hang up mid-call (more than the pool's workers): their queries stop (no
     event store could resume those streams), so the next client answers at once; they ran
@@ -147,13 +158,7 @@ def test_a_client_that_hangs_up_frees_its_worker(tmp_path):
         async with anyio.create_task_group() as group:
             for _ in range(4):
                 group.start_soon(_hang_up, url)
-        http, client = _client(url)
-        async with http, client:
-            began = time.monotonic()
-            with anyio.move_on_after(20):
-                said["answer"] = (await client.call_tool(
-                    "jq", {"query": "1 + 1", "input": "null"})).structured_content
-            said["seconds"] = time.monotonic() - began
+        await _ask_one_plus_one(url, said)
 
     with http_server(tmp_path, "--allow-root", str(tmp_path)) as url:
         anyio.run(then_ask, url)
@@ -174,13 +179,7 @@ def test_one_client_cannot_hold_every_worker(tmp_path):
             for _ in range(4):
                 hogging.start_soon(hog.call_tool, "jq", {**LOOP, "timeout": 60})
             await anyio.sleep(1.5)  # its calls reach the workers
-            http, client = _client(url)
-            async with http, client:
-                began = time.monotonic()
-                with anyio.move_on_after(20):
-                    said["answer"] = (await client.call_tool(
-                        "jq", {"query": "1 + 1", "input": "null"})).structured_content
-                said["seconds"] = time.monotonic() - began
+            await _ask_one_plus_one(url, said)
             hogging.cancel_scope.cancel()
 
     with http_server(tmp_path, "--allow-root", str(tmp_path)) as url:
