@@ -15,6 +15,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from jqmagic import patch, query
 from jqmagic.core import payloads
 from tests.reliability.faces import OK, core
@@ -126,8 +128,9 @@ def test_writers_in_threads_of_one_process(tmp_path):
     path.write_text("{}")
 
     def write(i: int) -> str | None:
-        code, _ = core(patch, str(path), "set", f"/k{i}", i)
-        assert code in (OK, "PATCH_CONFLICT")
+        code, said = core(patch, str(path), "set", f"/k{i}", i)
+        assert code in (OK, "PATCH_CONFLICT"), said  # (FILE_ERROR: a landed write taken
+        # for failed, when another writer took its old file for a stale temp)
         return f"k{i}" if code == OK else None
 
     with ThreadPoolExecutor(4) as pool:
@@ -206,3 +209,30 @@ def test_concurrent_sessions_share_the_payload_store(tmp_path):
     for ref in payloads.entries(store):  # every payload left is whole
         assert json.loads(ref.path.read_text())["pad"] == "z" * 20000
     assert sum(r.size for r in payloads.entries(store)) <= 400_000 + 3 * 20_100
+
+
+def test_a_cleaner_during_a_swap_leaves_the_writers_old_file_to_it(tmp_path, monkeypatch):
+    """During a swap the old file lies under the writer's temporary name, unlocked, for
+    that writer to remove: another writer's cleaning of stale temps waits for the folder's
+    turn (it took the old file for a killed writer's temp and removed it, and the writer
+    said FILE_ERROR for a write that had landed)."""
+    import threading
+
+    from jqmagic.core.patch import targets
+
+    path = tmp_path / "doc.json"
+    path.write_text('{"a": 1}\n')
+    exchange = targets._exchange  # noqa: SLF001
+    if exchange is None:
+        pytest.skip("no renameat2 exchange here: no swap under a lease to race with")
+
+    def exchange_then_clean(a: str, b: str) -> None:
+        exchange(a, b)
+        cleaner = threading.Thread(target=targets._remove_stale_temps, args=(path,))  # noqa: SLF001
+        cleaner.start()
+        cleaner.join(0.3)  # it waits for the folder while this writer holds it
+
+    monkeypatch.setattr(targets, "_exchange", exchange_then_clean)
+    code, said = core(patch, str(path), "set", "/a", 2)
+    assert code == OK, said
+    assert json.loads(path.read_text()) == {"a": 2} and temps(path) == []

@@ -318,19 +318,22 @@ def _new_temp(path: Path) -> tuple[int, str]:
 
 def _remove_stale_temps(path: Path) -> None:
     """Remove the temporary files of writers killed mid-write: a live writer holds a lock
-    on its own, a dead one's lock is gone."""
-    for stale in path.parent.glob(_temp_pattern(path)):
-        try:
-            fd = os.open(stale, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
-        except OSError:
-            continue
-        try:
-            with suppress(OSError):  # locked: a live writer's file
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                if os.path.samestat(os.fstat(fd), os.lstat(stale)):
-                    os.unlink(stale)
-        finally:
-            os.close(fd)
+    on its own, a dead one's lock is gone. Done in the folder's turn: during a writer's
+    swap the old file lies under its temporary name, unlocked, for that writer to remove
+    (taken for stale, the writer said FILE_ERROR for a write that had landed)."""
+    with _folder_locked(path):
+        for stale in path.parent.glob(_temp_pattern(path)):
+            try:
+                fd = os.open(stale, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+            except OSError:
+                continue
+            try:
+                with suppress(OSError):  # locked: a live writer's file
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    if os.path.samestat(os.fstat(fd), os.lstat(stale)):
+                        os.unlink(stale)
+            finally:
+                os.close(fd)
 
 
 def _put_back_if_written(path: Path, old: int | None, stamp: os.stat_result) -> None:
@@ -363,9 +366,7 @@ def _turn(path: Path) -> Iterator[int | None]:
     locks the folder (not the file: a writer waiting its turn must not hold the file open,
     or no write lease could be had), then opens the file ``path`` names now, so a second
     writer sees the first one's new file and reports PATCH_CONFLICT."""
-    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
-    try:
-        fcntl.flock(folder, fcntl.LOCK_EX)
+    with _folder_locked(path):
         try:
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
         except FileNotFoundError:
@@ -377,6 +378,15 @@ def _turn(path: Path) -> Iterator[int | None]:
         finally:
             if fd is not None:
                 os.close(fd)
+
+
+@contextmanager
+def _folder_locked(path: Path) -> Iterator[None]:
+    """The folder of ``path`` locked (writers' turns; the cleaning of stale temps)."""
+    folder = os.open(path.parent, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.flock(folder, fcntl.LOCK_EX)
+        yield
     finally:
         os.close(folder)
 
