@@ -110,14 +110,21 @@ def query_iter(program: str, source: Any = None, *, args: dict[str, Any] | None 
     """The values of :func:`query` (which names every keyword ``options`` takes), yielded
     as the worker produces them: for outputs bigger than memory; stop early by closing the
     iterator or breaking out of the loop.
-    An error is raised after the values that came before it, as jq prints them.
+    An error is raised after the values that came before it, as jq prints them; Ctrl-C
+    while the iterator works stops the run and raises INTERRUPTED, as :func:`query` does
+    (one that lands in the loop's own body is that body's KeyboardInterrupt).
 
     >>> next(query_iter("range(1e9)", null_input=True))
     0
     """
     with open_results(program, source, args=args, namespace=namespace, **options) as run:
-        for text in run.texts():
-            yield parse_values([text])[0]
+        try:
+            for text in run.texts():
+                yield parse_values([text])[0]
+        except KeyboardInterrupt:
+            run.close()
+            raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
+                               "Its run was stopped; the worker goes on.") from None
 
 
 @contextlib.contextmanager
