@@ -84,10 +84,11 @@ def drop_boilerplate(article: Any) -> int:
             gone[id(el)] = None  # inside a dropped element: not judged, not dropped twice
             continue
         n = ink[id(el)]
-        if (id(el) in cards or _named(el, n, total) or _metadata(el, n) or _pager(el, n)
-                or _teaser(el, n) or _announces(el, n)):
+        heads = (id(el) in cards or _named(el, n, total) or _pager(el, n) or _teaser(el, n)
+                 or _announces(el, n))
+        if heads or _metadata(el, n):
             gone[id(el)] = el
-            if el.name in _HEADINGS:
+            if heads and el.name in _HEADINGS:  # a byline in a heading heads no section
                 gone.update((id(sib), sib) for sib in _section(el, kept))
     drops = [el for el in gone.values() if el is not None]
     for el in drops:

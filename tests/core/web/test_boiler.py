@@ -72,6 +72,15 @@ def test_content_that_looks_like_boilerplate_stays(inner, kept):
     assert kept in md(inner)
 
 
+def test_a_byline_in_a_heading_goes_alone():
+    """A heading dropped as a byline heads no section: the short paragraphs after it stay
+    (a heading that announces related links takes them with it)."""
+    out = md("<h2 class='art-byline'>By Sam Ortiz 14/01/2008</h2><p>The path is 3 km long.</p>"
+             "<p>It opens on Monday, the council said.</p>")
+    assert "Sam Ortiz" not in out
+    assert "3 km long" in out and "opens on Monday" in out
+
+
 def test_a_container_named_related_that_holds_the_article_stays():
     html = ("<html><body><div class='related-content-wrapper'>"
             f"<p>{PROSE * 4}</p><p>{PROSE * 4}</p></div></body></html>")
