@@ -5,7 +5,9 @@ Every failure a user can cause is a :class:`JqMagicError` carrying
 - ``code``: a stable, machine-readable code from :data:`CODES`;
 - ``message``: one line saying what was attempted and why it failed;
 - ``hint``: the next step to take (may be empty);
-- ``detail``: optional extra lines, such as the offending line with a caret.
+- ``detail``: optional extra lines, such as the offending line with a caret;
+- ``facts``: what a face may read instead of the words (``{"documents": 2, "noun":
+  "line"}`` for an edit of a stream's documents), never shown.
 
 The message and hint name options and operations with :func:`~jqmagic.core.words.term`;
 each face renders them in its own words (:meth:`JqMagicError.render`,
@@ -53,7 +55,8 @@ HINT_LABELS = {"notebook": "Hint:", "terminal": "hint:", "agent": "Hint:"}
 class JqMagicError(Exception):
     """A failure with a stable ``code``, a one-line ``message`` and a ``hint``."""
 
-    def __init__(self, code: str, message: str, hint: str = "", detail: str = ""):
+    def __init__(self, code: str, message: str, hint: str = "", detail: str = "",
+                 facts: dict | None = None):
         if code not in CODES:
             raise ValueError(f"unknown error code {code!r}")
         super().__init__(message)
@@ -61,6 +64,7 @@ class JqMagicError(Exception):
         self.raw_message = message
         self.raw_hint = hint
         self.detail = detail
+        self.facts = facts or {}
         self.result = None  # a partial result, when the operation had produced some
         self.exit_code: int | None = None  # halt_error's status, when the program set one
 
@@ -102,12 +106,13 @@ class JqMagicError(Exception):
     def to_wire(self) -> dict:
         """Everything needed to raise this error again in another process."""
         return {"code": self.code, "message": self.raw_message, "hint": self.raw_hint,
-                "detail": self.detail, "exit_code": self.exit_code}
+                "detail": self.detail, "exit_code": self.exit_code, "facts": self.facts}
 
     @classmethod
     def from_wire(cls, data: dict) -> JqMagicError:
         """The error :meth:`to_wire` described."""
-        error = cls(data["code"], data["message"], data.get("hint", ""), data.get("detail", ""))
+        error = cls(data["code"], data["message"], data.get("hint", ""), data.get("detail", ""),
+                    data.get("facts"))
         error.exit_code = data.get("exit_code")
         return error
 

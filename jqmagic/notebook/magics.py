@@ -365,29 +365,22 @@ class JqMagic(Magics):
 def _patched(target: Any, word: str, **kwargs: Any) -> Any:
     """The core's patch of ``target``; an edit it refuses at a stream's top (a YAML
     document, a JSON Lines line), or a document past the last, said with the one the
-    pointer names and how many there are (the core says only that documents cannot be
-    replaced, added or removed, or that the "array length" is N)."""
-    from jqmagic.core.options import Formats
+    pointer names and how many there are (the core's error holds the count in its facts,
+    its words say only that documents cannot be replaced, added or removed, or that the
+    "array length" is N)."""
     from jqmagic.core.patch import patch
     from jqmagic.core.pointers import parse_pointer
-    from jqmagic.core.sources.load import load_values
 
     try:
         return patch(target, **kwargs)
     except JqMagicError as exc:
-        if not isinstance(target, str) or "path" not in kwargs:
+        n, noun = exc.facts.get("documents"), exc.facts.get("noun")
+        if n is None or "path" not in kwargs:
             raise
         pointer, first = kwargs["path"], (parse_pointer(kwargs["path"]) or [""])[0]
-        top = exc.code == "INVALID_ARGUMENT" and \
-            exc.message.startswith("Cannot replace, add or remove the ")
-        past = exc.code == "NOT_FOUND" and first.isdigit() and \
-            exc.message.startswith(f"Path '/{first}' not found.")
-        if not top and not past:
+        past = exc.code == "NOT_FOUND" and first.isdigit()
+        if not past and exc.code != "INVALID_ARGUMENT":
             raise
-        n = len(load_values(file=target))
-        if past and n < 2:  # one document: the core's "array length" is its root's
-            raise
-        noun = "line" if Formats().for_path(target) == "jsonl" else "document"
         held = f"{count(n, noun)}{f', /0 to /{n - 1}' if n > 1 else ', /0' if n else ''}"
         if first.isdigit() and int(first) >= n:
             said = f"{target} has no {noun} {first}: it holds {held}."

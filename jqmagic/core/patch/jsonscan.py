@@ -98,12 +98,23 @@ class Located(NamedTuple):
 def whole_stream(documents: int, noun: str = "document",
                  stream: str = "a YAML stream") -> JqMagicError:
     """The error for an edit of the stream itself (adding or removing documents; a JSON
-    Lines file's lines alike), saying how many there are."""
+    Lines file's lines alike), saying how many there are (in its facts too)."""
     last = documents - 1
     return JqMagicError(
         "INVALID_ARGUMENT", f"Cannot replace, add or remove the {noun}s of {stream}: it "
         f"holds {count(documents, noun)}, /0 to /{last}.",
-        f"Edit inside one of them, e.g. /{last}/KEY.")
+        f"Edit inside one of them, e.g. /{last}/KEY.",
+        facts={"documents": documents, "noun": noun})
+
+
+def stream_index(tokens: list[str], documents: int, noun: str = "document") -> int:
+    """The document ``tokens[0]`` names in a stream of ``documents``; its error says in
+    its facts how many there are, as :func:`whole_stream`'s does."""
+    try:
+        return array_index(tokens, 0, documents)
+    except JqMagicError as exc:
+        exc.facts = {"documents": documents, "noun": noun}
+        raise
 
 
 def array_index(tokens: list[str], depth: int, length: int, *, append: bool = False) -> int:
@@ -249,11 +260,11 @@ def members(text: str, pos: int, until: str | int | None = None,
     is_object = text[pos] == "{"
     close = "}" if is_object else "]"
     cur = ws(text, pos + 1) if after is None else _next_member(text, after.vend, close)
-    count = 0 if after is None else after.key + 1
+    index = 0 if after is None else after.key + 1
     head = _HEAD.match
     while text[cur : cur + 1] != close:
         start = kend = cur
-        key: str | int = count
+        key: str | int = index
         if is_object:
             found = head(text, cur)
             if found is None:  # say what is wrong, and where
@@ -267,7 +278,7 @@ def members(text: str, pos: int, until: str | int | None = None,
             return
         vend = value_end(text, cur)
         yield Member(key, start, kend, cur, vend)
-        count += 1
+        index += 1
         cur = _next_member(text, vend, close)
 
 

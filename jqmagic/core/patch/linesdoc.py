@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
-from jqmagic.core.patch.jsonscan import BOM, array_index, whole_stream
+from jqmagic.core.patch.jsonscan import BOM, stream_index, whole_stream
 from jqmagic.core.patch.textdiff import window_diff
 from jqmagic.core.patch.textdoc import TextDoc
 
@@ -37,7 +37,7 @@ class LinesDoc:
     def _doc(self, tokens: list[str]) -> tuple[TextDoc, list[str]]:
         if not tokens:
             raise whole_stream(self.documents, "line", "a JSON Lines file")
-        return self._docs[array_index(tokens, 0, self.documents)][1], tokens[1:]
+        return self._docs[stream_index(tokens, self.documents, "line")][1], tokens[1:]
 
     def get(self, tokens: list[str]) -> Any:
         if not tokens:

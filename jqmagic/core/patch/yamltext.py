@@ -17,7 +17,7 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch import yamlrender as render
-from jqmagic.core.patch.jsonscan import BOM, whole_stream
+from jqmagic.core.patch.jsonscan import BOM, stream_index, whole_stream
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdiff import window_diff
 from jqmagic.core.patch.yamlnodes import Spot, Stream
@@ -90,6 +90,8 @@ class YamlDoc:
     # ---------------------------------------------------------------- reading
 
     def get(self, tokens: list[str]) -> Any:
+        if self.documents and tokens:
+            stream_index(tokens, self.documents)  # past the last: its error counts them
         return self.tree.get(tokens)
 
     def kind(self, tokens: list[str]) -> str:
