@@ -10,7 +10,8 @@ Under 2026-07-28, the stateless revision, nothing is kept between requests: the 
 roots are the wall, a payload is read by its unguessable id only (never listed, never
 completed), a log message goes out only when the request asks for it (its ``_meta`` log
 level), and a client that offers roots is asked them by a multi round-trip request with
-each tool call (:func:`roots_input`): they narrow that call alone.
+each tool call (:func:`roots_input`): they narrow that call alone. Only its share of the
+workers outlives a request: the share of the client each request names (:func:`room`).
 
 Roots narrow, never widen: the operator's roots (``--allow-root``, else the working
 directory) are the outer wall; a client's roots select folders within it
@@ -49,6 +50,8 @@ class ClientState:
 
 
 SHARED = [False]  # set by the HTTP server: many clients meet it, each gets a share
+ROOMS: dict[Any, anyio.CapacityLimiter] = {}  # stateless clients' shares, by name
+KEPT_ROOMS = 256  # past these, the idle shares are forgotten (oldest first)
 
 
 def share() -> int:
@@ -62,13 +65,32 @@ def share() -> int:
 
 def state_of(ctx: Any) -> ClientState:
     """The state of the client ``ctx`` (a request or notification) comes from: its
-    connection's under the handshake protocols, a fresh one under the stateless revision."""
+    connection's under the handshake protocols, a fresh one under the stateless revision
+    (but for its share of the workers)."""
     from mcp_types.version import MODERN_PROTOCOL_VERSIONS
 
     connection = getattr(ctx.session, "_connection", None)  # the SDK's per-client Connection
     if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS or connection is None:
-        return ClientState(stateless=True)
+        return ClientState(stateless=True, calls=room(connection))
     return connection.state.setdefault(STATE_KEY, ClientState())
+
+
+def room(connection: Any) -> anyio.CapacityLimiter:
+    """A stateless client's share of the workers: no session tells its requests apart from
+    another client's, so the share is that of the client each request names (the name and
+    version of its clientInfo, sent with every request under 2026-07-28), as a session's
+    calls share theirs; requests naming none share one. Two copies of one client program
+    share a share; the name is the client's word (fairness among the token's holders, not
+    a wall)."""
+    info = getattr(getattr(connection, "client_params", None), "client_info", None)
+    key = None if info is None else (info.name, info.version)
+    calls = ROOMS.pop(key, None) or anyio.CapacityLimiter(share())
+    ROOMS[key] = calls  # the latest last
+    if len(ROOMS) > KEPT_ROOMS:
+        idle = [k for k, c in ROOMS.items() if not c.borrowed_tokens]
+        for old in idle[:len(ROOMS) - KEPT_ROOMS]:
+            del ROOMS[old]
+    return calls
 
 
 async def declared_roots(ctx: Any, state: ClientState) -> list[str]:
