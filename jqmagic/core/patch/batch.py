@@ -28,6 +28,7 @@ from jqmagic.core.patch.jsonscan import _HWS, _INDEX, _starts_line
 from jqmagic.core.patch.plan import Change, Store
 from jqmagic.core.patch.steps import insert_at, remove_at, set_at
 from jqmagic.core.patch.textdoc import TextDoc
+from jqmagic.core.patch.yamltext import YamlDoc
 
 Step = tuple[str, list[str], Any]  # ("set" | "insert" | "remove", tokens, value)
 STEPS: dict[str, Callable[[Store, list[str], Any], Change]] = {
@@ -38,6 +39,9 @@ _PART = 1 << 16  # a part's container: at most this many characters (or an eight
 
 def apply_steps(store: Store, steps: list[Step]) -> list[Change]:
     """Make ``steps`` on ``store`` in order; their changes."""
+    if isinstance(store, YamlDoc):
+        with store.batching():
+            return [STEPS[op](store, tokens, value) for op, tokens, value in steps]
     if not isinstance(store, TextDoc):
         return [STEPS[op](store, tokens, value) for op, tokens, value in steps]
     batch = _Batch(store)

@@ -95,6 +95,7 @@ class Stream:
         self._moves: list[tuple[list[int], list[int]]] = [([], []) for _ in self.nodes]
         self._stale = [_Stale() for _ in self.nodes]
         self.unread: set[int] = set()  # documents edited since they were last read
+        self.stale_docs: set[int] = set()  # documents with stale nodes (see :meth:`moved`)
         self._keys: dict[int, tuple[Any, list[str]]] = {}
 
     def _compose(self, text: str) -> tuple[list[Any], list[Any], list[dict[int, Any]]]:
@@ -127,26 +128,51 @@ class Stream:
         the node whose own nodes no longer tell its text; a walk through it, or an edit near
         it, reads ``doc`` again. ``checked``: the new text was read alone (a scalar replaced
         in place), so ``doc`` need not be read again before writing."""
-        delta = len(text) - len(self.text)
         first, mark = self.offset(doc, start), self.offset(doc, end)
-        self.text = text
-        for later in range(doc + 1, len(self.nodes)):
-            self._shift[later] += delta
         if stale is not None:
             self._stale[doc].add(min(first, stale.start_mark.index),
                                  max(mark, stale.end_mark.index), stale)
+            self.stale_docs.add(doc)
         if not checked:
             self.unread.add(doc)
+        self._take(text, [(doc, mark, len(text) - len(self.text))])
+
+    def replaced(self, spans: list[tuple[int, int, int, int]], text: str) -> None:
+        """Take the new ``text``, where each span ``(doc, start, end, length)`` of the text
+        before (apart, in order) was replaced by ``length`` characters of a scalar read
+        alone, as :meth:`moved` takes them one at a time (checked, none stale)."""
+        self._take(text, [(doc, self.offset(doc, end), length - (end - start))
+                          for doc, start, end, length in spans])
+
+    def _take(self, text: str, marks: list[tuple[int, int, int]]) -> None:
+        """Take the new ``text``, each ``(doc, mark, delta)`` (in order of place) moving
+        the offsets of ``doc`` from ``mark`` on, and the later documents', by ``delta``."""
+        self.text = text
+        by_doc: dict[int, list[tuple[int, int]]] = {}
+        for doc, mark, delta in marks:
+            by_doc.setdefault(doc, []).append((mark, delta))
+        total = 0
+        for doc in range(min(by_doc), len(self.nodes)):
+            self._shift[doc] += total
+            moves = by_doc.get(doc)
+            if moves:
+                total += sum(delta for _, delta in moves)
+                self._add_moves(doc, moves)
+
+    def _add_moves(self, doc: int, moves: list[tuple[int, int]]) -> None:
         ends, sums = self._moves[doc]
-        if not ends or mark > ends[-1]:  # edits come in order: append
-            ends.append(mark)
-            sums.append((sums[-1] if sums else 0) + delta)
+        if not ends or moves[0][0] > ends[-1]:  # edits come in order: append
+            for mark, delta in moves:
+                ends.append(mark)
+                sums.append((sums[-1] if sums else 0) + delta)
             return
-        steps = [b - a for a, b in zip([0, *sums], sums, strict=False)]
-        place = bisect.bisect_right(ends, mark)
-        ends.insert(place, mark)
-        steps.insert(place, delta)
-        sums[:] = list(itertools.accumulate(steps))
+        # bisect_right's place: a new end after the equal ones already there
+        merged = sorted([*zip(ends, (b - a for a, b in zip([0, *sums], sums, strict=False)),
+                              itertools.repeat(0)),
+                         *((mark, delta, 1) for mark, delta in moves)],
+                        key=lambda move: (move[0], move[2]))
+        ends[:] = [mark for mark, _, _ in merged]
+        sums[:] = list(itertools.accumulate(delta for _, delta, _ in merged))
 
     def dropped(self, parent: Any, index: int) -> bool:
         """Take out the member ``index`` of ``parent`` whose text was removed (the other
@@ -177,12 +203,14 @@ class Stream:
             self._moves = [([], []) for _ in self.nodes]
             self._stale = [_Stale() for _ in self.nodes]
             self.unread.clear()
+            self.stale_docs.clear()
             return
         self.nodes[doc], self.values[doc], self.shared[doc] = nodes[0], values[0], shared[0]
         self._shift[doc] = 0
         self._moves[doc] = ([], [])
         self._stale[doc] = _Stale()
         self.unread.discard(doc)
+        self.stale_docs.discard(doc)
 
     def _touches_stale(self, spot: Spot) -> bool:
         """Whether an edit at ``spot`` would use nodes that no longer tell the text."""

@@ -13,11 +13,14 @@ from __future__ import annotations
 
 import bisect
 import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch import yamlrender as render
 from jqmagic.core.patch.jsonscan import BOM, stream_index, whole_stream
+from jqmagic.core.patch.pending import Pending, apply
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdiff import window_diff
 from jqmagic.core.patch.yamlnodes import Spot, Stream
@@ -49,6 +52,40 @@ class YamlDoc:
         # its own list: a document read again is replaced in the stream's, not in the tree
         self.tree = TreeStore(list(values) if self.documents else values[0])
         self.style = render.detect(self.stream.nodes, self.text)
+        self._pending: Pending | None = None  # while batching: scalars replaced, not applied
+        self._docs: dict[int, int] = {}  # a pending splice's start -> its document
+        self._alone: dict[tuple[str, type, Any], bool] = {}  # _reads_as, known
+
+    # ---------------------------------------------------------------- a batch
+
+    @contextmanager
+    def batching(self) -> Iterator[YamlDoc]:
+        """Steps meanwhile leave each scalar they replace in place pending (located in
+        the text as last applied, which no pending splice touches there), applied in one
+        pass before any other edit and at the end: the bytes of the steps one by one."""
+        self._pending = Pending()
+        try:
+            yield self
+        finally:
+            self._apply()
+            self._pending = None
+
+    def _apply(self) -> None:
+        """Apply the pending splices (the text and the stream's offsets, once)."""
+        pending = self._pending
+        if not pending:
+            return
+        spans = [(self._docs[start], start, end, len(new)) for start, end, new in pending]
+        self.text = apply(self.text, pending)
+        self.stream.replaced(spans, self.text)
+        self._pending, self._docs = Pending(), {}
+
+    def _clear(self, spot: Spot) -> bool:
+        """Whether no pending splice touches the spot's line up to its end (what an edit
+        in place reads). None is pending while a document has stale nodes (a walk may read
+        it again from the text: see :meth:`Stream.spot`)."""
+        line = self.text.rfind("\n", 0, spot.start) + 1
+        return not self._pending.touched(line, spot.end)
 
     # ---------------------------------------------------------------- text and checks
 
@@ -84,6 +121,10 @@ class YamlDoc:
             raise JqMagicError(
                 "PATCH_CONFLICT", "The edit would change an anchor (&) that aliases (*) "
                 "elsewhere refer to.", "Edit the YAML by hand there; nothing was changed.")
+        if checked and self._pending is not None and not self.stream.stale_docs:
+            self._pending.add(start, end, new)
+            self._docs[start] = doc
+            return
         self.text = self.text[:start] + new + self.text[end:]
         self.stream.moved(doc, start, end, self.text, stale, checked=checked)
 
@@ -117,6 +158,7 @@ class YamlDoc:
             self.replace(tokens, value)
             return None
         self._stream_edit(tokens[:-1])
+        self._apply()
         existed = self.tree.kind(tokens[:-1]) == "object" and tokens[-1] in self.tree.get(
             tokens[:-1])
         index = self.tree.add(tokens, value)
@@ -134,6 +176,7 @@ class YamlDoc:
         if not tokens:
             raise JqMagicError("INVALID_ARGUMENT", "Cannot remove the whole document.")
         self._stream_edit(tokens[:-1])
+        self._apply()
         self.tree.remove(tokens)
         parent, _ = self.stream.spot(tokens[:-1])
         target, _ = self.stream.spot(tokens)
@@ -194,17 +237,23 @@ class YamlDoc:
 
     def _replace_text(self, tokens: list[str], value: Any) -> None:
         spot, trail = self.stream.spot(tokens)
-        parent = trail[-1] if trail else None
-        text, style, node = self.text, self.style, spot.node
-        if parent is not None and parent.node.flow_style:
-            new = render.flow(value) if not isinstance(value, str) else render.string(
-                value, True, getattr(node, "style", None))
-            in_place = self._in_place(spot, new, value)
-            self._splice(spot.doc, spot.start, spot.end, new, None if in_place else spot.node,
-                         checked=in_place)
-            if in_place:
-                self._track(tokens, value)
+        flow = bool(trail) and trail[-1].node.flow_style
+        if self._pending and not self._clear(spot):
+            self._apply()
+            spot, trail = self.stream.spot(tokens)
+        new = self._inline_text(spot, flow, value)
+        if new is not None and self._in_place(spot, new, value, flow):
+            self._splice(spot.doc, spot.start, spot.end, new, None, checked=True)
+            self._track(spot.doc, tokens, value)
             return
+        if self._pending:  # the rest reads more than the spot's line: every splice applied
+            self._apply()
+            spot, trail = self.stream.spot(tokens)
+            new = self._inline_text(spot, flow, value)
+        if flow:
+            self._splice(spot.doc, spot.start, spot.end, new, spot.node)
+            return
+        text, style = self.text, self.style
         start, column = spot.start, _column(text, spot.start)
         keyed = spot.key is not None
         lead = trail = ""
@@ -212,7 +261,7 @@ class YamlDoc:
             lead = " " if text[start - 1 : start] in (":", "-") else ""
             trail = "" if text[start : start + 1] in ("", " ", "\t", "\n", "\r") else style.newline
             column += len(lead)
-        if render.is_block(value):
+        if new is None:
             unit = style.seq_indent if isinstance(value, list) else style.unit
             key_at = self.stream.at(spot.doc, spot.key.start_mark.index) if keyed else start
             indent = " " * _column(text, key_at)
@@ -226,7 +275,6 @@ class YamlDoc:
             else:
                 self._put(spot, start, spot.end, lead + new + trail)
             return
-        new = self._scalar_text(spot, value)
         if keyed and _starts_line(text, start):  # a block collection under "key:"
             key_at = self.stream.at(spot.doc, spot.key.start_mark.index)
             colon = text.find(":", self.stream.at(spot.doc, spot.key.end_mark.index))
@@ -236,24 +284,36 @@ class YamlDoc:
                 indent = " " * _column(text, key_at) + style.unit
                 self._put(spot, text.rfind("\n", 0, start) + 1, spot.end, indent + new)
             return
-        if not lead and not trail and self._in_place(spot, new, value):
-            self._splice(spot.doc, start, spot.end, new, None, checked=True)
-            self._track(tokens, value)
-            return
         self._put(spot, start, spot.end, lead + new + trail)
 
-    def _in_place(self, spot: Spot, new: str, value: Any) -> bool:
+    def _inline_text(self, spot: Spot, flow: bool, value: Any) -> str | None:
+        """The value's text at the spot: in a flow collection, or a scalar (None: a block
+        collection to write)."""
+        if flow:
+            return render.flow(value) if not isinstance(value, str) else render.string(
+                value, True, getattr(spot.node, "style", None))
+        return None if render.is_block(value) else self._scalar_text(spot, value)
+
+    def _in_place(self, spot: Spot, new: str, value: Any, flow: bool) -> bool:
         """Whether the new scalar replaces the old one on its line and reads alone as
         ``value`` (so the document need not be read again)."""
         node, text = spot.node, self.text
         if (spot.alias or self.stream.kind(spot.node) != "scalar" or node.style in ("|", ">")
                 or isinstance(value, (dict, list)) or "\n" in new or spot.start == spot.end
-                or "\n" in text[spot.start : spot.end]):
+                or "\n" in text[spot.start : spot.end]
+                or not flow and spot.key is not None and _starts_line(text, spot.start)):
             return False
-        return _reads_as(new, value)
+        known = (new, type(value), value)
+        if known not in self._alone:
+            self._alone[known] = _reads_as(new, value)
+        return self._alone[known]
 
-    def _track(self, tokens: list[str], value: Any) -> None:
-        """Set a scalar replaced in place in the values read (not read again)."""
+    def _track(self, doc: int, tokens: list[str], value: Any) -> None:
+        """Set a scalar replaced in place in the values read (not read again); not in a
+        document edited since it was read, whose values no longer follow the pointers (it
+        is read again before writing)."""
+        if doc in self.stream.unread:
+            return
         holder, path = self.stream.values, tokens if self.documents else ["0", *tokens]
         for token in path[:-1]:
             holder = holder[int(token)] if isinstance(holder, list) else holder[token]
