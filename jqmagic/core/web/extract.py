@@ -279,12 +279,13 @@ class _Scorer:
         lead = lead_of(top)
         item = item_of(top)
         inner = inner_items(item)
+        links = max(CLIMB_LINKS, 3 * link_density(top))
 
         def joins(sib: Any) -> bool:
             bonus = top_score * 0.2 if top_cls and sib.get("class") == top_cls else 0
             s = self._score(sib)
             if s is not None and s + bonus >= threshold:
-                return True
+                return link_density(sib) <= links
             if sib.name == "p" or (sib.name == "div" and not _has_block_child(sib)) or \
                     id(sib) in inner:
                 return prose(sib)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import re
 import time
 from dataclasses import dataclass
-from itertools import islice
 from typing import Any
 from urllib.parse import urljoin
 
@@ -22,6 +21,7 @@ from jqmagic.core.web.extract import decomposed, main_content, text_of
 from jqmagic.core.web.fallback import settle
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 from jqmagic.core.web.meta import page_meta
+from jqmagic.core.web.slim import LAZY_SRC, slim_tags
 from jqmagic.core.web.widgets import drop_widgets
 
 # Never content: dropped before anything else (unless raw).
@@ -39,7 +39,6 @@ _KNOWN_LANGS = {
     "makefile", "markdown", "md", "nginx", "graphql", "http",
 }
 MAX_DEPTH = 150
-_LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-res-src")
 # A tree costs 0.1-0.5 ms an element (bs4's parse, copies and searches, markdownify):
 # past this many start tags a page is converted in one pass of the tokenizer instead
 # (stream.py: about 5 us an element), without main-content extraction. The shared
@@ -47,24 +46,6 @@ _LAZY_SRC = ("data-src", "data-original", "data-lazy-src", "data-url", "data-hi-
 # one long table of contents, 48,900 and its full index 35,000 are streamed).
 TREE_TAGS = 20_000
 _START_TAG = re.compile(r"<[A-Za-z]")
-# A start tag this long (its attributes) is slimmed to the attributes the converter reads
-# before any parser sees it: 10^6 attributes cost a tokenizer seconds, and nothing here
-# reads them. A tag whose quotes do not pair up (a quoted ">" ended the match early) is
-# left as it is.
-_LONG_TAG = re.compile(r"<([A-Za-z][^\s/<>]*)(\s[^<>]{200,})>")
-_QUOTED = re.compile(r""""[^"]*"|'[^']*'""")
-_READ = ("class|id|role|style|hidden|aria-hidden|href|src|srcset|data-srcset|alt|title|"
-         "alttext|display|encoding|content|property|name|charset|rel|itemprop|summary|"
-         "datatable|data-lang|data-language|poster|colspan|rowspan|start|type|lang|"
-         + "|".join(_LAZY_SRC))
-_READ_ATTR = re.compile(rf"""\s((?i:{_READ}))(\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'<>=`]+))?"""
-                        r"""(?=[\s/]|$)|"[^"]*"|'[^']*'""")
-# A tag stuffed with attributes (over 1,000 in its first 64 KiB) is read for the ones
-# the converter needs in those 64 KiB only; any other long tag (a data: URI) whole.
-_STUFFED = (1 << 16, 1_000)
-_SLIM_LOOKS = 300  # attributes and quoted values looked at in one tag, at most
-_NAME = re.compile(r"""\s([^\s"'=<>/]+)""")  # attribute names (and a spaced value: no harm)
-_READ_NAMES = frozenset(_READ.split("|"))
 
 
 @dataclass
@@ -187,32 +168,6 @@ class _Clock:
         if self.deadline is not None and time.monotonic() > self.deadline:
             raise JqMagicError("TIMEOUT", "Converting the page to markdown ran past the "
                                "fetch's deadline", _CUT_HINT[0].upper() + _CUT_HINT[1:] + ".")
-
-
-def slim_tags(html: str) -> str:
-    """``html`` with each overlong start tag cut down to the attributes the converter
-    reads (the first of each name, as a browser keeps): one scan in C, then a bounded look
-    at each long tag."""
-    return _LONG_TAG.sub(_slim, html)
-
-
-def _slim(m: re.Match) -> str:
-    attrs = m.group(2)
-    rest = _QUOTED.sub("", attrs)
-    if '"' in rest or "'" in rest:
-        return m.group(0)
-    window, many = _STUFFED
-    end = window if attrs.count(" ", 0, window) > many else len(attrs)
-    close = "/" if rest.rstrip().endswith("/") else ""
-    if _READ_NAMES.isdisjoint(map(str.lower, _NAME.findall(rest, 0, end))):
-        return f"<{m.group(1)}{close}>"  # nothing it reads: no attribute to look at
-    kept, seen = [], set()
-    for a in islice(_READ_ATTR.finditer(attrs, 0, end), _SLIM_LOOKS):
-        name = a.group(1)
-        if name and name.lower() not in seen:
-            seen.add(name.lower())
-            kept.append(f" {name}{a.group(2) or ''}")
-    return f"<{m.group(1)}{''.join(kept)}{close}>"
 
 
 def render(root: Any, check: Any = None) -> str:
@@ -461,7 +416,7 @@ def _drop_junk(soup: Any) -> None:
         placeholder = not img.get("src") or img["src"].startswith("data:")
         if placeholder or "lazy" in " ".join(img.get("class") or []).lower():
             # A "lazy" image's src is often a placeholder (lazy-loading-14x9.png).
-            for attr in _LAZY_SRC:
+            for attr in LAZY_SRC:
                 if img.get(attr):
                     img["src"] = img[attr]
                     break

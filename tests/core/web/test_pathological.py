@@ -12,7 +12,8 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.web import html as html_mod
 from jqmagic.core.web.extract import decomposed
 from jqmagic.core.web.fetch import fetch
-from jqmagic.core.web.html import TREE_TAGS, slim_tags, to_markdown
+from jqmagic.core.web.html import TREE_TAGS, to_markdown
+from jqmagic.core.web.slim import slim_tags
 
 MANY = TREE_TAGS + 10
 
@@ -65,6 +66,13 @@ def test_a_long_tag_whose_quotes_hold_a_bracket_is_left_alone():
     assert slim_tags(tag) == tag
     long_src = "<img src='data:image/png;base64," + "A" * 500 + "' alt='dot'>"
     assert slim_tags(long_src) == long_src  # only read attributes: the same tag
+
+
+def test_a_long_tag_keeps_its_onclick_whatever_its_script():
+    """An ``<a onclick>`` is a link (text.is_link) even when its script is no attribute
+    value a tag's reader takes (unquoted, with quotes inside)."""
+    tag = "<a onclick=window.open('/buy?" + "x=1&" * 60 + "'); class='shop'>"
+    assert slim_tags(tag) == "<a class='shop' onclick>"
 
 
 def test_a_tree_past_its_deadline_is_a_timeout():
