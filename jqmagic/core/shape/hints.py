@@ -11,6 +11,7 @@ means the shape has nothing to add.
 
 from __future__ import annotations
 
+import collections
 import difflib
 import json
 import re
@@ -21,7 +22,7 @@ from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_step
 from jqmagic.core.shape.source import open_source
-from jqmagic.core.words import a, type_name
+from jqmagic.core.words import a, term, type_name
 
 Step = str | int | None  # a key, an index, or None for ``[]``
 MAX_FANOUT = 10_000
@@ -126,6 +127,13 @@ def _describe_array(values: list) -> str:
     return f"{n} elements ({', '.join(kinds)})" if n else "no elements"
 
 
+def _counted(values: list) -> str:
+    """How many values of each type: '6 strings and 4 objects'."""
+    kinds = collections.Counter(type_name(v) for v in values)
+    said = [f"{n} {kind}{'s' * (n != 1)}" for kind, n in sorted(kinds.items())]
+    return " and ".join([", ".join(said[:-1]), said[-1]] if len(said) > 1 else said)
+
+
 def _union_keys(objects: list[dict]) -> list[str]:
     keys: dict[str, None] = {}
     for o in objects:
@@ -170,6 +178,11 @@ def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
             if not objects:
                 kinds = ", ".join(sorted({type_name(v) for v in current}))
                 return f"at {here} there is {a(kinds)}, not an object; {step!r} cannot be read"
+            others = [v for v in current if v is not None and not isinstance(v, dict)]
+            if others and error is not None:
+                key = jq_step("", step)
+                return (f"at {here} there are {_counted(current)}; {key} reads objects only: "
+                        f"{key}? skips the others, or select(type == \"object\") before it")
             found = [o[step] for o in objects if step in o]
             if not found:
                 keys = _union_keys(objects[:MAX_FANOUT])
@@ -189,7 +202,12 @@ def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
         else:
             if not arrays:
                 kinds = ", ".join(sorted({type_name(v) for v in current}))
-                return f"at {here} there is {a(kinds)}, not an array; [{step}] cannot be read"
+                said = f"at {here} there is {a(kinds)}, not an array; [{step}] cannot be read"
+                if n == 0 and len(inputs) > 1:  # a stream, as %inspect shows it: an array
+                    return (f"{said}: the program runs on each of the {len(inputs):,} inputs "
+                            f"in turn; {term('slurp')} reads them as one array, which .[{step}] "
+                            "indexes")
+                return said
             longest = max(len(a) for a in arrays)
             current = [a[step] for a in arrays if -len(a) <= step < len(a)]
             if not current:
