@@ -109,12 +109,19 @@ def narrowed(chosen: list[str], wall: list[str]) -> tuple[list[str], list[str]]:
 def denied(what: str, shown: str) -> JqMagicError:
     """SANDBOX_DENIED for a file outside the roots."""
     where = roots()
-    advice = (f"Use a file under {os.pathsep.join(where)}." if where != [NO_FOLDER] else
+    advice = (f"Use a file under {_either(where)}." if where != [NO_FOLDER] else
               "No folder is open: the roots you gave lie outside the folders allowed.")
     return JqMagicError(
         "SANDBOX_DENIED", f"The sandbox refuses to {what} {shown}: it is outside the allowed "
         "folders.", f"{advice} Whoever started jqmagic can allow its folder: "
         f"{term('allow_root')}.")
+
+
+def _either(folders: list[str], shown: int = 5) -> str:
+    """'/a', '/a or /b', '/a, /b or /c', the first ``shown`` and how many more."""
+    named = folders[:shown] + ([f"{len(folders) - shown} more folders"]
+                               if len(folders) > shown else [])
+    return " or ".join([", ".join(named[:-1]), named[-1]] if len(named) > 1 else named)
 
 
 def resolve(path: str) -> str | None:
