@@ -55,13 +55,14 @@ def structural_text(body: Any) -> Any:
 
 
 def settle(found: Any, body: Any) -> Any:
-    """The scorer's content ``found`` without its link-dense blocks and boilerplate; when
-    that leaves it short (under ``_SHORT``, about 60 words):
+    """The scorer's content ``found`` without its link-dense blocks and boilerplate; then:
 
-    - the page's structural text, its boilerplate dropped, when that is over 1/``_RATIO``
-      times as long (a page of link tables, a story the scorer missed);
-    - else, when link blocks were most of ``found``, ``found`` with them put back: the page
-      is its links (a table of contents, a directory of links), nothing else is there.
+    - when that leaves it short (under ``_SHORT``, about 60 words), the page's structural
+      text, its boilerplate dropped, when that is over 1/``_RATIO`` times as long (a page
+      of link tables, a story the scorer missed);
+    - else, when link blocks were most of ``found`` (over ``_LINK_PAGE`` times what is
+      left), ``found`` with them put back: the page is its links (a table of contents, a
+      directory of links), nothing else is there.
 
     The structural reading is made only for a short ``found``."""
     before = text_length(text_of(found))
@@ -69,12 +70,11 @@ def settle(found: Any, body: Any) -> Any:
     drop_link_blocks(found, removed)
     drop_boilerplate(found)
     size = text_length(text_of(found))
-    if size >= _SHORT:
-        return found
-    wider = structural_text(body)
-    drop_boilerplate(wider)
-    if size < _RATIO * text_length(text_of(wider)):
-        return wider
+    if size < _SHORT:
+        wider = structural_text(body)
+        drop_boilerplate(wider)
+        if size < _RATIO * text_length(text_of(wider)):
+            return wider
     if before - size > _LINK_PAGE * max(size, 1):
         _put_back(removed)
     return found
