@@ -276,7 +276,7 @@ def _check_object(schema: dict[str, Any], data: dict, where: str,
     unknown = [key for key in data if key not in props]
     if unknown:
         key, fields = unknown[0], fields or list(props)
-        close = difflib.get_close_matches(key, fields, n=1)
+        close = _meant(key, fields) or difflib.get_close_matches(key, fields, n=1)
         hint = f"Did you mean {close[0]!r}? " if close else ""
         raise _invalid(f"Unknown field {where + key!r}.",
                        f"{hint}Fields: {', '.join(fields)}.")
@@ -290,6 +290,21 @@ def _check_object(schema: dict[str, Any], data: dict, where: str,
         raise _invalid(f"Missing required field {where + missing[0]!r}.",
                        f"{where + missing[0]}: {props[missing[0]]['description']}")
     return out
+
+
+SAME_MEANING = (  # names the tools' specs give one thing, each tool its own
+    {"query", "jq_expression", "yq_expression", "program", "filter", "expression", "jq"},
+    {"file", "file_path", "filepath", "filename"},
+)
+
+
+def _meant(key: str, fields: list[str]) -> list[str]:
+    """The field ``key`` means under another spelling (``dry_run``: ``dryRun``) or another
+    tool's name for it (``query``: ``yq_expression``), if this tool has one."""
+    plain = key.replace("_", "").replace("-", "").lower()
+    same = [f for f in fields if f.replace("_", "").lower() == plain]
+    group = next((g for g in SAME_MEANING if plain in g or key in g), set())
+    return same or [f for f in fields if f in group or f.replace("_", "").lower() in group]
 
 
 def _check(schema: dict[str, Any], value: Any, name: str) -> Any:
