@@ -139,8 +139,8 @@ class Stream:
 
     def replaced(self, spans: list[tuple[int, int, int, int]], text: str) -> None:
         """Take the new ``text``, where each span ``(doc, start, end, length)`` of the text
-        before (apart, in order) was replaced by ``length`` characters of a scalar read
-        alone, as :meth:`moved` takes them one at a time (checked, none stale)."""
+        before (apart, in order) was replaced by ``length`` characters, as :meth:`moved`
+        takes them one at a time (none stale; the caller marks ``unread``)."""
         self._take(text, [(doc, self.offset(doc, end), length - (end - start))
                           for doc, start, end, length in spans])
 
@@ -166,22 +166,25 @@ class Stream:
                 ends.append(mark)
                 sums.append((sums[-1] if sums else 0) + delta)
             return
-        # bisect_right's place: a new end after the equal ones already there
-        merged = sorted([*zip(ends, (b - a for a, b in zip([0, *sums], sums, strict=False)),
-                              itertools.repeat(0)),
-                         *((mark, delta, 1) for mark, delta in moves)],
-                        key=lambda move: (move[0], move[2]))
-        ends[:] = [mark for mark, _, _ in merged]
-        sums[:] = list(itertools.accumulate(delta for _, delta, _ in merged))
+        # two sorted runs merged; a new end after the equal ones there (bisect_right's)
+        steps = (b - a for a, b in zip([0, *sums], sums, strict=False))
+        merged = sorted([*((mark, 0, n, delta) for n, (mark, delta) in enumerate(zip(
+            ends, steps, strict=False))), *((mark, 1, n, delta) for n, (mark, delta) in
+                                            enumerate(moves))])
+        ends[:] = [move[0] for move in merged]
+        sums[:] = list(itertools.accumulate(move[3] for move in merged))
+
+    def drops(self, parent: Any, index: int) -> bool:
+        """Whether the other members' nodes still tell their text once the member
+        ``index`` of ``parent`` is removed: not when aliases number a sequence's members,
+        nor when a block collection's first member goes (its start with it)."""
+        return not (isinstance(parent, self._yaml.SequenceNode) and self.aliases) and (
+            index != 0 or parent.flow_style)
 
     def dropped(self, parent: Any, index: int) -> bool:
-        """Take out the member ``index`` of ``parent`` whose text was removed (the other
-        members' nodes still tell their text); False when aliases number a sequence's
-        members, or a block collection's first member goes (its start with it): then
-        ``parent`` is to be read again."""
-        yaml = self._yaml
-        if (isinstance(parent, yaml.SequenceNode) and self.aliases) or (
-                index == 0 and not parent.flow_style):
+        """Take out the member ``index`` of ``parent`` whose text was removed, if
+        :meth:`drops`; else False: ``parent`` is to be read again."""
+        if not self.drops(parent, index):
             return False
         del parent.value[index]
         self._keys.pop(id(parent), None)

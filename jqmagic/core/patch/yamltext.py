@@ -52,7 +52,7 @@ class YamlDoc:
         # its own list: a document read again is replaced in the stream's, not in the tree
         self.tree = TreeStore(list(values) if self.documents else values[0])
         self.style = render.detect(self.stream.nodes, self.text)
-        self._pending: Pending | None = None  # while batching: scalars replaced, not applied
+        self._pending: Pending | None = None  # while batching: splices not applied
         self._docs: dict[int, int] = {}  # a pending splice's start -> its document
         self._alone: dict[tuple[str, type, Any], bool] = {}  # _reads_as, known
 
@@ -60,9 +60,10 @@ class YamlDoc:
 
     @contextmanager
     def batching(self) -> Iterator[YamlDoc]:
-        """Steps meanwhile leave each scalar they replace in place pending (located in
-        the text as last applied, which no pending splice touches there), applied in one
-        pass before any other edit and at the end: the bytes of the steps one by one."""
+        """Steps meanwhile leave pending each scalar they replace in place and each member
+        they remove whose siblings keep telling their text (located in the text as last
+        applied, which no pending splice touches where they read), applied in one pass
+        before any other edit and at the end: the bytes of the steps one by one."""
         self._pending = Pending()
         try:
             yield self
@@ -72,20 +73,12 @@ class YamlDoc:
 
     def _apply(self) -> None:
         """Apply the pending splices (the text and the stream's offsets, once)."""
-        pending = self._pending
-        if not pending:
+        if not self._pending:
             return
-        spans = [(self._docs[start], start, end, len(new)) for start, end, new in pending]
-        self.text = apply(self.text, pending)
+        spans = [(self._docs[at], at, end, len(new)) for at, end, new in self._pending]
+        self.text = apply(self.text, self._pending)
         self.stream.replaced(spans, self.text)
         self._pending, self._docs = Pending(), {}
-
-    def _clear(self, spot: Spot) -> bool:
-        """Whether no pending splice touches the spot's line up to its end (what an edit
-        in place reads). None is pending while a document has stale nodes (a walk may read
-        it again from the text: see :meth:`Stream.spot`)."""
-        line = self.text.rfind("\n", 0, spot.start) + 1
-        return not self._pending.touched(line, spot.end)
 
     # ---------------------------------------------------------------- text and checks
 
@@ -115,15 +108,18 @@ class YamlDoc:
                 checked: bool = False) -> None:
         """Replace ``text[start:end]`` in document ``doc``; ``stale``: the node whose text
         this changes, if its nodes no longer tell it; ``checked``: the new text was read
-        alone (see :meth:`Stream.moved`)."""
+        alone (see :meth:`Stream.moved`). While batching, one that leaves no node stale
+        waits."""
         shared = self.stream.shared_starts(doc)
         if shared and bisect.bisect_left(shared, start) < bisect.bisect_left(shared, end):
             raise JqMagicError(
                 "PATCH_CONFLICT", "The edit would change an anchor (&) that aliases (*) "
                 "elsewhere refer to.", "Edit the YAML by hand there; nothing was changed.")
-        if checked and self._pending is not None and not self.stream.stale_docs:
+        if self._pending is not None and stale is None and not self.stream.stale_docs:
             self._pending.add(start, end, new)
             self._docs[start] = doc
+            if not checked:
+                self.stream.unread.add(doc)
             return
         self.text = self.text[:start] + new + self.text[end:]
         self.stream.moved(doc, start, end, self.text, stale, checked=checked)
@@ -176,14 +172,43 @@ class YamlDoc:
         if not tokens:
             raise JqMagicError("INVALID_ARGUMENT", "Cannot remove the whole document.")
         self._stream_edit(tokens[:-1])
-        self._apply()
         self.tree.remove(tokens)
+        cut = self._read_cut(tokens)
+        if cut is None:
+            kind = self._is_map(self.stream.spot(tokens[:-1])[0].node)
+            self._replace_text(tokens[:-1], {} if kind else [])
+            return
+        parent, index, start, end, _ = cut
+        # the other members' nodes still tell their text (unless aliases number them)
+        stale = None if self.stream.dropped(parent.node, index) else parent.node
+        self._splice(parent.doc, start, end, "", stale)
+
+    def _read_cut(self, tokens: list[str]) -> tuple[Spot, int, int, int, list] | None:
+        """:meth:`_cut`, read in the text as last applied when no pending splice touches
+        what it reads and its parent's other members keep telling their text; else with
+        every splice applied. A pending splice that ends where the reading starts (a line
+        start: only whole lines removed end there) leaves a newline before it."""
+        if self._pending:
+            try:
+                cut = self._cut(tokens)
+            except JqMagicError:  # made again on the applied text, to say why as it would
+                cut = None
+            if cut is not None and self.stream.drops(cut[0].node, cut[1]) and not any(
+                    self._pending.touched(low + 1, high) for low, high in cut[4]):
+                return cut
+            self._apply()
+        return self._cut(tokens)
+
+    def _cut(self, tokens: list[str]) -> tuple[Spot, int, int, int, list] | None:
+        """(parent, index, start, end, read): the text removing the member at ``tokens``
+        cuts, and the spans (low, high) it reads (from ``low``, a line start in a block
+        collection, whose newline before it is read too, through ``high``); None when it
+        is a block collection's only member (the parent is written empty instead)."""
         parent, _ = self.stream.spot(tokens[:-1])
         target, _ = self.stream.spot(tokens)
         items = parent.node.value
         if len(items) == 1 and not parent.node.flow_style:
-            self._replace_text(tokens[:-1], {} if self._is_map(parent.node) else [])
-            return
+            return None
         index = self._index(parent, tokens[-1])
         start = self._member_start(parent, index)
         after = self._member_start(parent, index + 1) if index + 1 < len(items) else None
@@ -192,13 +217,17 @@ class YamlDoc:
             if after is None:
                 start = self._place(parent, index - 1).end if index else start
             cut = (start, target.end if after is None else after)
-        elif _starts_line(text, start):
-            cut = (text.rfind("\n", 0, start) + 1, _line_end(text, target.end, newline=True))
-        else:  # the first member, on its parent's line ("- a: 1"): up to the next one
-            cut = (start, after)
-        # the other members' nodes still tell their text (unless aliases number them)
-        stale = None if self.stream.dropped(parent.node, index) else parent.node
-        self._splice(parent.doc, *cut, "", stale)
+            low = cut[0]
+        else:
+            low = text.rfind("\n", 0, start) + 1
+            # the first member, on its parent's line ("- a: 1"), goes up to the next one
+            cut = (low, _line_end(text, target.end, newline=True)) if _starts_line(
+                text, start) else (start, after)
+        read = [(low, max(cut[1] - 1, target.end))]
+        if after is not None and not self._is_map(parent.node):  # _dash read its line
+            read.append((self.text.rfind("\n", 0, after) + 1,
+                         self._place(parent, index + 1).start))
+        return parent, index, *cut, read
 
     def _stream_edit(self, parent: list[str]) -> None:
         if self.documents and not parent:
@@ -238,7 +267,9 @@ class YamlDoc:
     def _replace_text(self, tokens: list[str], value: Any) -> None:
         spot, trail = self.stream.spot(tokens)
         flow = bool(trail) and trail[-1].node.flow_style
-        if self._pending and not self._clear(spot):
+        # an edit in place reads the spot's line up to its end
+        if self._pending and self._pending.touched(self.text.rfind("\n", 0, spot.start) + 1,
+                                                   spot.end):
             self._apply()
             spot, trail = self.stream.spot(tokens)
         new = self._inline_text(spot, flow, value)

@@ -154,3 +154,19 @@ def test_nothing_waits_while_a_document_has_nodes_to_read_again():
     want = b"a: 5  # keep\nb: [7, 2, 3]\nc: z\n"
     assert _run(text.encode(), steps, batched=True) == (want, None)
     assert _run(text.encode(), steps, batched=False) == (want, None)
+
+
+def test_long_sequences_edited_everywhere():
+    """Runs of items removed (adjacent ones too), the first one, every other one, a shift,
+    with scalars set around them: the one-by-one bytes, reading back as the new value."""
+    old = parse_yaml(_items(30))[0]
+    users = old["users"]
+    for new_users in ([u for n, u in enumerate(users) if n % 3 != 1],
+                      [u for n, u in enumerate(users) if not 4 <= n < 17],
+                      users[1:], users[1:] + users[:1], users[::2],
+                      [dict(u, status="x") for n, u in enumerate(users) if n % 4]):
+        new = {**old, "users": new_users, "meta": {"version": 4}}
+        steps = list(differences(old, new))
+        want = _run(_items(30).encode(), steps, batched=False)
+        assert want[0] is not None and _run(_items(30).encode(), steps, batched=True) == want
+        assert parse_yaml(want[0].decode())[0] == new
