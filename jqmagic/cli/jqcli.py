@@ -443,7 +443,8 @@ def _colour(args: argparse.Namespace) -> bool:
 
 def _print_results(result: Any, args: argparse.Namespace, out: jqio.Output) -> None:
     """The shown results of a bounded view; a value past the bound is shown cut (its start,
-    never nothing), and the rest is said on stderr."""
+    never nothing), and the rest is said on stderr (by the result's own line where it says
+    it was cut: one line, not two)."""
     from jqmagic.core.options import Bounds
 
     budget = Bounds.default().max_chars
@@ -452,8 +453,9 @@ def _print_results(result: Any, args: argparse.Namespace, out: jqio.Output) -> N
             break
         if len(text) > budget:
             out.write(text[:budget] + "\n")
-            print(f"(a result of {len(text):,} characters, cut after {budget:,}; "
-                  "--all or a pipe prints it whole)", file=sys.stderr)
+            if not (result.truncated and result.message):
+                print(f"(a result of {len(text):,} characters, cut after {budget:,}; "
+                      "--all or a pipe prints it whole)", file=sys.stderr)
             break
         budget -= len(text)
         jqio.write_result(out, text, args)
