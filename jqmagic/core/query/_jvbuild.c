@@ -24,6 +24,7 @@
 #include "_columnread.h"  /* chain_column, zip_objects, joined_chains, iso_dates,
                              group_sums, joined_products: columns of Python values */
 #include "_linesread.h"   /* lines_columns: JSON Lines decoded, with columns */
+#include "_linespans.h"   /* line_spans, project_lines: JSON Lines held as spans */
 
 static struct {
     jv (*null)(void);
@@ -317,6 +318,10 @@ static PyMethodDef methods[] = {
      "(count, first x, first y, sum, bound) of .x * .y over a column's lists' items."},
     {"lines_columns", lines_columns, METH_VARARGS,
      "(values, newlines, columns, kinds): JSON Lines as orjson reads them, chains' columns."},
+    {"line_spans", line_spans, METH_VARARGS,
+     "(rows, entries, names, sizes, count, newlines, odd): JSON Lines checked, spans noted."},
+    {"project_lines", project_lines, METH_VARARGS,
+     "(text, row, entry): a block's lines written again with the members asked."},
     {NULL, NULL, 0, NULL},
 };
 

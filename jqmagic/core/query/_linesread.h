@@ -330,12 +330,61 @@ static int lines_shorten(PyObject *list, Py_ssize_t count) {
     return PyList_SetSlice(list, count, PyList_GET_SIZE(list), NULL);
 }
 
+#define LINES_ROW_SLOTS 16384 /* short lines' values kept by their text: a power of two */
+#define LINES_ROW_TEXT 96
+
+/* A short line's value, by its whole text (lines_columns' share: equal lines, one value). */
+typedef struct {
+    Py_ssize_t size;
+    uint64_t hash;
+    char text[LINES_ROW_TEXT];
+    PyObject *value; /* owned; NULL: an empty slot */
+} lines_row_slot;
+
+static uint64_t lines_row_hash(const char *text, Py_ssize_t size) {
+    uint64_t h = 0x9E3779B97F4A7C15ULL ^ (uint64_t)size;
+    for (Py_ssize_t i = 0; i < size; i += 8)
+        h = (h ^ lines_word8(text + i, size - i)) * 0xFF51AFD7ED558CCDULL;
+    return h ^ (h >> 31);
+}
+
+/* The slot of a short line's text, with the value of an equal line met before (or NULL). */
+static lines_row_slot *lines_row_of(lines_row_slot *rows, const char *line, Py_ssize_t size,
+                                    PyObject **found) {
+    *found = NULL;
+    if (rows == NULL || size > LINES_ROW_TEXT) return NULL;
+    uint64_t h = lines_row_hash(line, size);
+    lines_row_slot *slot = &rows[h & (LINES_ROW_SLOTS - 1)];
+    if (slot->value != NULL && slot->hash == h && slot->size == size &&
+        memcmp(slot->text, line, size) == 0) {
+        Py_INCREF(slot->value);
+        *found = slot->value;
+    }
+    slot->hash = h;
+    return slot;
+}
+
+static void lines_row_keep(lines_row_slot *slot, const char *line, Py_ssize_t size,
+                           PyObject *value) {
+    Py_XSETREF(slot->value, Py_NewRef(value));
+    slot->size = size;
+    memcpy(slot->text, line, size);
+}
+
+static void lines_rows_release(lines_row_slot *rows) {
+    for (Py_ssize_t s = 0; rows != NULL && s < LINES_ROW_SLOTS; s++) Py_XDECREF(rows[s].value);
+    PyMem_Free(rows);
+}
+
 static PyObject *lines_columns(PyObject *self, PyObject *args) {
     Py_buffer data;
     PyObject *chains, *fallback, *skip, *unread;
-    if (!PyArg_ParseTuple(args, "y*O!OOO", &data, &PyTuple_Type, &chains, &fallback, &skip,
-                          &unread))
+    int share = 0; /* equal short lines get one value (jq's values are never changed) */
+    if (!PyArg_ParseTuple(args, "y*O!OOO|p", &data, &PyTuple_Type, &chains, &fallback, &skip,
+                          &unread, &share))
         return NULL;
+    lines_row_slot *shared = share ? PyMem_Calloc(LINES_ROW_SLOTS, sizeof(lines_row_slot))
+                                   : NULL;
     const char *at = data.buf, *stop = at + data.len;
     Py_ssize_t newlines = 0, count = 0;
     for (const char *nl = at; (nl = memchr(nl, '\n', stop - nl)) != NULL; nl++) newlines++;
@@ -346,7 +395,8 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     r.slots = PyMem_Calloc(LINES_SLOTS, sizeof(lines_slot));
     r.keys = PyMem_Calloc(LINES_KEY_SLOTS, sizeof(lines_slot));
     r.rows = PyMem_Calloc(1, sizeof(rows_maker)); /* none: plain dicts */
-    if (values == NULL || made == NULL || bits == NULL || r.slots == NULL || r.keys == NULL)
+    if (values == NULL || made == NULL || bits == NULL || r.slots == NULL || r.keys == NULL ||
+        (share && shared == NULL))
         goto fail;
     if (!chains_checked(chains, 1)) goto fail;
     for (Py_ssize_t j = 0; j < k; j++) {
@@ -373,10 +423,15 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     while (at < stop) {
         const char *nl = memchr(at, '\n', stop - at), *end = nl == NULL ? stop : nl;
         r.row = count;
-        PyObject *v = lines_line(&r, at, end, fallback);
+        PyObject *v;
+        lines_row_slot *slot = lines_row_of(shared, at, end - at, &v);
+        if (v == NULL) {
+            v = lines_line(&r, at, end, fallback);
+            if (v == NULL) goto fail;
+            r.unsure |= r.declined && v != skip; /* orjson's strings: not the kept ones */
+            if (slot != NULL && !r.declined) lines_row_keep(slot, at, end - at, v);
+        }
         at = end + 1;
-        if (v == NULL) goto fail;
-        r.unsure |= r.declined && v != skip; /* orjson's strings: not the kept ones */
         if (v == skip) {
             Py_DECREF(v);
             continue;
@@ -402,11 +457,13 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     kinds = kinds_tuple(bits, k);
     if (kinds == NULL || (distinct = lines_distinct(&r, chains)) == NULL) goto fail;
     lines_release(&r);
+    lines_rows_release(shared);
     PyMem_Free(bits);
     PyBuffer_Release(&data);
     return Py_BuildValue("(NnNNN)", values, newlines, made, kinds, distinct);
 fail:
     lines_release(&r);
+    lines_rows_release(shared);
     PyMem_Free(bits);
     Py_XDECREF(values);
     Py_XDECREF(made);

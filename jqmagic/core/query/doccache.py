@@ -17,8 +17,7 @@ import gc
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 import orjson
@@ -29,12 +28,12 @@ from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.literals import Literals
-from jqmagic.core.query import literalfacts, progress, projected
+from jqmagic.core.query import linespans, literalfacts, progress, projected
+from jqmagic.core.query.document import BOM, Document
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
 from jqmagic.core.settings import default_worker_memory, settings, worker_memory
 from jqmagic.core.sources.formats import value_facts, value_text
 
-BOM = b"\xef\xbb\xbf"
 _PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 FREEZE_BYTES = 1 << 20
 MEASURED_FROM_BYTES = 1 << 20
@@ -45,53 +44,6 @@ WIDEN_BELOW = 100 << 20
 """JSON Lines read whole at a second look when smaller (a parse under about a second, 9x
 the text in memory), bigger ones extended by each question's chains; with the C pass
 (:data:`.projected.C_LINES`) whole at first read at any size that fits (524 MB in 4.2 s)."""
-COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
-
-
-@dataclass
-class Document:
-    """A source's top-level values and what its number literals allow."""
-
-    values: list[Any]
-    literals: Literals
-    size: int
-    resident: int = 0  # bytes the parsed tree added to the worker's resident set
-    line_ended: bool = True  # the text ends with white space (jq's input_filename is exact)
-    one_per_line: bool = False  # JSON Lines, every line a value: the nth is on line n
-    chains: frozenset | None = None  # JSON Lines holding only these chains; None: whole
-    made: dict | None = None  # columns made as the values were decoded, for the store
-
-    def walked(self) -> list[Any]:
-        """The lists a question walks whole: the values, a lone value that is one, and the
-        lists a lone object holds (``.features``, ``.items``, ``.orders``)."""
-        lone = self.values[0] if len(self.values) == 1 else None
-        if type(lone) is dict:
-            return [self.values, *(v for v in lone.values() if type(v) is list)]
-        return [self.values, lone] if type(lone) is list else [self.values]
-
-    def keep_columns(self, keep: bool) -> None:
-        """Keep (or drop) the columns of the lists it walks: a tenth of its bytes more,
-        shared by the lists as their lengths are."""
-        for values, budget in self._column_budgets():
-            if keep:
-                columns.own(values, budget)
-            else:
-                columns.forget(values)
-        if keep and self.made:
-            columns.adopted(self.values, self.made)
-        self.made = None
-
-    def grown(self) -> None:
-        """Its values were made fuller in place: their columns may take a tenth of the
-        new size."""
-        for values, budget in self._column_budgets():
-            columns.allow(values, budget)
-
-    def _column_budgets(self) -> Iterator[tuple[list, int]]:
-        lists = self.walked()
-        share = max(self.resident, self.size) // COLUMNS_SHARE
-        items = sum(map(len, lists)) or 1
-        return ((values, share * len(values) // items) for values in lists)
 
 
 def version(st: os.stat_result) -> tuple[int, int, int]:
@@ -204,7 +156,7 @@ def json_lines(data: bytes) -> tuple[list[Any], int]:
 
 
 def whole_lines(data: bytes, chains: frozenset) -> tuple[list[Any], int, dict | None]:
-    """The values (as :func:`json_line_batches` reads them), newlines and the columns of
+    """The values (as :func:`.projected.json_line_batches` reads them), newlines and the columns of
     ``chains`` made in the same pass where the extension decodes them (:func:`.projected.
     whole_values`; None without it: the lines split at once, a copy for a moment)."""
     with gc_paused():
@@ -213,9 +165,9 @@ def whole_lines(data: bytes, chains: frozenset) -> tuple[list[Any], int, dict | 
             lines = data.split(b"\n")
             last = lines.pop()
             newlines = len(lines)
-            values = _values(lines)
+            values = projected.lines_values(lines)
             del lines
-            values.extend(_careful([last]))
+            values.extend(projected.careful_lines([last]))
             found = values, newlines, None
     if len(data) >= FREEZE_BYTES:
         gc.freeze()
@@ -251,36 +203,6 @@ def file_reads(handle: BinaryIO) -> Iterator[bytes]:
     yield first[3:] if first.startswith(BOM) else first
     while block := handle.read(size := min(size * 2, READ)):
         yield block
-
-
-def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:
-    """The values of a JSON Lines text given in blocks, a list per block: one value per
-    non-blank line (a line orjson refuses, or a value over several lines, is NotMine:
-    libjq reads the file)."""
-    rest = b""
-    for block in blocks:
-        lines = (rest + block).split(b"\n")
-        rest = lines.pop()
-        yield _values(lines)
-    yield _careful([rest])
-
-
-def _values(lines: list[bytes]) -> list[Any]:
-    try:
-        return list(map(orjson.loads, lines))
-    except orjson.JSONDecodeError:  # blank lines, or one orjson refuses
-        return _careful(lines)
-
-
-def _careful(lines: list[bytes]) -> list[Any]:
-    values = []
-    for line in lines:
-        if line.strip():
-            try:
-                values.append(orjson.loads(line))
-            except orjson.JSONDecodeError as exc:
-                raise NotMine("a line orjson refuses") from exc
-    return values
 
 
 class DocumentCache:
@@ -329,12 +251,18 @@ class DocumentCache:
                             projected.covers(doc.chains, chains):
                         return doc
             if hit is not None and hit[0] == stamp and use_cache and chains is not None:
-                return self._extended((key, path), hit[1], handle, chains)
+                if hit[1].spans is None:
+                    return self._extended((key, path), hit[1], handle, chains)
+                hit = doc = None  # let go before the rows are made anew
+                return self._respanned(key, stamp, handle, chains)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
             whole = st.st_size >= projected.WIDE_FROM and self.whole_fits_size(st.st_size) \
                 and (st.st_size < WIDEN_BELOW or projected.C_LINES is not None)
-            doc = load_file(path, fmt, handle, chains, chains is not None and whole)
+            doc = linespans.first_read(handle, chains) if use_cache and \
+                chains is not None and self.as_spans(st.st_size, fmt) else None
+            if doc is None:
+                doc = load_file(path, fmt, handle, chains, chains is not None and whole)
             progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)
             if doc.size >= MEASURED_FROM_BYTES and chains is None:
@@ -354,6 +282,30 @@ class DocumentCache:
         return hit is not None and hit[0] == version(st) and (
             hit[1].chains is None or chains is not None and
             projected.covers(hit[1].chains, chains))
+
+    def _respanned(self, key: tuple, stamp: tuple, handle: BinaryIO,
+                   chains: frozenset) -> Document:
+        """The rows of a file held as spans made anew for ``chains`` and, while they are
+        expected to take at most :data:`.linespans.HELD_SHARE` of its text, the members the
+        last rows held (those are let go first: never two sets of rows at once)."""
+        with self._lock:
+            old = self._entries.pop(key, (None, None))[1]
+        if old is None:
+            raise NotMine("the file left the cache")
+        old.keep_columns(False)
+        spans, asked = old.spans, old.spans.held(chains)
+        more = linespans.expected(spans, asked - old.chains) + old.resident - spans.resident
+        wanted = spans.held(old.chains | asked) if more <= linespans.HELD_SHARE * old.size \
+            else asked
+        doc = Document([], old.literals, old.size, line_ended=old.line_ended,
+                       one_per_line=old.one_per_line, chains=wanted, spans=spans)
+        del old
+        before = resident_bytes() - spans.resident
+        with gc_paused():
+            doc.values, doc.made = linespans.rows(spans, handle, wanted)
+        doc.resident = resident_cost(before, doc.size)
+        self._keep(key, stamp, doc)
+        return doc
 
     def _extended(self, where: tuple[tuple, str], doc: Document, handle: BinaryIO,
                   chains: frozenset) -> Document:
@@ -453,6 +405,14 @@ class DocumentCache:
         :data:`WIDEN_BELOW` whose values are expected to fit the budget (a bigger one keeps
         to the chains asked, near its text's size in memory)."""
         return doc.size < WIDEN_BELOW and self.whole_fits_size(doc.size)
+
+    def as_spans(self, size: int, fmt: str) -> bool:
+        """Whether a JSON Lines file of ``size`` bytes is held as spans (:mod:`.linespans`):
+        its whole values are expected over the budget, its text (read whole once) and its
+        spans within it."""
+        return fmt == "jsonl" and linespans.C_SPANS is not None and \
+            not self.whole_fits_size(size) and \
+            size * linespans.FIRST_READ_PER_BYTE <= settings.doc_cache_bytes
 
     def whole_fits_size(self, size: int) -> bool:
         """Whether the whole values of ``size`` bytes of JSON Lines are expected to fit."""

@@ -34,7 +34,6 @@ from jqmagic.core.query.doccache import (
     file_reads,
     fits_whole,
     gc_paused,
-    json_line_batches,
     json_lines,
     parse_one,
     parse_text,
@@ -182,10 +181,10 @@ def _too_big_to_keep(path: str, fmt: str) -> bool:
     """Whether the file may not be parsed whole (its text over the document budget, or
     its parse over the worker's memory: :func:`.doccache.fits_whole`), or (JSON Lines,
     which can be read as they come instead) the values it would parse into are expected
-    to be over the budget."""
+    to be over the budget and it is not held as spans either (:mod:`.linespans`)."""
     size, budget = os.path.getsize(path), settings.doc_cache_bytes
     return not fits_whole(size, fmt) or fmt == "jsonl" and \
-        documents.expected_resident(size, fmt) > budget
+        documents.expected_resident(size, fmt) > budget and not documents.as_spans(size, fmt)
 
 
 def _environment(args: dict[str, Any]) -> dict[str, Any] | None:
@@ -347,7 +346,8 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
     numbers_lines = bound is not None and bound.numbers_lines
     if numbers_lines and fmt != "jsonl":
         raise NotMine("input_line_number of a file that is not JSON Lines")
-    if fmt == "jsonl" and (not cache or _too_big_to_keep(path, fmt)) and \
+    if fmt == "jsonl" and (not cache or _too_big_to_keep(path, fmt) or chains is None and
+                           documents.as_spans(os.path.getsize(path), fmt)) and \
             not (names_files or numbers_lines):
         read = literalfacts.ReadSoFar(path, file_stamp(os.stat(path)))
         literals.append(read)
@@ -396,7 +396,7 @@ def _json_lines(path: str, chains: frozenset | None,
     ``record`` sees the blocks as they are read (the literal facts of what was read)."""
     with open(sources.open_file(path), "rb") as handle:
         blocks = record(file_reads(handle))
-        batches = json_line_batches(blocks) if chains is None else \
+        batches = projected.json_line_batches(blocks) if chains is None else \
             _projected_batches(blocks, chains)
         for batch in batches:
             runtime.check()
@@ -404,12 +404,12 @@ def _json_lines(path: str, chains: frozenset | None,
 
 
 def _projected_batches(blocks: Iterable[bytes], chains: frozenset) -> Iterator[list[Any]]:
-    """:func:`.doccache.json_line_batches` with only ``chains`` of each value decoded (in
+    """:func:`.projected.json_line_batches` with only ``chains`` of each value decoded (in
     C: a ``first(...)`` that finds nothing reads the whole file at a parse's speed), but
     for the first block, read whole by orjson: an answer on an early line costs no
     projected decoder (a type built for the chains: 1.5-3 ms, more than jq's whole run)."""
     lines = projected.whole_lines(blocks)
-    yield from json_line_batches(itertools.islice(lines, 1))
+    yield from projected.json_line_batches(itertools.islice(lines, 1))
     yield from projected.decode_blocks(lines, chains)
 
 

@@ -179,19 +179,21 @@ def _line_or_skip(line: bytes) -> Any:
         raise NotMine("a line orjson refuses") from exc
 
 
-def whole_values(data: bytes, chains: Chains) -> tuple[list[Any], int, columns.Made] | None:
+def whole_values(data: bytes, chains: Chains,
+                 share: bool = False) -> tuple[list[Any], int, columns.Made] | None:
     """The whole values of the JSON Lines ``data`` (orjson's, one per non-blank line), how
     many newlines it has, and the columns of ``chains`` (their kinds met) made in the same
     pass, in C (:data:`C_LINES`: each repeated short string or number one object, each
     string of a member with few distinct ones one object for its text, so the columns of
     such members are shared as made; the lines it does not take exactly as orjson read by
-    orjson); None without the extension.
+    orjson); None without the extension. ``share``: equal short lines are one value (a
+    question's rows written with only the members it reads: :mod:`.linespans`).
     NotMine where orjson refuses a line."""
     if C_LINES is None:
         return None
     order = tuple(chains)
     values, newlines, made, kinds, distinct = C_LINES(data, order, _line_or_skip, _SKIP,
-                                                      columns.UNREAD)
+                                                      columns.UNREAD, share)
     return values, newlines, columns.Made(
         zip(order, made, strict=True), kinds=dict(zip(order, kinds, strict=True)),
         distinct={chain: d for chain, d in zip(order, distinct, strict=True) if d >= 0})
@@ -304,3 +306,35 @@ def extend(values: list[Any], blocks: Iterable[bytes], held: Chains, wanted: Cha
     if at != len(values):
         raise NotMine("the file's lines changed under its version")
     return chains
+
+
+def json_line_batches(blocks: Iterable[bytes]) -> Iterator[list[Any]]:
+    """The values of a JSON Lines text given in blocks, a list per block: one value per
+    non-blank line (a line orjson refuses, or a value over several lines, is NotMine:
+    libjq reads the file)."""
+    rest = b""
+    for block in blocks:
+        lines = (rest + block).split(b"\n")
+        rest = lines.pop()
+        yield lines_values(lines)
+    yield careful_lines([rest])
+
+
+def lines_values(lines: list[bytes]) -> list[Any]:
+    """Each line's value by orjson (:func:`careful_lines` where one is blank or refused)."""
+    try:
+        return list(map(orjson.loads, lines))
+    except orjson.JSONDecodeError:  # blank lines, or one orjson refuses
+        return careful_lines(lines)
+
+
+def careful_lines(lines: list[bytes]) -> list[Any]:
+    """Each non-blank line's value by orjson; NotMine where orjson refuses one."""
+    values = []
+    for line in lines:
+        if line.strip():
+            try:
+                values.append(orjson.loads(line))
+            except orjson.JSONDecodeError as exc:
+                raise NotMine("a line orjson refuses") from exc
+    return values

@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from jqmagic.core.jqlang import JqError, columns, compile_subset, fuseexpr, runtime
-from jqmagic.core.query import doccache, fastpath
+from jqmagic.core.query import document, fastpath
 from jqmagic.core.query.doccache import DocumentCache
 from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
 from tests.core.jqlang.oracle import _Texts, libjq
@@ -164,7 +164,7 @@ def test_only_strings_that_repeat_are_remembered():
 
 
 def test_the_lists_a_cached_object_holds_have_columns(tmp_path, monkeypatch):
-    monkeypatch.setattr(doccache, "COLUMNS_SHARE", 1)  # a small file: room for a column
+    monkeypatch.setattr(document, "COLUMNS_SHARE", 1)  # a small file: room for a column
     path = tmp_path / "orders.json"
     path.write_text(json.dumps({"orders": EVENTS * 400, "name": "x", "few": [1, 2]}))
     cache = DocumentCache()

@@ -1,0 +1,176 @@
+"""JSON Lines too big to hold whole, held as spans of their text (issue 57).
+
+A 500 MB log's whole values take six times its text in memory (3 GB: a dict per line, an
+object per value). Where they would be over the document budget but the text is not
+(:meth:`.doccache.DocumentCache.as_spans`), the first read keeps instead where each line's
+top-level members lie (4 bytes a member, 8 a line: a fifth of the text or less), checked in
+one pass in C (``_jvbuild.line_spans``: each line one JSON value, or the file is read as
+before). A question's rows are made from the file read again a block at a time: each line
+written again with only the members the question reads (``_jvbuild.project_lines``; a line
+that is no object, or whose keys cannot be told apart by their bytes, whole) and decoded by
+the pass that decodes any JSON Lines (:func:`.projected.whole_values`), so every value is
+the one a whole read makes. The rows hold whole members (``.user`` for ``.user.name``) and
+are kept until a question reads another member (:meth:`.doccache.DocumentCache.get`).
+
+>>> data = b'{"id":1,"user":{"name":"zoe"},"big":[1,2]}\\n[3]\\n'
+>>> held = read(data)
+>>> held.count, held.names
+(2, ('id', 'user', 'big'))
+>>> bytes(held.text(iter([data]), frozenset({("user", "name")})))
+b'{"user":{"name":"zoe"}}\\n[3]\\n'
+>>> bytes(held.text(iter([data]), frozenset({("big",), ("big", "x")})))
+b'{"big":[1,2]}\\n[3]\\n'
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import Any, BinaryIO
+
+from jqmagic.core.gcpause import gc_paused
+from jqmagic.core.jqlang import columns
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.query import literalfacts, projected
+from jqmagic.core.query.document import BOM, Document
+
+try:
+    from jqmagic.core.query import _jvbuild
+except ImportError:  # no C compiler at install: JSON Lines are held whole
+    _jvbuild = None
+C_SPANS = getattr(_jvbuild, "line_spans", None)
+C_PROJECT = getattr(_jvbuild, "project_lines", None)
+
+FIRST_READ_PER_BYTE = 1.25
+"""What a first read holds at its peak, per byte of text: the text and its spans."""
+BLOCK = 8 << 20
+"""The file is read again this much at a time to make a question's rows."""
+HELD_SHARE = 0.5
+"""The rows kept between questions may take this share of the text: a question on other
+members makes rows for its own alone past it."""
+
+
+@dataclass(frozen=True)
+class LineSpans:
+    """Where each non-blank line of a JSON Lines text lies, and each top-level member of
+    the objects: ``rows`` and ``entries`` as ``_linespans.h`` packs them (8 bytes a line,
+    4 a member), the members'
+    ``names`` (their keys' text) with the bytes their values take in all, how many lines
+    hold a value, newlines, lines written again whole (``odd``), and where the text starts
+    in the file (``base``: 3 after a byte order mark)."""
+
+    rows: bytes
+    entries: bytes
+    names: tuple[str, ...]
+    sizes: tuple[int, ...]
+    count: int
+    newlines: int
+    odd: int
+    base: int = 0
+
+    @property
+    def resident(self) -> int:
+        """Bytes held (the names' few aside)."""
+        return len(self.rows) + len(self.entries)
+
+    def held(self, chains: frozenset) -> frozenset:
+        """The chains rows made for ``chains`` hold: a member whole where a chain ends at
+        it, else its object's members the chains go through, each whole."""
+        whole = {chain[0] for chain in chains if len(chain) == 1}
+        return frozenset(chain[:1] if chain[0] in whole else chain[:2] for chain in chains
+                         if chain)
+
+    def text(self, blocks: Iterable[bytes], chains: frozenset) -> bytearray:
+        """The lines written again with only what ``chains`` read of them (:meth:`held`;
+        the odd lines whole), from the text given in ``blocks`` from its start (the file's
+        reads, its byte order mark left out)."""
+        held = self.held(chains)
+        parts = {chain[0]: set() for chain in held}
+        for chain in held:
+            if len(chain) == 2:
+                parts[chain[0]].add(chain[1].encode())
+        mask = bytes(0 if name not in parts else 2 if parts[name] else 1
+                     for name in self.names)
+        subs = tuple(tuple(parts.get(name) or ()) for name in self.names)
+        raw = tuple(name.encode() for name in self.names)
+        text, row, entry, end, base, rest = bytearray(), 0, 0, 0, 0, b""
+        for block in blocks:
+            data = rest + block
+            try:
+                found, row, entry, end = C_PROJECT(data, base, self.rows, self.entries, row,
+                                                   entry, end, raw, mask, subs)
+            except ValueError as exc:
+                raise NotMine("the file's lines changed under its version") from exc
+            text += found  # (no list of pieces joined: the text once in memory)
+            kept = min(end - base, len(data))  # from the last line written's newline
+            base += kept
+            rest = data[kept:]
+        if row != self.count:
+            raise NotMine("the file's lines changed under its version")
+        return text
+
+
+def read(data: bytes, base: int = 0) -> LineSpans | None:
+    """The spans of the JSON Lines ``data`` (the file's text from ``base``); None without
+    the extension; NotMine where a line is not one value the pass reads (a lone surrogate,
+    bytes not UTF-8, values run together: the file is read as before)."""
+    if C_SPANS is None or C_PROJECT is None:
+        return None
+    try:
+        rows, entries, names, sizes, count, newlines, odd = C_SPANS(data)
+    except ValueError as exc:
+        raise NotMine(str(exc)) from exc
+    return LineSpans(rows, entries, tuple(name.decode() for name in names), tuple(sizes),
+                     count, newlines, odd, base)
+
+
+def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
+    """A JSON Lines file (open, at its start) held as spans, its rows made for ``chains``;
+    None where a line is not one the spans' pass reads, or without the extension (the
+    file is read as before)."""
+    data = handle.read()
+    literals, base = literalfacts.facts_beside(data), 3 if data.startswith(BOM) else 0
+    try:
+        spans = read(memoryview(data)[base:], base)
+    except NotMine:
+        spans = None
+    size, line_ended = len(data), data[-1:].isspace()
+    if spans is None:
+        handle.seek(0)
+        return None
+    del data
+    literals.settle()  # the text is let go before the rows are made
+    with gc_paused():
+        values, made = rows(spans, handle, spans.held(chains))
+    return Document(values, literals, size, line_ended=line_ended, chains=spans.held(chains),
+                    one_per_line=spans.newlines == spans.count, made=made, spans=spans)
+
+
+def file_blocks(handle: BinaryIO, base: int) -> Iterator[bytes]:
+    """An open file's text from ``base``, :data:`BLOCK` at a time."""
+    handle.seek(base)
+    while block := handle.read(BLOCK):
+        yield block
+
+
+def rows(spans: LineSpans, handle: BinaryIO,
+         chains: frozenset) -> tuple[list[Any], columns.Made]:
+    """The values of the file's lines holding the members ``chains`` start from (each
+    one whole: :meth:`LineSpans.held`), and the columns of ``chains`` and of those
+    members' members made in the same pass (:func:`.projected.whole_values`)."""
+    text = spans.text(file_blocks(handle, spans.base), chains)
+    found = projected.whole_values(text, projected.sample_chains(text, chains), share=True)
+    if found is None:
+        raise NotMine("no extension to decode the lines")
+    values, _, made = found
+    if len(values) != spans.count:
+        raise NotMine("the file's lines changed under its version")
+    return values, made
+
+
+def expected(spans: LineSpans, chains: frozenset) -> int:
+    """The resident bytes rows for ``chains`` are expected to take: a dict a line, and
+    about five times the text of the members they hold."""
+    names = {chain[0] for chain in chains if chain}
+    return spans.count * 120 + 5 * sum(size for name, size in zip(spans.names, spans.sizes,
+                                                                   strict=True) if name in names)

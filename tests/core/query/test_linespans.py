@@ -1,0 +1,190 @@
+"""JSON Lines held as spans (``linespans``, ``_linespans.h``): a question's rows written
+again with only the members it reads and decoded as any line is, so every read of its
+chains (errors included) is the whole value's; lines the pass is unsure of are refused
+(the file is read as before); answers over a file held so are libjq 1.8.2's."""
+
+from __future__ import annotations
+
+import json
+
+import orjson
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from jqmagic.core.jqlang.errors import NotMine
+from jqmagic.core.query import doccache, linespans, projected
+from jqmagic.core.settings import settings as jqsettings
+from tests.core.jqlang.oracle import jq_texts
+from tests.core.query.test_linesshared import _answer
+
+pytestmark = pytest.mark.skipif(linespans.C_SPANS is None or projected.C_LINES is None,
+                                reason="the _jvbuild extension is not built")
+
+NAMES = ["a", "b", "é", "c d"]
+KEYS = [json.dumps(n, ensure_ascii=False) for n in NAMES] + [r'"\u0061"', '"b"']
+SCALARS = ["1", "-0.0", "1.0", "1e-05", "9007199254740993", "null", "true", '"x"', '"é"',
+           r'"\u00e9"', r'"\ud83d\ude00"', "[]", "[1, {\"a\": 2}]", "{}"]
+
+
+@st.composite
+def values(draw, depth: int = 0) -> str:
+    if depth < 2 and draw(st.integers(0, 2)) == 0:
+        members = draw(st.lists(st.tuples(st.sampled_from(KEYS), values(depth + 1)),
+                                max_size=4))
+        space = draw(st.sampled_from(["", " "]))
+        return "{" + f",{space}".join(f"{k}:{space}{v}" for k, v in members) + "}"
+    return draw(st.sampled_from(SCALARS))
+
+
+@st.composite
+def lines(draw) -> str:
+    if draw(st.integers(0, 7)) == 0:
+        return draw(st.sampled_from(["", "  ", "\r", "[1]", '"a"', "null", " {} ", "5"]))
+    members = draw(st.lists(st.tuples(st.sampled_from(KEYS), values()), max_size=5))
+    lead, tail = draw(st.sampled_from(["", " ", "\t"])), draw(st.sampled_from(["", " ", "\r"]))
+    return lead + "{" + ",".join(f"{k}:{v}" for k, v in members) + "}" + tail
+
+
+CHAINS = st.frozensets(st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(tuple),
+                       max_size=4)
+
+
+def _read(value, chain):
+    """``.a.b...`` as jq reads it: the value, or where it fails and on what."""
+    for name in chain:
+        if value is None:
+            continue
+        if type(value) is not dict:
+            return ("error", name, value)
+        value = value.get(name)
+    return ("ok", value)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(lines(), max_size=30), CHAINS, st.integers(1, 64))
+def test_every_chain_reads_as_on_the_whole_value(texts, chains, block):
+    data = "\n".join(texts).encode()
+    whole = [orjson.loads(line) for line in data.split(b"\n") if line.strip()]
+    spans = linespans.read(data)
+    assert spans.count == len(whole) and spans.newlines == data.count(b"\n")
+    blocks = (data[at:at + block] for at in range(0, len(data), block))
+    text = spans.text(blocks, chains)
+    rows = [orjson.loads(line) for line in bytes(text).split(b"\n") if line]
+    assert len(rows) == len(whole)
+    for row, value in zip(rows, whole, strict=True):
+        for chain in chains | spans.held(chains):
+            assert _read(row, chain) == _read(value, chain), (chain, row, value)
+
+
+@pytest.mark.parametrize("line", [
+    b'{"a": "\xff"}', b'"\\ud800"', b'{"a": "\\udc00x"}', b"1 2", b'{"a": 01}', b"NaN",
+    b"[1,]", b'{"a" 1}', b'{"a": "\x01"}', b'"\xed\xa0\x80"', b"[" * 600 + b"]" * 600,
+    b'{"a": 1}{"b": 2}', b"-", b"1.", b".5", b"tru"])
+def test_a_line_the_pass_is_unsure_of_is_refused(line):
+    with pytest.raises(NotMine):
+        linespans.read(b'{"a": 1}\n' + line + b"\n")
+
+
+def _budget_for_spans(monkeypatch, path) -> None:
+    """A budget the file's whole values are over and its text and spans within."""
+    size = path.stat().st_size
+    monkeypatch.setattr(jqsettings, "doc_cache_bytes", int(size * 1.5))
+    assert doccache.documents.as_spans(size, "jsonl")
+
+
+EVENTS = [{"id": f"e{i}", "kind": ["buy", "zoë", "é", "Buy"][i % 4],
+           "n": [-0.0, 1.0, 1e-05, 3, None, 2.5][i % 6],
+           "user": {"name": ["Straße", "σ", "an"][i % 3],
+                    "id": i if i % 50 else 9007199254740993 + i} if i % 7 else "gone",
+           **({"tags": ["a", "ß"][: i % 3]} if i % 2 else {})} for i in range(3000)]
+PROGRAMS = [
+    "[inputs | .kind] | group_by(.) | map({k: .[0], n: length})",
+    '[inputs | select(.kind == "buy")] | length',
+    "[inputs | .n // 0] | add",
+    "[inputs | .n] | max",
+    '[inputs | select(.user.name? | test("S"; "i"))] | length',
+    "[inputs | {id, n}] | sort_by(.n) | .[-3:]",
+    "[inputs | .user.name?] | unique",
+    "reduce inputs as $e ({}; .[$e.kind] += ($e.n // 0))",
+    "[inputs | .tags[]?] | group_by(.) | map(length)",
+    '[inputs | select(.ok)] | length',
+    "[inputs | .user.id?] | add",
+]
+
+
+def test_answers_over_a_file_held_as_spans_are_libjqs(tmp_path, monkeypatch):
+    lines = [json.dumps(e, ensure_ascii=i % 2 == 0) for i, e in enumerate(EVENTS)]
+    lines[5:5] = ["", "null", " {} ", '{"kind": "buy", "kind": "zoë"}', r'{"\u006b\u0069nd": "é"}']
+    path = tmp_path / "log.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    doccache.documents.clear()
+    whole = {program: _answered(program, path) for program in PROGRAMS}
+    assert sum(answer is not None for answer in whole.values()) >= 9  # the rest: libjq's
+    _budget_for_spans(monkeypatch, path)
+    monkeypatch.setattr(linespans, "BLOCK", 4096)  # many blocks, lines across their edges
+    doccache.documents.clear()
+    try:
+        for program in PROGRAMS:
+            expected = jq_texts(program.replace("inputs", ".[]"),
+                                json.dumps([orjson.loads(line) for line in lines if line]))
+            answer = _answered(program, path)
+            assert answer == whole[program] and answer in (None, expected), program
+            held = doccache.documents._entries  # noqa: SLF001 - what the cache keeps
+            assert [doc.spans is not None for _, doc in held.values()] in ([True], []), program
+    finally:
+        doccache.documents.clear()
+
+
+def _answered(program: str, path) -> list[str] | None:
+    """The fast path's answer, or None where it leaves the question to libjq."""
+    try:
+        return _answer(program, str(path))
+    except AssertionError:
+        return None
+
+
+def test_a_question_on_whole_values_reads_them_as_they_come(tmp_path, monkeypatch):
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in EVENTS))
+    _budget_for_spans(monkeypatch, path)
+    doccache.documents.clear()
+    try:
+        assert _answer("[inputs | .kind] | unique | length", str(path)) == ["4"]
+        before = list(doccache.documents._entries.values())  # noqa: SLF001
+        whole = "[inputs | to_entries | length] | add"
+        assert _answer(whole, str(path)) == jq_texts(
+            whole.replace("inputs", ".[]"), json.dumps(EVENTS))
+        assert list(doccache.documents._entries.values()) == before  # nothing whole kept
+    finally:
+        doccache.documents.clear()
+
+
+def test_a_file_changed_between_questions_is_read_again(tmp_path, monkeypatch):
+    path = tmp_path / "log.jsonl"
+    path.write_text("".join(json.dumps(e) + "\n" for e in EVENTS))
+    _budget_for_spans(monkeypatch, path)
+    doccache.documents.clear()
+    try:
+        assert _answer("[inputs | .kind] | length", str(path)) == ["3000"]
+        edited = EVENTS[:2000] + [{"kind": "new", "n": 1}]
+        path.write_text("".join(json.dumps(e) + "\n" for e in edited))
+        assert _answer("[inputs | .n // 0] | add", str(path)) == jq_texts(
+            "[.[] | .n // 0] | add", json.dumps(edited))
+        assert _answer("[inputs | .kind] | length", str(path)) == ["2001"]
+    finally:
+        doccache.documents.clear()
+
+
+def test_a_file_with_a_line_the_pass_refuses_is_read_as_before(tmp_path, monkeypatch):
+    path = tmp_path / "log.jsonl"
+    deep = b"[" * 600 + b"]" * 600  # orjson reads it, the spans' pass does not
+    path.write_bytes(b"".join(json.dumps(e).encode() + b"\n" for e in EVENTS) +
+                     b'{"kind": "x", "deep": ' + deep + b"}\n")
+    _budget_for_spans(monkeypatch, path)
+    doccache.documents.clear()
+    try:
+        assert _answer("[inputs | .kind] | length", str(path)) == ["3001"]
+        assert all(doc.spans is None for _, doc in doccache.documents._entries.values())  # noqa: SLF001
+    finally:
+        doccache.documents.clear()
