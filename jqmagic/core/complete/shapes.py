@@ -44,7 +44,7 @@ def shape_of(source: Source, timeout: float | None = None) -> tuple[Node | None,
     if source.kind not in ("file", "text", "payload"):
         return None, False
     key, several = _key(source)
-    return _kept_or(key, lambda: (_worker_shape(source, timeout), several))
+    return _kept_or(key, lambda: _whole(_worker_shape(source, timeout), several))
 
 
 def shape_now(source: Source, timeout: float | None = None, *, first: bool = True
@@ -79,7 +79,7 @@ def shape_now(source: Source, timeout: float | None = None, *, first: bool = Tru
 
 def _make_whole(source: Source, key: tuple, several: bool, timeout: float | None) -> None:
     try:
-        _kept_or(key, lambda: (_worker_shape(source, timeout), several))
+        _kept_or(key, lambda: _whole(_worker_shape(source, timeout), several))
     except JqMagicError:
         pass  # the next Tab asks again, and says why then
     finally:
@@ -122,11 +122,16 @@ def _key(source: Source) -> tuple[tuple, bool]:
     return versions, doc.fmt in ("jsonl", "many")
 
 
-def _worker_shape(source: Source, timeout: float | None) -> Node:
+def _worker_shape(source: Source, timeout: float | None) -> Any:
     from jqmagic.core.query.supervisor import shared_worker
 
-    result = shared_worker().call("shape", timeout, source=source.to_wire(), path="", depth=0)
-    return result.node
+    return shared_worker().call("shape", timeout, source=source.to_wire(), path="", depth=0)
+
+
+def _whole(result: Any, several: bool) -> tuple[Node, bool]:
+    """A whole shape's node, and whether it is several inputs (as the source's name says,
+    or as its text does: a YAML stream of several documents)."""
+    return result.node, several or result.several
 
 
 def _kept_or(key: tuple, make: Any) -> tuple[Node | None, bool]:

@@ -55,6 +55,7 @@ class ShapeResult:
     streamed: bool = False
     node: Node | None = field(default=None, repr=False)  # the merged accumulator
     depth: int = 2
+    several: bool = False  # the document is several inputs (lines, YAML documents, files)
 
     @property
     def text(self) -> str:
@@ -213,11 +214,13 @@ def _shape_loaded(doc: Any, parts: list[str], depth: int, format: str, stats: bo
                   ) -> ShapeResult:
     target, steps = resolve(doc.load(), parts)
     pointer, jq = to_pointer(parts), jq_path(steps)
+    several = doc.several and not parts
     if format == "jqschema":
-        return ShapeResult(jq_schema(target), format, pointer, jq, depth=depth)
+        return ShapeResult(jq_schema(target), format, pointer, jq, depth=depth,
+                           several=several)
     node = build(target, stats=stats)
     return ShapeResult(render(node, format, depth, pointer, jq, stats), format, pointer, jq,
-                       node=node, depth=depth)
+                       node=node, depth=depth, several=several)
 
 
 def _shape_stream(doc: Any, parts: list[str], depth: int, fmt: str, stats: bool

@@ -8,7 +8,7 @@ array of them.
 from __future__ import annotations
 
 import io
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -30,6 +30,7 @@ class Doc:
     source: Source
     spec: Any
     fmt: str = "json"
+    several: bool = field(default=False, init=False)  # load() made one array of several
 
     @property
     def kind(self) -> str:
@@ -66,11 +67,13 @@ class Doc:
         return io.BytesIO(self.spec.encode())
 
     def load(self) -> Any:
-        """The whole parsed value (several top-level values as one array)."""
+        """The whole parsed value (several top-level values as one array: then
+        :attr:`several` is set)."""
         if self.kind == "value":
             return self.spec
         values = self.values()
-        return values[0] if len(values) == 1 and not self.lines else values
+        self.several = len(values) != 1 or bool(self.lines)
+        return values if self.several else values[0]
 
     def values(self) -> list[Any]:
         """Every top-level value. One JSON file is read by orjson (a fifth of ``json``'s
