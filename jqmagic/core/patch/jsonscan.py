@@ -320,7 +320,9 @@ def validate(text: str) -> tuple[int, bool]:
     end = ws(text, end)
     if end != len(text):
         raise invalid(text, end, "extra data after the document (JSON Lines is not supported)")
-    return start, plain
+    # _CHECK read the latin-1 form: a key escaped (\u00e9) and the same written in UTF-8
+    # differ there, so it cannot tell they repeat
+    return start, plain and (text.isascii() or "\\u" not in text)
 
 
 def detect_style(text: str) -> Style:

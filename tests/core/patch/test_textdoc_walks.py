@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -50,3 +52,24 @@ def test_edits_in_any_order_make_the_python_value(items, edits, pretty):
         else:
             text.replace(["a", *tokens, "n"], value)
         assert json.loads(text.text) == {"a": doc}
+
+
+
+DUPLICATES = [  # (text, the container, its key written twice: the last one is the value)
+    (b'{"x": {"a": 1, "b": 2, "a": 3}}', ["x"], "a"),
+    (b'{"x": {"a": 1, "b": [2], "\\u0061": 3}}', ["x"], "a"),
+    (b'{"x": {"a": 1 /* "a" */, "a": 3}}', ["x"], "a"),
+    (b'[{"a": 1, "b": {"a": 0}, "a": 3}]', ["0"], "a"),
+    (b'{"x": {"\\u00e9": 1, "\xc3\xa9": 3}}', ["x"], "\u00e9"),
+    (b'{"x": {"a/b": 1, "a\\/b": 3}}', ["x"], "a/b")]
+
+
+@pytest.mark.parametrize(("data", "outer", "key"), DUPLICATES)
+def test_a_member_scan_that_stops_at_its_key_still_finds_the_last_duplicate(data, outer, key):
+    """Once a container's end is known, a key scan stops at its hit when no later text
+    could spell it again: a duplicate, escaped or not, is still found (the last one wins)."""
+    doc = TextDoc(data)
+    doc.get(outer)  # the container read first: its end is known
+    assert doc.get([*outer, key]) == 3
+    doc.replace([*outer, key], 7)
+    assert b"".join(doc.chunks()) == data.replace(b": 3", b": 7")
