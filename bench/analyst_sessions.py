@@ -84,7 +84,11 @@ SESSION = """
 import json, os, sys, time
 import jqmagic
 from jqmagic.core.query.supervisor import shared_worker
+from jqmagic.core.settings import settings
 path, programs = sys.argv[1], json.loads(sys.argv[2])
+if os.environ.get("BENCH_BUDGET"):  # the document budget, a multiple of the file's size
+    settings.doc_cache_bytes = int(float(os.environ["BENCH_BUDGET"]) *
+                                   os.path.getsize(path))
 jqmagic.query("null", null_input=True)  # the worker starts, as %load_ext jqmagic starts it
 pid = shared_worker()._process.pid
 tick = os.sysconf("SC_CLK_TCK")
@@ -104,7 +108,7 @@ print(json.dumps({"rows": rows, "worker_peak_mb": int(peak.split()[1]) / 1024}))
 """
 
 DUCKDB = """
-import json, sys, time
+import json, resource, sys, time
 import duckdb
 path, queries = sys.argv[1], json.loads(sys.argv[2])
 con = duckdb.connect()
@@ -118,7 +122,8 @@ for sql in [None, *queries]:
     else:
         con.execute(sql).fetchall()
     times.append([time.perf_counter() - t, time.process_time() - c])
-print(json.dumps(times))
+peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+print(json.dumps({"times": times, "peak_mb": peak}))
 """
 
 
@@ -168,19 +173,26 @@ def _cell(run: Timed | None) -> str:
     return "-" if run is None else f"{run.wall:.3f} s ({run.cpu:.2f})"
 
 
-def session(path: Path, seed: int, count: int, jaq: bool = True) -> list[str]:
+def session(path: Path, seed: int, count: int, jaq: bool = True,
+            budget: float | None = None) -> list[str]:
     rng = random.Random(seed)
     pairs = [question(rng) for _ in range(count)]
     programs = [p for p, _ in pairs]
     started = formats.load_average()
-    mine = _python(SESSION, path.resolve(), programs, PLAIN)
+    env = {**PLAIN, "BENCH_BUDGET": str(budget)} if budget else PLAIN
+    mine = _python(SESSION, path.resolve(), programs, env)
     try:
-        duck = [Timed(w, c) for w, c in _python(DUCKDB, path, [sql for _, sql in pairs])]
+        ducked = _python(DUCKDB, path, [sql for _, sql in pairs])
+        duck = [Timed(w, c) for w, c in ducked["times"]]
     except (RuntimeError, subprocess.TimeoutExpired):
-        duck = None
-    lines = [f"#### Seed {seed}: {count} generated questions, {path.stat().st_size / 1e6:.0f} MB "
+        ducked, duck = {}, None
+    size = path.stat().st_size
+    peak = mine["worker_peak_mb"]
+    lines = [f"#### Seed {seed}: {count} generated questions, {size / 1e6:.0f} MB "
              f"({time.strftime('%Y-%m-%d %H:%M')} UTC, load average {started} at the start; "
-             f"jqmagic worker peak {mine['worker_peak_mb']:.0f} MB)", "",
+             + (f"document budget {budget}x the file; " if budget else "")
+             + f"jqmagic worker peak {peak:.0f} MB = {peak * 2 ** 20 / size:.2f}x the file"
+             + (f", DuckDB's {ducked['peak_mb']:.0f} MB" if ducked else "") + ")", "",
              "Each cell: wall seconds (CPU seconds); ratios of wall, then of CPU.", "",
              "| question | jq 1.8.2 | jaq | DuckDB | jqmagic (engine) | / jq 1.8.2 | / DuckDB "
              "| same as jq |", "|---|---:|---:|---:|---:|---:|---:|:---:|"]
@@ -188,10 +200,12 @@ def session(path: Path, seed: int, count: int, jaq: bool = True) -> list[str]:
         lines.append(f"| DuckDB table load | | | {_cell(duck[0])} | | | | |")
     total = {name: Timed(0.0, 0.0) for name in ("jq", "jaq", "mine")}
     slower = same = 0
+    jq_peak = 0.0
     for i, (program, (wall, cpu, engine, text)) in enumerate(zip(programs, mine["rows"],
                                                                  strict=True)):
         ours = Timed(wall, cpu)
         jq = timed([formats.JQ18, "-nc", program, str(path)], CAP)
+        jq_peak = max(jq_peak, jq.rss_mb)
         theirs = None
         if jaq and JAQ:
             try:
@@ -212,7 +226,8 @@ def session(path: Path, seed: int, count: int, jaq: bool = True) -> list[str]:
                      f"{_ratios(ours, sql) if sql else '-'} | {'yes' if agrees else '**no**'} |")
     duck_total = Timed(sum(d.wall for d in duck), sum(d.cpu for d in duck)) if duck else None
     mine_total = total["mine"]
-    lines += ["", f"Session: jqmagic {_cell(mine_total)}; jq 1.8.2 {_cell(total['jq'])} "
+    lines += ["", f"Peak RSS of jq 1.8.2's biggest question: {jq_peak:.0f} MB.",
+              "", f"Session: jqmagic {_cell(mine_total)}; jq 1.8.2 {_cell(total['jq'])} "
               f"(**{_ratios(mine_total, total['jq'])}**); jaq {_cell(total['jaq'])}; DuckDB "
               + (f"{_cell(duck_total)} with its load (**{_ratios(mine_total, duck_total)}**)"
                  if duck_total else "not installed")
@@ -234,10 +249,13 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=12)
     parser.add_argument("--seeds", type=int, nargs="+", default=[1])
     parser.add_argument("--no-jaq", action="store_true", help="jq 1.8.2 and DuckDB only")
+    parser.add_argument("--budget", type=float, help="jqmagic's document budget, a multiple "
+                        "of the file's size (1.5: a file whose whole values are over it is "
+                        "held as spans of its text)")
     args = parser.parse_args()
     path = heldout.events_file(args.mb)
     for seed in args.seeds:
-        print("\n".join(session(path, seed, args.n, not args.no_jaq)), flush=True)
+        print("\n".join(session(path, seed, args.n, not args.no_jaq, args.budget)), flush=True)
 
 
 if __name__ == "__main__":

@@ -285,24 +285,21 @@ class DocumentCache:
 
     def _respanned(self, key: tuple, stamp: tuple, handle: BinaryIO,
                    chains: frozenset) -> Document:
-        """The rows of a file held as spans made anew for ``chains`` and, while they are
-        expected to take at most :data:`.linespans.HELD_SHARE` of its text, the members the
-        last rows held (those are let go first: never two sets of rows at once)."""
+        """The rows of a file held as spans made anew for ``chains`` alone, the last ones
+        let go first (never two sets of rows at once: a 500 MB log's rows of one member
+        that does not repeat take 700 MB)."""
         with self._lock:
             old = self._entries.pop(key, (None, None))[1]
         if old is None:
             raise NotMine("the file left the cache")
         old.keep_columns(False)
-        spans, asked = old.spans, old.spans.held(chains)
-        more = linespans.expected(spans, asked - old.chains) + old.resident - spans.resident
-        wanted = spans.held(old.chains | asked) if more <= linespans.HELD_SHARE * old.size \
-            else asked
+        spans = old.spans
         doc = Document([], old.literals, old.size, line_ended=old.line_ended,
-                       one_per_line=old.one_per_line, chains=wanted, spans=spans)
+                       one_per_line=old.one_per_line, chains=spans.held(chains), spans=spans)
         del old
         before = resident_bytes() - spans.resident
         with gc_paused():
-            doc.values, doc.made = linespans.rows(spans, handle, wanted)
+            doc.values, doc.made = linespans.rows(spans, handle, chains)
         doc.resident = resident_cost(before, doc.size)
         self._keep(key, stamp, doc)
         return doc

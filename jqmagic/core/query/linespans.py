@@ -16,15 +16,15 @@ are kept until a question reads another member (:meth:`.doccache.DocumentCache.g
 >>> held = read(data)
 >>> held.count, held.names
 (2, ('id', 'user', 'big'))
->>> bytes(held.text(iter([data]), frozenset({("user", "name")})))
+>>> import io
+>>> bytes(held.text(io.BytesIO(data), frozenset({("user", "name")})))
 b'{"user":{"name":"zoe"}}\\n[3]\\n'
->>> bytes(held.text(iter([data]), frozenset({("big",), ("big", "x")})))
+>>> bytes(held.text(io.BytesIO(data), frozenset({("big",), ("big", "x")}), block=4))
 b'{"big":[1,2]}\\n[3]\\n'
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -43,12 +43,8 @@ C_PROJECT = getattr(_jvbuild, "project_lines", None)
 
 FIRST_READ_PER_BYTE = 1.25
 """What a first read holds at its peak, per byte of text: the text and its spans."""
-BLOCK = 8 << 20
-"""The file is read again this much at a time to make a question's rows."""
-HELD_SHARE = 0.5
-"""The rows kept between questions may take this share of the text: a question on other
-members makes rows for its own alone past it."""
-
+BLOCK = 4 << 20
+"""The file is read again this much at a time (into one buffer) to make a question's rows."""
 
 @dataclass(frozen=True)
 class LineSpans:
@@ -80,12 +76,13 @@ class LineSpans:
         return frozenset(chain[:1] if chain[0] in whole else chain[:2] for chain in chains
                          if chain)
 
-    def text(self, blocks: Iterable[bytes], chains: frozenset) -> bytearray:
+    def text(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK) -> bytearray:
         """The lines written again with only what ``chains`` read of them (:meth:`held`;
-        the odd lines whole), from the text given in ``blocks`` from its start (the file's
-        reads, its byte order mark left out)."""
+        the odd lines whole), the text read from ``handle`` (at its start, after any byte
+        order mark) ``block`` bytes at a time into one buffer (a line longer than it:
+        twice the room)."""
         held = self.held(chains)
-        parts = {chain[0]: set() for chain in held}
+        parts: dict[str, set[bytes]] = {chain[0]: set() for chain in held}
         for chain in held:
             if len(chain) == 2:
                 parts[chain[0]].add(chain[1].encode())
@@ -93,18 +90,27 @@ class LineSpans:
                      for name in self.names)
         subs = tuple(tuple(parts.get(name) or ()) for name in self.names)
         raw = tuple(name.encode() for name in self.names)
-        text, row, entry, end, base, rest = bytearray(), 0, 0, 0, 0, b""
-        for block in blocks:
-            data = rest + block
+        text, buffer = bytearray(), bytearray(block)
+        row = entry = end = base = have = 0  # the buffer holds `have` bytes from `base`
+        while True:
+            if have == len(buffer):
+                buffer.extend(bytes(len(buffer)))
+            with memoryview(buffer) as view:
+                got = handle.readinto(view[have:])
+            if not got:
+                break
+            have += got
             try:
-                found, row, entry, end = C_PROJECT(data, base, self.rows, self.entries, row,
-                                                   entry, end, raw, mask, subs)
+                with memoryview(buffer) as view:
+                    found, row, entry, end = C_PROJECT(view[:have], base, self.rows,
+                                                       self.entries, row, entry, end, raw,
+                                                       mask, subs)
             except ValueError as exc:
                 raise NotMine("the file's lines changed under its version") from exc
             text += found  # (no list of pieces joined: the text once in memory)
-            kept = min(end - base, len(data))  # from the last line written's newline
-            base += kept
-            rest = data[kept:]
+            kept = min(end - base, have)  # from the last line written's newline on
+            buffer[:have - kept] = buffer[kept:have]
+            base, have = base + kept, have - kept
         if row != self.count:
             raise NotMine("the file's lines changed under its version")
         return text
@@ -141,24 +147,18 @@ def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
     del data
     literals.settle()  # the text is let go before the rows are made
     with gc_paused():
-        values, made = rows(spans, handle, spans.held(chains))
+        values, made = rows(spans, handle, chains)
     return Document(values, literals, size, line_ended=line_ended, chains=spans.held(chains),
                     one_per_line=spans.newlines == spans.count, made=made, spans=spans)
 
 
-def file_blocks(handle: BinaryIO, base: int) -> Iterator[bytes]:
-    """An open file's text from ``base``, :data:`BLOCK` at a time."""
-    handle.seek(base)
-    while block := handle.read(BLOCK):
-        yield block
-
-
 def rows(spans: LineSpans, handle: BinaryIO,
          chains: frozenset) -> tuple[list[Any], columns.Made]:
-    """The values of the file's lines holding the members ``chains`` start from (each
-    one whole: :meth:`LineSpans.held`), and the columns of ``chains`` and of those
-    members' members made in the same pass (:func:`.projected.whole_values`)."""
-    text = spans.text(file_blocks(handle, spans.base), chains)
+    """The values of the file's lines holding what ``chains`` read of them
+    (:meth:`LineSpans.held`), and the columns of ``chains`` and of the members the first
+    of them hold made in the same pass (:func:`.projected.whole_values`)."""
+    handle.seek(spans.base)
+    text = spans.text(handle, chains)
     found = projected.whole_values(text, projected.sample_chains(text, chains), share=True)
     if found is None:
         raise NotMine("no extension to decode the lines")
@@ -166,11 +166,3 @@ def rows(spans: LineSpans, handle: BinaryIO,
     if len(values) != spans.count:
         raise NotMine("the file's lines changed under its version")
     return values, made
-
-
-def expected(spans: LineSpans, chains: frozenset) -> int:
-    """The resident bytes rows for ``chains`` are expected to take: a dict a line, and
-    about five times the text of the members they hold."""
-    names = {chain[0] for chain in chains if chain}
-    return spans.count * 120 + 5 * sum(size for name, size in zip(spans.names, spans.sizes,
-                                                                   strict=True) if name in names)

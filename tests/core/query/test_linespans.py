@@ -5,6 +5,7 @@ chains (errors included) is the whole value's; lines the pass is unsure of are r
 
 from __future__ import annotations
 
+import io
 import json
 
 import orjson
@@ -68,8 +69,7 @@ def test_every_chain_reads_as_on_the_whole_value(texts, chains, block):
     whole = [orjson.loads(line) for line in data.split(b"\n") if line.strip()]
     spans = linespans.read(data)
     assert spans.count == len(whole) and spans.newlines == data.count(b"\n")
-    blocks = (data[at:at + block] for at in range(0, len(data), block))
-    text = spans.text(blocks, chains)
+    text = spans.text(io.BytesIO(data), chains, block)
     rows = [orjson.loads(line) for line in bytes(text).split(b"\n") if line]
     assert len(rows) == len(whole)
     for row, value in zip(rows, whole, strict=True):
@@ -122,7 +122,9 @@ def test_answers_over_a_file_held_as_spans_are_libjqs(tmp_path, monkeypatch):
     whole = {program: _answered(program, path) for program in PROGRAMS}
     assert sum(answer is not None for answer in whole.values()) >= 9  # the rest: libjq's
     _budget_for_spans(monkeypatch, path)
-    monkeypatch.setattr(linespans, "BLOCK", 4096)  # many blocks, lines across their edges
+    text = linespans.LineSpans.text  # many blocks, lines across their edges
+    monkeypatch.setattr(linespans.LineSpans, "text",
+                        lambda self, handle, chains: text(self, handle, chains, 4096))
     doccache.documents.clear()
     try:
         for program in PROGRAMS:
