@@ -206,6 +206,8 @@ class JqMagic(Magics):
             if not words:
                 raise MagicError("INVALID_QUERY: No jq filter given.\nHint: %jq '.' data.json")
             program = words.pop(0)
+            if swapped := names.filter_first(program, words, args, self.shell.user_ns):
+                raise usage_error(swapped)
         else:
             program = cell
         if args.in_place:

@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import re
+import shlex
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +50,28 @@ def source_keywords(args: argparse.Namespace, words: list[str], namespace: dict[
             "Quote inline JSON in single quotes: %jq .a '{\"a\": 1}', or give it with "
             "--input '...'.")
     return {**formats, "source": word}
+
+
+def filter_first(program: str, words: list[str], args: argparse.Namespace,
+                 namespace: dict[str, Any]) -> JqMagicError | None:
+    """The error of a line that reads as SOURCE FILTER (``%jq data.json .name``): its first
+    word a file, the next naming no source (no file, variable, JSON or URL), or none and no
+    source given otherwise; None when the line does not read so."""
+    if args.null_input or not os.path.isfile(os.path.expanduser(program)):
+        return None
+    file = shlex.quote(program)
+    if not words:
+        if flags.named_source(args, []):  # a source given by its option: -x, --input...
+            return None
+        return JqMagicError("INVALID_QUERY", f"No jq filter given: {program} is the source.",
+                            f"Put the filter first: %jq '.' {file}")
+    word = words[0]
+    if os.path.exists(os.path.expanduser(word)) or _is_variable(word, namespace) or \
+            _is_json(word) or _URL.match(word):
+        return None
+    return JqMagicError("INVALID_ARGUMENT", f"{program} is a file and {word} no source: "
+                        "%jq takes the filter first, then the source.",
+                        f"%jq {shlex.quote(word)} {file}")
 
 
 def _of_variable(value: Any) -> dict[str, Any]:
