@@ -43,9 +43,12 @@ def usage_error(message: str, parser: argparse.ArgumentParser, see: str) -> JqMa
     if found := re.fullmatch(_UNRECOGNIZED, message):
         words = found[1].split()
         word = next((w for w in words if w.startswith("-")), words[0])
-        said = f"Unknown option {word}" if word.startswith("-") else \
-            f"Unexpected argument {word}"
-        return JqMagicError("INVALID_ARGUMENT", said,
+        if not word.startswith("-"):  # the words as given (argparse joined them by spaces)
+            text = found[1] if len(found[1]) <= 80 else found[1][:77] + "..."
+            stdin = f"The request goes on stdin: echo '{{...}}' | {parser.prog} NAME. " \
+                if text.startswith("{") and parser.prog.endswith(" tool") else ""
+            return JqMagicError("INVALID_ARGUMENT", f"Unexpected argument {text}", stdin + see)
+        return JqMagicError("INVALID_ARGUMENT", f"Unknown option {word}",
                             did_you_mean(word.partition("=")[0], options) + see)
     if found := re.fullmatch(_CHOICE, message):
         choices = [c.strip("'\" ") for c in found[3].split(",")]
