@@ -14,7 +14,7 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.jsonarg import JsonText  # noqa: F401 - re-exported: options' JSON text
-from jqmagic.core.words import preview, without_lone_surrogates
+from jqmagic.core.words import preview, term, without_lone_surrogates
 
 SOURCE_KINDS = ("file", "text", "value", "exec", "payload")
 FORMAT_KEYS = ("jsonl", "yaml", "jsonc")
@@ -83,10 +83,11 @@ class Source:
 
     @classmethod
     def of(cls, source: Any = None, /, *, formats: Formats | None = None,
-           null_input: bool = False, **given: Any) -> Source:
+           null_input: bool | None = False, **given: Any) -> Source:
         """The one source named by a positional ``source`` or one keyword of
         :data:`SOURCE_KINDS` (``value=None`` is the JSON value null); ``Source("null")``
-        when nothing is named under ``null_input``; AMBIGUOUS_SOURCE otherwise.
+        when nothing is named under ``null_input``; AMBIGUOUS_SOURCE otherwise (offering
+        null input unless ``null_input`` is None: an operation that has none).
 
         >>> Source.of(file="a.json").kind
         'file'
@@ -115,9 +116,10 @@ class Source:
         if not named:
             if null_input:
                 return cls("null", None, formats)
+            null = "" if null_input is None else f", or use null input ({term('null_input')})"
             raise JqMagicError("AMBIGUOUS_SOURCE", "No input was given.",
                                "Name a source (a file, inline JSON text, a value, a command "
-                               "or a payload), or use null input (-n).")
+                               f"or a payload){null}.")
         kind, spec = next(iter(named.items()))
         if kind == "file":
             spec = _paths(spec)

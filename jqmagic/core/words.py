@@ -168,6 +168,7 @@ TERMS: dict[str, dict[str, str | None]] = {
     "indent": {"notebook": "--indent N or --tab", "terminal": "--indent N or --tab",
                "agent": None},
     "slurp": {"notebook": "-s", "terminal": "-s", "agent": "slurp=true"},
+    "null_input": {"notebook": "-n", "terminal": "-n", "agent": "null_input=true"},
     # operations
     "inspect": {"notebook": "%inspect SOURCE --path '{0}'", "terminal":
                 "jqmagic inspect FILE --path '{0}'", "agent": 'json_inspect with path "{0}"'},

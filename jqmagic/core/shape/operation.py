@@ -56,7 +56,8 @@ def shape(source: Any = None, *, path: str = "", depth: int = 2, format: str = "
     given = {"file": file, "text": text, "exec": exec, "payload": payload}
     if value is not ...:
         given["value"] = value
-    named = Source.of(source, formats=Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc), **given)
+    named = Source.of(source, formats=Formats(jsonl=jsonl, yaml=yaml, jsonc=jsonc),
+                      null_input=None, **given)
     options = {"path": path, "depth": depth, "format": format, "stats": stats,
                "stream": stream, "stream_threshold": stream_threshold}
     if named.kind == "value":  # already in this process's memory: shaped here
