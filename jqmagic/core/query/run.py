@@ -117,14 +117,13 @@ def query_iter(program: str, source: Any = None, *, args: dict[str, Any] | None 
     >>> next(query_iter("range(1e9)", null_input=True))
     0
     """
-    with open_results(program, source, args=args, namespace=namespace, **options) as run:
-        try:
+    try:
+        with open_results(program, source, args=args, namespace=namespace, **options) as run:
             for text in run.texts():
                 yield parse_values([text])[0]
-        except KeyboardInterrupt:
-            run.close()
-            raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
-                               "Its run was stopped; the worker goes on.") from None
+    except KeyboardInterrupt:  # the block's end stopped the run
+        raise JqMagicError("INTERRUPTED", "The jq program was interrupted.",
+                           "Its run was stopped; the worker goes on.") from None
 
 
 @contextlib.contextmanager
