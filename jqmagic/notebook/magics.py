@@ -210,6 +210,8 @@ class JqMagic(Magics):
                 raise usage_error(swapped)
         else:
             program = cell
+            if not words and (missing := names.cell_without_source(cell, args)):
+                raise usage_error(missing)
         if args.in_place:
             from jqmagic.core.patch.inplace import edit_in_place
 

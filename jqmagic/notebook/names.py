@@ -74,6 +74,22 @@ def filter_first(program: str, words: list[str], args: argparse.Namespace,
                         f"%jq {shlex.quote(word)} {file}")
 
 
+def cell_without_source(cell: str, args: argparse.Namespace) -> JqMagicError | None:
+    """The error of a %%jq cell given no source (none on the magic's line, no -n, no source
+    option), naming the file its last line holds if it holds one; None otherwise."""
+    if args.null_input or flags.named_source(args, []):
+        return None
+    last = (cell.strip().splitlines() or [""])[-1].strip()
+    if os.path.isfile(os.path.expanduser(last)):
+        return JqMagicError("AMBIGUOUS_SOURCE", f"No input was given: {last}, the cell's last "
+                            "line, is read as part of the program.",
+                            f"Put the source on the magic's line: %%jq {shlex.quote(last)} "
+                            "(and drop that line).")
+    return JqMagicError("AMBIGUOUS_SOURCE", "No input was given: %%jq reads its source on "
+                        "the magic's line, the cell is the program.",
+                        "e.g. %%jq data.json, or %%jq -n for a program without input.")
+
+
 def _of_variable(value: Any) -> dict[str, Any]:
     """A variable's source keyword: bytes (a response's ``.content``, a file read in binary)
     are text read as a file's, as ``query(b"...")`` reads them; anything else a value."""
