@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import bisect
 import json
-import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from itertools import islice
@@ -87,8 +86,7 @@ class TextDoc:
         self._rewritten = False  # True once _text is not the original string
         self._edited = False
         self._located: dict[tuple[str, ...], Located] = {}
-        # (start, end or -1 when not read) of each value on a path read
-        self._opened: dict[tuple[str, ...], tuple[int, int]] = {}
+        self._opened: dict[tuple[str, ...], int] = {}  # where each value on a path read starts
         # an array's members read so far, by its opening's offset: an -i's steps come last
         # element first, so each finds its element here, not by walking the array again
         self._walked: dict[int, list[Member]] = {}
@@ -204,37 +202,29 @@ class TextDoc:
 
     def _locate(self, tokens: list[str]) -> Located:
         text, opened = self.text, self._opened
-        pos, end, multiline, done = self.root, -1, self._multiline, 0
+        pos, multiline, done = self.root, self._multiline, 0
         for done in range(len(tokens) - 1, 0, -1):  # start from the longest known prefix
             known = opened.get(tuple(tokens[:done]))
             if known is not None:
-                pos, end = known
+                pos = known
                 break
         else:
             done = 0
         for depth in range(done, len(tokens)):
-            hit, first = self._child(text, pos, tokens, depth, end)
+            hit, first = self._child(text, pos, tokens, depth)
             multiline = text.find("\n", pos, first) >= 0
-            pos, end = hit.vstart, hit.vend
-            opened[tuple(tokens[: depth + 1])] = pos, end
+            pos = hit.vstart
+            opened[tuple(tokens[: depth + 1])] = pos
         return Located(pos, value_end(text, pos), multiline)
 
-    def _child(self, text: str, pos: int, tokens: list[str], depth: int,
-               end: int = -1) -> tuple[Member, int]:
-        """The member ``tokens[depth]`` of the container at ``pos`` (ending at ``end``,
-        when known) and where its first member starts."""
+    def _child(self, text: str, pos: int, tokens: list[str], depth: int) -> tuple[Member, int]:
         char = text[pos]
         if char == "{":
             hit, first, keys, key = None, pos, [], _raw(tokens[depth])
-            # the key's only text, when it needs no escape: none after the hit, no other
-            plain = f'"{key}"' if end > 0 and _PLAIN_KEY.fullmatch(key) else None
             for member in members(text, pos, key if self._first_wins else None):
                 first = first if keys else member.start
                 keys.append(member.key)
                 hit = member if member.key == key else hit  # the last duplicate wins
-                if hit is member and plain and text.find(plain, member.vend, end) < 0 \
-                        and text.find("\\", member.vend, end) < 0:
-                    break
             if hit is None:
                 raise missing_key(tokens, depth, [_real(k) for k in keys])
             return hit, first
@@ -440,9 +430,6 @@ class TextDoc:
                 after = member
             prev = member
         return before_target, target, after
-
-
-_PLAIN_KEY = re.compile(r'[^"\\\x00-\x1f\x7f-\xff]*')  # written as is in any style
 
 
 def _last(text: str, open_: int) -> Member:

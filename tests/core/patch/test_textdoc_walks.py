@@ -64,11 +64,11 @@ DUPLICATES = [  # (text, the container, its key written twice: the last one is t
 
 
 @pytest.mark.parametrize(("data", "outer", "key"), DUPLICATES)
-def test_a_member_scan_that_stops_at_its_key_still_finds_the_last_duplicate(data, outer, key):
-    """Once a container's end is known, a key scan stops at its hit when no later text
-    could spell it again: a duplicate, escaped or not, is still found (the last one wins)."""
+def test_a_key_written_twice_is_its_last_one(data, outer, key):
+    """A duplicate key, escaped or not (a UTF-8 key and its \\u escape too), is read and
+    edited where it is written last, as json reads it."""
     doc = TextDoc(data)
-    doc.get(outer)  # the container read first: its end is known
+    doc.get(outer)
     assert doc.get([*outer, key]) == 3
     doc.replace([*outer, key], 7)
     assert b"".join(doc.chunks()) == data.replace(b": 3", b": 7")
