@@ -25,6 +25,7 @@ from typing import Any
 
 from jqmagic.cli.browsetext import clipboard_note, preview_text, visible
 from jqmagic.core.pointers import jq_step
+from jqmagic.core.words import key_label
 
 INSTALL_HINT = "jqmagic browse needs the tui extra: pip install 'jqmagic[tui]' (Textual)."
 DEBOUNCE = 0.12  # seconds of quiet before the preview runs
@@ -405,7 +406,7 @@ def browser(path: str, program: str = ".") -> Any:
         below = list((node.keys or {}).items())
         for key, child in below[:SHAPE_KEYS]:
             steps = (jq_step("" if jq == "." else jq, key), f"{pointer}/{_escaped(key)}")
-            branch.add(Text(visible(f"{key}  {shape_label(child, node.objects)}")),
+            branch.add(Text(visible(f"{key_label(key)}  {shape_label(child, node.objects)}")),
                        data=(*steps, child, key), allow_expand=_opens(child))
         if len(below) > SHAPE_KEYS or node.extra is not None:
             branch.add_leaf(f"… {len(below) - SHAPE_KEYS + node.extra_count:,} more keys")

@@ -105,6 +105,16 @@ def without_lone_surrogates(value: Any) -> Any:
     return value
 
 
+def key_label(key: str) -> str:
+    """A key as a tree of keys shows it: itself, or its JSON text where it would read as
+    another row or another key (empty, spaces at an end, a line break or a control, the
+    items' ``[]`` or a cut's ``...``/``…``)."""
+    if key and key.isprintable() and key == key.strip() and key != "[]" and \
+            not key.startswith(("...", "…")):
+        return key
+    return json.dumps(key, ensure_ascii=False)
+
+
 def cut(text: str, limit: int, what: str = "characters") -> str:
     """``text`` kept within ``limit`` characters, saying how much was cut.
 

@@ -19,7 +19,7 @@ from jqmagic.core.settings import settings
 from jqmagic.core.shape import ShapeResult
 from jqmagic.core.web.fetch import FetchResult
 from jqmagic.core.web.search import SearchResults
-from jqmagic.core.words import count
+from jqmagic.core.words import count, key_label
 
 # MathJax leaves this class's subtree alone (JupyterLab, Notebook 7, nbconvert's HTML).
 NO_MATH = "tex2jax_ignore mathjax_ignore"
@@ -258,22 +258,12 @@ def _tree_lines(node, name: str, depth: int, indent: int, of: int, lines: list[s
     lines.append(label)
     if node.keys and depth > 0:
         for key, child in list(node.keys.items())[:100]:
-            _tree_lines(child, _key_name(key), depth - 1, indent + 1, node.objects, lines)
+            _tree_lines(child, key_label(key), depth - 1, indent + 1, node.objects, lines)
         if len(node.keys) > 100 or node.extra is not None:
             more = len(node.keys) - 100 + node.extra_count
             lines.append(f"{'  ' * (indent + 1)}... {max(more, node.extra_count):,} more keys")
     if node.items is not None and node.items.count:
         _tree_lines(node.items, "[]", depth, indent + 1, 0, lines)
-
-
-def _key_name(key: str) -> str:
-    """A key as the tree shows it: itself, or its JSON text where it would read as another
-    row or another key (empty, spaces at an end, a line break or a control, the items' []
-    or the cut's ...)."""
-    if key and key.isprintable() and key == key.strip() and key != "[]" and \
-            not key.startswith("..."):
-        return key
-    return json.dumps(key, ensure_ascii=False)
 
 
 def _profile_line(path: str, stats: dict) -> str:
