@@ -46,6 +46,9 @@ MAX_DEPTH = 150
 # one long table of contents, 48,900 and its full index 35,000 are streamed).
 TREE_TAGS = 20_000
 _START_TAG = re.compile(r"<[A-Za-z]")
+# html.parser reads "<![endif]-->" as a marked section running to the next "]>" (the page
+# up to there a declaration); a browser, as a comment to the first ">" (bounded: linear).
+_MARKED = re.compile(r"<!\[(?!CDATA\[)([^<>]{0,200})>")
 
 
 @dataclass
@@ -61,14 +64,16 @@ class Page:
 
 def parse(html: str | bytes, parser: str | None = None) -> Any:
     """Parse with ``parser``, else lxml when installed (faster), else html.parser."""
-    if parser:
-        return BeautifulSoup(html, parser)
-    try:
-        import lxml  # noqa: F401
+    if not parser:
+        try:
+            import lxml  # noqa: F401
 
-        return BeautifulSoup(html, "lxml")
-    except ImportError:  # pragma: no cover - depends on the environment
-        return BeautifulSoup(html, "html.parser")
+            parser = "lxml"
+        except ImportError:  # pragma: no cover - depends on the environment
+            parser = "html.parser"
+    if parser == "html.parser" and isinstance(html, str):
+        html = _MARKED.sub(r"<!--\1-->", html)
+    return BeautifulSoup(html, parser)
 
 
 def flatten_deep(soup: Any, limit: int = MAX_DEPTH) -> int:

@@ -171,3 +171,13 @@ def test_a_body_left_inside_an_open_noscript_is_read():
             f"<div>{PARAS}</div></html>")
     out = to_markdown(html, parser="html.parser").markdown
     assert out.count("river path") == 16
+
+
+def test_a_stray_conditional_comment_end_is_a_comment():
+    # "<![endif]-->" left from a cut conditional comment: html.parser read a marked
+    # section up to the next "]>" (here a later conditional comment's), the body in it
+    html = ("<html><head><title>T</title>\n<![endif]-->\n<link href='/a.css'></head>"
+            f"<body><div>{PARAS}</div><!--[if IE]><p>Old browser</p><![endif]--></body></html>")
+    out = to_markdown(html, parser="html.parser").markdown
+    assert out.count("river path") == 8
+    assert "endif" not in out
