@@ -22,6 +22,7 @@ from jqmagic.core.pointers import jq_step, parse_pointer, resolve
 from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.profile import Profile
+from jqmagic.core.words import key_label
 
 MAX_KEYS = 200_000  # keys of one object the tree tracks (past that: one <other keys> node)
 SEARCH_SECONDS = 2.0  # a slice of a search: the note says how far it got after each
@@ -195,7 +196,8 @@ class Tree:
         """What the view shows of one row (``shown_open``: whether its children follow)."""
         entry = self.entries[key]
         node = entry.node
-        name = key if entry.parent is None else "[]" if entry.step is None else entry.step
+        name = key if entry.parent is None else "[]" if entry.step is None else \
+            key_label(entry.step)
         size = ""
         if node.keys is not None:
             n = len(node.keys) + node.extra_count
