@@ -32,7 +32,7 @@ def source_keywords(args: argparse.Namespace, words: list[str], namespace: dict[
     if args.force_var:
         return {**formats, **_of_variable(variable(word, namespace))}
     if args.force_url or _URL.match(word):
-        return {**formats, "text": _fetch_json(word)}
+        return {**formats, **_fetched(word, formats)}
     if _is_variable(word, namespace):
         try:
             return {**formats, **_of_variable(variable(word, namespace))}
@@ -132,12 +132,19 @@ def _is_variable(word: str, namespace: dict[str, Any]) -> bool:
     return bool(_IDENTIFIER.match(word)) and word.split(".")[0] in namespace
 
 
-def _fetch_json(url: str) -> str:
-    """The JSON answer of ``url`` as text (PARSE_ERROR when it is not JSON)."""
+def _fetched(url: str, formats: dict[str, bool | None]) -> dict[str, Any]:
+    """``url``'s answer as the core's text source: its bytes as served (jq reads its
+    numbers as written), JSON, or JSON Lines, YAML or JSONC by the flags or the URL's
+    suffix (PARSE_ERROR for another answer)."""
+    from urllib.parse import urlsplit
+
+    from jqmagic.core.options import Formats
     from jqmagic.core.web.fetch import fetch  # the web core: loaded when a URL is read
 
     result = fetch(url)
-    if result.value is None:
+    kind = Formats(**formats).for_path(urlsplit(result.final_url).path)
+    if result.value is None and kind == "json":
         raise JqMagicError("PARSE_ERROR", f"{url} did not return JSON.",
-                           "Use %webfetch to read it as markdown.")
-    return json.dumps(result.value)
+                           "Give --jsonl or --yaml if it is JSON Lines or YAML, or use "
+                           "%webfetch to read it as markdown.")
+    return {"text": result.body, **({kind: True} if kind != "json" else {})}

@@ -36,6 +36,7 @@ class FetchResult:
     headers: dict[str, str] = field(default_factory=dict, repr=False)
     byline: str = ""  # an HTML page's author(s), as the page names them
     published: str = ""  # an HTML page's publication date, as the page gives it
+    body: bytes = field(default=b"", repr=False)  # as served: for jq to read it exactly
 
     def heading(self) -> str:
         """A page's title as a markdown heading above its first lines (the converted body
@@ -175,7 +176,7 @@ def fetch(
         content="\n".join(window), total_lines=len(lines), offset=start + 1, limit=limit,
         next_offset=end + 1 if window and end < len(lines) else None, value=value,
         bytes=len(body), elapsed=time.monotonic() - started,
-        headers=dict(resp.headers), byline=byline, published=published,
+        headers=dict(resp.headers), byline=byline, published=published, body=body,
     )
 
 

@@ -1,0 +1,43 @@
+"""%jq over a URL reads the answer's bytes as served, as jq reads a file: its numbers as
+written (1.50, 1E+1000: it printed 1.5 and 1.797e+308, from a value parsed by Python and
+dumped again), and a JSON Lines or YAML answer by its suffix or the flag (a Kubernetes
+manifest's URL said 'did not return JSON')."""
+
+from __future__ import annotations
+
+import pytest
+from IPython.core.error import UsageError
+
+from tests.cli.dropin import ORACLE
+
+NUMBERS = b'{"a": 1.50, "b": 100000000000000000001, "c": 1E+1000, "d": -0}\n'
+
+
+def shown(ip, line: str) -> list[str]:
+    return ip.run_line_magic("jq", line).printed
+
+
+def test_json_numbers_as_written(web, ip, tmp_path):
+    url = web.add("/n.json", NUMBERS, "application/json")
+    printed = shown(ip, f"-c . {url}")
+    assert printed == ['{"a":1.50,"b":100000000000000000001,"c":1E+1000,"d":-0}']
+    if ORACLE.exists():  # the same as jq 1.8.2 over the same bytes
+        import subprocess
+
+        (tmp_path / "n.json").write_bytes(NUMBERS)
+        jq = subprocess.run([str(ORACLE), "-c", ".", str(tmp_path / "n.json")],
+                            capture_output=True, text=True, check=True).stdout
+        assert printed == jq.splitlines()
+
+
+def test_json_lines_and_yaml_by_suffix_or_flag(web, ip):
+    lines = web.add("/e.jsonl", b'{"a": 1.50}\n{"a": 2}\n', "application/octet-stream")
+    stream = web.add("/k.yaml", b"kind: A\n---\nkind: B\n", "text/plain")
+    untyped = web.add("/feed", b'{"a": 1}\n{"a": 2}\n', "text/plain")
+    assert shown(ip, f"-c .a {lines}") == ["1.50", "2"]
+    assert shown(ip, f".kind {stream}") == ['"A"', '"B"']
+    assert shown(ip, f"-c .a --jsonl {untyped}") == ["1", "2"]
+    with pytest.raises(UsageError) as caught:
+        ip.run_line_magic("jq", f".a {untyped}")
+    assert str(caught.value).startswith(f"PARSE_ERROR: {untyped} did not return JSON.")
+    assert "--jsonl" in str(caught.value)
