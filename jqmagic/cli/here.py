@@ -10,6 +10,7 @@ import os
 import sys
 
 from jqmagic.core.jsonarg import JsonText
+from jqmagic.core.query.jqdefs import LIBJQ_RESIDENT_PER_BYTE
 from jqmagic.core.settings import sandboxed, settings
 
 TYPE_CHECKING = False  # typing costs every command's start-up (it imports re): not imported
@@ -25,13 +26,6 @@ _LINES = (".jsonl", ".ndjson")  # values one a line: libjq holds one at a time, 
 _JQMAGIC_ONLY = ("timeout", "limit", "parallel", "dask", "reduce", "stream_eval", "explain",
                  "text", "exec", "payload", "jsonl", "yaml", "jsonc")
 _WHOLE_INPUTS = ("slurp", "null_input", "raw_input", "stream_events", "stream_errors", "seq")
-LIBJQ_RESIDENT_PER_BYTE = 14
-"""Resident bytes a JSON document's text costs parsed by libjq 1.8.2 (-O2), per byte: jq
-1.8.2's peak RSS over the text (bench/readings.py --ratio) was 13.4 for an array of small
-objects, 14.0 for an array of integers, 6.9 for objects with longer strings (the number
-literals it keeps cost most); the worst, so that a file judged to fit does."""
-
-
 def runs_here(args: argparse.Namespace, source: dict[str, Any], bounded: bool,
               program: str = "") -> bool:
     """Whether this command line is one jq itself would run, so libjq runs it here: not

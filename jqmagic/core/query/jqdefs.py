@@ -10,6 +10,12 @@ import os
 from jqmagic.core.jsonarg import JsonText
 from jqmagic.core.settings import sandboxed
 
+LIBJQ_RESIDENT_PER_BYTE = 14
+"""Resident bytes a JSON document's text costs parsed by libjq 1.8.2 (-O2), per byte: jq
+1.8.2's peak RSS over the text (bench/readings.py --ratio) was 13.4 for an array of small
+objects, 14.0 for an array of integers, 6.9 for objects with longer strings (the number
+literals it keeps cost most); the worst, so that a file judged to fit does."""
+
 KIND_INVALID, KIND_NULL, KIND_NUMBER, KIND_STRING = 0, 1, 4, 5  # jv.h's kinds
 PRINT_PRETTY, PRINT_ASCII, PRINT_COLOR, PRINT_SORTED, PRINT_TAB = 1, 2, 4, 8, 64
 PARSE_SEQ, PARSE_STREAMING, PARSE_STREAM_ERRORS = 1, 2, 4  # jv.h: --seq, --stream, ...

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from jqmagic.core import sources
 from jqmagic.core.query import jvfrom, libjqinput, progress
 from jqmagic.core.query.doccache import DocumentCache, resident_bytes, resident_cost, version
+from jqmagic.core.query.jqdefs import LIBJQ_RESIDENT_PER_BYTE
 from jqmagic.core.settings import settings
 
 
@@ -58,6 +59,15 @@ class JvCache:
         finally:
             if not parsed.kept:
                 parsed.free()
+
+    def left_to_libjq(self, path: str, fmt: str) -> bool:
+        """Whether libjq had better read a JSON or JSON Lines file itself, as jq does (JSON
+        Lines one value at a time): its parse is expected over the document budget and the
+        fast path does not hold its values whole to make jvs of (parsed into this cache
+        and freed after, a 60 MB log's question took 1 GB)."""
+        return fmt in ("json", "jsonl") and \
+            os.path.getsize(path) * LIBJQ_RESIDENT_PER_BYTE > settings.doc_cache_bytes and \
+            not (self._held is not None and self._held.holds(path, fmt, None))
 
     def _get(self, path: str, fmt: str) -> Parsed:
         fd = sources.open_file(path)

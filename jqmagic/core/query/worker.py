@@ -208,8 +208,9 @@ def _cached_inputs(stack: contextlib.ExitStack, source,
                    request: protocol.QueryRequest) -> list | None:
     """The source's values from the parsed-file cache, or None when the program must read
     its inputs itself (``-R``, no cache, not a file; ``input`` without ``-n``; with
-    ``-n``, no ``inputs`` or a program :mod:`.heldinputs` cannot serve) or a file does
-    not parse (libjq then reads it and reports where)."""
+    ``-n``, no ``inputs`` or a program :mod:`.heldinputs` cannot serve; a file whose
+    parse would be over the budget, :meth:`.JvCache.left_to_libjq`) or a file does not
+    parse (libjq then reads it and reports where)."""
     run = request.run
     if source.kind != "file" or not run.cache or run.raw_input or _events(run):
         return None
@@ -220,6 +221,8 @@ def _cached_inputs(stack: contextlib.ExitStack, source,
     values: list = []
     paths = sources.resolve_files(source.spec)
     if run_together(paths):  # jq reads the files as one stream: libjq reads them so
+        return None
+    if any(jv_documents.left_to_libjq(path, source.formats.for_path(path)) for path in paths):
         return None
     try:
         for path in paths:

@@ -370,3 +370,25 @@ def test_json_lines_with_odd_literals_are_answered(files, engines, program, cach
     got = query(program, "odd.jsonl", null_input=True, compact=True, cache=cache)
     assert got.text + "\n" == want
     assert engines == [True]
+
+
+def test_a_file_whose_libjq_parse_is_over_the_budget_is_read_by_libjq_as_jq_does(
+        files, monkeypatch):
+    """A question the fast path leaves to libjq, over JSON Lines whose parse would be over
+    the budget and that the fast path does not hold whole: libjq reads the file itself,
+    a value at a time, not parsed whole into the cache and freed after."""
+    from jqmagic.core.query import jvcache
+    from jqmagic.core.settings import settings as jqmagic_settings
+
+    size = (files / "a.jsonl").stat().st_size
+    monkeypatch.setattr(jqmagic_settings, "doc_cache_bytes", size * 2)
+    monkeypatch.setattr(jqmagic_settings, "fast_path", False)
+    parses = []
+    real = jvcache._parse  # noqa: SLF001 - the cache's own parse, recorded
+    monkeypatch.setattr(jvcache, "_parse", lambda *a: (parses.append(a), real(*a))[1])
+    program = "reduce inputs as $e (0; . + ($e.n? // 0))"
+    assert query(program, "a.jsonl", null_input=True).text == "11.5"
+    assert parses == [] and worker.jv_documents.size == 0
+    monkeypatch.setattr(jqmagic_settings, "doc_cache_bytes", size * 100)
+    assert query(program, "a.jsonl", null_input=True).text == "11.5"
+    assert len(parses) == 1  # within the budget: parsed into the cache, as before
