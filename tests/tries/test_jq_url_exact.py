@@ -41,3 +41,9 @@ def test_json_lines_and_yaml_by_suffix_or_flag(web, ip):
         ip.run_line_magic("jq", f".a {untyped}")
     assert str(caught.value).startswith(f"PARSE_ERROR: {untyped} did not return JSON.")
     assert "--jsonl" in str(caught.value)
+
+
+def test_webfetch_jq_reads_the_answer_as_served(web, ip):
+    url = web.add("/n.json", NUMBERS, "application/json")
+    result = ip.run_line_magic("webfetch", f"{url} --jq '[.a, .c]' ")
+    assert "1.50" in result.content and "1E+1000" in result.content, result.content

@@ -140,7 +140,7 @@ def fetch(
         value = parse_json(body, final_url)
         text = json.dumps(value, indent=2, ensure_ascii=False)
         if jq is not None:
-            value, text = _run_jq(jq, value)
+            value, text = _run_jq(jq, body)
     elif jq is not None:
         raise JqMagicError(
             "INVALID_ARGUMENT",
@@ -201,9 +201,10 @@ def _check_window(offset: int | None, limit: int | None) -> None:
                            "Leave limit out to get every line.")
 
 
-def _run_jq(program: str, value: Any) -> tuple[Any, str]:
-    """Run ``program`` on ``value`` through the query core; (value, printed text)."""
-    result = query(program, value=value)
+def _run_jq(program: str, body: bytes) -> tuple[Any, str]:
+    """Run ``program`` on the answer's bytes as served (its numbers as written, as jq
+    reads a file) through the query core; (value, printed text)."""
+    result = query(program, text=body)
     text = result.text
     if result.truncated and result.message:
         text = f"{text}\n{result.message}"
