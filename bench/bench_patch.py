@@ -13,8 +13,9 @@ output is compared with the input, to show how many lines each way rewrote.
 
 The last: ``query -i`` with programs that change every item, remove 100 and shift all of a
 100,000-item array (each a diff of many steps, made as one batch: core/patch/batch.py),
-against jq 1.8.2 writing the whole file and Python's json load + edit + dump; its section
-of RESULTS-patch.md is replaced, the rest kept.
+against jq 1.8.2 writing the whole file and Python's json load + edit + dump; then every
+user's status set and half the users removed in the 4 MB YAML file, against yq and PyYAML;
+its section of RESULTS-patch.md is replaced, the rest kept.
 """
 
 from __future__ import annotations
@@ -238,6 +239,14 @@ PROGRAMS = [
     ("every item shifted by one", ".items |= .[1:] + [.[0]]",
      "items[:] = items[1:] + items[:1]"),
 ]
+# the same on the YAML users file (comments, flow tags; the edit in Python on doc["users"])
+YAML_PROGRAMS = [
+    ("every user's status set", '.users |= map(.status = "active")',
+     "for x in users: x['status'] = 'active'"),
+    ("half the users removed", ".users |= map(select(.amount > 500))",
+     "users[:] = [x for x in users if x['amount'] > 500]"),
+]
+YAML_MEGABYTES = 4
 
 
 def generate_items(path: Path, count: int) -> int:
@@ -265,14 +274,38 @@ def many_runs(program: str, python_edit: str) -> list[tuple[str, list[str]]]:
     ]
 
 
+def many_yaml_runs(program: str, python_edit: str) -> list[tuple[str, list[str]]]:
+    """(name, command taking the file path last) for one program on the YAML file."""
+    ours = "import sys; from jqmagic.core.patch import patch; "
+    return [
+        ("jqmagic query -i (bytes kept)", python(ours + f"patch(sys.argv[1], jq={program!r})")),
+        ("yq -y -i (Debian's yq: jq + PyYAML; comments lost)", ["yq", "-y", "-i", program]),
+        ("yaml.load + edit + yaml.dump (PyYAML, C)",
+         python("import sys, yaml\n"
+                "with open(sys.argv[1], encoding='utf-8') as f: doc = yaml.load(f, "
+                "Loader=yaml.CSafeLoader)\n"
+                f"users = doc['users']\n{python_edit}\n"
+                "with open(sys.argv[1], 'w', encoding='utf-8') as f:\n"
+                "    yaml.dump(doc, f, Dumper=yaml.CSafeDumper, sort_keys=False, "
+                "allow_unicode=True)")),
+    ]
+
+
 def same_as_jq(source: Path, program: str) -> bool:
-    """Whether ``query -i``'s file reads as jq 1.8.2's output for ``program``."""
-    work = source.with_name("patch-check.json")
+    """Whether ``query -i``'s file reads as jq 1.8.2's output for ``program`` (a YAML
+    file: on its value as JSON)."""
+    import yaml
+
+    work = source.with_name("patch-check" + source.suffix)
     shutil.copyfile(source, work)
     subprocess.run(python("import sys; from jqmagic.core.patch import patch; "
                           f"patch(sys.argv[1], jq={program!r})") + [str(work)], check=True)
-    want = subprocess.run([str(JQ), program, str(source)], capture_output=True, check=True)
-    same = json.loads(want.stdout) == json.loads(work.read_text())
+    read = json.loads if source.suffix == ".json" else lambda text: yaml.load(
+        text, Loader=yaml.CSafeLoader)
+    value = json.dumps(read(source.read_text(encoding="utf-8")))
+    want = subprocess.run([str(JQ), program], input=value.encode(), capture_output=True,
+                          check=True)
+    same = json.loads(want.stdout) == read(work.read_text(encoding="utf-8"))
     work.unlink()
     return same
 
@@ -294,15 +327,29 @@ def many(count: int) -> str:
              "so its time buys that. Peak RSS: the largest single process (`query -i`'s own, "
              "or its query worker's).\n"]
     for what, program, edit in PROGRAMS:
-        rows = run(source, many_runs(program, edit))
-        base = rows[1].get("time")
-        for row in rows:
-            if "time" in row and base:
-                row["ratio"] = row["time"] / base
-        same = "equals" if same_as_jq(source, program) else "DIFFERS FROM"
-        parts.append(f"### {what}: `{program}`\n\nThe file `query -i` wrote {same} jq "
-                     "1.8.2's output.\n\n" + table(rows, size, "jq 1.8.2"))
+        parts.append(_program(source, what, program, many_runs(program, edit), "jq 1.8.2"))
+    ysource, ycount = yaml_file(YAML_MEGABYTES)
+    parts.append(f"### YAML: {ycount:,} users, {ysource.stat().st_size / 1e6:.1f} MB\n\n"
+                 "The users file of the YAML section above (comments, quoted zips, flow "
+                 "tags); yq (Debian's: jq + PyYAML) and PyYAML load + dump rewrite it, "
+                 "losing every comment; `query -i` splices each value or item (a batch: "
+                 "yamltext.py's batching) and reads the text back before writing.")
+    for what, program, edit in YAML_PROGRAMS:
+        parts.append(_program(ysource, f"YAML, {what}", program,
+                              many_yaml_runs(program, edit), "yq"))
     return "\n\n".join(parts) + "\n"
+
+
+def _program(source: Path, what: str, program: str, commands: list, baseline: str) -> str:
+    """One program's table: the second way is the baseline."""
+    rows = run(source, commands)
+    base = rows[1].get("time")
+    for row in rows:
+        if "time" in row and base:
+            row["ratio"] = row["time"] / base
+    same = "equals" if same_as_jq(source, program) else "DIFFERS FROM"
+    return (f"### {what}: `{program}`\n\nThe file `query -i` wrote {same} jq 1.8.2's "
+            "output.\n\n" + table(rows, source.stat().st_size / 1e6, baseline))
 
 
 def _with_section(text: str, section: str) -> str:
