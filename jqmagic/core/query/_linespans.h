@@ -197,6 +197,21 @@ static int spans_word(spans_scan *s, const char *word, Py_ssize_t size) {
     return 1;
 }
 
+/* After a member: 1 at a comma (the next member's start reached), 0 at `close` (passed),
+ * -1 at anything else. */
+static int spans_next(spans_scan *s, unsigned char close) {
+    spans_space(s);
+    if (s->at >= s->end) return -1;
+    if (*s->at == ',') {
+        s->at++;
+        spans_space(s);
+        return 1;
+    }
+    if (*s->at != close) return -1;
+    s->at++;
+    return 0;
+}
+
 static int spans_value(spans_scan *s);
 
 /* An array or an object (at its opening bracket), every member checked. */
@@ -221,17 +236,12 @@ static int spans_container(spans_scan *s, unsigned char close) {
             spans_space(s);
         }
         if (!spans_value(s)) return 0;
-        spans_space(s);
-        if (s->at >= s->end) return 0;
-        if (*s->at == ',') {
-            s->at++;
-            spans_space(s);
-            continue;
+        int more = spans_next(s, close);
+        if (more < 0) return 0;
+        if (!more) {
+            s->depth--;
+            return 1;
         }
-        if (*s->at != close) return 0;
-        s->at++;
-        s->depth--;
-        return 1;
     }
 }
 
@@ -315,16 +325,8 @@ static int spans_object(spans_scan *s, spans_names *t, spans_out *entries, int *
                 ++*members;
             }
         }
-        spans_space(s);
-        if (s->at >= s->end) return 0;
-        if (*s->at == ',') {
-            s->at++;
-            spans_space(s);
-            continue;
-        }
-        if (*s->at != '}') return 0;
-        s->at++;
-        return 1;
+        int more = spans_next(s, '}');
+        if (more <= 0) return more == 0;
     }
 }
 

@@ -146,36 +146,33 @@ def _answered(program: str, path) -> list[str] | None:
         return None
 
 
-def test_a_question_on_whole_values_reads_them_as_they_come(tmp_path, monkeypatch):
+@pytest.fixture
+def held_log(tmp_path, monkeypatch):
+    """EVENTS as a JSON Lines file the budget has it held as spans."""
     path = tmp_path / "log.jsonl"
     path.write_text("".join(json.dumps(e) + "\n" for e in EVENTS))
     _budget_for_spans(monkeypatch, path)
     doccache.documents.clear()
-    try:
-        assert _answer("[inputs | .kind] | unique | length", str(path)) == ["4"]
-        before = list(doccache.documents._entries.values())  # noqa: SLF001
-        whole = "[inputs | to_entries | length] | add"
-        assert _answer(whole, str(path)) == jq_texts(
-            whole.replace("inputs", ".[]"), json.dumps(EVENTS))
-        assert list(doccache.documents._entries.values()) == before  # nothing whole kept
-    finally:
-        doccache.documents.clear()
-
-
-def test_a_file_changed_between_questions_is_read_again(tmp_path, monkeypatch):
-    path = tmp_path / "log.jsonl"
-    path.write_text("".join(json.dumps(e) + "\n" for e in EVENTS))
-    _budget_for_spans(monkeypatch, path)
+    yield path
     doccache.documents.clear()
-    try:
-        assert _answer("[inputs | .kind] | length", str(path)) == ["3000"]
-        edited = EVENTS[:2000] + [{"kind": "new", "n": 1}]
-        path.write_text("".join(json.dumps(e) + "\n" for e in edited))
-        assert _answer("[inputs | .n // 0] | add", str(path)) == jq_texts(
-            "[.[] | .n // 0] | add", json.dumps(edited))
-        assert _answer("[inputs | .kind] | length", str(path)) == ["2001"]
-    finally:
-        doccache.documents.clear()
+
+
+def test_a_question_on_whole_values_reads_them_as_they_come(held_log):
+    assert _answer("[inputs | .kind] | unique | length", str(held_log)) == ["4"]
+    before = list(doccache.documents._entries.values())  # noqa: SLF001
+    whole = "[inputs | to_entries | length] | add"
+    assert _answer(whole, str(held_log)) == jq_texts(
+        whole.replace("inputs", ".[]"), json.dumps(EVENTS))
+    assert list(doccache.documents._entries.values()) == before  # nothing whole kept
+
+
+def test_a_file_changed_between_questions_is_read_again(held_log):
+    assert _answer("[inputs | .kind] | length", str(held_log)) == ["3000"]
+    edited = EVENTS[:2000] + [{"kind": "new", "n": 1}]
+    held_log.write_text("".join(json.dumps(e) + "\n" for e in edited))
+    assert _answer("[inputs | .n // 0] | add", str(held_log)) == jq_texts(
+        "[.[] | .n // 0] | add", json.dumps(edited))
+    assert _answer("[inputs | .kind] | length", str(held_log)) == ["2001"]
 
 
 def test_a_file_with_a_line_the_pass_refuses_is_read_as_before(tmp_path, monkeypatch):
