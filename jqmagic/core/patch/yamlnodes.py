@@ -96,6 +96,7 @@ class Stream:
         self._stale = [_Stale() for _ in self.nodes]
         self.unread: set[int] = set()  # documents edited since they were last read
         self.stale_docs: set[int] = set()  # documents with stale nodes (see :meth:`moved`)
+        self.before_refresh: Callable[[], None] | None = None  # edits waiting to be applied
         self._keys: dict[int, tuple[Any, list[str]]] = {}
 
     def _compose(self, text: str) -> tuple[list[Any], list[Any], list[dict[int, Any]]]:
@@ -128,14 +129,18 @@ class Stream:
         the node whose own nodes no longer tell its text; a walk through it, or an edit near
         it, reads ``doc`` again. ``checked``: the new text was read alone (a scalar replaced
         in place), so ``doc`` need not be read again before writing."""
-        first, mark = self.offset(doc, start), self.offset(doc, end)
+        self.marked(doc, start, end, stale, checked)
+        self._take(text, [(doc, self.offset(doc, end), len(text) - len(self.text))])
+
+    def marked(self, doc: int, start: int, end: int, stale: Any, checked: bool) -> None:
+        """What replacing ``text[start:end]`` of ``doc`` leaves to read again (see
+        :meth:`moved`; the text not taken yet)."""
         if stale is not None:
-            self._stale[doc].add(min(first, stale.start_mark.index),
-                                 max(mark, stale.end_mark.index), stale)
+            self._stale[doc].add(min(self.offset(doc, start), stale.start_mark.index),
+                                 max(self.offset(doc, end), stale.end_mark.index), stale)
             self.stale_docs.add(doc)
         if not checked:
             self.unread.add(doc)
-        self._take(text, [(doc, mark, len(text) - len(self.text))])
 
     def replaced(self, spans: list[tuple[int, int, int, int]], text: str) -> None:
         """Take the new ``text``, where each span ``(doc, start, end, length)`` of the text
@@ -192,6 +197,8 @@ class Stream:
 
     def refresh(self, doc: int) -> None:
         """Compose document ``doc`` again from the text now (INVALID_YAML if it broke)."""
+        if self.before_refresh is not None:
+            self.before_refresh()
         count = len(self.nodes)
         first = self._region(doc)
         last = self._region(doc + 1) if doc + 1 < count else len(self.text)

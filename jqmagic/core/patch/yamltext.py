@@ -55,15 +55,14 @@ class YamlDoc:
         self._pending: Pending | None = None  # while batching: splices not applied
         self._docs: dict[int, int] = {}  # a pending splice's start -> its document
         self._alone: dict[tuple[str, type, Any], bool] = {}  # _reads_as, known
-
-    # ---------------------------------------------------------------- a batch
+        self.stream.before_refresh = self._apply
 
     @contextmanager
     def batching(self) -> Iterator[YamlDoc]:
-        """Steps meanwhile leave pending each scalar they replace in place and each member
-        they remove whose siblings keep telling their text (located in the text as last
-        applied, which no pending splice touches where they read), applied in one pass
-        before any other edit and at the end: the bytes of the steps one by one."""
+        """Steps meanwhile leave their splices pending, each located in the text as last
+        applied where no pending splice touches what it reads (else they are applied
+        first, in one pass, as before reading a document again and at the end): the bytes
+        of the steps one by one."""
         self._pending = Pending()
         try:
             yield self
@@ -106,20 +105,18 @@ class YamlDoc:
 
     def _splice(self, doc: int, start: int, end: int, new: str, stale: Any, *,
                 checked: bool = False) -> None:
-        """Replace ``text[start:end]`` in document ``doc``; ``stale``: the node whose text
-        this changes, if its nodes no longer tell it; ``checked``: the new text was read
-        alone (see :meth:`Stream.moved`). While batching, one that leaves no node stale
-        waits."""
+        """Replace ``text[start:end]`` in document ``doc`` (while batching: pending);
+        ``stale``: the node whose text this changes, if its nodes no longer tell it;
+        ``checked``: the new text was read alone (see :meth:`Stream.moved`)."""
         shared = self.stream.shared_starts(doc)
         if shared and bisect.bisect_left(shared, start) < bisect.bisect_left(shared, end):
             raise JqMagicError(
                 "PATCH_CONFLICT", "The edit would change an anchor (&) that aliases (*) "
                 "elsewhere refer to.", "Edit the YAML by hand there; nothing was changed.")
-        if self._pending is not None and stale is None and not self.stream.stale_docs:
+        if self._pending is not None:
             self._pending.add(start, end, new)
             self._docs[start] = doc
-            if not checked:
-                self.stream.unread.add(doc)
+            self.stream.marked(doc, start, end, stale, checked)
             return
         self.text = self.text[:start] + new + self.text[end:]
         self.stream.moved(doc, start, end, self.text, stale, checked=checked)
@@ -154,14 +151,19 @@ class YamlDoc:
             self.replace(tokens, value)
             return None
         self._stream_edit(tokens[:-1])
-        self._apply()
         existed = self.tree.kind(tokens[:-1]) == "object" and tokens[-1] in self.tree.get(
             tokens[:-1])
         index = self.tree.add(tokens, value)
-        spot, _ = self.stream.spot(tokens[:-1])
         if existed:
             self._replace_text(tokens, value)
-        elif self._is_map(spot.node):
+            return index
+        spot, _ = self.stream.spot(tokens[:-1])
+        # a key added reads its mapping's lines (an item inserted may read further)
+        if self._pending and (not self._is_map(spot.node) or self._pending.touched(
+                self.text.rfind("\n", 0, spot.start) + 1, _line_end(self.text, spot.end))):
+            self._apply()
+            spot, _ = self.stream.spot(tokens[:-1])
+        if self._is_map(spot.node):
             self._add_key(spot, tokens[-1], value)
         else:
             self._insert_item(spot, index, value)
