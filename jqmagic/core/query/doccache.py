@@ -259,9 +259,11 @@ class DocumentCache:
             progress.parsing(path, st.st_size, fmt)
             whole = st.st_size >= projected.WIDE_FROM and self.whole_fits_size(st.st_size) \
                 and (st.st_size < WIDEN_BELOW or projected.C_LINES is not None)
-            doc = linespans.first_read(handle, chains) if use_cache and \
-                chains is not None and self.as_spans(st.st_size, fmt) else None
-            if doc is None:
+            if use_cache and chains is not None and self.as_spans(st.st_size, fmt):
+                doc = linespans.first_read(handle, chains)
+                if doc is None:  # its values are over the budget: libjq reads it as jq does
+                    raise NotMine("JSON Lines over the budget the spans' pass refuses")
+            else:
                 doc = load_file(path, fmt, handle, chains, chains is not None and whole)
             progress.parsed(path, st.st_size, fmt)
             doc.resident = resident_cost(before, doc.size)

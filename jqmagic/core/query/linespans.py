@@ -132,8 +132,8 @@ def read(data: bytes, base: int = 0) -> LineSpans | None:
 
 def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
     """A JSON Lines file (open, at its start) held as spans, its rows made for ``chains``;
-    None where a line is not one the spans' pass reads, or without the extension (the
-    file is read as before)."""
+    None where a line is not one the spans' pass reads, or without the extension (its
+    questions are libjq's, which reads it as jq does)."""
     data = handle.read()
     literals, base = literalfacts.facts_beside(data), 3 if data.startswith(BOM) else 0
     try:
