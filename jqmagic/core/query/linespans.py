@@ -32,7 +32,7 @@ from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.query import literalfacts, projected
-from jqmagic.core.query.document import BOM, Document, resident_bytes
+from jqmagic.core.query.document import BOM, Document
 
 try:
     from jqmagic.core.query import _jvbuild
@@ -43,9 +43,6 @@ C_PROJECT = getattr(_jvbuild, "project_lines", None)
 
 FIRST_READ_PER_BYTE = 1.25
 """What a first read holds at its peak, per byte of text: the text and its spans."""
-ROWS_SHARE = 0.25
-"""Rows that took at most this share of the text are made again with the next question's
-members beside theirs (a later question on either pays nothing)."""
 BLOCK = 4 << 20
 """The file is read again this much at a time (into one buffer) to make a question's rows."""
 
@@ -149,12 +146,10 @@ def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
         return None
     del data
     literals.settle()  # the text is let go before the rows are made
-    before = resident_bytes()
     with gc_paused():
         values, made = rows(spans, handle, chains)
     return Document(values, literals, size, line_ended=line_ended, chains=spans.held(chains),
-                    one_per_line=spans.newlines == spans.count, made=made, spans=spans,
-                    rows_resident=max(resident_bytes() - before, 0))
+                    one_per_line=spans.newlines == spans.count, made=made, spans=spans)
 
 
 def rows(spans: LineSpans, handle: BinaryIO,

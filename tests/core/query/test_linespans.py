@@ -194,15 +194,3 @@ def test_a_file_with_a_line_the_pass_refuses_is_left_to_libjq(tmp_path, monkeypa
         assert answer.text == "3001" and answer.engine == "libjq"
     finally:
         doccache.documents.clear()
-
-
-@pytest.mark.parametrize("share", [-1, 10 ** 6])  # never, always
-def test_rows_that_took_little_are_made_again_with_the_next_members(held_log, monkeypatch,
-                                                                    share):
-    monkeypatch.setattr(linespans, "ROWS_SHARE", share)
-    kinds = "[inputs | .kind] | unique | length"
-    assert _answer(kinds, str(held_log)) == ["4"]
-    assert _answer("[inputs | .user.name?] | unique | length", str(held_log)) == ["3"]
-    (_, doc), = doccache.documents._entries.values()  # noqa: SLF001
-    assert (("kind",) in doc.chains) == (share > 0) and ("user", "name") in doc.chains
-    assert _answer(kinds, str(held_log)) == ["4"]
