@@ -147,6 +147,16 @@ def test_standard_input_in_a_terminal_previews_and_prints_the_program():
     assert os.waitstatus_to_exitcode(status) == 0
 
 
+async def shape_tree(app, pilot):
+    """The browser's shape tree, once its shape is read (3 s at most)."""
+    tree = app.query_one("#shape")
+    for _ in range(60):
+        await pilot.pause(0.05)
+        if tree.root.data is not None:
+            break
+    return tree
+
+
 def test_the_shape_tree_copies_paths_and_fills_the_box(tmp_path):
     path = tmp_path / "kube.json"
     path.write_text(json.dumps(KUBE))
@@ -154,11 +164,7 @@ def test_the_shape_tree_copies_paths_and_fills_the_box(tmp_path):
 
     async def main():
         async with app.run_test() as pilot:
-            tree = app.query_one("#shape")
-            for _ in range(60):
-                await pilot.pause(0.05)
-                if tree.root.data is not None:
-                    break
+            tree = await shape_tree(app, pilot)
             labels = [str(node.label) for node in tree.root.children]
             assert labels == ["kind  string", "items  array [2]"]
             tree.focus()

@@ -12,6 +12,7 @@ import pytest
 pytest.importorskip("textual", reason="jqmagic browse needs the tui extra (Textual)")
 
 from jqmagic.cli.browse import browser  # noqa: E402
+from tests.cli.test_browse import shape_tree  # noqa: E402
 
 
 def test_the_empty_key_is_quoted(tmp_path):
@@ -21,11 +22,7 @@ def test_the_empty_key_is_quoted(tmp_path):
 
     async def main():
         async with app.run_test() as pilot:
-            tree = app.query_one("#shape")
-            for _ in range(60):
-                await pilot.pause(0.05)
-                if tree.root.data is not None:
-                    break
+            tree = await shape_tree(app, pilot)
             packages = tree.root.children[0]
             packages.expand()
             await pilot.pause(0.1)
