@@ -29,12 +29,11 @@ from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.literals import Literals
 from jqmagic.core.query import linespans, literalfacts, progress, projected
-from jqmagic.core.query.document import BOM, Document
+from jqmagic.core.query.document import BOM, Document, resident_bytes
 from jqmagic.core.query.yamlhalves import idle_core, parse_in_halves
 from jqmagic.core.settings import default_worker_memory, settings, worker_memory
 from jqmagic.core.sources.formats import value_facts, value_text
 
-_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 FREEZE_BYTES = 1 << 20
 MEASURED_FROM_BYTES = 1 << 20
 RESIDENT_PER_BYTE = {"json": 8.5, "jsonl": 8.5, "jsonc": 8.5, "yaml": 5.5}
@@ -50,15 +49,6 @@ def version(st: os.stat_result) -> tuple[int, int, int]:
     """What changes when a file's content may have: size, mtime and ctime (a file rewritten
     with its old mtime restored still gets a new ctime)."""
     return st.st_size, st.st_mtime_ns, st.st_ctime_ns
-
-
-def resident_bytes() -> int:
-    """This process's resident set, in bytes (0 where /proc is absent)."""
-    try:
-        with open("/proc/self/statm") as statm:
-            return int(statm.read().split()[1]) * _PAGE
-    except (OSError, ValueError, IndexError):
-        return 0
 
 
 def resident_cost(before: int, size: int) -> int:
@@ -287,22 +277,34 @@ class DocumentCache:
 
     def _respanned(self, key: tuple, stamp: tuple, handle: BinaryIO,
                    chains: frozenset) -> Document:
-        """The rows of a file held as spans made anew for ``chains`` alone, the last ones
-        let go first (never two sets of rows at once: a 500 MB log's rows of one member
-        that does not repeat take 700 MB)."""
+        """The rows of a file held as spans for ``chains``: the spare ones if they hold
+        them, else made anew, the last ones let go first (never two big sets of rows at
+        once: a 500 MB log's rows of a member that does not repeat take 700 MB). The last
+        rows are kept as the spare while they took at most :data:`.linespans.SPARE_SHARE`
+        of the text (members that repeat, equal short lines one row: an analyst going back
+        and forth between ``.kind`` and ``.user.name`` pays each once)."""
         with self._lock:
             old = self._entries.pop(key, (None, None))[1]
         if old is None:
             raise NotMine("the file left the cache")
         old.keep_columns(False)
-        spans = old.spans
+        spare, old.spare = old.spare, None
         doc = Document([], old.literals, old.size, line_ended=old.line_ended,
-                       one_per_line=old.one_per_line, chains=spans.held(chains), spans=spans)
+                       one_per_line=old.one_per_line, chains=old.spans.held(chains),
+                       spans=old.spans)
+        kept = old if old.rows_resident <= linespans.SPARE_SHARE * old.size else None
         del old
-        before = resident_bytes() - spans.resident
+        if spare is not None and projected.covers(spare.chains, chains):
+            spare.spare = kept
+            self._keep(key, stamp, spare)
+            return spare
+        doc.spare = kept or spare
+        del kept, spare
+        before = resident_bytes()
         with gc_paused():
-            doc.values, doc.made = linespans.rows(spans, handle, chains)
-        doc.resident = resident_cost(before, doc.size)
+            doc.values, doc.made = linespans.rows(doc.spans, handle, chains)
+        doc.rows_resident = max(resident_bytes() - before, 0)
+        doc.resident = max(doc.spans.resident + doc.rows_resident, doc.size)
         self._keep(key, stamp, doc)
         return doc
 

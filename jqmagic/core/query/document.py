@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -10,6 +11,7 @@ from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.literals import Literals
 
 BOM = b"\xef\xbb\xbf"
+_PAGE = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 COLUMNS_SHARE = 10  # a kept document's columns may take a tenth of its bytes more
 
 
@@ -26,6 +28,8 @@ class Document:
     chains: frozenset | None = None  # JSON Lines holding only these chains; None: whole
     made: dict | None = None  # columns made as the values were decoded, for the store
     spans: Any = None  # JSON Lines held as spans (.linespans.LineSpans): rows made anew
+    rows_resident: int = 0  # with spans: what its rows added to the resident set
+    spare: Document | None = None  # with spans: the last question's rows, when small
 
     def walked(self) -> list[Any]:
         """The lists a question walks whole: the values, a lone value that is one, and the
@@ -58,3 +62,12 @@ class Document:
         share = max(self.resident, self.size) // COLUMNS_SHARE
         items = sum(map(len, lists)) or 1
         return ((values, share * len(values) // items) for values in lists)
+
+
+def resident_bytes() -> int:
+    """This process's resident set, in bytes (0 where /proc is absent)."""
+    try:
+        with open("/proc/self/statm") as statm:
+            return int(statm.read().split()[1]) * _PAGE
+    except (OSError, ValueError, IndexError):
+        return 0

@@ -32,7 +32,7 @@ from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.query import literalfacts, projected
-from jqmagic.core.query.document import BOM, Document
+from jqmagic.core.query.document import BOM, Document, resident_bytes
 
 try:
     from jqmagic.core.query import _jvbuild
@@ -43,6 +43,9 @@ C_PROJECT = getattr(_jvbuild, "project_lines", None)
 
 FIRST_READ_PER_BYTE = 1.25
 """What a first read holds at its peak, per byte of text: the text and its spans."""
+SPARE_SHARE = 0.25
+"""The last question's rows are kept beside the next one's while they took at most this
+share of the text (:meth:`.doccache.DocumentCache.get`)."""
 BLOCK = 4 << 20
 """The file is read again this much at a time (into one buffer) to make a question's rows."""
 
@@ -146,10 +149,12 @@ def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
         return None
     del data
     literals.settle()  # the text is let go before the rows are made
+    before = resident_bytes()
     with gc_paused():
         values, made = rows(spans, handle, chains)
     return Document(values, literals, size, line_ended=line_ended, chains=spans.held(chains),
-                    one_per_line=spans.newlines == spans.count, made=made, spans=spans)
+                    one_per_line=spans.newlines == spans.count, made=made, spans=spans,
+                    rows_resident=max(resident_bytes() - before, 0))
 
 
 def rows(spans: LineSpans, handle: BinaryIO,

@@ -194,3 +194,21 @@ def test_a_file_with_a_line_the_pass_refuses_is_left_to_libjq(tmp_path, monkeypa
         assert answer.text == "3001" and answer.engine == "libjq"
     finally:
         doccache.documents.clear()
+
+
+@pytest.mark.parametrize("share", [-1, 10 ** 6])  # never kept, always kept
+def test_the_last_rows_kept_as_the_spare_answer_a_question_back(held_log, monkeypatch,
+                                                                  share):
+    monkeypatch.setattr(linespans, "SPARE_SHARE", share)
+    made = []
+    rows = linespans.rows
+    monkeypatch.setattr(linespans, "rows", lambda spans, handle, chains: (
+        made.append(chains), rows(spans, handle, chains))[1])
+    kinds, names = "[inputs | .kind] | unique | length", "[inputs | .user.name?] | unique"
+    expected = jq_texts(names.replace("inputs", ".[]"), json.dumps(EVENTS))
+    for _ in range(2):
+        assert _answer(kinds, str(held_log)) == ["4"]
+        assert _answer(names, str(held_log)) == expected
+    assert len(made) == (2 if share > 0 else 4)
+    (_, doc), = doccache.documents._entries.values()  # noqa: SLF001
+    assert (doc.spare is not None) == (share > 0) and doc.spare is not doc
