@@ -142,21 +142,14 @@ def test_a_title_never_closed_gives_the_page_back():
 
 # html.parser (a plain install: no lxml) builds what the page's tags say, where a browser
 # repairs: each of these pages gave an empty page or an error before.
-def test_a_body_left_inside_an_open_head_is_read():
-    html = f"<html><head><title>T</title><body><div>{PARAS}</div></body></html>"
-    out = to_markdown(html, parser="html.parser").markdown
-    assert out.count("river path") == 8
-
-
-def test_a_comment_in_an_open_head_does_not_hide_the_page():
-    html = f"<html><head><title>T</title><!-- ads --><div>{PARAS}</div></html>"
-    out = to_markdown(html, parser="html.parser").markdown
-    assert out.count("river path") == 8
-
-
-def test_a_body_tag_deep_in_the_page_is_not_the_body():
-    html = (f"<html><head><title>T</title></head><div>{PARAS}</div>"
-            "<table><tr><td><body><p>A stray line.</p></td></tr></table></html>")
+@pytest.mark.parametrize("html", [
+    f"<html><head><title>T</title><body><div>{PARAS}</div></body></html>",  # body in head
+    f"<html><head><title>T</title><!-- ads --><div>{PARAS}</div></html>",  # a comment first
+    f"<html><head><title>T</title></head><div>{PARAS}</div>"  # a stray body tag deep in it
+    "<table><tr><td><body><p>A stray line.</p></td></tr></table></html>",
+], ids=["a body left inside an open head", "a comment in an open head",
+        "a body tag deep in the page"])
+def test_html_parser_reads_the_story_of_an_odd_page(html):
     out = to_markdown(html, parser="html.parser").markdown
     assert out.count("river path") == 8
 
