@@ -319,7 +319,7 @@ static PyMethodDef methods[] = {
     {"lines_columns", lines_columns, METH_VARARGS,
      "(values, newlines, columns, kinds): JSON Lines as orjson reads them, chains' columns."},
     {"line_spans", line_spans, METH_VARARGS,
-     "(rows, entries, names, sizes, count, newlines, odd): JSON Lines checked, spans noted."},
+     "(rows, entries, names, count, newlines): JSON Lines checked, spans noted."},
     {"project_lines", project_lines, METH_VARARGS,
      "(text, row, entry): a block's lines written again with the members asked."},
     {NULL, NULL, 0, NULL},

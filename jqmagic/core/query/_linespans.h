@@ -43,8 +43,7 @@ typedef struct {
 typedef struct {
     const char *text;
     Py_ssize_t size;
-    Py_ssize_t seen;      /* the last row that held it: a second time makes the row odd */
-    long long bytes;      /* its values' text, over every line */
+    Py_ssize_t seen; /* the last row that held it: a second time makes the row odd */
 } spans_name;
 
 typedef struct {
@@ -277,7 +276,7 @@ static int spans_name_of(spans_names *t, const char *text, Py_ssize_t size, int 
         if (at < 0) {
             if (t->count == SPANS_NAMES) return -1;
             at = t->count++;
-            t->names[at] = (spans_name){text, size, -1, 0};
+            t->names[at] = (spans_name){text, size, -1};
             t->slots[i] = at + 1;
         } else if (t->names[at].size != size || memcmp(t->names[at].text, text, size) != 0)
             continue;
@@ -309,7 +308,7 @@ static int spans_object(spans_scan *s, spans_names *t, spans_out *entries, int *
         spans_space(s);
         const unsigned char *value = s->at;
         if (!spans_value(s)) return 0;
-        Py_ssize_t start = value - line, size = s->at - value;
+        Py_ssize_t start = value - line;
         if (!*odd) {
             int name = escaped ? -1 : spans_name_of(t, (const char *)key, key_size, place);
             if (name < 0 || t->names[name].seen == index || start > (Py_ssize_t)SPANS_START ||
@@ -320,7 +319,6 @@ static int spans_object(spans_scan *s, spans_names *t, spans_out *entries, int *
             } else {
                 uint32_t entry = SPANS_ENTRY(name, start);
                 t->names[name].seen = index;
-                t->names[name].bytes += (long long)size;
                 if (!spans_put(entries, &entry, sizeof entry)) return -1;
                 ++*members;
             }
@@ -337,8 +335,8 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
     spans_names *t = PyMem_Calloc(1, sizeof(spans_names));
     spans_out rows = {PyBytes_FromStringAndSize(NULL, 1 << 16), 0};
     spans_out entries = {PyBytes_FromStringAndSize(NULL, 1 << 16), 0};
-    PyObject *names = NULL, *sizes = NULL;
-    Py_ssize_t newlines = 0, count = 0, odd = 0;
+    PyObject *names = NULL;
+    Py_ssize_t newlines = 0, count = 0;
     const unsigned char *last_end = at; /* the last row's end: its newline is in the gap */
     if (t == NULL || rows.bytes == NULL || entries.bytes == NULL) goto fail;
     memset(t->foreseen, -1, sizeof t->foreseen);
@@ -361,7 +359,6 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
             spans_space(&s);
             if (!found || s.at != end) goto refused;
             uint64_t row = SPANS_ROW(end - at, at - last_end, members, is_odd);
-            odd += is_odd;
             if (!spans_put(&rows, &row, sizeof row)) goto fail;
             last_end = end;
             count++;
@@ -371,18 +368,11 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
         at = nl + 1;
         if ((newlines & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) goto fail;
     }
-    if ((names = PyList_New(t->count)) == NULL || (sizes = PyList_New(t->count)) == NULL)
-        goto fail;
+    if ((names = PyList_New(t->count)) == NULL) goto fail;
     for (int i = 0; i < t->count; i++) {
         PyObject *name = PyBytes_FromStringAndSize(t->names[i].text, t->names[i].size);
-        PyObject *size = PyLong_FromLongLong(t->names[i].bytes);
-        if (name == NULL || size == NULL) {
-            Py_XDECREF(name);
-            Py_XDECREF(size);
-            goto fail;
-        }
+        if (name == NULL) goto fail;
         PyList_SET_ITEM(names, i, name);
-        PyList_SET_ITEM(sizes, i, size);
     }
     PyMem_Free(t);
     PyBuffer_Release(&data);
@@ -391,11 +381,9 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
         Py_XDECREF(rows_done);
         Py_XDECREF(entries_done);
         Py_DECREF(names);
-        Py_DECREF(sizes);
         return NULL;
     }
-    return Py_BuildValue("(NNNNnnn)", rows_done, entries_done, names, sizes, count, newlines,
-                         odd);
+    return Py_BuildValue("(NNNnn)", rows_done, entries_done, names, count, newlines);
 refused:
     PyErr_Format(PyExc_ValueError, "line %zd is not one JSON value this pass reads",
                  newlines + 1);
@@ -404,7 +392,6 @@ fail:
     Py_XDECREF(rows.bytes);
     Py_XDECREF(entries.bytes);
     Py_XDECREF(names);
-    Py_XDECREF(sizes);
     PyBuffer_Release(&data);
     return NULL;
 }

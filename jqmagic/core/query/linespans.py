@@ -53,18 +53,15 @@ BLOCK = 4 << 20
 class LineSpans:
     """Where each non-blank line of a JSON Lines text lies, and each top-level member of
     the objects: ``rows`` and ``entries`` as ``_linespans.h`` packs them (8 bytes a line,
-    4 a member), the members'
-    ``names`` (their keys' text) with the bytes their values take in all, how many lines
-    hold a value, newlines, lines written again whole (``odd``), and where the text starts
-    in the file (``base``: 3 after a byte order mark)."""
+    4 a member), the members' ``names`` (their keys' text), how many lines hold a value,
+    newlines, and where the text starts in the file (``base``: 3 after a byte order
+    mark)."""
 
     rows: bytes
     entries: bytes
     names: tuple[str, ...]
-    sizes: tuple[int, ...]
     count: int
     newlines: int
-    odd: int
     base: int = 0
 
     @property
@@ -126,11 +123,11 @@ def read(data: bytes, base: int = 0) -> LineSpans | None:
     if C_SPANS is None or C_PROJECT is None:
         return None
     try:
-        rows, entries, names, sizes, count, newlines, odd = C_SPANS(data)
+        rows, entries, names, count, newlines = C_SPANS(data)
     except ValueError as exc:
         raise NotMine(str(exc)) from exc
-    return LineSpans(rows, entries, tuple(name.decode() for name in names), tuple(sizes),
-                     count, newlines, odd, base)
+    return LineSpans(rows, entries, tuple(name.decode() for name in names), count, newlines,
+                     base)
 
 
 def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
