@@ -168,6 +168,18 @@ def browser(path: str, program: str = ".") -> Any:
             self._changed(program)
             self.run_worker(self._read_shape, thread=True, group="shape")
 
+        def _later(self, callback, *args) -> None:
+            """``callback(*args)`` on the app's thread, asked from another thread; nothing
+            once the app is ending (a call into its closed loop leaves a coroutine never
+            awaited, and its widgets may be gone)."""
+            if not self.is_running:
+                return
+            try:
+                self.call_from_thread(callback, *args)
+            except Exception:
+                if self.is_running:  # a bug while the app runs is shown, not dropped
+                    raise
+
         def say(self, text: str) -> None:
             """The one status line (no toasts piled over the preview)."""
             self.query_one("#status", Static).update(Text(visible(text)))
@@ -175,7 +187,7 @@ def browser(path: str, program: str = ".") -> Any:
         # -- the shape tree ---------------------------------------------------------------
         def _read_shape(self) -> None:
             root, several = shape_of(Source.of(file=path))
-            self.call_from_thread(self._show_shape, root, several)
+            self._later(self._show_shape, root, several)
 
         def _show_shape(self, root, several: bool) -> None:
             tree = self.query_one("#shape", Shape)
@@ -287,7 +299,7 @@ def browser(path: str, program: str = ".") -> Any:
         def _offer(self, text: str, cursor: int) -> None:
             done = complete(text, min(cursor, len(text)), file=path)
             if not get_current_worker().is_cancelled:
-                self.call_from_thread(self._show_offers, text, done)
+                self._later(self._show_offers, text, done)
 
         def _show_offers(self, text: str, done: Completions) -> None:
             box = self.query_one("#jq", Input)
@@ -329,8 +341,7 @@ def browser(path: str, program: str = ".") -> Any:
             return {"program": request["text"], "shown": shown, "status": status}
 
         def _answered(self, answer: dict) -> None:
-            with contextlib.suppress(RuntimeError):  # the app has ended meanwhile
-                self.call_from_thread(self._show_preview, answer)
+            self._later(self._show_preview, answer)
 
         def _show_preview(self, answer: dict) -> None:
             if answer["gen"] != self.asked or answer["program"] != self.program:
@@ -365,12 +376,12 @@ def browser(path: str, program: str = ".") -> Any:
             from jqmagic.cli.browsesearch import values_model
 
             if self.values is None:
-                self.call_from_thread(self.say, "reading the values to search them …")
+                self._later(self.say, "reading the values to search them …")
                 self.values = values_model(path)
             hits, note = self.values.search(
-                text, progress=lambda said: self.call_from_thread(self.say, said))
+                text, progress=lambda said: self._later(self.say, said))
             if not get_current_worker().is_cancelled:
-                self.call_from_thread(self._found, text, hits, note)
+                self._later(self._found, text, hits, note)
 
         def _found(self, text: str, hits: list[dict], note: str) -> None:
             self.hits, self.hit_at = hits, 0

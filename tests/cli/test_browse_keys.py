@@ -5,9 +5,11 @@ show; a legend at 100x30; document text shown, never obeyed."""
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import threading
 import time
+import warnings
 
 import pytest
 
@@ -175,3 +177,38 @@ def test_errors_leave_out_the_parser_s_token_names():
     assert said.splitlines() == ["Close every ( it opens.", "    .a.", "       ^",
                                  "INVALID_QUERY: Invalid jq program: syntax error, "
                                  "unexpected end of file"]
+
+
+def test_an_answer_after_the_app_ended_is_dropped_quietly(tmp_path, monkeypatch):
+    """A preview still running when the app ends answers into nothing: no call into the
+    closed loop (it left a coroutine never awaited, a warning in whatever ran next)."""
+    path = tmp_path / "shop.json"
+    path.write_text(json.dumps(SHOP))
+    real = browsetext.preview_text
+    started, release = threading.Event(), threading.Event()
+
+    def held_preview(program: str, where: str):
+        started.set()
+        release.wait(10)
+        return real(program, where)
+
+    monkeypatch.setattr(browse, "preview_text", held_preview)
+    app = browser(str(path), "")
+    sent: list[dict] = []
+
+    async def main():
+        async with app.run_test() as pilot:
+            await pilot.press(".")
+            await _until(pilot, started.is_set)
+            assert started.is_set(), "the preview never started"
+            show = app._later
+            app._later = lambda callback, *args: (sent.append(args), show(callback, *args))
+
+    asyncio.run(main())
+    release.set()
+    app.previews.wait()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        gc.collect()  # a coroutine never awaited would warn here
+    assert sent, "the held preview never answered"
+    assert app.shown_program != "."
