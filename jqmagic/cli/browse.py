@@ -17,7 +17,6 @@ shown, never obeyed: control characters are made visible and no markup is read.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import sys
 import tempfile
