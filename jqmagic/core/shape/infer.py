@@ -17,6 +17,7 @@ from jqmagic.core.errors import too_deep
 from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_path, jq_step, parse_pointer, resolve, to_pointer
 from jqmagic.core.shape import stream as shapestream
+from jqmagic.core.shape import tree
 from jqmagic.core.shape.columns import add_all
 from jqmagic.core.shape.node import Limits, Node
 from jqmagic.core.shape.source import open_source
@@ -67,6 +68,11 @@ class ShapeResult:
         whole by a Python prompt): the format, the path and the start of ``value``."""
         where = repr(self.path) if self.path else "the document"
         return f"<ShapeResult {self.format} of {where}: {preview(self.value, 200)}>"
+
+    def __str__(self) -> str:
+        """What ``print`` shows: the text tree a notebook shows (the JSON of the other
+        formats), bounded to its lines."""
+        return tree.shape_tree(self)
 
 
 # -- building -----------------------------------------------------------------------------
