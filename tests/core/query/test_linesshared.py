@@ -218,3 +218,20 @@ def test_rows_sharing_their_keys_are_the_lines_objects():
     values[0]["new"] = 1
     del values[0]["s0"]
     assert values[-1] == expected[-1] and list(values[0]) == ["new"]
+
+
+def test_equal_short_lines_are_one_value_unless_lines_seldom_repeat():
+    """``share``: equal short lines are one value; after a window of lines that seldom
+    repeat (every line an id of its own) lines are not looked up for fifteen windows (each
+    kept value cost a cache miss a line), then again."""
+    window = 65536
+    unique = [b'{"i":%d}' % i for i in range(window)]
+    text = b"\n".join(unique + [b'{"k":1}'] * (16 * window + 2)) + b"\n"
+    values, newlines, _ = projected.whole_values(text, (), share=True)
+    assert newlines == 17 * window + 2
+    assert values == [orjson.loads(line) for line in text.splitlines()]
+    resting = values[window:16 * window]
+    assert resting[0] is not resting[1], "looked up while resting"
+    assert values[-1] is values[-2] is values[16 * window + 1], "not looked up again"
+    unshared = projected.whole_values(text, (), share=False)[0]
+    assert unshared[-1] is not unshared[-2]
