@@ -47,3 +47,28 @@ def test_webfetch_jq_reads_the_answer_as_served(web, ip):
     url = web.add("/n.json", NUMBERS, "application/json")
     result = ip.run_line_magic("webfetch", f"{url} --jq '[.a, .c]' ")
     assert "1.50" in result.content and "1E+1000" in result.content, result.content
+
+
+def test_webfetch_json_content_is_jqs_text_of_the_answer(web, ip, tmp_path):
+    """The content of a JSON answer is jq's text of its bytes (1.50 stays 1.50: it was
+    json.dumps of the parsed value), in lines that page as before."""
+    url = web.add("/n.json", NUMBERS, "application/json")
+    result = ip.run_line_magic("webfetch", url)
+    lines = result.content.splitlines()
+    assert lines[1:4] == ['  "a": 1.50,', '  "b": 100000000000000000001,', '  "c": 1E+1000,']
+    assert result.value == {"a": 1.5, "b": 100000000000000000001, "c": float("inf"), "d": -0}
+    paged = ip.run_line_magic("webfetch", f"{url} --offset 2 --limit 1")
+    assert paged.content == '  "a": 1.50,' and paged.total_lines == 6
+    if ORACLE.exists():
+        import subprocess
+
+        (tmp_path / "n.json").write_bytes(NUMBERS)
+        jq = subprocess.run([str(ORACLE), ".", str(tmp_path / "n.json")],
+                            capture_output=True, text=True, check=True).stdout
+        assert result.content == jq.rstrip("\n")
+
+
+def test_webfetch_json_jq_cannot_read_is_still_shown(web, ip):
+    """UTF-16 JSON (Python reads it, jq does not) is shown from its parsed value."""
+    url = web.add("/u.json", '{"a": "ß"}'.encode("utf-16"), "application/json")
+    assert ip.run_line_magic("webfetch", url).content == '{\n  "a": "ß"\n}'

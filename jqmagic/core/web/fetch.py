@@ -138,9 +138,7 @@ def fetch(
     title, value, byline, published = "", None, "", ""
     if kind == "json":
         value = parse_json(body, final_url)
-        text = json.dumps(value, indent=2, ensure_ascii=False)
-        if jq is not None:
-            value, text = _run_jq(jq, body)
+        value, text = (value, _json_text(value, body)) if jq is None else _run_jq(jq, body)
     elif jq is not None:
         raise JqMagicError(
             "INVALID_ARGUMENT",
@@ -199,6 +197,16 @@ def _check_window(offset: int | None, limit: int | None) -> None:
     if limit is not None and (isinstance(limit, bool) or int(limit) < 1):
         raise JqMagicError("INVALID_ARGUMENT", f"limit must be 1 or more, got {limit}",
                            "Leave limit out to get every line.")
+
+
+def _json_text(value: Any, body: bytes) -> str:
+    """A JSON answer as jq prints its bytes as served (1.50 stays 1.50), as %jq over the
+    URL shows it; the parsed ``value``'s text where jq reads them not (UTF-16, a lone
+    surrogate escape)."""
+    try:
+        return query(".", text=body).text
+    except JqMagicError:
+        return json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def _run_jq(program: str, body: bytes) -> tuple[Any, str]:
