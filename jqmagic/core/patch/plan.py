@@ -98,8 +98,12 @@ def parse_json(text: str, what: str) -> Any:
     except ValueError as exc:
         where = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) \
             else str(exc)
+        word = text.strip()  # a bare word ("always") is shown as the JSON string it meant
+        bare = word and word[:1] not in ('"', "-", *"0123456789") and not set(word) & set("\"'{}[]")
         raise JqMagicError(
             "INVALID_JSON", f"{what} is not JSON: {where}.",
+            f"A string is JSON in double quotes: {json.dumps(word, ensure_ascii=False)}."
+            if bare else
             "Write JSON: strings in double quotes ('\"dark\"'), objects like '{\"a\": 1}'.",
         ) from None
 
