@@ -322,6 +322,8 @@ static PyMethodDef methods[] = {
      "(rows, entries, names, count, newlines): JSON Lines checked, spans noted."},
     {"project_lines", project_lines, METH_VARARGS,
      "(text, row, entry): a block's lines written again with the members asked."},
+    {"seek_rows", seek_rows, METH_VARARGS,
+     "(entry, end): where a row of the spans starts reading."},
     {NULL, NULL, 0, NULL},
 };
 

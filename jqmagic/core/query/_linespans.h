@@ -53,27 +53,43 @@ typedef struct {
     int foreseen[SPANS_FORESEEN]; /* the last object's name at each place, -1: none */
 } spans_names;
 
-/* Growing bytes (a PyBytes resized in place as it fills). */
+/* Growing bytes: a PyBytes resized in place as it fills, or (bytes NULL) a raw buffer
+ * that fills without the GIL (project_lines), made bytes at the end. */
 typedef struct {
     PyObject *bytes;
     Py_ssize_t used;
+    unsigned char *raw;
+    Py_ssize_t room;
 } spans_out;
 
 static int spans_reserve(spans_out *out, Py_ssize_t more) {
-    Py_ssize_t have = PyBytes_GET_SIZE(out->bytes);
+    Py_ssize_t have = out->bytes != NULL ? PyBytes_GET_SIZE(out->bytes) : out->room;
     if (out->used + more <= have) return 1;
     Py_ssize_t size = have * 2 > out->used + more ? have * 2 : out->used + more + 4096;
-    return _PyBytes_Resize(&out->bytes, size) == 0;
+    if (out->bytes != NULL) return _PyBytes_Resize(&out->bytes, size) == 0;
+    unsigned char *grown = PyMem_RawRealloc(out->raw, size); /* no error set: no GIL */
+    if (grown == NULL) return 0;
+    out->raw = grown;
+    out->room = size;
+    return 1;
 }
 
 static int spans_put(spans_out *out, const void *data, Py_ssize_t size) {
     if (!spans_reserve(out, size)) return 0;
-    memcpy(PyBytes_AS_STRING(out->bytes) + out->used, data, size);
+    memcpy((out->bytes != NULL ? (unsigned char *)PyBytes_AS_STRING(out->bytes) : out->raw) +
+               out->used,
+           data, size);
     out->used += size;
     return 1;
 }
 
 static PyObject *spans_done(spans_out *out) {
+    if (out->bytes == NULL) {
+        PyObject *bytes = PyBytes_FromStringAndSize((const char *)out->raw, out->used);
+        PyMem_RawFree(out->raw);
+        out->raw = NULL;
+        return bytes;
+    }
     if (_PyBytes_Resize(&out->bytes, out->used) < 0) return NULL;
     PyObject *bytes = out->bytes;
     out->bytes = NULL;
@@ -333,8 +349,8 @@ static PyObject *line_spans(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "y*", &data)) return NULL;
     const unsigned char *at = data.buf, *stop = at + data.len;
     spans_names *t = PyMem_Calloc(1, sizeof(spans_names));
-    spans_out rows = {PyBytes_FromStringAndSize(NULL, 1 << 16), 0};
-    spans_out entries = {PyBytes_FromStringAndSize(NULL, 1 << 16), 0};
+    spans_out rows = {PyBytes_FromStringAndSize(NULL, 1 << 16), 0, NULL, 0};
+    spans_out entries = {PyBytes_FromStringAndSize(NULL, 1 << 16), 0, NULL, 0};
     PyObject *names = NULL;
     Py_ssize_t newlines = 0, count = 0;
     const unsigned char *last_end = at; /* the last row's end: its newline is in the gap */
@@ -453,11 +469,41 @@ static int spans_part(spans_out *out, const unsigned char *value, Py_ssize_t siz
     return spans_put(out, "}", 1);
 }
 
+#define SPANS_BLANK(c) ((c) == ' ' || (c) == '\t' || (c) == '\r')
+
+/* Where the value of a member starting at `from` ends, found back from what follows it
+ * without reading the value: the next member's key (its value at `next`, its key
+ * `key_size` bytes: keys of rows that are not odd are never escaped) or, for the last
+ * (`next` < 0), the line's closing brace; 0 where the bytes are not so (it is read). */
+static Py_ssize_t spans_value_end(const unsigned char *line, Py_ssize_t size, Py_ssize_t from,
+                                  Py_ssize_t next, Py_ssize_t key_size) {
+    Py_ssize_t at = next < 0 ? size : next;
+    if (at > size || (next >= 0 && (next <= from || key_size < 0))) return 0;
+    while (at > from && SPANS_BLANK(line[at - 1])) at--;
+    if (next < 0) {
+        if (at <= from || line[at - 1] != '}') return 0;
+        at--;
+    } else {
+        if (at <= from || line[at - 1] != ':') return 0;
+        at--;
+        while (at > from && SPANS_BLANK(line[at - 1])) at--;
+        if (at - from < key_size + 3 || line[at - 1] != '"' || line[at - key_size - 2] != '"')
+            return 0;
+        at -= key_size + 2;
+        while (at > from && SPANS_BLANK(line[at - 1])) at--;
+        if (at <= from || line[at - 1] != ',') return 0;
+        at--;
+    }
+    while (at > from && SPANS_BLANK(line[at - 1])) at--;
+    return at > from ? at : 0;
+}
+
 /* The lines of a block of the file (its text from offset base) from row `row` (its entries
  * from `entry`, the last row's end at `end`) on, written again: an odd row whole, any other
  * as an object of the members whose name `wanted` marks (1: whole; 2: an object with only
  * the members `parts` names for it, spans_part), in their order; (text, next row, next
- * entry, its line's start) once a row lies past the block. */
+ * entry, its line's start) once a row lies past the block or the rows end. The GIL is let
+ * go while the lines are written (threads write parts of the file at once: linespans.py). */
 static PyObject *project_lines(PyObject *self, PyObject *args) {
     Py_buffer block, rows, entries, wanted;
     PyObject *names, *parts;
@@ -471,59 +517,98 @@ static PyObject *project_lines(PyObject *self, PyObject *args) {
     const unsigned char *mask = wanted.buf, *text = block.buf;
     Py_ssize_t count = rows.len / (Py_ssize_t)sizeof(uint64_t);
     Py_ssize_t known = entries.len / (Py_ssize_t)sizeof(uint32_t);
-    spans_out out = {PyBytes_FromStringAndSize(NULL, block.len / 4 + 4096), 0};
+    spans_out out = {NULL, 0, PyMem_RawMalloc(block.len / 4 + 4096), block.len / 4 + 4096};
     PyObject *done = NULL;
-    if (out.bytes == NULL) goto end;
-    for (; row < count; row++) {
+    const char *odd = NULL; /* what went wrong, said once the GIL is held again */
+    int typed = PyTuple_GET_SIZE(names) >= wanted.len && PyTuple_GET_SIZE(parts) >= wanted.len;
+    for (Py_ssize_t n = 0; typed && n < wanted.len; n++) {
+        PyObject *part = PyTuple_GET_ITEM(parts, n);
+        typed = PyBytes_Check(PyTuple_GET_ITEM(names, n)) && (mask[n] != 2 || PyTuple_Check(part));
+        for (Py_ssize_t k = 0; typed && mask[n] == 2 && k < PyTuple_GET_SIZE(part); k++)
+            typed = PyBytes_Check(PyTuple_GET_ITEM(part, k));
+    }
+    if (!typed) {
+        PyErr_SetString(PyExc_TypeError, "names are bytes, parts tuples of bytes");
+        goto end;
+    }
+    if (out.raw == NULL) {
+        PyErr_NoMemory();
+        goto end;
+    }
+    Py_BEGIN_ALLOW_THREADS
+    for (; row < count && odd == NULL; row++) {
         uint64_t r = all[row], start = end + SPANS_ROW_GAP(r);
         Py_ssize_t size = SPANS_ROW_SIZE(r), many = SPANS_ROW_MEMBERS(r);
         if (start < base || start + size > base + (uint64_t)block.len) break;
         const unsigned char *line = text + (start - base);
         end = start + size;
         if (SPANS_ROW_ODD(r)) {
-            if (!spans_put(&out, line, size) || !spans_put(&out, "\n", 1)) goto end;
+            if (!spans_put(&out, line, size) || !spans_put(&out, "\n", 1)) odd = "";
             continue;
         }
         if (entry + many > known) {
-            PyErr_SetString(PyExc_ValueError, "the spans end before their rows");
-            goto end;
+            odd = "the spans end before their rows";
+            break;
         }
         int first = 1;
-        if (!spans_put(&out, "{", 1)) goto end;
-        for (Py_ssize_t m = 0; m < many; m++) {
+        if (!spans_put(&out, "{", 1)) odd = "";
+        for (Py_ssize_t m = 0; m < many && odd == NULL; m++) {
             uint32_t e = members[entry + m];
             Py_ssize_t name = SPANS_ENTRY_NAME(e), from = SPANS_ENTRY_START(e);
             if (name >= wanted.len || !mask[name]) continue;
+            Py_ssize_t next = m + 1 < many ? SPANS_ENTRY_NAME(members[entry + m + 1]) : -1;
+            Py_ssize_t value = from < size ? spans_value_end(
+                line, size, from, next < 0 ? -1 : SPANS_ENTRY_START(members[entry + m + 1]),
+                next >= 0 && next < PyTuple_GET_SIZE(names)
+                    ? PyBytes_GET_SIZE(PyTuple_GET_ITEM(names, next)) : -1) - from : 0;
             spans_scan s = {line + from, line + size, 0};
-            if (name >= PyTuple_GET_SIZE(names) || name >= PyTuple_GET_SIZE(parts) ||
-                from >= size || !spans_value(&s)) {
-                PyErr_SetString(PyExc_ValueError, "a span that is no value of its line");
-                goto end;
+            if (value <= 0 && (from >= size || !spans_value(&s))) {
+                odd = "a span that is no value of its line";
+                break;
             }
+            if (value <= 0) value = s.at - (line + from);
             PyObject *key = PyTuple_GET_ITEM(names, name), *part = PyTuple_GET_ITEM(parts, name);
-            if (!PyBytes_Check(key) || (mask[name] == 2 && !PyTuple_Check(part))) {
-                PyErr_SetString(PyExc_TypeError, "names are bytes, parts tuples of bytes");
-                goto end;
-            }
-            Py_ssize_t value = s.at - (line + from);
             if (!spans_put(&out, first ? "\"" : ",\"", first ? 1 : 2) ||
                 !spans_put(&out, PyBytes_AS_STRING(key), PyBytes_GET_SIZE(key)) ||
                 !spans_put(&out, "\":", 2) ||
                 !(mask[name] == 2 ? spans_part(&out, line + from, value, part)
                                   : spans_put(&out, line + from, value)))
-                goto end;
+                odd = "";
             first = 0;
         }
         entry += many;
-        if (!spans_put(&out, "}\n", 2)) goto end;
+        if (odd == NULL && !spans_put(&out, "}\n", 2)) odd = "";
     }
-    PyObject *made = spans_done(&out);
-    if (made != NULL) done = Py_BuildValue("(NnnK)", made, row, entry, end);
+    Py_END_ALLOW_THREADS
+    if (odd != NULL && *odd)
+        PyErr_SetString(PyExc_ValueError, odd);
+    else if (odd != NULL)
+        PyErr_NoMemory();
+    else {
+        PyObject *made = spans_done(&out);
+        if (made != NULL) done = Py_BuildValue("(NnnK)", made, row, entry, end);
+    }
 end:
-    Py_XDECREF(out.bytes);
+    PyMem_RawFree(out.raw);
     PyBuffer_Release(&block);
     PyBuffer_Release(&rows);
     PyBuffer_Release(&entries);
     PyBuffer_Release(&wanted);
     return done;
+}
+
+/* Where row `row` of the spans starts reading: (its first entry, the last row's end). */
+static PyObject *seek_rows(PyObject *self, PyObject *args) {
+    Py_buffer rows;
+    Py_ssize_t row;
+    if (!PyArg_ParseTuple(args, "y*n", &rows, &row)) return NULL;
+    const uint64_t *all = rows.buf;
+    Py_ssize_t count = rows.len / (Py_ssize_t)sizeof(uint64_t), entry = 0;
+    uint64_t end = 0;
+    for (Py_ssize_t i = 0; i < row && i < count; i++) {
+        end += SPANS_ROW_GAP(all[i]) + SPANS_ROW_SIZE(all[i]);
+        entry += SPANS_ROW_ODD(all[i]) ? 0 : SPANS_ROW_MEMBERS(all[i]);
+    }
+    PyBuffer_Release(&rows);
+    return Py_BuildValue("(nK)", entry, (unsigned long long)end);
 }

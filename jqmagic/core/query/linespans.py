@@ -25,6 +25,10 @@ b'{"big":[1,2]}\\n[3]\\n'
 
 from __future__ import annotations
 
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -40,6 +44,7 @@ except ImportError:  # no C compiler at install: JSON Lines are held whole
     _jvbuild = None
 C_SPANS = getattr(_jvbuild, "line_spans", None)
 C_PROJECT = getattr(_jvbuild, "project_lines", None)
+C_SEEK = getattr(_jvbuild, "seek_rows", None)
 
 FIRST_READ_PER_BYTE = 1.25
 """What a first read holds at its peak, per byte of text: the text and its spans."""
@@ -48,6 +53,10 @@ SPARE_SHARE = 0.25
 share of the text (:meth:`.doccache.DocumentCache.get`)."""
 BLOCK = 4 << 20
 """The file is read again this much at a time (into one buffer) to make a question's rows."""
+PARTS = 4
+"""At most this many threads write a question's rows' text at once (one a core)."""
+PART_ROWS = 100_000
+"""Rows a part at least: fewer are written by one thread."""
 
 @dataclass(frozen=True)
 class LineSpans:
@@ -76,51 +85,90 @@ class LineSpans:
         return frozenset(chain[:1] if chain[0] in whole else chain[:2] for chain in chains
                          if chain)
 
-    def text(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK) -> bytearray:
+    def text(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK,
+             parts: int | None = None) -> bytearray:
         """The lines written again with only what ``chains`` read of them (:meth:`held`;
-        the odd lines whole), the text read from ``handle`` (at its start, after any byte
-        order mark) ``block`` bytes at a time into one buffer (a line longer than it:
-        twice the room)."""
+        the odd lines whole), the text read from ``handle`` ``block`` bytes at a time into
+        one buffer a part (a line longer than it: twice the room); the rows cut in
+        ``parts`` written at once by threads (the writing lets the GIL go; default: one a
+        core, up to :data:`PARTS`, from :data:`PART_ROWS` rows a part)."""
         held = self.held(chains)
-        parts: dict[str, set[bytes]] = {chain[0]: set() for chain in held}
+        members: dict[str, set[bytes]] = {chain[0]: set() for chain in held}
         for chain in held:
             if len(chain) == 2:
-                parts[chain[0]].add(chain[1].encode())
-        mask = bytes(0 if name not in parts else 2 if parts[name] else 1
-                     for name in self.names)
-        subs = tuple(tuple(parts.get(name) or ()) for name in self.names)
-        raw = tuple(name.encode() for name in self.names)
+                members[chain[0]].add(chain[1].encode())
+        wanted = (tuple(name.encode() for name in self.names),
+                  bytes(0 if name not in members else 2 if members[name] else 1
+                        for name in self.names),
+                  tuple(tuple(members.get(name) or ()) for name in self.names))
+        read_at = _reader(handle, self.base)
+        if parts is None:
+            parts = min(PARTS, len(os.sched_getaffinity(0)), self.count // PART_ROWS)
+        cuts = [self.count * part // max(parts, 1) for part in range(max(parts, 1) + 1)]
+        if len(cuts) == 2:
+            return self._part(read_at, wanted, 0, self.count, (0, 0), block)
+        with ThreadPoolExecutor(len(cuts) - 1) as pool:
+            texts = list(pool.map(
+                lambda at: self._part(read_at, wanted, cuts[at], cuts[at + 1],
+                                      C_SEEK(self.rows, cuts[at]), block),
+                range(len(cuts) - 1)))
+        text = texts[0]
+        for more in texts[1:]:
+            text += more
+        return text
+
+    def _part(self, read_at: Callable[[memoryview, int], int], wanted: tuple, row: int,
+              stop: int, start: tuple[int, int], block: int) -> bytearray:
+        """The rows from ``row`` to ``stop`` written again (:meth:`text`); ``start``: the
+        first one's entry and the end of the row before it."""
+        rows = memoryview(self.rows)[:stop * 8]
+        entry, end = start
         text, buffer = bytearray(), bytearray(block)
-        row = entry = end = base = have = 0  # the buffer holds `have` bytes from `base`
-        while True:
+        base, have = end, 0  # the buffer holds `have` bytes of the text from `base`
+        while row < stop:
             if have == len(buffer):
                 buffer.extend(bytes(len(buffer)))
             with memoryview(buffer) as view:
-                got = handle.readinto(view[have:])
+                got = read_at(view[have:], base + have)
             if not got:
                 break
             have += got
             try:
                 with memoryview(buffer) as view:
-                    found, row, entry, end = C_PROJECT(view[:have], base, self.rows,
-                                                       self.entries, row, entry, end, raw,
-                                                       mask, subs)
+                    found, row, entry, end = C_PROJECT(view[:have], base, rows, self.entries,
+                                                       row, entry, end, *wanted)
             except ValueError as exc:
                 raise NotMine("the file's lines changed under its version") from exc
             text += found  # (no list of pieces joined: the text once in memory)
             kept = min(end - base, have)  # from the last line written's newline on
             buffer[:have - kept] = buffer[kept:have]
             base, have = base + kept, have - kept
-        if row != self.count:
+        if row != stop:
             raise NotMine("the file's lines changed under its version")
         return text
+
+
+def _reader(handle: BinaryIO, base: int) -> Callable[[memoryview, int], int]:
+    """Reads into a buffer from an offset of the text (``base`` into the file), from any
+    thread: ``pread`` on a file, else a seek first."""
+    try:
+        fd = handle.fileno()
+    except (AttributeError, OSError):  # io.BytesIO (io.UnsupportedOperation)
+        lock = threading.Lock()
+
+        def read_at(view: memoryview, offset: int) -> int:
+            with lock:
+                handle.seek(base + offset)
+                return handle.readinto(view)
+        return read_at
+    return lambda view, offset: os.preadv(fd, [view], base + offset)
 
 
 def read(data: bytes, base: int = 0) -> LineSpans | None:
     """The spans of the JSON Lines ``data`` (the file's text from ``base``); None without
     the extension; NotMine where a line is not one value the pass reads (a lone surrogate,
     bytes not UTF-8, values run together: the file is read as before)."""
-    if C_SPANS is None or C_PROJECT is None:
+    if C_SPANS is None or C_PROJECT is None or C_SEEK is None:
         return None
     try:
         rows, entries, names, count, newlines = C_SPANS(data)

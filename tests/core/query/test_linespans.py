@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import io
 import json
+import random
 
 import orjson
 import pytest
@@ -46,7 +47,9 @@ def lines(draw) -> str:
         return draw(st.sampled_from(["", "  ", "\r", "[1]", '"a"', "null", " {} ", "5"]))
     members = draw(st.lists(st.tuples(st.sampled_from(KEYS), values()), max_size=5))
     lead, tail = draw(st.sampled_from(["", " ", "\t"])), draw(st.sampled_from(["", " ", "\r"]))
-    return lead + "{" + ",".join(f"{k}:{v}" for k, v in members) + "}" + tail
+    gap = st.sampled_from(["", " ", "\t ", " \r"])  # where a member's end is found back
+    return lead + "{" + ",".join(f"{draw(gap)}{k}{draw(gap)}:{draw(gap)}{v}{draw(gap)}"
+                                 for k, v in members) + "}" + tail
 
 
 CHAINS = st.frozensets(st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).map(tuple),
@@ -65,18 +68,40 @@ def _read(value, chain):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(lines(), max_size=30), CHAINS, st.integers(1, 64))
-def test_every_chain_reads_as_on_the_whole_value(texts, chains, block):
+@given(st.lists(lines(), max_size=30), CHAINS, st.integers(1, 64), st.integers(1, 4))
+def test_every_chain_reads_as_on_the_whole_value(texts, chains, block, parts):
     data = "\n".join(texts).encode()
     whole = [orjson.loads(line) for line in data.split(b"\n") if line.strip()]
     spans = linespans.read(data)
     assert spans.count == len(whole) and spans.newlines == data.count(b"\n")
-    text = spans.text(io.BytesIO(data), chains, block)
+    text = spans.text(io.BytesIO(data), chains, block, parts)
+    assert text == spans.text(io.BytesIO(data), chains, block, 1), "parts differ from one"
     rows = [orjson.loads(line) for line in bytes(text).split(b"\n") if line]
     assert len(rows) == len(whole)
     for row, value in zip(rows, whole, strict=True):
         for chain in chains | spans.held(chains):
             assert _read(row, chain) == _read(value, chain), (chain, row, value)
+
+
+@pytest.mark.parametrize("parts", [2, 3, 4])
+def test_parts_written_by_threads_from_a_file_are_the_text_one_writes(tmp_path, parts):
+    """Rows cut in parts, each written by a thread reading the file at its offset (after a
+    byte order mark too), make the text one thread makes."""
+    rng = random.Random(parts)
+    lines = [json.dumps({"id": i, "user": {"name": "é" * rng.randrange(3), "n": i},
+                         "big": ["x" * rng.randrange(200)] * rng.randrange(3)})
+             if rng.randrange(9) else rng.choice(["", "[1]", " 5 "]) for i in range(3000)]
+    data = linespans.BOM + "\n".join(lines).encode()
+    path = tmp_path / "log.jsonl"
+    path.write_bytes(data)
+    spans = linespans.read(memoryview(data)[3:], 3)
+    chains = frozenset({("user", "name"), ("id",)})
+    with open(path, "rb") as handle:
+        split = spans.text(handle, chains, 4096, parts)
+        one = spans.text(handle, chains, 4096, 1)
+    assert split == one
+    assert one == spans.text(io.BytesIO(data), chains, 1 << 20, 1)
+    assert bytes(one).count(b"\n") == spans.count
 
 
 @pytest.mark.parametrize("line", [
