@@ -17,6 +17,15 @@ def m_jqmagic(html: str, base: str) -> str:
     return to_markdown(html, base).markdown
 
 
+def m_jqmagic_comments(html: str, base: str) -> str:
+    """The body with the page's reader comments (its ``comments`` field) after it, as
+    trafilatura's default (include_comments=True) returns them: a reading, not the product."""
+    from jqmagic.core.web.html import to_markdown
+
+    page = to_markdown(html, base)
+    return page.markdown + "\n\n" + page.comments if page.comments else page.markdown
+
+
 def m_jqmagic_stdlib(html: str, base: str) -> str:
     from jqmagic.core.web.html import to_markdown
 

@@ -49,6 +49,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from html_methods import (  # noqa: E402
     m_jqmagic,
+    m_jqmagic_comments,
     m_jqmagic_stdlib,
     m_justext,
     m_readability,
@@ -142,9 +143,11 @@ def base_of(page: dict) -> str:
 
 # name -> (function, the distribution whose version keys its cache; None: never cached)
 STDLIB = "jqmagic (html.parser)"  # a plain install (no lxml): asked for by name with --only
+WITH_COMMENTS = "jqmagic + comments"  # the body and the comments field: by name too
 METHODS = {
     "jqmagic": (m_jqmagic, None),
     STDLIB: (m_jqmagic_stdlib, None),
+    WITH_COMMENTS: (m_jqmagic_comments, None),
     "trafilatura": (m_trafilatura, "trafilatura"),
     "trafilatura (precision)": (m_trafilatura_precision, "trafilatura"),
     "trafilatura (recall)": (m_trafilatura_recall, "trafilatura"),
@@ -270,7 +273,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.sample:
         chosen = sorted(chosen, key=lambda p: hashlib.sha1(p["id"].encode()).hexdigest())
         chosen = sorted(chosen[:args.sample], key=lambda p: p["id"])
-    methods = args.only.split(",") if args.only else [m for m in METHODS if m != STDLIB]
+    by_name = (STDLIB, WITH_COMMENTS)
+    methods = args.only.split(",") if args.only else [m for m in METHODS if m not in by_name]
     print(f"{len(chosen)} pages ({args.split}{', sample' if args.sample else ''}) of "
           f"{len(everything)}", file=sys.stderr)
     res = run(chosen, methods)

@@ -10,10 +10,14 @@ from typing import Any
 
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.query import query
+from jqmagic.core.query.bounds import cut_text
 from jqmagic.core.sandbox import AddressPolicy
 from jqmagic.core.web.decode import decode, kind_of, parse_json
 from jqmagic.core.web.download import FetchLimits, check_url, download, redact
 from jqmagic.core.words import term
+
+# The comments a structured answer carries (FetchResult.comments has them all).
+COMMENTS_CHARS = 4_000
 
 
 @dataclass
@@ -36,6 +40,7 @@ class FetchResult:
     headers: dict[str, str] = field(default_factory=dict, repr=False)
     byline: str = ""  # an HTML page's author(s), as the page names them
     published: str = ""  # an HTML page's publication date, as the page gives it
+    comments: str = ""  # an HTML page's reader comments, markdown (the body leaves them out)
     body: bytes = field(default=b"", repr=False)  # as served: for jq to read it exactly
 
     def heading(self) -> str:
@@ -64,6 +69,11 @@ class FetchResult:
         for name in ("byline", "published"):  # the page's, when it says (the body does not)
             if getattr(self, name):
                 out[name] = getattr(self, name)
+        if self.comments:  # bounded: a thread can be many times the page
+            out["comments"] = cut_text(self.comments, COMMENTS_CHARS)
+            if len(out["comments"]) < len(self.comments):
+                out["comments"] += (f"\n\n[{len(self.comments) - len(out['comments']):,} "
+                                    "more characters of comments]")
         return out
 
 
@@ -135,7 +145,7 @@ def fetch(
                                      policy, session)
     ctype = (resp.headers.get("Content-Type") or "").split(";")[0].strip().lower()
     kind = kind_of(ctype, body)
-    title, value, byline, published = "", None, "", ""
+    title, value, byline, published, comments = "", None, "", "", ""
     if kind == "json":
         value = parse_json(body, final_url)
         value, text = (value, _json_text(value, body)) if jq is None else _run_jq(jq, body)
@@ -161,7 +171,7 @@ def fetch(
                 f"{term('fetch_raw')}.",
             ) from exc
         title, text = page.title, page.markdown
-        byline, published = page.byline, page.published
+        byline, published, comments = page.byline, page.published, page.comments
     else:
         text = decode(body, resp.headers.get("Content-Type", ""), html=False)
     lines = text.splitlines()
@@ -174,7 +184,8 @@ def fetch(
         content="\n".join(window), total_lines=len(lines), offset=start + 1, limit=limit,
         next_offset=end + 1 if window and end < len(lines) else None, value=value,
         bytes=len(body), elapsed=time.monotonic() - started,
-        headers=dict(resp.headers), byline=byline, published=published, body=body,
+        headers=dict(resp.headers), byline=byline, published=published,
+        comments=comments, body=body,
     )
 
 

@@ -17,6 +17,7 @@ from markdownify import ATX, MarkdownConverter
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.web import stream
 from jqmagic.core.web.boiler import drop_title_heading
+from jqmagic.core.web.comments import take_comments
 from jqmagic.core.web.extract import decomposed, main_content, text_of
 from jqmagic.core.web.fallback import settle
 from jqmagic.core.web.formula import math_image_tex, math_markdown
@@ -60,6 +61,7 @@ class Page:
     cut: bool = False  # the conversion stopped at its deadline; the markdown says so
     byline: str = ""
     published: str = ""
+    comments: str = ""  # the readers' comments (comments.py), markdown; not in the body
 
 
 def parse(html: str | bytes, parser: str | None = None) -> Any:
@@ -144,20 +146,26 @@ def to_markdown(html: str | bytes, base_url: str | None = None, *, raw: bool = F
     title = extract_title(soup)
     meta = page_meta(soup)
     base = _base_url(soup, base_url)
+    threads: list = []
     if raw:
         root = soup
     else:
         reopen_body(soup)
         _drop_junk(soup)
         drop_widgets(soup.body or soup)
+        threads = take_comments(soup.body or soup)
         clock.check()
         root = main_content(soup, clock.check) or soup.body or soup
         root = settle(root, soup.body or soup)
         drop_title_heading(root, title)
+    comments = []
+    for thread in threads:
+        _absolutize(thread, base)
+        comments.append(render(thread, clock.check))
     _absolutize(root, base)
     clock.check()
     return Page(title=title, markdown=render(root, clock.check), byline=meta.byline,
-                published=meta.published)
+                published=meta.published, comments="\n\n".join(filter(None, comments)))
 
 
 _CUT_HINT = "fetch a smaller page, or the site's JSON or text form of it"
