@@ -25,6 +25,7 @@ from typing import Any
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.patch.cuts import cut_with_next
 from jqmagic.core.patch.jsonscan import _HWS, _INDEX, _starts_line
+from jqmagic.core.patch.onepass import one_pass
 from jqmagic.core.patch.plan import Change, Store
 from jqmagic.core.patch.steps import insert_at, remove_at, set_at
 from jqmagic.core.patch.textdoc import TextDoc
@@ -44,6 +45,9 @@ def apply_steps(store: Store, steps: list[Step]) -> list[Change]:
             return [STEPS[op](store, tokens, value) for op, tokens, value in steps]
     if not isinstance(store, TextDoc):
         return [STEPS[op](store, tokens, value) for op, tokens, value in steps]
+    changes = one_pass(store, steps)
+    if changes is not None:
+        return changes
     batch = _Batch(store)
     changes = [batch.step(op, tokens, value) for op, tokens, value in steps]
     batch.close()

@@ -1,0 +1,220 @@
+"""A diff's steps on a plain JSON text in one pass: the places the steps name are found by
+one walk over the text (each container on their paths scanned once, its members' values
+skipped at C speed), then each step's splice is made against the text as read, in the
+steps' order; the new text is built once from the sorted splices.
+
+Only where the text as read still tells a step what it reads, as the one-by-one step would
+read it (the checks of batch.py: no earlier splice touches the value, the indentation of its
+line, nor what a removal cuts; no array on its path had an element removed at or before its
+index), and only for values replaced and members removed of plain JSON (no comments, no
+repeated keys). Anything else (a key added, an item inserted, a check that fails) gives
+None, and nothing is changed: the caller makes the steps as before.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jqmagic.core.errors import JqMagicError
+from jqmagic.core.gcpause import gc_paused
+from jqmagic.core.patch.cuts import cut_last, cut_only, cut_with_next
+from jqmagic.core.patch.jsonscan import _HWS, _INDEX, Member, _raw, line_indent, members, read
+from jqmagic.core.patch.pending import Pending
+from jqmagic.core.patch.plan import Change
+from jqmagic.core.patch.textdoc import TextDoc, _inline_container
+from jqmagic.core.pointers import to_pointer
+from jqmagic.core.words import json_equal
+
+
+class _Node:
+    """A place the steps name (or one on their way), as found in the text."""
+
+    __slots__ = ("children", "cuts", "start", "end", "at", "first", "spread", "members",
+                 "removed", "least", "head", "last", "added")
+
+    def __init__(self) -> None:
+        self.children: dict[str, _Node] = {}
+        self.cuts = False  # a step removes one of its members
+        self.start = self.end = -1  # its value's span
+        self.at = -1  # its place among its container's members (read where they are)
+        self.first = -1  # where its first member starts
+        self.spread = False  # its members' Located.multiline: a newline before the first
+        self.members: list[Member] = []  # all of them, read only where a member is cut
+        self.removed: set[int] = set()  # members cut by the steps made so far
+        self.least = -1  # an array's least index cut so far (-1: none)
+        self.head: list[Member] = []  # its first two members
+        self.last: Member | None = None  # its last member (read where a child is missing)
+        self.added = False  # a step added a member to it
+
+
+class _Unsure(Exception):
+    """The pass cannot tell the one-by-one bytes here: the caller makes the steps."""
+
+
+def one_pass(doc: TextDoc, steps: list[tuple[str, list[str], Any]]) -> list[Change] | None:
+    """Make ``steps`` (a diff's: set or remove) on the unedited, plain JSON ``doc``; their
+    changes, or None (nothing done) where the pass cannot be sure of the bytes."""
+    if not steps or not doc._first_wins or doc.changed:
+        return None
+    text = doc.text
+    try:
+        with gc_paused():  # many small objects, no cycles
+            root = _tree(steps)
+            root.start = doc.root
+            _find(text, root)
+            pending = Pending()
+            changes = [_made(doc, text, root, pending, step) for step in steps]
+    except (_Unsure, JqMagicError):  # an error: the one-by-one steps raise it as it should
+        return None
+    edits = list(pending)
+    if edits:
+        doc.splice(edits)
+    return changes
+
+
+def _tree(steps: list[tuple[str, list[str], Any]]) -> _Node:
+    """The places the steps name, as a tree by their tokens."""
+    root = _Node()
+    for op, tokens, _ in steps:
+        if op not in ("set", "remove") or not tokens:
+            raise _Unsure
+        node = root
+        for token in tokens:
+            parent = node
+            node = parent.children.get(token)
+            if node is None:
+                node = parent.children[token] = _Node()
+        if op == "remove":
+            parent.cuts = True
+    return root
+
+
+def _find(text: str, node: _Node) -> None:
+    """Find each child of ``node`` (whose start is known) in the text, and theirs."""
+    pos, children = node.start, node.children
+    char = text[pos]
+    if char == "{":
+        wanted = {_raw(token): child for token, child in children.items()}
+    elif char == "[":
+        wanted = {}
+        for token, child in children.items():
+            if not _INDEX.fullmatch(token):
+                raise _Unsure
+            wanted[int(token)] = child
+    else:
+        raise _Unsure
+    left = len(wanted)
+    for member in members(text, pos):
+        if node.first < 0:
+            node.first = member.start
+            node.spread = text.find("\n", pos, member.start) >= 0
+        if len(node.head) < 2:
+            node.head.append(member)
+        node.last = member
+        if node.cuts:
+            node.members.append(member)
+        child = wanted.get(member.key)
+        if child is not None:
+            child.start, child.end = member.vstart, member.vend
+            child.at = member.key if char == "[" else len(node.members) - 1
+            left -= 1
+            if not left and not node.cuts:
+                break
+    if left and char == "[":
+        raise _Unsure  # an index missing: an append, or an error to say
+    for child in children.values():
+        if child.children:
+            if child.start < 0:
+                raise _Unsure  # parents to add
+            _find(text, child)
+
+
+def _made(doc: TextDoc, text: str, root: _Node, pending: Pending,
+          step: tuple[str, list[str], Any]) -> Change:
+    """One step's change; its splice queued in ``pending`` (against the text as read)."""
+    op, tokens, value = step
+    node = parent = root
+    for token in tokens:
+        parent = node
+        if parent.least >= 0 and int(token) >= parent.least:
+            raise _Unsure  # the index names another element now
+        node = parent.children[token]
+    if node.start < 0:  # a key the object lacks
+        if op != "set":
+            raise _Unsure  # an error to say
+        _add(doc, text, parent, tokens[-1], value, pending)
+        return Change(to_pointer(tokens), None, value)
+    old = read(text, node.start)
+    if op == "set":
+        start, end = node.start, node.end
+        if not json_equal(old, value):
+            if pending.touched(start, end) or pending.touched(parent.start, parent.first) \
+                    or not _line_clear(text, start, pending):
+                raise _Unsure
+            multiline = parent.spread and not _inline_container(text, start, end)
+            pending.add(start, end, doc._value_text(value, multiline, line_indent(text, start)))
+        return Change(to_pointer(tokens), old, value)
+    for start, end, new in _cut(text, parent, node, pending):
+        pending.add(start, end, new)
+    parent.removed.add(node.at)
+    if text[parent.start] == "[":
+        parent.least = node.at if parent.least < 0 else min(parent.least, node.at)
+    return Change(to_pointer(tokens), old, None)
+
+
+def _add(doc: TextDoc, text: str, parent: _Node, key: str, value: Any,
+         pending: Pending) -> None:
+    """Queue the member ``key`` appended to the object ``parent``, as TextDoc.add writes it
+    (after its last member, in the style of its first two)."""
+    head, last, open_ = parent.head, parent.last, parent.start
+    if not head or last is None or parent.added:
+        raise _Unsure  # an empty object, or a second member added after the first
+    after = _HWS.match(text, last.vend).end()
+    if (text[after] == "," or pending.touched(open_, head[-1].vend)
+            or pending.touched(last.vstart, after + 1) or not _line_clear(text, open_, pending)):
+        raise _Unsure
+    multiline = text.find("\n", open_, head[0].start) >= 0
+    indent = doc._child_indent(text, open_, head)
+    inline = _inline_container(text, head[0].vstart, head[0].vend)
+    member = doc._member_text(text, head, key, value, multiline and not inline, indent)
+    gap = doc.style.newline + indent if multiline else doc._inline_gap(text, head)
+    pending.add(last.vend, last.vend, "," + gap + member)
+    parent.added = True
+
+
+def _cut(text: str, parent: _Node, node: _Node, pending: Pending) -> list[tuple[int, int, str]]:
+    """What removing ``node`` cuts, as TextDoc.remove would in the text as it is now."""
+    listed, at, removed = parent.members, node.at, parent.removed
+    target = listed[at]
+    later = len(listed) - 1 - at  # members after it still there
+    if removed:
+        if min(removed) > at:
+            later -= len(removed)
+        elif max(removed) > at:
+            raise _Unsure
+    if later > 0:
+        start, end, new = cut_with_next(text, target)
+        reads = end if text[end - 1] == "\n" else end + 1  # the cut read the next character
+        if pending.touched(start, reads - 1) or not _line_clear(text, start, pending):
+            raise _Unsure
+        return [(start, end, new)]
+    if at and at - 1 not in removed:
+        cuts = cut_last(text, listed[at - 1], target)
+        if pending.touched(listed[at - 1].vend, cuts[-1][1] + 1) or not _line_clear(
+                text, target.start, pending):
+            raise _Unsure
+        return cuts
+    if at:
+        raise _Unsure
+    cuts = cut_only(text, parent.start, target)
+    if pending.touched(parent.start, parent.end if parent.end >= 0 else len(text)):
+        raise _Unsure
+    return cuts
+
+
+def _line_clear(text: str, pos: int, pending: Pending) -> bool:
+    """Whether the line holding ``pos`` still starts, and is indented, as read up to
+    ``pos`` (batch.py's check)."""
+    line = text.rfind("\n", 0, pos)
+    indent = _HWS.match(text, line + 1, pos).end()
+    return not pending.touched(line, indent) and not pending.new_line_in(line, pos)
