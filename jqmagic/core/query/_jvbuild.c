@@ -322,8 +322,10 @@ static PyMethodDef methods[] = {
      "(rows, entries, names, count, newlines): JSON Lines checked, spans noted."},
     {"project_lines", project_lines, METH_VARARGS,
      "(text, row, entry): a block's lines written again with the members asked."},
+    {"moved_items", moved_items, METH_VARARGS,
+     "None: a list's items moved into another's places of None, the list left empty."},
     {"seek_rows", seek_rows, METH_VARARGS,
-     "(entry, end): where a row of the spans starts reading."},
+     "[(entry, end)]: where rows of the spans start reading."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -597,18 +597,55 @@ end:
     return done;
 }
 
-/* Where row `row` of the spans starts reading: (its first entry, the last row's end). */
+/* Where each of the rows `cuts` (in order) starts reading: [(its first entry, the end of
+ * the row before it)]. */
 static PyObject *seek_rows(PyObject *self, PyObject *args) {
     Py_buffer rows;
-    Py_ssize_t row;
-    if (!PyArg_ParseTuple(args, "y*n", &rows, &row)) return NULL;
+    PyObject *cuts;
+    if (!PyArg_ParseTuple(args, "y*O!", &rows, &PyTuple_Type, &cuts)) return NULL;
     const uint64_t *all = rows.buf;
-    Py_ssize_t count = rows.len / (Py_ssize_t)sizeof(uint64_t), entry = 0;
+    Py_ssize_t count = rows.len / (Py_ssize_t)sizeof(uint64_t), entry = 0, row = 0;
     uint64_t end = 0;
-    for (Py_ssize_t i = 0; i < row && i < count; i++) {
-        end += SPANS_ROW_GAP(all[i]) + SPANS_ROW_SIZE(all[i]);
-        entry += SPANS_ROW_ODD(all[i]) ? 0 : SPANS_ROW_MEMBERS(all[i]);
+    PyObject *found = PyList_New(0);
+    for (Py_ssize_t c = 0; found != NULL && c < PyTuple_GET_SIZE(cuts); c++) {
+        Py_ssize_t cut = PyLong_AsSsize_t(PyTuple_GET_ITEM(cuts, c));
+        if (cut == -1 && PyErr_Occurred()) {
+            Py_CLEAR(found);
+            break;
+        }
+        for (; row < cut && row < count; row++) {
+            end += SPANS_ROW_GAP(all[row]) + SPANS_ROW_SIZE(all[row]);
+            entry += SPANS_ROW_ODD(all[row]) ? 0 : SPANS_ROW_MEMBERS(all[row]);
+        }
+        PyObject *at = Py_BuildValue("(nK)", entry, (unsigned long long)end);
+        if (at == NULL || PyList_Append(found, at) < 0) Py_CLEAR(found);
+        Py_XDECREF(at);
     }
     PyBuffer_Release(&rows);
-    return Py_BuildValue("(nK)", entry, (unsigned long long)end);
+    return found;
+}
+
+/* The items of list `src` moved into list `dst` from `at` on (where dst holds None), src
+ * left empty: no object's count touched (a piece's rows joined to the others': a pass that
+ * counts each again costs a cache miss an object, and another when the piece is freed). */
+static PyObject *moved_items(PyObject *self, PyObject *args) {
+    PyObject *dst, *src;
+    Py_ssize_t at;
+    if (!PyArg_ParseTuple(args, "O!nO!", &PyList_Type, &dst, &at, &PyList_Type, &src))
+        return NULL;
+    Py_ssize_t many = PyList_GET_SIZE(src);
+    if (dst == src || at < 0 || at > PyList_GET_SIZE(dst) - many) {
+        PyErr_SetString(PyExc_ValueError, "the items do not fit there");
+        return NULL;
+    }
+    PyObject **to = ((PyListObject *)dst)->ob_item + at, **from = ((PyListObject *)src)->ob_item;
+    for (Py_ssize_t i = 0; i < many; i++)
+        if (to[i] != Py_None) {
+            PyErr_SetString(PyExc_ValueError, "the places are not all None");
+            return NULL;
+        }
+    for (Py_ssize_t i = 0; i < many; i++) Py_DECREF(Py_None);
+    memcpy(to, from, many * sizeof(PyObject *));
+    Py_SET_SIZE(src, 0); /* its items are dst's now; its array is freed with it */
+    Py_RETURN_NONE;
 }

@@ -371,10 +371,10 @@ static void lines_row_keep(lines_row_slot *slot, const char *line, Py_ssize_t si
     memcpy(slot->text, line, size);
 }
 
-/* How often lines are looked up: after a window of lines with fewer than one in 16 found
+/* How often lines are looked up: after a window of 8192 lines with fewer than one in 16 found
  * (each line an id or a timestamp of its own), not for the next 15 windows (keeping each
  * line's value cost a cache miss a line, a fifth of the decode's time). */
-#define LINES_ROW_WINDOW 65536
+#define LINES_ROW_WINDOW 8192
 typedef struct {
     Py_ssize_t tried, hits, resting;
 } lines_row_pace;

@@ -27,8 +27,9 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from collections import deque
+from collections.abc import Callable, Iterator
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -45,6 +46,7 @@ except ImportError:  # no C compiler at install: JSON Lines are held whole
 C_SPANS = getattr(_jvbuild, "line_spans", None)
 C_PROJECT = getattr(_jvbuild, "project_lines", None)
 C_SEEK = getattr(_jvbuild, "seek_rows", None)
+C_MOVE = getattr(_jvbuild, "moved_items", None)
 
 FIRST_READ_PER_BYTE = 1.25
 """What a first read holds at its peak, per byte of text: the text and its spans."""
@@ -53,10 +55,12 @@ SPARE_SHARE = 0.25
 share of the text (:meth:`.doccache.DocumentCache.get`)."""
 BLOCK = 4 << 20
 """The file is read again this much at a time (into one buffer) to make a question's rows."""
-PARTS = 4
+THREADS = 4
 """At most this many threads write a question's rows' text at once (one a core)."""
+PIECES = 16
+"""A question's rows' text is written and decoded in at most this many pieces."""
 PART_ROWS = 100_000
-"""Rows a part at least: fewer are written by one thread."""
+"""Rows a piece at least."""
 
 @dataclass(frozen=True)
 class LineSpans:
@@ -86,12 +90,22 @@ class LineSpans:
                          if chain)
 
     def text(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK,
-             parts: int | None = None) -> bytearray:
+             threads: int | None = None) -> bytearray:
+        """The lines written again with only what ``chains`` read of them, whole
+        (:meth:`pieces` joined)."""
+        text = bytearray()
+        for piece in self.pieces(handle, chains, block, threads):
+            text += piece
+        return text
+
+    def pieces(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK,
+               threads: int | None = None) -> Iterator[bytearray]:
         """The lines written again with only what ``chains`` read of them (:meth:`held`;
-        the odd lines whole), the text read from ``handle`` ``block`` bytes at a time into
-        one buffer a part (a line longer than it: twice the room); the rows cut in
-        ``parts`` written at once by threads (the writing lets the GIL go; default: one a
-        core, up to :data:`PARTS`, from :data:`PART_ROWS` rows a part)."""
+        the odd lines whole), in pieces of at least :data:`PART_ROWS` rows, in order, the
+        text read from ``handle`` ``block`` bytes at a time into one buffer a piece (a line
+        longer than it: twice the room). ``threads`` (default: one a core, up to
+        :data:`THREADS`) write the next pieces while the last one is decoded (the writing
+        lets the GIL go)."""
         held = self.held(chains)
         members: dict[str, set[bytes]] = {chain[0]: set() for chain in held}
         for chain in held:
@@ -102,24 +116,29 @@ class LineSpans:
                         for name in self.names),
                   tuple(tuple(members.get(name) or ()) for name in self.names))
         read_at = _reader(handle, self.base)
-        if parts is None:
-            parts = min(PARTS, len(os.sched_getaffinity(0)), self.count // PART_ROWS)
-        cuts = [self.count * part // max(parts, 1) for part in range(max(parts, 1) + 1)]
-        if len(cuts) == 2:
-            return self._part(read_at, wanted, 0, self.count, (0, 0), block)
-        with ThreadPoolExecutor(len(cuts) - 1) as pool:
-            texts = list(pool.map(
-                lambda at: self._part(read_at, wanted, cuts[at], cuts[at + 1],
-                                      C_SEEK(self.rows, cuts[at]), block),
-                range(len(cuts) - 1)))
-        text = texts[0]
-        for more in texts[1:]:
-            text += more
-        return text
+        many = max(1, min(PIECES, self.count // PART_ROWS))
+        cuts = [self.count * piece // many for piece in range(many + 1)]
+        starts = C_SEEK(self.rows, tuple(cuts[:-1]))
+        if threads is None:
+            threads = min(THREADS, len(os.sched_getaffinity(0)))
+        if many == 1 or threads <= 1:
+            for piece in range(many):
+                yield self._part(read_at, wanted, cuts[piece], cuts[piece + 1], starts[piece],
+                                 block)
+            return
+        with ThreadPoolExecutor(threads) as pool:
+            ahead: deque[Future] = deque()
+            for piece in range(many):
+                ahead.append(pool.submit(self._part, read_at, wanted, cuts[piece],
+                                         cuts[piece + 1], starts[piece], block))
+                if len(ahead) > threads:
+                    yield ahead.popleft().result()
+            while ahead:
+                yield ahead.popleft().result()
 
     def _part(self, read_at: Callable[[memoryview, int], int], wanted: tuple, row: int,
               stop: int, start: tuple[int, int], block: int) -> bytearray:
-        """The rows from ``row`` to ``stop`` written again (:meth:`text`); ``start``: the
+        """The rows from ``row`` to ``stop`` written again (:meth:`pieces`); ``start``: the
         first one's entry and the end of the row before it."""
         rows = memoryview(self.rows)[:stop * 8]
         entry, end = start
@@ -168,7 +187,7 @@ def read(data: bytes, base: int = 0) -> LineSpans | None:
     """The spans of the JSON Lines ``data`` (the file's text from ``base``); None without
     the extension; NotMine where a line is not one value the pass reads (a lone surrogate,
     bytes not UTF-8, values run together: the file is read as before)."""
-    if C_SPANS is None or C_PROJECT is None or C_SEEK is None:
+    if None in (C_SPANS, C_PROJECT, C_SEEK, C_MOVE):
         return None
     try:
         rows, entries, names, count, newlines = C_SPANS(data)
@@ -206,13 +225,33 @@ def rows(spans: LineSpans, handle: BinaryIO,
          chains: frozenset) -> tuple[list[Any], columns.Made]:
     """The values of the file's lines holding what ``chains`` read of them
     (:meth:`LineSpans.held`), and the columns of ``chains`` and of the members the first
-    of them hold made in the same pass (:func:`.projected.whole_values`)."""
-    handle.seek(spans.base)
-    text = spans.text(handle, chains)
-    found = projected.whole_values(text, projected.sample_chains(text, chains), share=True)
-    if found is None:
-        raise NotMine("no extension to decode the lines")
-    values, _, made = found
-    if len(values) != spans.count:
+    lines hold made in the same pass (:func:`.projected.whole_values`), a piece at a time
+    while threads write the next (:meth:`LineSpans.pieces`): the whole text is never held.
+    A column's strings are one object each text within a piece (how many distinct ones it
+    holds said as at most their sum over the pieces)."""
+    values: list[Any] = [None] * spans.count
+    made, order, at = columns.Made(), None, 0
+    for text in spans.pieces(handle, chains):
+        if order is None:
+            order = projected.sample_chains(text, chains)
+            made.update((chain, [None] * spans.count) for chain in order)
+        found = projected.whole_values(text, order, share=True)
+        del text
+        if found is None:
+            raise NotMine("no extension to decode the lines")
+        piece, _, more = found
+        many = len(piece)
+        if at + many > spans.count:
+            raise NotMine("the file's lines changed under its version")
+        for chain, column in more.items():
+            C_MOVE(made[chain], at, column)
+        C_MOVE(values, at, piece)
+        for chain, bits in more.kinds.items():
+            made.kinds[chain] = made.kinds.get(chain, 0) | bits
+        made.distinct = dict(more.distinct) if at == 0 else {
+            chain: count + more.distinct[chain] for chain, count in made.distinct.items()
+            if chain in more.distinct}
+        at += many
+    if at != spans.count:
         raise NotMine("the file's lines changed under its version")
     return values, made

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import json
 import random
+from unittest import mock
 
 import orjson
 import pytest
@@ -68,14 +69,16 @@ def _read(value, chain):
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(lines(), max_size=30), CHAINS, st.integers(1, 64), st.integers(1, 4))
-def test_every_chain_reads_as_on_the_whole_value(texts, chains, block, parts):
+@given(st.lists(lines(), max_size=30), CHAINS, st.integers(1, 64), st.integers(1, 4),
+       st.integers(1, 8))
+def test_every_chain_reads_as_on_the_whole_value(texts, chains, block, threads, piece):
     data = "\n".join(texts).encode()
     whole = [orjson.loads(line) for line in data.split(b"\n") if line.strip()]
     spans = linespans.read(data)
     assert spans.count == len(whole) and spans.newlines == data.count(b"\n")
-    text = spans.text(io.BytesIO(data), chains, block, parts)
-    assert text == spans.text(io.BytesIO(data), chains, block, 1), "parts differ from one"
+    with mock.patch.object(linespans, "PART_ROWS", piece):  # pieces of `piece` rows
+        text = spans.text(io.BytesIO(data), chains, block, threads)
+    assert text == spans.text(io.BytesIO(data), chains, block, 1), "pieces differ from one"
     rows = [orjson.loads(line) for line in bytes(text).split(b"\n") if line]
     assert len(rows) == len(whole)
     for row, value in zip(rows, whole, strict=True):
@@ -83,12 +86,13 @@ def test_every_chain_reads_as_on_the_whole_value(texts, chains, block, parts):
             assert _read(row, chain) == _read(value, chain), (chain, row, value)
 
 
-@pytest.mark.parametrize("parts", [2, 3, 4])
-def test_parts_written_by_threads_from_a_file_are_the_text_one_writes(tmp_path, parts):
-    """Rows cut in parts, each written by a thread reading the file at its offset (after a
-    byte order mark too), make the text one thread makes."""
-    rng = random.Random(parts)
-    lines = [json.dumps({"id": i, "user": {"name": "é" * rng.randrange(3), "n": i},
+@pytest.mark.parametrize("threads", [2, 3, 4])
+def test_pieces_written_by_threads_make_the_rows_one_piece_makes(tmp_path, threads):
+    """Rows cut in pieces, each written by a thread reading the file at its offset (after
+    a byte order mark too) and decoded as it comes, make the text, the rows and the
+    columns one piece makes."""
+    rng = random.Random(threads)
+    lines = [json.dumps({"id": i, "user": {"name": rng.choice(["é", "bo", "x"]), "n": i},
                          "big": ["x" * rng.randrange(200)] * rng.randrange(3)})
              if rng.randrange(9) else rng.choice(["", "[1]", " 5 "]) for i in range(3000)]
     data = linespans.BOM + "\n".join(lines).encode()
@@ -97,11 +101,18 @@ def test_parts_written_by_threads_from_a_file_are_the_text_one_writes(tmp_path, 
     spans = linespans.read(memoryview(data)[3:], 3)
     chains = frozenset({("user", "name"), ("id",)})
     with open(path, "rb") as handle:
-        split = spans.text(handle, chains, 4096, parts)
         one = spans.text(handle, chains, 4096, 1)
-    assert split == one
-    assert one == spans.text(io.BytesIO(data), chains, 1 << 20, 1)
+        values, made = linespans.rows(spans, handle, chains)
+        with mock.patch.object(linespans, "PART_ROWS", 100):  # 16 pieces
+            assert len(list(spans.pieces(handle, chains, 4096, threads))) == linespans.PIECES
+            split = spans.text(handle, chains, 4096, threads)
+            pieced, pieced_made = linespans.rows(spans, handle, chains)
+    assert split == one == spans.text(io.BytesIO(data), chains, 1 << 20, 1)
     assert bytes(one).count(b"\n") == spans.count
+    assert pieced == values and dict(pieced_made) == dict(made)
+    assert pieced_made.kinds == made.kinds
+    assert set(pieced_made.distinct) <= set(made.distinct)
+    assert all(pieced_made.distinct[c] >= made.distinct[c] for c in pieced_made.distinct)
 
 
 @pytest.mark.parametrize("line", [
@@ -237,3 +248,15 @@ def test_the_last_rows_kept_as_the_spare_answer_a_question_back(held_log, monkey
     assert len(made) == (2 if share > 0 else 4)
     (_, doc), = doccache.documents._entries.values()  # noqa: SLF001
     assert (doc.spare is not None) == (share > 0) and doc.spare is not doc
+
+
+def test_items_moved_into_places_of_none_leave_their_list_empty():
+    values, piece = [None] * 4, [{"a": 1}, "x"]
+    held = piece[0]
+    linespans.C_MOVE(values, 2, piece)
+    assert values == [None, None, {"a": 1}, "x"] and values[2] is held and piece == []
+    with pytest.raises(ValueError, match="do not fit"):
+        linespans.C_MOVE(values, 3, [1, 2])
+    with pytest.raises(ValueError, match="not all None"):
+        linespans.C_MOVE(values, 1, [1, 2])
+    assert values == [None, None, {"a": 1}, "x"]
