@@ -33,9 +33,11 @@ def usage_parser(**options: Any) -> argparse.ArgumentParser:
     return UsageParser(**options)
 
 
-def usage_error(message: str, parser: argparse.ArgumentParser, see: str) -> JqMagicError:
+def usage_error(message: str, parser: argparse.ArgumentParser, see: str,
+                elsewhere: dict[str, str] | None = None) -> JqMagicError:
     """argparse's ``message`` as one line, with a did-you-mean from ``parser``'s options or
-    choices, then ``see`` (where the face lists them)."""
+    choices, then ``see`` (where the face lists them); an unknown option in ``elsewhere``
+    (another face's) is told its sentence there instead of a did-you-mean."""
     import argparse
     import re
 
@@ -48,8 +50,9 @@ def usage_error(message: str, parser: argparse.ArgumentParser, see: str) -> JqMa
             stdin = f"The request goes on stdin: echo '{{...}}' | {parser.prog} NAME. " \
                 if text.startswith("{") and parser.prog.endswith(" tool") else ""
             return JqMagicError("INVALID_ARGUMENT", f"Unexpected argument {text}", stdin + see)
-        return JqMagicError("INVALID_ARGUMENT", f"Unknown option {word}",
-                            did_you_mean(word.partition("=")[0], options) + see)
+        option = word.partition("=")[0]
+        said = (elsewhere or {}).get(option) or did_you_mean(option, options)
+        return JqMagicError("INVALID_ARGUMENT", f"Unknown option {word}", said + see)
     if found := re.fullmatch(_CHOICE, message):
         choices = [c.strip("'\" ") for c in found[3].split(",")]
         what = "command" if found[1] == "COMMAND" else f"value for {found[1]}"

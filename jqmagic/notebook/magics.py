@@ -62,7 +62,35 @@ def parse_line(magic, line: str):
         see = f"See %{magic.parser.prog} -h for the options."
         if "expected one argument" in str(exc):  # a value that starts with '-'
             see = "Write a value that starts with '-' as --option=VALUE. " + see
-        raise usage_error(flagerrors.usage_error(str(exc), magic.parser, see)) from None
+        raise usage_error(flagerrors.usage_error(str(exc), magic.parser, see,
+                                                 _command_line_only(argv, magic.parser.prog))
+                          ) from None
+
+
+_NOTEBOOK_WAY = {  # what a notebook does instead of a jq option only the command line has
+    "rawfile": "An unbound ${0} is the notebook variable {0}: {0} = jqmagic.query('.', "
+               "file={1!r}, raw_input=True, slurp=True).value",
+    "slurpfile": "An unbound ${0} is the notebook variable {0}: {0} = jqmagic.query('.', "
+                 "file={1!r}, slurp=True).value",
+    "positional_args": "Bind each value by name: --arg NAME VALUE",
+    "positional_json": "Bind each value by name: --argjson NAME JSON",
+    "from_file": "%%jq takes the program as the cell's body",
+}
+
+
+def _command_line_only(argv: list[str], prog: str) -> dict[str, str]:
+    """What %jq says of each jq option only the command line has: whose it is, and the
+    notebook's way where there is one (with the NAME and FILE given)."""
+    said: dict[str, str] = {}
+    for flag in flags.JQ_CLI if prog == "jq" else ():
+        if flags.MAGIC in flag.faces:
+            continue
+        at = next((i for i, w in enumerate(argv) if w in flag.names), len(argv))
+        given = argv[at + 1:at + 3]
+        way = _NOTEBOOK_WAY.get(flag.keyword, "").format(*given, *["NAME", "FILE"][len(given):])
+        said.update({name: f"{name} is jq's command line's (jqmagic query), not %jq's. "
+                     f"{way}{'. ' * bool(way)}" for name in flag.names})
+    return said
 
 
 def _parsed(magic, line: str, needed: str = ""):
