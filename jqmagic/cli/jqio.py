@@ -6,12 +6,12 @@ parser decodes it."""
 
 from __future__ import annotations
 
-import codecs
 import errno
 import io
 import os
 import sys
 
+from jqmagic.core import jqutf8  # noqa: F401 (registers the jq-utf8 and jq-string handlers)
 from jqmagic.core.errors import JqMagicError
 
 TYPE_CHECKING = False  # argparse, json and re cost the command's start-up: used when needed
@@ -236,31 +236,6 @@ def jq_word(word: str, json_text: bool = False) -> str:
         return word
     data = word.encode("utf-8", "surrogateescape")
     return data.decode("utf-8", "jq-utf8" if json_text else "jq-string")
-
-
-def _jq_replace(error: UnicodeDecodeError, in_json: bool = True) -> tuple[str, int]:
-    """Where Python's decoder stops, the bytes jq's one U+FFFD stands for (``in_json``:
-    in JSON text, where a string's closing quote ends a sequence)."""
-    data, start = error.object, error.start
-    first = data[start]
-    if not 0xC2 <= first <= 0xF4:  # an invalid byte, or a continuation out of place
-        return "\ufffd", start + 1
-    length = 4 if first >= 0xF0 else 3 if first >= 0xE0 else 2
-    at = start + 1
-    while in_json and at < start + length:  # the closing quote first: one U+FFFD up to it
-        if at >= len(data) or data[at] == 0x22:
-            return "\ufffd", at
-        at += 2 if data[at] == 0x5C else 1
-    if start + length > len(data):  # the text ends inside the sequence: one U+FFFD
-        return "\ufffd", len(data)
-    at = start + 1
-    while at < start + length and 0x80 <= data[at] <= 0xBF:
-        at += 1
-    return "\ufffd", at
-
-
-codecs.register_error("jq-utf8", _jq_replace)
-codecs.register_error("jq-string", lambda error: _jq_replace(error, in_json=False))
 
 
 def stand_ins(files: list[str], seconds: float | None = None

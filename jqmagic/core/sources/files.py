@@ -9,7 +9,7 @@ import stat
 import time
 from pathlib import Path
 
-from jqmagic.core import sandbox
+from jqmagic.core import jqutf8, sandbox  # noqa: F401 (jqutf8: the jq-utf8 handler)
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.sources.resolve import expand
 from jqmagic.core.words import term
@@ -136,10 +136,11 @@ def read_error(path: str, exc: OSError) -> JqMagicError:
                         "Check the path and its permissions.")
 
 
-def read_text(path: str, confined: bool = True) -> str:
+def read_text(path: str, confined: bool = True, as_jq: bool = False) -> str:
     """A file's text as UTF-8 (a BOM is dropped); FILE_ERROR if it cannot be read.
 
-    ``confined``: the sandbox judges the file (not for jqmagic's own temporary files).
+    ``confined``: the sandbox judges the file (not for jqmagic's own temporary files);
+    ``as_jq``: bytes that are not UTF-8 read as jq reads JSON text (U+FFFD), not refused.
     """
     try:
         with open(open_file(path, confined), "rb") as handle:
@@ -148,7 +149,7 @@ def read_text(path: str, confined: bool = True) -> str:
         raise read_error(path, exc) from exc
     check_encoding(path, data[:4])
     try:
-        return data.decode("utf-8-sig")
+        return data.decode("utf-8-sig", "jq-utf8" if as_jq else "strict")
     except UnicodeDecodeError as exc:
         raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text ({exc.reason} at byte "
                            f"{exc.start}).", "Convert it to UTF-8 first (iconv).") from None

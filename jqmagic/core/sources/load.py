@@ -38,7 +38,8 @@ def load_values(source: Any = None, /, **given: Any) -> list[Any]:
                           source.label)
     values: list[Any] = []
     for path in resolve_files(source.spec):
-        values.extend(_parse(read_text(path), source.formats.for_path(path), path))
+        fmt = source.formats.for_path(path)  # JSON as jq reads it, bytes not UTF-8 too
+        values.extend(_parse(read_text(path, as_jq=fmt != "yaml"), fmt, path))
     return values
 
 
