@@ -120,7 +120,7 @@ class LineSpans:
         cuts = [self.count * piece // many for piece in range(many + 1)]
         starts = C_SEEK(self.rows, tuple(cuts[:-1]))
         if threads is None:
-            threads = min(THREADS, len(os.sched_getaffinity(0)))
+            threads = min(THREADS, _cores())
         if many == 1 or threads <= 1:
             for piece in range(many):
                 yield self._part(read_at, wanted, cuts[piece], cuts[piece + 1], starts[piece],
@@ -167,12 +167,21 @@ class LineSpans:
         return text
 
 
+def _cores() -> int:
+    """The cores this process may run on."""
+    if hasattr(os, "sched_getaffinity"):  # Linux
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
 def _reader(handle: BinaryIO, base: int) -> Callable[[memoryview, int], int]:
     """Reads into a buffer from an offset of the text (``base`` into the file), from any
-    thread: ``pread`` on a file, else a seek first."""
+    thread: ``preadv`` on a file, else a seek first (one thread at a time)."""
     try:
-        fd = handle.fileno()
+        fd = handle.fileno() if hasattr(os, "preadv") else None
     except (AttributeError, OSError):  # io.BytesIO (io.UnsupportedOperation)
+        fd = None
+    if fd is None:
         lock = threading.Lock()
 
         def read_at(view: memoryview, offset: int) -> int:
