@@ -43,6 +43,18 @@ class FetchResult:
     comments: str = ""  # an HTML page's reader comments, markdown (the body leaves them out)
     body: bytes = field(default=b"", repr=False)  # as served: for jq to read it exactly
 
+    def __repr__(self) -> str:
+        """One line, not the page (a Python prompt echoed every field, the content whole)."""
+        named = f" {self.title[:60]!r}" if self.title else ""
+        last = self.next_offset - 1 if self.next_offset else self.total_lines
+        shown = f"lines {self.offset:,}-{last:,}" if last >= self.offset else "no lines"
+        return (f"<FetchResult {self.final_url[:120]}{named}: {self.content_type}, {shown} "
+                f"of {self.total_lines:,}>")
+
+    def __str__(self) -> str:
+        """What ``print`` shows: a page's heading and its lines, as a notebook shows them."""
+        return self.heading() + self.content
+
     def heading(self) -> str:
         """A page's title as a markdown heading above its first lines (the converted body
         leaves out a first heading that only repeats it), else nothing."""
