@@ -74,8 +74,14 @@ def usage_error(message: str, parser: argparse.ArgumentParser, see: str,
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str:
-    """``"Did you mean X? "`` for the choice closest to ``word``, or ``""``."""
+    """``"Did you mean X? "`` for the choice closest to ``word``, else one that ends in its
+    words (--root: --allow-root), or ``""``. The positive form of a --no- choice is said
+    to be the default, never offered its opposite (--sandbox: not --no-sandbox)."""
     import difflib
 
-    close = difflib.get_close_matches(word, list(choices), n=1, cutoff=0.75)
+    choices = list(choices)
+    if word.startswith("--") and (negation := f"--no-{word[2:]}") in choices:
+        return f"{word} is the default ({negation} turns it off). "
+    close = difflib.get_close_matches(word, choices, n=1, cutoff=0.75) or \
+        [c for c in choices if word.startswith("--") and c.endswith(f"-{word[2:]}")][:1]
     return f"Did you mean {close[0]}? " if close else ""
