@@ -18,7 +18,16 @@ from typing import Any
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.patch.cuts import cut_last, cut_only, cut_with_next
-from jqmagic.core.patch.jsonscan import _HWS, _INDEX, Member, _raw, line_indent, members, read
+from jqmagic.core.patch.jsonscan import (
+    _HWS,
+    _INDEX,
+    Member,
+    _raw,
+    closing,
+    line_indent,
+    members,
+    read,
+)
 from jqmagic.core.patch.pending import Pending
 from jqmagic.core.patch.plan import Change
 from jqmagic.core.patch.textdoc import TextDoc, _inline_container
@@ -29,22 +38,20 @@ from jqmagic.core.words import json_equal
 class _Node:
     """A place the steps name (or one on their way), as found in the text."""
 
-    __slots__ = ("children", "cuts", "start", "end", "at", "first", "spread", "members",
-                 "removed", "least", "head", "last", "added")
+    __slots__ = ("children", "cuts", "start", "end", "at", "spread", "members", "removed",
+                 "least", "head", "last")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] = {}
         self.cuts = False  # a step removes one of its members
         self.start = self.end = -1  # its value's span
         self.at = -1  # its place among its container's members (read where they are)
-        self.first = -1  # where its first member starts
         self.spread = False  # its members' Located.multiline: a newline before the first
         self.members: list[Member] = []  # all of them, read only where a member is cut
         self.removed: set[int] = set()  # members cut by the steps made so far
         self.least = -1  # an array's least index cut so far (-1: none)
         self.head: list[Member] = []  # its first two members
         self.last: Member | None = None  # its last member (read where a child is missing)
-        self.added = False  # a step added a member to it
 
 
 class _Unsure(Exception):
@@ -105,8 +112,7 @@ def _find(text: str, node: _Node) -> None:
         raise _Unsure
     left = len(wanted)
     for member in members(text, pos):
-        if node.first < 0:
-            node.first = member.start
+        if not node.head:
             node.spread = text.find("\n", pos, member.start) >= 0
         if len(node.head) < 2:
             node.head.append(member)
@@ -133,22 +139,23 @@ def _made(doc: TextDoc, text: str, root: _Node, pending: Pending,
           step: tuple[str, list[str], Any]) -> Change:
     """One step's change; its splice queued in ``pending`` (against the text as read)."""
     op, tokens, value = step
-    node = parent = root
+    node = parent = grand = root
     for token in tokens:
-        parent = node
+        grand, parent = parent, node
         if parent.least >= 0 and int(token) >= parent.least:
             raise _Unsure  # the index names another element now
         node = parent.children[token]
     if node.start < 0:  # a key the object lacks
         if op != "set":
             raise _Unsure  # an error to say
-        _add(doc, text, parent, tokens[-1], value, pending)
+        outer = doc._multiline if parent is root else grand.spread
+        _add(doc, text, parent, outer, tokens[-1], value, pending)
         return Change(to_pointer(tokens), None, value)
     old = read(text, node.start)
     if op == "set":
         start, end = node.start, node.end
         if not json_equal(old, value):
-            if pending.touched(start, end) or pending.touched(parent.start, parent.first) \
+            if pending.touched(start, end) or 0 in parent.removed \
                     or not _line_clear(text, start, pending):
                 raise _Unsure
             multiline = parent.spread and not _inline_container(text, start, end)
@@ -162,13 +169,15 @@ def _made(doc: TextDoc, text: str, root: _Node, pending: Pending,
     return Change(to_pointer(tokens), old, None)
 
 
-def _add(doc: TextDoc, text: str, parent: _Node, key: str, value: Any,
+def _add(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: Any,
          pending: Pending) -> None:
     """Queue the member ``key`` appended to the object ``parent``, as TextDoc.add writes it
-    (after its last member, in the style of its first two)."""
+    (after its last member, in the style of its first two; ``outer``: whether the
+    container holding the object spreads over lines)."""
     head, last, open_ = parent.head, parent.last, parent.start
-    if not head or last is None or parent.added:
-        raise _Unsure  # an empty object, or a second member added after the first
+    if not head:
+        _add_first(doc, text, parent, outer, key, value, pending)
+        return
     after = _HWS.match(text, last.vend).end()
     if (text[after] == "," or pending.touched(open_, head[-1].vend)
             or pending.touched(last.vstart, after + 1) or not _line_clear(text, open_, pending)):
@@ -179,7 +188,22 @@ def _add(doc: TextDoc, text: str, parent: _Node, key: str, value: Any,
     member = doc._member_text(text, head, key, value, multiline and not inline, indent)
     gap = doc.style.newline + indent if multiline else doc._inline_gap(text, head)
     pending.add(last.vend, last.vend, "," + gap + member)
-    parent.added = True
+
+
+def _add_first(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: Any,
+               pending: Pending) -> None:
+    """Queue the member ``key`` written into the empty object ``parent``."""
+    open_, style = parent.start, doc.style
+    close = closing(text, open_ + 1)
+    if pending.touched(open_, close) or not _line_clear(text, open_, pending):
+        raise _Unsure
+    multiline = "\n" in text[open_:close] or (outer and style.indent is not None)
+    indent = doc._child_indent(text, open_, [])
+    member = doc._member_text(text, [], key, value, multiline, indent)
+    inner = text[open_ + 1 : close].rstrip()
+    tail = style.newline + line_indent(text, open_) if multiline else ""
+    lead = style.newline + indent if multiline else ""
+    pending.add(open_ + 1, close, inner + lead + member + tail)
 
 
 def _cut(text: str, parent: _Node, node: _Node, pending: Pending) -> list[tuple[int, int, str]]:
