@@ -53,6 +53,13 @@ class SearchResults:
     def count(self) -> int:
         return len(self.results)
 
+    def __repr__(self) -> str:
+        return f"<SearchResults {self.provider} {self.query[:80]!r}: {self.count} results>"
+
+    def __str__(self) -> str:
+        """What ``print`` shows: the results as a list (:meth:`to_markdown`)."""
+        return self.to_markdown()
+
     def to_dict(self) -> dict[str, Any]:
         """The spec's success shape."""
         return {"success": True, "results": list(self.results), "count": self.count}

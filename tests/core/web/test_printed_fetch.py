@@ -1,6 +1,7 @@
 """``print(jqmagic.fetch(url))`` in a terminal shows the page (its heading and lines, as a
-notebook's text shows them); repr() is one line, not the content (a Python prompt echoed a
-whole page, and a dataclass's repr of every field, on one line)."""
+notebook's text shows them), ``print(jqmagic.search(...))`` the results as a list; repr()
+is one line, not the content (a Python prompt echoed a whole page, and a dataclass's repr
+of every field, on one line)."""
 
 from __future__ import annotations
 
@@ -20,3 +21,13 @@ def test_print_shows_the_page_and_repr_one_line(web):
     assert said.startswith("<FetchResult ") and "Odd bytes" in said and "lines" in said
 
 
+
+
+def test_print_shows_the_search_results_as_a_list(web, monkeypatch):
+    from tests.web_servers import BRAVE_KEY, fake_brave
+
+    monkeypatch.setenv("BRAVE_API_KEY", BRAVE_KEY)
+    monkeypatch.setenv("JQMAGIC_BRAVE_ENDPOINT", fake_brave(web))
+    found = jqmagic.search("python", count=3)
+    assert str(found) == found.to_markdown() and str(found).count("\n- [") == 2
+    assert repr(found) == "<SearchResults brave 'python': 3 results>"
