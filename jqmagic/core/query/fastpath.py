@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextvars import ContextVar
 from typing import Any
 
+import jqmagic.core.jqutf8  # noqa: F401 (registers the "jq-string" error handler)
 from jqmagic.core import payloads, sandbox, sources
 from jqmagic.core.jqlang import JqError, NotMine, compile_subset, regex, runtime
 from jqmagic.core.jqlang.compiled import NOTHING
@@ -426,8 +427,9 @@ def _run(program, env: dict[str, Any], streams: Streams, literals: _AllLiterals,
         names_files = bound is not None and bound.names_files
         numbers_lines = bound is not None and bound.numbers_lines
         for path, inputs in streams:
-            if names_files:
-                env = {**env, inputbind.FILENAME: path}
+            if names_files:  # jq's text of the name's bytes (one U+FFFD an odd sequence)
+                env = {**env, inputbind.FILENAME: None if path is None else
+                       os.fsencode(path).decode("utf-8", "jq-string")}
             for line, value in enumerate(inputs, 1):
                 if numbers_lines:
                     env = {**env, inputbind.LINE: line}

@@ -14,6 +14,7 @@ import io
 import json
 import os
 import pickle
+import re
 import struct
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any, BinaryIO
@@ -74,6 +75,47 @@ def _dumps(data: dict[str, Any]) -> bytes:
 
 def _loads(data: bytes) -> dict[str, Any]:
     return json.loads(data.decode("utf-8", "surrogatepass"))
+
+
+_NAMED = "\0fs:"
+"""A name whose bytes are not UTF-8 (``os.fsdecode``'s surrogate escapes) crosses as its
+bytes in hex after this (no path holds a NUL): JSON as values are written would make each
+escape a U+FFFD, another file's name."""
+_VALUES = frozenset({"args", "positional", "json_args"})
+"""A request's values (and a source's text or value, not a file's name): their escapes are
+U+FFFD, as jq reads bytes that are not UTF-8."""
+_ESCAPE = re.compile("[\udc80-\udcff]")
+
+
+def _names_out(value: Any) -> Any:
+    """``value`` with each string holding surrogate escapes as :data:`_NAMED` bytes."""
+    if type(value) is str:
+        try:
+            return _NAMED + os.fsencode(value).hex() if _escaped(value) else value
+        except UnicodeEncodeError:  # a lone surrogate no name holds: a value's
+            return value
+    if type(value) is dict:
+        values = _VALUES if value.get("kind", "file") == "file" else _VALUES | {"spec"}
+        return {k: v if k in values else _names_out(v) for k, v in value.items()}
+    if type(value) in (list, tuple):
+        return [_names_out(v) for v in value]
+    return value
+
+
+def _names_in(value: Any) -> Any:
+    """:func:`_names_out` undone."""
+    if type(value) is str:
+        return os.fsdecode(bytes.fromhex(value[len(_NAMED):])) \
+            if value.startswith(_NAMED) else value
+    if type(value) is dict:
+        return {k: _names_in(v) for k, v in value.items()}
+    if type(value) is list:
+        return [_names_in(v) for v in value]
+    return value
+
+
+def _escaped(text: str) -> bool:
+    return not text.isascii() and _ESCAPE.search(text) is not None
 
 
 # ---------------------------------------------------------------- the request
@@ -154,13 +196,13 @@ class QueryRequest:
     def to_wire(self) -> bytes:
         head = {"type": "query", **_shallow(self)}
         if self.source.kind != "value":
-            return _dumps(head)
+            return _dumps(_names_out(head))
         # A Python value: its JSON text after the header and a NUL (JSON holds none),
         # written by orjson where exact; the worker keeps its tree by the text's digest.
         spec = self.source.spec
         text = spec if isinstance(spec, ValueText) else value_text(spec)
         head["source"] = {**head["source"], "spec": {"plain": text.plain}}
-        return _dumps(head) + b"\0" + text.data
+        return _dumps(_names_out(head)) + b"\0" + text.data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> QueryRequest:
@@ -188,7 +230,7 @@ class Call:
     caller: Caller = field(default_factory=Caller)
 
     def to_wire(self) -> bytes:
-        return _dumps({"type": "call", **_shallow(self)})
+        return _dumps(_names_out({"type": "call", **_shallow(self)}))
 
 
 @dataclass(frozen=True)
@@ -205,7 +247,7 @@ class Control:
 def read_request(data: bytes) -> QueryRequest | Call | Control:
     """A frame the caller sent, as its type."""
     head, nul, value = data.partition(b"\0")
-    message = _loads(head)
+    message = _names_in(_loads(head))
     if message.get("type") == "control":
         return Control(message["op"])
     if message.get("type") == "call":
