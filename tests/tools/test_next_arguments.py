@@ -21,6 +21,7 @@ def follow(name: str, request: dict, most: int = 200) -> list[dict]:
         request = {**request, **answers[-1]["next_arguments"]}
         answers.append(call(name, request))
         assert len(answers) < most, "no end"
+    assert answers[-1].get("success", True), answers[-1]  # a failed last page said, not a KeyError
     return answers
 
 
