@@ -14,6 +14,7 @@ import orjson
 
 from jqmagic.core import query as querying
 from jqmagic.core.errors import JqMagicError
+from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.patch.batch import Step, apply_steps
 from jqmagic.core.patch.plan import Change, Runner, Store
 from jqmagic.core.words import json_equal
@@ -36,10 +37,10 @@ def differences(old: Any, new: Any, at: list[str] | None = None) -> Iterator[Ste
             if key not in new:
                 yield "remove", [*at, key], None
         for key, value in new.items():
-            if key in old:
-                yield from differences(old[key], value, [*at, key])
-            else:
+            if key not in old:
                 yield "set", [*at, key], value
+            elif not _same_scalar(old[key], value):
+                yield from differences(old[key], value, [*at, key])
     elif isinstance(old, list) and isinstance(new, list):
         yield from _array_steps(old, new, at)
     elif _left_alone(old, new):
@@ -61,6 +62,14 @@ def _left_alone(old: Any, new: Any) -> bool:
     if old != old:
         return new is None or type(new) is float and new != new
     return type(new) is float and abs(new) >= _LARGEST and (new > 0) == (old > 0)
+
+
+_SCALARS = (str, int, bool, type(None))
+
+
+def _same_scalar(old: Any, new: Any) -> bool:
+    """Equal strings, integers, booleans or nulls (told without a generator per member)."""
+    return type(old) is type(new) and type(old) in _SCALARS and old == new
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -108,7 +117,8 @@ def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
             continue
         common, i1, i2 = min(i2 - i1, j2 - j1), head + i1, head + i2
         for k in range(common):
-            yield from differences(old[i1 + k], new[head + j1 + k], [*at, str(i1 + k)])
+            if not _same_scalar(old[i1 + k], new[head + j1 + k]):
+                yield from differences(old[i1 + k], new[head + j1 + k], [*at, str(i1 + k)])
         for index in reversed(range(i1 + common, i2)):
             yield "remove", [*at, str(index)], None
         for k in range(common, j2 - j1):
@@ -202,8 +212,9 @@ def jq_runner(program: str, run_query: Callable[..., Any] | None = None,
                     "QUERY_ERROR", f"The program gave {len(outputs)} values for "
                     f"{which}; an edit needs exactly one.", "Nothing was changed. Make the "
                     "program give the whole new document, e.g. '.version = \"2.0\"'.")
-            steps = list(differences(old, outputs[0], at))  # before old changes
-            changes += apply_steps(store, steps)
+            with gc_paused():  # many small lists, no cycles
+                steps = list(differences(old, outputs[0], at))  # before old changes
+                changes += apply_steps(store, steps)
         return changes, len(places)
 
     return run

@@ -282,6 +282,41 @@ def members(text: str, pos: int, until: str | int | None = None,
         cur = _next_member(text, vend, close)
 
 
+_PLAIN_STRING = r'"[^"\\]*(?:\\.[^"\\]*)*"'
+_PLAIN_SCALAR = rf"{_PLAIN_STRING}|-?[0-9][0-9.eE+-]*|true|false|null"
+_PLAIN_GAP = re.compile(r"[ \t\n\r]*,?[ \t\n\r]*")
+# a member, and where the scalar value and the gap after it end: one match a member
+_PLAIN_KEYED = re.compile(
+    rf"({_PLAIN_STRING})[ \t\n\r]*:[ \t\n\r]*(?:({_PLAIN_SCALAR})[ \t\n\r]*,?[ \t\n\r]*)?")
+_PLAIN_ITEM = re.compile(rf"(?:()({_PLAIN_SCALAR})[ \t\n\r]*,?[ \t\n\r]*)?")  # () for group 2
+
+
+def plain_members(text: str, pos: int) -> Iterator[Member]:
+    """:func:`members` of a text :func:`validate` found plain JSON (no comments, nor
+    trailing commas, nor errors to tell), read faster: one match a scalar member."""
+    keyed = text[pos] == "{"
+    close = "}" if keyed else "]"
+    match = _PLAIN_KEYED.match if keyed else _PLAIN_ITEM.match
+    gap = _PLAIN_GAP.match
+    cur, index = gap(text, pos + 1).end(), 0
+    while text[cur] != close:
+        found = match(text, cur)
+        key: str | int = index
+        kend = cur
+        if keyed:
+            raw, kend = found.group(1), found.end(1)
+            key = _raw(json.loads(_real(raw))) if "\\" in raw else raw[1:-1]
+        if found.group(2) is None:  # a container
+            vstart = found.end()
+            vend = value_end(text, vstart)
+            yield Member(key, cur, kend, vstart, vend)
+            cur = gap(text, vend).end()
+        else:
+            yield Member(key, cur, kend, found.start(2), found.end(2))
+            cur = found.end()
+        index += 1
+
+
 def _next_member(text: str, vend: int, close: str) -> int:
     """Where the member after the one ending at ``vend`` starts (or its container closes)."""
     found = _GAP.match(text, vend)

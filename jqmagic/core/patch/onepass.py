@@ -25,7 +25,7 @@ from jqmagic.core.patch.jsonscan import (
     _raw,
     closing,
     line_indent,
-    members,
+    plain_members,
     read,
 )
 from jqmagic.core.patch.pending import Pending
@@ -39,19 +39,20 @@ class _Node:
     """A place the steps name (or one on their way), as found in the text."""
 
     __slots__ = ("children", "cuts", "start", "end", "at", "spread", "members", "removed",
-                 "least", "head", "last")
+                 "least", "head", "last", "done")
 
     def __init__(self) -> None:
-        self.children: dict[str, _Node] = {}
+        self.children: dict[str, _Node] | None = None
         self.cuts = False  # a step removes one of its members
         self.start = self.end = -1  # its value's span
         self.at = -1  # its place among its container's members (read where they are)
         self.spread = False  # its members' Located.multiline: a newline before the first
-        self.members: list[Member] = []  # all of them, read only where a member is cut
-        self.removed: set[int] = set()  # members cut by the steps made so far
+        self.members: list[Member] | None = None  # all of them, read where a member is cut
+        self.removed: set[int] | None = None  # members cut by the steps made so far
         self.least = -1  # an array's least index cut so far (-1: none)
         self.head: list[Member] = []  # its first two members
         self.last: Member | None = None  # its last member (read where a child is missing)
+        self.done = False  # a step replaced it
 
 
 class _Unsure(Exception):
@@ -63,17 +64,13 @@ def one_pass(doc: TextDoc, steps: list[tuple[str, list[str], Any]]) -> list[Chan
     changes, or None (nothing done) where the pass cannot be sure of the bytes."""
     if not steps or not doc._first_wins or doc.changed:
         return None
-    text = doc.text
     try:
         with gc_paused():  # many small objects, no cycles
-            root = _tree(steps)
-            root.start = doc.root
-            _find(text, root)
-            pending = Pending()
-            changes = [_made(doc, text, root, pending, step) for step in steps]
+            made = _Pass(doc, _tree(steps))
+            changes = [made.step(*step) for step in steps]
     except (_Unsure, JqMagicError):  # an error: the one-by-one steps raise it as it should
         return None
-    edits = list(pending)
+    edits = made.quick if made.pending is None else list(made.pending)
     if edits:
         doc.splice(edits)
     return changes
@@ -88,6 +85,8 @@ def _tree(steps: list[tuple[str, list[str], Any]]) -> _Node:
         node = root
         for token in tokens:
             parent = node
+            if parent.children is None:
+                parent.children = {}
             node = parent.children.get(token)
             if node is None:
                 node = parent.children[token] = _Node()
@@ -111,18 +110,20 @@ def _find(text: str, node: _Node) -> None:
     else:
         raise _Unsure
     left = len(wanted)
-    for member in members(text, pos):
+    listed = node.members = [] if node.cuts else None
+    for member in plain_members(text, pos):
         if not node.head:
             node.spread = text.find("\n", pos, member.start) >= 0
         if len(node.head) < 2:
             node.head.append(member)
         node.last = member
         if node.cuts:
-            node.members.append(member)
+            listed.append(member)
         child = wanted.get(member.key)
         if child is not None:
             child.start, child.end = member.vstart, member.vend
-            child.at = member.key if char == "[" else len(node.members) - 1
+            if listed is not None:  # its place, for a cut
+                child.at = member.key if char == "[" else len(listed) - 1
             left -= 1
             if not left and not node.cuts:
                 break
@@ -135,38 +136,81 @@ def _find(text: str, node: _Node) -> None:
             _find(text, child)
 
 
-def _made(doc: TextDoc, text: str, root: _Node, pending: Pending,
-          step: tuple[str, list[str], Any]) -> Change:
-    """One step's change; its splice queued in ``pending`` (against the text as read)."""
-    op, tokens, value = step
-    node = parent = grand = root
-    for token in tokens:
-        grand, parent = parent, node
-        if parent.least >= 0 and int(token) >= parent.least:
-            raise _Unsure  # the index names another element now
-        node = parent.children[token]
-    if node.start < 0:  # a key the object lacks
-        if op != "set":
-            raise _Unsure  # an error to say
-        outer = doc._multiline if parent is root else grand.spread
-        _add(doc, text, parent, outer, tokens[-1], value, pending)
-        return Change(to_pointer(tokens), None, value)
-    old = read(text, node.start)
-    if op == "set":
-        start, end = node.start, node.end
+_SCALARS = (str, int, float, bool, type(None))
+
+
+class _Pass:
+    """The steps made in order against the text as read. While every step so far replaced
+    a scalar by a scalar (no newline, no indentation read, each place once), splices go to
+    ``quick`` unchecked; the first other step moves them into ``pending``, whose checks
+    every later step passes."""
+
+    def __init__(self, doc: TextDoc, root: _Node):
+        self.doc, self.text, self.root = doc, doc.text, root
+        root.start = doc.root
+        _find(self.text, root)
+        self.quick: list[tuple[int, int, str]] = []
+        self.pending: Pending | None = None
+
+    def _checked(self) -> Pending:
+        if self.pending is None:
+            self.pending = Pending()
+            for splice in self.quick:
+                self.pending.add(*splice)
+        return self.pending
+
+    def step(self, op: str, tokens: list[str], value: Any) -> Change:
+        """One step's change; its splice queued."""
+        node = parent = grand = self.root
+        for token in tokens:
+            grand, parent = parent, node
+            if parent.least >= 0 and int(token) >= parent.least:
+                raise _Unsure  # the index names another element now
+            node = parent.children[token]
+        text, pointer = self.text, _pointer(tokens)
+        if node.start < 0:  # a key the object lacks
+            if op != "set":
+                raise _Unsure  # an error to say
+            outer = self.doc._multiline if parent is self.root else grand.spread
+            _add(self.doc, text, parent, outer, tokens[-1], value, self._checked())
+            return Change(pointer, None, value)
+        old = read(text, node.start)
+        if op == "remove":
+            self._cut(parent, node)
+            return Change(pointer, old, None)
         if not json_equal(old, value):
-            if pending.touched(start, end) or 0 in parent.removed \
+            start, end = node.start, node.end
+            if (self.pending is None and not node.done and type(value) in _SCALARS
+                    and text[start] not in "{["):
+                self.quick.append((start, end, self.doc._value_text(value, False, "")))
+                node.done = True
+                return Change(pointer, old, value)
+            pending = self._checked()
+            if pending.touched(start, end) or (parent.removed and 0 in parent.removed) \
                     or not _line_clear(text, start, pending):
                 raise _Unsure
             multiline = parent.spread and not _inline_container(text, start, end)
-            pending.add(start, end, doc._value_text(value, multiline, line_indent(text, start)))
-        return Change(to_pointer(tokens), old, value)
-    for start, end, new in _cut(text, parent, node, pending):
-        pending.add(start, end, new)
-    parent.removed.add(node.at)
-    if text[parent.start] == "[":
-        parent.least = node.at if parent.least < 0 else min(parent.least, node.at)
-    return Change(to_pointer(tokens), old, None)
+            pending.add(start, end, self.doc._value_text(value, multiline,
+                                                         line_indent(text, start)))
+        return Change(pointer, old, value)
+
+    def _cut(self, parent: _Node, node: _Node) -> None:
+        pending = self._checked()
+        for start, end, new in _cut(self.text, parent, node, pending):
+            pending.add(start, end, new)
+        if parent.removed is None:
+            parent.removed = set()
+        parent.removed.add(node.at)
+        if self.text[parent.start] == "[":
+            parent.least = node.at if parent.least < 0 else min(parent.least, node.at)
+
+
+def _pointer(tokens: list[str]) -> str:
+    """``to_pointer(tokens)``, at once where no token holds ``~`` or ``/``."""
+    joined = "/".join(tokens)
+    if "~" in joined or joined.count("/") != len(tokens) - 1:
+        return to_pointer(tokens)
+    return "/" + joined
 
 
 def _add(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: Any,
@@ -208,7 +252,7 @@ def _add_first(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, va
 
 def _cut(text: str, parent: _Node, node: _Node, pending: Pending) -> list[tuple[int, int, str]]:
     """What removing ``node`` cuts, as TextDoc.remove would in the text as it is now."""
-    listed, at, removed = parent.members, node.at, parent.removed
+    listed, at, removed = parent.members, node.at, parent.removed or set()
     target = listed[at]
     later = len(listed) - 1 - at  # members after it still there
     if removed:

@@ -19,6 +19,7 @@ from jqmagic import JqMagicError
 from jqmagic.core.patch import batch
 from jqmagic.core.patch.batch import STEPS
 from jqmagic.core.patch.jqdiff import differences, jq_runner
+from jqmagic.core.patch.jsonscan import members, plain_members
 from jqmagic.core.patch.onepass import one_pass
 from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdoc import TextDoc
@@ -301,3 +302,20 @@ def test_steps_in_any_order_one_pass_or_decline(seed, count):
     got = _one_pass(data, steps)
     if got is not None:
         assert got == _step_path(data, steps), (data, steps)
+
+
+@pytest.mark.parametrize("seed", range(0, 600, 3))
+def test_plain_members_are_members(seed):
+    """jsonscan.plain_members (one match a scalar member) reads each container of a plain
+    document as members() does."""
+    data, _ = _document(seed)
+    doc = TextDoc(data)
+    if not doc._first_wins:
+        return
+    text, stack = doc.text, [doc.root]
+    while stack:
+        pos = stack.pop()
+        if text[pos] in "{[":
+            read = list(members(text, pos))
+            assert list(plain_members(text, pos)) == read, (text, pos)
+            stack += [member.vstart for member in read]
