@@ -102,7 +102,7 @@ def parse_json(text: str, what: str) -> Any:
         bare = word and word[:1] not in ('"', "-", *"0123456789") and not set(word) & set("\"'{}[]")
         raise JqMagicError(
             "INVALID_JSON", f"{what} is not JSON: {where}.",
-            f"A string is JSON in double quotes: {json.dumps(word, ensure_ascii=False)}."
+            f"A string is JSON in double quotes: '{json.dumps(word, ensure_ascii=False)}'."
             if bare else
             "Write JSON: strings in double quotes ('\"dark\"'), objects like '{\"a\": 1}'.",
         ) from None
