@@ -22,6 +22,7 @@ from jqmagic.core.web.extract import decomposed, main_content, text_of
 from jqmagic.core.web.fallback import settle
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 from jqmagic.core.web.meta import page_meta
+from jqmagic.core.web.nesting import close_implied
 from jqmagic.core.web.slim import LAZY_SRC, slim_tags
 from jqmagic.core.web.widgets import drop_widgets
 
@@ -73,9 +74,13 @@ def parse(html: str | bytes, parser: str | None = None) -> Any:
             parser = "lxml"
         except ImportError:  # pragma: no cover - depends on the environment
             parser = "html.parser"
-    if parser == "html.parser" and isinstance(html, str):
+    if parser != "html.parser":
+        return BeautifulSoup(html, parser)
+    if isinstance(html, str):
         html = _MARKED.sub(r"<!--\1-->", html)
-    return BeautifulSoup(html, parser)
+    soup = BeautifulSoup(html, parser)
+    close_implied(soup)  # cells, rows, items, paragraphs left open: as a browser reads them
+    return soup
 
 
 def flatten_deep(soup: Any, limit: int = MAX_DEPTH) -> int:
