@@ -3,8 +3,9 @@ to a browser (and to lxml), one cell inside another to html.parser; so are unclo
 and list items. A page of such tables read as one deep cell lost its story.
 
 Each such element nested in an open one of its kind (no table, or list, between them)
-moves to just after it, as the implied end tag would have put it. Paragraphs are left as they are: closing them so too moved more pages away from
-lxml's reading than toward it (bench/RESULTS-public-html.md, design k3)."""
+moves to just after it, as the implied end tag would have put it. Paragraphs are left as
+they are: closing them so too moved more pages away from lxml's reading than toward it
+(bench/RESULTS-public-html.md, design k3)."""
 
 from __future__ import annotations
 
