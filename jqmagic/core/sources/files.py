@@ -80,7 +80,14 @@ def _not_found(pattern: str) -> JqMagicError:
     if folder.is_dir():
         names = [p.name for p in folder.iterdir() if p.is_file()]  # a folder is no answer
         close = _similar(path.name, names)
-        if close:
+        spaced = [n for n in names if n.startswith(f"{path.name} ") or
+                  n.endswith(f" {path.name}")][:3]  # a name a shell split at its spaces
+        if spaced:
+            import shlex
+
+            hint = ("Did you mean " + ", ".join(shlex.quote(str(folder / n)) for n in spaced)
+                    + "? A name with spaces is quoted in a shell.")
+        elif close:
             hint = "Did you mean " + ", ".join(str(folder / c) for c in close) + "?"
     return JqMagicError("NOT_FOUND", f"File not found: {pattern}", hint)
 
