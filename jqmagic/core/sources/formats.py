@@ -179,11 +179,20 @@ def parse_json(text: str, label: str = "<input>", fmt: str = "json") -> list[Any
             pos = space.match(text, pos).end()
     except json.JSONDecodeError as exc:
         exc = _said_at_the_bracket(exc, text)
-        raise invalid_json(label, exc.msg, written, exc.lineno, exc.colno, fmt) from None
+        raise invalid_json(label, _why(exc), written, exc.lineno, exc.colno, fmt) from None
     except RecursionError:
         raise too_deep(label, f"Query it with {term('query')}, which reads up to 10,000 "
                        "levels.") from None
     return values
+
+
+def _why(exc: json.JSONDecodeError) -> str:
+    """Python's words for a parse error, a raw control character in a string named (they
+    stop at "Invalid control character at")."""
+    if not exc.msg.startswith("Invalid control character"):
+        return exc.msg
+    code = ord(exc.doc[exc.pos])
+    return f"A string holds the control character U+{code:04X}: JSON writes it \\u{code:04x}"
 
 
 def _said_at_the_bracket(exc: json.JSONDecodeError, text: str) -> json.JSONDecodeError:
