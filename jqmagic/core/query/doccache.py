@@ -277,29 +277,32 @@ class DocumentCache:
 
     def _respanned(self, key: tuple, stamp: tuple, handle: BinaryIO,
                    chains: frozenset) -> Document:
-        """The rows of a file held as spans for ``chains``: the spare ones if they hold
-        them, else made anew, the last ones let go first (never two big sets of rows at
-        once: a 500 MB log's rows of a member that does not repeat take 700 MB). The last
-        rows are kept as the spare while they took at most :data:`.linespans.SPARE_SHARE`
-        of the text (members that repeat, equal short lines one row: an analyst going back
-        and forth between ``.kind`` and ``.user.name`` pays each once)."""
+        """The rows of a file held as spans for ``chains``: spare ones if they hold them,
+        else made anew, the last ones let go first (never two big sets of rows at once: a
+        500 MB log's rows of a member that does not repeat take 700 MB). The rows of the
+        last questions are kept as spares, the newest first, while together they took at
+        most :data:`.linespans.SPARE_SHARE` of the text (members that repeat, equal short
+        lines one row: an analyst going back and forth between ``.kind``, ``.tags`` and
+        ``.user.name`` pays each once)."""
         with self._lock:
             old = self._entries.pop(key, (None, None))[1]
         if old is None:
             raise NotMine("the file left the cache")
         old.keep_columns(False)
-        spare, old.spare = old.spare, None
+        spares, old.spares = [old, *old.spares], []
         doc = Document([], old.literals, old.size, line_ended=old.line_ended,
                        one_per_line=old.one_per_line, chains=old.spans.held(chains),
                        spans=old.spans)
-        kept = old if old.rows_resident <= linespans.SPARE_SHARE * old.size else None
         del old
-        if spare is not None and projected.covers(spare.chains, chains):
-            spare.spare = kept
-            self._keep(key, stamp, spare)
-            return spare
-        doc.spare = kept or spare
-        del kept, spare
+        hit = next((spare for spare in spares if projected.covers(spare.chains, chains)), None)
+        spares = _within([spare for spare in spares if spare is not hit],
+                         linespans.SPARE_SHARE * doc.size)
+        if hit is not None:
+            hit.spares = spares
+            self._keep(key, stamp, hit)
+            return hit
+        doc.spares = spares
+        del spares
         before = resident_bytes()
         with gc_paused():
             doc.values, doc.made = linespans.rows(doc.spans, handle, chains)
@@ -459,3 +462,14 @@ def fits_whole(size: int, fmt: str) -> bool:
     limit = whole_parse_limit()
     return size <= settings.doc_cache_bytes and (
         not limit or documents.expected_resident(size, fmt) <= limit)
+
+
+def _within(spares: list[Document], room: float) -> list[Document]:
+    """``spares``, the newest first, whose rows together take at most ``room`` bytes (a
+    big set left out, the smaller ones after it kept)."""
+    kept, used = [], 0
+    for spare in spares:
+        if used + spare.rows_resident <= room:
+            kept.append(spare)
+            used += spare.rows_resident
+    return kept

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.jqlang import columns
@@ -29,7 +29,8 @@ class Document:
     made: dict | None = None  # columns made as the values were decoded, for the store
     spans: Any = None  # JSON Lines held as spans (.linespans.LineSpans): rows made anew
     rows_resident: int = 0  # with spans: what its rows added to the resident set
-    spare: Document | None = None  # with spans: the last question's rows, when small
+    spares: list[Document] = field(default_factory=list)  # with spans: earlier questions'
+    # rows, the newest first, while together small (.doccache.DocumentCache._respanned)
 
     def walked(self) -> list[Any]:
         """The lists a question walks whole: the values, a lone value that is one, and the

@@ -233,7 +233,7 @@ def test_a_file_with_a_line_the_pass_refuses_is_left_to_libjq(tmp_path, monkeypa
 
 
 @pytest.mark.parametrize("share", [-1, 10 ** 6])  # never kept, always kept
-def test_the_last_rows_kept_as_the_spare_answer_a_question_back(held_log, monkeypatch,
+def test_the_last_rows_kept_as_spares_answer_questions_back(held_log, monkeypatch,
                                                                   share):
     monkeypatch.setattr(linespans, "SPARE_SHARE", share)
     made = []
@@ -241,13 +241,16 @@ def test_the_last_rows_kept_as_the_spare_answer_a_question_back(held_log, monkey
     monkeypatch.setattr(linespans, "rows", lambda spans, handle, chains: (
         made.append(chains), rows(spans, handle, chains))[1])
     kinds, names = "[inputs | .kind] | unique | length", "[inputs | .user.name?] | unique"
-    expected = jq_texts(names.replace("inputs", ".[]"), json.dumps(EVENTS))
-    for _ in range(2):
+    tags = "[inputs | .tags[]?] | unique"
+    expected = [jq_texts(program.replace("inputs", ".[]"), json.dumps(EVENTS))
+                for program in (names, tags)]
+    for _ in range(2):  # three sets of rows, each made once while they are small
         assert _answer(kinds, str(held_log)) == ["4"]
-        assert _answer(names, str(held_log)) == expected
-    assert len(made) == (2 if share > 0 else 4)
+        assert _answer(names, str(held_log)) == expected[0]
+        assert _answer(tags, str(held_log)) == expected[1]
+    assert len(made) == (3 if share > 0 else 6)
     (_, doc), = doccache.documents._entries.values()  # noqa: SLF001
-    assert (doc.spare is not None) == (share > 0) and doc.spare is not doc
+    assert len(doc.spares) == (2 if share > 0 else 0) and doc not in doc.spares
 
 
 def test_items_moved_into_places_of_none_leave_their_list_empty():
@@ -260,3 +263,11 @@ def test_items_moved_into_places_of_none_leave_their_list_empty():
     with pytest.raises(ValueError, match="not all None"):
         linespans.C_MOVE(values, 1, [1, 2])
     assert values == [None, None, {"a": 1}, "x"]
+
+
+def test_spares_within_their_share_leave_a_big_set_out_and_keep_smaller_ones():
+    sizes = [30, 80, 20, 40, 10]  # the newest first
+    spares = [doccache.Document([], None, 0, rows_resident=size) for size in sizes]
+    kept = doccache._within(spares, 100)  # noqa: SLF001
+    assert [spare.rows_resident for spare in kept] == [30, 20, 40, 10]
+    assert doccache._within(spares, 5) == []  # noqa: SLF001
