@@ -158,9 +158,11 @@ def fetch(
     ctype = (resp.headers.get("Content-Type") or "").split(";")[0].strip().lower()
     kind = kind_of(ctype, body)
     title, value, byline, published, comments = "", None, "", "", ""
-    if kind == "json":
+    if jq is not None and kind != "html":  # jq reads the bytes whatever their type says
+        value, text = _run_jq(jq, body, f"{redact(final_url)} ({ctype or 'untyped'})")
+    elif kind == "json":
         value = parse_json(body, final_url)
-        value, text = (value, _json_text(value, body)) if jq is None else _run_jq(jq, body)
+        text = _json_text(value, body)
     elif jq is not None:
         raise JqMagicError(
             "INVALID_ARGUMENT",
@@ -232,10 +234,17 @@ def _json_text(value: Any, body: bytes) -> str:
         return json.dumps(value, indent=2, ensure_ascii=False)
 
 
-def _run_jq(program: str, body: bytes) -> tuple[Any, str]:
-    """Run ``program`` on the answer's bytes as served (its numbers as written, as jq
-    reads a file) through the query core; (value, printed text)."""
-    result = query(program, text=body)
+def _run_jq(program: str, body: bytes, said: str) -> tuple[Any, str]:
+    """Run ``program`` on the answer's bytes as served (its numbers as written, JSON Lines
+    or a raw file served as text/plain read as jq reads a file) through the query core;
+    (value, printed text). ``said``: the answer's URL and type, named where it is no JSON."""
+    try:
+        result = query(program, text=body)
+    except JqMagicError as exc:
+        if exc.code != "INVALID_JSON":
+            raise
+        raise JqMagicError("PARSE_ERROR", f"{said} is not JSON: {exc.message}",
+                           f"Fetch it without {term('fetch_jq')} to see it.") from None
     text = result.text
     if result.truncated and result.message:
         text = f"{text}\n{result.message}"
