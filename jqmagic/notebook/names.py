@@ -134,8 +134,9 @@ def _is_variable(word: str, namespace: dict[str, Any]) -> bool:
 
 def _fetched(url: str, formats: dict[str, bool | None]) -> dict[str, Any]:
     """``url``'s answer as the core's text source: its bytes as served (jq reads its
-    numbers as written), JSON, or JSON Lines, YAML or JSONC by the flags or the URL's
-    suffix (PARSE_ERROR for another answer)."""
+    numbers as written), JSON (whatever its type says, when it opens as JSON does), or JSON
+    Lines, YAML or JSONC by the flags or the URL's suffix (PARSE_ERROR for another
+    answer)."""
     from urllib.parse import urlsplit
 
     from jqmagic.core.options import Formats
@@ -143,7 +144,8 @@ def _fetched(url: str, formats: dict[str, bool | None]) -> dict[str, Any]:
 
     result = fetch(url)
     kind = Formats(**formats).for_path(urlsplit(result.final_url).path)
-    if result.value is None and kind == "json":
+    head = result.body.lstrip(b"\xef\xbb\xbf \t\r\n")[:1]  # JSON served as text (raw GitHub)
+    if result.value is None and kind == "json" and head not in (b"{", b"["):
         raise JqMagicError("PARSE_ERROR", f"{url} did not return JSON.",
                            "Give --jsonl or --yaml if it is JSON Lines or YAML, or use "
                            "%webfetch to read it as markdown.")

@@ -37,10 +37,12 @@ def test_json_lines_and_yaml_by_suffix_or_flag(web, ip):
     assert shown(ip, f"-c .a {lines}") == ["1.50", "2"]
     assert shown(ip, f".kind {stream}") == ['"A"', '"B"']
     assert shown(ip, f"-c .a --jsonl {untyped}") == ["1", "2"]
+    assert shown(ip, f"-c .a {untyped}") == ["1", "2"]  # values one after another, as jq reads
+    yaml = web.add("/conf", b"kind: A\n", "text/plain")
     with pytest.raises(UsageError) as caught:
-        ip.run_line_magic("jq", f".a {untyped}")
-    assert str(caught.value).startswith(f"PARSE_ERROR: {untyped} did not return JSON.")
-    assert "--jsonl" in str(caught.value)
+        ip.run_line_magic("jq", f".kind {yaml}")
+    assert str(caught.value).startswith(f"PARSE_ERROR: {yaml} did not return JSON.")
+    assert "--jsonl" in str(caught.value) and "--yaml" in str(caught.value)
 
 
 def test_webfetch_jq_reads_the_answer_as_served(web, ip):
@@ -72,3 +74,23 @@ def test_webfetch_json_jq_cannot_read_is_still_shown(web, ip):
     """UTF-16 JSON (Python reads it, jq does not) is shown from its parsed value."""
     url = web.add("/u.json", '{"a": "ß"}'.encode("utf-16"), "application/json")
     assert ip.run_line_magic("webfetch", url).content == '{\n  "a": "ß"\n}'
+
+
+@pytest.mark.parametrize(("path", "ctype", "body", "printed"), [
+    ("/package.json", "text/plain; charset=utf-8", b'{"a": 1.50}\n', ["1.50"]),
+    ("/raw", "text/plain", b'[{"a": 1}]', ["[\n  1\n]"]),
+    ("/stream", "application/json", b'{"a": 1.50}\n{"a": 2}\n', ["1.50", "2"]),
+])
+def test_json_served_as_text_or_as_a_stream_is_read_as_jq_reads_it(web, ip, path, ctype,
+                                                                   body, printed):
+    """raw.githubusercontent.com serves a JSON file as text/plain ('did not return JSON'),
+    and an API may send JSON Lines as application/json (Python's 'Extra data')."""
+    program = "map(.a)" if path == "/raw" else ".a"
+    assert shown(ip, f"'{program}' {web.add(path, body, ctype)}") == printed
+
+
+def test_text_that_is_no_json_is_still_refused_with_the_hint(web, ip):
+    url = web.add("/notes", b"just words\n", "text/plain")
+    with pytest.raises(UsageError) as caught:
+        ip.run_line_magic("jq", f".a {url}")
+    assert str(caught.value).startswith(f"PARSE_ERROR: {url} did not return JSON.")

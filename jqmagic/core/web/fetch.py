@@ -161,8 +161,7 @@ def fetch(
     if jq is not None and kind != "html":  # jq reads the bytes whatever their type says
         value, text = _run_jq(jq, body, f"{redact(final_url)} ({ctype or 'untyped'})")
     elif kind == "json":
-        value = parse_json(body, final_url)
-        text = _json_text(value, body)
+        value, text = _json_answer(body, final_url)
     elif jq is not None:
         raise JqMagicError(
             "INVALID_ARGUMENT",
@@ -224,14 +223,22 @@ def _check_window(offset: int | None, limit: int | None) -> None:
                            "Leave limit out to get every line.")
 
 
-def _json_text(value: Any, body: bytes) -> str:
-    """A JSON answer as jq prints its bytes as served (1.50 stays 1.50), as %jq over the
-    URL shows it; the parsed ``value``'s text where jq reads them not (UTF-16, a lone
-    surrogate escape)."""
+def _json_answer(body: bytes, url: str) -> tuple[Any, str]:
+    """An answer served as JSON: its value (None for several: JSON Lines served as JSON)
+    and jq's text of its bytes as served (1.50 stays 1.50), as %jq over the URL shows it;
+    the value's own text where jq reads the bytes not (UTF-16, a lone surrogate escape);
+    PARSE_ERROR where neither reads them."""
     try:
-        return query(".", text=body).text
+        value = parse_json(body, url)
+    except JqMagicError as refused:
+        try:
+            return None, query(".", text=body).text
+        except JqMagicError:
+            raise refused from None
+    try:
+        return value, query(".", text=body).text
     except JqMagicError:
-        return json.dumps(value, indent=2, ensure_ascii=False)
+        return value, json.dumps(value, indent=2, ensure_ascii=False)
 
 
 def _run_jq(program: str, body: bytes, said: str) -> tuple[Any, str]:
