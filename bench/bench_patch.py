@@ -269,7 +269,7 @@ def many_runs(program: str, python_edit: str) -> list[tuple[str, list[str]]]:
         ("json.load + edit + json.dump(indent=2)",
          python("import json, sys\n"
                 "with open(sys.argv[1]) as f: doc = json.load(f)\n"
-                f"items = doc['items']\n{python_edit}\n"
+                f"items = doc.get('items')\n{python_edit}\n"
                 "with open(sys.argv[1], 'w') as f: json.dump(doc, f, indent=2); f.write('\\n')")),
     ]
 
@@ -328,6 +328,7 @@ def many(count: int) -> str:
              "or its query worker's).\n"]
     for what, program, edit in PROGRAMS:
         parts.append(_program(source, what, program, many_runs(program, edit), "jq 1.8.2"))
+    parts.append(_lock_file())
     ysource, ycount = yaml_file(YAML_MEGABYTES)
     parts.append(f"### YAML: {ycount:,} users, {ysource.stat().st_size / 1e6:.1f} MB\n\n"
                  "The users file of the YAML section above (comments, quoted zips, flow "
@@ -338,6 +339,22 @@ def many(count: int) -> str:
         parts.append(_program(ysource, f"YAML, {what}", program,
                               many_yaml_runs(program, edit), "yq"))
     return "\n\n".join(parts) + "\n"
+
+
+LOCK = HERE.parent.parent / "shared" / "corpus" / "json" / "npm" / "axios-package-lock.json"
+
+
+def _lock_file() -> str:
+    """A real lock file (../shared/corpus's axios package-lock.json, 1.7 MB): every
+    package's ``dev`` set, a key most of them lack (2,116 changes, most of them keys added)."""
+    if not LOCK.exists():
+        return f"### lock file: skipped ({LOCK} is absent)"
+    source = DATA / LOCK.name  # a copy: run() writes its work file beside the source
+    shutil.copyfile(LOCK, source)
+    return _program(source, "a lock file (../shared/corpus, axios), every package's dev set",
+                    ".packages[].dev = false", many_runs(
+                        ".packages[].dev = false",
+                        "for p in doc['packages'].values(): p['dev'] = False"), "jq 1.8.2")
 
 
 def _program(source: Path, what: str, program: str, commands: list, baseline: str) -> str:

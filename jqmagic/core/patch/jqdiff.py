@@ -39,8 +39,8 @@ def differences(old: Any, new: Any, at: list[str] | None = None) -> Iterator[Ste
         for key, value in new.items():
             if key not in old:
                 yield "set", [*at, key], value
-            elif not _same_scalar(old[key], value):
-                yield from differences(old[key], value, [*at, key])
+            else:
+                yield from _member_steps(old[key], value, at, key)
     elif isinstance(old, list) and isinstance(new, list):
         yield from _array_steps(old, new, at)
     elif _left_alone(old, new):
@@ -67,9 +67,14 @@ def _left_alone(old: Any, new: Any) -> bool:
 _SCALARS = (str, int, bool, type(None))
 
 
-def _same_scalar(old: Any, new: Any) -> bool:
-    """Equal strings, integers, booleans or nulls (told without a generator per member)."""
-    return type(old) is type(new) and type(old) in _SCALARS and old == new
+def _member_steps(old: Any, new: Any, at: list[str], token: str) -> Iterator[Step] | tuple:
+    """:func:`differences` of a member at ``[*at, token]``; two strings, integers, booleans
+    or nulls told at once, without a generator (what differences would say of them)."""
+    if type(old) in _SCALARS and type(new) in _SCALARS:
+        if type(old) is type(new) and old == new:
+            return ()
+        return (("set", [*at, token], new),)
+    return differences(old, new, [*at, token])
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -117,8 +122,7 @@ def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
             continue
         common, i1, i2 = min(i2 - i1, j2 - j1), head + i1, head + i2
         for k in range(common):
-            if not _same_scalar(old[i1 + k], new[head + j1 + k]):
-                yield from differences(old[i1 + k], new[head + j1 + k], [*at, str(i1 + k)])
+            yield from _member_steps(old[i1 + k], new[head + j1 + k], at, str(i1 + k))
         for index in reversed(range(i1 + common, i2)):
             yield "remove", [*at, str(index)], None
         for k in range(common, j2 - j1):

@@ -27,6 +27,7 @@ from jqmagic.core.patch.jsonscan import (
     line_indent,
     plain_members,
     read,
+    render,
 )
 from jqmagic.core.patch.pending import Pending
 from jqmagic.core.patch.plan import Change
@@ -50,7 +51,7 @@ class _Node:
         self.members: list[Member] | None = None  # all of them, read where a member is cut
         self.removed: set[int] | None = None  # members cut by the steps made so far
         self.least = -1  # an array's least index cut so far (-1: none)
-        self.head: list[Member] = []  # its first two members
+        self.head: list[Member] | None = None  # its first two members (read by the walk)
         self.last: Member | None = None  # its last member (read where a child is missing)
         self.done = False  # a step replaced it
 
@@ -66,8 +67,9 @@ def one_pass(doc: TextDoc, steps: list[tuple[str, list[str], Any]]) -> list[Chan
         return None
     try:
         with gc_paused():  # many small objects, no cycles
-            made = _Pass(doc, _tree(steps))
-            changes = [made.step(*step) for step in steps]
+            root, places = _tree(steps)
+            made = _Pass(doc, root)
+            changes = [made.step(*step, place) for step, place in zip(steps, places, strict=True)]
     except (_Unsure, JqMagicError):  # an error: the one-by-one steps raise it as it should
         return None
     edits = made.quick if made.pending is None else list(made.pending)
@@ -76,15 +78,18 @@ def one_pass(doc: TextDoc, steps: list[tuple[str, list[str], Any]]) -> list[Chan
     return changes
 
 
-def _tree(steps: list[tuple[str, list[str], Any]]) -> _Node:
-    """The places the steps name, as a tree by their tokens."""
-    root = _Node()
+_Place = tuple[_Node, _Node, _Node]  # a step's place, its container and the one holding it
+
+
+def _tree(steps: list[tuple[str, list[str], Any]]) -> tuple[_Node, list[_Place]]:
+    """The places the steps name, as a tree by their tokens; each step's place."""
+    root, places = _Node(), []
     for op, tokens, _ in steps:
         if op not in ("set", "remove") or not tokens:
             raise _Unsure
-        node = root
+        node = parent = root
         for token in tokens:
-            parent = node
+            grand, parent = parent, node
             if parent.children is None:
                 parent.children = {}
             node = parent.children.get(token)
@@ -92,7 +97,8 @@ def _tree(steps: list[tuple[str, list[str], Any]]) -> _Node:
                 node = parent.children[token] = _Node()
         if op == "remove":
             parent.cuts = True
-    return root
+        places.append((grand, parent, node))
+    return root, places
 
 
 def _find(text: str, node: _Node) -> None:
@@ -109,34 +115,34 @@ def _find(text: str, node: _Node) -> None:
             wanted[int(token)] = child
     else:
         raise _Unsure
-    left = len(wanted)
+    left, head, last = len(wanted), [], None
+    node.head = head
     listed = node.members = [] if node.cuts else None
     for member in plain_members(text, pos):
-        if not node.head:
-            node.spread = text.find("\n", pos, member.start) >= 0
-        if len(node.head) < 2:
-            node.head.append(member)
-        node.last = member
-        if node.cuts:
+        if len(head) < 2:
+            if not head:
+                node.spread = text.find("\n", pos, member.start) >= 0
+            head.append(member)
+        last = member
+        if listed is not None:
             listed.append(member)
         child = wanted.get(member.key)
         if child is not None:
             child.start, child.end = member.vstart, member.vend
             if listed is not None:  # its place, for a cut
                 child.at = member.key if char == "[" else len(listed) - 1
+            if child.children:
+                _find(text, child)
             left -= 1
-            if not left and not node.cuts:
+            if not left and listed is None:
                 break
-    if left and char == "[":
-        raise _Unsure  # an index missing: an append, or an error to say
-    for child in children.values():
-        if child.children:
-            if child.start < 0:
-                raise _Unsure  # parents to add
-            _find(text, child)
+    node.last = last
+    if left and (char == "[" or any(c.children and c.start < 0 for c in children.values())):
+        raise _Unsure  # an index missing (an append, or an error to say); parents to add
 
 
 _SCALARS = (str, int, float, bool, type(None))
+_EXACT = (str, int, bool, type(None))  # equal to JSON as to Python, within one type
 
 
 class _Pass:
@@ -151,6 +157,7 @@ class _Pass:
         _find(self.text, root)
         self.quick: list[tuple[int, int, str]] = []
         self.pending: Pending | None = None
+        self.cutting = False  # a step cut a member
 
     def _checked(self) -> Pending:
         if self.pending is None:
@@ -159,14 +166,11 @@ class _Pass:
                 self.pending.add(*splice)
         return self.pending
 
-    def step(self, op: str, tokens: list[str], value: Any) -> Change:
+    def step(self, op: str, tokens: list[str], value: Any, place: _Place) -> Change:
         """One step's change; its splice queued."""
-        node = parent = grand = self.root
-        for token in tokens:
-            grand, parent = parent, node
-            if parent.least >= 0 and int(token) >= parent.least:
-                raise _Unsure  # the index names another element now
-            node = parent.children[token]
+        grand, parent, node = place
+        if self.cutting:
+            self._check_indexes(tokens)
         text, pointer = self.text, _pointer(tokens)
         if node.start < 0:  # a key the object lacks
             if op != "set":
@@ -178,11 +182,12 @@ class _Pass:
         if op == "remove":
             self._cut(parent, node)
             return Change(pointer, old, None)
-        if not json_equal(old, value):
+        kind = type(value)
+        if not (old == value if kind is type(old) and kind in _EXACT else json_equal(old, value)):
             start, end = node.start, node.end
-            if (self.pending is None and not node.done and type(value) in _SCALARS
+            if (self.pending is None and not node.done and kind in _SCALARS
                     and text[start] not in "{["):
-                self.quick.append((start, end, self.doc._value_text(value, False, "")))
+                self.quick.append((start, end, _raw(render(value, self.doc.style, False))))
                 node.done = True
                 return Change(pointer, old, value)
             pending = self._checked()
@@ -194,7 +199,17 @@ class _Pass:
                                                          line_indent(text, start)))
         return Change(pointer, old, value)
 
+    def _check_indexes(self, tokens: list[str]) -> None:
+        """_Unsure where an array on the path had an element cut at or before its index:
+        the index names another element now."""
+        node = self.root
+        for token in tokens:
+            if node.least >= 0 and int(token) >= node.least:
+                raise _Unsure
+            node = node.children[token]
+
     def _cut(self, parent: _Node, node: _Node) -> None:
+        self.cutting = True
         pending = self._checked()
         for start, end, new in _cut(self.text, parent, node, pending):
             pending.add(start, end, new)
