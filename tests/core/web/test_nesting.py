@@ -42,10 +42,10 @@ def test_a_story_in_unclosed_cells_reads_as_lxml_reads_it():
     page = (f"<html><body><table><tr><td>{links}<td>{story}<td>{links}"
             "<tr><td colspan=3>Copyright the river paper</table></body></html>")
     ours = to_markdown(page, parser="html.parser").markdown
+    assert ours.count("council voted") == 4 and "Section 3" not in ours
     pytest.importorskip("lxml", reason="the reading compared is lxml's; lxml comes with the "
                         "bench extra")
     assert ours == to_markdown(page, parser="lxml").markdown
-    assert ours.count("council voted") == 4 and "Section 3" not in ours
 
 
 def test_thousands_of_unclosed_cells_are_closed_in_linear_time():
