@@ -17,9 +17,9 @@ are kept until a question reads another member (:meth:`.doccache.DocumentCache.g
 >>> held.count, held.names
 (2, ('id', 'user', 'big'))
 >>> import io
->>> bytes(held.text(io.BytesIO(data), frozenset({("user", "name")})))
+>>> b"".join(held.pieces(io.BytesIO(data), frozenset({("user", "name")})))
 b'{"user":{"name":"zoe"}}\\n[3]\\n'
->>> bytes(held.text(io.BytesIO(data), frozenset({("big",), ("big", "x")}), block=4))
+>>> b"".join(held.pieces(io.BytesIO(data), frozenset({("big",), ("big", "x")}), block=4))
 b'{"big":[1,2]}\\n[3]\\n'
 """
 
@@ -88,15 +88,6 @@ class LineSpans:
         whole = {chain[0] for chain in chains if len(chain) == 1}
         return frozenset(chain[:1] if chain[0] in whole else chain[:2] for chain in chains
                          if chain)
-
-    def text(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK,
-             threads: int | None = None) -> bytearray:
-        """The lines written again with only what ``chains`` read of them, whole
-        (:meth:`pieces` joined)."""
-        text = bytearray()
-        for piece in self.pieces(handle, chains, block, threads):
-            text += piece
-        return text
 
     def pieces(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK,
                threads: int | None = None) -> Iterator[bytearray]:

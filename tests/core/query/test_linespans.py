@@ -57,6 +57,11 @@ CHAINS = st.frozensets(st.lists(st.sampled_from(NAMES), min_size=1, max_size=3).
                        max_size=4)
 
 
+def text_of(spans, handle, chains, block, threads):
+    """The rows' text, its pieces joined."""
+    return b"".join(spans.pieces(handle, chains, block, threads))
+
+
 def _read(value, chain):
     """``.a.b...`` as jq reads it: the value, or where it fails and on what."""
     for name in chain:
@@ -77,8 +82,8 @@ def test_every_chain_reads_as_on_the_whole_value(texts, chains, block, threads, 
     spans = linespans.read(data)
     assert spans.count == len(whole) and spans.newlines == data.count(b"\n")
     with mock.patch.object(linespans, "PART_ROWS", piece):  # pieces of `piece` rows
-        text = spans.text(io.BytesIO(data), chains, block, threads)
-    assert text == spans.text(io.BytesIO(data), chains, block, 1), "pieces differ from one"
+        text = text_of(spans, io.BytesIO(data), chains, block, threads)
+    assert text == text_of(spans, io.BytesIO(data), chains, block, 1), "pieces differ from one"
     rows = [orjson.loads(line) for line in bytes(text).split(b"\n") if line]
     assert len(rows) == len(whole)
     for row, value in zip(rows, whole, strict=True):
@@ -101,13 +106,13 @@ def test_pieces_written_by_threads_make_the_rows_one_piece_makes(tmp_path, threa
     spans = linespans.read(memoryview(data)[3:], 3)
     chains = frozenset({("user", "name"), ("id",)})
     with open(path, "rb") as handle:
-        one = spans.text(handle, chains, 4096, 1)
+        one = text_of(spans, handle, chains, 4096, 1)
         values, made = linespans.rows(spans, handle, chains)
         with mock.patch.object(linespans, "PART_ROWS", 100):  # 16 pieces
             assert len(list(spans.pieces(handle, chains, 4096, threads))) == linespans.PIECES
-            split = spans.text(handle, chains, 4096, threads)
+            split = text_of(spans, handle, chains, 4096, threads)
             pieced, pieced_made = linespans.rows(spans, handle, chains)
-    assert split == one == spans.text(io.BytesIO(data), chains, 1 << 20, 1)
+    assert split == one == text_of(spans, io.BytesIO(data), chains, 1 << 20, 1)
     assert bytes(one).count(b"\n") == spans.count
     assert pieced == values and dict(pieced_made) == dict(made)
     assert pieced_made.kinds == made.kinds
@@ -160,9 +165,10 @@ def test_answers_over_a_file_held_as_spans_are_libjqs(tmp_path, monkeypatch):
     whole = {program: _answered(program, path) for program in PROGRAMS}
     assert sum(answer is not None for answer in whole.values()) >= 9  # the rest: libjq's
     _budget_for_spans(monkeypatch, path)
-    text = linespans.LineSpans.text  # many blocks, lines across their edges
-    monkeypatch.setattr(linespans.LineSpans, "text",
-                        lambda self, handle, chains: text(self, handle, chains, 4096))
+    pieces = linespans.LineSpans.pieces  # many blocks, lines across their edges
+    monkeypatch.setattr(linespans.LineSpans, "pieces",
+                        lambda self, handle, chains: pieces(self, handle, chains, 4096, 2))
+    monkeypatch.setattr(linespans, "PART_ROWS", 500)  # pieces written by two threads
     doccache.documents.clear()
     try:
         for program in PROGRAMS:
