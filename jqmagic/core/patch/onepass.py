@@ -40,7 +40,7 @@ class _Node:
     """A place the steps name (or one on their way), as found in the text."""
 
     __slots__ = ("children", "cuts", "start", "end", "at", "spread", "members", "removed",
-                 "least", "head", "last", "done")
+                 "least", "head", "last", "done", "added")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] | None = None
@@ -54,6 +54,7 @@ class _Node:
         self.head: list[Member] | None = None  # its first two members (read by the walk)
         self.last: Member | None = None  # its last member (read where a child is missing)
         self.done = False  # a step replaced it
+        self.added: int | None = None  # the pending splice adding members after its last
 
 
 class _Unsure(Exception):
@@ -234,19 +235,28 @@ def _add(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: A
     (after its last member, in the style of its first two; ``outer``: whether the
     container holding the object spreads over lines)."""
     head, last, open_ = parent.head, parent.last, parent.start
-    if not head:
+    if not head:  # (a second member added to it: the first's splice touches what it reads)
         _add_first(doc, text, parent, outer, key, value, pending)
         return
     after = _HWS.match(text, last.vend).end()
-    if (text[after] == "," or pending.touched(open_, head[-1].vend)
-            or pending.touched(last.vstart, after + 1) or not _line_clear(text, open_, pending)):
+    if parent.added is None:  # the first: nothing before it may touch what it reads
+        if (text[after] == "," or pending.touched(open_, head[-1].vend)
+                or pending.touched(last.vstart, after + 1)
+                or not _line_clear(text, open_, pending)):
+            raise _Unsure
+    # a later one goes after the first, read as it was: only the first two members, the
+    # object's line and what follows the last member (no splice but the first's there)
+    elif pending.touched(open_, head[-1].vend - 1) or not _line_clear(text, open_, pending):
         raise _Unsure
     multiline = text.find("\n", open_, head[0].start) >= 0
     indent = doc._child_indent(text, open_, head)
     inline = _inline_container(text, head[0].vstart, head[0].vend)
     member = doc._member_text(text, head, key, value, multiline and not inline, indent)
     gap = doc.style.newline + indent if multiline else doc._inline_gap(text, head)
-    pending.add(last.vend, last.vend, "," + gap + member)
+    if parent.added is None:
+        parent.added = pending.add(last.vend, last.vend, "," + gap + member)
+    else:
+        pending.grow(parent.added, "," + gap + member)
 
 
 def _add_first(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: Any,

@@ -29,8 +29,9 @@ class Pending:
             self._sorted = True
         return iter(self._splices)
 
-    def add(self, start: int, end: int, new: str) -> None:
-        """Queue a splice (the caller knows it touches no other: see :meth:`touched`)."""
+    def add(self, start: int, end: int, new: str) -> int:
+        """Queue a splice (the caller knows it touches no other: see :meth:`touched`);
+        its number, for :meth:`grow`."""
         number = len(self._splices)
         if number and self._sorted and start < self._splices[-1][0]:
             self._sorted = False
@@ -38,6 +39,14 @@ class Pending:
         for bucket in range(start // _BUCKET, max(start, end - 1) // _BUCKET + 1):
             self._buckets.setdefault(bucket, []).append(number)
         if "\n" in new:
+            bisect.insort(self._lines, (start, end))
+        return number
+
+    def grow(self, number: int, more: str) -> None:
+        """Write ``more`` after the new text of the splice ``number``."""
+        start, end, new = self._splices[number]
+        self._splices[number] = (start, end, new + more)
+        if "\n" in more and "\n" not in new:
             bisect.insort(self._lines, (start, end))
 
     def first(self) -> int:

@@ -203,8 +203,8 @@ def test_the_one_pass_is_taken_for_most_edits():
 @pytest.mark.parametrize(("data", "steps"), [
     # the last two items cut: the second reads the comma the first cut
     (b'[1, 2, 3]', [("remove", ["2"], None), ("remove", ["1"], None)]),
-    # two keys added to one object: the second goes after the first
-    (b'{"a": 1}', [("set", ["c"], 2), ("set", ["b"], 3)]),
+    # two keys added to an object that was empty
+    (b'{"a": {}}', [("set", ["a", "c"], 2), ("set", ["a", "b"], 3)]),
     # the first member cut: the next one's line is the object's first (a newline before)
     (b'{"o": {"a": 1,\n  "b": 2,\n  "c": 3}, "p": [\n  1\n]}',
      [("remove", ["o", "a"], None), ("set", ["o", "c"], {"x": 1})]),
@@ -238,6 +238,11 @@ def test_the_one_pass_declines_what_it_cannot_tell(data, steps):
     (b'{\n\t"k": {"x": 1, "y": 2},\n\t"l": 1\n}', [("set", ["k", "x"], {"p": [1]}),
                                                 ("set", ["l"], {"q": {}})]),
     (b'[{"a": 1}, {"a": 1}]', [("remove", ["1"], None)]),
+    # keys added to one object: each after the one before
+    (b'{"a": 1}', [("set", ["c"], 2), ("set", ["b"], [3, {"d": 4}])]),
+    (b'{\r\n\t"a": 1,\r\n\t"b": 2,\r\n\t"c": [2]\r\n}',
+     [("set", ["z"], {"y": [1]}), ("set", ["c", "0"], 3), ("set", ["x"], "s"),
+      ("set", ["w"], None)]),
     (b'{"only": [5]}', [("remove", ["only", "0"], None)]),
 ])
 def test_the_one_pass_cases_by_hand(data, steps):
