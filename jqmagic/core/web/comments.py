@@ -19,20 +19,23 @@ _NAMES = re.compile(r"(?:^|[-_\s])(comments?|commentlist|disqus)"
                     r"(?:[-_\s]|$)", re.I)
 _BLOCKS = ("div", "section", "ol", "ul", "dl", "aside", "article", "footer")
 _MIN = 40  # characters: a thread holds at least a sentence
-_REST = 500  # characters the page keeps beside its comments for them to be taken out
+_REST = 500  # unlinked characters the page keeps beside its comments for them to go
 
 
 def take_comments(body: Any) -> list:
     """Detach ``body``'s reader-comment blocks (document order) and return them; none when
-    they are the page (under ``_REST`` characters left beside them)."""
+    they are the page (under ``_REST`` characters left beside them outside links: an
+    issue tracker's first post is named as its replies are, amid menus)."""
     found = [el for el in _outermost(body) if _thread(el)]
-    if not found:
-        return []
-    size = sum(text_length(text_of(el)) for el in found)
-    rest = text_length(text_of(body)) - size
-    if rest < _REST:
+    if not found or _unlinked(body) - sum(map(_unlinked, found)) < _REST:
         return []
     return [el.extract() for el in found]
+
+
+def _unlinked(el: Any) -> float:
+    """The length of ``el``'s text outside its links (a page's menus are not its story)."""
+    text = text_of(el)
+    return text_length(text) * (1 - link_density(el, len(text)))
 
 
 def _outermost(body: Any) -> list:
