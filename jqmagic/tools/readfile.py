@@ -45,7 +45,8 @@ def read_file(
     if whole and not large_file_passthrough:
         _refuse_large(path, (os.path.getsize(path) + 3) // 4)
     start = (offset or 1) - 1
-    window, total, long_line = _line_window(path, start, limit, transport.content_budget())
+    window, total, long_line, odd = _line_window(path, start, limit,
+                                                 transport.content_budget())
     end = start + len(window)
     out: dict[str, Any] = {"path": path, "content": "\n".join(window), "total_lines": total,
                            "offset": start + 1,
@@ -63,19 +64,26 @@ def read_file(
         out["message"] = f"No lines at offset {start + 1}: the file has {total:,} lines."
     if out["next_offset"] and "next_arguments" not in out:  # the caller's window
         out["next_arguments"] = {"offset": out["next_offset"]}
+    if odd:
+        said = f"Line {odd:,} holds bytes that are not UTF-8: each is shown as U+FFFD, as " \
+               "jq -R reads them."
+        out["message"] = f"{out['message']} {said}" if out.get("message") else said
     return out
 
 
 def _line_window(path: str, start: int, limit: int | None,
-                 budget: int) -> tuple[list[str], int, str]:
+                 budget: int) -> tuple[list[str], int, str, int]:
     """Lines ``start`` to ``start + limit`` of a UTF-8 file, as many as fit in ``budget``
     characters (escaped, as the answer carries them), and how many lines it has, read a
     line at a time: a window of a 2 GB file costs the window, not the file. The third item
-    is the start of the line that did not fit, when it alone is over the budget."""
+    is the start of the line that did not fit, when it alone is over the budget; the
+    fourth the number of the first line shown with bytes that are not UTF-8 (0: none),
+    each odd sequence a U+FFFD as ``jq -R`` reads it."""
+    import jqmagic.core.jqutf8  # noqa: F401 (registers the "jq-string" error handler)
     from jqmagic.core import sources
 
     kept: list[str] = []
-    total, size, full, long_line = 0, 0, False, ""
+    total, size, full, long_line, odd = 0, 0, False, "", 0
     with open(sources.open_file(path), "rb") as handle:
         for total, raw in enumerate(handle, 1):
             if full or total <= start or (limit is not None and total > start + limit):
@@ -85,9 +93,9 @@ def _line_window(path: str, start: int, limit: int | None,
                 raw = raw.removeprefix(b"\xef\xbb\xbf")
             try:
                 line = raw.decode("utf-8").rstrip("\r\n")
-            except UnicodeDecodeError as exc:
-                raise JqMagicError("FILE_ERROR", f"{path} is not UTF-8 text (line "
-                                   f"{total}).", "Convert it to UTF-8 first (iconv).") from exc
+            except UnicodeDecodeError:
+                line = raw.decode("utf-8", "jq-string").rstrip("\r\n")
+                odd = odd or total
             size += transport.escaped_size(line) + 2
             if size > budget:
                 full = True
@@ -95,7 +103,7 @@ def _line_window(path: str, start: int, limit: int | None,
                     long_line = transport.text_page(line, 0, budget)
                 continue
             kept.append(line)
-    return kept, total, long_line
+    return kept, total, long_line, odd
 
 
 def _long_line(path: str, number: int, start: str) -> dict[str, Any]:

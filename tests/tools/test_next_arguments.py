@@ -115,3 +115,16 @@ def test_a_dry_run_diff_pages_to_the_end_and_writes_nothing(tmp_path):
     assert whole.startswith(f"--- a/{path.name}") and whole.count("\n-") > 8_000
     assert answers[-1]["message"].endswith("This is its last part.")
     assert path.read_bytes() == before
+
+
+def test_read_file_shows_bytes_that_are_not_utf8_as_jq_reads_them(tmp_path):
+    """A file with a stray byte is read (each odd sequence one U+FFFD, as ``jq -R`` cuts
+    it), and the answer says on which line: it was refused whole."""
+    path = tmp_path / "log.json"
+    path.write_bytes(b'{"ok": 1}\n{"name": "caf\xe9 \xf0\x9f\xe2"}\n{"ok": 2}\n')
+    out = call("read_file", {"file_path": str(path)})
+    assert out["success"] and out["total_lines"] == 3
+    assert out["content"].splitlines()[1] == '{"name": "caf\ufffd \ufffd\ufffd"}'
+    assert "Line 2 holds bytes that are not UTF-8" in out["message"]
+    clean = call("read_file", {"file_path": str(path), "offset": 3})
+    assert "message" not in clean or "not UTF-8" not in clean["message"]
