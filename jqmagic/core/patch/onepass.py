@@ -40,7 +40,7 @@ class _Node:
     """A place the steps name (or one on their way), as found in the text."""
 
     __slots__ = ("children", "cuts", "start", "end", "at", "spread", "members", "removed",
-                 "least", "head", "last", "done", "added")
+                 "least", "head", "last", "done", "added", "length")
 
     def __init__(self) -> None:
         self.children: dict[str, _Node] | None = None
@@ -55,6 +55,7 @@ class _Node:
         self.last: Member | None = None  # its last member (read where a child is missing)
         self.done = False  # a step replaced it
         self.added: int | None = None  # the pending splice adding members after its last
+        self.length = 0  # an array's elements read, and appended since
 
 
 class _Unsure(Exception):
@@ -111,14 +112,17 @@ def _find(text: str, node: _Node) -> None:
     elif char == "[":
         wanted = {}
         for token, child in children.items():
+            if token == "-" and not child.children:
+                continue  # appended: after the last element, read to the end
             if not _INDEX.fullmatch(token):
                 raise _Unsure
             wanted[int(token)] = child
     else:
         raise _Unsure
-    left, head, last = len(wanted), [], None
-    node.head = head
     listed = node.members = [] if node.cuts else None
+    left, head, last = len(wanted), [], None
+    whole = listed is not None or len(wanted) < len(children)  # read to the end
+    node.head = head
     for member in plain_members(text, pos):
         if len(head) < 2:
             if not head:
@@ -135,9 +139,10 @@ def _find(text: str, node: _Node) -> None:
             if child.children:
                 _find(text, child)
             left -= 1
-            if not left and listed is None:
+            if not left and not whole:
                 break
     node.last = last
+    node.length = last.key + 1 if last is not None and char == "[" else 0
     if left and (char == "[" or any(c.children and c.start < 0 for c in children.values())):
         raise _Unsure  # an index missing (an append, or an error to say); parents to add
 
@@ -173,12 +178,17 @@ class _Pass:
         if self.cutting:
             self._check_indexes(tokens)
         text, pointer = self.text, _pointer(tokens)
-        if node.start < 0:  # a key the object lacks
+        if node.start < 0:  # a key the object lacks, or "-": after the array's last
             if op != "set":
                 raise _Unsure  # an error to say
             outer = self.doc._multiline if parent is self.root else grand.spread
-            _add(self.doc, text, parent, outer, tokens[-1], value, self._checked())
-            return Change(pointer, None, value)
+            if text[parent.start] == "{":
+                _add(self.doc, text, parent, outer, tokens[-1], value, self._checked())
+                return Change(pointer, None, value)
+            index = parent.length - len(parent.removed or ())
+            _add(self.doc, text, parent, outer, None, value, self._checked())
+            parent.length += 1
+            return Change(_pointer([*tokens[:-1], str(index)]), None, value)
         old = read(text, node.start)
         if op == "remove":
             self._cut(parent, node)
@@ -205,7 +215,7 @@ class _Pass:
         the index names another element now."""
         node = self.root
         for token in tokens:
-            if node.least >= 0 and int(token) >= node.least:
+            if node.least >= 0 and token != "-" and int(token) >= node.least:
                 raise _Unsure
             node = node.children[token]
 
@@ -229,11 +239,11 @@ def _pointer(tokens: list[str]) -> str:
     return "/" + joined
 
 
-def _add(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: Any,
+def _add(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str | None, value: Any,
          pending: Pending) -> None:
-    """Queue the member ``key`` appended to the object ``parent``, as TextDoc.add writes it
-    (after its last member, in the style of its first two; ``outer``: whether the
-    container holding the object spreads over lines)."""
+    """Queue the member ``key`` appended to the object ``parent`` (or ``value`` to the
+    array: key None), as TextDoc.add writes it (after its last member, in the style of its
+    first two; ``outer``: whether the container holding it spreads over lines)."""
     head, last, open_ = parent.head, parent.last, parent.start
     if not head:  # (a second member added to it: the first's splice touches what it reads)
         _add_first(doc, text, parent, outer, key, value, pending)
@@ -259,9 +269,9 @@ def _add(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: A
         pending.grow(parent.added, "," + gap + member)
 
 
-def _add_first(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str, value: Any,
-               pending: Pending) -> None:
-    """Queue the member ``key`` written into the empty object ``parent``."""
+def _add_first(doc: TextDoc, text: str, parent: _Node, outer: bool, key: str | None,
+               value: Any, pending: Pending) -> None:
+    """Queue the member ``key`` (or the element: None) written into the empty ``parent``."""
     open_, style = parent.start, doc.style
     close = closing(text, open_ + 1)
     if pending.touched(open_, close) or not _line_clear(text, open_, pending):

@@ -215,9 +215,9 @@ def test_the_one_pass_is_taken_for_most_edits():
     (b'{"a": {"x": 1}}', [("set", ["a"], 5), ("set", ["a", "x"], 2)]),
     # a key written twice: which one a step reads is not the first
     (b'{"a": 1, "a": 2}', [("set", ["a"], 3)]),
-    # an insert, an append, a missing parent
+    # an insert, two appends to an empty array, a missing parent
     (b'[1]', [("insert", ["0"], 0)]),
-    (b'[1]', [("set", ["-"], 2)]),
+    (b'[[]]', [("set", ["0", "-"], 2), ("set", ["0", "-"], 3)]),
     (b'{"a": {}}', [("set", ["b", "c"], 2)]),
     # JSONC
     (b'{"a": 1 // one\n}', [("set", ["a"], 2)]),
@@ -238,6 +238,12 @@ def test_the_one_pass_declines_what_it_cannot_tell(data, steps):
     (b'{\n\t"k": {"x": 1, "y": 2},\n\t"l": 1\n}', [("set", ["k", "x"], {"p": [1]}),
                                                 ("set", ["l"], {"q": {}})]),
     (b'[{"a": 1}, {"a": 1}]', [("remove", ["1"], None)]),
+    # appends, after cuts too (the index an append reports counts the cut)
+    (b'[1, 2, 3, 4, 5]', [("remove", ["2"], None), ("set", ["-"], 9)]),
+    (b'{"a": [1, 2], "b": [0]}', [("set", ["a", "-"], 3), ("set", ["a", "-"], {"x": 1}),
+                                  ("set", ["b", "-"], [5])]),
+    (b'{\n  "a": [\n    1,\n    2,\n    7\n  ]}', [("set", ["a", "-"], 3), ("set", ["a", "-"], [4]),
+                                             ("remove", ["a", "1"], None)]),
     # keys added to one object: each after the one before
     (b'{"a": 1}', [("set", ["c"], 2), ("set", ["b"], [3, {"d": 4}])]),
     (b'{\r\n\t"a": 1,\r\n\t"b": 2,\r\n\t"c": [2]\r\n}',
@@ -248,6 +254,9 @@ def test_the_one_pass_declines_what_it_cannot_tell(data, steps):
 def test_the_one_pass_cases_by_hand(data, steps):
     got = _one_pass(data, steps)
     assert got is not None and got == _step_path(data, steps)
+    fast, slow = TextDoc(data), TextDoc(data)
+    assert one_pass(fast, steps) == [STEPS[op](slow, tokens, value)
+                                     for op, tokens, value in steps]  # appends' indexes
 
 
 @pytest.mark.skipif(not ORACLE.exists(), reason="jq 1.8.2 (the oracle) is not in the venv")
@@ -282,7 +291,7 @@ def _places(value, at=()):
 
 
 def _any_steps(value, rng: random.Random, count: int) -> list:
-    """Replaces, removals and keys added in any order (not only a diff's), each valid
+    """Replaces, removals, keys added and appends in any order (not only a diff's), each valid
     where it comes (made on a copy of ``value`` as they come)."""
     store = TreeStore(json.loads(json.dumps(value)))
     steps = []
@@ -292,8 +301,9 @@ def _any_steps(value, rng: random.Random, count: int) -> list:
             break
         tokens, here = rng.choice(places)
         op = rng.choice(["set", "remove", "remove", "add"])
-        if op == "add" and isinstance(here, dict):
-            step = ("set", [*tokens, rng.choice("xyz")], _value(rng, 3))
+        if op == "add" and isinstance(here, (dict, list)):
+            last = "-" if isinstance(here, list) else rng.choice("xyz")
+            step = ("set", [*tokens, last], _value(rng, 3))
         elif op == "remove":
             step = ("remove", tokens, None)
         else:
@@ -318,6 +328,9 @@ def test_steps_in_any_order_one_pass_or_decline(seed, count):
     got = _one_pass(data, steps)
     if got is not None:
         assert got == _step_path(data, steps), (data, steps)
+        fast, slow = TextDoc(data), TextDoc(data)
+        assert one_pass(fast, steps) == [STEPS[op](slow, tokens, value)
+                                         for op, tokens, value in steps]
 
 
 @pytest.mark.parametrize("seed", range(0, 600, 3))
