@@ -60,8 +60,9 @@ def test_the_structured_answer_bounds_its_comments():
 
 def test_an_issue_tracker_first_post_named_as_its_replies_stays_the_body():
     nav = "".join(f"<a href='/n{i}'>Navigation item number {i}</a> " for i in range(30))
-    opener = ("<div class='timeline-comment'><div class='comment-body'><p>The parser drops "
-              "the second row of a table when a cell is left open. " * 8 + "</p></div></div>")
+    opener = ("<div class='timeline-comment'><div class='comment-body'><p>" +
+              "The parser drops the second row of a table when a cell is left open. " * 8 +
+              "</p></div></div>")
     page = to_markdown(_page(f"<header>{nav}</header><h1>Issue 12</h1>{opener}"
                              f"{COMMENT * 2}<footer>{nav}</footer>"))
     assert "second row of a table" in page.markdown and page.comments == ""
