@@ -51,7 +51,7 @@ from jqmagic.core.patch.jsonscan import (
     ws,
 )
 from jqmagic.core.patch.pending import Pending, apply
-from jqmagic.core.patch.textdiff import hunks, lines_after
+from jqmagic.core.patch.textdiff import hunks, lines_after, lines_before, spliced_diff
 
 
 class TextDoc:
@@ -176,16 +176,12 @@ class TextDoc:
         if not self.changed:
             return ""
         old = self.original
-        start = old.rfind("\n", 0, self._lo) + 1
-        for _ in range(context):
-            start = old.rfind("\n", 0, max(start - 1, 0)) + 1
+        if not self._rewritten:  # the splices pending: each cluster in its own window
+            return spliced_diff(old, list(self._pending), name, context, _real)
+        start = lines_before(old, self._lo, context)
         old_end = lines_after(old, len(old) - self._tail, context)
-        if self._rewritten:
-            new = self.text
-            new_part = new[start : lines_after(new, len(new) - self._tail, context)]
-        else:  # one pending splice: apply it to the window, not to the whole text
-            new_part = apply(old[start:old_end], [
-                (a - start, b - start, piece) for a, b, piece in self._pending])
+        new = self.text
+        new_part = new[start : lines_after(new, len(new) - self._tail, context)]
         return hunks(_real(old[start:old_end]), _real(new_part), old.count("\n", 0, start),
                       name, context)
 
