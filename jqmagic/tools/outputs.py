@@ -76,6 +76,7 @@ _FETCH = {
     "url": _STR, "requested_url": _STR, "title": _STR, "content": _STR, "content_type": _STR,
     "status": _INT, "total_lines": _INT, "offset": _INT, "next_offset": _NULLABLE_INT,
     "start_index": _INT, "next_start_index": _NULLABLE_INT, "total_chars": _INT,
+    "byline": _STR, "published": _STR, "comments": _STR,  # an HTML page's, when it says
 }
 _SEARCH = {
     "results": {"type": "array", "items": {"type": "object", "properties": {

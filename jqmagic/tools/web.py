@@ -33,6 +33,9 @@ def web_fetch(
         minimum=1)] = None,
     limit: Annotated[int | None, Param("With lines: the most lines to return.",
                                        minimum=1)] = None,
+    comments: Annotated[bool, Param(
+        "Return the page's reader comments as the content (paged by start_index) instead "
+        "of its main content, which leaves them out.")] = False,
 ) -> dict[str, Any]:
     """Fetch a web page or document and return it as markdown (JSON and text as they are).
 
@@ -47,13 +50,24 @@ def web_fetch(
     - Read on: url="https://docs.python.org/3/library/json.html", start_index=5000
     - More at once: url="https://example.com/guide", max_length=20000
     - Lines 101-200: url="https://example.com/guide", offset=101, limit=100
+    - The reader comments an answer's `comments` began: url="https://example.com/post",
+      comments=true
     """
+    from jqmagic.core.errors import JqMagicError
     from jqmagic.core.web.fetch import fetch
 
     by_lines = offset is not None or limit is not None
+    if comments and by_lines:
+        raise JqMagicError("INVALID_ARGUMENT", "comments are paged by characters, not lines",
+                           "Drop offset and limit; read on with start_index.")
     result = fetch(url, offset=offset, limit=limit, robots=_robots())
     out = result.to_dict()
     out.pop("value", None)  # the parsed JSON repeats `content`
+    if comments:  # the thread whole, paged as the content is
+        out.pop("comments", None)
+        out["content"] = result.comments
+        if not result.comments:
+            out["message"] = "The page has no reader comments apart from its main content."
     if by_lines:
         if not out["content"] and result.total_lines and (offset or 1) > result.total_lines:
             out["message"] = (f"No lines at offset {offset}: the page has "

@@ -214,3 +214,19 @@ def test_web_fetch_answers_stay_within_the_bound_escaped(web):
     first = call("web_fetch", {"url": one, "limit": 5})
     assert wire_size(first) <= limit() and "start_index" in first["message"]
     assert call("web_fetch", {"url": one, "offset": first["next_offset"]})["content"] == "after"
+
+
+def test_web_fetch_reads_the_comments_whole_paged_as_content(web):
+    story = "<p>The council voted to widen the river path, a plan six years long.</p>" * 12
+    thread = "".join(f"<div class='comment-body'><p>Reader {i} walks there every day and "
+                     "writes at length about the mud in winter.</p></div>" for i in range(120))
+    url = web.add("/post", f"<html><head><title>Path</title></head><body><div class='post'>"
+                           f"{story}</div><div id='comments'>{thread}</div></body></html>")
+    page = call("web_fetch", {"url": url})
+    assert "Reader 3" not in page["content"] and "comments=true" in page["comments"]
+    first = call("web_fetch", {"url": url, "comments": True, "max_length": 5000})
+    assert first["content"].startswith("Reader 0") and "comments" not in first
+    rest = call("web_fetch", {"url": url, "comments": True, **first["next_arguments"]})
+    assert "Reader 119" in first["content"] + rest["content"]
+    refused = call("web_fetch", {"url": url, "comments": True, "offset": 2})
+    assert refused["success"] is False and "start_index" in refused["hint"]

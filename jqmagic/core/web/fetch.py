@@ -85,7 +85,8 @@ class FetchResult:
             out["comments"] = cut_text(self.comments, COMMENTS_CHARS)
             if len(out["comments"]) < len(self.comments):
                 out["comments"] += (f"\n\n[{len(self.comments) - len(out['comments']):,} "
-                                    "more characters of comments]")
+                                    "more characters of comments: web_fetch with "
+                                    "comments=true reads them whole]")
         return out
 
 

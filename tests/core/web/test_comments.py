@@ -55,7 +55,8 @@ def test_the_structured_answer_bounds_its_comments():
     out = FetchResult(**base, comments=long).to_dict()["comments"]
     body, note = out.rsplit("\n\n", 1)
     assert len(body) <= COMMENTS_CHARS and long.startswith(body)
-    assert note == f"[{len(long) - len(body):,} more characters of comments]"
+    assert note == (f"[{len(long) - len(body):,} more characters of comments: web_fetch with "
+                    "comments=true reads them whole]")
 
 
 def test_an_issue_tracker_first_post_named_as_its_replies_stays_the_body():
