@@ -29,13 +29,16 @@ def _scalar(rng: random.Random):
                        rng.choice(["a", "é", "x\ny", "q\"", "", "AB"])])
 
 
-def _value(rng: random.Random, depth: int = 0):
+def _value(rng: random.Random, depth: int = 0, scalar=_scalar, shares=(0.35, 0.7)):
+    """A random value: a ``scalar`` (below ``shares[0]``), an array (below ``shares[1]``)
+    or an object, four levels at most."""
     kind = rng.random()
-    if depth > 3 or kind < 0.35:
-        return _scalar(rng)
-    if kind < 0.7:
-        return [_value(rng, depth + 1) for _ in range(rng.randint(0, 6))]
-    return {rng.choice("abcdefgh"): _value(rng, depth + 1) for _ in range(rng.randint(0, 5))}
+    if depth > 3 or kind < shares[0]:
+        return scalar(rng)
+    if kind < shares[1]:
+        return [_value(rng, depth + 1, scalar, shares) for _ in range(rng.randint(0, 6))]
+    return {rng.choice("abcdefgh"): _value(rng, depth + 1, scalar, shares)
+            for _ in range(rng.randint(0, 5))}
 
 
 def _changed(value, rng: random.Random, rate: float):
@@ -196,9 +199,12 @@ def _places(value, at=()):
             yield from _places(item, (*at, str(index)))
 
 
-def _any_steps(value, rng: random.Random, count: int) -> list:
-    """Steps in any order (not only a diff's): replace, remove, insert, append, add a key,
-    each valid where it comes (made on a copy of ``value`` as they come)."""
+def _any_steps(value, rng: random.Random, count: int,
+               ops=("set", "set", "remove", "insert", "add"), make=None) -> list:
+    """Steps in any order (not only a diff's), drawn from ``ops``: replace, remove, insert,
+    append, add a key, each valid where it comes (made on a copy of ``value`` as they
+    come); ``make``: the new values' maker (:func:`_value`)."""
+    make = make or _value
     store = TreeStore(json.loads(json.dumps(value)))
     steps = []
     for _ in range(count):
@@ -207,16 +213,16 @@ def _any_steps(value, rng: random.Random, count: int) -> list:
             break
         tokens, here = rng.choice(places)
         parent = store.get(tokens[:-1])
-        op = rng.choice(["set", "set", "remove", "insert", "add"])
+        op = rng.choice(ops)
         if op == "insert" and isinstance(parent, list):
-            step = ("insert", tokens, _value(rng, 2))
+            step = ("insert", tokens, make(rng, 2))
         elif op == "add" and isinstance(here, (dict, list)):
             step = ("set", [*tokens, "-" if isinstance(here, list) else rng.choice("xyz")],
-                    _value(rng, 3))
+                    make(rng, 3))
         elif op == "remove":
             step = ("remove", tokens, None)
         else:
-            step = ("set", tokens, _value(rng, 2))
+            step = ("set", tokens, make(rng, 2))
         STEPS[step[0]](store, step[1], copy.deepcopy(step[2]))  # later steps edit the copy
         steps.append(step)
     return steps

@@ -16,13 +16,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jqmagic import JqMagicError
-from jqmagic.core.patch import batch
 from jqmagic.core.patch.batch import STEPS
 from jqmagic.core.patch.jqdiff import differences, jq_runner
 from jqmagic.core.patch.jsonscan import members, plain_members
 from jqmagic.core.patch.onepass import one_pass
-from jqmagic.core.patch.stores import TreeStore
 from jqmagic.core.patch.textdoc import TextDoc
+from tests.core.patch.test_batch import _any_steps as _batch_any_steps
+from tests.core.patch.test_batch import _batched
+from tests.core.patch.test_batch import _one_by_one as _step_path
+from tests.core.patch.test_batch import _value as _batch_value
 
 ORACLE = Path(sys.executable).parent / "jq-1.8.2"
 _STRINGS = ["a", "é", "x\ny", 'q"', "", "AB", "tab\there", "/slash", "\u2028", "😀"]
@@ -34,12 +36,7 @@ def _scalar(rng: random.Random):
 
 
 def _value(rng: random.Random, depth: int = 0):
-    kind = rng.random()
-    if depth > 3 or kind < 0.3:
-        return _scalar(rng)
-    if kind < 0.65:
-        return [_value(rng, depth + 1) for _ in range(rng.randint(0, 6))]
-    return {rng.choice("abcdefgh"): _value(rng, depth + 1) for _ in range(rng.randint(0, 5))}
+    return _batch_value(rng, depth, _scalar, (0.3, 0.65))
 
 
 class _Writer:
@@ -113,25 +110,6 @@ PROGRAMS = [
     'walk(if type == "object" then to_entries | reverse | from_entries else . end)',
     '(.. | select(type == "number")) |= 0',
 ]
-
-
-def _step_path(data: bytes, steps) -> tuple[bytes | None, str | None]:
-    doc = TextDoc(data)
-    try:
-        for op, tokens, value in steps:
-            STEPS[op](doc, tokens, value)
-    except JqMagicError as exc:
-        return None, f"{exc.code}: {exc.message}"
-    return b"".join(doc.chunks()), None
-
-
-def _batched(data: bytes, steps) -> tuple[bytes | None, str | None]:
-    doc = TextDoc(data)
-    try:
-        batch.apply_steps(doc, steps)
-    except JqMagicError as exc:
-        return None, f"{exc.code}: {exc.message}"
-    return b"".join(doc.chunks()), None
 
 
 def _one_pass(data: bytes, steps) -> tuple[bytes | None, str | None] | None:
@@ -280,37 +258,9 @@ def test_query_i_reads_as_jq_s_value(program, tmp_path):
         assert json.loads(got) == json.loads(want.stdout), (data, program)  # 1.50 == 1.5
 
 
-def _places(value, at=()):
-    yield list(at), value
-    if isinstance(value, dict):
-        for key, item in value.items():
-            yield from _places(item, (*at, key))
-    elif isinstance(value, list):
-        for index, item in enumerate(value):
-            yield from _places(item, (*at, str(index)))
-
-
 def _any_steps(value, rng: random.Random, count: int) -> list:
-    """Replaces, removals, keys added and appends in any order (not only a diff's), each valid
-    where it comes (made on a copy of ``value`` as they come)."""
-    store = TreeStore(json.loads(json.dumps(value)))
-    steps = []
-    for _ in range(count):
-        places = list(_places(store.root))[1:]
-        if not places:
-            break
-        tokens, here = rng.choice(places)
-        op = rng.choice(["set", "remove", "remove", "add"])
-        if op == "add" and isinstance(here, (dict, list)):
-            last = "-" if isinstance(here, list) else rng.choice("xyz")
-            step = ("set", [*tokens, last], _value(rng, 3))
-        elif op == "remove":
-            step = ("remove", tokens, None)
-        else:
-            step = ("set", tokens, _value(rng, 2))
-        STEPS[step[0]](store, step[1], json.loads(json.dumps(step[2])))
-        steps.append(step)
-    return steps
+    """Replaces, removals, keys added and appends in any order (not only a diff's)."""
+    return _batch_any_steps(value, rng, count, ("set", "remove", "remove", "add"), _value)
 
 
 @settings(max_examples=1500, deadline=None)
