@@ -247,14 +247,27 @@ def fetch_note(result) -> str:
     return f"Lines {result.offset:,}-{last:,} of {total:,}. {more}"
 
 
+def comments_note(result) -> str:
+    """One line saying a fetched page has reader comments, how much, and where they are
+    (the body leaves them out); nothing when it has none."""
+    if not result.comments:
+        return ""
+    lines = result.comments.count("\n") + 1
+    return (f"The page has reader comments ({len(result.comments):,} characters, "
+            f"{lines:,} lines), not in the body: the result's `.comments` has them "
+            "(markdown; `_.comments` just after %webfetch).")
+
+
 def fetch_bundle(result) -> tuple[dict, dict]:
     """The bundle of a :class:`jqmagic.core.fetch.FetchResult`: markdown for a page (the
     line saying which lines these are and how to read on heads it, a paragraph of its
-    own), jq's text for JSON (that line above it)."""
+    own, then the line saying it has comments), jq's text for JSON (that line above it)."""
     note = fetch_note(result)
     if len(result.content) > _max_chars() and not note:
         note = (f"Truncated: the page has {result.total_lines:,} lines. Read it in parts "
                 "with --offset N --limit M.")
+    if comments := comments_note(result):
+        note = f"{note} {comments}" if note else comments
     bundle = {"text/plain": result.heading() + bounded_text(result.content, note)}
     if result.value is not None:
         from jqmagic.core.query.bounds import cut_text
