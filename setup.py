@@ -1,4 +1,4 @@
-"""The package's four C parts, all optional (without a C compiler the package installs and
+"""The package's five C parts, all optional (without a C compiler the package installs and
 runs on the PyPI binding's libjq, and the command line sends every query to the worker):
 
 - ``jqmagic.core.query._jqmain``: jq's main.c in C, a Python extension: libjq opened by
@@ -6,6 +6,8 @@ runs on the PyPI binding's libjq, and the command line sends every query to the 
 - ``jqmagic.core.query._jvbuild``: Python values made into libjq's in C (``_jvbuild.c``);
 - ``jqmagic.core.query.streaming._docscan``: a JSON file's documents as jq's reader meets
   them, in one strict pass (``_docscan.c``), for the command line's streaming pass;
+- ``jqmagic.core.patch._spans``: a plain JSON container's members read for ``-i``'s one
+  pass (``_spans.c``; else by regular expressions);
 - ``jqmagic.core.query._libjq``: libjq 1.8.2 and Oniguruma built with ``-O2`` from
   ``vendor/jq-1.8.2`` by jq's own ``configure`` and ``make`` (no network), linked into one
   shared library that ``_jqmain`` and the worker's ctypes (``core/query/libjq.py``) open;
@@ -112,6 +114,7 @@ setup(
                   optional=True),
         Extension("jqmagic.core.query.streaming._docscan",
                   ["jqmagic/core/query/streaming/_docscan.c"], optional=True),
+        Extension("jqmagic.core.patch._spans", ["jqmagic/core/patch/_spans.c"], optional=True),
         Extension(LIBJQ, [], optional=True),
     ],
     cmdclass={"build_ext": BuildExt},

@@ -14,6 +14,11 @@ from jqmagic.core import pointers
 from jqmagic.core.errors import JqMagicError, caret_excerpt
 from jqmagic.core.words import count, term
 
+try:  # optional at install (setup.py): the regular expressions read the same otherwise
+    from jqmagic.core.patch import _spans
+except ImportError:
+    _spans = None
+
 BOM = b"\xef\xbb\xbf"
 _WS = re.compile(r"(?:[ \t\n\r]+|//[^\n]*|/\*.*?\*/)*", re.S)
 _HWS = re.compile(r"[ \t]*")
@@ -291,9 +296,22 @@ _PLAIN_KEYED = re.compile(
 _PLAIN_ITEM = re.compile(rf"(?:()({_PLAIN_SCALAR})[ \t\n\r]*,?[ \t\n\r]*)?")  # () for group 2
 
 
-def plain_members(text: str, pos: int) -> Iterator[Member]:
+def plain_members(text: str, pos: int) -> list[Member] | Iterator[Member]:
     """:func:`members` of a text :func:`validate` found plain JSON (no comments, nor
-    trailing commas, nor errors to tell), read faster: one match a scalar member."""
+    trailing commas, nor errors to tell), read faster: in C (``_spans.c``, skipping nested
+    values by their brackets) where it was built, else one match a scalar member."""
+    if _spans is not None:
+        return _spans.members(text, pos, Member, _escaped_key)
+    return _plain_members(text, pos)
+
+
+def _escaped_key(raw: str) -> str:
+    """The key of the key string ``raw`` (quotes included) that holds an escape."""
+    return _raw(json.loads(_real(raw)))
+
+
+def _plain_members(text: str, pos: int) -> Iterator[Member]:
+    """:func:`plain_members` by regular expressions."""
     keyed = text[pos] == "{"
     close = "}" if keyed else "]"
     match = _PLAIN_KEYED.match if keyed else _PLAIN_ITEM.match
@@ -305,7 +323,7 @@ def plain_members(text: str, pos: int) -> Iterator[Member]:
         kend = cur
         if keyed:
             raw, kend = found.group(1), found.end(1)
-            key = _raw(json.loads(_real(raw))) if "\\" in raw else raw[1:-1]
+            key = _escaped_key(raw) if "\\" in raw else raw[1:-1]
         if found.group(2) is None:  # a container
             vstart = found.end()
             vend = value_end(text, vstart)

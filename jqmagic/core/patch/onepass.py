@@ -72,7 +72,7 @@ def one_pass(doc: TextDoc, steps: list[tuple[str, list[str], Any]]) -> list[Chan
             root, places = _tree(steps)
             made = _Pass(doc, root)
             changes = [made.step(*step, place) for step, place in zip(steps, places, strict=True)]
-    except (_Unsure, JqMagicError):  # an error: the one-by-one steps raise it as it should
+    except (_Unsure, JqMagicError, ValueError):  # an error: the one-by-one steps raise it
         return None
     edits = made.quick if made.pending is None else list(made.pending)
     if edits:

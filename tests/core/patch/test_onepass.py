@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from jqmagic import JqMagicError
+from jqmagic.core.patch import jsonscan
 from jqmagic.core.patch.batch import STEPS
 from jqmagic.core.patch.jqdiff import differences, jq_runner
 from jqmagic.core.patch.jsonscan import members, plain_members
@@ -285,8 +286,8 @@ def test_steps_in_any_order_one_pass_or_decline(seed, count):
 
 @pytest.mark.parametrize("seed", range(0, 600, 3))
 def test_plain_members_are_members(seed):
-    """jsonscan.plain_members (one match a scalar member) reads each container of a plain
-    document as members() does."""
+    """jsonscan.plain_members (in C where built) and its regular expressions read each
+    container of a plain document as members() does."""
     data, _ = _document(seed)
     doc = TextDoc(data)
     if not doc._first_wins:
@@ -297,4 +298,21 @@ def test_plain_members_are_members(seed):
         if text[pos] in "{[":
             read = list(members(text, pos))
             assert list(plain_members(text, pos)) == read, (text, pos)
+            assert list(jsonscan._plain_members(text, pos)) == read, (text, pos)
             stack += [member.vstart for member in read]
+
+
+def test_plain_members_in_c():
+    """The C reader is built here (setup.py), and reads what its regular expressions read:
+    escaped keys, strings holding brackets and quotes, nesting, spacing; text it cannot
+    read as a container is refused, never read past."""
+    assert jsonscan._spans is not None, "build it: python setup.py build_ext --inplace"
+    text = TextDoc(b'{"a\\"]": "x}\\\\", "b" :\t[1 , {"c": "]"}, -0.5e3],"\\u00e9":null}\n').text
+    got = list(plain_members(text, 0))
+    assert got == list(jsonscan._plain_members(text, 0)) == list(members(text, 0))
+    assert [m.key for m in got] == ['a"]', "b", "\xc3\xa9"]
+    assert list(plain_members(text, got[1].vstart)) == list(members(text, got[1].vstart))
+    for bad, pos in (('{"a": 1', 0), ('{"a" 1}', 0), ("[1, ", 0), ('["x]', 0), ("1", 0),
+                     ("[1]", 5)):
+        with pytest.raises(ValueError):
+            jsonscan._spans.members(bad, pos, jsonscan.Member, jsonscan._escaped_key)
