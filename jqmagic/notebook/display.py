@@ -204,22 +204,24 @@ class JsonView:
         from IPython.display import display
 
         result = self.result
-        message = hint_first(result.message) if result.message else ""
-        if len(result.values) == 1:
+        single = len(result.values) == 1
+        if single:
             data = result.values[0]
             expanded = _lines(data) <= VIEWER_LINES  # else its keys, each closed
         else:
             data, expanded = opened(result.values), True
-            if len(data) < len(result.values):
-                message = (f"{message} " if message else "") + (
-                    f"The viewer opens the first {count(len(data), 'result')} of the "
-                    f"{len(result.values):,} shown; without --to json each is listed.")
+        mime, metadata = json_bundle(data, expanded)
+        if not mime or result.raw:  # a scalar, raw text, or over the bound: the plain view
+            display(query_bundle(result)[0], raw=True)  # its bound line in it, once
+            return
+        message = hint_first(result.message) if result.message else ""
+        if not single and len(data) < len(result.values):
+            message = (f"{message} " if message else "") + (
+                f"The viewer opens the first {count(len(data), 'result')} of the "
+                f"{len(result.values):,} shown; without --to json each is listed.")
         if message:
             display({"text/plain": message, "text/html": page_html(note_html(message))},
                     raw=True)
-        mime, metadata = json_bundle(data, expanded)
-        if not mime or result.raw:  # a scalar, raw text, or over the bound: the plain view
-            mime, metadata = query_bundle(result)
         display({"text/plain": bounded_text(result.text), **mime}, metadata=metadata, raw=True)
 
     def __repr__(self) -> str:

@@ -136,6 +136,45 @@ def _uncommented(line: str) -> str:
     return line
 
 
+def _raw_words(line: str) -> list[str]:
+    """The words of ``line`` as typed, quotes kept, split where a shell splits them."""
+    words, word, quote, escaped = [], "", None, False
+    for char in line:
+        if escaped:
+            escaped = False
+        elif char == "\\" and quote != "'":
+            escaped = True
+        elif quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char.isspace():
+            words, word = words + [word] * bool(word), ""
+            continue
+        word += char
+    return words + [word] * bool(word)
+
+
+def _quotes_said(query: Callable, line: str) -> Callable:
+    """``query``, its refused program told how its line's quotes cut it where the line
+    wrapped it in double quotes that its own strings' quotes closed (``%jq
+    "select(.a == "x")" f`` ran ``select(.a == x)``): jq's message names an undefined x."""
+    def run(program: str, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return query(program, *args, **kwargs)
+        except JqMagicError as exc:
+            cut = next((w for w in _raw_words(_uncommented(line))
+                        if w[:1] == w[-1:] == '"' and "'" not in w
+                        and w.count('"') - 2 > program.count('"')
+                        and shlex.split(w) == [program]), None)
+            if exc.code == "INVALID_QUERY" and cut:
+                meant = line.replace(cut, f"'{cut[1:-1]}'", 1).strip()
+                exc.hint = (f"The program's double quotes closed at its first \" (it ran as "
+                            f"{program}): quote it with single quotes, %jq {meant}")
+            raise
+    return run
+
+
 _DEFAULTS = core_settings.Settings()
 
 
@@ -260,7 +299,8 @@ class JqMagic(Magics):
         keywords["passthrough"] = args.passthrough or args.out is not None or args.to == "df"
         if not keywords["passthrough"]:  # the notebook shows a bounded view; -o gets it all
             keywords.setdefault("limit", core_settings.settings.max_results)
-        result = self.run_core(query, program, args=self.run_core(flags.jq_args, args),
+        result = self.run_core(_quotes_said(query, line), program,
+                               args=self.run_core(flags.jq_args, args),
                                namespace=self.shell.user_ns, **keywords)
         for message in result.messages:
             print(message, file=sys.stderr)

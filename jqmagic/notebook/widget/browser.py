@@ -113,6 +113,12 @@ class SchemaBrowser(anywidget.AnyWidget):
         self._tree.opened = {self._tree.find(k) for k in change["new"]}
         self._tree.changed()
         self._refresh()
+        shown = self._tree.flat()
+        # closed above the selection (not the default "." before a pointer's root is)
+        if self.selected in self._tree.entries and self.selected not in shown:
+            closed = [a for a in self._tree.ancestors(self.selected) if a in shown]
+            if closed:
+                self.selected = closed[0]
 
     @observe("window")
     def _on_window(self, change):
@@ -211,14 +217,16 @@ class SchemaBrowser(anywidget.AnyWidget):
     def preview(self, text: str) -> dict:
         """The live preview of ``text`` on the selected node (what the view shows as the
         user types): ``html`` and ``status`` (the count), or ``error`` and its
-        ``column`` in ``text``."""
+        ``column`` in ``text``; ``on``, the path it ran on."""
         return self._preview_answer({"text": text, "key": self.selected,
                                      "hit": self._chosen_hit()})
 
     def _preview_answer(self, request: dict) -> dict:
         """The preview of ``request``, carrying the program and the node it ran on (the
-        view draws it only while both are still the box's and the selection's)."""
-        asked = {"program": request["text"], "node": request["key"]}
+        view draws it only while both are still the box's and the selection's), and what
+        it ran on (the chosen match's own path, or the node's)."""
+        asked = {"program": request["text"], "node": request["key"],
+                 "on": request["hit"].get("path") or request["key"]}
         return asked | self._preview_outcome(request)
 
     def _preview_outcome(self, request: dict) -> dict:

@@ -524,9 +524,8 @@ function render({ model, el: host }) {
     }
     problem.textContent = "";
     drawCaret(null);
-    // the node it ran on said, when it is not the whole document
-    status.textContent = answer.node === "." ? answer.status
-      : `${answer.status} on ${answer.node}`;
+    // what it ran on said (a chosen match's own path), when it is not the whole document
+    status.textContent = answer.on === "." ? answer.status : `${answer.status} on ${answer.on}`;
     output.innerHTML = answer.html;
   }
 
@@ -621,12 +620,18 @@ function render({ model, el: host }) {
     arrived();
   });
   model.on("change:row_count", draw);
+  function previewAgain() { // the program, on a new node or another match of it
+    if (jq.value.trim()) { gen += 1; outdated(); previewSoon(); }
+  }
   model.on("change:selected", () => {
     draw();
     drawMatches();
-    if (jq.value.trim()) { gen += 1; outdated(); previewSoon(); } // the program, new node
+    previewAgain();
   });
-  model.on("change:hit", drawMatches);
+  model.on("change:hit", () => {
+    drawMatches();
+    previewAgain();
+  });
   model.on("change:cursor", () => {
     const row = cache.get(model.get("cursor"));
     if (row && row.id !== model.get("selected")) return; // an older selection's echo
