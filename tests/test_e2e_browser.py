@@ -12,9 +12,9 @@ kernel said; a 51 MB Python variable queried (its timings printed). The search r
 1,000 px on 220,000 customers, a variable and a 55 MB file: its progress note, its hit,
 "/" again (issue 41). By hand after the tour: a node closed above the selection, the jq
 box's preview on one match then the next, --to json past the viewer, a runaway stopped,
-double quotes cut by the program's strings. Screenshots of each state go to build/e2e-*.png. Needs the
-``e2e`` extra and ``/usr/bin/chromium`` (``.ci/run`` installs both; ``apt-get install
-chromium`` on Debian).
+double quotes cut by the program's strings. Screenshots of each state go to
+build/e2e-*.png. Needs the ``e2e`` extra and ``/usr/bin/chromium`` (``.ci/run`` installs
+both; ``apt-get install chromium`` on Debian).
 """
 
 from __future__ import annotations
