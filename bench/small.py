@@ -1,11 +1,13 @@
 """Many small things, in one run: a call's start-up, an agent tool call, lines on stdin,
 many results, the Python API's values, a notebook's `-o`, and 20 concurrent MCP calls
 beside a slow one. Each command-line row runs jq 1.8.2, jaq (when installed), jqmagic
-from a plain `pip install .` (its own libjq, built with -O2 from vendor/jq-1.8.2 by the
-install) and the same install on the PyPI binding's libjq (`JQMAGIC_LIBJQ=binding`, built
-without optimisation: what an install without a C compiler runs): the median wall seconds
-of N runs, the ratio to jq 1.8.2 and peak RSS (GNU time). Python's own floor (`python -I -S
--c pass`) is the start-up row's last column.
+from a plain `pip install .` (no extras; its own libjq, built with -O2 from
+vendor/jq-1.8.2 by the install), the same install on the PyPI binding's libjq
+(`JQMAGIC_LIBJQ=binding`, built without optimisation: what an install without a C compiler
+runs) and the venv running this script (the dev install: editable, every extra): the
+median wall seconds of N runs, the ratio to jq 1.8.2 and peak RSS (GNU time). Python's own
+floor (`python -I -S -c pass`) is the start-up row's last column. The MCP row runs the dev
+install's server (a plain install has no `mcp` extra).
 
     .venv/bin/python bench/small.py [--runs N] [--quick] [--big]   -> bench/RESULTS-small.md
 
@@ -35,25 +37,26 @@ ORACLE = PY.parent / "jq-1.8.2"
 JAQ = shutil.which("jaq", path=str(PY.parent)) or shutil.which("jaq")
 PLAIN = ROOT / "build" / "bench-plain"  # a venv with `pip install .` of this tree
 BINDING = {**os.environ, "JQMAGIC_LIBJQ": "binding"}  # the PyPI binding's unoptimised libjq
+DEV = PY.parent / "jqmagic"  # the install running this script (the dev venv's)
 DATA = HERE / "data" / "small"
 TIME = "/usr/bin/time"
 
 
 def plain_venv() -> Path:
-    """The plain install's `jqmagic`: a venv and a non-editable install of this tree, made
-    again when the tree's commit is not the one installed."""
+    """The plain install's `jqmagic`: a venv and a non-editable install of this tree, no
+    extras, made again when the tree's commit is not the one installed."""
     jqmagic = PLAIN / "bin" / "jqmagic"
     stamp = PLAIN / ".installed"
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], text=True,
                             capture_output=True).stdout.strip()
-    if not stamp.exists() or stamp.read_text() != commit:
+    if not stamp.exists() or stamp.read_text() != f"{commit} no extras":
         subprocess.run([sys.executable, "-m", "venv", "--clear", str(PLAIN)], check=True)
         pip = [str(PLAIN / "bin" / "python"), "-m", "pip", "install", "-q"]
         subprocess.run([*pip, "--upgrade", "pip"], check=True)
         started = time.perf_counter()
-        subprocess.run([*pip, f"{ROOT}[mcp]"], check=True)  # the MCP row's server too
+        subprocess.run([*pip, str(ROOT)], check=True)
         (PLAIN / ".install-seconds").write_text(f"{time.perf_counter() - started:.0f}")
-        stamp.write_text(commit)
+        stamp.write_text(f"{commit} no extras")
     return jqmagic
 
 
@@ -131,7 +134,8 @@ def command_rows(files: dict[str, Path], plain: Path, runs: int,
     def tools(*args: str) -> dict[str, list[str] | None]:
         return {"jq 1.8.2": [str(ORACLE), *args], "jaq": [JAQ, *args] if JAQ else None,
                 "jqmagic plain": [str(plain), "query", *args],
-                "jqmagic, binding's libjq": ["binding", str(plain), "query", *args]}
+                "jqmagic, binding's libjq": ["binding", str(plain), "query", *args],
+                "jqmagic dev": [str(DEV), "query", *args]}
 
     def row(what: str, *args, **kwargs) -> dict | None:
         return measured_row(what, *args, **kwargs) if only is None or only in what else None
@@ -151,12 +155,14 @@ def command_rows(files: dict[str, Path], plain: Path, runs: int,
         row("a shell loop of 200 calls: X . (best)",
             {"jq 1.8.2": loop(str(ORACLE)), "jaq": loop(JAQ) if JAQ else None,
              "jqmagic plain": loop(f"{plain} query"),
-             "jqmagic, binding's libjq": loop(f"JQMAGIC_LIBJQ=binding {plain} query")},
+             "jqmagic, binding's libjq": loop(f"JQMAGIC_LIBJQ=binding {plain} query"),
+             "jqmagic dev": loop(f"{DEV} query")},
             max(runs, 3), best=True),
         row("agent call: jqmagic tool jq (best)",
             {"jq 1.8.2": None, "jaq": None,
              "jqmagic plain": [str(plain), "tool", "jq"],
-             "jqmagic, binding's libjq": ["binding", str(plain), "tool", "jq"]},
+             "jqmagic, binding's libjq": ["binding", str(plain), "tool", "jq"],
+             "jqmagic dev": [str(DEV), "tool", "jq"]},
             max(runs, 10), tool_file, best=True),
         row("stdin: 100k lines | X -c .a", tools("-c", ".a"), runs, files["lines100000"]),
         row("stdin: 1M lines | X -c .a", tools("-c", ".a"), runs, files["lines1000000"]),
@@ -176,7 +182,7 @@ def command_rows(files: dict[str, Path], plain: Path, runs: int,
                             tools("-c", program, str(files["array100"])), runs))
     if "array1000" in files:  # jaq would need about 21 GB here (1.5x jq's 14): not run
         big = {**tools("-c", ".[]", str(files["array1000"])), "jaq": None,
-               "jqmagic, binding's libjq": None}
+               "jqmagic, binding's libjq": None, "jqmagic dev": None}
         rows.append(row("X -c '.[]' (1 GB array)", big, 1))
     return [r for r in rows if r is not None]
 
@@ -202,15 +208,18 @@ print(json.dumps(out))
 """
 
 
-def api_rows(files: dict[str, Path], plain: Path) -> list[tuple[str, float, float]]:
-    """(what, plain seconds, binding's libjq seconds) of the Python API and a notebook's -o."""
+def api_rows(files: dict[str, Path], plain: Path) -> list[tuple[str, float, float, float]]:
+    """(what, plain seconds, binding's libjq seconds, dev seconds) of the Python API and a
+    notebook's -o."""
     found = {}
-    python = str(plain.parent / "python")
-    for name, env in (("plain", None), ("binding", BINDING)):
-        done = subprocess.run([python, "-c", _API, str(files["lines1000000"])], env=env,
+    for name, python, env in (("plain", plain.parent / "python", None),
+                              ("binding", plain.parent / "python", BINDING),
+                              ("dev", PY, None)):
+        done = subprocess.run([str(python), "-c", _API, str(files["lines1000000"])], env=env,
                               capture_output=True, text=True, check=True)
         found[name] = json.loads(done.stdout.strip().splitlines()[-1])
-    return [(what, found["plain"][what], found["binding"][what]) for what in found["plain"]]
+    return [(what, *(found[name][what] for name in ("plain", "binding", "dev")))
+            for what in found["plain"]]
 
 
 _MCP = """
@@ -298,20 +307,22 @@ def main() -> None:
               f"start; median of {runs} run(s)\n\n{table(rows)}")
         return
     api = api_rows(files, plain)
-    mcp = mcp_row(plain)
+    mcp = mcp_row(DEV)
     report = [
         "# Many small things (bench/small.py)", "",
         f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, {os.cpu_count()} cores, "
         f"load {load:.1f} at the start; median of {runs} run(s) (start-up: best of 20, the "
         "tool call: best of 10). Ratios to jq 1.8.2 in the same run, of wall time and of CPU "
         "time (user + system). The plain install "
-        f"took {(PLAIN / '.install-seconds').read_text()} s (`pip install .`, libjq "
-        "compiled).", "",
+        f"took {(PLAIN / '.install-seconds').read_text()} s (`pip install .`, no extras, "
+        "libjq compiled); dev: the venv that ran the script.", "",
         table(rows), "",
-        "| Python API / notebook | plain install | binding's libjq |", "|---|---:|---:|",
-        *[f"| {what} | {p:.2f} s | {o:.2f} s |" for what, p, o in api], "",
-        "MCP (jqmagic mcp, the official client): 19 quick `jq` calls sent at once beside "
-        "a slow one (`reduce range(3e9) ...`), then the slow one cancelled:", "",
+        "| Python API / notebook | plain install | binding's libjq | dev |",
+        "|---|---:|---:|---:|",
+        *[f"| {what} | {p:.2f} s | {o:.2f} s | {d:.2f} s |" for what, p, o, d in api], "",
+        "MCP (the dev install's jqmagic mcp, the official client): 19 quick `jq` calls sent "
+        "at once beside a slow one (`reduce range(3e9) ...`), then the slow one cancelled:",
+        "",
         *[f"- {k}: {v:.2f} s" if isinstance(v, float) else f"- {k}: {v}"
           for k, v in mcp.items()],
     ]
