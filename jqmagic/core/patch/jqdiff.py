@@ -6,6 +6,7 @@ from __future__ import annotations
 import difflib
 import json
 import math
+import os
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
@@ -15,8 +16,9 @@ import orjson
 from jqmagic.core import query as querying
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.gcpause import gc_paused
+from jqmagic.core.patch import ahead
 from jqmagic.core.patch.batch import Step, apply_steps
-from jqmagic.core.patch.plan import Change, Runner, Store
+from jqmagic.core.patch.plan import Change, Store
 from jqmagic.core.words import json_equal
 
 
@@ -196,19 +198,45 @@ def _document_outputs(program: str, document: Any, number: int, count: int,
 
 
 def jq_runner(program: str, run_query: Callable[..., Any] | None = None,
-              args: dict[str, Any] | None = None) -> Runner:
+              args: dict[str, Any] | None = None) -> JqRunner:
     """A runner that edits a store by the jq ``program`` (its ``$name`` bindings ``args``),
     run through ``run_query`` (default: the query core, loaded when first run): it must
     give exactly one value per document."""
+    return JqRunner(program, run_query, args)
 
-    def run(store: Store) -> tuple[list[Change], int]:
+
+class JqRunner:
+    """:func:`jq_runner`'s runner; with the query core, a file's run may begin before its
+    store is built (:meth:`begin`, ahead.py)."""
+
+    def __init__(self, program: str, run_query: Callable[..., Any] | None,
+                 args: dict[str, Any] | None):
+        self.program, self.run_query, self.args = program, run_query, args
+        self.ahead: ahead.Ahead | None = None
+
+    def begin(self, path: str, data: bytes, stamp: os.stat_result) -> None:
+        """Run the program on the file ``path`` (read as ``data`` at ``stamp``) meanwhile."""
+        if self.run_query is None:
+            self.ahead = ahead.begin(self.program, path, data, stamp, self.args)
+
+    def end(self) -> None:
+        """Let a run begun on the file end (the worker is free again)."""
+        if self.ahead is not None:
+            self.ahead.wait()
+
+    def __call__(self, store: Store) -> tuple[list[Change], int]:
+        program, args = self.program, self.args
         count = getattr(store, "documents", None)  # a YAML stream, JSON Lines: each alone
         places = [[]] if count is None else [[str(n)] for n in range(count)]
         olds = [store.get(at) for at in places]
         changes: list[Change] = []
-        asked = run_query or querying.query
-        outputs_of = _outputs(program, olds, asked if args is None else
-                              lambda text, **kw: asked(text, args=args, **kw))
+        early = self.ahead.outputs(store) if self.ahead is not None else None
+        if early is not None:
+            outputs_of = [early]
+        else:
+            asked = self.run_query or querying.query
+            outputs_of = _outputs(program, olds, asked if args is None else
+                                  lambda text, **kw: asked(text, args=args, **kw))
         for at, old, outputs in zip(places, olds, outputs_of, strict=True):
             if len(outputs) != 1:
                 which = f"document {at[0]}" if at else "the document"
@@ -220,5 +248,3 @@ def jq_runner(program: str, run_query: Callable[..., Any] | None = None,
                 steps = list(differences(old, outputs[0], at))  # before old changes
                 changes += apply_steps(store, steps)
         return changes, len(places)
-
-    return run

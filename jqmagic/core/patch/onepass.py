@@ -86,21 +86,31 @@ _Place = tuple[_Node, _Node, _Node]  # a step's place, its container and the one
 def _tree(steps: list[tuple[str, list[str], Any]]) -> tuple[_Node, list[_Place]]:
     """The places the steps name, as a tree by their tokens; each step's place."""
     root, places = _Node(), []
+    prefix, grand, parent = None, root, root
     for op, tokens, _ in steps:
         if op not in ("set", "remove") or not tokens:
             raise _Unsure
-        node = parent = root
-        for token in tokens:
-            grand, parent = parent, node
-            if parent.children is None:
-                parent.children = {}
-            node = parent.children.get(token)
-            if node is None:
-                node = parent.children[token] = _Node()
+        head = tokens[:-1]
+        if head != prefix:  # (a diff's steps come container by container)
+            prefix, grand, parent = head, root, root
+            for token in head:
+                grand, parent = parent, _child(parent, token)
+        node = _child(parent, tokens[-1])
         if op == "remove":
             parent.cuts = True
         places.append((grand, parent, node))
     return root, places
+
+
+def _child(parent: _Node, token: str) -> _Node:
+    """The node of ``parent``'s child ``token``, made when first named."""
+    children = parent.children
+    if children is None:
+        children = parent.children = {}
+    node = children.get(token)
+    if node is None:
+        node = children[token] = _Node()
+    return node
 
 
 def _find(text: str, node: _Node) -> None:

@@ -18,6 +18,7 @@ class Pending:
         self._splices: list[Splice] = []
         self._sorted = True
         self._buckets: dict[int, list[int]] = {}  # bucket -> the splices touching it
+        self._indexed = 0  # the splices in _buckets (the rest indexed when first asked)
         self._lines: list[tuple[int, int]] = []  # (start, end) of those adding a newline
 
     def __bool__(self) -> bool:
@@ -27,6 +28,7 @@ class Pending:
         if not self._sorted:
             self._splices.sort()
             self._sorted = True
+            self._buckets, self._indexed = {}, 0  # their numbers changed
         return iter(self._splices)
 
     def add(self, start: int, end: int, new: str) -> int:
@@ -36,8 +38,6 @@ class Pending:
         if number and self._sorted and start < self._splices[-1][0]:
             self._sorted = False
         self._splices.append((start, end, new))
-        for bucket in range(start // _BUCKET, max(start, end - 1) // _BUCKET + 1):
-            self._buckets.setdefault(bucket, []).append(number)
         if "\n" in new:
             bisect.insort(self._lines, (start, end))
         return number
@@ -57,12 +57,24 @@ class Pending:
         """Whether a splice touches the characters ``low`` through ``high`` (both kept; a
         splice ending at ``low`` or starting at ``high`` counts)."""
         splices = self._splices
+        if self._indexed < len(splices):
+            self._index()
         for bucket in range(low // _BUCKET, high // _BUCKET + 1):
             for number in self._buckets.get(bucket, ()):
                 start, end, _ = splices[number]
                 if start <= high and end >= low:
                     return True
         return False
+
+    def _index(self) -> None:
+        """Put the splices added since the last look into their buckets (a batch that never
+        asks, as -i's scalar replacements, never builds the index)."""
+        buckets, splices = self._buckets, self._splices
+        for number in range(self._indexed, len(splices)):
+            start, end, _ = splices[number]
+            for bucket in range(start // _BUCKET, max(start, end - 1) // _BUCKET + 1):
+                buckets.setdefault(bucket, []).append(number)
+        self._indexed = len(splices)
 
     def new_line_in(self, low: int, high: int) -> bool:
         """Whether a splice touching ``low`` through ``high`` writes a newline."""

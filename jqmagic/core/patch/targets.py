@@ -69,12 +69,19 @@ def patch_file(path: Path, operation: str, run: Runner, dry_run: bool) -> PatchR
     atomically under a lock."""
     real = _check_file(path)
     data, stamp = _read(real)
+    begin = getattr(run, "begin", None)  # a jq program's run on the file, meanwhile
+    if begin is not None and _store_kind(path) is TextDoc:
+        begin(str(real), data, stamp)
     try:
-        doc = _open(path, data)
-    except JqMagicError as exc:
-        raise JqMagicError(exc.code, f"Cannot patch {path}: {exc.raw_message}", exc.raw_hint,
-                           exc.detail) from None
-    changes, matched = run(doc)
+        try:
+            doc = _open(path, data)
+        except JqMagicError as exc:
+            raise JqMagicError(exc.code, f"Cannot patch {path}: {exc.raw_message}",
+                               exc.raw_hint, exc.detail) from None
+        changes, matched = run(doc)
+    finally:
+        if begin is not None:
+            run.end()
     if doc.changed and isinstance(doc, YamlDoc):
         doc.verify()
     result = PatchResult(operation, tuple(changes), matched, doc.changed, dry_run,
@@ -86,12 +93,17 @@ def patch_file(path: Path, operation: str, run: Runner, dry_run: bool) -> PatchR
 
 def _open(path: Path, data: bytes) -> TextDoc | LinesDoc | YamlDoc:
     """The store for a file, by its suffix."""
+    kind = _store_kind(path)
+    return kind(data, path.name) if kind is YamlDoc else kind(data)
+
+
+def _store_kind(path: Path) -> type[TextDoc | LinesDoc | YamlDoc]:
     suffix = path.suffix.lower()
     if suffix in _YAML_SUFFIXES:
-        return YamlDoc(data, path.name)
+        return YamlDoc
     if suffix in _LINES_SUFFIXES:
-        return LinesDoc(data)
-    return TextDoc(data)
+        return LinesDoc
+    return TextDoc
 
 
 def _check_file(path: Path) -> Path:

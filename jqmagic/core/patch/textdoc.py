@@ -135,9 +135,10 @@ class TextDoc:
         self._edited = True
         first = min(e[0] for e in edits)
         self._lo = min(self._lo, first)
-        for edit in edits:
-            self._tail = min(self._tail, len(text) - edit[1])
-            self._pending.add(*edit)
+        self._tail = min(self._tail, len(text) - max(e[1] for e in edits))
+        add = self._pending.add
+        for start, end, new in edits:
+            add(start, end, new)
         if self._deferring:
             return
         self._forget(first)
