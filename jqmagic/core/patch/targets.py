@@ -71,7 +71,7 @@ def patch_file(path: Path, operation: str, run: Runner, dry_run: bool) -> PatchR
     data, stamp = _read(real)
     begin = getattr(run, "begin", None)  # a jq program's run on the file, meanwhile
     if begin is not None and _store_kind(path) is TextDoc:
-        begin(str(real), data, stamp)
+        begin(str(path), data, stamp)
     try:
         try:
             doc = _open(path, data)
