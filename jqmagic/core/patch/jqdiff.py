@@ -4,6 +4,7 @@ the old and the new value (set, add, remove by pointer), so every other byte sta
 from __future__ import annotations
 
 import difflib
+import gc
 import json
 import math
 import os
@@ -247,4 +248,15 @@ class JqRunner:
             with gc_paused():  # many small lists, no cycles
                 steps = list(differences(old, outputs[0], at))  # before old changes
                 changes += apply_steps(store, steps)
+                del steps
+                _promote()
         return changes, len(places)
+
+
+def _promote() -> None:
+    """Move the objects made while the collector paused to its oldest generation (they
+    hold no cycles): its first collection after the pause would walk them all (0.4 s for
+    450,000 steps' changes). Not where something else froze objects (unfreezing is all)."""
+    if not gc.get_freeze_count():
+        gc.freeze()
+        gc.unfreeze()

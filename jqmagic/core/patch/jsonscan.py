@@ -296,13 +296,13 @@ _PLAIN_KEYED = re.compile(
 _PLAIN_ITEM = re.compile(rf"(?:()({_PLAIN_SCALAR})[ \t\n\r]*,?[ \t\n\r]*)?")  # () for group 2
 
 
-def plain_members(text: str, pos: int) -> list[Member] | Iterator[Member]:
+def plain_members(text: str, pos: int) -> list[Member]:
     """:func:`members` of a text :func:`validate` found plain JSON (no comments, nor
     trailing commas, nor errors to tell), read faster: in C (``_spans.c``, skipping nested
     values by their brackets) where it was built, else one match a scalar member."""
     if _spans is not None:
         return _spans.members(text, pos, Member, _escaped_key)
-    return _plain_members(text, pos)
+    return list(_plain_members(text, pos))
 
 
 def _escaped_key(raw: str) -> str:

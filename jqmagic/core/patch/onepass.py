@@ -20,7 +20,6 @@ from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.patch.cuts import cut_last, cut_only, cut_with_next
 from jqmagic.core.patch.jsonscan import (
     _HWS,
-    _INDEX,
     Member,
     _raw,
     closing,
@@ -117,44 +116,37 @@ def _find(text: str, node: _Node) -> None:
     """Find each child of ``node`` (whose start is known) in the text, and theirs."""
     pos, children = node.start, node.children
     char = text[pos]
-    if char == "{":
-        wanted = {_raw(token): child for token, child in children.items()}
-    elif char == "[":
-        wanted = {}
+    if char not in "{[":
+        raise _Unsure
+    read = plain_members(text, pos)
+    node.head, node.last = read[:2], read[-1] if read else None
+    if read:
+        node.spread = text.find("\n", pos, read[0].start) >= 0
+    if node.cuts:
+        node.members = read
+    if char == "[":
+        node.length = len(read)
         for token, child in children.items():
             if token == "-" and not child.children:
-                continue  # appended: after the last element, read to the end
-            if not _INDEX.fullmatch(token):
-                raise _Unsure
-            wanted[int(token)] = child
-    else:
-        raise _Unsure
-    listed = node.members = [] if node.cuts else None
-    left, head, last = len(wanted), [], None
-    whole = listed is not None or len(wanted) < len(children)  # read to the end
-    node.head = head
-    for member in plain_members(text, pos):
-        if len(head) < 2:
-            if not head:
-                node.spread = text.find("\n", pos, member.start) >= 0
-            head.append(member)
-        last = member
-        if listed is not None:
-            listed.append(member)
+                continue  # appended: after the last element
+            if not (token.isdigit() and token.isascii() and (token == "0" or token[0] != "0")
+                    and int(token) < len(read)):
+                raise _Unsure  # an index missing (an append, or an error to say)
+            _found(text, child, read[int(token)], int(token))
+        return
+    wanted = {_raw(token): child for token, child in children.items()}
+    for at, member in enumerate(read):
         child = wanted.get(member.key)
         if child is not None:
-            child.start, child.end = member.vstart, member.vend
-            if listed is not None:  # its place, for a cut
-                child.at = member.key if char == "[" else len(listed) - 1
-            if child.children:
-                _find(text, child)
-            left -= 1
-            if not left and not whole:
-                break
-    node.last = last
-    node.length = last.key + 1 if last is not None and char == "[" else 0
-    if left and (char == "[" or any(c.children and c.start < 0 for c in children.values())):
-        raise _Unsure  # an index missing (an append, or an error to say); parents to add
+            _found(text, child, member, at)
+    if any(c.children and c.start < 0 for c in children.values()):
+        raise _Unsure  # parents to add
+
+
+def _found(text: str, child: _Node, member: Member, at: int) -> None:
+    child.start, child.end, child.at = member.vstart, member.vend, at
+    if child.children:
+        _find(text, child)
 
 
 _SCALARS = (str, int, float, bool, type(None))
@@ -199,7 +191,7 @@ class _Pass:
             _add(self.doc, text, parent, outer, None, value, self._checked())
             parent.length += 1
             return Change(_pointer([*tokens[:-1], str(index)]), None, value)
-        old = read(text, node.start)
+        old = _read(text, node.start, node.end)
         if op == "remove":
             self._cut(parent, node)
             return Change(pointer, old, None)
@@ -239,6 +231,25 @@ class _Pass:
         parent.removed.add(node.at)
         if self.text[parent.start] == "[":
             parent.least = node.at if parent.least < 0 else min(parent.least, node.at)
+
+
+_WORDS = {"true": True, "false": False, "null": None}
+
+
+def _read(text: str, start: int, end: int) -> Any:
+    """``read(text, start)`` of the value ``text[start:end]``, at once where it is a
+    literal, a number or an ASCII string without escapes (as json's scanner makes them)."""
+    first = text[start]
+    if first in "tfn":
+        return _WORDS[text[start:end]]
+    if first == '"':
+        inner = text[start + 1 : end - 1]
+        if inner.isascii() and "\\" not in inner:
+            return inner
+    elif first not in "{[":
+        number = text[start:end]
+        return int(number) if number.lstrip("-").isdigit() else float(number)
+    return read(text, start)
 
 
 def _pointer(tokens: list[str]) -> str:
