@@ -64,14 +64,25 @@ def bounded_text(text: str, message: str = "") -> str:
     return f"{shown}\n{message}" if message and shown else shown or message
 
 
+_UNBROKEN = re.compile(r"(%jq \. --payload [0-9a-f]+)|(?<!\S)(--[a-z][a-z-]*)")
+
+
+def _unbroken(text: str) -> str:
+    """The payload's command in code and each ``--option`` on one line: a browser breaks a
+    line after a hyphen (``%jq . --`` / ``payload ID`` in a narrow note)."""
+    return _UNBROKEN.sub(lambda found: f"<code style='{_CODE}'>{found[1]}</code>" if found[1]
+                         else f"<span style='white-space:nowrap'>{found[2]}</span>", text)
+
+
 def note_html(message: str) -> str:
     """The bound line (truncation, payload, hints) as an HTML block that stands out; a
     program between backquotes in code that moves to the next line whole rather than
-    break (it breaks only where it is wider than the note)."""
+    break (it breaks only where it is wider than the note), and so does the payload's
+    command."""
     parts = escape_html(message).split("`")
     if len(parts) % 2 == 0:  # an odd backquote: no code spans
         parts = ["`".join(parts)]
-    text = "".join(f"<code style='{_CODE}'>{part}</code>" if index % 2 else part
+    text = "".join(f"<code style='{_CODE}'>{part}</code>" if index % 2 else _unbroken(part)
                    for index, part in enumerate(parts))
     return f"<div class='jqmagic-note' style='{_NOTE}'>{text}</div>"
 

@@ -74,3 +74,14 @@ def test_quotes_that_held_keep_jqs_own_hint(ip):
         with pytest.raises(UsageError) as exc:
             ip.run_line_magic("jq", line)
         assert "define it first" in str(exc.value) and "single quotes" not in str(exc.value)
+
+
+def test_the_bound_lines_payload_command_never_breaks_after_its_hyphens():
+    """In the jq box's narrow note the line broke as ``%jq . --`` / ``payload ID``."""
+    from jqmagic.notebook.display import note_html
+
+    note = note_html("Truncated. The full result is in payload 0a1b2c3d (read it with %jq . "
+                     "--payload 0a1b2c3d), one result a line. Use --all to show everything.")
+    assert ">%jq . --payload 0a1b2c3d</code>" in note
+    assert "<span style='white-space:nowrap'>--all</span> to show" in note
+    assert note_html("a `.[] | .a` b").count("<code") == 1  # a program in code, as before
