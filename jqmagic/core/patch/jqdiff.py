@@ -9,7 +9,7 @@ import json
 import math
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from typing import Any
 
 import orjson
@@ -23,33 +23,38 @@ from jqmagic.core.patch.plan import Change, Store
 from jqmagic.core.words import json_equal
 
 
-def differences(old: Any, new: Any, at: list[str] | None = None) -> Iterator[Step]:
+def differences(old: Any, new: Any, at: list[str] | None = None) -> list[Step]:
     """The smallest steps that turn ``old`` into ``new``: members are compared one by one,
     elements as :func:`_array_steps` aligns them; a change of a value's type replaces it.
 
-    >>> list(differences({"a": 1, "b": [1]}, {"a": 2, "b": [1, 2], "c": 3}))
+    >>> differences({"a": 1, "b": [1]}, {"a": 2, "b": [1, 2], "c": 3})
     [('set', ['a'], 2), ('set', ['b', '-'], 2), ('set', ['c'], 3)]
-    >>> list(differences([{"n": "A"}, {"n": "B"}], [{"n": "B"}]))
+    >>> differences([{"n": "A"}, {"n": "B"}], [{"n": "B"}])
     [('remove', ['0'], None)]
     """
-    at = at or []
+    steps: list[Step] = []
+    _differences(old, new, at or [], steps)
+    return steps
+
+
+def _differences(old: Any, new: Any, at: list[str], steps: list[Step]) -> None:
+    """:func:`differences`, each step appended to ``steps``."""
     if _same(old, new):
         return
     if isinstance(old, dict) and isinstance(new, dict):
-        for key in old:
-            if key not in new:
-                yield "remove", [*at, key], None
+        if old.keys() != new.keys():  # (else no key is removed or added)
+            steps += [("remove", [*at, key], None) for key in old if key not in new]
         for key, value in new.items():
             if key not in old:
-                yield "set", [*at, key], value
+                steps.append(("set", [*at, key], value))
             else:
-                yield from _member_steps(old[key], value, at, key)
+                _member_steps(old[key], value, at, key, steps)
     elif isinstance(old, list) and isinstance(new, list):
-        yield from _array_steps(old, new, at)
+        _array_steps(old, new, at, steps)
     elif _left_alone(old, new):
         return
     elif not json_equal(old, new) or type(old) is not type(new) and not _both_numbers(old, new):
-        yield "set", at, new
+        steps.append(("set", at, new))
 
 
 _LARGEST = 1.7976931348623157e308  # what jq makes of an infinity
@@ -70,14 +75,14 @@ def _left_alone(old: Any, new: Any) -> bool:
 _SCALARS = (str, int, bool, type(None))
 
 
-def _member_steps(old: Any, new: Any, at: list[str], token: str) -> Iterator[Step] | tuple:
-    """:func:`differences` of a member at ``[*at, token]``; two strings, integers, booleans
-    or nulls told at once, without a generator (what differences would say of them)."""
+def _member_steps(old: Any, new: Any, at: list[str], token: str, steps: list[Step]) -> None:
+    """:func:`_differences` of a member at ``[*at, token]``; two strings, integers,
+    booleans or nulls told at once (what it would say of them)."""
     if type(old) in _SCALARS and type(new) in _SCALARS:
-        if type(old) is type(new) and old == new:
-            return ()
-        return (("set", [*at, token], new),)
-    return differences(old, new, [*at, token])
+        if type(old) is not type(new) or old != new:
+            steps.append(("set", [*at, token], new))
+        return
+    _differences(old, new, [*at, token], steps)
 
 
 def _same(old: Any, new: Any) -> bool:
@@ -97,7 +102,7 @@ _ALIGNED = 2000  # elements between the equal head and tail aligned by difflib, 
 # (and only where most are distinct: 2,000 values repeating with periods 7 and 5 took 4.4 s)
 
 
-def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
+def _array_steps(old: list, new: list, at: list[str], steps: list[Step]) -> None:
     """An array's steps, last elements first (an index stays true until its own step):
     where the lengths differ, elements equal in both are aligned (the equal head and tail,
     then difflib's matching runs) and only the others removed or inserted, so deleting or
@@ -125,12 +130,13 @@ def _array_steps(old: list, new: list, at: list[str]) -> Iterator[Step]:
             continue
         common, i1, i2 = min(i2 - i1, j2 - j1), head + i1, head + i2
         for k in range(common):
-            yield from _member_steps(old[i1 + k], new[head + j1 + k], at, str(i1 + k))
+            _member_steps(old[i1 + k], new[head + j1 + k], at, str(i1 + k), steps)
         for index in reversed(range(i1 + common, i2)):
-            yield "remove", [*at, str(index)], None
+            steps.append(("remove", [*at, str(index)], None))
         for k in range(common, j2 - j1):
             place = "-" if i2 == len(old) else str(i1 + k)
-            yield ("set" if place == "-" else "insert"), [*at, place], new[head + j1 + k]
+            steps.append((("set" if place == "-" else "insert"), [*at, place],
+                          new[head + j1 + k]))
 
 
 def _only_removed_or_inserted(old: list, new: list) -> list[tuple] | None:
@@ -246,7 +252,7 @@ class JqRunner:
                     f"{which}; an edit needs exactly one.", "Nothing was changed. Make the "
                     "program give the whole new document, e.g. '.version = \"2.0\"'.")
             with gc_paused():  # many small lists, no cycles
-                steps = list(differences(old, outputs[0], at))  # before old changes
+                steps = differences(old, outputs[0], at)  # before old changes
                 changes += apply_steps(store, steps)
                 del steps
                 _promote()
