@@ -21,6 +21,7 @@ from jqmagic.core.patch.cuts import cut_last, cut_only, cut_with_next
 from jqmagic.core.patch.jsonscan import (
     _HWS,
     Member,
+    _encoder,
     _raw,
     closing,
     line_indent,
@@ -70,7 +71,9 @@ def one_pass(doc: TextDoc, steps: list[tuple[str, list[str], Any]]) -> list[Chan
         with gc_paused():  # many small objects, no cycles
             root, places = _tree(steps)
             made = _Pass(doc, root)
-            changes = [made.step(*step, place) for step, place in zip(steps, places, strict=True)]
+            changes = made.quick_steps(steps, places)
+            changes += [made.step(*step, place) for step, place in zip(
+                steps[len(changes):], places[len(changes):], strict=True)]
     except (_Unsure, JqMagicError, ValueError):  # an error: the one-by-one steps raise it
         return None
     edits = made.quick if made.pending is None else list(made.pending)
@@ -173,6 +176,28 @@ class _Pass:
             for splice in self.quick:
                 self.pending.add(*splice)
         return self.pending
+
+    def quick_steps(self, steps: list[tuple[str, list[str], Any]],
+                    places: list[_Place]) -> list[Change]:
+        """The changes of the first steps while each sets a scalar that was a scalar, read
+        once (:meth:`step`'s quick way, at once); the steps after them are :meth:`step`'s."""
+        changes: list[Change] = []
+        text, quick, made = self.text, self.quick, Change
+        encode = _encoder(self.doc.style, False).encode
+        for (op, tokens, value), (_, _, node) in zip(steps, places, strict=True):
+            kind, start = type(value), node.start
+            if op != "set" or start < 0 or node.done or kind not in _SCALARS or \
+                    text[start] in "{[":
+                break
+            old = _read(text, start, node.end)
+            if not (old == value if kind is type(old) and kind in _EXACT else
+                    json_equal(old, value)):
+                new = "null" if value is None else ("true" if value else "false") \
+                    if kind is bool else int.__repr__(value) if kind is int else encode(value)
+                quick.append((start, node.end, _raw(new)))
+                node.done = True
+            changes.append(made(_pointer(tokens), old, value))
+        return changes
 
     def step(self, op: str, tokens: list[str], value: Any, place: _Place) -> Change:
         """One step's change; its splice queued."""
