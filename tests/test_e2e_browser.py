@@ -734,13 +734,13 @@ def test_the_search_row_at_1000_px_on_220k_records_and_a_55mb_file(lab, page):
 
         search_again(page, variable, "1000px-variable")
         # the match rows are in the Tab order: from the input, Tab passes the tree and the
-        # two copy buttons, then reaches the first match
+        # three copy buttons (the variable has a name: a %jq line), then the first match
         variable.locator(".jqm-search").focus()
         stops = []
-        for _ in range(4):
+        for _ in range(5):
             page.keyboard.press("Tab")
             stops.append(page.evaluate("() => document.activeElement.className"))
-        assert stops == ["jqm-tree", "jqm-copy-jq", "jqm-copy-pointer",
+        assert stops == ["jqm-tree", "jqm-copy-jq", "jqm-copy-pointer", "jqm-copy-line",
                          "jqm-match jqm-current"], stops
         page.keyboard.press("Tab")
         page.keyboard.press("Enter")  # chooses the second match
@@ -896,6 +896,7 @@ HAND = "by-hand.ipynb"  # written by the test: what a person did after the tour,
 HAND_CELLS = [
     "%load_ext jqmagic\nfrom jqmagic import samples\npaths = samples.write('sample-data')",
     "%inspect sample-data/repos.json --browse",
+    "%inspect sample-data/events.jsonl --browse",
     "%jq -n '[range(200000) | {a: ., b: [., .]}]' --to json",
     "%jq 'def f: f; f' sample-data/repos.json --timeout 1",  # Run All stops here
     '%jq "select(.language == "Python") | .full_name" sample-data/repos.json',
@@ -915,7 +916,9 @@ def test_by_hand_after_the_tour(lab, page):
     """What a person met after the tour, mouse first: closing a node above the selected
     one selects it (the details were left on a hidden node); the jq box's preview names
     the match it ran on and follows n to the next match (the first match's answer stayed);
-    --to json over a value past the viewer says its bound line once (twice); a runaway
+    "copy %jq line" gives a line that reads it; c on a match in JSON Lines copies its node's
+    path (it copied nothing); --to json over a value past the viewer says its bound line
+    once (twice); a runaway
     stopped by --timeout leaves the kernel answering; a program whose double quotes its
     own strings cut is told so."""
     nbformat = require("nbformat")
@@ -953,13 +956,28 @@ def test_by_hand_after_the_tour(lab, page):
     status.filter(has_text="on .[6].full_name").wait_for(timeout=30_000)
     assert browser.locator(".jqm-output").inner_text().strip() == '"LINUS/PROJECT-6"'
     shot(browser, "by-hand-preview-on-the-next-match")
+    browser.locator(".jqm-copy-line").click()
+    browser.locator(".jqm-toast", has_text="copied %jq").wait_for()
+    assert page.evaluate("navigator.clipboard.readText()") == \
+        "%jq '.[6].full_name' sample-data/repos.json"
+
+    lines = cell(page, "%inspect sample-data/events.jsonl --browse")
+    lines.locator(".jqm-search").click()
+    page.keyboard.type("error")
+    page.keyboard.press("Enter")
+    lines.locator(".jqm-match").first.wait_for()
+    lines.locator(".jqm-tree").focus()
+    page.keyboard.press("c")
+    lines.locator(".jqm-toast", has_text="copied .level").wait_for()
+    assert page.evaluate("navigator.clipboard.readText()") == ".level"
+    shot(lines, "by-hand-json-lines-match-copied")
 
     viewer = cell(page, "%jq -n '[range(200000)")
     assert viewer.locator(".jqmagic-note").count() == 1
     assert viewer.locator(".jp-OutputArea").inner_text().count("Truncated.") == 1
 
-    run_cell_at(page, 4, "single quotes")  # the kernel answered after the runaway
+    run_cell_at(page, 5, "single quotes")  # the kernel answered after the runaway
     said = cell(page, '%jq "select(').locator(".jp-OutputArea").inner_text()
     assert """%jq 'select(.language == "Python") | .full_name' sample-data""" in said
     assert "define it first" not in said
-    run_cell_at(page, 5, "rob/project-0")
+    run_cell_at(page, 6, "rob/project-0")

@@ -85,3 +85,15 @@ def test_the_bound_lines_payload_command_never_breaks_after_its_hyphens():
     assert ">%jq . --payload 0a1b2c3d</code>" in note
     assert "<span style='white-space:nowrap'>--all</span> to show" in note
     assert note_html("a `.[] | .a` b").count("<code") == 1  # a program in code, as before
+
+
+def test_a_file_or_a_named_variable_gives_the_view_its_percent_jq_line(tmp_path, ip,
+                                                                        monkeypatch):
+    """The view's "copy %jq line" needs the source as a line names it: a file's path
+    (quoted as a shell reads it), a variable's one name; nothing for a nameless value."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "my data.json").write_text('{"a": 1}')
+    assert SchemaBrowser(file="my data.json").source_word == "'my data.json'"
+    ip.user_ns["records"] = [{"a": 1}]
+    assert SchemaBrowser(value=ip.user_ns["records"]).source_word == "records"
+    assert SchemaBrowser(value=[{"a": 2}]).source_word == ""

@@ -42,6 +42,8 @@ class SchemaBrowser(anywidget.AnyWidget):
 
     uid = Unicode(help="ties the view to its static snapshot").tag(sync=True)
     title = Unicode(help="what is browsed").tag(sync=True)
+    source_word = Unicode(help="what is browsed as a %jq line names it (a file's path, a "
+                          "variable's name; empty when there is none)").tag(sync=True)
     selected = Unicode(".", help="id (jq path) of the selected node").tag(sync=True)
     cursor = Int(0, help="row index of the selected node").tag(sync=True)
     opened = List(Unicode(), help="ids of the open nodes").tag(sync=True)
@@ -77,6 +79,7 @@ class SchemaBrowser(anywidget.AnyWidget):
         self._previews = jqbox.Previews(self._preview_answer,
                                         lambda m: self.send({"previewed": m}))
         kwargs.setdefault("title", _title(self._source))
+        kwargs.setdefault("source_word", _source_word(self._source))
         super().__init__(uid=secrets.token_hex(8), **kwargs)
         self.opened = sorted(self._tree.first_view())
         self.selected = self._tree.root
@@ -382,6 +385,18 @@ def _title(source: Source) -> str:
         return _variable_name(source.spec) or "a Python value"
     spec = source.spec
     return str(spec if not isinstance(spec, list) else f"{len(spec)} files")[:200]
+
+
+def _source_word(source: Source) -> str:
+    """How a %jq line names ``source``: a file's path or a variable's name, quoted as a
+    shell (and the magic) reads it; "" for anything else."""
+    import shlex
+
+    if source.kind == "value":
+        return _variable_name(source.spec) or ""
+    if source.kind == "file" and not isinstance(source.spec, list):
+        return shlex.quote(str(source.spec))
+    return ""
 
 
 def _variable_name(value: Any) -> str | None:

@@ -76,6 +76,11 @@ function render({ model, el: host }) {
     onclick: () => copy("jq") }, "copy jq path");
   const copyPointer = el("button", { class: "jqm-copy-pointer",
     title: "copy the JSON Pointer (p)", onclick: () => copy("pointer") }, "copy pointer");
+  // a %jq line that reads the selected node, where the source has a name a line can use
+  const copyLine = el("button", { class: "jqm-copy-line",
+    title: "copy a %jq line that reads this node", onclick: () => copy("line") },
+  "copy %jq line");
+  if (!model.get("source_word")) copyLine.hidden = true;
   // the jq box: a combobox whose listbox offers what may come next (ARIA 1.2's pattern)
   const offersId = `jqm-${uid}-offers`;
   const jq = el("input", { ...quiet, class: "jqm-jq", type: "text", role: "combobox",
@@ -102,7 +107,8 @@ function render({ model, el: host }) {
     el("div", { class: "jqm-main" }, tree,
       // the copy buttons first: always in view, whatever the details' length
       el("div", { class: "jqm-side" },
-        el("div", { class: "jqm-buttons" }, copyJq, copyPointer, toast), matches, details)),
+        el("div", { class: "jqm-buttons" }, copyJq, copyPointer, copyLine, toast), matches,
+        details)),
     legend, el("div", { class: "jqm-query" }, el("div", { class: "jqm-box" }, jq, offerList),
       busy), caret, problem, status, output);
   host.append(root);
@@ -173,9 +179,14 @@ function render({ model, el: host }) {
     return hit && hit.id === model.get("selected") ? hit : null;
   }
 
+  // a match in a stream of inputs (JSON Lines, YAML documents) has no path of its own:
+  // its node's, which reads it in each input
   function copy(which) {
     const hit = chosenHit();
-    const text = which === "jq" ? (hit && hit.path) || detail("jq path")
+    const path = (hit && hit.path) || detail("jq path") || model.get("selected");
+    const quoted = `'${path.replaceAll("'", "'\\''")}'`; // as a shell (and the magic) reads it
+    const text = which === "jq" ? path : which === "line"
+      ? `%jq ${quoted} ${model.get("source_word")}`
       : (hit && hit.pointer !== undefined ? hit.pointer : detail("JSON Pointer"));
     copyText(text);
     root.dataset.copied = text;
