@@ -138,8 +138,10 @@ def results_html(printed: list[str], total: int, budget: int) -> str:
     folds depends on size alone, never on a result's place: a single result is open (in a
     box that scrolls when it is long); a stream whose shown results take more than
     OPEN_LINES lines in all shows every result of several lines folded behind a one-line
-    preview (each says its length), a shorter stream shows them all open. At most
-    ``budget`` characters."""
+    preview (each says its length), a shorter stream shows them all open. At most about
+    ``budget`` characters of text, and of HTML: each block's tags count too (300,000
+    one-number results made 9 MB of HTML from 200,000 characters of text); a line says
+    how many results past the bound are left out."""
     texts, used = [], 0
     for text in printed:
         if used >= budget:
@@ -150,26 +152,37 @@ def results_html(printed: list[str], total: int, budget: int) -> str:
         texts.append(text)
     stream = total > 1
     fold = stream and sum(text.count("\n") + 1 for text in texts) > OPEN_LINES
-    blocks = []
+    blocks, size = [], 0
     for index, text in enumerate(texts):
-        label = (f"<span style='color:#888;user-select:none;min-width:3em;display:inline-block'>"
-                 f"{index + 1}</span>") if stream else ""
-        lines = text.count("\n") + 1
-        if fold and lines > 1:
-            blocks.append(f"<details class='jqmagic-result'><summary>{label}<code>"
-                          f"{escape_html(preview(text))}</code> <span style='color:#888'>"
-                          f"{lines:,} lines</span></summary>{pre_html(text)}</details>")
-            continue
-        style = "display:flex;border-top:1px solid rgba(128,128,128,.2)" if stream else ""
-        box = f"<div style='{_BOX}'>{pre_html(text)}</div>" if lines > BOX_LINES \
-            else pre_html(text)
-        blocks.append(f"<div class='jqmagic-result' style='{style}'>{label}{box}</div>")
+        block = _block(index, text, stream, fold)
+        size += len(block)
+        if blocks and size > 2 * budget:  # the text's bound, and as much again of tags
+            break
+        blocks.append(block)
+    if len(blocks) < len(printed):
+        blocks.append(f"<div style='color:#888'>… {len(printed) - len(blocks):,} more "
+                      "past the output's bound (-o VAR keeps every result)</div>")
     head = ""
     if stream:
         folded = "; those of several lines folded behind a preview" if fold else ""
         head = (f"<div style='color:#888'>{total:,} results (a stream: one value per "
                 f"block{folded})</div>")
     return head + "".join(blocks)
+
+
+def _block(index: int, text: str, stream: bool, fold: bool) -> str:
+    """Result ``index`` of ``results_html``: numbered in a stream, folded behind a preview
+    when ``fold`` and it has several lines, in a box that scrolls when it is long."""
+    label = (f"<span style='color:#888;user-select:none;min-width:3em;display:inline-block'>"
+             f"{index + 1}</span>") if stream else ""
+    lines = text.count("\n") + 1
+    if fold and lines > 1:
+        return (f"<details class='jqmagic-result'><summary>{label}<code>"
+                f"{escape_html(preview(text))}</code> <span style='color:#888'>"
+                f"{lines:,} lines</span></summary>{pre_html(text)}</details>")
+    style = "display:flex;border-top:1px solid rgba(128,128,128,.2)" if stream else ""
+    box = f"<div style='{_BOX}'>{pre_html(text)}</div>" if lines > BOX_LINES else pre_html(text)
+    return f"<div class='jqmagic-result' style='{style}'>{label}{box}</div>"
 
 
 _PAYLOAD_PATH = re.compile(r"payload ([0-9a-f]{8,64}) \([^()]*\)")

@@ -97,3 +97,17 @@ def test_a_file_or_a_named_variable_gives_the_view_its_percent_jq_line(tmp_path,
     ip.user_ns["records"] = [{"a": 1}]
     assert SchemaBrowser(value=ip.user_ns["records"]).source_word == "records"
     assert SchemaBrowser(value=[{"a": 2}]).source_word == ""
+
+
+def test_many_small_results_with_all_keep_the_html_bounded(ip):
+    """`%jq 'range(300000)' -n --all` made 9 MB of HTML (each result's block and styles,
+    beside 200,000 characters of text): the tags count too, and the rest is said."""
+    from jqmagic.core.settings import settings
+
+    bound = settings.max_tokens * 4
+    result = ip.run_line_magic("jq", "'range(300000)' -n --all")
+    bundle, _ = ip.display_formatter.format(result)
+    assert len(bundle["text/plain"]) <= bound + 200
+    assert len(bundle["text/html"]) <= 2 * bound + 2_000
+    assert "more past the output's bound (-o VAR keeps every result)" in bundle["text/html"]
+    assert ">1</span>" in bundle["text/html"]  # the first results still shown, numbered
