@@ -255,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--label", help="name of the run's JSON in build/html-public/runs/")
     ap.add_argument("--diff", nargs=2, metavar=("A", "B"), help="compare two runs")
     ap.add_argument("--design", help="what the run's jqmagic is, kept in the run's JSON")
+    ap.add_argument("--method", default="jqmagic", help="the method --diff compares")
     args = ap.parse_args(argv)
     from bs4 import XMLParsedAsHTMLWarning
 
@@ -262,7 +263,7 @@ def main(argv: list[str] | None = None) -> int:
     runs = BUILD / "runs"
     if args.diff:
         a, b = (json.loads((runs / f"{x}.json").read_text()) for x in args.diff)
-        print(diff(a, b))
+        print(diff(a, b, args.method))
         return 0
     if not PUBLIC.is_dir():
         print(f"corpus not found at {PUBLIC}", file=sys.stderr)

@@ -22,7 +22,7 @@ from jqmagic.core.web.extract import decomposed, main_content, text_of
 from jqmagic.core.web.fallback import settle
 from jqmagic.core.web.formula import math_image_tex, math_markdown
 from jqmagic.core.web.meta import page_meta
-from jqmagic.core.web.nesting import close_implied
+from jqmagic.core.web.nesting import LxmlTree, one_root
 from jqmagic.core.web.slim import LAZY_SRC, slim_tags
 from jqmagic.core.web.widgets import drop_widgets
 
@@ -78,8 +78,8 @@ def parse(html: str | bytes, parser: str | None = None) -> Any:
         return BeautifulSoup(html, parser)
     if isinstance(html, str):
         html = _MARKED.sub(r"<!--\1-->", html)
-    soup = BeautifulSoup(html, parser)
-    close_implied(soup)  # cells, rows, items, paragraphs left open: as a browser reads them
+    soup = LxmlTree(html, parser)  # built as lxml builds it: implied ends, ignored tags
+    one_root(soup)  # a page that is not one <html> (CleanEval's <text>): one html, one body
     return soup
 
 
