@@ -42,6 +42,20 @@ class Pending:
             bisect.insort(self._lines, (start, end))
         return number
 
+    def extend(self, splices: list[Splice]) -> None:
+        """:meth:`add` of each of ``splices``, at once."""
+        if self._sorted:
+            last = self._splices[-1][0] if self._splices else -1
+            for start, _, _ in splices:
+                if start < last:
+                    self._sorted = False
+                    break
+                last = start
+        self._splices += splices
+        for start, end, new in splices:
+            if "\n" in new:
+                bisect.insort(self._lines, (start, end))
+
     def grow(self, number: int, more: str) -> None:
         """Write ``more`` after the new text of the splice ``number``."""
         start, end, new = self._splices[number]

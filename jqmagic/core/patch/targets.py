@@ -256,8 +256,7 @@ def _write(
                            "Check that the folder is writable; the file is unchanged.") from exc
     try:
         with os.fdopen(handle, "wb") as out:  # open (and locked) until replaced
-            for chunk in doc.chunks():
-                out.write(chunk)
+            out.writelines(doc.chunks())  # (a C loop: 900,000 pieces for 450,000 edits)
             out.flush()
             os.fsync(out.fileno())
             os.chmod(temp, stat.S_IMODE(stamp.st_mode))

@@ -54,9 +54,6 @@ from jqmagic.core.patch.pending import Pending, apply
 from jqmagic.core.patch.textdiff import hunks, lines_after, lines_before, spliced_diff
 
 
-_JOINED = 4096  # pieces written in one piece (100,000 splices: 200,000 writes otherwise)
-
-
 class TextDoc:
     """A JSON / JSONC document held as text, edited in place by splices."""
 
@@ -139,9 +136,7 @@ class TextDoc:
         first = min(e[0] for e in edits)
         self._lo = min(self._lo, first)
         self._tail = min(self._tail, len(text) - max(e[1] for e in edits))
-        add = self._pending.add
-        for start, end, new in edits:
-            add(start, end, new)
+        self._pending.extend(edits)
         if self._deferring:
             return
         self._forget(first)
@@ -168,15 +163,12 @@ class TextDoc:
             yield self.text.encode("latin-1")
             return
         body = memoryview(self.data)[3 if self.bom else 0 :]
-        done, parts = 0, []
+        done = 0
         for start, end, new in self._pending:
-            parts += (body[done:start], new.encode("latin-1"))
+            yield body[done:start]
+            yield new.encode("latin-1")
             done = end
-            if len(parts) >= _JOINED:
-                yield b"".join(parts)
-                parts = []
-        parts.append(body[done:])
-        yield b"".join(parts)
+        yield body[done:]
 
     def diff(self, name: str, context: int = 3) -> str:
         """A unified diff of the edits, computed on the changed lines only."""
