@@ -31,6 +31,7 @@ from itertools import chain as chained
 from itertools import repeat
 from typing import Any
 
+from jqmagic.core.jqlang.boundinputs import Hollow, listed
 from jqmagic.core.jqlang.runtime import check, chunked
 
 
@@ -97,7 +98,8 @@ class _Store:
         if not self.room():
             return  # over the budget: read in the loop
         prefix = self.columns.get(chain[:1]) if len(chain) > 1 else None
-        source, rest = (self.values, chain) if prefix is None else (prefix, chain[1:])
+        source, rest = (listed(self.values), chain) if prefix is None else \
+            (prefix, chain[1:])
         if C_READ is None:
             self.adopt(chain, read_chain(source, rest))
             return
@@ -115,12 +117,14 @@ class _Store:
         :func:`repeats`."""
         known = self.repeating.get(chain)
         if known is None:
-            values = self.values
-            sample = read_chain(values[::max(1, len(values) // SAMPLE)], chain)
+            held = self.columns.get(chain)  # else the values: made, if Hollow
+            step = max(1, len(self.values) // SAMPLE)
+            sample = held[::step] if held is not None else \
+                read_chain(listed(self.values)[::step], chain)
             seen = Counter(v for v in sample if type(v) is str)
             times = Counter(seen.values())
             distinct = len(seen) + times[1] * (times[1] - 1) / (2 * (times[2] + 1))
-            known = self.repeating[chain] = bool(seen) and 2 * distinct <= len(values)
+            known = self.repeating[chain] = bool(seen) and 2 * distinct <= len(self.values)
         return known
 
     def adopt(self, chain: tuple[str, ...], column: list, whole: bool | None = None) -> None:
@@ -275,7 +279,7 @@ _OWNED: dict[int, _Store] = {}
 def own(values: Any, budget: int) -> None:
     """Keep columns for ``values`` (a list the caller holds unchanged until it calls
     :func:`forget`), in at most ``budget`` bytes."""
-    if type(values) is list and len(values) >= MIN_ITEMS:
+    if type(values) in (list, Hollow) and len(values) >= MIN_ITEMS:
         _OWNED[id(values)] = _Store(values, budget)
 
 
@@ -387,7 +391,7 @@ def zipped(items: Any, chains: tuple[tuple[str, ...], ...],
     them (the loop then reads the items as they are, recording the ``recordable``)."""
     store = _store(items)
     found = None if store is None else store.columns_of(chains, recordable)
-    return None if found is None else zip(chunked(items), *found, strict=False)
+    return None if found is None else zip(chunked(listed(items)), *found, strict=False)
 
 
 class Made(dict):

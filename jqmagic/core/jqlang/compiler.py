@@ -208,7 +208,7 @@ def _try(node, bound):
 def _iterate_each(outputs):
     """``X as $x | try $x[]``: the items of each output of X that can be iterated (an
     error of X itself is not caught)."""
-    iterable = (list, dict, jv.Stream)
+    iterable = (list, dict, jv.Stream, jv.Hollow)
 
     def gen(v, e):
         for x in outputs(v, e):
@@ -223,7 +223,7 @@ def _try_iterate(node, bound):
     ends them all, as ``try`` ends its body; no error is made for it (``.commits[]?`` over
     200k events whose commits are null made and dropped 200k messages)."""
     target = compile_node(node[1], bound).gen
-    iterable = (list, dict, jv.Stream)
+    iterable = (list, dict, jv.Stream, jv.Hollow)
 
     def gen(v, e):
         try:

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from itertools import chain
 from typing import Any
 
+from jqmagic.core.jqlang.boundinputs import Hollow, Stream
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.messages import cannot_index, cannot_iterate, type_error, type_error2
 from jqmagic.core.jqlang.numbers import MAX_EXACT, note, noted_text
@@ -444,23 +445,9 @@ def iterate(v: Any) -> Iterator[Any]:
         return chunked(list(v.values()))
     if t is Stream:
         return v.take()
+    if t is Hollow:
+        return chunked(v.rows())
     raise cannot_iterate(v)
-
-
-class Stream:
-    """Inputs read as they come (a big file's JSON Lines, never held whole), bound where
-    jq's ``inputs`` was (:mod:`jqmagic.core.query.inputbind`): only ever iterated, once."""
-
-    __slots__ = ("_values",)
-
-    def __init__(self, values: Iterator[Any]):
-        self._values: Iterator[Any] | None = values
-
-    def take(self) -> Iterator[Any]:
-        values, self._values = self._values, None
-        if values is None:
-            raise NotMine("inputs read twice")
-        return values
 
 
 def recurse(v: Any) -> Iterator[Any]:

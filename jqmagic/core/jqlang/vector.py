@@ -33,6 +33,7 @@ from typing import Any
 
 from jqmagic.core.jqlang import columns, sorting
 from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang.boundinputs import Hollow, listed
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, singular
 from jqmagic.core.jqlang.dates import iso_reformat, reformat_column
 from jqmagic.core.jqlang.errors import JqError, NotMine
@@ -51,6 +52,8 @@ _KEYABLE = frozenset({str, type(None), int, bool})
 def items_of(stream: tuple) -> tuple | None:
     """``ITEMS`` of a stream ``ITEMS[] | ...`` where ITEMS is ``.``, a ``$name`` or a
     field chain on either (``.orders``, ``$__inputs``)."""
+    if stream is None:  # [] has no stream
+        return None
     first = stages_of(stream)[0]
     if first[0] == "iterate" and _chain(first.target)[1][0] in ("dot", "var"):
         return first.target
@@ -140,8 +143,9 @@ def of_length(node: tuple, scope: Any, plain: Compiled) -> Compiled | None:
     """``[ITEMS[] | select(.a.b | f)] | length | REST`` as ``plain`` (the pipe compiled)
     answers it, the items kept counted, not gathered; None for any other pipe."""
     stages = stages_of(node)
-    if len(stages) < 2 or stages[0][0] != "array" or stages[1] != ("call", "length", ()) \
-            or ("length", 0) in scope.funcs or ("select", 1) in scope.funcs:
+    if len(stages) < 2 or stages[0][0] != "array" or stages[0].body is None or \
+            stages[1] != ("call", "length", ()) or ("length", 0) in scope.funcs or \
+            ("select", 1) in scope.funcs:
         return None
     made = stages_of(stages[0].body)
     if items_of(stages[0].body) is None or len(made) != 2 or made[1][0] != "call" or \
@@ -206,7 +210,7 @@ def _sorted_cut(items_of_input: Callable, names: tuple[str, ...] | None,
         except JqError:
             return NOTHING  # the pipe raises it
         found = [columns.column(items, chain) for chain in chains]
-        if type(items) is not list or None in found:
+        if type(items) not in (list, Hollow) or None in found:
             return NOTHING
         start, stop = (None if b is None else b(items, env) for b in (lower, upper))
         if is_slice:
@@ -220,7 +224,7 @@ def _sorted_cut(items_of_input: Callable, names: tuple[str, ...] | None,
         if places is None:
             return NOTHING
         if names is None:
-            kept = list(map(items.__getitem__, places))
+            kept = list(map(listed(items).__getitem__, places))
         else:
             kept = columns.objects(names, tuple(list(map(column.__getitem__, places))
                                                 for column in found))
@@ -321,7 +325,7 @@ def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
     def plan(items: Any, env: dict) -> list | None:
         column = keyed(items, names)
         if column is None:
-            return None
+            return _unkeyed(items, names, after.gen, env)
         if after.opt is None:  # outputs of each value, in a list
             table = _table(column, lambda value: after.gen(value, env))
             return None if table is None else \
@@ -336,12 +340,25 @@ def _mapped(names: tuple[str, ...], after: Compiled) -> Plan:
     return plan
 
 
+def _unkeyed(items: Any, names: tuple[str, ...], outputs: Callable[[Any, dict], list],
+             env: dict) -> list | None:
+    """The ``outputs`` of each value of the column of ``names``, in order, where its values
+    do not repeat (no table of them) and the items are :class:`.Hollow` (a loop would have
+    them made); else None."""
+    column = columns.column(items, names) if type(items) is Hollow else None
+    if column is None:
+        return None
+    return list(chained.from_iterable(map(outputs, chunked(column), repeat(env))))
+
+
 def _kept(names: tuple[str, ...], test: Compiled, counted: bool = False) -> Plan:
     """``[ITEMS[] | select(.a.b | f)]``; ``counted``: its length alone."""
     def plan(items: Any, env: dict) -> Any:
         column = keyed(items, names)
         if column is None:
-            return None
+            found = _unkeyed(items, names, lambda v, e: list(filter(_true, test.gen(v, e))),
+                             env) if counted else None
+            return None if found is None else len(found)
         if test.one is not None:
             table = _table(column, lambda value: _true(test.one(value, env)))
         else:
@@ -352,8 +369,8 @@ def _kept(names: tuple[str, ...], test: Compiled, counted: bool = False) -> Plan
         if counted:
             return sum(times)
         if max(table.values()) <= 1:
-            return list(compress(items, times))
-        return list(chained.from_iterable(map(repeat, items, times)))
+            return list(compress(listed(items), times))
+        return list(chained.from_iterable(map(repeat, listed(items), times)))
     return plan
 
 

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from jqmagic.core.jqlang import columns
+from jqmagic.core.jqlang.boundinputs import Hollow
 from jqmagic.core.jqlang.literals import Literals
 
 BOM = b"\xef\xbb\xbf"
@@ -35,6 +36,8 @@ class Document:
     def walked(self) -> list[Any]:
         """The lists a question walks whole: the values, a lone value that is one, and the
         lists a lone object holds (``.features``, ``.items``, ``.orders``)."""
+        if type(self.values) is Hollow:  # no value made: its columns alone
+            return [self.values]
         lone = self.values[0] if len(self.values) == 1 else None
         if type(lone) is dict:
             return [self.values, *(v for v in lone.values() if type(v) is list)]
@@ -50,7 +53,8 @@ class Document:
                 columns.forget(values)
         if keep and self.made:
             columns.adopted(self.values, self.made)
-        self.made = None
+        if type(self.values) is not Hollow:  # (its columns are its content: kept again)
+            self.made = None
 
     def grown(self) -> None:
         """Its values were made fuller in place: their columns may take a tenth of the
@@ -61,6 +65,8 @@ class Document:
     def _column_budgets(self) -> Iterator[tuple[list, int]]:
         lists = self.walked()
         share = max(self.resident, self.size) // COLUMNS_SHARE
+        if type(self.values) is Hollow:  # its columns are what it holds: room for two more
+            share = max(share, 8 * len(self.values) * (len(self.made or ()) + 3))
         items = sum(map(len, lists)) or 1
         return ((values, share * len(values) // items) for values in lists)
 

@@ -26,7 +26,7 @@ from jqmagic.core.jqlang.demand import stops_early
 from jqmagic.core.jqlang.literals import Literals, file_stamp
 from jqmagic.core.jqlang.numbers import canonical_json_number
 from jqmagic.core.jqlang.printer import Printer
-from jqmagic.core.jqlang.values import Stream
+from jqmagic.core.jqlang.values import Hollow, Stream
 from jqmagic.core.options import Source
 from jqmagic.core.query import inputbind, literalfacts, projected, regexoracle
 from jqmagic.core.query.doccache import (
@@ -118,7 +118,10 @@ def _every_input(streams: Streams, bound: inputbind.Bound, cache: bool) -> Any:
             return list(itertools.islice(values, 1)) or _no_input()
         return Stream(values)
     lone = streams[0][1] if len(streams) == 1 else None
-    values = lone if type(lone) is list else [v for _, stream in streams for v in stream]
+    if type(lone) is Hollow and not bound.reads_columns:
+        lone = lone.rows()
+    values = lone if type(lone) in (list, Hollow) else \
+        [v for _, stream in streams for v in stream]
     return values if values or not bound.takes_first else _no_input()
 
 
@@ -353,7 +356,7 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
         read = literalfacts.ReadSoFar(path, file_stamp(os.stat(path)))
         literals.append(read)
         return _json_lines(path, chains, read.record)
-    doc = documents.get(path, fmt, cache, chains)
+    doc = documents.get(path, fmt, cache, chains, bound is not None and bound.reads_columns)
     literals.append(doc.literals)
     if names_files and not (doc.line_ended or last):
         raise NotMine("a file whose last value may run into the next file")

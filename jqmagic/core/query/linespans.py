@@ -11,6 +11,9 @@ that is no object, or whose keys cannot be told apart by their bytes, whole) and
 the pass that decodes any JSON Lines (:func:`.projected.whole_values`), so every value is
 the one a whole read makes. The rows hold whole members (``.user`` for ``.user.name``) and
 are kept until a question reads another member (:meth:`.doccache.DocumentCache.get`).
+A question whose plans read only columns (:mod:`jqmagic.core.jqlang.columnsonly`) makes
+its columns and no row: each piece's values are let go as their columns are taken, and
+the rows are made only if something reads an item after all (:func:`hollowed`).
 
 >>> data = b'{"id":1,"user":{"name":"zoe"},"big":[1,2]}\\n[3]\\n'
 >>> held = read(data)
@@ -27,6 +30,7 @@ from __future__ import annotations
 
 import os
 import threading
+import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
@@ -35,6 +39,7 @@ from typing import Any, BinaryIO
 
 from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
+from jqmagic.core.jqlang.boundinputs import Hollow
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.query import literalfacts, projected
 from jqmagic.core.query.document import BOM, Document, resident_bytes
@@ -197,10 +202,12 @@ def read(data: bytes, base: int = 0) -> LineSpans | None:
                      base)
 
 
-def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
-    """A JSON Lines file (open, at its start) held as spans, its rows made for ``chains``;
-    None where a line is not one the spans' pass reads, or without the extension (its
-    questions are libjq's, which reads it as jq does)."""
+def first_read(handle: BinaryIO, chains: frozenset,
+               reopen: Callable[[], BinaryIO] | None = None) -> Document | None:
+    """A JSON Lines file (open, at its start) held as spans, its rows made for ``chains``
+    (``reopen``: only their columns, the rows :func:`hollowed`); None where a line is not
+    one the spans' pass reads, or without the extension (its questions are libjq's, which
+    reads it as jq does)."""
     data = handle.read()
     literals, base = literalfacts.facts_beside(data), 3 if data.startswith(BOM) else 0
     try:
@@ -215,37 +222,64 @@ def first_read(handle: BinaryIO, chains: frozenset) -> Document | None:
     literals.settle()  # the text is let go before the rows are made
     before = resident_bytes()
     with gc_paused():
-        values, made = rows(spans, handle, chains)
-    return Document(values, literals, size, line_ended=line_ended, chains=spans.held(chains),
-                    one_per_line=spans.newlines == spans.count, made=made, spans=spans,
-                    rows_resident=max(resident_bytes() - before, 0))
+        values, made = rows(spans, handle, chains, reopen is not None)
+    doc = Document(values, literals, size, line_ended=line_ended,
+                   chains=chains if reopen else spans.held(chains),
+                   one_per_line=spans.newlines == spans.count, made=made, spans=spans,
+                   rows_resident=max(resident_bytes() - before, 0))
+    if reopen is not None:
+        doc.values = hollowed(doc, chains, reopen)
+    return doc
 
 
-def rows(spans: LineSpans, handle: BinaryIO,
-         chains: frozenset) -> tuple[list[Any], columns.Made]:
+def hollowed(doc: Document, chains: frozenset, reopen: Callable[[], BinaryIO]) -> Hollow:
+    """The values of ``doc`` (held as spans, the columns of ``chains`` made: a question
+    whose plans read columns alone makes no row) as rows made when a question first reads
+    them, from the file opened again (``reopen``: its version checked), and counted in
+    what the document holds then."""
+    spans, held = doc.spans, weakref.ref(doc)  # (the document holds the rows' maker)
+
+    def make() -> list[Any]:
+        before = resident_bytes()
+        with reopen() as handle, gc_paused():
+            values, _ = rows(spans, handle, chains)
+        kept = held()
+        if kept is not None:
+            kept.rows_resident += max(resident_bytes() - before, 0)
+            kept.resident = max(spans.resident + kept.rows_resident, kept.size)
+        return values
+    return Hollow(spans.count, make)
+
+
+def rows(spans: LineSpans, handle: BinaryIO, chains: frozenset,
+         hollow: bool = False) -> tuple[list[Any], columns.Made]:
     """The values of the file's lines holding what ``chains`` read of them
     (:meth:`LineSpans.held`), and the columns of ``chains`` and of the members the first
     lines hold made in the same pass (:func:`.projected.whole_values`), a piece at a time
     while threads write the next (:meth:`LineSpans.pieces`): the whole text is never held.
     A column's strings are one object each text within a piece (how many distinct ones it
-    holds said as at most their sum over the pieces)."""
-    values: list[Any] = [None] * spans.count
+    holds said as at most their sum over the pieces). ``hollow``: the columns of ``chains``
+    alone, each piece's values let go as its columns are taken (no values returned)."""
+    values: list[Any] = [] if hollow else [None] * spans.count
     made, order, at = columns.Made(), None, 0
     for text in spans.pieces(handle, chains):
         if order is None:
-            order = projected.sample_chains(text, chains)
+            order = chains - {()} if hollow else projected.sample_chains(text, chains)
             made.update((chain, [None] * spans.count) for chain in order)
         found = projected.whole_values(text, order, share=True)
         del text
         if found is None:
             raise NotMine("no extension to decode the lines")
         piece, _, more = found
+        del found
         many = len(piece)
         if at + many > spans.count:
             raise NotMine("the file's lines changed under its version")
         for chain, column in more.items():
             C_MOVE(made[chain], at, column)
-        C_MOVE(values, at, piece)
+        if not hollow:
+            C_MOVE(values, at, piece)
+        del piece
         for chain, bits in more.kinds.items():
             made.kinds[chain] = made.kinds.get(chain, 0) | bits
         made.distinct = dict(more.distinct) if at == 0 else {

@@ -251,3 +251,13 @@ def test_a_sort_by_cut_makes_only_the_kept_objects(program, monkeypatch):
     texts, _ = _fast(program, rows)
     assert answered and all(answered), "the column answer declined"
     assert texts == jq_texts(program, json.dumps(rows))
+
+
+@pytest.mark.parametrize("program", ["[] | add", "[] | sort_by(.a) | .[0]", "[] | length",
+                                     "[] | map(.a)", "[] | add | length"])
+def test_an_empty_array_is_no_stream_of_items(program):
+    """``[]`` holds no stream: the plans of ``[ITEMS[] | ...] | f`` pass it by (they read
+    its stream and failed to compile ``[] | add``)."""
+    compiled = compile_subset(program)
+    assert compiled is not None
+    assert [tojson(v) for v in compiled.run(None, {})] == jq_texts(program, "null")

@@ -244,8 +244,8 @@ def test_the_last_rows_kept_as_spares_answer_questions_back(held_log, monkeypatc
     monkeypatch.setattr(linespans, "SPARE_SHARE", share)
     made = []
     rows = linespans.rows
-    monkeypatch.setattr(linespans, "rows", lambda spans, handle, chains: (
-        made.append(chains), rows(spans, handle, chains))[1])
+    monkeypatch.setattr(linespans, "rows", lambda spans, handle, chains, *hollow: (
+        made.append(chains), rows(spans, handle, chains, *hollow))[1])
     kinds, names = "[inputs | .kind] | unique | length", "[inputs | .user.name?] | unique"
     tags = "[inputs | .tags[]?] | unique"
     expected = [jq_texts(program.replace("inputs", ".[]"), json.dumps(EVENTS))
