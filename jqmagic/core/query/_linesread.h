@@ -405,8 +405,9 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
     Py_buffer data;
     PyObject *chains, *fallback, *skip, *unread;
     int share = 0; /* equal short lines get one value (jq's values are never changed) */
-    if (!PyArg_ParseTuple(args, "y*O!OOO|p", &data, &PyTuple_Type, &chains, &fallback, &skip,
-                          &unread, &share))
+    int keep = 1;  /* 0: each line's value let go once its chains are read (None kept) */
+    if (!PyArg_ParseTuple(args, "y*O!OOO|pp", &data, &PyTuple_Type, &chains, &fallback, &skip,
+                          &unread, &share, &keep))
         return NULL;
     lines_row_slot *shared = share ? PyMem_Calloc(LINES_ROW_SLOTS, sizeof(lines_row_slot))
                                    : NULL;
@@ -474,6 +475,11 @@ static PyObject *lines_columns(PyObject *self, PyObject *args) {
                 PyList_SET_ITEM(column, count, found);
             }
             bits[j] |= kind_of(found, unread);
+        }
+        if (!keep) { /* let go while its memory is still at hand */
+            Py_INCREF(Py_None);
+            PyList_SET_ITEM(values, count, Py_None);
+            Py_DECREF(v);
         }
         if ((++count & 0xFFFF) == 0 && PyErr_CheckSignals() < 0) goto fail;
     }

@@ -266,7 +266,7 @@ def rows(spans: LineSpans, handle: BinaryIO, chains: frozenset,
         if order is None:
             order = chains - {()} if hollow else projected.sample_chains(text, chains)
             made.update((chain, [None] * spans.count) for chain in order)
-        found = projected.whole_values(text, order, share=True)
+        found = projected.whole_values(text, order, share=True, keep=not hollow)
         del text
         if found is None:
             raise NotMine("no extension to decode the lines")

@@ -179,21 +179,22 @@ def _line_or_skip(line: bytes) -> Any:
         raise NotMine("a line orjson refuses") from exc
 
 
-def whole_values(data: bytes, chains: Chains,
-                 share: bool = False) -> tuple[list[Any], int, columns.Made] | None:
+def whole_values(data: bytes, chains: Chains, share: bool = False,
+                 keep: bool = True) -> tuple[list[Any], int, columns.Made] | None:
     """The whole values of the JSON Lines ``data`` (orjson's, one per non-blank line), how
     many newlines it has, and the columns of ``chains`` (their kinds met) made in the same
     pass, in C (:data:`C_LINES`: each repeated short string or number one object, each
     string of a member with few distinct ones one object for its text, so the columns of
     such members are shared as made; the lines it does not take exactly as orjson read by
     orjson); None without the extension. ``share``: equal short lines are one value (a
-    question's rows written with only the members it reads: :mod:`.linespans`).
+    question's rows written with only the members it reads: :mod:`.linespans`); not
+    ``keep``: each line's value is let go once its chains are read (None in its place).
     NotMine where orjson refuses a line."""
     if C_LINES is None:
         return None
     order = tuple(chains)
     values, newlines, made, kinds, distinct = C_LINES(data, order, _line_or_skip, _SKIP,
-                                                      columns.UNREAD, share)
+                                                      columns.UNREAD, share, keep)
     return values, newlines, columns.Made(
         zip(order, made, strict=True), kinds=dict(zip(order, kinds, strict=True)),
         distinct={chain: d for chain, d in zip(order, distinct, strict=True) if d >= 0})

@@ -15,7 +15,7 @@ from jqmagic.core.jqlang.boundinputs import Hollow
 from jqmagic.core.jqlang.columnsonly import reads_columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.parser import parse
-from jqmagic.core.query import doccache, fastpath, inputbind
+from jqmagic.core.query import doccache, fastpath, inputbind, projected
 from jqmagic.core.query.protocol import QueryRequest, RunSpec, SourceSpec
 from tests.core.jqlang.oracle import jq_texts
 from tests.core.query.test_linespans import EVENTS, _answered, held_log  # noqa: F401
@@ -140,3 +140,14 @@ def test_the_programs_that_read_columns_alone(program, expected):
     bound = inputbind.bind(program, frozenset(), True)
     assert (bound is not None and bound.reads_columns) == expected
     assert not reads_columns(parse(program), inputbind.INPUTS)  # not bound: no $INPUTS
+
+
+def test_values_let_go_as_they_are_read_leave_the_same_columns():
+    text = "".join(json.dumps(e) + "\n" for e in EVENTS).encode()
+    chains = frozenset({("kind",), ("user", "name"), ("n",), ("tags",)})
+    kept, newlines, made = projected.whole_values(text, chains, share=True)
+    gone, newlines_too, made_too = projected.whole_values(text, chains, share=True,
+                                                          keep=False)
+    assert len(gone) == len(kept) == newlines == newlines_too == len(EVENTS)
+    assert set(map(type, gone)) == {type(None)} and type(kept[0]) is dict
+    assert made_too == made and made_too.kinds == made.kinds
