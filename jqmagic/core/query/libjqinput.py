@@ -118,8 +118,29 @@ class opened_inputs:  # noqa: N801 - a context manager named as the function it 
                 stdinlend.give_back(self._lent)
         finally:
             _lib.jq_set_input_cb(self._program.state, None, None)
-            _lib.jq_util_input_free(ctypes.byref(self._state))
+            _free(self._state)
             del self._on_read_error
+
+
+_CURRENT_INPUT = 3 * ctypes.sizeof(c_void_p)
+"""Where ``jq_util_input_state`` holds the FILE it reads (after err_cb, err_cb_data and
+parser: util.c, unchanged from jq 1.6 to 1.8.2)."""
+_libc = ctypes.CDLL(None)
+_libc.fclose.argtypes = [c_void_p]
+_STDIN = c_void_p.in_dll(_libc, "stdin").value
+
+
+def _free(state: c_void_p) -> None:
+    """``jq_util_input_free``, the file it was reading closed first: libjq closes a file
+    only when it reads on past its end, and leaves it open when the reading stops before
+    (a parse error, an answer found early), in a worker that lives on (as jq's process
+    does not): the files stayed open, a write lease on them refused."""
+    if state.value:
+        held = c_void_p.from_address(state.value + _CURRENT_INPUT)
+        if held.value and held.value != _STDIN:
+            _libc.fclose(held.value)
+            held.value = None
+    _lib.jq_util_input_free(ctypes.byref(state))
 
 
 def parse_inputs(files: list[str]) -> list[jv]:
@@ -146,7 +167,7 @@ def parse_inputs(files: list[str]) -> list[jv]:
         free_values(values)
         raise
     finally:
-        _lib.jq_util_input_free(ctypes.byref(inputs))
+        _free(inputs)
 
 
 def parse_text(text: str | bytes) -> list[jv]:
