@@ -14,7 +14,8 @@ def reads_columns(tree: tuple, name: str) -> bool:
     """Whether a program reads ``$name`` (jq's ``inputs``, bound: every input) only as
     the items of a first stage whose plans read their columns alone: ``[$name[] | .a.b
     ...]``, ``[$name[] | .a.b[]? ...]``, ``[$name[] | {k: .a.b, ...}] ...``,
-    ``[$name[] | select(f)] | length`` or ``reduce $name[] as $x (...)``, run once before
+    ``[$name[] | select(f)] | length``, ``[$name[] | select(f) | .c.d] ...`` or
+    ``reduce $name[] as $x (...)``, run once before
     any output (a plan that declines at run time has the items made then)."""
     if _mentions(tree, name) != 1:
         return False
@@ -34,8 +35,10 @@ def reads_columns(tree: tuple, name: str) -> bool:
         return True
     if second[0] == "object":
         return len(inner) == 2
-    return second[0] == "call" and second.name == "select" and len(inner) == 2 and \
-        stages[1:2] == [("call", "length", ())]
+    if second[0] != "call" or second.name != "select":
+        return False
+    return len(inner) == 3 and bool(chain_names(inner[2])) or \
+        len(inner) == 2 and stages[1:2] == [("call", "length", ())]
 
 
 def _mentions(node: Any, name: str) -> int:

@@ -76,14 +76,13 @@ def of_array(stream: tuple, scope: Any) -> Plan | None:
     if flattened is not None:  # [ITEMS[] | .a[]? | REST]: REST fused over the joined lists
         each = _pure(Pipe(Iterate(Dot()), _piped(rest)), scope) if rest else None
         return None if rest and each is None else _flattened(*flattened, each)
-    if rest:
-        return None
-    if second[0] == "object":
+    if second[0] == "object" and not rest:
         return _objects(second)
+    picked = chain_names(rest[0]) if len(rest) == 1 else None
     if second[0] == "call" and second.name == "select" and len(second.args) == 1 and \
-            ("select", 1) not in scope.funcs:
+            ("select", 1) not in scope.funcs and (picked or not rest):
         names, test = _function_of_chain(second.args[0], scope)
-        return None if test is None else _kept(names, test)
+        return None if test is None else _kept(names, test, of=picked)
     return None
 
 
@@ -351,27 +350,38 @@ def _unkeyed(items: Any, names: tuple[str, ...], outputs: Callable[[Any, dict], 
     return list(chained.from_iterable(map(outputs, chunked(column), repeat(env))))
 
 
-def _kept(names: tuple[str, ...], test: Compiled, counted: bool = False) -> Plan:
-    """``[ITEMS[] | select(.a.b | f)]``; ``counted``: its length alone."""
+def _kept(names: tuple[str, ...], test: Compiled, counted: bool = False,
+          of: tuple[str, ...] | None = None) -> Plan:
+    """``[ITEMS[] | select(.a.b | f)]``; ``counted``: its length alone; ``of``: ``.c.d``
+    of the kept items (``[ITEMS[] | select(.a.b | f) | .c.d]``), from its column when it
+    is whole (no item's chain an error, kept or not)."""
     def plan(items: Any, env: dict) -> Any:
-        column = keyed(items, names)
-        if column is None:
-            found = _unkeyed(items, names, lambda v, e: list(filter(_true, test.gen(v, e))),
-                             env) if counted else None
-            return None if found is None else len(found)
-        if test.one is not None:
-            table = _table(column, lambda value: _true(test.one(value, env)))
-        else:
-            table = _table(column, lambda value: sum(map(_true, test.gen(value, env))))
-        if table is None:
+        times = _times(items, names, test, env)
+        if times is None:
             return None
-        times = map(table.__getitem__, column)
         if counted:
             return sum(times)
-        if max(table.values()) <= 1:
-            return list(compress(listed(items), times))
-        return list(chained.from_iterable(map(repeat, listed(items), times)))
+        source = listed(items) if of is None else columns.column(items, of)
+        if source is None:
+            return None
+        if max(times, default=0) <= 1:
+            return list(compress(source, times))
+        return list(chained.from_iterable(map(repeat, source, times)))
     return plan
+
+
+def _times(items: Any, names: tuple[str, ...], test: Compiled, env: dict) -> list | None:
+    """How many times ``select(.a.b | f)`` keeps each item: f run once per distinct value
+    where they repeat (:func:`keyed`), else once per value of a Hollow list's column
+    (:func:`_unkeyed`); None when neither."""
+    column = keyed(items, names)
+    if column is None:
+        return _unkeyed(items, names, lambda v, e: [sum(map(_true, test.gen(v, e)))], env)
+    if test.one is not None:
+        table = _table(column, lambda value: _true(test.one(value, env)))
+    else:
+        table = _table(column, lambda value: sum(map(_true, test.gen(value, env))))
+    return None if table is None else list(map(table.__getitem__, column))
 
 
 def _iso_format(stages: list[tuple], scope: Any) -> str | None:

@@ -21,6 +21,7 @@ from jqmagic.core import sources
 from jqmagic.core.errors import JqMagicError
 from jqmagic.core.options import Source
 from jqmagic.core.pointers import jq_step
+from jqmagic.core.shape.comparehint import mixed_comparison
 from jqmagic.core.shape.source import open_source
 from jqmagic.core.words import a, term, type_name
 
@@ -161,6 +162,10 @@ def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
                     results: list | None = None) -> str:
     """:func:`hint_for` over several inputs, each of which ``program`` ran on (JSON Lines,
     a YAML stream, several files): ``.`` is each of them, not an array of them."""
+    if results is not None and not results and error is None:
+        mixed = mixed_comparison(program, inputs)
+        if mixed:
+            return mixed
     steps = path_steps(program)
     if not steps:
         return ""

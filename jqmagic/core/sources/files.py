@@ -35,7 +35,8 @@ def resolve_files(spec: str | list[str]) -> list[str]:
     for path in files:
         if os.path.isdir(path):
             raise JqMagicError("FILE_ERROR", f"{path} is a directory, not a file.",
-                               f"Name a file inside it, or a glob such as {path}/*.json.")
+                               "Name a file inside it, or a glob such as "
+                               f"{os.path.join(os.path.normpath(path), '*.json')}.")
         sandbox.check_path(path)
         if not os.access(path, os.R_OK):
             raise JqMagicError("FILE_ERROR", f"{path} is not readable.",

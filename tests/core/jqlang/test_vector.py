@@ -73,7 +73,10 @@ SHAPES = (
     + [f"[.[] | select({c} {op})]" for c in CHAINS for op in CONDITIONS]
     + [f"[.[] | select({c} | {f})] | length" for c in CHAINS for f in TESTS]
     + [f"[.[] | select({c} {op})] | length | . + 1" for c in CHAINS for op in CONDITIONS]
-    + [f"reduce .[] as $e ({{}}; .[$e{c}] += {n})" for c in CHAINS for n in (1, 2, "true")])
+    + [f"reduce .[] as $e ({{}}; .[$e{c}] += {n})" for c in CHAINS for n in (1, 2, "true")]
+    + [f"[.[] | select({c} {op}) | {d}]" for c in CHAINS for d in CHAINS
+       for op in CONDITIONS[:3]]
+    + [f"[.[] | select({c} | {f}) | {d}]" for c in CHAINS for d in CHAINS for f in TESTS])
 
 _keyable = st.one_of(st.none(), st.integers(-2, 2),
                      st.sampled_from(["Zo", "zo", "ann", "Ünï", "1"]))
@@ -121,6 +124,8 @@ EVENTS = [{"type": "Push", "actor": {"login": "Zoe"}, "n": 1},
     "[.[] | .type | (., ascii_downcase)]",
     "reduce .[] as $e ({}; .[$e.type] += 1)",
     '[.[] | select(.type == "Push")] | length',
+    '[.[] | select(.type == "Push") | .actor.login]',
+    "[.[] | select(.type | (true, ., 1)) | .n]",
     "[.[] | select(.type | (true, ., 1))] | length",
 ])
 def test_a_column_of_repeated_strings_answers_through_its_table(program):

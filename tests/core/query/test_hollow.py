@@ -31,6 +31,8 @@ COLUMNS_ONLY = [
     "reduce inputs as $e ({}; .[$e.kind] += ($e.n // 0))",
     "[inputs | .tags[]?] | group_by(.) | map(length)",
     "[inputs | .tags[]? | . + \"!\"] | unique",
+    '[inputs | select(.kind == "buy") | .id] | max',
+    '[inputs | select(.id >= "e29") | .kind] | unique',
 ]
 
 
@@ -128,7 +130,8 @@ def test_rows_of_another_length_are_refused():
     ("[inputs | select(.a > 1)] | length", True),
     ("reduce inputs as $x ({}; .[$x.k] += 1)", True),
     ("[inputs | select(.a > 1)] | min_by(.b)", False),  # the items themselves
-    ("[inputs | select(.a > 1) | .b] | max", False),
+    ("[inputs | select(.a > 1) | .b] | max", True),
+    ("[inputs | select(.a > 1) | .b | ascii_downcase] | max", False),
     ("[inputs | {k: .a} | .k]", False),
     ("reduce inputs as $x (0; . + $x.a)", False),
     ("[inputs]", False),

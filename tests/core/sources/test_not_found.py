@@ -35,3 +35,13 @@ def test_a_missing_file_suggests_only_names_like_it(folder, name, suggested):
         assert hint == "Did you mean " + ", ".join(str(folder / s) for s in suggested) + "?"
     else:
         assert "Did you mean" not in hint
+
+
+@pytest.mark.parametrize("named", ["data", "data/", "data//"])
+def test_a_directory_is_offered_a_glob_inside_it(tmp_path, monkeypatch, named):
+    (tmp_path / "data").mkdir()
+    monkeypatch.chdir(tmp_path)
+    with pytest.raises(JqMagicError) as caught:
+        resolve_files(named)
+    assert caught.value.code == "FILE_ERROR"
+    assert "data/*.json" in caught.value.raw_hint and "//" not in caught.value.raw_hint
