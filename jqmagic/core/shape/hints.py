@@ -200,6 +200,12 @@ def hint_for_inputs(program: str, inputs: list, *, error: str | None = None,
                 return f"no key {jq_step('', step)} at {here}; keys are: {shown or '(none)'}"
             current = found
         elif step is None:
+            if n == 0 and len(inputs) > 1 and objects and rest and isinstance(rest[0], str) \
+                    and all(rest[0] in o for o in objects):  # JSON Lines read as one array
+                return (f"the {len(inputs):,} inputs are each an object with "
+                        f"{jq_step('', rest[0])} (JSON Lines: one a line): the program runs on "
+                        f"each in turn, so {_render('', rest)} reads it ([] went inside each "
+                        f"one); {term('slurp')} or [inputs] gathers them into one array")
             if not arrays and not objects:
                 kinds = ", ".join(sorted({type_name(v) for v in current}))
                 return f"at {here} there is {a(kinds)}; [] iterates only arrays and objects"

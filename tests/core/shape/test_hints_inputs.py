@@ -3,7 +3,10 @@ each input, so the hint speaks of each, never of an array of them; a glob is no 
 
 from __future__ import annotations
 
+import pytest
+
 from jqmagic import JqMagicError, query
+from jqmagic.core.shape.hints import hint_for_inputs
 
 
 def test_json_lines_hint_speaks_of_each_line(tmp_path):
@@ -51,3 +54,15 @@ def test_the_next_slice_of_several_inputs_takes_them_all(tmp_path):
     following = query("[inputs | .answer | length][100:200][]", file=str(path),
                       null_input=True)
     assert following.values == [i % 7 for i in range(100, 200)]  # the slice it promised
+
+
+@pytest.mark.parametrize("program", ["map(.level)", ".[].level", ".[] | .level"])
+def test_inputs_iterated_as_one_array_are_told_each_is_an_input(program):
+    """A newcomer reads JSON Lines as one array (``%inspect`` shows them so) and iterates
+    it: each line is the input, and ``.[]`` went inside it."""
+    events = [{"level": "info", "n": i} for i in range(5)]
+    hint = hint_for_inputs(program, events, error='Cannot index number with "level"')
+    assert "the 5 inputs are each an object with .level" in hint
+    assert ".level reads it" in hint and "[inputs]" in hint
+    one = hint_for_inputs(program, events[:1], error='Cannot index number with "level"')
+    assert "inputs are each" not in one  # one input: the shape's own words
