@@ -38,6 +38,9 @@ def compile_error(error: str, program: str) -> JqMagicError:
     if "memory exhausted" in what:  # bison's stack (YYMAXDEPTH), not the machine's memory
         hint = ("The program nests deeper than jq's parser goes (about 10,000 levels of "
                 "pipes, `as` bindings or brackets): write it flatter, e.g. reduce over a list.")
+    mismatch = _mismatched(program) if "unexpected" in what else None
+    if mismatch:
+        hint = mismatch
     if "unexpected end of file" in what:
         hint = "The program stops too early: close every (, [, { and \" it opens."
         if program.rstrip().endswith("|"):
@@ -52,6 +55,52 @@ def compile_error(error: str, program: str) -> JqMagicError:
     more = f" (and {counted(extra, 'more error')})" if extra else ""
     return JqMagicError("INVALID_QUERY", f"Invalid jq program: {cut(what, MESSAGE_CHARS)}{more}",
                         hint, detail)
+
+
+_CLOSES = {"(": ")", "[": "]", "{": "}", "\\(": ")"}
+
+
+def _mismatched(program: str) -> str | None:
+    """Where a bracket is closed by another kind (``{a: 1)``) or closes nothing, said
+    with the fix; None when they pair (strings, their ``\\(...)`` and comments read as
+    jq reads them)."""
+    opened: list[tuple[str, int]] = []
+    at, in_string = 0, False
+    while at < len(program):
+        char = program[at]
+        if in_string:
+            if char == "\\" and program[at + 1:at + 2] == "(":
+                opened.append(("\\(", at))
+                in_string, at = False, at + 2
+                continue
+            at += 2 if char == "\\" else 1
+            in_string = in_string and char != '"'
+            continue
+        if char == "#":
+            end = program.find("\n", at)
+            at = len(program) if end < 0 else end
+            continue
+        if char == '"':
+            in_string = True
+        elif char in "([{":
+            opened.append((char, at))
+        elif char in ")]}":
+            if not opened:
+                return f"The {char} at {_place(program, at)} closes nothing: remove it."
+            opener, start = opened.pop()
+            if _CLOSES[opener] != char:
+                return (f"The {opener[-1]} opened at {_place(program, start)} is closed by "
+                        f"{char} at {_place(program, at)}: close it with {_CLOSES[opener]}.")
+            in_string = opener == "\\("
+        at += 1
+    return None
+
+
+def _place(program: str, at: int) -> str:
+    """``column N`` (``line L, column N`` in a program of several lines), counted from 1."""
+    line = program.count("\n", 0, at)
+    column = at - (program.rfind("\n", 0, at) + 1) + 1
+    return f"line {line + 1}, column {column}" if "\n" in program else f"column {column}"
 
 
 def _function_hint(name: str, arity: int) -> str:

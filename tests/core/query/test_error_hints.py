@@ -60,3 +60,27 @@ def test_an_unknown_function_gets_its_neighbour_and_how_many_arguments_it_takes(
         query(program, text="1")
     assert info.value.hint.endswith(hint), info.value.hint
     assert "(s)" not in info.value.hint
+
+
+@pytest.mark.parametrize("program, hint", [
+    ("map({owner: .x, n: length)", "The { opened at column 5 is closed by ) at column 26: "
+                                   "close it with }."),
+    (".a)", "The ) at column 3 closes nothing: remove it."),
+    ('"a)b" | (.x]', "The ( opened at column 9 is closed by ] at column 12"),
+    ('"\\(.a]"', "The ( opened at column 2 is closed by ] at column 6"),
+    ("# )\nmap(.a\n  | {b: 1)", "The { opened at line 3, column 5 is closed by ) at line 3, "
+                                "column 10"),
+])
+def test_a_bracket_closed_by_another_kind_is_named(program, hint):
+    with pytest.raises(JqMagicError) as info:
+        query(program, text="[]")
+    assert info.value.code == "INVALID_QUERY" and hint in info.value.hint
+
+
+def test_brackets_that_pair_keep_the_syntax_hint():
+    with pytest.raises(JqMagicError) as info:
+        query('[.a, {b: "x)"}] | .. ]', text="[]")  # strings and pairs read as jq reads them
+    assert "closes nothing" in info.value.hint and "column 22" in info.value.hint
+    with pytest.raises(JqMagicError) as info:
+        query("{a: 1} {b: 2}", text="[]")
+    assert "opened at" not in info.value.hint and "closes nothing" not in info.value.hint
