@@ -75,6 +75,7 @@ class Tree:
         self.trail: set[str] = set()
         self.hits: set[str] = set()
         self.chosen: dict = {}  # the match the view chose: its row shows the value found
+        self.matched: dict[str, str] = {}  # a hit node's first value found: its sample
         self._kids: dict[str, list[str]] = {}
         self._profiles: dict[str, Profile | None] = {}
         self._flat: list[str] | None = None
@@ -211,6 +212,8 @@ class Tree:
         sample = ""
         if self.chosen.get("id") == key and self.chosen.get("match") != "key":
             sample = self.chosen["match"]  # the value found, not the node's first sample
+        elif key in self.matched:
+            sample = self.matched[key]
         elif not size and set(node.types) - {"null"}:
             sample = self._first_sample(key)
         return {"i": index, "id": key, "depth": entry.depth, "name": name,
@@ -344,7 +347,7 @@ class Tree:
         ``more``."""
         self.changed()
         if not more or self._search is None or self._search.text != text:
-            self.trail, self.hits = set(), set()
+            self.trail, self.hits, self.matched = set(), set(), {}
             self._search = None
             if not text:
                 return [], ""
@@ -361,6 +364,8 @@ class Tree:
             found.run(time.monotonic() + SEARCH_SECONDS)
         for hit in found.hits:
             self.hits.add(hit["id"])
+            if hit["match"] != "key":
+                self.matched.setdefault(hit["id"], hit["match"])
             self.trail.update(self.ancestors(hit["id"]))
         self.opened |= self.trail
         return list(found.hits), found.note()
