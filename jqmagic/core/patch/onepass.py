@@ -137,12 +137,24 @@ def _find(text: str, node: _Node) -> None:
                 raise _Unsure  # an index missing (an append, or an error to say)
             _found(text, child, read[int(token)], int(token))
         return
+    if len(children) == 1:  # (most often: one member named in each of many objects)
+        [(token, child)] = children.items()
+        token = _raw(token)
+        for at, member in enumerate(read):
+            if member.key == token:
+                _found(text, child, member, at)
+                return
+        if child.children:
+            raise _Unsure  # its parents to add
+        return
     wanted = {_raw(token): child for token, child in children.items()}
+    found = 0
     for at, member in enumerate(read):
         child = wanted.get(member.key)
         if child is not None:
             _found(text, child, member, at)
-    if any(c.children and c.start < 0 for c in children.values()):
+            found += 1
+    if found < len(wanted) and any(c.children and c.start < 0 for c in children.values()):
         raise _Unsure  # parents to add
 
 
