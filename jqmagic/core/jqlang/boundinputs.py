@@ -32,10 +32,13 @@ class Hollow:
     a question whose plans read the columns (:mod:`.vector`) makes no value; anything else
     that reads the items (``.[]``, a fused loop) has them made then, once (``make``)."""
 
-    __slots__ = ("count", "_make", "_rows")
+    __slots__ = ("count", "_make", "_rows", "_pick", "objects")
 
-    def __init__(self, count: int, make: Callable[[], list[Any]]):
+    def __init__(self, count: int, make: Callable[[], list[Any]],
+                 pick: Callable[[list[int]], list[Any]] | None = None,
+                 objects: bool = False) -> None:
         self.count, self._make, self._rows = count, make, None
+        self._pick, self.objects = pick, objects  # objects: every item is an object
 
     def __len__(self) -> int:
         return self.count
@@ -52,6 +55,14 @@ class Hollow:
                 raise NotMine("the file's lines changed under its version")
             self._rows = rows
         return self._rows
+
+    def lines(self, places: list[int]) -> list[Any]:
+        """The whole items at ``places`` alone, read again (``pick``; the rows made hold
+        only the members of the chains asked)."""
+        if self._pick is None:
+            raise NotMine("no way to read a line alone")
+        with off_the_clock():
+            return self._pick(places)
 
     @property
     def made(self) -> bool:

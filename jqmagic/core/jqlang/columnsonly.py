@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from jqmagic.core.jqlang.sortedcut import sorted_form
 from jqmagic.core.jqlang.syntax import Iterate
 from jqmagic.core.jqlang.vector import chain_names, items_of, iterated_chain, stages_of
 
@@ -48,3 +49,15 @@ def _mentions(node: Any, name: str) -> int:
     if node[0] == "var" and node[1:] == (name,):
         return 1
     return sum(_mentions(part, name) for part in node[1:] if isinstance(part, tuple))
+
+
+def whole_chains(tree: tuple) -> frozenset | None:
+    """The chains whose whole columns a program's plan reads, where fewer than all it
+    reads: the key alone of ``[$name[] | {k: .a.b, id: .id}] | sort_by(.k) | CUT`` whose
+    other chains are members (:mod:`.sortedcut` reads the kept lines whole); else None."""
+    form = sorted_form(stages_of(tree))
+    if form is None or form[0] is None:
+        return None
+    _, chains, key = form
+    return frozenset({key}) if all(len(chain) == 1 for chain in chains if chain != key) \
+        else None

@@ -17,9 +17,10 @@ from jqmagic.core.jqlang.fusereduce import fuse_reduce
 from jqmagic.core.jqlang.messages import bad_key
 from jqmagic.core.jqlang.runtime import CHUNK, check
 from jqmagic.core.jqlang.scope import compile_node
+from jqmagic.core.jqlang.sortedcut import of_pipe
 from jqmagic.core.jqlang.syntax import Array, Dot, Iterate, LiteralNeg, Pipe, Try, Var
 from jqmagic.core.jqlang.text import format_of
-from jqmagic.core.jqlang.vector import of_length, of_pipe
+from jqmagic.core.jqlang.vector import of_length
 
 truthy = jv.truthy
 

@@ -12,8 +12,7 @@ of the question runs once per distinct value, and the answer is a lookup per ite
 - ``reduce ITEMS[] as $x ({}; .[$x.a.b] += 1)``: the count of each string;
 - ``[ITEMS[] | {k: .a.b, ...}]``: objects zipped from whole columns, in C;
 - ``[ITEMS[] | .a.b[]?]``: the column's lists joined, in C;
-- ``[ITEMS[] | {k: .a.b, ...}] | sort_by(.k) | .[m:n]`` (or ``[ITEMS[]] | sort_by(.a.b)``,
-  or ``.[N]``): the key column ordered, the kept items alone made.
+- ``[ITEMS[] | {k: .a.b, ...}] | sort_by(.k) | .[m:n]``: :mod:`.sortedcut`.
 
 The rest of the question is computed in the order of the values' first items, so its first
 error is the first item's error, as jq raises it. A value is a dict key only where Python's
@@ -31,13 +30,12 @@ from itertools import chain as chained
 from itertools import compress, repeat
 from typing import Any
 
-from jqmagic.core.jqlang import columns, sorting
-from jqmagic.core.jqlang import values as jv
+from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.boundinputs import Hollow, listed
 from jqmagic.core.jqlang.compiled import IDENTITY, NOTHING, Compiled, many, singular
 from jqmagic.core.jqlang.dates import iso_reformat, reformat_column
 from jqmagic.core.jqlang.errors import JqError, NotMine
-from jqmagic.core.jqlang.runtime import check, chunked, state
+from jqmagic.core.jqlang.runtime import check, chunked
 from jqmagic.core.jqlang.scope import compile_node
 from jqmagic.core.jqlang.syntax import Array, BinOp, Dot, Iterate, Pipe
 
@@ -104,40 +102,6 @@ def of_reduce(node: tuple, scope: Any) -> Plan | None:
     return _counted(tuple(names))
 
 
-def of_pipe(node: tuple, scope: Any, plain: Compiled) -> Compiled | None:
-    """``[ITEMS[] | {k: .a.b, ...}] | sort_by(.k) | CUT | REST``, CUT a slice or an index
-    of literal numbers, as ``plain`` (the pipe compiled) answers it but for the items
-    made: only the kept ones are, from whole columns (``[ITEMS[]]`` and ``sort_by(.a.b)``:
-    the kept items themselves); ``plain`` runs where a column is missing or not whole, or
-    its keys are not ordered by Python as jq orders them. None for any other pipe."""
-    stages = stages_of(node)
-    if len(stages) < 3 or stages[0][0] != "array" or ("sort_by", 1) in scope.funcs:
-        return None
-    made, by, cut = stages[:3]
-    if by[0] != "call" or by.name != "sort_by" or len(by.args) != 1 or \
-            items_of(made.body) is None or not chain_names(by.args[0]):
-        return None
-    key, inner = chain_names(by.args[0]), stages_of(made.body)
-    if len(inner) == 1:  # [ITEMS[]]
-        names, chains = None, (key,)
-    elif len(inner) == 2 and inner[1][0] == "object" and len(key) == 1:
-        entries = [(k[1] if k[0] == "literal" else None, chain_names(value))
-                   for k, value in inner[1].entries]
-        names, chains = tuple(k for k, _ in entries), tuple(c for _, c in entries)
-        if not all(type(k) is str for k in names) or len(set(names)) < len(names) or \
-                not all(chains) or key[0] not in names:
-            return None
-        key = chains[names.index(key[0])]
-    else:
-        return None
-    bounds = _cut(cut, scope)
-    if bounds is None:
-        return None
-    items = compile_node(items_of(made.body), scope).one
-    return answering(_sorted_cut(items, names, chains, key, *bounds), plain,
-                     stages[3:], scope)
-
-
 def of_length(node: tuple, scope: Any, plain: Compiled) -> Compiled | None:
     """``[ITEMS[] | select(.a.b | f)] | length | REST`` as ``plain`` (the pipe compiled)
     answers it, the items kept counted, not gathered; None for any other pipe."""
@@ -178,60 +142,6 @@ def answering(answer: Callable[[Any, dict], Any], plain: Compiled, rest: list[tu
     gen_plain, gen_after = plain.gen, after.gen
     return many(lambda v, e: gen_plain(v, e) if (kept := answer(v, e)) is NOTHING
                 else gen_after(kept, e))
-
-
-def _constant(node: Any) -> bool:
-    """A number literal, or its negation."""
-    if node[0] == "neg":
-        return _constant(node[1])
-    return node[0] == "literal" and type(node[1]) in (int, float)
-
-
-def _cut(node: tuple, scope: Any) -> tuple[bool, Any, Any] | None:
-    """``.[m:n]`` as (True, m, n), ``.[N]`` as (False, N, None), each bound compiled
-    (None when absent); None for anything else."""
-    if node[0] == "slice" and node.target == ("dot",) and \
-            all(b is None or _constant(b) for b in (node.lower, node.upper)):
-        return True, *(None if b is None else compile_node(b, scope).one
-                       for b in (node.lower, node.upper))
-    if node[0] == "index" and node.target == ("dot",) and _constant(node.key):
-        return False, compile_node(node.key, scope).one, None
-    return None
-
-
-def _sorted_cut(items_of_input: Callable, names: tuple[str, ...] | None,
-                chains: tuple[tuple[str, ...], ...], key: tuple[str, ...],
-                is_slice: bool, lower: Callable | None, upper: Callable | None) -> Callable:
-    """``answer(v, env)``: the kept items of :func:`of_pipe`, or NOTHING."""
-    def answer(v: Any, env: dict) -> Any:
-        try:
-            items = items_of_input(v, env)
-        except JqError:
-            return NOTHING  # the pipe raises it
-        found = [columns.column(items, chain) for chain in chains]
-        if type(items) not in (list, Hollow) or None in found:
-            return NOTHING
-        start, stop = (None if b is None else b(items, env) for b in (lower, upper))
-        if is_slice:
-            first, last = jv.slice_bounds(len(items), start, stop)
-        elif type(start) is not int:
-            return NOTHING
-        else:
-            first = start + len(items) if start < 0 else start
-            first, last = (first, first + 1) if 0 <= first < len(items) else (0, 0)
-        places = sorting.sorted_places(found[chains.index(key)], first, last)
-        if places is None:
-            return NOTHING
-        if names is None:
-            kept = list(map(listed(items).__getitem__, places))
-        else:
-            kept = columns.objects(names, tuple(list(map(column.__getitem__, places))
-                                                for column in found))
-        if is_slice:
-            state.sliced = True
-            return kept
-        return kept[0] if kept else None
-    return answer
 
 
 def stages_of(node: tuple) -> list[tuple]:

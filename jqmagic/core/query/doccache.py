@@ -221,7 +221,8 @@ class DocumentCache:
         return sum(doc.resident for _, doc in self._entries.values())
 
     def get(self, path: str, fmt: str, use_cache: bool = True,
-            chains: frozenset | None = None, hollow: bool = False) -> Document:
+            chains: frozenset | None = None, hollow: bool = False,
+            narrowed: frozenset | None = None) -> Document:
         """The parsed document at ``path``, from the cache when its version is there.
 
         ``chains``: the only field chains of each value a JSON Lines question reads (None:
@@ -229,7 +230,7 @@ class DocumentCache:
         The file is opened first (the sandbox judges the descriptor; a missing file is
         NOT_FOUND, as in the worker path) and known by its device and inode. ``hollow``:
         the question reads its inputs' columns alone (a file held as spans then makes
-        only them: :func:`.linespans.hollowed`).
+        only them: :func:`.linespans.hollowed`), or ``narrowed``'s (read whole).
         """
         chains = chains if fmt == "jsonl" else None
         with open(sources.open_file(path), "rb") as handle:
@@ -247,13 +248,15 @@ class DocumentCache:
                 if hit[1].spans is None:
                     return self._extended((key, path), hit[1], handle, chains)
                 hit = doc = None  # let go before the rows are made anew
-                return self._respanned(key, stamp, handle, chains, _reopen(path, stamp, hollow))
+                return self._respanned(key, stamp, handle, chains, _reopen(path, stamp, hollow),
+                                       narrowed)
             before = resident_bytes()
             progress.parsing(path, st.st_size, fmt)
             whole = st.st_size >= projected.WIDE_FROM and self.whole_fits_size(st.st_size) \
                 and (st.st_size < WIDEN_BELOW or projected.C_LINES is not None)
             if use_cache and chains is not None and self.as_spans(st.st_size, fmt):
-                doc = linespans.first_read(handle, chains, _reopen(path, stamp, hollow))
+                doc = linespans.first_read(handle, chains, _reopen(path, stamp, hollow),
+                                           narrowed)
                 if doc is None:  # its values are over the budget: libjq reads it as jq does
                     raise NotMine("JSON Lines over the budget the spans' pass refuses")
             else:
@@ -274,12 +277,14 @@ class DocumentCache:
         except OSError:
             return False
         hit = self._entries.get((st.st_dev, st.st_ino, fmt))
-        return hit is not None and hit[0] == version(st) and not _hollow(hit[1]) and (
+        unmade = hit is not None and type(hit[1].values) is Hollow and not hit[1].values.made
+        return hit is not None and hit[0] == version(st) and not unmade and (
             hit[1].chains is None or chains is not None and
             projected.covers(hit[1].chains, chains))
 
     def _respanned(self, key: tuple, stamp: tuple, handle: BinaryIO, chains: frozenset,
-                   reopen: Callable[[], BinaryIO] | None) -> Document:
+                   reopen: Callable[[], BinaryIO] | None,
+                   narrowed: frozenset | None = None) -> Document:
         """The rows of a file held as spans for ``chains``: spare ones if they hold them,
         else made anew, the last ones let go first (never two big sets of rows at once: a
         500 MB log's rows of a member that does not repeat take 700 MB). The rows of the
@@ -287,7 +292,7 @@ class DocumentCache:
         most :data:`.linespans.SPARE_SHARE` of the text (members that repeat, equal short
         lines one row: an analyst going back and forth between ``.kind``, ``.tags`` and
         ``.user.name`` pays each once). ``reopen``: only the columns of ``chains`` are made
-        (:func:`.linespans.hollowed`)."""
+        (:func:`.linespans.hollowed`; of ``narrowed`` where every line is an object)."""
         with self._lock:
             old = self._entries.pop(key, (None, None))[1]
         if old is None:
@@ -298,7 +303,9 @@ class DocumentCache:
                        one_per_line=old.one_per_line, chains=old.spans.held(chains),
                        spans=old.spans)
         del old
-        hit = next((spare for spare in spares if projected.covers(spare.chains, chains)), None)
+        made_for = linespans.columns_for(doc.spans, chains, narrowed) if reopen else chains
+        hit = next((spare for spare in spares if projected.covers(spare.chains, made_for)),
+                   None)
         spares = _within([spare for spare in spares if spare is not hit],
                          linespans.SPARE_SHARE * doc.size)
         if hit is not None:
@@ -309,9 +316,9 @@ class DocumentCache:
         del spares
         before = resident_bytes()
         with gc_paused():
-            doc.values, doc.made = linespans.rows(doc.spans, handle, chains, bool(reopen))
+            doc.values, doc.made = linespans.rows(doc.spans, handle, made_for, bool(reopen))
         if reopen is not None:
-            doc.chains, doc.values = chains, linespans.hollowed(doc, chains, reopen)
+            doc.chains, doc.values = made_for, linespans.hollowed(doc, chains, reopen)
         doc.rows_resident = max(resident_bytes() - before, 0)
         doc.resident = max(doc.spans.resident + doc.rows_resident, doc.size)
         self._keep(key, stamp, doc)
@@ -471,8 +478,7 @@ def fits_whole(size: int, fmt: str) -> bool:
 
 
 def _reopen(path: str, stamp: tuple, hollow: bool) -> Callable[[], BinaryIO] | None:
-    """For a question that reads columns alone (``hollow``): the file opened again, NotMine
-    unless at the version ``stamp``."""
+    """The file opened again for a columns-only question; NotMine unless at ``stamp``."""
     def reopen() -> BinaryIO:
         handle = open(sources.open_file(path), "rb")  # noqa: SIM115 - the caller closes it
         if version(os.fstat(handle.fileno())) != stamp:
@@ -480,11 +486,6 @@ def _reopen(path: str, stamp: tuple, hollow: bool) -> Callable[[], BinaryIO] | N
             raise NotMine("the file changed since it was read")
         return handle
     return reopen if hollow else None
-
-
-def _hollow(doc: Document) -> bool:
-    """Whether ``doc`` holds the columns of its chains and not its values yet."""
-    return type(doc.values) is Hollow and not doc.values.made
 
 
 def _within(spares: list[Document], room: float) -> list[Document]:

@@ -356,7 +356,8 @@ def _file_values(path: str, fmt: str, cache: bool, literals: list[Literals],
         read = literalfacts.ReadSoFar(path, file_stamp(os.stat(path)))
         literals.append(read)
         return _json_lines(path, chains, read.record)
-    doc = documents.get(path, fmt, cache, chains, bound is not None and bound.reads_columns)
+    hollow = bound is not None and bound.reads_columns
+    doc = documents.get(path, fmt, cache, chains, hollow, bound.whole_chains if hollow else None)
     literals.append(doc.literals)
     if names_files and not (doc.line_ended or last):
         raise NotMine("a file whose last value may run into the next file")

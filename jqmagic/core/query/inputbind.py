@@ -23,7 +23,7 @@ from functools import lru_cache
 from typing import Any
 
 from jqmagic.core.jqlang import NotMine, Program
-from jqmagic.core.jqlang.columnsonly import reads_columns
+from jqmagic.core.jqlang.columnsonly import reads_columns, whole_chains
 from jqmagic.core.jqlang.parser import parse
 from jqmagic.core.jqlang.registry import compile_tree
 from jqmagic.core.jqlang.syntax import Index, Iterate, Literal, Slice, Var
@@ -48,6 +48,7 @@ class Bound:
     takes_first: bool = False  # reads one input: libjq's error when there is none
     only_first: bool = False  # reads that one input and no other
     reads_columns: bool = False  # $INPUTS read only by plans of their columns (vector.py)
+    whole_chains: frozenset | None = None  # of those, the chains read whole (None: all)
 
 
 def uses_readers(text: str) -> bool:
@@ -83,7 +84,7 @@ def bind(text: str, names: frozenset[str], null_input: bool) -> Bound | None:
     return Bound(Program(text, compiled), reads, "input_filename" in calls,
                  "input_line_number" in calls, bool(first),
                  bool(first) and not calls.get("inputs"),
-                 null_input and not first and reads_columns(tree, INPUTS))
+                 null_input and not first and reads_columns(tree, INPUTS), whole_chains(tree))
 
 
 def _readable(tree: Any, input_calls: int, inputs_calls: int) -> bool:

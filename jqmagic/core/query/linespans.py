@@ -29,14 +29,17 @@ b'{"big":[1,2]}\\n[3]\\n'
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import weakref
 from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import partial
+from functools import cached_property, partial
 from typing import Any, BinaryIO
+
+import orjson
 
 from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
@@ -90,6 +93,31 @@ class LineSpans:
     def resident(self) -> int:
         """Bytes held (the names' few aside)."""
         return len(self.rows) + len(self.entries)
+
+    @cached_property
+    def objects(self) -> bool:
+        """Whether every line holds an object whose members the spans know (none odd:
+        the top bit of its row, the last byte of eight on a little-endian machine)."""
+        return sys.byteorder == "little" and max(self.rows[7::8], default=0) < 0x80
+
+    def lines_at(self, handle: BinaryIO, places: list[int]) -> list[Any]:
+        """The whole values of the lines at ``places`` (in any order), read from ``handle``
+        as a whole read reads them (orjson: the pass refused a line it does not)."""
+        order = sorted(set(places))
+        found, read_at = {}, _reader(handle, self.base)
+        for place, (_, end) in zip(order, C_SEEK(self.rows, tuple(order)), strict=True):
+            row = int.from_bytes(self.rows[8 * place:8 * place + 8], sys.byteorder)
+            start, size = end + (row >> 24 & 0xFFFFFF), row & 0xFFFFFF
+            text = bytearray(size)
+            with memoryview(text) as view:
+                got = 0
+                while got < size and (more := read_at(view[got:], start + got)):
+                    got += more
+            try:
+                found[place] = orjson.loads(text)
+            except orjson.JSONDecodeError as exc:
+                raise NotMine("the file's lines changed under its version") from exc
+        return [found[place] for place in places]
 
     def held(self, chains: frozenset) -> frozenset:
         """The chains rows made for ``chains`` hold: a member whole where a chain ends at
@@ -210,9 +238,11 @@ def read(data: bytes, base: int = 0) -> LineSpans | None:
 
 
 def first_read(handle: BinaryIO, chains: frozenset,
-               reopen: Callable[[], BinaryIO] | None = None) -> Document | None:
+               reopen: Callable[[], BinaryIO] | None = None,
+               narrowed: frozenset | None = None) -> Document | None:
     """A JSON Lines file (open, at its start) held as spans, its rows made for ``chains``
-    (``reopen``: only their columns, the rows :func:`hollowed`); None where a line is not
+    (``reopen``: only their columns, or :func:`columns_for` ``narrowed``'s, the rows
+    :func:`hollowed`); None where a line is not
     one the spans' pass reads, or without the extension (its questions are libjq's, which
     reads it as jq does)."""
     data = handle.read()
@@ -229,14 +259,22 @@ def first_read(handle: BinaryIO, chains: frozenset,
     literals.settle()  # the text is let go before the rows are made
     before = resident_bytes()
     with gc_paused():
-        values, made = rows(spans, handle, chains, reopen is not None)
+        made_for = columns_for(spans, chains, narrowed) if reopen else chains
+        values, made = rows(spans, handle, made_for, reopen is not None)
     doc = Document(values, literals, size, line_ended=line_ended,
-                   chains=chains if reopen else spans.held(chains),
+                   chains=made_for if reopen else spans.held(chains),
                    one_per_line=spans.newlines == spans.count, made=made, spans=spans,
                    rows_resident=max(resident_bytes() - before, 0))
     if reopen is not None:
         doc.values = hollowed(doc, chains, reopen)
     return doc
+
+
+def columns_for(spans: LineSpans, chains: frozenset, narrowed: frozenset | None) -> frozenset:
+    """The columns a columns-only question makes: ``narrowed`` (the chains its plan reads
+    whole, :func:`.columnsonly.whole_chains`) where every line is an object (the others
+    are read on the few lines kept), else all its ``chains``."""
+    return narrowed if narrowed is not None and spans.objects else chains
 
 
 def hollowed(doc: Document, chains: frozenset, reopen: Callable[[], BinaryIO]) -> Hollow:
@@ -255,7 +293,11 @@ def hollowed(doc: Document, chains: frozenset, reopen: Callable[[], BinaryIO]) -
             kept.rows_resident += max(resident_bytes() - before, 0)
             kept.resident = max(spans.resident + kept.rows_resident, kept.size)
         return values
-    return Hollow(spans.count, make)
+
+    def pick(places: list[int]) -> list[Any]:
+        with reopen() as handle:
+            return spans.lines_at(handle, places)
+    return Hollow(spans.count, make, pick, spans.objects)
 
 
 def rows(spans: LineSpans, handle: BinaryIO, chains: frozenset,

@@ -11,7 +11,15 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from jqmagic.core.jqlang import JqError, columns, compile_subset, runtime, sorting, vector
+from jqmagic.core.jqlang import (
+    JqError,
+    columns,
+    compile_subset,
+    runtime,
+    sortedcut,
+    sorting,
+    vector,
+)
 from jqmagic.core.jqlang.compiled import NOTHING
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.literals import Literals
@@ -241,7 +249,7 @@ def test_a_sort_by_cut_is_libjqs(sample, times, cut, picked, shape, then):
 def test_a_sort_by_cut_makes_only_the_kept_objects(program, monkeypatch):
     rows = [{"id": i, "geo": None if i % 7 == 0 else {"lat": (i * 37 % 101) / 4}}
             for i in range(3000)]
-    answered, saved = [], vector._sorted_cut
+    answered, saved = [], sortedcut._sorted_cut
 
     def recording(*args):
         answer = saved(*args)
@@ -252,7 +260,7 @@ def test_a_sort_by_cut_makes_only_the_kept_objects(program, monkeypatch):
             return kept
         return recorded
 
-    monkeypatch.setattr(vector, "_sorted_cut", recording)
+    monkeypatch.setattr(sortedcut, "_sorted_cut", recording)
     texts, _ = _fast(program, rows)
     assert answered and all(answered), "the column answer declined"
     assert texts == jq_texts(program, json.dumps(rows))

@@ -200,3 +200,41 @@ def test_a_parent_that_fails_stops_its_child(held_log, halves, monkeypatch):  # 
     assert halves and abandoned
     with pytest.raises(ChildProcessError):  # reaped
         os.waitpid(abandoned[0][0], 0)
+
+
+CUT = "[inputs | {id, n}] | sort_by(.n) | .[-3:]"
+
+
+def test_a_sorted_cut_over_lines_of_objects_makes_only_its_key(held_log):  # noqa: F811
+    assert _answer(CUT, str(held_log)) == _expected(CUT)
+    doc = _doc()
+    assert doc.chains == frozenset({("n",)}) and not doc.values.made  # no column of .id
+
+
+def test_a_sorted_cut_over_a_line_that_is_no_object_makes_every_column(tmp_path, monkeypatch):
+    from tests.core.query.test_linespans import _budget_for_spans
+    path = tmp_path / "log.jsonl"
+    lines = [json.dumps(e) for e in EVENTS] + ['"a string"']
+    path.write_text("\n".join(lines) + "\n")
+    _budget_for_spans(monkeypatch, path)
+    doccache.documents.clear()
+    try:
+        expected = jq_texts("[.[] | {id, n}] | sort_by(.n) | .[-3:]",
+                            "[" + ",".join(lines) + "]")
+        assert _answered(CUT, path) in (None, expected)  # .id of a string: jq's error
+        assert _doc().chains == frozenset({("n",), ("id",)})
+    finally:
+        doccache.documents.clear()
+
+
+def test_lines_read_alone_are_the_lines_whole_values():
+    text = '\ufeff{"a": 1}\r\n\n  {"b": [1, 2.50]}\n\n[3]\n"x"\n{"c": {"d": -0.0}}'
+    data = text.encode()
+    spans = linespans.read(memoryview(data)[3:], 3)
+    assert spans.count == 5 and not spans.objects
+    import io
+    places = [4, 0, 2, 4, 1]
+    got = spans.lines_at(io.BytesIO(data), places)
+    whole = [json.loads(line) for line in text[1:].splitlines() if line.strip()]
+    assert got == [whole[p] for p in places]
+    assert linespans.read(b'{"a": 1}\n{"b": 2}\n').objects
