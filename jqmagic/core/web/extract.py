@@ -16,7 +16,7 @@ from typing import Any
 from bs4 import Comment
 
 from jqmagic.core.web.paragraphs import has_ancestor, replace_brs
-from jqmagic.core.web.siblings import inner_items, item_of, lead_of, prose
+from jqmagic.core.web.siblings import inner_items, item_of, lead_of, prose, table_run
 from jqmagic.core.web.tables import is_data_table, names_a_row
 from jqmagic.core.web.text import (
     decomposed,
@@ -163,6 +163,7 @@ class _Scorer:
         self.scores: dict[int, float] = {}
         self.nodes: dict[int, Any] = {}
         self.stripped = 0  # elements dropped as unlikely content
+        self.run: set[int] = set()  # a run of like tables the story is laid out in
 
     # -- scoring -----------------------------------------------------------------
     def _init(self, el: Any) -> None:
@@ -280,6 +281,12 @@ class _Scorer:
         item = item_of(top)
         inner = inner_items(item)
         links = max(CLIMB_LINKS, 3 * link_density(top))
+        run = table_run(top, links)
+        if run is not None:
+            self.run = {id(el) for el in run}
+            for el in run:
+                article.append(el.extract())
+            return article
 
         def joins(sib: Any) -> bool:
             bonus = top_score * 0.2 if top_cls and sib.get("class") == top_cls else 0
@@ -340,7 +347,7 @@ class _Scorer:
                 p.decompose()
 
     def _drop_conditionally(self, el: Any) -> bool:
-        if el.name == "table" and is_data_table(el):
+        if el.name == "table" and is_data_table(el) or id(el) in self.run:
             return False
         if el.find(["pre", "code"]) or has_ancestor(el, {"pre", "code"}) or any(
                 is_data_table(t) for t in el.find_all("table")):

@@ -64,3 +64,33 @@ def _one_paragraph(el: Any) -> bool:
     para = max((text_of(p) for p in paras), key=len, default="")
     return text_length(para) > 80 and len(para) > len(text) / 2 and \
         link_density(el, len(text)) < 0.25 and is_sentence(para)
+
+
+def table_run(top: Any, links: float) -> list | None:
+    """A story laid out in a run of like tables: the table that is or holds ``top``, with
+    the tables of its tag and attributes right before and after it (elements without text
+    between), each with text and its links under ``links``; the run when it has three or
+    more, else None."""
+    table = top if top.name == "table" else top.find_parent("table")
+    if table is None or table.parent is None:
+        return None
+    sign = (table.name, sorted((k, str(v)) for k, v in table.attrs.items()))
+    children = element_children(table.parent)
+    at = children.index(table)
+
+    def like(el: Any) -> bool | None:  # True: joins; None: passed over; False: ends the run
+        if not text_of(el):
+            return None
+        if (el.name, sorted((k, str(v)) for k, v in el.attrs.items())) != sign:
+            return False
+        return link_density(el) <= links
+
+    run = [table]
+    for side in (reversed(children[:at]), children[at + 1:]):
+        for el in side:
+            verdict = like(el)
+            if verdict is False:
+                break
+            if verdict:
+                run.append(el)
+    return sorted(run, key=children.index) if len(run) >= 3 else None
