@@ -1,7 +1,7 @@
 """What joins the block the scorer found (Readability's sibling step): a paragraph of prose
 beside it, the standfirst right before it, and, when it is a table row or a list item (or
 fills one), the rows or items between the first and the last: a story laid out in a table
-or a list goes on in them."""
+or a list goes on in them; in a run of like tables, the run."""
 
 from __future__ import annotations
 
