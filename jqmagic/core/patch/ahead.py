@@ -27,13 +27,14 @@ class Ahead:
 
     def __init__(self, program: str, path: str, stamp: os.stat_result,
                  args: dict[str, Any] | None):
-        from jqmagic.core.query import query
+        from jqmagic.core.query import forkworker, query
         from jqmagic.core.query.supervisor import shared_worker
 
         self.path, self.stamp = path, stamp
         self.values: list | None = None
         self._unread = False  # the worker found no JSON text there
-        shared_worker().warm()  # started here: a worker is forked only while one thread runs
+        if forkworker.can_fork():  # forked now: only while this is the only thread
+            shared_worker().warm()  # (elsewhere a busy worker is not waited for here)
         self._thread = threading.Thread(
             target=self._run, args=(query, program, args), name="jqmagic-ahead", daemon=True)
         self._thread.start()
