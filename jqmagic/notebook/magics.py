@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import shlex
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from IPython.core.error import UsageError
@@ -116,12 +116,13 @@ def _magic(kind: Callable, options: tuple, *positional: str, **how: Any) -> Call
     return stack
 
 
-def _uncommented(line: str) -> str:
-    """``line`` up to a ``#`` that starts a word outside quotes, as a shell reads it
-    (``%jq .a data  # note``); a ``#`` inside a word or in quotes stays."""
-    quote, escaped, starts = None, False, True  # starts: the next char starts a word
+def _shell_chars(line: str) -> Iterator[tuple[int, str, bool]]:
+    """Each character of ``line`` with its place, and whether a shell reads it plain:
+    outside quotes and not escaped (a space there splits words, a ``#`` may start a
+    comment)."""
+    quote, escaped = None, False
     for at, char in enumerate(line):
-        literal = escaped
+        plain = not escaped and quote is None
         if escaped:
             escaped = False
         elif char == "\\" and quote != "'":
@@ -130,28 +131,28 @@ def _uncommented(line: str) -> str:
             quote = None if char == quote else quote
         elif char in "'\"":
             quote = char
-        elif char == "#" and starts:
+        yield at, char, plain
+
+
+def _uncommented(line: str) -> str:
+    """``line`` up to a ``#`` that starts a word outside quotes, as a shell reads it
+    (``%jq .a data  # note``); a ``#`` inside a word or in quotes stays."""
+    starts = True  # the next character starts a word
+    for at, char, plain in _shell_chars(line):
+        if plain and char == "#" and starts:
             return line[:at]
-        starts = char.isspace() and not literal and not quote
+        starts = plain and char.isspace()
     return line
 
 
 def _raw_words(line: str) -> list[str]:
     """The words of ``line`` as typed, quotes kept, split where a shell splits them."""
-    words, word, quote, escaped = [], "", None, False
-    for char in line:
-        if escaped:
-            escaped = False
-        elif char == "\\" and quote != "'":
-            escaped = True
-        elif quote:
-            quote = None if char == quote else quote
-        elif char in "'\"":
-            quote = char
-        elif char.isspace():
+    words, word = [], ""
+    for _, char, plain in _shell_chars(line):
+        if plain and char.isspace():
             words, word = words + [word] * bool(word), ""
-            continue
-        word += char
+        else:
+            word += char
     return words + [word] * bool(word)
 
 
