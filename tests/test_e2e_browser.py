@@ -130,19 +130,14 @@ def lab(tmp_path_factory):
     root = tmp_path_factory.mktemp("lab")
     for name in NOTEBOOKS:
         shutil.copy(ROOT / "notebooks" / name, root / name)
-    nbformat = require("nbformat")
-    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                             "name": "python3"}}
-    nbformat.write(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(
-        "import jqmagic\njqmagic.SchemaBrowser(value={f'k{i}': i for i in range(100_000)})")],
-        metadata=kernel), root / WIDE)
+    notebook_of(root / WIDE, [
+        "import jqmagic\njqmagic.SchemaBrowser(value={f'k{i}': i for i in range(100_000)})"])
     for name, cells in ((FIRST, [FIRST_CONTACT_SETUP, "%inspect recs --browse"]),
                         (BIG, [FIRST_CONTACT_SETUP, "%inspect recs --browse",
                                FIRST_CONTACT_BIG]),
                         (SEARCH, [SEARCH_SETUP, "%inspect customers --browse",
                                   SEARCH_FILE])):
-        nbformat.write(nbformat.v4.new_notebook(
-            cells=[nbformat.v4.new_code_cell(c) for c in cells], metadata=kernel), root / name)
+        notebook_of(root / name, cells)
     with running_lab(root) as running:
         yield running
 
@@ -516,6 +511,15 @@ def notebook_state(page) -> dict:
 
 def focused(page, css: str) -> bool:
     return page.evaluate("c => !!document.activeElement?.matches(c)", css)
+
+
+def notebook_of(path, sources: list[str]) -> None:
+    """A notebook of code cells of ``sources`` at ``path``, on the python3 kernel."""
+    nbformat = require("nbformat")
+    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
+                             "name": "python3"}}
+    nbformat.write(nbformat.v4.new_notebook(
+        cells=[nbformat.v4.new_code_cell(c) for c in sources], metadata=kernel), path)
 
 
 def run_all(page, lab, name: str, cells: int) -> float:
@@ -921,12 +925,7 @@ def test_by_hand_after_the_tour(lab, page):
     once (twice); a runaway
     stopped by --timeout leaves the kernel answering; a program whose double quotes its
     own strings cut is told so."""
-    nbformat = require("nbformat")
-    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                             "name": "python3"}}
-    nbformat.write(nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell(c) for c in HAND_CELLS], metadata=kernel),
-        lab["root"] / HAND)
+    notebook_of(lab["root"] / HAND, HAND_CELLS)
     run_all(page, lab, HAND, len(HAND_CELLS))
     runaway = cell(page, "%jq 'def f: f; f'")
     runaway.locator(".jp-OutputArea", has_text="TIMEOUT").wait_for(timeout=120_000)

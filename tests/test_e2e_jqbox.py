@@ -20,6 +20,7 @@ from tests.test_e2e_browser import (  # noqa: F401 (lab and page are fixtures)
     cell,
     focused,
     lab,
+    notebook_of,
     notebook_state,
     page,
     require,
@@ -41,12 +42,7 @@ CELLS = ["%load_ext jqmagic\nfrom jqmagic import samples\nrepos = samples.repos(
 
 
 def write_notebook(root) -> None:
-    nbformat = require("nbformat")
-    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                             "name": "python3"}}
-    nbformat.write(nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell(c) for c in CELLS], metadata=kernel),
-        root / NOTEBOOK)
+    notebook_of(root / NOTEBOOK, CELLS)
 
 
 def sent_frames(tab) -> list[str]:
@@ -216,12 +212,7 @@ TAB_NOTEBOOK = "tab-in-jq.ipynb"  # written by the test: Tab in a %jq cell
 def test_tab_in_a_jq_cell_offers_the_keys_of_the_data(lab, page):  # noqa: F811
     """JupyterLab's own completer, asked by Tab inside a %jq line's program, lists the
     variable's keys at that path (the README's picture of the first face)."""
-    nbformat = require("nbformat")
-    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                             "name": "python3"}}
-    nbformat.write(nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell(CELLS[0]), nbformat.v4.new_code_cell("")],
-        metadata=kernel), lab["root"] / TAB_NOTEBOOK)
+    notebook_of(lab["root"] / TAB_NOTEBOOK, [CELLS[0], ""])
     run_all(page, lab, TAB_NOTEBOOK, 2)
     cells = page.locator(".jp-NotebookPanel:not(.lm-mod-hidden) .jp-CodeCell")
     cells.nth(0).locator(".jp-InputPrompt", has_text="[1]").wait_for(timeout=60_000)
@@ -281,12 +272,7 @@ def test_keys_faster_than_answers_never_draw_an_earlier_program(lab, page):  # n
     """Each preview takes about a second and keys come every 250 ms: every answer drawn
     is the box's program on the selected node at that moment; an error replaces the
     answer at once; a moved selection says which node the program ran on."""
-    nbformat = require("nbformat")
-    kernel = {"kernelspec": {"display_name": "Python 3 (ipykernel)", "language": "python",
-                             "name": "python3"}}
-    nbformat.write(nbformat.v4.new_notebook(
-        cells=[nbformat.v4.new_code_cell(c) for c in CELLS], metadata=kernel),
-        lab["root"] / STALE_NOTEBOOK)
+    notebook_of(lab["root"] / STALE_NOTEBOOK, CELLS)
     run_all(page, lab, STALE_NOTEBOOK, len(CELLS))
     browser = cell(page, "%inspect repos --browse")
     browser.locator(".jqm-row[data-id='.[].full_name']").wait_for(timeout=120_000)
