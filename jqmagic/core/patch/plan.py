@@ -99,7 +99,7 @@ def parse_json(text: str, what: str) -> Any:
         where = f"{exc.msg} at column {exc.colno}" if isinstance(exc, json.JSONDecodeError) \
             else str(exc)
         word = text.strip()  # a bare word ("always") is shown as the JSON string it meant
-        bare = word and word[:1] not in ('"', "-", *"0123456789") and not set(word) & set("\"'{}[]")
+        bare = word and not set(word) & set("\"'{}[]")  # (2.0.0 too: not a number either)
         raise JqMagicError(
             "INVALID_JSON", f"{what} is not JSON: {where}.",
             f"A string is JSON in double quotes: '{json.dumps(word, ensure_ascii=False)}'."
