@@ -3,9 +3,7 @@ its answer to a pipe and leaves at once (nothing of the parent's is cleaned up).
 
 from __future__ import annotations
 
-import contextlib
 import os
-import signal
 import warnings
 from collections.abc import Callable
 
@@ -38,12 +36,3 @@ def answer(started: tuple[int, int]) -> bytes:
         data = pipe.read()
     os.waitpid(child, 0)
     return data
-
-
-def abandon(started: tuple[int, int]) -> None:
-    """The child stopped and reaped, its answer unread (the parent failed meanwhile)."""
-    child, reading = started
-    os.close(reading)
-    with contextlib.suppress(ProcessLookupError):  # it had left
-        os.kill(child, signal.SIGKILL)
-    os.waitpid(child, 0)

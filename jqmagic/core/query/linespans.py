@@ -36,7 +36,7 @@ from collections import deque
 from collections.abc import Callable, Iterator
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import cached_property, partial
+from functools import cached_property
 from typing import Any, BinaryIO
 
 import orjson
@@ -45,7 +45,7 @@ from jqmagic.core.gcpause import gc_paused
 from jqmagic.core.jqlang import columns
 from jqmagic.core.jqlang.boundinputs import Hollow
 from jqmagic.core.jqlang.errors import NotMine
-from jqmagic.core.query import columnwire, forked, literalfacts, projected
+from jqmagic.core.query import literalfacts, projected
 from jqmagic.core.query.document import BOM, Document, resident_bytes
 
 try:
@@ -70,9 +70,6 @@ PIECES = 16
 """A question's rows' text is written and decoded in at most this many pieces."""
 PART_ROWS = 100_000
 """Rows a piece at least."""
-HALVES_FROM = 400_000
-"""A columns-only pass over this many lines or more is made in two processes (:func:`rows`):
-the decoding holds the GIL, and one process decodes with one core."""
 
 @dataclass(frozen=True)
 class LineSpans:
@@ -127,11 +124,9 @@ class LineSpans:
                          if chain)
 
     def pieces(self, handle: BinaryIO, chains: frozenset, block: int = BLOCK,
-               threads: int | None = None,
-               lines: tuple[int, int] | None = None) -> Iterator[bytearray]:
+               threads: int | None = None) -> Iterator[bytearray]:
         """The lines written again with only what ``chains`` read of them (:meth:`held`;
-        the odd lines whole; ``lines``: those from one to before another, default all),
-        in pieces of at least :data:`PART_ROWS` rows, in order, the
+        the odd lines whole), in pieces of at least :data:`PART_ROWS` rows, in order, the
         text read from ``handle`` ``block`` bytes at a time into one buffer a piece (a line
         longer than it: twice the room). ``threads`` (default: one a core, up to
         :data:`THREADS`) write the next pieces while the last one is decoded (the writing
@@ -146,9 +141,8 @@ class LineSpans:
                         for name in self.names),
                   tuple(tuple(members.get(name) or ()) for name in self.names))
         read_at = _reader(handle, self.base)
-        first, stop = lines or (0, self.count)
-        many = max(1, min(PIECES, (stop - first) // PART_ROWS))
-        cuts = [first + (stop - first) * piece // many for piece in range(many + 1)]
+        many = max(1, min(PIECES, self.count // PART_ROWS))
+        cuts = [self.count * piece // many for piece in range(many + 1)]
         starts = C_SEEK(self.rows, tuple(cuts[:-1]))
         if threads is None:
             threads = min(THREADS, _cores())
@@ -308,91 +302,33 @@ def rows(spans: LineSpans, handle: BinaryIO, chains: frozenset,
     while threads write the next (:meth:`LineSpans.pieces`): the whole text is never held.
     A column's strings are one object each text within a piece (how many distinct ones it
     holds said as at most their sum over the pieces). ``hollow``: the columns of ``chains``
-    alone, each piece's values let go as its columns are taken (no values returned); over
-    :data:`HALVES_FROM` lines or more, the second half's made by a child on the other core
-    (:mod:`.forked`) and sent back marshalled (:mod:`.columnwire`)."""
+    alone, each line's value let go in C once they are read (no values returned)."""
     values: list[Any] = [] if hollow else [None] * spans.count
-    made = columns.Made()
-    half = spans.count // 2 if hollow and spans.count >= HALVES_FROM and _cores() > 1 else 0
-    child = forked.beside(partial(_send_columns, spans, handle, chains, half)) if half else None
-    stop = half if child is not None else spans.count
-    try:
-        order = _decoded(spans, handle, chains, hollow, (0, stop), values, made)
-    except BaseException:
-        if child is not None:
-            forked.abandon(child)
-        raise
-    if child is not None:
-        theirs = columnwire.unpacked(forked.answer(child))
-        if theirs is None:
-            raise NotMine("the other half of the lines was not read")
-        _joined(made, theirs, stop, spans.count, order)
-    return values, made
-
-
-def _send_columns(spans: LineSpans, handle: BinaryIO, chains: frozenset, first: int,
-                  fd: int) -> None:
-    """In a child: the columns of ``chains`` on the lines from ``first`` on, marshalled to
-    ``fd``."""
-    made = columns.Made()
-    order = _decoded(spans, handle, chains, True, (first, spans.count), [], made, threads=1)
-    for chain in order:
-        del made[chain][:first]  # (the places before its lines: the parent's)
-    with os.fdopen(fd, "wb") as pipe:
-        pipe.write(columnwire.packed(made, order))
-
-
-def _decoded(spans: LineSpans, handle: BinaryIO, chains: frozenset, hollow: bool,
-             lines: tuple[int, int], values: list[Any], made: columns.Made,
-             threads: int | None = None) -> tuple:
-    """The lines from one to before another decoded into ``values`` (at their places, but
-    ``hollow``) and the columns of ``made`` (all ``spans.count`` long, made here as the
-    first piece shows which: :func:`rows`); the chains of the columns, in order."""
-    first, stop = lines
-    order, at = None, first
-    for text in spans.pieces(handle, chains, threads=threads, lines=lines):
+    made, order, at = columns.Made(), None, 0
+    for text in spans.pieces(handle, chains):
         if order is None:
-            order = tuple(chains - {()}) if hollow else \
-                tuple(projected.sample_chains(text, chains))
+            order = chains - {()} if hollow else projected.sample_chains(text, chains)
             made.update((chain, [None] * spans.count) for chain in order)
-        found = projected.whole_values(text, frozenset(order), share=True, keep=not hollow)
+        found = projected.whole_values(text, order, share=True, keep=not hollow)
         del text
         if found is None:
             raise NotMine("no extension to decode the lines")
         piece, _, more = found
         del found
         many = len(piece)
-        if at + many > stop:
+        if at + many > spans.count:
             raise NotMine("the file's lines changed under its version")
         for chain, column in more.items():
             C_MOVE(made[chain], at, column)
         if not hollow:
             C_MOVE(values, at, piece)
         del piece
-        _counted(made, more, at == first)
+        for chain, bits in more.kinds.items():
+            made.kinds[chain] = made.kinds.get(chain, 0) | bits
+        made.distinct = dict(more.distinct) if at == 0 else {
+            chain: count + more.distinct[chain] for chain, count in made.distinct.items()
+            if chain in more.distinct}
         at += many
-    if at != stop:
+    if at != spans.count:
         raise NotMine("the file's lines changed under its version")
-    return order or ()
-
-
-def _counted(made: columns.Made, more: columns.Made, fresh: bool) -> None:
-    """The kinds and distinct strings of ``more``'s columns (a piece's) added to
-    ``made``'s (``fresh``: its first)."""
-    for chain, bits in more.kinds.items():
-        made.kinds[chain] = made.kinds.get(chain, 0) | bits
-    made.distinct = dict(more.distinct) if fresh else {
-        chain: count + more.distinct[chain] for chain, count in made.distinct.items()
-        if chain in more.distinct}
-
-
-def _joined(made: columns.Made, theirs: columns.Made, first: int, stop: int,
-            order: tuple) -> None:
-    """The columns a child made of the lines from ``first`` to ``stop`` moved into
-    ``made``'s places (:func:`rows`)."""
-    for chain in order:
-        column = theirs.get(chain)
-        if column is None or len(column) != stop - first:
-            raise NotMine("the other half of the lines was not read")
-        C_MOVE(made[chain], first, column)
-    _counted(made, theirs, False)
+    return values, made

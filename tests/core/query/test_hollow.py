@@ -5,7 +5,6 @@ reads an item, once, off the question's clock."""
 from __future__ import annotations
 
 import json
-import os
 import time
 
 import pytest
@@ -17,10 +16,8 @@ from jqmagic.core.jqlang.columnsonly import reads_columns
 from jqmagic.core.jqlang.errors import NotMine
 from jqmagic.core.jqlang.parser import parse
 from jqmagic.core.query import (
-    columnwire,
     doccache,
     fastpath,
-    forked,
     inputbind,
     linespans,
     projected,
@@ -163,43 +160,6 @@ def test_values_let_go_as_they_are_read_leave_the_same_columns():
     assert len(gone) == len(kept) == newlines == newlines_too == len(EVENTS)
     assert set(map(type, gone)) == {type(None)} and type(kept[0]) is dict
     assert made_too == made and made_too.kinds == made.kinds
-
-
-@pytest.fixture
-def halves(monkeypatch):
-    """Columns-only passes over EVENTS made in two processes (the second half's columns
-    by a forked child); the forks counted."""
-    monkeypatch.setattr(linespans, "HALVES_FROM", 1000)
-    monkeypatch.setattr(linespans, "PART_ROWS", 400)
-    monkeypatch.setattr(linespans, "_cores", lambda: 2)
-    forks, beside = [], forked.beside
-    monkeypatch.setattr(forked, "beside", lambda send: (forks.append(send), beside(send))[1])
-    return forks
-
-
-@pytest.mark.parametrize("program", COLUMNS_ONLY)
-def test_a_pass_in_two_processes_answers_as_one_does(held_log, halves, program):  # noqa: F811
-    assert _answer(program, str(held_log)) == _expected(program)
-    assert halves and not _doc().values.made
-
-
-def test_a_child_that_fails_leaves_the_question_to_libjq(held_log, halves, monkeypatch):  # noqa: F811
-    def broken(made, order):
-        raise OSError("the pipe broke")
-    monkeypatch.setattr(columnwire, "packed", broken)
-    assert _answered("[inputs | .kind] | unique", held_log) is None
-    assert halves
-
-
-def test_a_parent_that_fails_stops_its_child(held_log, halves, monkeypatch):  # noqa: F811
-    abandoned, abandon = [], forked.abandon
-    monkeypatch.setattr(forked, "abandon", lambda started: (abandoned.append(started),
-                                                            abandon(started))[1])
-    monkeypatch.setattr(projected, "whole_values", lambda *args, **kwargs: None)
-    assert _answered("[inputs | .kind] | unique", held_log) is None
-    assert halves and abandoned
-    with pytest.raises(ChildProcessError):  # reaped
-        os.waitpid(abandoned[0][0], 0)
 
 
 CUT = "[inputs | {id, n}] | sort_by(.n) | .[-3:]"

@@ -167,8 +167,7 @@ def test_answers_over_a_file_held_as_spans_are_libjqs(tmp_path, monkeypatch):
     _budget_for_spans(monkeypatch, path)
     pieces = linespans.LineSpans.pieces  # many blocks, lines across their edges
     monkeypatch.setattr(linespans.LineSpans, "pieces",
-                        lambda self, handle, chains, threads=None, lines=None: pieces(
-                            self, handle, chains, 4096, 2, lines=lines))
+                        lambda self, handle, chains: pieces(self, handle, chains, 4096, 2))
     monkeypatch.setattr(linespans, "PART_ROWS", 500)  # pieces written by two threads
     doccache.documents.clear()
     try:
