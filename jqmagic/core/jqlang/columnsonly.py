@@ -48,7 +48,8 @@ def _mentions(node: Any, name: str) -> int:
         return 0
     if node[0] == "var" and node[1:] == (name,):
         return 1
-    return sum(_mentions(part, name) for part in node[1:] if isinstance(part, tuple))
+    parts = node[1:] if type(node[0]) is str else node  # a node, or a tuple of nodes
+    return sum(_mentions(part, name) for part in parts if isinstance(part, tuple))
 
 
 def whole_chains(tree: tuple) -> frozenset | None:

@@ -198,3 +198,9 @@ def test_lines_read_alone_are_the_lines_whole_values():
     whole = [json.loads(line) for line in text[1:].splitlines() if line.strip()]
     assert got == [whole[p] for p in places]
     assert linespans.read(b'{"a": 1}\n{"b": 2}\n').objects
+
+
+def test_every_read_of_the_inputs_is_counted_also_a_calls_first_argument():
+    from jqmagic.core.jqlang.columnsonly import _mentions
+    assert _mentions(parse("first($x[])"), "x") == 1
+    assert _mentions(parse("[$x[] | .a] | f($x; 1)"), "x") == 2
